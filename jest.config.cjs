@@ -1,0 +1,27 @@
+// One jest run over every package. Sources are TypeScript compiled to CommonJS on the fly by ts-jest
+// (transpile only: `npm run typecheck` does the type checking), so tests need no build step, except
+// the few that check the built output on purpose.
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/packages'],
+  testMatch: ['**/test/**/*.test.ts', '**/src/**/*.test.ts'],
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
+  transform: {
+    '^.+\\.[tj]s$': [
+      'ts-jest',
+      {
+        tsconfig: '<rootDir>/tsconfig.jest.json',
+        diagnostics: false,
+      },
+    ],
+  },
+  // @noble/hashes 2.x ships ES modules only; let ts-jest turn it into CommonJS too.
+  transformIgnorePatterns: ['/node_modules/(?!@noble/)'],
+  moduleNameMapper: {
+    '^@savekit/([a-z0-9-]+)$': '<rootDir>/packages/$1/src/index.ts',
+    '^@savekit/([a-z0-9-]+)/(.+)$': '<rootDir>/packages/$1/src/$2',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  testTimeout: 120000,
+};

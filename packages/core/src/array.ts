@@ -1,0 +1,90 @@
+/**
+ * Arrays: a fixed count, a count prefix, or elements until the window ends.
+ *
+ * @module
+ */
+import * as t from 'io-ts';
+import { defineCodec, type Codec } from './codec.js';
+import { checkFixedCount, countName, readCount, writeCount, type CountSpec } from './size.js';
+
+function arrayJson<A>(element: Codec<A>, fixed: number | undefined, name: string): t.Type<A[], unknown, unknown> {
+  const base = t.array(element.json, name);
+  if (fixed === undefined) return base as unknown as t.Type<A[], unknown, unknown>;
+  return new t.Type<A[], unknown, unknown>(
+    name,
+    (u): u is A[] => base.is(u) && u.length === fixed,
+    (u, c) => {
+      if (Array.isArray(u) && u.length !== fixed) return t.failure(u, c, `expected ${fixed} elements, got ${u.length}`);
+      return base.validate(u, c);
+    },
+    (a) => base.encode(a),
+  );
+}
+
+/**
+ * An array of `element`. `array(u8, 4)`: exactly four; `array(entry, u16le)`: a u16 count, then the
+ * entries; `array(chunk, 'rest')`: entries until the window ends (each must take at least one byte).
+ * A count that cannot fit in what is left fails before anything is allocated.
+ */
+export function array<A>(element: Codec<A>, count: CountSpec): Codec<A[]> {
+  checkFixedCount(count, 'array');
+  const fixed = typeof count === 'number' ? count : undefined;
+  const name = `array(${element.name}, ${countName(count)})`;
+  const elementSize = element.size;
+  return defineCodec<A[]>({
+    name,
+    kind: 'array',
+    json: arrayJson(element, fixed, name),
+    size: fixed !== undefined && elementSize !== undefined ? fixed * elementSize : undefined,
+    minSize: fixed !== undefined ? fixed * element.minSize : typeof count === 'object' ? count.minSize : 0,
+    meta: { count: countName(count) },
+    children: [...(typeof count === 'object' ? [{ key: 'count', codec: count }] : []), { key: '[]', codec: element }],
+    read(r) {
+      const at = r.pos;
+      const n = readCount(r, count);
+      const out: A[] = [];
+      const { path, spans } = r.state;
+      const depth = path.length;
+      path.push(0);
+      if (n === undefined) {
+        for (let i = 0; r.pos < r.end; i++) {
+          path[depth] = i;
+          const start = r.pos;
+          out.push(element.read(r));
+          if (r.pos === start) throw r.error(`element ${i} took no bytes, so an array up to the window's end would never stop`);
+          if (spans !== undefined) spans.push({ path: path.slice(), start, end: r.pos, layer: r.layer });
+        }
+      } else {
+        if (element.minSize > 0 ? n * element.minSize > r.end - r.pos : n > r.state.options.maxElements) {
+          path.pop();
+          throw r.error(
+            element.minSize > 0
+              ? `${n} elements of at least ${element.minSize} bytes do not fit in the ${r.remaining} bytes left`
+              : `${n} elements are more than the limit of ${r.state.options.maxElements}`,
+            at,
+          );
+        }
+        for (let i = 0; i < n; i++) {
+          path[depth] = i;
+          const start = r.pos;
+          out.push(element.read(r));
+          if (spans !== undefined) spans.push({ path: path.slice(), start, end: r.pos, layer: r.layer });
+        }
+      }
+      path.pop();
+      return out;
+    },
+    write(w, value) {
+      if (!Array.isArray(value)) throw w.error(`expected an array, got ${typeof value}`);
+      writeCount(w, count, value.length, 'elements');
+      const path = w.state.path;
+      const depth = path.length;
+      path.push(0);
+      for (let i = 0; i < value.length; i++) {
+        path[depth] = i;
+        element.write(w, value[i]);
+      }
+      path.pop();
+    },
+  });
+}

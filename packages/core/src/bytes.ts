@@ -1,0 +1,38 @@
+/**
+ * Raw bytes: a fixed size, a length prefix, or the rest of the window. Values are copies; in JSON
+ * they are hex strings.
+ *
+ * @module
+ */
+import { defineCodec, type Codec } from './codec.js';
+import { jsonBytes } from './json.js';
+import { checkFixedCount, countName, readCount, writeCount, type CountSpec } from './size.js';
+
+/**
+ * Raw bytes. `bytes(16)`: exactly 16; `bytes(u32le)`: a u32 length, then that many; `bytes('rest')`:
+ * everything left in the window. A length larger than what is left fails before anything is allocated.
+ */
+export function bytes(count: CountSpec): Codec<Uint8Array> {
+  checkFixedCount(count, 'bytes');
+  const fixed = typeof count === 'number' ? count : undefined;
+  return defineCodec<Uint8Array>({
+    name: `bytes(${countName(count)})`,
+    kind: 'bytes',
+    json: jsonBytes(fixed),
+    size: fixed,
+    minSize: fixed ?? (typeof count === 'object' ? count.minSize : 0),
+    meta: { count: countName(count) },
+    children: typeof count === 'object' ? [{ key: 'length', codec: count }] : [],
+    read(r) {
+      const at = r.pos;
+      const n = readCount(r, count) ?? r.remaining;
+      if (n > r.remaining) throw r.error(`length ${n} is more than the ${r.remaining} bytes left`, at);
+      return r.take(n);
+    },
+    write(w, value) {
+      if (!(value instanceof Uint8Array)) throw w.error(`expected a Uint8Array, got ${typeof value}`);
+      writeCount(w, count, value.length, 'bytes');
+      w.append(value);
+    },
+  });
+}

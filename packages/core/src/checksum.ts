@@ -1,0 +1,137 @@
+/**
+ * Checksums over a byte range: verified on decode (a mismatch is an error, or a warning on request)
+ * and computed afresh on encode. CRC-32 comes from `crc-32`, Adler-32 from `adler-32`, SHA-256 from
+ * `@noble/hashes`; a format can bring its own algorithm.
+ *
+ * @module
+ */
+import CRC32 from 'crc-32';
+import ADLER32 from 'adler-32';
+import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
+import { defineCodec, readChild, writeChild, type Codec } from './codec.js';
+import { toHex } from './json.js';
+import { patch } from './sized.js';
+
+/** A checksum or hash algorithm producing digests of type `D`. */
+export interface ChecksumAlgorithm<D> {
+  /** Its name in messages, such as `CRC-32`. */
+  readonly name: string;
+  /** The digest of `bytes`. */
+  compute(bytes: Uint8Array): D;
+  /** Whether two digests are equal. */
+  equals(a: D, b: D): boolean;
+  /** A digest as readable text. */
+  show(digest: D): string;
+}
+
+const showU32 = (d: number) => `0x${(d >>> 0).toString(16).padStart(8, '0')}`;
+
+/** CRC-32 (ISO-HDLC, as zlib and PNG), as an unsigned 32-bit number. */
+export const crc32: ChecksumAlgorithm<number> = {
+  name: 'CRC-32',
+  compute: (bytes) => CRC32.buf(bytes) >>> 0,
+  equals: (a, b) => a >>> 0 === b >>> 0,
+  show: showU32,
+};
+
+/** Adler-32 (as zlib), as an unsigned 32-bit number. */
+export const adler32: ChecksumAlgorithm<number> = {
+  name: 'Adler-32',
+  compute: (bytes) => ADLER32.buf(bytes) >>> 0,
+  equals: (a, b) => a >>> 0 === b >>> 0,
+  show: showU32,
+};
+
+/** SHA-256, as 32 bytes. */
+export const sha256: ChecksumAlgorithm<Uint8Array> = {
+  name: 'SHA-256',
+  compute: (bytes) => nobleSha256(bytes),
+  equals: (a, b) => a.length === b.length && a.every((x, i) => x === b[i]),
+  show: toHex,
+};
+
+/** Options of {@link checksum}. */
+export interface ChecksumOptions<D> {
+  /** The algorithm. */
+  readonly algorithm: ChecksumAlgorithm<D>;
+  /** How the digest is stored (`u32le`, `u32be`, `bytes(32)`, …). */
+  readonly stored: Codec<D>;
+  /** Whether the digest comes after the data it covers (default) or before it. */
+  readonly position?: 'after' | 'before';
+  /**
+   * What the digest covers: the wrapped value's bytes (default), or — with `position: 'after'` —
+   * everything from the start of the current window up to the digest (a file trailer's checksum).
+   */
+  readonly covers?: 'value' | 'window';
+}
+
+/**
+ * `body` with a checksum over its bytes. The value is the body's; the digest is not part of it, since
+ * encoding always computes it anew.
+ *
+ * @example
+ * ```ts
+ * // A header, a body, then a CRC-32 of both as u32le.
+ * const file = checksum(struct({ header, body }), { algorithm: crc32, stored: u32le });
+ * ```
+ */
+export function checksum<A, D>(body: Codec<A>, options: ChecksumOptions<D>): Codec<A> {
+  const { algorithm, stored } = options;
+  const before = options.position === 'before';
+  const wholeWindow = options.covers === 'window';
+  if (before && wholeWindow) throw new RangeError('checksum: a digest before its data cannot cover the window up to itself');
+  const key = algorithm.name;
+  return defineCodec<A>({
+    name: `checksum(${body.name}, ${algorithm.name})`,
+    kind: 'checksum',
+    json: body.json,
+    size: body.size !== undefined && stored.size !== undefined ? body.size + stored.size : undefined,
+    minSize: body.minSize + stored.minSize,
+    meta: { algorithm: algorithm.name, position: before ? 'before' : 'after', covers: wholeWindow ? 'window' : 'value' },
+    children: [
+      { key: 'value', codec: body },
+      { key, codec: stored },
+    ],
+    read(r) {
+      let digestAt: number;
+      let expected: D;
+      let from: number;
+      let value: A;
+      if (before) {
+        digestAt = r.pos;
+        expected = readChild(r, key, stored);
+        from = r.pos;
+        value = body.read(r);
+      } else {
+        from = wholeWindow ? r.start : r.pos;
+        value = body.read(r);
+        digestAt = r.pos;
+        expected = readChild(r, key, stored);
+      }
+      const actual = algorithm.compute(r.bytes.subarray(from, before ? r.pos : digestAt));
+      if (!algorithm.equals(expected, actual)) {
+        const message = `${algorithm.name} mismatch: stored ${algorithm.show(expected)}, computed ${algorithm.show(actual)}`;
+        r.state.path.push(key);
+        if (r.state.options.checksums === 'warn') r.warn('checksum-mismatch', message, digestAt);
+        else throw r.error(message, digestAt);
+        r.state.path.pop();
+      }
+      return value;
+    },
+    write(w, value) {
+      if (before) {
+        if (stored.size === undefined) throw w.error('a digest before its data must have a fixed size');
+        const slot = w.reserve(stored.size);
+        const from = w.length;
+        body.write(w, value);
+        w.state.path.push(key);
+        patch(w, slot, stored, algorithm.compute(w.buf.subarray(from, w.length)));
+        w.state.path.pop();
+        return;
+      }
+      const from = wholeWindow ? w.origin : w.length;
+      body.write(w, value);
+      writeChild(w, key, stored, algorithm.compute(w.buf.subarray(from, w.length)));
+    },
+  });
+}

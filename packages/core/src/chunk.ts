@@ -1,0 +1,381 @@
+/**
+ * IFF-like chunks: a marker, a length, a body (padded to a boundary), and optionally an end marker.
+ * `chunk` reads one chunk of a known marker; `chunkList` reads a run of chunks, decoding the markers it
+ * knows and keeping every other chunk's bytes, in place, so re-encoding loses nothing.
+ *
+ * @module
+ */
+import * as t from 'io-ts';
+import { defineCodec, readChild, writeChild, type Codec, type TypeOf } from './codec.js';
+import { jsonBytes } from './json.js';
+import type { Reader } from './reader.js';
+import { patch } from './sized.js';
+import type { Writer } from './writer.js';
+
+/** How a family of chunks is framed. */
+export interface ChunkFraming {
+  /** The marker codec, usually {@link fourcc}. */
+  readonly marker: Codec<string>;
+  /** The length codec. The length counts the body (and its padding, unless `padCounted` is false). */
+  readonly length: Codec<number>;
+  /** Where the length sits: `'before'` the body (default) or `'after'` it (then the body must end itself). */
+  readonly lengthPosition?: 'before' | 'after';
+  /** The end marker that follows the body, as a function of the start marker (EDGE: upper case). */
+  readonly endMarker?: (marker: string) => string;
+  /** Bodies are padded with zero bytes to a multiple of this (default 1: no padding). */
+  readonly align?: number;
+  /** Whether the length counts the padding (default true). */
+  readonly padCounted?: boolean;
+}
+
+/** A decoded chunk the list knew: its marker and decoded body. */
+export interface KnownChunk<M extends string, A> {
+  /** The marker. */
+  id: M;
+  /** The decoded body. */
+  body: A;
+  /** Padding bytes, only when they were not all zero (kept so they are written back). */
+  pad?: Uint8Array;
+}
+
+/** A chunk whose marker the list did not know: its bytes, kept as they were. */
+export interface RawChunk {
+  /** The marker. */
+  id: string;
+  /** The body bytes, exactly as counted by the length. */
+  raw: Uint8Array;
+  /** Padding bytes outside the length, only when they were not all zero. */
+  pad?: Uint8Array;
+}
+
+/** The entries of a chunk list over the codecs `M`: known chunks decoded, others raw. */
+export type ChunkEntry<M extends Readonly<Record<string, Codec<any>>>> =
+  | { [K in keyof M & string]: KnownChunk<K, TypeOf<M[K]>> }[keyof M & string]
+  | RawChunk;
+
+/** Whether a chunk-list entry is a raw (unknown) chunk. */
+export function isRawChunk(entry: { id: string }): entry is RawChunk {
+  return 'raw' in entry;
+}
+
+/**
+ * A four-character code: four bytes read as Latin-1 text. With `alnum`, only ASCII letters and digits
+ * are accepted (EDGE's `VerifyMarker`).
+ */
+export function fourcc(options: { readonly alnum?: boolean } = {}): Codec<string> {
+  const allowed = (c: number) =>
+    !options.alnum || (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+  const valid = (s: string) => s.length === 4 && Array.from(s).every((ch) => ch.charCodeAt(0) <= 0xff && allowed(ch.charCodeAt(0)));
+  return defineCodec<string>({
+    name: options.alnum ? 'fourcc(alnum)' : 'fourcc',
+    kind: 'fourcc',
+    json: new t.Type<string, string, unknown>(
+      'fourcc',
+      (u): u is string => typeof u === 'string' && valid(u),
+      (u, c) => (typeof u === 'string' && valid(u) ? t.success(u) : t.failure(u, c, 'expected a four-character code')),
+      (a) => a,
+    ),
+    size: 4,
+    meta: { alnum: !!options.alnum },
+    read(r) {
+      const at = r.pos;
+      r.need(4);
+      const b = r.bytes;
+      for (let i = 0; i < 4; i++) {
+        if (!allowed(b[at + i])) throw r.error(`marker byte 0x${b[at + i].toString(16).padStart(2, '0')} is not a letter or digit`, at + i);
+      }
+      r.pos = at + 4;
+      return String.fromCharCode(b[at], b[at + 1], b[at + 2], b[at + 3]);
+    },
+    write(w, value) {
+      if (typeof value !== 'string' || !valid(value)) throw w.error(`${JSON.stringify(value)} is not a valid four-character code`);
+      const at = w.ensure(4);
+      for (let i = 0; i < 4; i++) w.buf[at + i] = value.charCodeAt(i);
+      w.length = at + 4;
+    },
+  });
+}
+
+interface Framed {
+  id: string;
+  /** Reader positioned on the body (a window when the length comes first). */
+  body: Reader;
+  /** Declared body length, when it came first. */
+  length?: number;
+}
+
+/** Shared framing logic of `chunk` and `chunkList`. */
+class Framer {
+  readonly align: number;
+  readonly padCounted: boolean;
+  readonly lengthAfter: boolean;
+
+  constructor(readonly framing: ChunkFraming) {
+    this.align = framing.align ?? 1;
+    this.padCounted = framing.padCounted ?? true;
+    this.lengthAfter = framing.lengthPosition === 'after';
+    if (!Number.isInteger(this.align) || this.align < 1) throw new RangeError('chunk: align must be a positive integer');
+  }
+
+  padFor(length: number): number {
+    return (this.align - (length % this.align)) % this.align;
+  }
+
+  /** Reads the marker (and the length, when it comes first) and opens the body. */
+  open(r: Reader): Framed {
+    const id = readChild(r, 'marker', this.framing.marker);
+    if (this.lengthAfter) return { id, body: r };
+    const at = r.pos;
+    const length = readChild(r, 'length', this.framing.length);
+    if (this.padCounted && length % this.align !== 0) {
+      throw r.error(`chunk ${id}: length ${length} is not a multiple of ${this.align}`, at);
+    }
+    if (length > r.remaining) throw r.error(`chunk ${id}: length ${length} is more than the ${r.remaining} bytes left`, at);
+    return { id, body: r.window(length), length };
+  }
+
+  /**
+   * Finishes a chunk whose body has been read from `framed.body`: checks nothing was left unread,
+   * reads padding, the trailing length and the end marker. Returns non-zero padding, if any.
+   */
+  close(r: Reader, framed: Framed, bodyStart: number): Uint8Array | undefined {
+    const { id, body } = framed;
+    let pad: Uint8Array | undefined;
+    if (this.lengthAfter) {
+      const used = body.pos - bodyStart;
+      if (this.padCounted) pad = this.readPad(r, this.padFor(used));
+      const at = r.pos;
+      const length = readChild(r, 'length', this.framing.length);
+      const expected = used + (this.padCounted ? this.padFor(used) : 0);
+      if (length !== expected) throw r.error(`chunk ${id}: length says ${length}, body took ${expected}`, at);
+      if (!this.padCounted) pad = this.readPad(r, this.padFor(used));
+    } else {
+      const used = body.pos - bodyStart;
+      const left = body.end - body.pos;
+      if (this.padCounted) {
+        if (left !== this.padFor(used)) throw body.error(`chunk ${id}: ${left} bytes left unread in its body`);
+        pad = this.readPad(body, left);
+      } else {
+        if (left !== 0) throw body.error(`chunk ${id}: ${left} bytes left unread in its body`);
+        pad = this.readPad(r, this.padFor(framed.length ?? 0));
+      }
+    }
+    this.readEnd(r, id);
+    return pad;
+  }
+
+  readPad(r: Reader, count: number): Uint8Array | undefined {
+    if (count === 0) return undefined;
+    const at = r.pos;
+    r.need(count);
+    for (let i = at; i < at + count; i++) if (r.bytes[i] !== 0) return r.take(count);
+    r.pos = at + count;
+    return undefined;
+  }
+
+  readEnd(r: Reader, id: string): void {
+    const endMarker = this.framing.endMarker;
+    if (endMarker === undefined) return;
+    const expected = endMarker(id);
+    const at = r.pos;
+    r.need(expected.length);
+    for (let i = 0; i < expected.length; i++) {
+      if (r.bytes[at + i] !== expected.charCodeAt(i)) {
+        const found = String.fromCharCode(...r.bytes.subarray(at, at + expected.length));
+        throw r.error(`chunk ${id}: expected end marker ${JSON.stringify(expected)}, found ${JSON.stringify(found)}`, at);
+      }
+    }
+    r.pos = at + expected.length;
+  }
+
+  /** Writes a whole chunk; `writeBody` writes the body at the writer's end. */
+  write(w: Writer, id: string, pad: Uint8Array | undefined, writeBody: (w: Writer) => void): void {
+    const { marker, length } = this.framing;
+    writeChild(w, 'marker', marker, id);
+    const origin = w.origin;
+    const reserve = !this.lengthAfter && length.size !== undefined;
+    const slot = reserve ? w.reserve(length.size as number) : -1;
+    // A length codec of varying size cannot be reserved: write the body aside, then length and body.
+    const target = this.lengthAfter || reserve ? w : w.sub();
+    const start = target.length;
+    target.origin = start;
+    writeBody(target);
+    target.origin = origin;
+    const used = target.length - start;
+    const padCount = this.padFor(used);
+    const writePad = (into: Writer) => {
+      if (pad === undefined) into.fill(padCount, 0);
+      else if (pad.length !== padCount) throw into.error(`chunk ${id}: kept padding is ${pad.length} bytes, the body needs ${padCount}`);
+      else into.append(pad);
+    };
+    if (this.padCounted) writePad(target);
+    const counted = used + (this.padCounted ? padCount : 0);
+    w.state.path.push('length');
+    if (this.lengthAfter) length.write(w, counted);
+    else if (reserve) patch(w, slot, length, counted);
+    else {
+      length.write(w, counted);
+      w.append(target.written());
+    }
+    w.state.path.pop();
+    if (!this.padCounted) writePad(w);
+    const endMarker = this.framing.endMarker;
+    if (endMarker !== undefined) {
+      const text = endMarker(id);
+      for (let i = 0; i < text.length; i++) w.u8(text.charCodeAt(i) & 0xff);
+    }
+  }
+}
+
+function chunkJson<A>(id: t.Type<any, unknown, unknown>, body: t.Type<A, unknown, unknown>, name: string) {
+  return t.intersection([t.type({ id, body }), t.partial({ pad: jsonBytes() })], name) as unknown as t.Type<KnownChunk<any, A>, unknown, unknown>;
+}
+
+/**
+ * One chunk with a known marker. The value is `{ id, body, pad? }`; a different marker is a DecodeError.
+ *
+ * @example
+ * ```ts
+ * const edgeChunk = { marker: fourcc({ alnum: true }), length: u32le, align: 4, endMarker: (m: string) => m.toUpperCase() };
+ * const vari = chunk(edgeChunk, 'Vari', struct({ name: edgeString, value: edgeString }));
+ * ```
+ */
+export function chunk<M extends string, A>(framing: ChunkFraming, marker: M, body: Codec<A>): Codec<KnownChunk<M, A>> {
+  const framer = new Framer(framing);
+  return defineCodec<KnownChunk<M, A>>({
+    name: `chunk(${marker})`,
+    kind: 'chunk',
+    json: chunkJson(t.literal(marker), body.json, `chunk(${marker})`),
+    minSize: framing.marker.minSize + framing.length.minSize,
+    meta: { marker, framing },
+    children: [{ key: marker, codec: body }],
+    read(r) {
+      const at = r.pos;
+      r.descend();
+      const framed = framer.open(r);
+      if (framed.id !== marker) throw r.error(`expected chunk ${JSON.stringify(marker)}, found ${JSON.stringify(framed.id)}`, at);
+      const bodyStart = framed.body.pos;
+      const value = readChild(framed.body, marker, body);
+      const pad = framer.close(r, framed, bodyStart);
+      r.ascend();
+      return pad === undefined ? { id: marker, body: value } : { id: marker, body: value, pad };
+    },
+    write(w, value) {
+      if (typeof value !== 'object' || value === null) throw w.error(`expected a chunk object`);
+      if (value.id !== marker) throw w.error(`expected chunk ${JSON.stringify(marker)}, got ${JSON.stringify(value.id)}`);
+      w.descend();
+      w.state.path.push(marker);
+      framer.write(w, marker, value.pad, (into) => body.write(into, value.body));
+      w.state.path.pop();
+      w.ascend();
+    },
+  });
+}
+
+/** Options of {@link chunkList}. */
+export interface ChunkListOptions {
+  /** Markers that end the list without being read (EDGE's `ENDE`): the list stops in front of them. */
+  readonly until?: ReadonlyArray<string>;
+}
+
+/**
+ * Chunks until the window ends (or a marker in `until`): markers in `known` decoded by their codecs,
+ * every other chunk kept as `{ id, raw }`, all in file order.
+ */
+export function chunkList<M extends Readonly<Record<string, Codec<any>>>>(
+  framing: ChunkFraming,
+  known: M,
+  options: ChunkListOptions = {},
+): Codec<Array<ChunkEntry<M>>> {
+  const framer = new Framer(framing);
+  if (framer.lengthAfter) throw new RangeError('chunkList: chunks with the length after the body cannot be skipped when unknown');
+  const markers = Object.keys(known);
+  const until = options.until ?? [];
+  const isKnown = (id: string) => Object.prototype.hasOwnProperty.call(known, id);
+  const rawJson = t.intersection([t.type({ id: t.string, raw: jsonBytes() }), t.partial({ pad: jsonBytes() })], 'RawChunk');
+  const members: t.Mixed[] = markers.map((m) => chunkJson(t.literal(m), (known as Record<string, Codec<unknown>>)[m].json, `chunk(${m})`));
+  const unknownRaw = new t.Type<RawChunk, unknown, unknown>(
+    'RawChunk',
+    (u): u is RawChunk => rawJson.is(u) && !isKnown(u.id),
+    (u, c) => {
+      const result = rawJson.validate(u, c);
+      if (result._tag === 'Right' && isKnown(result.right.id)) return t.failure(u, c, `chunk ${result.right.id} must have a decoded body`);
+      return result as t.Validation<RawChunk>;
+    },
+    (a) => rawJson.encode(a),
+  );
+  members.push(unknownRaw);
+  const entryJson = members.length === 1 ? members[0] : t.union(members as [t.Mixed, t.Mixed, ...t.Mixed[]]);
+  const stopsAt = (r: Reader): boolean => {
+    if (until.length === 0) return false;
+    for (const stop of until) {
+      if (stop.length > r.remaining) continue;
+      let i = 0;
+      while (i < stop.length && r.bytes[r.pos + i] === stop.charCodeAt(i)) i++;
+      if (i === stop.length) return true;
+    }
+    return false;
+  };
+  return defineCodec<Array<ChunkEntry<M>>>({
+    name: `chunkList(${markers.join(', ')})`,
+    kind: 'chunkList',
+    json: t.array(entryJson) as unknown as t.Type<Array<ChunkEntry<M>>, unknown, unknown>,
+    minSize: 0,
+    meta: { markers, framing, until },
+    children: markers.map((m) => ({ key: m, codec: (known as Record<string, Codec<unknown>>)[m] })),
+    read(r) {
+      const out: Array<ChunkEntry<M>> = [];
+      const { path, spans } = r.state;
+      const depth = path.length;
+      r.descend();
+      path.push(0);
+      for (let i = 0; r.pos < r.end && !stopsAt(r); i++) {
+        path[depth] = i;
+        const start = r.pos;
+        const framed = framer.open(r);
+        const bodyStart = framed.body.pos;
+        let entry: ChunkEntry<M>;
+        if (isKnown(framed.id)) {
+          const body = readChild(framed.body, framed.id, (known as Record<string, Codec<unknown>>)[framed.id]);
+          entry = { id: framed.id, body } as ChunkEntry<M>;
+        } else {
+          entry = { id: framed.id, raw: framed.body.take(framed.body.end - framed.body.pos) };
+        }
+        const pad = framer.close(r, framed, bodyStart);
+        if (pad !== undefined) entry.pad = pad;
+        out.push(entry);
+        if (spans !== undefined) spans.push({ path: path.slice(), start, end: r.pos, layer: r.layer });
+      }
+      path.pop();
+      r.ascend();
+      return out;
+    },
+    write(w, entries) {
+      if (!Array.isArray(entries)) throw w.error('expected an array of chunks');
+      const path = w.state.path;
+      const depth = path.length;
+      w.descend();
+      path.push(0);
+      for (let i = 0; i < entries.length; i++) {
+        path[depth] = i;
+        const entry = entries[i];
+        if (typeof entry !== 'object' || entry === null) throw w.error('expected a chunk object');
+        if (isRawChunk(entry)) {
+          if (isKnown(entry.id)) throw w.error(`chunk ${entry.id} is known and must have a decoded body`);
+          const raw = entry.raw;
+          if (!(raw instanceof Uint8Array)) throw w.error('a raw chunk needs its bytes');
+          // Raw bodies were read including any counted padding, so they need none added.
+          framer.write(w, entry.id, entry.pad, (into) => into.append(raw));
+        } else {
+          const codec = isKnown(entry.id) ? (known as Record<string, Codec<unknown>>)[entry.id] : undefined;
+          if (codec === undefined) throw w.error(`chunk ${JSON.stringify(entry.id)} has a body but no codec; give unknown chunks as { id, raw }`);
+          path.push(entry.id);
+          framer.write(w, entry.id, entry.pad, (into) => codec.write(into, (entry as KnownChunk<string, unknown>).body));
+          path.pop();
+        }
+      }
+      path.pop();
+      w.ascend();
+    },
+  });
+}

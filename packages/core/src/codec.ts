@@ -1,0 +1,221 @@
+/**
+ * The codec: reads an `A` from a {@link Reader}, writes it to a {@link Writer}, and carries the io-ts
+ * type of the value's JSON form. `decode` and `encode` run a codec over whole buffers and return
+ * fp-ts `Either`s.
+ *
+ * @module
+ */
+import type * as t from 'io-ts';
+import * as E from 'fp-ts/lib/Either.js';
+import { DecodeError, EncodeError, type PathSegment, type Warning } from './errors.js';
+import { resolveDecodeOptions, DEFAULT_MAX_DEPTH, type DecodeOptions, type EncodeOptions } from './options.js';
+import { Reader, ReadState, type FieldSpan } from './reader.js';
+import { Writer, WriteState } from './writer.js';
+
+/** A named child of a codec, for tools that walk codec trees (layout tables, arbitraries). */
+export interface CodecChild {
+  /** Field name, array marker (`[]`) or variant tag. */
+  readonly key: PathSegment;
+  /** The child codec. */
+  readonly codec: Codec<any>;
+}
+
+/**
+ * A two-way binary codec for values of type `A`.
+ *
+ * Laws (tested for every codec in this package): `read(write(a)) = a` for every valid `a`, and
+ * `write(read(bytes)) = bytes` for every byte string `read` accepts.
+ */
+export interface Codec<A> {
+  /** A short readable name of the type, such as `u32le` or `cstring(utf8)`. */
+  readonly name: string;
+  /** What kind of codec this is (`int`, `struct`, `chunk`, …), for tools that walk codec trees. */
+  readonly kind: string;
+  /** The io-ts type of the value's lossless JSON form (see `toJson` / `fromJson`). */
+  readonly json: t.Type<A, unknown, unknown>;
+  /** The size in bytes when every value takes the same size, else `undefined`. */
+  readonly size: number | undefined;
+  /** A lower bound on the bytes one value takes (used to refuse impossible counts before allocating). */
+  readonly minSize: number;
+  /** Parameters of the codec for tools (bit order, encoding, marker, …). */
+  readonly meta: Readonly<Record<string, unknown>>;
+  /** Child codecs in order, for tools. */
+  readonly children: ReadonlyArray<CodecChild>;
+  /** Reads one value. Throws {@link DecodeError} on bad input. */
+  read(reader: Reader): A;
+  /** Writes one value. Throws {@link EncodeError} on a value the codec cannot write. */
+  write(writer: Writer, value: A): void;
+}
+
+/** The value type of a codec: `TypeOf<typeof header>`. */
+export type TypeOf<C> = C extends Codec<infer A> ? A : never;
+
+/** What {@link defineCodec} needs; the rest has defaults. */
+export interface CodecSpec<A> {
+  readonly name: string;
+  readonly kind: string;
+  readonly json: t.Type<A, unknown, unknown>;
+  readonly size?: number;
+  readonly minSize?: number;
+  readonly meta?: Readonly<Record<string, unknown>>;
+  readonly children?: ReadonlyArray<CodecChild>;
+  read(reader: Reader): A;
+  write(writer: Writer, value: A): void;
+}
+
+/** Builds a {@link Codec} from its parts (the way every codec in this package is made). */
+export function defineCodec<A>(spec: CodecSpec<A>): Codec<A> {
+  return {
+    name: spec.name,
+    kind: spec.kind,
+    json: spec.json,
+    size: spec.size,
+    minSize: spec.minSize ?? spec.size ?? 0,
+    meta: spec.meta ?? {},
+    children: spec.children ?? [],
+    read: spec.read,
+    write: spec.write,
+  };
+}
+
+/** The result of a successful decode: the value and what was tolerated on the way. */
+export interface Decoded<A> {
+  /** The decoded value. */
+  readonly value: A;
+  /** Warnings, in the order they were met. */
+  readonly warnings: ReadonlyArray<Warning>;
+  /** Byte range of each field, when decoding with `trace: true`. */
+  readonly spans?: ReadonlyArray<FieldSpan>;
+  /** Bytes after the root value, when decoding with `trailing: 'keep'` and there were some. */
+  readonly trailing?: Uint8Array;
+}
+
+function isStackOverflow(error: unknown): boolean {
+  return error instanceof RangeError && /call stack/i.test(error.message);
+}
+
+/**
+ * Decodes a whole buffer with a codec.
+ *
+ * By default every byte must be used: bytes left after the root value are a DecodeError (or kept in
+ * `Decoded.trailing` with `{ trailing: 'keep' }`).
+ *
+ * @example
+ * ```ts
+ * import { decode, struct, u16le, cstring } from '@savekit/core';
+ * const entry = struct({ id: u16le, name: cstring('ascii') });
+ * const result = decode(entry, new Uint8Array([1, 0, 0x41, 0]));
+ * // result: right({ value: { id: 1, name: 'A' }, warnings: [] })
+ * ```
+ */
+export function decode<A>(
+  codec: Codec<A>,
+  bytes: Uint8Array,
+  options?: DecodeOptions,
+): E.Either<DecodeError, Decoded<A>> {
+  const state = new ReadState(resolveDecodeOptions(options));
+  const reader = new Reader(bytes, state);
+  try {
+    const value = codec.read(reader);
+    let trailing: Uint8Array | undefined;
+    if (reader.pos < reader.end) {
+      if (state.options.trailing === 'error') {
+        throw reader.error(`${reader.remaining} unread bytes after the end of ${codec.name}`);
+      }
+      trailing = bytes.slice(reader.pos);
+    }
+    const decoded: Decoded<A> = { value, warnings: state.warnings };
+    return E.right(
+      Object.assign(decoded, state.spans ? { spans: state.spans } : {}, trailing ? { trailing } : {}),
+    );
+  } catch (error) {
+    if (error instanceof DecodeError) return E.left(error);
+    if (isStackOverflow(error)) {
+      return E.left(new DecodeError(state.path.slice(), reader.pos, 'nesting too deep for the call stack'));
+    }
+    throw error;
+  }
+}
+
+/** Like {@link decode}, but returns the value and throws the {@link DecodeError}. For scripts. */
+export function decodeOrThrow<A>(codec: Codec<A>, bytes: Uint8Array, options?: DecodeOptions): A {
+  const result = decode(codec, bytes, options);
+  if (E.isLeft(result)) throw result.left;
+  return result.right.value;
+}
+
+/**
+ * Encodes a value with a codec.
+ *
+ * @example
+ * ```ts
+ * import { encode, u16le } from '@savekit/core';
+ * encode(u16le, 513); // right(Uint8Array [1, 2])
+ * encode(u16le, 70000); // left(EncodeError: at (root) (offset 0): 70000 is out of range for u16le …)
+ * ```
+ */
+export function encode<A>(codec: Codec<A>, value: A, options?: EncodeOptions): E.Either<EncodeError, Uint8Array> {
+  const writer = new Writer(new WriteState(options?.maxDepth ?? DEFAULT_MAX_DEPTH), options?.initialCapacity ?? 256);
+  try {
+    codec.write(writer, value);
+    return E.right(writer.finish());
+  } catch (error) {
+    if (error instanceof EncodeError) return E.left(error);
+    if (isStackOverflow(error)) {
+      return E.left(new EncodeError(writer.state.path.slice(), writer.length, 'nesting too deep for the call stack'));
+    }
+    throw error;
+  }
+}
+
+/** Like {@link encode}, but returns the bytes and throws the {@link EncodeError}. For scripts. */
+export function encodeOrThrow<A>(codec: Codec<A>, value: A, options?: EncodeOptions): Uint8Array {
+  const result = encode(codec, value, options);
+  if (E.isLeft(result)) throw result.left;
+  return result.right;
+}
+
+/**
+ * Reads a child value under a path segment: the segment is on the path while it reads (so errors and
+ * warnings name it) and, when tracing, the child's byte range is recorded.
+ */
+export function readChild<A>(reader: Reader, key: PathSegment, codec: Codec<A>): A {
+  const { path, spans } = reader.state;
+  path.push(key);
+  const start = reader.pos;
+  const value = codec.read(reader);
+  if (spans !== undefined) spans.push({ path: path.slice(), start, end: reader.pos, layer: reader.layer });
+  path.pop();
+  return value;
+}
+
+/** Writes a child value under a path segment (so errors name it). */
+export function writeChild<A>(writer: Writer, key: PathSegment, codec: Codec<A>, value: A): void {
+  const path = writer.state.path;
+  path.push(key);
+  codec.write(writer, value);
+  path.pop();
+}
+
+/**
+ * Runs a callback supplied by a codec's user (a mapping, a transform, a predicate) and turns anything
+ * it throws into a DecodeError at the current path, so user code cannot crash a decode.
+ */
+export function guardRead<T>(reader: Reader, what: string, run: () => T, offset: number = reader.pos): T {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof DecodeError) throw error;
+    throw reader.error(`${what}: ${error instanceof Error ? error.message : String(error)}`, offset);
+  }
+}
+
+/** Like {@link guardRead}, for encoding. */
+export function guardWrite<T>(writer: Writer, what: string, run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof EncodeError) throw error;
+    throw writer.error(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

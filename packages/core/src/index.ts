@@ -1,0 +1,90 @@
+/**
+ * `@savekit/core`: schema-driven binary codecs for savegames. Decode and encode with the same
+ * declarations, get lossless JSON, and typed errors naming the field path and byte offset.
+ *
+ * @packageDocumentation
+ */
+export { DecodeError, EncodeError, formatPath, formatWarning, type Path, type PathSegment, type Warning } from './errors.js';
+export {
+  resolveDecodeOptions,
+  DEFAULT_MAX_DEPTH,
+  DEFAULT_MAX_ELEMENTS,
+  DEFAULT_MAX_TRANSFORM_OUTPUT,
+  type ChecksumPolicy,
+  type DecodeOptions,
+  type EncodeOptions,
+  type ResolvedDecodeOptions,
+} from './options.js';
+export { Reader, ReadState, type FieldSpan } from './reader.js';
+export { Writer, WriteState } from './writer.js';
+export {
+  decode,
+  decodeOrThrow,
+  defineCodec,
+  encode,
+  encodeOrThrow,
+  guardRead,
+  guardWrite,
+  readChild,
+  writeChild,
+  type Codec,
+  type CodecChild,
+  type CodecSpec,
+  type Decoded,
+  type TypeOf,
+} from './codec.js';
+export {
+  fromHex,
+  fromJson,
+  jsonBigInt,
+  jsonBytes,
+  jsonFloat,
+  jsonInt,
+  JsonError,
+  reportJsonErrors,
+  toHex,
+  toJson,
+  type FloatJson,
+  type JsonProblem,
+} from './json.js';
+export * from './integers.js';
+export { float, f32be, f32le, f64be, f64le, type FloatOptions, type NaNBits } from './floats.js';
+export { bits, type BitFields, type BitFieldSpec, type BitOrder, type BitsOptions } from './bits.js';
+export { ascii, cp437, CP437_UPPER, textEncoding, TextCodingError, utf8, type EncodingName, type TextEncoding } from './encodings.js';
+export { cstring, fixedString, pstring, type FixedStringKeepOptions, type FixedStringOptions, type TextWithTail } from './strings.js';
+export { type CountSpec } from './size.js';
+export { bytes } from './bytes.js';
+export { literal, magic } from './literal.js';
+export { struct, type FieldSpec, type Fields, type FieldType, type StructType } from './struct.js';
+export { array } from './array.js';
+export { maybe, nothing, optional } from './optional.js';
+export { taggedUnion, type OtherTag, type Tagged } from './union.js';
+export { lazy } from './lazy.js';
+export { map, type Bijection } from './map.js';
+export { align, padding, type Padding } from './padding.js';
+export { patch, sized } from './sized.js';
+export {
+  chunk,
+  chunkList,
+  fourcc,
+  isRawChunk,
+  type ChunkEntry,
+  type ChunkFraming,
+  type ChunkListOptions,
+  type KnownChunk,
+  type RawChunk,
+} from './chunk.js';
+export { compression, layer, transform, xor, type ByteLayer, type Compressor, type LayerLimits } from './transform.js';
+export { adler32, checksum, crc32, sha256, type ChecksumAlgorithm, type ChecksumOptions } from './checksum.js';
+export { arena, pointer, type Arena, type Pointer, type PointerOptions, type Unclaimed } from './pointer.js';
+export {
+  checkTreePath,
+  FormatRegistry,
+  isSaveTree,
+  type AnySaveFormat,
+  type Confidence,
+  type SaveFormat,
+  type SaveInput,
+  type SaveTree,
+  type SniffResult,
+} from './format.js';

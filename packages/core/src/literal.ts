@@ -1,0 +1,106 @@
+/**
+ * Constants in the byte stream: `magic` for byte signatures, `literal` for a value of any codec that
+ * must be one of a few allowed values.
+ *
+ * @module
+ */
+import * as t from 'io-ts';
+import { defineCodec, type Codec } from './codec.js';
+
+function latin1Bytes(text: string): Uint8Array {
+  const out = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 0xff) throw new RangeError(`magic: character ${JSON.stringify(text[i])} is not a byte`);
+    out[i] = c;
+  }
+  return out;
+}
+
+function show(bytes: Uint8Array): string {
+  let out = '';
+  for (const b of bytes) out += b >= 0x20 && b < 0x7f && b !== 0x22 && b !== 0x5c ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`;
+  return `"${out}"`;
+}
+
+function literalJson<V extends string | number | boolean>(values: ReadonlyArray<V>): t.Type<V, unknown, unknown> {
+  const types = values.map((v) => t.literal(v));
+  return (types.length === 1 ? types[0] : t.union(types as unknown as [t.Mixed, t.Mixed, ...t.Mixed[]])) as unknown as t.Type<V, unknown, unknown>;
+}
+
+/**
+ * A byte signature given as a string of byte values (each character one byte, `\x1A` style escapes
+ * for binary). With several alternatives any of them is accepted and the value says which was found.
+ *
+ * @example
+ * ```ts
+ * const signature = magic('EdgeSave');
+ * const separator = magic('\x1A\r\n\0', '\r\n\x1A\0'); // the engine's order and the design doc's
+ * ```
+ */
+export function magic<const S extends readonly [string, ...string[]]>(...alternatives: S): Codec<S[number]> {
+  const encoded = alternatives.map(latin1Bytes);
+  const size = encoded[0].length;
+  if (encoded.some((e) => e.length !== size)) throw new RangeError('magic: alternatives must have the same length');
+  return defineCodec<S[number]>({
+    name: `magic(${alternatives.map((a) => show(latin1Bytes(a))).join(' | ')})`,
+    kind: 'magic',
+    json: literalJson(alternatives),
+    size,
+    meta: { alternatives },
+    read(r) {
+      const at = r.pos;
+      r.need(size);
+      const bytes = r.bytes;
+      for (let k = 0; k < encoded.length; k++) {
+        const candidate = encoded[k];
+        let i = 0;
+        while (i < size && bytes[at + i] === candidate[i]) i++;
+        if (i === size) {
+          r.pos = at + size;
+          return alternatives[k];
+        }
+      }
+      const found = bytes.subarray(at, at + size);
+      throw r.error(`expected ${encoded.map(show).join(' or ')}, found ${show(found)}`);
+    },
+    write(w, value) {
+      const k = alternatives.indexOf(value);
+      if (k < 0) throw w.error(`expected ${alternatives.map((a) => JSON.stringify(a)).join(' or ')}, got ${JSON.stringify(value)}`);
+      w.append(encoded[k]);
+    },
+  });
+}
+
+/**
+ * A value of `codec` that must be one of `values` (a version number the reader supports, a type tag).
+ * Anything else is a DecodeError naming what was found.
+ */
+export function literal<const V extends string | number | boolean>(
+  codec: Codec<string> | Codec<number> | Codec<boolean>,
+  ...values: readonly [V, ...V[]]
+): Codec<V> {
+  return defineCodec<V>({
+    name: `literal(${codec.name}: ${values.map((v) => JSON.stringify(v)).join(' | ')})`,
+    kind: 'literal',
+    json: literalJson(values),
+    size: codec.size,
+    minSize: codec.minSize,
+    meta: { values },
+    children: [{ key: 'value', codec: codec as Codec<unknown> }],
+    read(r) {
+      const at = r.pos;
+      const value = (codec as Codec<unknown>).read(r) as V;
+      if (!values.includes(value)) {
+        throw r.error(`expected ${values.map((v) => JSON.stringify(v)).join(' or ')}, found ${JSON.stringify(value)}`, at);
+      }
+      return value;
+    },
+    write(w, value) {
+      if (!values.includes(value)) {
+        throw w.error(`expected ${values.map((v) => JSON.stringify(v)).join(' or ')}, got ${JSON.stringify(value)}`);
+      }
+      (codec as unknown as Codec<V>).write(w, value);
+    },
+  });
+}

@@ -1,0 +1,54 @@
+/**
+ * Values that may be absent: `optional` (present while the window has bytes left), `maybe` (present
+ * when a condition on earlier fields holds) and `nothing`.
+ *
+ * @module
+ */
+import * as t from 'io-ts';
+import { defineCodec, type Codec } from './codec.js';
+
+/** A field that takes no bytes and is always `undefined`. */
+export const nothing: Codec<undefined> = defineCodec<undefined>({
+  name: 'nothing',
+  kind: 'nothing',
+  json: t.undefined,
+  size: 0,
+  read() {
+    return undefined;
+  },
+  write(w, value) {
+    if (value !== undefined) throw w.error('expected no value here');
+  },
+});
+
+function orUndefined<A>(codec: Codec<A>): t.Type<A | undefined, unknown, unknown> {
+  return t.union([codec.json, t.undefined]) as unknown as t.Type<A | undefined, unknown, unknown>;
+}
+
+/**
+ * A value that is there when the window still has bytes, and `undefined` at its end. Only sound as the
+ * last thing in a window (a chunk body, a sized field, the file), where "no bytes left" is unambiguous.
+ */
+export function optional<A>(codec: Codec<A>): Codec<A | undefined> {
+  return defineCodec<A | undefined>({
+    name: `optional(${codec.name})`,
+    kind: 'optional',
+    json: orUndefined(codec),
+    minSize: 0,
+    children: [{ key: 'value', codec }],
+    read(r) {
+      return r.pos < r.end ? codec.read(r) : undefined;
+    },
+    write(w, value) {
+      if (value !== undefined) codec.write(w, value);
+    },
+  });
+}
+
+/**
+ * `codec` when `present` is true, else {@link nothing}. Use it in a dependent struct field:
+ * `extra: (p) => maybe(p.version >= 2, u32le)`.
+ */
+export function maybe<A>(present: boolean, codec: Codec<A>): Codec<A | undefined> {
+  return present ? (codec as Codec<A | undefined>) : (nothing as unknown as Codec<A | undefined>);
+}

@@ -1,0 +1,61 @@
+/**
+ * Options of `decode` and `encode`, with their defaults.
+ *
+ * @module
+ */
+
+/** What a checksum mismatch does while decoding. */
+export type ChecksumPolicy = 'error' | 'warn';
+
+/** Options of {@link decode}. */
+export interface DecodeOptions {
+  /** A checksum mismatch is an error (default) or a warning; encoding always writes a fresh one. */
+  readonly checksums?: ChecksumPolicy;
+  /** How deep codecs may nest (chunks in chunks, lazy recursion) before decoding fails. Default 512. */
+  readonly maxDepth?: number;
+  /** The most bytes one transform layer (a decompressor) may produce. Default 256 MiB. */
+  readonly maxTransformOutput?: number;
+  /** The most elements an array of zero-width elements may hold. Default 16 Mi. */
+  readonly maxElements?: number;
+  /** Record which byte range each field came from (for hex views); see `Decoded.spans`. */
+  readonly trace?: boolean;
+  /** Bytes left after the root codec are an error (default) or kept silently in `Decoded.trailing`. */
+  readonly trailing?: 'error' | 'keep';
+}
+
+/** Options of {@link encode}. */
+export interface EncodeOptions {
+  /** How deep codecs may nest before encoding fails. Default 512. */
+  readonly maxDepth?: number;
+  /** Initial capacity of the output buffer in bytes; it grows as needed. Default 256. */
+  readonly initialCapacity?: number;
+}
+
+/** The decode options with every default filled in. */
+export interface ResolvedDecodeOptions {
+  readonly checksums: ChecksumPolicy;
+  readonly maxDepth: number;
+  readonly maxTransformOutput: number;
+  readonly maxElements: number;
+  readonly trace: boolean;
+  readonly trailing: 'error' | 'keep';
+}
+
+/** Default nesting limit: far below what the JavaScript stack can take, far above any real format. */
+export const DEFAULT_MAX_DEPTH = 512;
+/** Default cap on what one transform layer may produce (a decompression bomb stops here). */
+export const DEFAULT_MAX_TRANSFORM_OUTPUT = 256 * 1024 * 1024;
+/** Default cap on the element count of arrays whose elements may take no bytes. */
+export const DEFAULT_MAX_ELEMENTS = 16 * 1024 * 1024;
+
+/** Fills in the defaults of decode options. */
+export function resolveDecodeOptions(options: DecodeOptions | undefined): ResolvedDecodeOptions {
+  return {
+    checksums: options?.checksums ?? 'error',
+    maxDepth: options?.maxDepth ?? DEFAULT_MAX_DEPTH,
+    maxTransformOutput: options?.maxTransformOutput ?? DEFAULT_MAX_TRANSFORM_OUTPUT,
+    maxElements: options?.maxElements ?? DEFAULT_MAX_ELEMENTS,
+    trace: options?.trace ?? false,
+    trailing: options?.trailing ?? 'error',
+  };
+}

@@ -1,0 +1,316 @@
+/**
+ * Pointers: offsets into the same buffer. An `arena` is the region pointers point into: it reads its
+ * root value, follows the pointers, and keeps every byte nobody claimed. Writing plans the layout —
+ * each target goes back where it was while it fits, shared targets are written once, anything new or
+ * grown goes at the end — so nothing overlaps, reserved offsets (such as "0 means absent") are never
+ * used, and an unmodified document is written back byte for byte.
+ *
+ * @module
+ */
+import * as t from 'io-ts';
+import { defineCodec, readChild, writeChild, type Codec } from './codec.js';
+import { jsonBytes, jsonInt } from './json.js';
+import type { Reader } from './reader.js';
+import { Writer } from './writer.js';
+
+/** A pointer's value: its target, and the arena offset it was read from (absent for new targets). */
+export interface Pointer<A> {
+  /** Offset in the arena where the target was found; the writer puts it back there when it can. */
+  at?: number;
+  /** The value pointed to. */
+  target: A;
+}
+
+/** Bytes in an arena no root or pointer claimed, kept at their offset. */
+export interface Unclaimed {
+  /** Offset in the arena. */
+  readonly at: number;
+  /** The bytes. */
+  readonly bytes: Uint8Array;
+}
+
+/** An arena's value: the root value and the unclaimed bytes. */
+export interface Arena<A> {
+  /** The value at the start of the arena. */
+  root: A;
+  /** Bytes no value claimed, kept so they are written back (clear them if the layout changes). */
+  unclaimed: Unclaimed[];
+}
+
+/** Options of {@link pointer}. */
+export interface PointerOptions {
+  /** The stored offset that means "no target" (value `null`); default 0. `undefined`: no null. */
+  readonly nullOffset?: number | undefined;
+  /** Further offsets the writer must never use for a target. */
+  readonly reserved?: ReadonlyArray<number>;
+  /** What the offset counts from: the arena's start (default) or the pointer's own position. */
+  readonly base?: 'arena' | 'pointer';
+  /** Targets the writer moves are placed at multiples of this (default 1). */
+  readonly align?: number;
+}
+
+interface ReadScope {
+  readonly start: number;
+  readonly end: number;
+  readonly claims: Array<[number, number]>;
+  readonly cache: Map<Codec<unknown>, Map<number, unknown>>;
+  readonly reading: Set<string>;
+}
+
+interface Blob {
+  bytes: Uint8Array;
+  readonly at: number | undefined;
+  /** Offsets of pointer slots inside the blob: never shared with another blob. */
+  readonly slots: number[];
+  placed: number;
+  readonly reserved: ReadonlySet<number>;
+  readonly align: number;
+}
+
+interface PendingPointer {
+  readonly owner: number;
+  readonly slot: number;
+  readonly offset: Codec<number>;
+  readonly base: 'arena' | 'pointer';
+  readonly codec: Codec<unknown>;
+  readonly value: Pointer<unknown>;
+  readonly path: ReadonlyArray<string | number>;
+  readonly reserved: ReadonlySet<number>;
+  readonly align: number;
+  blob: number;
+}
+
+interface WriteScope {
+  readonly blobs: Blob[];
+  readonly pending: PendingPointer[];
+  readonly identity: Map<Codec<unknown>, Map<unknown, number>>;
+  writer: Writer;
+  blob: number;
+}
+
+function topScope<S>(stack: unknown[]): S | undefined {
+  return stack[stack.length - 1] as S | undefined;
+}
+
+/**
+ * A pointer: an offset (read with `offset`) to a `target` elsewhere in the enclosing {@link arena}.
+ * The value is `{ at, target }`, or `null` for the null offset. A pointer cycle is a DecodeError, and
+ * pointers to the same offset give the same target object.
+ */
+export function pointer<A>(offset: Codec<number>, target: Codec<A>, options: PointerOptions = {}): Codec<Pointer<A> | null> {
+  const nullOffset = 'nullOffset' in options ? options.nullOffset : 0;
+  const base = options.base ?? 'arena';
+  const align = options.align ?? 1;
+  const reserved = new Set<number>([...(options.reserved ?? []), ...(nullOffset !== undefined ? [nullOffset] : [])]);
+  if (offset.size === undefined) throw new RangeError('pointer: the offset codec must have a fixed size');
+  const pointerJson = t.intersection([t.type({ target: target.json }), t.partial({ at: jsonInt('offset', 0, Number.MAX_SAFE_INTEGER) })]);
+  const json = (nullOffset === undefined ? pointerJson : t.union([pointerJson, t.null])) as unknown as t.Type<Pointer<A> | null, unknown, unknown>;
+  return defineCodec<Pointer<A> | null>({
+    name: `pointer(${offset.name} -> ${target.name})`,
+    kind: 'pointer',
+    json,
+    size: offset.size,
+    meta: { nullOffset, base, reserved: [...reserved] },
+    children: [
+      { key: 'offset', codec: offset },
+      { key: 'target', codec: target },
+    ],
+    read(r) {
+      const slotAt = r.pos;
+      const stored = offset.read(r);
+      if (stored === nullOffset) return null;
+      const scope = topScope<ReadScope>(r.state.arenas);
+      if (scope === undefined) throw r.error('a pointer must be read inside an arena', slotAt);
+      const absolute = (base === 'arena' ? scope.start : slotAt) + stored;
+      if (absolute < scope.start || absolute >= scope.end) {
+        throw r.error(`pointer to ${stored} is outside the arena (${scope.end - scope.start} bytes)`, slotAt);
+      }
+      const at = absolute - scope.start;
+      const cacheKey = target as unknown as Codec<unknown>;
+      let seen = scope.cache.get(cacheKey);
+      if (seen === undefined) scope.cache.set(cacheKey, (seen = new Map()));
+      if (seen.has(at)) return { at, target: seen.get(at) as A };
+      const key = `${at}:${target.name}`;
+      if (scope.reading.has(key)) throw r.error(`pointer cycle: ${target.name} at ${at} is already being read`, slotAt);
+      scope.reading.add(key);
+      r.descend();
+      const sub = r.at(absolute, scope.start, scope.end);
+      const value = readChild(sub, `@${at}`, target);
+      r.ascend();
+      scope.reading.delete(key);
+      scope.claims.push([absolute, sub.pos]);
+      seen.set(at, value);
+      return { at, target: value };
+    },
+    write(w, value) {
+      if (value === null) {
+        if (nullOffset === undefined) throw w.error('this pointer cannot be null');
+        offset.write(w, nullOffset);
+        return;
+      }
+      if (typeof value !== 'object' || !('target' in value)) throw w.error('expected { at?, target } or null');
+      const scope = topScope<WriteScope>(w.state.arenas);
+      if (scope === undefined) throw w.error('a pointer must be written inside an arena');
+      if (w !== scope.writer) throw w.error('a pointer cannot be written inside a transformed or re-buffered region of its arena');
+      const slot = w.reserve(offset.size as number);
+      scope.blobs[scope.blob].slots.push(slot);
+      scope.pending.push({
+        owner: scope.blob,
+        slot,
+        offset,
+        base,
+        codec: target as Codec<unknown>,
+        value: value as Pointer<unknown>,
+        path: w.state.path.slice(),
+        reserved,
+        align,
+        blob: -1,
+      });
+    },
+  });
+}
+
+/** Places blobs into one image: root first, kept bytes, then each target where it was or at the end. */
+class Layout {
+  image = new Uint8Array(256);
+  /** 0 free, 1 data, 2 pointer slot. */
+  used = new Uint8Array(256);
+  end = 0;
+
+  private room(size: number): void {
+    if (size <= this.image.length) return;
+    let capacity = this.image.length * 2;
+    while (capacity < size) capacity *= 2;
+    const image = new Uint8Array(capacity);
+    image.set(this.image);
+    const used = new Uint8Array(capacity);
+    used.set(this.used);
+    this.image = image;
+    this.used = used;
+  }
+
+  fits(at: number, bytes: Uint8Array, slots: ReadonlyArray<number>): boolean {
+    const isSlot = new Set(slots);
+    for (let i = 0; i < bytes.length; i++) {
+      const p = at + i;
+      if (p >= this.end || this.used[p] === 0) continue;
+      if (this.used[p] === 2 || isSlot.has(i) || this.image[p] !== bytes[i]) return false;
+    }
+    return true;
+  }
+
+  put(at: number, bytes: Uint8Array, slots: ReadonlyArray<number>): void {
+    this.room(at + bytes.length);
+    this.image.set(bytes, at);
+    this.used.fill(1, at, at + bytes.length);
+    for (const s of slots) this.used.fill(2, at + s, at + s + 1);
+    this.end = Math.max(this.end, at + bytes.length);
+  }
+}
+
+/**
+ * The region pointers point into: `root` at its start, targets anywhere in it, up to the end of the
+ * window. Bytes no value claimed are kept in `unclaimed`.
+ */
+export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
+  const unclaimedJson = t.array(t.type({ at: jsonInt('offset', 0, Number.MAX_SAFE_INTEGER), bytes: jsonBytes() }));
+  return defineCodec<Arena<A>>({
+    name: `arena(${root.name})`,
+    kind: 'arena',
+    json: t.type({ root: root.json, unclaimed: unclaimedJson }, 'Arena') as unknown as t.Type<Arena<A>, unknown, unknown>,
+    minSize: root.minSize,
+    children: [{ key: 'root', codec: root }],
+    read(r: Reader) {
+      const scope: ReadScope = { start: r.pos, end: r.end, claims: [], cache: new Map(), reading: new Set() };
+      r.state.arenas.push(scope);
+      const value = readChild(r, 'root', root);
+      scope.claims.push([scope.start, r.pos]);
+      r.state.arenas.pop();
+      const claims = scope.claims.sort((a, b) => a[0] - b[0]);
+      const unclaimed: Unclaimed[] = [];
+      let covered = scope.start;
+      for (const [from, to] of claims) {
+        if (from > covered) unclaimed.push({ at: covered - scope.start, bytes: r.bytes.slice(covered, from) });
+        covered = Math.max(covered, to);
+      }
+      if (covered < scope.end) unclaimed.push({ at: covered - scope.start, bytes: r.bytes.slice(covered, scope.end) });
+      r.pos = scope.end;
+      return { root: value, unclaimed };
+    },
+    write(w, value) {
+      if (typeof value !== 'object' || value === null) throw w.error('expected { root, unclaimed }');
+      const rootWriter = w.sub(256);
+      const scope: WriteScope = { blobs: [], pending: [], identity: new Map(), writer: rootWriter, blob: 0 };
+      scope.blobs.push({ bytes: new Uint8Array(0), at: 0, slots: [], placed: 0, reserved: new Set(), align: 1 });
+      w.state.arenas.push(scope);
+      writeChild(rootWriter, 'root', root, value.root);
+      scope.blobs[0].bytes = rootWriter.finish();
+      // Targets may hold pointers themselves: a work list, not recursion.
+      const path = w.state.path;
+      const depth = path.length;
+      for (let i = 0; i < scope.pending.length; i++) {
+        const p = scope.pending[i];
+        const target = p.value.target;
+        let byIdentity = scope.identity.get(p.codec);
+        if (byIdentity === undefined) scope.identity.set(p.codec, (byIdentity = new Map()));
+        const shared = typeof target === 'object' && target !== null ? byIdentity.get(target) : undefined;
+        if (shared !== undefined) {
+          p.blob = shared;
+          continue;
+        }
+        const at = p.value.at;
+        if (at !== undefined && (!Number.isSafeInteger(at) || at < 0)) throw w.error(`pointer target offset ${at} is not valid`);
+        const blobWriter = w.sub(64);
+        scope.writer = blobWriter;
+        scope.blob = scope.blobs.length;
+        scope.blobs.push({ bytes: new Uint8Array(0), at, slots: [], placed: -1, reserved: p.reserved, align: p.align });
+        path.length = depth;
+        path.push(...p.path, `@${at ?? 'new'}`);
+        p.codec.write(blobWriter, target);
+        path.length = depth;
+        scope.blobs[scope.blob].bytes = blobWriter.finish();
+        p.blob = scope.blob;
+        if (typeof target === 'object' && target !== null) byIdentity.set(target, scope.blob);
+      }
+      w.state.arenas.pop();
+
+      const layout = new Layout();
+      const rootBlob = scope.blobs[0];
+      layout.put(0, rootBlob.bytes, rootBlob.slots);
+      if (!Array.isArray(value.unclaimed)) throw w.error('expected unclaimed to be an array');
+      for (const kept of value.unclaimed) {
+        if (!(kept.bytes instanceof Uint8Array) || !Number.isSafeInteger(kept.at) || kept.at < 0) throw w.error('unclaimed entries need { at, bytes }');
+        if (!layout.fits(kept.at, kept.bytes, [])) {
+          throw w.error(`unclaimed bytes at ${kept.at} collide with the root value; clear arena.unclaimed after changing the layout`);
+        }
+        layout.put(kept.at, kept.bytes, []);
+      }
+      for (let b = 1; b < scope.blobs.length; b++) {
+        const blob = scope.blobs[b];
+        const at = blob.at;
+        if (at !== undefined && !blob.reserved.has(at) && layout.fits(at, blob.bytes, blob.slots)) {
+          blob.placed = at;
+        } else {
+          let spot = Math.ceil(layout.end / blob.align) * blob.align;
+          while (blob.reserved.has(spot)) spot += blob.align;
+          blob.placed = spot;
+        }
+        layout.put(blob.placed, blob.bytes, blob.slots);
+      }
+      // Fill in every pointer now that all targets have a place.
+      const patcher = w.sub(16);
+      for (const p of scope.pending) {
+        const slotAt = scope.blobs[p.owner].placed + p.slot;
+        const targetAt = scope.blobs[p.blob].placed;
+        const stored = p.base === 'arena' ? targetAt : targetAt - slotAt;
+        patcher.length = 0;
+        path.length = depth;
+        path.push(...p.path);
+        p.offset.write(patcher, stored);
+        path.length = depth;
+        layout.image.set(patcher.written(), slotAt);
+      }
+      w.append(layout.image.subarray(0, layout.end));
+    },
+  });
+}

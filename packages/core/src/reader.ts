@@ -1,0 +1,183 @@
+/**
+ * The bounds-checked read cursor. Codecs read through it; every read that would run past the end of
+ * the current window fails with a {@link DecodeError} naming the field path and offset.
+ *
+ * @module
+ */
+import { DecodeError, type PathSegment, type Warning } from './errors.js';
+import type { ResolvedDecodeOptions } from './options.js';
+
+/** A byte range a decoded field came from (collected when decoding with `trace: true`). */
+export interface FieldSpan {
+  /** The field's path, outermost first. */
+  readonly path: ReadonlyArray<PathSegment>;
+  /** First byte of the field. */
+  readonly start: number;
+  /** One past the last byte of the field. */
+  readonly end: number;
+  /** Which buffer: 0 is the input; transform layers number their outputs from 1. */
+  readonly layer: number;
+}
+
+/**
+ * What every window of one decode shares: where it is in the value, what went wrong on the way,
+ * and how deep it is.
+ */
+export class ReadState {
+  /** The current field path. Codecs push a segment before reading a child and pop it after. */
+  readonly path: PathSegment[] = [];
+  /** Warnings collected so far. */
+  readonly warnings: Warning[] = [];
+  /** Field spans, when tracing. */
+  readonly spans: FieldSpan[] | undefined;
+  /** Current nesting depth of codecs that can recurse. */
+  depth = 0;
+  /** Open pointer arenas, innermost last (managed by `arena` and `pointer`). */
+  readonly arenas: unknown[] = [];
+  /** Number of transform layers opened so far (to tell their buffers apart in spans). */
+  layers = 0;
+
+  constructor(readonly options: ResolvedDecodeOptions) {
+    this.spans = options.trace ? [] : undefined;
+  }
+}
+
+/**
+ * A cursor over a window `[start, end)` of a byte buffer. Offsets are absolute in the buffer, so an
+ * error inside a chunk body still names the file offset.
+ */
+export class Reader {
+  /** The whole buffer this reader walks (windows share it). */
+  readonly bytes: Uint8Array;
+  /** A DataView over {@link bytes}. */
+  readonly view: DataView;
+  /** Current absolute offset. */
+  pos: number;
+  /** First offset of this window. */
+  readonly start: number;
+  /** One past the last readable offset of this window. */
+  readonly end: number;
+  /** Which transform layer this buffer belongs to (0 for the input). */
+  readonly layer: number;
+
+  constructor(
+    bytes: Uint8Array,
+    readonly state: ReadState,
+    start = 0,
+    end = bytes.length,
+    view?: DataView,
+    layer = 0,
+  ) {
+    this.bytes = bytes;
+    this.view = view ?? new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.start = start;
+    this.end = end;
+    this.pos = start;
+    this.layer = layer;
+  }
+
+  /** Bytes left in this window. */
+  get remaining(): number {
+    return this.end - this.pos;
+  }
+
+  /** Whether the window is used up. */
+  get atEnd(): boolean {
+    return this.pos >= this.end;
+  }
+
+  /** A DecodeError at the current path; `offset` defaults to the current position. */
+  error(message: string, offset: number = this.pos): DecodeError {
+    return new DecodeError(this.state.path.slice(), offset, message);
+  }
+
+  /** Fails unless `count` more bytes can be read. */
+  need(count: number): void {
+    if (count > this.end - this.pos) throw this.shortfall(count);
+  }
+
+  /** The error for a read of `count` bytes that does not fit. */
+  shortfall(count: number): DecodeError {
+    const left = this.end - this.pos;
+    const noun = count === 1 ? 'byte' : 'bytes';
+    return this.error(`expected ${count} ${noun}, ${left} left`);
+  }
+
+  /** Records a warning at the current path (or the one given). */
+  warn(code: string, message: string, offset: number = this.pos): void {
+    this.state.warnings.push({ code, path: this.state.path.slice(), offset, message });
+  }
+
+  /** Reads one byte. */
+  u8(): number {
+    if (this.pos >= this.end) throw this.shortfall(1);
+    return this.bytes[this.pos++];
+  }
+
+  /** Looks at the byte `ahead` bytes on without moving, or `undefined` past the window. */
+  peek(ahead = 0): number | undefined {
+    const at = this.pos + ahead;
+    return at < this.end ? this.bytes[at] : undefined;
+  }
+
+  /** Reads `count` bytes as a fresh copy (the caller may keep and change it). */
+  take(count: number): Uint8Array {
+    this.need(count);
+    const out = this.bytes.slice(this.pos, this.pos + count);
+    this.pos += count;
+    return out;
+  }
+
+  /**
+   * Reads `count` bytes as a view into the buffer, without copying. The view is only valid while the
+   * input buffer is unchanged; copy it to keep it.
+   */
+  borrow(count: number): Uint8Array {
+    this.need(count);
+    const out = this.bytes.subarray(this.pos, this.pos + count);
+    this.pos += count;
+    return out;
+  }
+
+  /** Skips `count` bytes. */
+  skip(count: number): void {
+    this.need(count);
+    this.pos += count;
+  }
+
+  /**
+   * Opens a window over the next `count` bytes and moves past them. The window cannot read outside
+   * its range; it shares this reader's path, warnings and depth.
+   */
+  window(count: number): Reader {
+    this.need(count);
+    const child = new Reader(this.bytes, this.state, this.pos, this.pos + count, this.view, this.layer);
+    this.pos += count;
+    return child;
+  }
+
+  /** A reader over the whole buffer this window lives in, positioned at `offset` (for pointers). */
+  at(offset: number, start = 0, end = this.bytes.length): Reader {
+    const child = new Reader(this.bytes, this.state, start, end, this.view, this.layer);
+    child.pos = offset;
+    return child;
+  }
+
+  /** A reader over another buffer (a transform's output), sharing this decode's state. */
+  layerReader(bytes: Uint8Array): Reader {
+    this.state.layers += 1;
+    return new Reader(bytes, this.state, 0, bytes.length, undefined, this.state.layers);
+  }
+
+  /** Enters one nesting level of a recursive codec; fails past the depth limit. */
+  descend(): void {
+    if (++this.state.depth > this.state.options.maxDepth) {
+      throw this.error(`nesting deeper than ${this.state.options.maxDepth} levels`);
+    }
+  }
+
+  /** Leaves a nesting level entered with {@link descend}. */
+  ascend(): void {
+    this.state.depth -= 1;
+  }
+}

@@ -1,0 +1,211 @@
+/**
+ * Strings: NUL-terminated (`cstring`), length-prefixed (`pstring`) and fixed-size (`fixedString`), in
+ * UTF-8, ASCII or cp437. Nothing is substituted: bytes an encoding does not allow are a DecodeError,
+ * characters it cannot hold an EncodeError.
+ *
+ * @module
+ */
+import * as t from 'io-ts';
+import { defineCodec, type Codec } from './codec.js';
+import { TextCodingError, textEncoding, type EncodingName, type TextEncoding } from './encodings.js';
+import { jsonBytes } from './json.js';
+import type { Reader } from './reader.js';
+import type { Writer } from './writer.js';
+
+function textJson(encoding: TextEncoding): t.Type<string, string, unknown> {
+  return new t.Type<string, string, unknown>(
+    `string(${encoding.name})`,
+    (u): u is string => typeof u === 'string' && encoding.canEncode(u),
+    (u, c) =>
+      typeof u !== 'string'
+        ? t.failure(u, c, 'expected a string')
+        : encoding.canEncode(u)
+          ? t.success(u)
+          : t.failure(u, c, `string has characters ${encoding.name} cannot hold`),
+    (a) => a,
+  );
+}
+
+/** Decodes `count` bytes at the reader's position as text, reporting a bad byte at its own offset. */
+function readText(r: Reader, encoding: TextEncoding, count: number): string {
+  const start = r.pos;
+  const bytes = r.borrow(count);
+  try {
+    return encoding.decode(bytes);
+  } catch (error) {
+    if (error instanceof TextCodingError) throw r.error(error.message, start + error.index);
+    throw error;
+  }
+}
+
+function encodeText(w: Writer, encoding: TextEncoding, text: string): Uint8Array {
+  if (typeof text !== 'string') throw w.error(`expected a string, got ${typeof text}`);
+  try {
+    return encoding.encode(text);
+  } catch (error) {
+    if (error instanceof TextCodingError) throw w.error(`${error.message} (character ${error.index})`);
+    throw error;
+  }
+}
+
+/**
+ * A NUL-terminated string. The text may not contain NUL; decoding fails if no NUL ends it within the
+ * window.
+ */
+export function cstring(encoding: EncodingName = 'utf8'): Codec<string> {
+  const enc = textEncoding(encoding);
+  return defineCodec<string>({
+    name: `cstring(${encoding})`,
+    kind: 'cstring',
+    json: textJson(enc),
+    minSize: 1,
+    meta: { encoding },
+    read(r) {
+      const nul = r.bytes.indexOf(0, r.pos);
+      if (nul < 0 || nul >= r.end) throw r.error(`missing NUL terminator: ${r.remaining} bytes left`);
+      const text = readText(r, enc, nul - r.pos);
+      r.pos += 1;
+      return text;
+    },
+    write(w, text) {
+      const bytes = encodeText(w, enc, text);
+      const nul = bytes.indexOf(0);
+      if (nul >= 0) throw w.error(`a NUL-terminated string cannot contain NUL (byte ${nul})`);
+      w.append(bytes);
+      w.u8(0);
+    },
+  });
+}
+
+/**
+ * A length-prefixed string: `length` counts the encoded bytes (not characters). The length is checked
+ * against what is left before anything is read.
+ */
+export function pstring(length: Codec<number>, encoding: EncodingName = 'utf8'): Codec<string> {
+  const enc = textEncoding(encoding);
+  return defineCodec<string>({
+    name: `pstring(${length.name}, ${encoding})`,
+    kind: 'pstring',
+    json: textJson(enc),
+    minSize: length.minSize,
+    meta: { encoding, length: length.name },
+    children: [{ key: 'length', codec: length }],
+    read(r) {
+      const at = r.pos;
+      const count = length.read(r);
+      if (count > r.remaining) throw r.error(`string length ${count} is more than the ${r.remaining} bytes left`, at);
+      return readText(r, enc, count);
+    },
+    write(w, text) {
+      const bytes = encodeText(w, enc, text);
+      length.write(w, bytes.length);
+      w.append(bytes);
+    },
+  });
+}
+
+/** A fixed-size text whose bytes after the terminating NUL were not all zero: kept so nothing is lost. */
+export interface TextWithTail {
+  /** The text before the first NUL. */
+  readonly text: string;
+  /** Every byte from the NUL on (the NUL included). */
+  readonly tail: Uint8Array;
+}
+
+/** Options of {@link fixedString}. */
+export interface FixedStringOptions {
+  /**
+   * The padding byte. `0` (default): the text ends at the first NUL. Any other byte: trailing bytes
+   * equal to it are padding, and a text may not end with that character.
+   */
+  readonly pad?: number;
+}
+
+/** Options of {@link fixedString} that keep garbage after the NUL. */
+export interface FixedStringKeepOptions {
+  /**
+   * Bytes after the NUL that are not all zero (C arrays often keep old contents there): `'keep'`
+   * returns a {@link TextWithTail} for such a field; the default refuses it.
+   */
+  readonly tail: 'keep';
+}
+
+/** A text in a field of exactly `size` bytes, padded with NULs (or another pad byte). */
+export function fixedString(size: number, encoding?: EncodingName, options?: FixedStringOptions): Codec<string>;
+/** A text in a field of `size` bytes whose bytes after the NUL are kept when they are not zero. */
+export function fixedString(
+  size: number,
+  encoding: EncodingName,
+  options: FixedStringKeepOptions,
+): Codec<string | TextWithTail>;
+export function fixedString(
+  size: number,
+  encoding: EncodingName = 'utf8',
+  options: FixedStringOptions | FixedStringKeepOptions = {},
+): Codec<string> | Codec<string | TextWithTail> {
+  const enc = textEncoding(encoding);
+  const keepTail = 'tail' in options && options.tail === 'keep';
+  const pad = ('pad' in options ? options.pad : undefined) ?? 0;
+  const text = textJson(enc);
+  const json = keepTail
+    ? t.union([text, t.type({ text, tail: jsonBytes() }, 'TextWithTail')])
+    : text;
+  return defineCodec<any>({
+    name: `fixedString(${size}, ${encoding})`,
+    kind: 'fixedString',
+    json,
+    size,
+    meta: { encoding, pad, tail: keepTail ? 'keep' : 'refuse' },
+    read(r) {
+      const start = r.pos;
+      r.need(size);
+      const field = r.bytes.subarray(start, start + size);
+      let length: number;
+      if (pad === 0) {
+        const nul = field.indexOf(0);
+        length = nul < 0 ? size : nul;
+        for (let i = length; i < size; i++) {
+          if (field[i] !== 0) {
+            if (!keepTail) {
+              throw r.error(
+                `byte 0x${field[i].toString(16)} after the NUL terminator would be lost; use fixedString(${size}, '${encoding}', { tail: 'keep' })`,
+                start + i,
+              );
+            }
+            const value = readText(r, enc, length);
+            r.pos = start + size;
+            return { text: value, tail: field.slice(length) };
+          }
+        }
+      } else {
+        length = size;
+        while (length > 0 && field[length - 1] === pad) length--;
+      }
+      const value = readText(r, enc, length);
+      r.pos = start + size;
+      return value;
+    },
+    write(w, value: string | TextWithTail) {
+      const withTail = typeof value === 'object' && value !== null && keepTail;
+      const bytes = encodeText(w, enc, withTail ? value.text : (value as string));
+      const tail = withTail ? value.tail : undefined;
+      if (pad === 0) {
+        const nul = bytes.indexOf(0);
+        if (nul >= 0) throw w.error(`text contains NUL (byte ${nul}), which ends a NUL-padded string`);
+      } else if (bytes.length > 0 && bytes[bytes.length - 1] === pad) {
+        throw w.error(`text ends with the pad byte 0x${pad.toString(16)}, which would be read back as padding`);
+      }
+      const total = bytes.length + (tail?.length ?? 0);
+      if (total > size) throw w.error(`text takes ${total} bytes, more than the field's ${size}`);
+      if (tail !== undefined) {
+        if (!(tail instanceof Uint8Array) || tail.length === 0 || tail[0] !== 0) {
+          throw w.error('a kept tail must start with the NUL terminator');
+        }
+        if (total !== size) throw w.error(`text and tail take ${total} bytes; the field has ${size}`);
+      }
+      w.append(bytes);
+      if (tail !== undefined) w.append(tail);
+      else w.fill(size - bytes.length, pad);
+    },
+  });
+}

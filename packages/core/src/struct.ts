@@ -1,0 +1,180 @@
+/**
+ * Structs: named fields in order. A field is a codec, or a function of the fields decoded before it
+ * that returns the codec (a count, a version switch, a condition).
+ *
+ * @module
+ */
+import * as t from 'io-ts';
+import { defineCodec, readChild, writeChild, type Codec } from './codec.js';
+import type { Reader } from './reader.js';
+
+/** A struct field: a codec, or a codec chosen from the fields before it (`parent` holds those). */
+export type FieldSpec = Codec<any> | ((parent: any) => Codec<any>);
+
+/** The fields of a struct, in order. */
+export type Fields = Readonly<Record<string, FieldSpec>>;
+
+/** The value type of one field spec. */
+export type FieldType<F> = F extends Codec<infer A> ? A : F extends (parent: any) => Codec<infer A> ? A : never;
+
+/** The value type of a struct of `F`. */
+export type StructType<F extends Fields> = { [K in keyof F]: FieldType<F[K]> };
+
+// Kinds whose read either succeeds or throws without warnings or spans of their own; a struct made
+// only of these may skip the per-field path bookkeeping (it is redone if a read fails).
+const PLAIN_KINDS = new Set(['int', 'float', 'magic', 'fixedString', 'bits']);
+
+function isCodec(spec: FieldSpec): spec is Codec<any> {
+  return typeof spec === 'object' && spec !== null && typeof (spec as Codec<unknown>).read === 'function';
+}
+
+function hasOwn(object: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(object, key);
+}
+
+function structJson(names: ReadonlyArray<string>, specs: ReadonlyArray<FieldSpec>, name: string): t.Type<any, unknown, unknown> {
+  const fieldType = (spec: FieldSpec, parent: any) => (isCodec(spec) ? spec : spec(parent)).json;
+  return new t.Type<any, unknown, unknown>(
+    name,
+    (u): u is any => {
+      if (typeof u !== 'object' || u === null || Array.isArray(u)) return false;
+      for (let i = 0; i < names.length; i++) {
+        if (!fieldType(specs[i], u).is((u as any)[names[i]])) return false;
+      }
+      return true;
+    },
+    (u, c) => {
+      if (typeof u !== 'object' || u === null || Array.isArray(u)) return t.failure(u, c, 'expected an object');
+      const out: Record<string, unknown> = {};
+      const errors: t.Errors = [];
+      for (let i = 0; i < names.length; i++) {
+        const key = names[i];
+        // Own properties only: a JSON key like "constructor" must not pick up Object's.
+        const raw = hasOwn(u, key) ? (u as Record<string, unknown>)[key] : undefined;
+        let type: t.Type<any, unknown, unknown>;
+        try {
+          type = fieldType(specs[i], out);
+        } catch (error) {
+          errors.push({ value: raw, context: [...c, { key, type: t.unknown, actual: raw }], message: `cannot choose the field's codec: ${String(error)}` });
+          break;
+        }
+        const result = type.validate(raw, [...c, { key, type, actual: raw }]);
+        if (result._tag === 'Left') {
+          errors.push(...result.left);
+          if (!isCodec(specs[i])) break; // later dependent fields would see a hole
+        } else {
+          out[key] = result.right;
+        }
+      }
+      return errors.length > 0 ? t.failures(errors) : t.success(out);
+    },
+    (a) => {
+      const out: Record<string, unknown> = {};
+      for (let i = 0; i < names.length; i++) {
+        const value = a[names[i]];
+        const encoded = fieldType(specs[i], a).encode(value);
+        if (encoded !== undefined) out[names[i]] = encoded;
+      }
+      return out;
+    },
+  );
+}
+
+/**
+ * A struct: fields read and written in the order given, the value an object with those keys.
+ *
+ * @example
+ * ```ts
+ * const header = struct({
+ *   magic: magic('EdgeSave'),
+ *   separator: magic('\x1A\r\n\0'),
+ *   version: u32le,
+ * });
+ * type Header = TypeOf<typeof header>; // { magic: 'EdgeSave'; separator: '\x1A\r\n\0'; version: number }
+ *
+ * // A field may depend on the ones before it:
+ * const list = struct({ count: u16le, items: (p: { count: number }) => array(u32le, p.count) });
+ * ```
+ */
+export function struct<F extends Fields>(fields: F, name = 'struct'): Codec<StructType<F>> {
+  const names = Object.keys(fields);
+  for (const key of names) {
+    if (key === '__proto__' || /^(0|[1-9][0-9]*)$/.test(key)) {
+      // Integer-like keys are reordered by JavaScript; __proto__ is not a safe property name.
+      throw new RangeError(`struct: field name ${JSON.stringify(key)} is not allowed`);
+    }
+  }
+  const specs = names.map((k) => fields[k]);
+  const staticCodecs = specs.every(isCodec) ? (specs as Codec<any>[]) : undefined;
+  let size: number | undefined = 0;
+  let minSize = 0;
+  for (const spec of specs) {
+    if (isCodec(spec)) {
+      minSize += spec.minSize;
+      size = size !== undefined && spec.size !== undefined ? size + spec.size : undefined;
+    } else {
+      size = undefined;
+    }
+  }
+  const plain = staticCodecs !== undefined && staticCodecs.every((c) => PLAIN_KINDS.has(c.kind) && c.size !== undefined);
+  const count = names.length;
+
+  const readTracked = (r: Reader): StructType<F> => {
+    const out: Record<string, unknown> = {};
+    for (let i = 0; i < count; i++) {
+      const spec = specs[i];
+      const codec = isCodec(spec) ? spec : spec(out);
+      out[names[i]] = readChild(r, names[i], codec);
+    }
+    return out as StructType<F>;
+  };
+
+  return defineCodec<StructType<F>>({
+    name,
+    kind: 'struct',
+    json: structJson(names, specs, name),
+    size,
+    minSize,
+    meta: { fields: names },
+    children: specs.map((spec, i) => ({ key: names[i], codec: isCodec(spec) ? spec : dependentPlaceholder })),
+    read:
+      plain && staticCodecs
+        ? (r) => {
+            // Fast path: whole struct in range, no per-field path bookkeeping. Any failure is rerun on
+            // the tracked path so the error names the field.
+            if (r.state.spans !== undefined || r.end - r.pos < (size as number)) return readTracked(r);
+            const start = r.pos;
+            try {
+              const out: Record<string, unknown> = {};
+              for (let i = 0; i < count; i++) out[names[i]] = staticCodecs[i].read(r);
+              return out as StructType<F>;
+            } catch {
+              r.pos = start;
+              return readTracked(r);
+            }
+          }
+        : readTracked,
+    write(w, value) {
+      if (typeof value !== 'object' || value === null) throw w.error(`expected an object for ${name}, got ${value === null ? 'null' : typeof value}`);
+      for (let i = 0; i < count; i++) {
+        const spec = specs[i];
+        const key = names[i];
+        const codec = isCodec(spec) ? spec : spec(value);
+        writeChild(w, key, codec, (value as Record<string, unknown>)[key]);
+      }
+    },
+  });
+}
+
+/** Stands in for a dependent field in `children`: its codec is only known once the value is. */
+const dependentPlaceholder: Codec<unknown> = defineCodec<unknown>({
+  name: 'dependent',
+  kind: 'dependent',
+  json: t.unknown,
+  read(r) {
+    throw r.error('a dependent field has no codec of its own');
+  },
+  write(w) {
+    throw w.error('a dependent field has no codec of its own');
+  },
+});
