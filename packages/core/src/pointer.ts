@@ -53,6 +53,12 @@ interface ReadScope {
   readonly start: number;
   readonly end: number;
   readonly claims: Array<[number, number]>;
+  /** Where pointer slots are: [offset, size, index of the claim that holds it or -1 for the root]. */
+  readonly slots: Array<[number, number, number]>;
+  /** Claims being read, innermost last. */
+  readonly owners: number[];
+  /** Where each claimed target was pointed at from, to name it in errors. */
+  readonly from: number[];
   readonly cache: Map<Codec<unknown>, Map<number, unknown>>;
   readonly reading: Set<string>;
 }
@@ -121,6 +127,7 @@ export function pointer<A>(offset: Codec<number>, target: Codec<A>, options: Poi
       if (stored === nullOffset) return null;
       const scope = topScope<ReadScope>(r.state.arenas);
       if (scope === undefined) throw r.error('a pointer must be read inside an arena', slotAt);
+      scope.slots.push([slotAt, r.pos - slotAt, scope.owners.length > 0 ? scope.owners[scope.owners.length - 1] : -1]);
       const absolute = (base === 'arena' ? scope.start : slotAt) + stored;
       if (absolute < scope.start || absolute >= scope.end) {
         throw r.error(`pointer to ${stored} is outside the arena (${scope.end - scope.start} bytes)`, slotAt);
@@ -133,12 +140,17 @@ export function pointer<A>(offset: Codec<number>, target: Codec<A>, options: Poi
       const key = `${at}:${target.name}`;
       if (scope.reading.has(key)) throw r.error(`pointer cycle: ${target.name} at ${at} is already being read`, slotAt);
       scope.reading.add(key);
+      const claim = scope.claims.length;
+      scope.claims.push([absolute, absolute]);
+      scope.from.push(slotAt);
+      scope.owners.push(claim);
       r.descend();
       const sub = r.at(absolute, scope.start, scope.end);
       const value = readChild(sub, `@${at}`, target);
       r.ascend();
+      scope.owners.pop();
       scope.reading.delete(key);
-      scope.claims.push([absolute, sub.pos]);
+      scope.claims[claim][1] = sub.pos;
       seen.set(at, value);
       return { at, target: value };
     },
@@ -221,11 +233,34 @@ export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
     minSize: root.minSize,
     children: [{ key: 'root', codec: root }],
     read(r: Reader) {
-      const scope: ReadScope = { start: r.pos, end: r.end, claims: [], cache: new Map(), reading: new Set() };
+      const scope: ReadScope = { start: r.pos, end: r.end, claims: [], slots: [], owners: [], from: [], cache: new Map(), reading: new Set() };
       r.state.arenas.push(scope);
       const value = readChild(r, 'root', root);
-      scope.claims.push([scope.start, r.pos]);
       r.state.arenas.pop();
+      // A target may share bytes with another target, but not with the root or a pointer: those
+      // bytes would have to be two things at once when written back.
+      const rootEnd = r.pos;
+      const slots = scope.slots.slice().sort((a, b) => a[0] - b[0]);
+      for (let i = 0; i < scope.claims.length; i++) {
+        const [from, to] = scope.claims[i];
+        if (from < rootEnd && to > scope.start) {
+          throw r.error(`pointer to ${from - scope.start} points into the root value (which ends at ${rootEnd - scope.start})`, scope.from[i]);
+        }
+        // Slots overlapping this target must be its own (a pointer field inside it).
+        let lo = 0;
+        let hi = slots.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (slots[mid][0] + slots[mid][1] <= from) lo = mid + 1;
+          else hi = mid;
+        }
+        for (let k = lo; k < slots.length && slots[k][0] < to; k++) {
+          if (slots[k][2] !== i) {
+            throw r.error(`the target at ${from - scope.start} overlaps the pointer at ${slots[k][0] - scope.start}`, scope.from[i]);
+          }
+        }
+      }
+      scope.claims.push([scope.start, rootEnd]);
       const claims = scope.claims.sort((a, b) => a[0] - b[0]);
       const unclaimed: Unclaimed[] = [];
       let covered = scope.start;
@@ -285,17 +320,26 @@ export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
         }
         layout.put(kept.at, kept.bytes, []);
       }
+      // Targets go back where they were, latest offset first: a target that grew runs into the next
+      // one, so giving later offsets precedence moves exactly the targets that grew.
+      const byOffset = scope.blobs
+        .slice(1)
+        .filter((blob) => blob.at !== undefined)
+        .sort((a, b) => (b.at as number) - (a.at as number));
+      for (const blob of byOffset) {
+        const at = blob.at as number;
+        if (!blob.reserved.has(at) && layout.fits(at, blob.bytes, blob.slots)) {
+          blob.placed = at;
+          layout.put(at, blob.bytes, blob.slots);
+        }
+      }
       for (let b = 1; b < scope.blobs.length; b++) {
         const blob = scope.blobs[b];
-        const at = blob.at;
-        if (at !== undefined && !blob.reserved.has(at) && layout.fits(at, blob.bytes, blob.slots)) {
-          blob.placed = at;
-        } else {
-          let spot = Math.ceil(layout.end / blob.align) * blob.align;
-          while (blob.reserved.has(spot)) spot += blob.align;
-          blob.placed = spot;
-        }
-        layout.put(blob.placed, blob.bytes, blob.slots);
+        if (blob.placed >= 0) continue;
+        let spot = Math.ceil(layout.end / blob.align) * blob.align;
+        while (blob.reserved.has(spot)) spot += blob.align;
+        blob.placed = spot;
+        layout.put(spot, blob.bytes, blob.slots);
       }
       // Fill in every pointer now that all targets have a place.
       const patcher = w.sub(16);

@@ -4,7 +4,9 @@
  *
  * @module
  */
+import * as t from 'io-ts';
 import { defineCodec, type Codec } from './codec.js';
+import { jsonBytes } from './json.js';
 
 /** Limits a layer must respect while decoding. */
 export interface LayerLimits {
@@ -131,4 +133,84 @@ export function transform<A>(codec: Codec<A>, ...layers: [ByteLayer, ...ByteLaye
       w.append(data);
     },
   });
+}
+
+/** A value read through layers, with the file's bytes kept when our layers would write others. */
+export interface Kept<A> {
+  /** The decoded value. */
+  value: A;
+  /**
+   * The bytes as they were in the file, present only when encoding the value again would give other
+   * bytes (another compressor build, another level). Reused on encode while the value is unchanged.
+   */
+  stored?: Uint8Array;
+}
+
+/**
+ * Like {@link transform}, for layers that are not canonical — compressors above all: the same data can
+ * be compressed many ways, and our compressor need not pick the file's. The file's bytes are kept in
+ * `stored` when re-encoding would differ, and written back as long as they still decode to the bytes
+ * of the value being written; a changed value is encoded afresh. So `encode(decode(b)) = b` holds for
+ * every accepted `b`, and only what changed is recompressed.
+ */
+export function transformKeeping<A>(codec: Codec<A>, ...layers: [ByteLayer, ...ByteLayer[]]): Codec<Kept<A>> {
+  const plain = transform(codec, ...layers);
+  const json = t.intersection([t.type({ value: codec.json }), t.partial({ stored: jsonBytes() })], 'Kept');
+  const encodeLayers = (inner: Uint8Array) => {
+    let data = inner;
+    for (let i = layers.length - 1; i >= 0; i--) data = layers[i].encode(data);
+    return data;
+  };
+  const decodeLayers = (outer: Uint8Array, limits: LayerLimits) => {
+    let data = outer;
+    for (const l of layers) data = l.decode(data, limits);
+    return data;
+  };
+  return defineCodec<Kept<A>>({
+    name: `transformKeeping(${codec.name}, ${layers.map((l) => l.name).join(' > ')})`,
+    kind: 'transform',
+    json: json as unknown as t.Type<Kept<A>, unknown, unknown>,
+    minSize: 0,
+    meta: { ...plain.meta, keeps: true },
+    children: plain.children,
+    read(r) {
+      const start = r.pos;
+      const value = plain.read(r);
+      const file = r.bytes.subarray(start, r.pos);
+      // What our layers would write for the same inner bytes: if it matches, nothing needs keeping.
+      let ours: Uint8Array | undefined;
+      try {
+        const inner = decodeLayers(file, { maxOutput: r.state.options.maxTransformOutput });
+        ours = encodeLayers(inner);
+      } catch {
+        ours = undefined;
+      }
+      return sameBytes(ours, file) ? { value } : { value, stored: file.slice() };
+    },
+    write(w, kept) {
+      if (typeof kept !== 'object' || kept === null) throw w.error('expected { value, stored? }');
+      const stored = kept.stored;
+      if (stored instanceof Uint8Array) {
+        const inner = w.sub(256);
+        codec.write(inner, kept.value);
+        let storedInner: Uint8Array | undefined;
+        try {
+          storedInner = decodeLayers(stored, { maxOutput: Math.max(inner.length, 1) });
+        } catch {
+          storedInner = undefined;
+        }
+        if (sameBytes(storedInner, inner.written())) {
+          w.append(stored);
+          return;
+        }
+      }
+      plain.write(w, kept.value);
+    },
+  });
+}
+
+function sameBytes(a: Uint8Array | undefined, b: Uint8Array): boolean {
+  if (a === undefined || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
