@@ -64,6 +64,22 @@ export function array<A>(element: Codec<A>, count: CountSpec): Codec<A[]> {
             at,
           );
         }
+        const readFixed = element.readFixed;
+        if (readFixed !== undefined && spans === undefined) {
+          // Fixed-size elements: the count was checked against what is left, so read them at their
+          // offsets; a failure is redone element by element below to name the element.
+          const start = r.pos;
+          const step = element.size as number;
+          try {
+            for (let i = 0, at = start; i < n; i++, at += step) out.push(readFixed(r, at));
+            r.pos = start + n * step;
+            path.pop();
+            return out;
+          } catch {
+            out.length = 0;
+            r.pos = start;
+          }
+        }
         for (let i = 0; i < n; i++) {
           path[depth] = i;
           const start = r.pos;

@@ -8,7 +8,9 @@
 import type * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import { DecodeError, EncodeError, type PathSegment, type Warning } from './errors.js';
-import { resolveDecodeOptions, DEFAULT_MAX_DEPTH, type DecodeOptions, type EncodeOptions } from './options.js';
+import { resolveDecodeOptions, DEFAULT_MAX_DEPTH, type DecodeOptions, type EncodeOptions, type ResolvedDecodeOptions } from './options.js';
+
+const DEFAULT_DECODE_OPTIONS: ResolvedDecodeOptions = Object.freeze(resolveDecodeOptions(undefined));
 import { Reader, ReadState, type FieldSpan } from './reader.js';
 import { Writer, WriteState } from './writer.js';
 
@@ -43,9 +45,18 @@ export interface Codec<A> {
   readonly children: ReadonlyArray<CodecChild>;
   /** Reads one value. Throws {@link DecodeError} on bad input. */
   read(reader: Reader): A;
+  /**
+   * Fixed-size codecs may offer this fast read: the value at absolute offset `at`, without bounds
+   * checks (the caller has checked `size` bytes) and without moving the reader. It may throw on bad
+   * bytes; callers then redo the read with {@link read} to get a precise error.
+   */
+  readonly readFixed?: (reader: Reader, at: number) => A;
   /** Writes one value. Throws {@link EncodeError} on a value the codec cannot write. */
   write(writer: Writer, value: A): void;
 }
+
+/** A codec of any value type (codecs are invariant in their type, so `Codec<unknown>` will not do). */
+export type AnyCodec = Codec<any>;
 
 /** The value type of a codec: `TypeOf<typeof header>`. */
 export type TypeOf<C> = C extends Codec<infer A> ? A : never;
@@ -60,6 +71,7 @@ export interface CodecSpec<A> {
   readonly meta?: Readonly<Record<string, unknown>>;
   readonly children?: ReadonlyArray<CodecChild>;
   read(reader: Reader): A;
+  readFixed?: (reader: Reader, at: number) => A;
   write(writer: Writer, value: A): void;
 }
 
@@ -74,6 +86,7 @@ export function defineCodec<A>(spec: CodecSpec<A>): Codec<A> {
     meta: spec.meta ?? {},
     children: spec.children ?? [],
     read: spec.read,
+    readFixed: spec.size !== undefined ? spec.readFixed : undefined,
     write: spec.write,
   };
 }
@@ -113,21 +126,19 @@ export function decode<A>(
   bytes: Uint8Array,
   options?: DecodeOptions,
 ): E.Either<DecodeError, Decoded<A>> {
-  const state = new ReadState(resolveDecodeOptions(options));
+  const state = new ReadState(options === undefined ? DEFAULT_DECODE_OPTIONS : resolveDecodeOptions(options));
   const reader = new Reader(bytes, state);
   try {
     const value = codec.read(reader);
-    let trailing: Uint8Array | undefined;
+    const decoded: { value: A; warnings: Warning[]; spans?: FieldSpan[]; trailing?: Uint8Array } = { value, warnings: state.warnings };
     if (reader.pos < reader.end) {
       if (state.options.trailing === 'error') {
         throw reader.error(`${reader.remaining} unread bytes after the end of ${codec.name}`);
       }
-      trailing = bytes.slice(reader.pos);
+      decoded.trailing = bytes.slice(reader.pos);
     }
-    const decoded: Decoded<A> = { value, warnings: state.warnings };
-    return E.right(
-      Object.assign(decoded, state.spans ? { spans: state.spans } : {}, trailing ? { trailing } : {}),
-    );
+    if (state.spans !== undefined) decoded.spans = state.spans;
+    return E.right(decoded);
   } catch (error) {
     if (error instanceof DecodeError) return E.left(error);
     if (isStackOverflow(error)) {

@@ -12,6 +12,7 @@ import * as t from 'io-ts';
 import { defineCodec, type Codec } from './codec.js';
 import { jsonFloat } from './json.js';
 import type { Endian } from './integers.js';
+import type { Reader } from './reader.js';
 
 /** A NaN with its exact bit pattern (hex, most significant byte first), from a `nan: 'keep'` float. */
 export interface NaNBits {
@@ -57,6 +58,17 @@ export function float(
     const low = view.getUint32(le ? at : at + 4, le);
     return high === CANONICAL_NAN_64_HIGH && low === 0 ? undefined : hex(high, 8) + hex(low, 8);
   };
+  const readFixed = (r: Reader, at: number): number | NaNBits => {
+    const value = wide ? r.view.getFloat64(at, le) : r.view.getFloat32(at, le);
+    if (value !== value) {
+      const odd = oddNaN(r.view, at);
+      if (odd !== undefined) {
+        if (keep) return { nan: odd };
+        throw r.error(`NaN with payload 0x${odd} cannot be kept as a number; use float(${bits}, '${endian}', { nan: 'keep' })`, at);
+      }
+    }
+    return value;
+  };
   return defineCodec<any>({
     name: keep ? `${name}(nan: keep)` : name,
     kind: 'float',
@@ -66,17 +78,11 @@ export function float(
     read(r) {
       const at = r.pos;
       if (at + size > r.end) throw r.shortfall(size);
+      const value = readFixed(r, at);
       r.pos = at + size;
-      const value = wide ? r.view.getFloat64(at, le) : r.view.getFloat32(at, le);
-      if (value !== value) {
-        const odd = oddNaN(r.view, at);
-        if (odd !== undefined) {
-          if (keep) return { nan: odd };
-          throw r.error(`NaN with payload 0x${odd} cannot be kept as a number; use float(${bits}, '${endian}', { nan: 'keep' })`, at);
-        }
-      }
       return value;
     },
+    readFixed,
     write(w, value: number | NaNBits) {
       if (typeof value === 'object' && value !== null && keep && typeof value.nan === 'string') {
         const digits = size * 2;

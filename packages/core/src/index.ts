@@ -27,6 +27,7 @@ export {
   guardWrite,
   readChild,
   writeChild,
+  type AnyCodec,
   type Codec,
   type CodecChild,
   type CodecSpec,

@@ -98,6 +98,7 @@ export function int(bits: IntBits, signed: boolean, endian: Endian = 'le'): Code
       r.pos = at + size;
       return rawRead(r, at);
     },
+    readFixed: rawRead,
     write(w, value) {
       checkInt(w, name, value, min, max);
       const at = w.ensure(size);
@@ -125,6 +126,7 @@ export function int64(signed: boolean, endian: Endian = 'le'): Codec<bigint> {
       r.pos = at + 8;
       return signed ? r.view.getBigInt64(at, le) : r.view.getBigUint64(at, le);
     },
+    readFixed: signed ? (r, at) => r.view.getBigInt64(at, le) : (r, at) => r.view.getBigUint64(at, le),
     write(w, value) {
       if (typeof value !== 'bigint') throw w.error(`expected a bigint for ${name}, got ${describe(value)}`);
       if (value < min || value > max) throw w.error(`${value} is out of range for ${name} (${min} to ${max})`);

@@ -6,6 +6,7 @@
  */
 import * as t from 'io-ts';
 import { defineCodec, type Codec } from './codec.js';
+import type { Reader } from './reader.js';
 
 function latin1Bytes(text: string): Uint8Array {
   const out = new Uint8Array(text.length);
@@ -42,6 +43,17 @@ export function magic<const S extends readonly [string, ...string[]]>(...alterna
   const encoded = alternatives.map(latin1Bytes);
   const size = encoded[0].length;
   if (encoded.some((e) => e.length !== size)) throw new RangeError('magic: alternatives must have the same length');
+  const readFixed = (r: Reader, at: number): S[number] => {
+    const bytes = r.bytes;
+    for (let k = 0; k < encoded.length; k++) {
+      const candidate = encoded[k];
+      let i = 0;
+      while (i < size && bytes[at + i] === candidate[i]) i++;
+      if (i === size) return alternatives[k];
+    }
+    const found = bytes.subarray(at, at + size);
+    throw r.error(`expected ${encoded.map(show).join(' or ')}, found ${show(found)}`, at);
+  };
   return defineCodec<S[number]>({
     name: `magic(${alternatives.map((a) => show(latin1Bytes(a))).join(' | ')})`,
     kind: 'magic',
@@ -49,21 +61,12 @@ export function magic<const S extends readonly [string, ...string[]]>(...alterna
     size,
     meta: { alternatives },
     read(r) {
-      const at = r.pos;
       r.need(size);
-      const bytes = r.bytes;
-      for (let k = 0; k < encoded.length; k++) {
-        const candidate = encoded[k];
-        let i = 0;
-        while (i < size && bytes[at + i] === candidate[i]) i++;
-        if (i === size) {
-          r.pos = at + size;
-          return alternatives[k];
-        }
-      }
-      const found = bytes.subarray(at, at + size);
-      throw r.error(`expected ${encoded.map(show).join(' or ')}, found ${show(found)}`);
+      const value = readFixed(r, r.pos);
+      r.pos += size;
+      return value;
     },
+    readFixed,
     write(w, value) {
       const k = alternatives.indexOf(value);
       if (k < 0) throw w.error(`expected ${alternatives.map((a) => JSON.stringify(a)).join(' or ')}, got ${JSON.stringify(value)}`);

@@ -20,10 +20,6 @@ export type FieldType<F> = F extends Codec<infer A> ? A : F extends (parent: any
 /** The value type of a struct of `F`. */
 export type StructType<F extends Fields> = { [K in keyof F]: FieldType<F[K]> };
 
-// Kinds whose read either succeeds or throws without warnings or spans of their own; a struct made
-// only of these may skip the per-field path bookkeeping (it is redone if a read fails).
-const PLAIN_KINDS = new Set(['int', 'float', 'magic', 'fixedString', 'bits']);
-
 function isCodec(spec: FieldSpec): spec is Codec<any> {
   return typeof spec === 'object' && spec !== null && typeof (spec as Codec<unknown>).read === 'function';
 }
@@ -116,11 +112,38 @@ export function struct<F extends Fields>(fields: F, name = 'struct'): Codec<Stru
       size = undefined;
     }
   }
-  const plain = staticCodecs !== undefined && staticCodecs.every((c) => PLAIN_KINDS.has(c.kind) && c.size !== undefined);
   const count = names.length;
+  // Every value starts as a copy of one template object with all the fields already in place, so
+  // all values of this struct share one hidden class and field stores are fast (a cloned object
+  // literal, unlike stores of varying keys into an empty one). Placeholders match what the field
+  // will hold, so the shape never has to change.
+  const template: Record<string, unknown> = {};
+  specs.forEach((spec, i) => {
+    template[names[i]] = placeholderFor(spec);
+  });
+  // Fast path: every field has a fixed size and a fast read, so the struct is read at precomputed
+  // offsets with one bounds check and no per-field path bookkeeping. A failure is redone on the
+  // tracked path, so errors still name the field.
+  const fixedReaders = staticCodecs?.every((c) => c.readFixed !== undefined) ? staticCodecs.map((c) => c.readFixed!) : undefined;
+  const offsets: number[] = [];
+  if (fixedReaders && staticCodecs) {
+    let at = 0;
+    for (const c of staticCodecs) {
+      offsets.push(at);
+      at += c.size as number;
+    }
+  }
+  const readFixed =
+    fixedReaders === undefined
+      ? undefined
+      : (r: Reader, at: number): StructType<F> => {
+          const out: Record<string, unknown> = { ...template };
+          for (let i = 0; i < count; i++) out[names[i]] = fixedReaders[i](r, at + offsets[i]);
+          return out as StructType<F>;
+        };
 
   const readTracked = (r: Reader): StructType<F> => {
-    const out: Record<string, unknown> = {};
+    const out: Record<string, unknown> = { ...template };
     for (let i = 0; i < count; i++) {
       const spec = specs[i];
       const codec = isCodec(spec) ? spec : spec(out);
@@ -138,22 +161,20 @@ export function struct<F extends Fields>(fields: F, name = 'struct'): Codec<Stru
     meta: { fields: names },
     children: specs.map((spec, i) => ({ key: names[i], codec: isCodec(spec) ? spec : dependentPlaceholder })),
     read:
-      plain && staticCodecs
-        ? (r) => {
-            // Fast path: whole struct in range, no per-field path bookkeeping. Any failure is rerun on
-            // the tracked path so the error names the field.
-            if (r.state.spans !== undefined || r.end - r.pos < (size as number)) return readTracked(r);
-            const start = r.pos;
+      readFixed === undefined
+        ? readTracked
+        : (r) => {
+            const at = r.pos;
+            if (r.state.spans !== undefined || r.end - at < (size as number)) return readTracked(r);
             try {
-              const out: Record<string, unknown> = {};
-              for (let i = 0; i < count; i++) out[names[i]] = staticCodecs[i].read(r);
-              return out as StructType<F>;
+              const value = readFixed(r, at);
+              r.pos = at + (size as number);
+              return value;
             } catch {
-              r.pos = start;
               return readTracked(r);
             }
-          }
-        : readTracked,
+          },
+    readFixed,
     write(w, value) {
       if (typeof value !== 'object' || value === null) throw w.error(`expected an object for ${name}, got ${value === null ? 'null' : typeof value}`);
       for (let i = 0; i < count; i++) {
@@ -164,6 +185,14 @@ export function struct<F extends Fields>(fields: F, name = 'struct'): Codec<Stru
       }
     },
   });
+}
+
+/** A placeholder of the kind of value a field will hold (small integer, double, or anything). */
+function placeholderFor(spec: FieldSpec): unknown {
+  if (!isCodec(spec)) return undefined;
+  if (spec.kind === 'int') return typeof spec.meta.bits === 'number' && spec.meta.bits <= 24 ? 0 : spec.meta.bits === 64 ? undefined : 0.5;
+  if (spec.kind === 'float') return 0.5;
+  return undefined;
 }
 
 /** Stands in for a dependent field in `children`: its codec is only known once the value is. */

@@ -121,7 +121,7 @@ describe('optional, tagged unions, lazy, map', () => {
     interface Tree { value: number; children: Tree[] }
     const tree: Codec<Tree> = struct({ value: u8, children: lazy(() => array(tree, u8)) });
     const trees = fc.letrec<{ tree: Tree }>((tie) => ({
-      tree: fc.record({ value: fc.integer({ min: 0, max: 255 }), children: fc.oneof({ maxDepth: 4 }, fc.constant([]), fc.array(tie('tree'), { maxLength: 3 })) }),
+      tree: fc.record({ value: fc.integer({ min: 0, max: 255 }), children: fc.oneof({ maxDepth: 4 }, fc.constant([] as Tree[]), fc.array(tie('tree'), { maxLength: 3 })) }),
     })).tree;
     checkLaws(tree, trees);
     // 100,000 levels: value 0, one child, …

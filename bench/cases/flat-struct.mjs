@@ -1,0 +1,63 @@
+// Flat structs: four u32le (16 bytes), decoded one record per call and as an array of records.
+import { Parser } from 'binary-parser';
+import * as r from 'restructure';
+import * as E from 'fp-ts/lib/Either.js';
+import { array, decode, struct, u32le } from '@savekit/core';
+
+export function cases(quick) {
+  const count = quick ? 1000 : 100_000;
+  const bytes = new Uint8Array(count * 16);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 131 + 7) & 0xff;
+  const view = new DataView(bytes.buffer);
+  const one = bytes.subarray(0, 16);
+  const oneView = new DataView(one.buffer, one.byteOffset, 16);
+
+  const record = struct({ a: u32le, b: u32le, c: u32le, d: u32le });
+  const records = array(record, count);
+  const bpRecord = new Parser().uint32le('a').uint32le('b').uint32le('c').uint32le('d');
+  const bpRecords = new Parser().array('items', { type: bpRecord, length: count });
+  const rsRecord = new r.Struct({ a: r.uint32le, b: r.uint32le, c: r.uint32le, d: r.uint32le });
+  const rsRecords = new r.Array(rsRecord, count);
+
+  const handOne = () => ({ a: oneView.getUint32(0, true), b: oneView.getUint32(4, true), c: oneView.getUint32(8, true), d: oneView.getUint32(12, true) });
+  const handMany = () => {
+    const out = [];
+    for (let i = 0, at = 0; i < count; i++, at += 16) {
+      out.push({ a: view.getUint32(at, true), b: view.getUint32(at + 4, true), c: view.getUint32(at + 8, true), d: view.getUint32(at + 12, true) });
+    }
+    return out;
+  };
+  const ours = (codec, input) => () => {
+    const result = decode(codec, input);
+    if (E.isLeft(result)) throw result.left;
+    return result.right.value;
+  };
+  const plain = (o) => ({ a: o.a, b: o.b, c: o.c, d: o.d });
+
+  return [
+    {
+      name: 'flat-struct decode ×1',
+      description: 'one 16-byte struct of four u32le per call (per-call overhead dominates)',
+      bytesPerOp: 16,
+      ours: 'savekit',
+      peers: [
+        { name: 'savekit', run: ours(record, one) },
+        { name: 'DataView (hand-written)', run: handOne },
+        { name: 'binary-parser', run: () => bpRecord.parse(one), check: () => plain(bpRecord.parse(one)) },
+        { name: 'restructure', run: () => rsRecord.fromBuffer(one), check: () => plain(rsRecord.fromBuffer(one)) },
+      ],
+    },
+    {
+      name: `flat-struct decode ×${count}`,
+      description: `${count} records of 16 bytes in one buffer`,
+      bytesPerOp: bytes.length,
+      ours: 'savekit',
+      peers: [
+        { name: 'savekit', run: ours(records, bytes) },
+        { name: 'DataView (hand-written)', run: handMany },
+        { name: 'binary-parser', run: () => bpRecords.parse(bytes).items, check: () => bpRecords.parse(bytes).items.map(plain) },
+        { name: 'restructure', run: () => rsRecords.fromBuffer(bytes), check: () => rsRecords.fromBuffer(bytes).map(plain) },
+      ],
+    },
+  ];
+}

@@ -1,0 +1,98 @@
+// The shared harness: every case names its peers, proves they agree, then times them side by side.
+import { Bench } from 'tinybench';
+import { isDeepStrictEqual } from 'node:util';
+
+/**
+ * A benchmark case.
+ * @typedef {object} Peer
+ * @property {string} name      the library or approach
+ * @property {() => unknown} run one operation
+ * @property {() => unknown} [check] what the operation produces, compared across peers before timing
+ * @property {string} [fails]   why this peer cannot do the case (recorded, not timed)
+ *
+ * @typedef {object} Case
+ * @property {string} name
+ * @property {string} description
+ * @property {number} bytesPerOp bytes processed by one operation (for MB/s)
+ * @property {string} ours       the peer that is savekit
+ * @property {Peer[]} peers
+ */
+
+/** Throws unless every peer that can run the case produces the same value as ours. */
+export function verify(benchCase) {
+  const ours = benchCase.peers.find((p) => p.name === benchCase.ours);
+  const expected = (ours.check ?? ours.run)();
+  for (const peer of benchCase.peers) {
+    if (peer === ours || peer.fails) continue;
+    const actual = (peer.check ?? peer.run)();
+    if (!isDeepStrictEqual(normalise(actual), normalise(expected))) {
+      throw new Error(`${benchCase.name}: ${peer.name} disagrees with ${benchCase.ours}`);
+    }
+  }
+}
+
+// Libraries differ in incidental representation (Buffer vs Uint8Array, class instances vs plain objects).
+function normalise(value) {
+  if (value instanceof Uint8Array) return Array.from(value);
+  if (Array.isArray(value)) return value.map(normalise);
+  if (value !== null && typeof value === 'object') {
+    const out = {};
+    for (const key of Object.keys(value)) out[key] = normalise(value[key]);
+    return out;
+  }
+  return value;
+}
+
+function percentile(sorted, p) {
+  if (!sorted || sorted.length === 0) return NaN;
+  const at = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[at];
+}
+
+/** Times every peer of a case in one Bench run; returns rows with ratios to ours. */
+export async function measure(benchCase, { quick }) {
+  verify(benchCase);
+  const bench = new Bench({ time: quick ? 20 : 1500, warmupTime: quick ? 5 : 300, iterations: quick ? 5 : 64, retainSamples: true });
+  for (const peer of benchCase.peers) if (!peer.fails) bench.add(peer.name, peer.run);
+  await bench.run();
+  const rows = benchCase.peers.map((peer) => {
+    if (peer.fails) return { case: benchCase.name, peer: peer.name, fails: peer.fails };
+    const task = bench.getTask(peer.name);
+    const result = task.result;
+    if (result.state !== 'completed') return { case: benchCase.name, peer: peer.name, fails: String(result.error ?? result.state) };
+    const samples = result.latency.samples ? [...result.latency.samples] : undefined;
+    const medianMs = result.latency.p50;
+    return {
+      case: benchCase.name,
+      peer: peer.name,
+      opsPerSecond: 1000 / medianMs,
+      mbPerSecond: benchCase.bytesPerOp ? benchCase.bytesPerOp / 1e6 / (medianMs / 1000) : undefined,
+      medianMs,
+      p95Ms: percentile(samples, 95),
+      samples: result.latency.samplesCount,
+    };
+  });
+  const ours = rows.find((r) => r.peer === benchCase.ours);
+  for (const row of rows) {
+    // ratio: how many times faster savekit is than this peer (above 1: savekit is faster).
+    if (row.medianMs !== undefined && ours.medianMs !== undefined) row.oursVsPeer = row.medianMs / ours.medianMs;
+  }
+  return rows;
+}
+
+const fmt = (n, digits = 2) => (n === undefined || Number.isNaN(n) ? '' : n >= 100 ? n.toFixed(0) : n.toFixed(digits));
+
+/** Prints rows as an aligned table. */
+export function printTable(rows) {
+  const header = ['case', 'peer', 'ops/s', 'MB/s', 'median ms', 'p95 ms', 'savekit ×'];
+  const body = rows.map((r) =>
+    r.fails
+      ? [r.case, r.peer, `fails: ${r.fails}`, '', '', '', '']
+      : [r.case, r.peer, fmt(r.opsPerSecond), fmt(r.mbPerSecond), fmt(r.medianMs, 4), fmt(r.p95Ms, 4), fmt(r.oursVsPeer)],
+  );
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => String(row[i]).length)));
+  const line = (cells) => cells.map((c, i) => String(c).padEnd(widths[i])).join('  ');
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const row of body) console.log(line(row));
+}

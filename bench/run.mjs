@@ -1,0 +1,26 @@
+#!/usr/bin/env node
+// npm run bench [-- <filter>] [-- --quick]
+// Runs every case whose name contains the filter, prints a table, writes results/latest.json.
+import { writeFileSync, mkdirSync, readdirSync } from 'node:fs';
+import os from 'node:os';
+import { measure, printTable } from './lib.mjs';
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const filters = args.filter((a) => !a.startsWith('--'));
+
+const caseFiles = readdirSync(new URL('./cases/', import.meta.url)).filter((f) => f.endsWith('.mjs')).sort();
+const rows = [];
+for (const file of caseFiles) {
+  const module = await import(`./cases/${file}`);
+  for (const benchCase of module.cases(quick)) {
+    if (filters.length > 0 && !filters.some((f) => benchCase.name.includes(f))) continue;
+    console.error(`running ${benchCase.name} …`);
+    rows.push(...(await measure(benchCase, { quick })));
+  }
+}
+printTable(rows);
+const machine = { cpu: os.cpus()[0]?.model, cores: os.cpus().length, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}` };
+mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
+writeFileSync(new URL('./results/latest.json', import.meta.url), JSON.stringify({ date: new Date().toISOString(), quick, machine, rows }, null, 2));
+console.log(`\n${quick ? 'quick smoke run (speeds not meaningful); ' : ''}machine: ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}`);
