@@ -59,7 +59,7 @@ export function array<A>(element: Codec<A>, count: CountSpec): Codec<A[]> {
           path.pop();
           throw r.error(
             element.minSize > 0
-              ? `${n} elements of at least ${element.minSize} bytes do not fit in the ${r.remaining} bytes left`
+              ? `${n} ${n === 1 ? 'element' : 'elements'} of at least ${element.minSize} bytes ${n === 1 ? 'does' : 'do'} not fit in the ${r.remaining} bytes left`
               : `${n} elements are more than the limit of ${r.state.options.maxElements}`,
             at,
           );

@@ -165,7 +165,7 @@ export function decodeOrThrow<A>(codec: Codec<A>, bytes: Uint8Array, options?: D
  * encode(u16le, 70000); // left(EncodeError: at (root) (offset 0): 70000 is out of range for u16le …)
  * ```
  */
-export function encode<A>(codec: Codec<A>, value: A, options?: EncodeOptions): E.Either<EncodeError, Uint8Array> {
+export function encode<A>(codec: Codec<A>, value: NoInfer<A>, options?: EncodeOptions): E.Either<EncodeError, Uint8Array> {
   const writer = new Writer(new WriteState(options?.maxDepth ?? DEFAULT_MAX_DEPTH), options?.initialCapacity ?? 256);
   try {
     codec.write(writer, value);
@@ -180,7 +180,7 @@ export function encode<A>(codec: Codec<A>, value: A, options?: EncodeOptions): E
 }
 
 /** Like {@link encode}, but returns the bytes and throws the {@link EncodeError}. For scripts. */
-export function encodeOrThrow<A>(codec: Codec<A>, value: A, options?: EncodeOptions): Uint8Array {
+export function encodeOrThrow<A>(codec: Codec<A>, value: NoInfer<A>, options?: EncodeOptions): Uint8Array {
   const result = encode(codec, value, options);
   if (E.isLeft(result)) throw result.left;
   return result.right;
