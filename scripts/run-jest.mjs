@@ -13,7 +13,7 @@ const output = join(root, 'test-output');
 const resultsFile = join(output, 'jest-results.json');
 mkdirSync(output, { recursive: true });
 
-const jest = createRequire(import.meta.url).resolve('jest/bin/jest.js');
+const jest = createRequire(import.meta.url).resolve('jest/bin/jest');
 const run = spawnSync(process.execPath, [jest, '--json', `--outputFile=${resultsFile}`, ...process.argv.slice(2)], {
   cwd: root,
   stdio: 'inherit',
