@@ -1,0 +1,250 @@
+/**
+ * The safe LZO1X decompressor: every read and write is bounds-checked, and nothing is allocated
+ * beyond the output limit.
+ *
+ * Stream format (as liblzo's `lzo1x_decompress_safe` reads it). A state says how many literals the
+ * previous instruction copied (0, 1–3, or 4+); instructions by their first byte `t`:
+ *
+ * | t | meaning |
+ * |---|---|
+ * | first byte > 17 | copy `t − 17` literals (if fewer than 4, a match follows directly) |
+ * | 0–15, state 0 | literal run of `t + 3` bytes (`t = 0`: 18 + 255·zeros + next byte) |
+ * | 0–15, state 1–3 | 2-byte match, distance `1 + (t >> 2) + (next << 2)` |
+ * | 0–15, state 4 | 3-byte match, distance `2049 + (t >> 2) + (next << 2)` |
+ * | 16–31 | M4: distance `16384 + ((t & 8) << 11) + (le16 >> 2)`, length `(t & 7) + 2` (extended when 0); distance 16384 ends the stream |
+ * | 32–63 | M3: distance `1 + (le16 >> 2)`, length `(t & 31) + 2` (extended when 0) |
+ * | 64–255 | M2: distance `1 + ((t >> 2) & 7) + (next << 3)`, length `(t >> 5) + 1` |
+ *
+ * After a match, the low two bits of the byte two back (the opcode, or the first distance byte) give
+ * 0–3 literals to copy before the next instruction.
+ *
+ * @module
+ */
+import { LzoError } from './error.js';
+
+/** Options of {@link decompress}. */
+export interface DecompressOptions {
+  /** The exact decompressed length, when known (EDGE stores it): anything else is an error. */
+  readonly outputLength?: number;
+  /** The most bytes the output may have (default 256 MiB); a stream that would exceed it is refused. */
+  readonly maxOutputLength?: number;
+}
+
+function inputOverrun(ip: number): never {
+  throw new LzoError('input-overrun', ip, 'compressed data ends in the middle of an instruction');
+}
+
+function grow(out: Uint8Array, used: number, needed: number, limit: number, exact: number | undefined, at: number): Uint8Array {
+  if (needed > limit) {
+    throw new LzoError('output-overrun', at, exact !== undefined ? `output would exceed the expected ${exact} bytes` : `output would exceed the limit of ${limit} bytes`);
+  }
+  let capacity = Math.max(64, out.length * 2);
+  while (capacity < needed) capacity *= 2;
+  const grown = new Uint8Array(Math.min(capacity, limit));
+  grown.set(out.subarray(0, used));
+  return grown;
+}
+
+/** Where {@link extendedLength} stopped reading. */
+let scanEnd = 0;
+
+/** A length continued in zero bytes from `ip`: each zero adds 255, then a final non-zero byte. */
+function extendedLength(input: Uint8Array, ip: number, base: number, limit: number): number {
+  let length = 0;
+  for (;;) {
+    if (ip >= input.length) inputOverrun(ip);
+    const b = input[ip++];
+    if (b !== 0) {
+      scanEnd = ip;
+      return length + base + b;
+    }
+    length += 255;
+    // A run of zeros this long cannot fit any output we accept.
+    if (length > limit + 255) throw new LzoError('output-overrun', ip, `length field exceeds the output limit of ${limit} bytes`);
+  }
+}
+
+/** Default output limit: a hostile stream cannot make the decompressor allocate more than this. */
+export const DEFAULT_MAX_OUTPUT_LENGTH = 256 * 1024 * 1024;
+
+/**
+ * Decompresses an LZO1X stream (any LZO1X compressor's output: 1x-1, 1x-999, miniLZO).
+ *
+ * @throws {@link LzoError} on a stream that reads past its end, writes past the output limit, copies
+ * from before the start of the output, has bytes after its end marker, or (with `outputLength`)
+ * decompresses to another length.
+ *
+ * @example
+ * ```ts
+ * import { compress, decompress } from '@savekit/lzo1x';
+ * const text = new TextEncoder().encode('hello hello hello hello');
+ * decompress(compress(text), { outputLength: text.length }); // the same bytes
+ * ```
+ */
+export function decompress(input: Uint8Array, options: DecompressOptions = {}): Uint8Array {
+  const exact = options.outputLength;
+  const limit = exact ?? options.maxOutputLength ?? DEFAULT_MAX_OUTPUT_LENGTH;
+  if (!Number.isSafeInteger(limit) || limit < 0) throw new LzoError('bad-argument', 0, `output length ${limit} is not a non-negative integer`);
+  if (!(input instanceof Uint8Array)) throw new LzoError('bad-argument', 0, 'input must be a Uint8Array');
+
+  const inEnd = input.length;
+  // With a known length the output is allocated once; otherwise it starts from a guess and grows,
+  // never past the limit. (Everything below works on locals: this loop is the hot path.)
+  let out: Uint8Array = new Uint8Array(exact ?? Math.min(limit, Math.max(64, inEnd * 4)));
+  let outEnd = out.length;
+  let outView = new DataView(out.buffer, out.byteOffset, out.byteLength);
+  const inView = new DataView(input.buffer, input.byteOffset, input.byteLength);
+  let op = 0;
+  let ip = 0;
+  let at = 0; // where the current instruction started, for error offsets
+  let t = 0;
+  let count = 0;
+  let distance = 0;
+  let state = 0; // 0: after a match with no literals; 1: after 1–3 literals; 4: after a literal run
+
+  // The helpers below live outside this function: a closure over ip, op or out would move them
+  // from registers into a heap context and slow every access in the loop.
+  if (inEnd === 0) inputOverrun(ip);
+  if (input[0] > 17) {
+    count = input[0] - 17;
+    ip = 1;
+    if (inEnd - ip < count) inputOverrun(ip);
+    if (op + count > outEnd) {
+      out = grow(out, op, op + count, limit, exact, at);
+      outEnd = out.length;
+      outView = new DataView(out.buffer);
+    }
+    for (let i = 0; i < count; i++) out[op + i] = input[ip + i];
+    ip += count;
+    op += count;
+    state = count < 4 ? 1 : 4;
+  }
+
+  for (;;) {
+    if (ip >= inEnd) inputOverrun(ip);
+    at = ip;
+    t = input[ip++];
+    if (t < 16) {
+      if (state === 0) {
+        // A literal run of 4 or more.
+        if (t === 0) {
+          count = extendedLength(input, ip, 15, limit) + 3;
+          ip = scanEnd;
+        } else count = t + 3;
+        if (inEnd - ip < count) inputOverrun(ip);
+        if (op + count > outEnd) {
+          out = grow(out, op, op + count, limit, exact, at);
+          outEnd = out.length;
+          outView = new DataView(out.buffer);
+        }
+        if (count > 128) out.set(input.subarray(ip, ip + count), op);
+        else if (op + count + 8 <= outEnd && ip + count + 8 <= inEnd) {
+          for (let i = 0; i < count; i += 8) {
+            outView.setInt32(op + i, inView.getInt32(ip + i, true), true);
+            outView.setInt32(op + i + 4, inView.getInt32(ip + i + 4, true), true);
+          }
+        } else {
+          for (let i = 0; i < count; i++) out[op + i] = input[ip + i];
+        }
+        ip += count;
+        op += count;
+        state = 4;
+        continue;
+      }
+      if (ip >= inEnd) inputOverrun(ip);
+      distance = (t >> 2) + (input[ip++] << 2) + (state === 4 ? 2049 : 1);
+      count = state === 4 ? 3 : 2;
+    } else if (t >= 64) {
+      if (ip >= inEnd) inputOverrun(ip);
+      distance = 1 + ((t >> 2) & 7) + (input[ip++] << 3);
+      count = (t >> 5) + 1;
+    } else if (t >= 32) {
+      if ((t & 31) === 0) {
+        count = extendedLength(input, ip, 31, limit) + 2;
+        ip = scanEnd;
+      } else count = (t & 31) + 2;
+      if (inEnd - ip < 2) inputOverrun(ip);
+      t = input[ip]; // its low bits carry the trailing literal count
+      distance = 1 + ((t | (input[ip + 1] << 8)) >> 2);
+      ip += 2;
+    } else {
+      const high = (t & 8) << 11;
+      if ((t & 7) === 0) {
+        count = extendedLength(input, ip, 7, limit) + 2;
+        ip = scanEnd;
+      } else count = (t & 7) + 2;
+      if (inEnd - ip < 2) inputOverrun(ip);
+      t = input[ip];
+      distance = high + ((t | (input[ip + 1] << 8)) >> 2);
+      ip += 2;
+      if (distance === 0) break; // the end-of-stream marker
+      distance += 0x4000;
+    }
+    // Copy the match (byte by byte when it overlaps its own output).
+    const from = op - distance;
+    if (from < 0) throw new LzoError('lookbehind-overrun', at, `match reaches ${-from} bytes before the start of the output`);
+    if (op + count > outEnd) {
+      out = grow(out, op, op + count, limit, exact, at);
+      outEnd = out.length;
+      outView = new DataView(out.buffer);
+    }
+    // Builtin copies cost a call each: short copies go four bytes at a time through a DataView
+    // (TurboFan turns those into plain loads and stores), which is safe while the source is at
+    // least four bytes behind.
+    if (count <= 128 && distance >= 4) {
+      let i = 0;
+      if (op + count + 8 <= outEnd) {
+        // Like liblzo, copy whole 8-byte steps and let the last one run past the match: those bytes
+        // lie beyond the output written so far and the next instruction overwrites them.
+        for (; i < count; i += 8) {
+          outView.setInt32(op + i, outView.getInt32(from + i, true), true);
+          outView.setInt32(op + i + 4, outView.getInt32(from + i + 4, true), true);
+        }
+      } else {
+        for (; i + 4 <= count; i += 4) outView.setInt32(op + i, outView.getInt32(from + i, true), true);
+        for (; i < count; i++) out[op + i] = out[from + i];
+      }
+    } else if (count <= 16) {
+      for (let i = 0; i < count; i++) out[op + i] = out[from + i];
+    } else if (distance >= count) {
+      out.copyWithin(op, from, from + count);
+    } else if (distance === 1) {
+      out.fill(out[from], op, op + count);
+    } else {
+      // An overlapping match repeats its first `distance` bytes: copy in growing whole periods.
+      for (let done = 0; done < count; ) {
+        const chunk = Math.min(count - done, distance + done);
+        out.copyWithin(op + done, from, from + chunk);
+        done += chunk;
+      }
+    }
+    op += count;
+    // Then 0–3 literals, from the low bits of the opcode or the first distance byte.
+    count = t & 3;
+    if (count === 0) {
+      state = 0;
+    } else {
+      if (inEnd - ip < count) inputOverrun(ip);
+      if (op + count > outEnd) {
+      out = grow(out, op, op + count, limit, exact, at);
+      outEnd = out.length;
+      outView = new DataView(out.buffer);
+    }
+      if (op + 4 <= outEnd && ip + 4 <= inEnd) outView.setInt32(op, inView.getInt32(ip, true), true);
+      else {
+        out[op] = input[ip];
+        if (count > 1) out[op + 1] = input[ip + 1];
+        if (count > 2) out[op + 2] = input[ip + 2];
+      }
+      ip += count;
+      op += count;
+      state = 1;
+    }
+  }
+
+  if (ip < inEnd) throw new LzoError('input-not-consumed', ip, `${inEnd - ip} bytes follow the end-of-stream marker`);
+  if (exact !== undefined && op !== exact) {
+    throw new LzoError('output-length-mismatch', ip, `decompressed to ${op} bytes, expected ${exact}`);
+  }
+  return out.length === op ? out : out.slice(0, op);
+}

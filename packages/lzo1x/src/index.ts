@@ -1,0 +1,22 @@
+/**
+ * `@savekit/lzo1x`: LZO1X-1 compression and safe LZO1X decompression in TypeScript, for browsers and
+ * Node, with no dependencies.
+ *
+ * @packageDocumentation
+ */
+import { compress } from './compress.js';
+import { decompress } from './decompress.js';
+
+export { compress, compressBound } from './compress.js';
+export { decompress, DEFAULT_MAX_OUTPUT_LENGTH, type DecompressOptions } from './decompress.js';
+export { LzoError, type LzoErrorReason } from './error.js';
+
+/**
+ * LZO1X-1 as a compressor pair of the shape `@savekit/core`'s `compression()` takes:
+ * `transform(codec, compression(lzo1x))`.
+ */
+export const lzo1x = {
+  name: 'lzo1x',
+  compress: (bytes: Uint8Array): Uint8Array => compress(bytes),
+  decompress: (bytes: Uint8Array, maxOutput: number): Uint8Array => decompress(bytes, { maxOutputLength: maxOutput }),
+} as const;
