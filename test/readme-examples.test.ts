@@ -1,14 +1,14 @@
-// Every TypeScript example in the core README (and the repository README) type-checks against the
-// sources, and every example that declares nothing it does not define also runs.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// Every TypeScript example in the READMEs (the repository's and each package's) type-checks against
+// the sources, and every example that declares nothing it does not define also runs.
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vm from 'node:vm';
 import ts from 'typescript';
-import * as core from '../src/index';
 import * as Either from 'fp-ts/lib/Either';
 
-const root = join(__dirname, '..', '..', '..');
-const readmes = [join(__dirname, '..', 'README.md'), join(root, 'README.md')];
+const root = join(__dirname, '..');
+const packageNames = readdirSync(join(root, 'packages')).filter((name) => existsSync(join(root, 'packages', name, 'src', 'index.ts')));
+const readmes = [join(root, 'README.md'), ...packageNames.map((name) => join(root, 'packages', name, 'README.md')).filter(existsSync)];
 const outDir = join(root, 'test-output', 'readme-snippets');
 
 interface Snippet {
@@ -21,7 +21,8 @@ function snippets(): Snippet[] {
   for (const file of readmes) {
     const text = readFileSync(file, 'utf8');
     const blocks = [...text.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]);
-    blocks.forEach((code, i) => out.push({ name: `${file.includes('packages') ? 'core' : 'root'}-${i}`, code }));
+    const label = file === join(root, 'README.md') ? 'root' : file.split('/').slice(-2)[0];
+    blocks.forEach((code, i) => out.push({ name: `${label}-${i}`, code }));
   }
   return out;
 }
@@ -49,7 +50,7 @@ test('every example type-checks', () => {
     types: [],
     lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
     baseUrl: root,
-    paths: { '@savekit/core': ['packages/core/src/index.ts'] },
+    paths: Object.fromEntries(packageNames.map((name) => [`@savekit/${name}`, [`packages/${name}/src/index.ts`]])),
     ignoreDeprecations: '6.0',
   });
   const problems = ts
@@ -61,9 +62,10 @@ test('every example type-checks', () => {
 
 test.each(all.filter((s) => !/\bdeclare\b/.test(s.code)).map((s) => [s.name, s] as const))('example %s runs', (_name, snippet) => {
   const js = ts.transpileModule(snippet.code, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true } }).outputText;
-  const modules: Record<string, unknown> = { '@savekit/core': core, 'fp-ts/lib/Either.js': Either };
   const sandboxRequire = (id: string) => {
-    if (id in modules) return modules[id];
+    if (id === 'fp-ts/lib/Either.js') return Either;
+    const match = /^@savekit\/([a-z0-9-]+)$/.exec(id);
+    if (match && packageNames.includes(match[1])) return require(`../packages/${match[1]}/src/index`);
     throw new Error(`README example imports ${id}`);
   };
   const logged: unknown[] = [];
