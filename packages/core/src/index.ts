@@ -89,3 +89,20 @@ export {
   type SaveTree,
   type SniffResult,
 } from './format.js';
+export {
+  ArrayNumbering,
+  ArrayTable,
+  graphObject,
+  graphSize,
+  readGraph,
+  writeGraph,
+  type GraphImage,
+  type GraphRestorer,
+  type GraphSaver,
+  type ObjectSink,
+  type RestoreCallback,
+  type RestoreContext,
+  type RestoredGraph,
+  type RestoreStatus,
+} from './graph.js';
+export { graphImage } from './graph-codec.js';

@@ -1,0 +1,595 @@
+/**
+ * Object graphs with shared and cyclic references, the model of Zippy's savefile framework:
+ *
+ * - **Writing** interns objects by identity (1-based numbers in visit order, 0 = null). A per-kind
+ *   saver emits each object's *data segments* and *references*; references become numbers. The walk
+ *   is a work list, never recursion, so a million-node chain saves without a stack overflow.
+ * - **Reading** runs three phases: allocate every object from its recorded kind and size; resolve
+ *   every reference to an allocated object; call each object's restore callback in file order, with
+ *   `getObjectData` / `resetObjectData` / `readReference` / `restoreFirst`.
+ *
+ * The result of writing is a {@link GraphImage}: plain numbers and byte segments that a format lays
+ * out with ordinary codecs (Zippy's directory and bodies). Reading takes an image back.
+ *
+ * @module
+ */
+import * as E from 'fp-ts/lib/Either.js';
+import { DecodeError, EncodeError, type PathSegment } from './errors.js';
+
+/**
+ * A whole graph as numbers and bytes — what a format writes to disk and reads back. It is columnar
+ * (a few typed arrays, whatever the object count), so a million-object graph costs a handful of
+ * allocations. Object `n` (1-based) has kind `kinds[kindOf[n-1]]`, recorded size `sizes[n-1]`,
+ * references `refs[refStart[n-1] … refStart[n])` and segments `segStart[n-1] … segStart[n])`, segment
+ * `s` being `data[dataStart[s] … dataStart[s+1])`.
+ *
+ * References: 0 null, 1…N objects, negative −(e + 1) the external `externals[e]`.
+ */
+export interface GraphImage {
+  /** References to the roots. */
+  readonly roots: ReadonlyArray<number>;
+  /** Distinct kinds (tags such as `LUA\0`, or type names). */
+  readonly kinds: ReadonlyArray<string>;
+  /** Per object: index into `kinds`. */
+  readonly kindOf: Uint32Array;
+  /** Per object: the size the reader allocates before restoring. */
+  readonly sizes: Uint32Array;
+  /** Per object, plus one: where its references start in `refs`. */
+  readonly refStart: Uint32Array;
+  /** Every reference, object by object. */
+  readonly refs: Int32Array;
+  /** Per object, plus one: where its segments start in `dataStart`. */
+  readonly segStart: Uint32Array;
+  /** Per segment, plus one: where it starts in `data`. */
+  readonly dataStart: Uint32Array;
+  /** Every segment's bytes, object by object. */
+  readonly data: Uint8Array;
+  /** Names of external objects (supplied by the application at load, never stored). */
+  readonly externals: ReadonlyArray<string>;
+}
+
+/** The number of objects in an image. */
+export function graphSize(image: GraphImage): number {
+  return image.kindOf.length;
+}
+
+/** One object of an image as plain values (for inspection and tests; allocates). */
+export function graphObject(image: GraphImage, n: number): { kind: string; size: number; references: number[]; segments: Uint8Array[] } {
+  const i = n - 1;
+  const segments: Uint8Array[] = [];
+  for (let s = image.segStart[i]; s < image.segStart[i + 1]; s++) segments.push(image.data.subarray(image.dataStart[s], image.dataStart[s + 1]));
+  return {
+    kind: image.kinds[image.kindOf[i]],
+    size: image.sizes[i],
+    references: Array.from(image.refs.subarray(image.refStart[i], image.refStart[i + 1])),
+    segments,
+  };
+}
+
+/** A growable typed array. */
+class Growing<T extends Uint32Array | Int32Array | Uint8Array> {
+  length = 0;
+  constructor(
+    public items: T,
+    private readonly make: (n: number) => T,
+  ) {}
+  push(value: number): void {
+    if (this.length === this.items.length) this.grow(this.length + 1);
+    this.items[this.length++] = value;
+  }
+  grow(needed: number): void {
+    let capacity = Math.max(16, this.items.length * 2);
+    while (capacity < needed) capacity *= 2;
+    const next = this.make(capacity);
+    next.set(this.items.subarray(0, this.length));
+    this.items = next;
+  }
+  append(bytes: Uint8Array): void {
+    if (this.length + bytes.length > this.items.length) this.grow(this.length + bytes.length);
+    (this.items as Uint8Array).set(bytes, this.length);
+    this.length += bytes.length;
+  }
+  done(extra = 0): T {
+    return this.items.slice(0, this.length + extra) as T;
+  }
+}
+
+/** What a saver writes an object's contents to. */
+export interface ObjectSink<O> {
+  /** Appends a reference to another object (or null); the object is interned if it is new. */
+  writeReference(target: O | null): void;
+  /** Appends a data segment (copied). */
+  writeData(bytes: Uint8Array): void;
+  /** The number `target` has (interning it if new): for savers that store numbers inside data. */
+  numberOf(target: O | null): number;
+}
+
+/** How to save the objects of a graph. */
+export interface GraphSaver<O> {
+  /** The kind of an object. */
+  kindOf(object: O): string;
+  /** Writes an object's references and data segments. */
+  save(object: O, sink: ObjectSink<O>): void;
+  /** The recorded allocation size (default: the total length of the object's data segments). */
+  sizeOf?(object: O, dataLength: number): number;
+  /** A name when `object` is external: written as a named reference, never saved. */
+  externalName?(object: O): string | undefined;
+}
+
+class Sink<O extends object> implements ObjectSink<O> {
+  constructor(
+    private readonly intern: (target: O | null) => number,
+    private readonly refs: Growing<Int32Array>,
+    private readonly data: Growing<Uint8Array>,
+    private readonly dataStart: Growing<Uint32Array>,
+  ) {}
+  writeReference(target: O | null): void {
+    this.refs.push(this.intern(target));
+  }
+  writeData(bytes: Uint8Array): void {
+    if (!(bytes instanceof Uint8Array)) throw new TypeError('writeData needs a Uint8Array');
+    this.data.append(bytes);
+    this.dataStart.push(this.data.length);
+  }
+  numberOf(target: O | null): number {
+    return this.intern(target);
+  }
+}
+
+/**
+ * Saves a graph reachable from `roots` into an image. Objects are numbered when first met — the
+ * roots first, then the references of each object in number order — and saved in number order, from
+ * a work list (no recursion at any depth). Anything a saver throws becomes an {@link EncodeError}
+ * naming the object number.
+ *
+ * @example
+ * ```ts
+ * interface Node { value: number; next: Node | null }
+ * const a: Node = { value: 1, next: null };
+ * a.next = a; // a cycle
+ * const image = writeGraph([a], {
+ *   kindOf: () => 'node',
+ *   save: (node, sink) => { sink.writeData(Uint8Array.of(node.value)); sink.writeReference(node.next); },
+ * });
+ * // one object: kind 'node', size 1, references [1], one segment [01]
+ * ```
+ */
+export function writeGraph<O extends object>(roots: ReadonlyArray<O | null>, saver: GraphSaver<O>): E.Either<EncodeError, GraphImage> {
+  const numbers = new Map<O, number>();
+  const queue: O[] = [];
+  const externals: string[] = [];
+  const externalNumbers = new Map<string, number>();
+  const kinds: string[] = [];
+  const kindNumbers = new Map<string, number>();
+  let current = 0;
+  const intern = (target: O | null): number => {
+    if (target === null || target === undefined) return 0;
+    if (typeof target !== 'object' && typeof target !== 'function') {
+      throw new EncodeError(['objects', current], 0, `a reference must be an object or null, got ${typeof target}`);
+    }
+    const known = numbers.get(target);
+    if (known !== undefined) return known;
+    const name = saver.externalName?.(target);
+    if (name !== undefined) {
+      let e = externalNumbers.get(name);
+      if (e === undefined) {
+        e = externals.length;
+        externals.push(name);
+        externalNumbers.set(name, e);
+      }
+      numbers.set(target, -(e + 1));
+      return -(e + 1);
+    }
+    if (queue.length >= 0x7fffffff) throw new EncodeError(['objects', current], 0, 'too many objects');
+    queue.push(target);
+    numbers.set(target, queue.length);
+    return queue.length;
+  };
+  const kindOf = new Growing(new Uint32Array(64), (n) => new Uint32Array(n));
+  const sizes = new Growing(new Uint32Array(64), (n) => new Uint32Array(n));
+  const refStart = new Growing(new Uint32Array(64), (n) => new Uint32Array(n));
+  const segStart = new Growing(new Uint32Array(64), (n) => new Uint32Array(n));
+  const refs = new Growing(new Int32Array(64), (n) => new Int32Array(n));
+  const data = new Growing(new Uint8Array(256), (n) => new Uint8Array(n));
+  const dataStart = new Growing(new Uint32Array(64), (n) => new Uint32Array(n));
+  dataStart.push(0);
+  const sink = new Sink<O>(intern, refs, data, dataStart);
+  try {
+    const rootNumbers = roots.map(intern);
+    for (let i = 0; i < queue.length; i++) {
+      current = i + 1;
+      const object = queue[i];
+      const kind = saver.kindOf(object);
+      let k = kindNumbers.get(kind);
+      if (k === undefined) {
+        k = kinds.length;
+        kinds.push(kind);
+        kindNumbers.set(kind, k);
+      }
+      kindOf.push(k);
+      refStart.push(refs.length);
+      segStart.push(dataStart.length - 1);
+      const dataBefore = data.length;
+      saver.save(object, sink);
+      const size = saver.sizeOf ? saver.sizeOf(object, data.length - dataBefore) : data.length - dataBefore;
+      if (!Number.isInteger(size) || size < 0 || size > 0xffffffff) throw new EncodeError(['objects', current], 0, `recorded size ${size} is not a 32-bit size`);
+      sizes.push(size);
+    }
+    refStart.push(refs.length);
+    segStart.push(dataStart.length - 1);
+    return E.right({
+      roots: rootNumbers,
+      kinds,
+      kindOf: kindOf.done(),
+      sizes: sizes.done(),
+      refStart: refStart.done(),
+      refs: refs.done(),
+      segStart: segStart.done(),
+      dataStart: dataStart.done(),
+      data: data.done(),
+      externals,
+    });
+  } catch (error) {
+    if (error instanceof EncodeError) return E.left(error);
+    return E.left(new EncodeError(['objects', current], 0, `saving object ${current}: ${error instanceof Error ? error.message : String(error)}`));
+  }
+}
+
+/** What `restoreFirst` found. */
+export type RestoreStatus = 'restored' | 'in-progress' | 'null' | 'external';
+
+/**
+ * What a restore callback sees of its object. Segments handed out by `getObjectData` are views into
+ * the input: **valid only during this restore** — copy what you keep.
+ */
+export interface RestoreContext<O> {
+  /** The object's number (1-based). */
+  readonly number: number;
+  /** Its kind. */
+  readonly kind: string;
+  /** Its recorded size. */
+  readonly size: number;
+  /** How many references and segments it has. */
+  readonly referenceCount: number;
+  readonly segmentCount: number;
+  /** The next data segment, or `undefined` after the last. */
+  getObjectData(): Uint8Array | undefined;
+  /** Starts the segments over from the first. */
+  resetObjectData(): void;
+  /** The next reference, resolved to its allocated object (null for 0). Fails past the last. */
+  readReference(): O | null;
+  /**
+   * Restores `target` now, before continuing, and says how it went. If `target` is already being
+   * restored (a cycle), returns `'in-progress'` at once and the caller gets the allocated but
+   * partly restored object. The rule that makes this safe, as in Zippy's framework: **a restore
+   * callback stores all it can in its object before it calls `restoreFirst`**, so whoever meets it
+   * in a cycle finds it usable.
+   *
+   * Called from a plain callback this recurses; for long chains of dependencies write the callback
+   * as a generator and `yield target` instead — the reader then runs it from a work list.
+   */
+  restoreFirst(target: O | null): RestoreStatus;
+  /** `readReference()` followed by `restoreFirst()` on it. */
+  readReferenceRestoringFirst(): O | null;
+  /** A DecodeError naming this object: `throw ctx.fail('bad payload')`. */
+  fail(message: string): DecodeError;
+}
+
+/**
+ * A restore callback: a plain function, or a generator that yields an object to restore it first
+ * (and receives the {@link RestoreStatus}). Generators make arbitrarily deep `restoreFirst` chains
+ * iterative.
+ */
+export type RestoreCallback<O> = (object: O, context: RestoreContext<O>) => void | Generator<O | null, void, RestoreStatus>;
+
+/** How to read a graph image back into objects. */
+export interface GraphRestorer<O> {
+  /** Phase 1: an empty object for a kind and recorded size. Throw (or return undefined) to refuse. */
+  allocate(kind: string, size: number, number: number): O | undefined;
+  /** Phase 3: fill an object from its data and references. */
+  restore: RestoreCallback<O>;
+  /** The application's object for an external name (undefined: unknown, an error). */
+  external?(name: string): O | undefined;
+  /** Nesting limit for `restoreFirst` from plain callbacks (default 10,000). */
+  readonly maxRestoreDepth?: number;
+}
+
+/** The objects of a restored graph. */
+export interface RestoredGraph<O> {
+  /** The roots, resolved. */
+  readonly roots: ReadonlyArray<O | null>;
+  /** Every object, `objects[0]` being object 1. */
+  readonly objects: ReadonlyArray<O>;
+}
+
+class Context<O extends object> implements RestoreContext<O> {
+  readonly kind: string;
+  readonly size: number;
+  readonly referenceCount: number;
+  readonly segmentCount: number;
+  private nextRef: number;
+  private readonly refEnd: number;
+  private nextSegment: number;
+  private readonly firstSegment: number;
+  private readonly segmentEnd: number;
+
+  constructor(
+    private readonly run: GraphRun<O>,
+    readonly number: number,
+  ) {
+    const image = run.image;
+    const i = number - 1;
+    this.kind = image.kinds[image.kindOf[i]];
+    this.size = image.sizes[i];
+    this.nextRef = image.refStart[i];
+    this.refEnd = image.refStart[i + 1];
+    this.firstSegment = this.nextSegment = image.segStart[i];
+    this.segmentEnd = image.segStart[i + 1];
+    this.referenceCount = this.refEnd - this.nextRef;
+    this.segmentCount = this.segmentEnd - this.firstSegment;
+  }
+
+  getObjectData(): Uint8Array | undefined {
+    if (this.nextSegment >= this.segmentEnd) return undefined;
+    const s = this.nextSegment++;
+    const { data, dataStart } = this.run.image;
+    return data.subarray(dataStart[s], dataStart[s + 1]);
+  }
+
+  resetObjectData(): void {
+    this.nextSegment = this.firstSegment;
+  }
+
+  readReference(): O | null {
+    if (this.nextRef >= this.refEnd) throw this.fail(`read past the last of its ${this.referenceCount} references`);
+    return this.run.resolved[this.nextRef++];
+  }
+
+  restoreFirst(target: O | null): RestoreStatus {
+    return this.run.restoreNow(this.number, target);
+  }
+
+  readReferenceRestoringFirst(): O | null {
+    const target = this.readReference();
+    this.restoreFirst(target);
+    return target;
+  }
+
+  fail(message: string): DecodeError {
+    return new DecodeError(['objects', this.number], 0, message);
+  }
+}
+
+const NEW = 0;
+const RESTORING = 1;
+const DONE = 2;
+
+interface Frame<O> {
+  readonly number: number;
+  iterator?: Generator<O | null, void, RestoreStatus>;
+  status: RestoreStatus;
+}
+
+function isGenerator<O>(value: unknown): value is Generator<O | null, void, RestoreStatus> {
+  return typeof value === 'object' && value !== null && typeof (value as Generator).next === 'function' && typeof (value as Generator).throw === 'function';
+}
+
+/** One read of an image: the three phases and the restore bookkeeping. */
+class GraphRun<O extends object> {
+  readonly objects: O[];
+  readonly resolved: Array<O | null>;
+  readonly externals: O[] = [];
+  private readonly externalSet: Set<O>;
+  private readonly numberOf = new Map<O, number>();
+  private readonly state: Uint8Array;
+  private readonly maxDepth: number;
+  private plainDepth = 0;
+  /** The object being allocated or restored, for error messages. */
+  active = 0;
+
+  constructor(
+    readonly image: GraphImage,
+    private readonly restorer: GraphRestorer<O>,
+  ) {
+    const count = image.kindOf.length;
+    this.checkShape(count);
+    this.objects = new Array<O>(count);
+    // Phase 1: allocate.
+    for (let i = 0; i < count; i++) {
+      this.active = i + 1;
+      const kind = image.kinds[image.kindOf[i]];
+      const object = restorer.allocate(kind, image.sizes[i], i + 1);
+      if (object === undefined || object === null) throw this.fail(i + 1, `no object can be allocated for kind ${JSON.stringify(kind)}`);
+      this.objects[i] = object;
+      if (!this.numberOf.has(object)) this.numberOf.set(object, i + 1);
+    }
+    this.active = 0;
+    for (const name of image.externals) {
+      const object = restorer.external?.(name);
+      if (object === undefined) throw this.fail(0, `external ${JSON.stringify(name)} is not known to this application`);
+      this.externals.push(object);
+    }
+    this.externalSet = new Set(this.externals);
+    // Phase 2: resolve every reference before anything is restored.
+    this.resolved = new Array<O | null>(image.refs.length);
+    let object = 0;
+    for (let k = 0; k < image.refs.length; k++) {
+      while (image.refStart[object + 1] <= k) object++;
+      this.resolved[k] = this.resolve(image.refs[k], object + 1);
+    }
+    this.state = new Uint8Array(count + 1);
+    this.maxDepth = restorer.maxRestoreDepth ?? 10_000;
+  }
+
+  fail(n: number, message: string): DecodeError {
+    return new DecodeError(n === 0 ? [] : ['objects', n], 0, message);
+  }
+
+  /** The columns must agree with each other before anything indexes into them. */
+  private checkShape(count: number): void {
+    const { image } = this;
+    const bad = (what: string) => this.fail(0, `malformed graph image: ${what}`);
+    if (image.sizes.length !== count || image.refStart.length !== count + 1 || image.segStart.length !== count + 1) throw bad('column lengths differ');
+    if (image.refStart[0] !== 0 || image.refStart[count] !== image.refs.length) throw bad('reference offsets do not cover the references');
+    if (image.segStart[0] !== 0 || image.segStart[count] + 1 !== image.dataStart.length) throw bad('segment offsets do not cover the segments');
+    if (image.dataStart[0] !== 0 || image.dataStart[image.dataStart.length - 1] !== image.data.length) throw bad('data offsets do not cover the data');
+    for (let i = 0; i < count; i++) {
+      if (image.refStart[i] > image.refStart[i + 1] || image.segStart[i] > image.segStart[i + 1]) throw bad(`offsets of object ${i + 1} go backwards`);
+      if (image.kindOf[i] >= image.kinds.length) throw bad(`object ${i + 1} has kind ${image.kindOf[i]} of ${image.kinds.length}`);
+    }
+    for (let s = 0; s + 1 < image.dataStart.length; s++) if (image.dataStart[s] > image.dataStart[s + 1]) throw bad(`segment ${s} goes backwards`);
+  }
+
+  resolve(ref: number, n: number): O | null {
+    const count = this.objects.length;
+    if (ref === 0) return null;
+    if (ref > 0 && ref <= count) return this.objects[ref - 1];
+    if (ref < 0 && -ref <= this.externals.length) return this.externals[-ref - 1];
+    throw this.fail(n, `reference ${ref} names no object (there are ${count}${this.externals.length > 0 ? ` and ${this.externals.length} externals` : ''})`);
+  }
+
+  private statusOf(target: O | null, asker: number): { status: RestoreStatus; number?: number } {
+    if (target === null || target === undefined) return { status: 'null' };
+    if (this.externalSet.has(target)) return { status: 'external' };
+    const n = this.numberOf.get(target);
+    if (n === undefined) throw this.fail(asker, 'restoreFirst was given an object that is not part of this graph');
+    if (this.state[n] === DONE) return { status: 'restored' };
+    if (this.state[n] === RESTORING) return { status: 'in-progress' };
+    return { status: 'restored', number: n };
+  }
+
+  /** `restoreFirst` from a plain callback: runs the referent now (nested, with a depth limit). */
+  restoreNow(asker: number, target: O | null): RestoreStatus {
+    const found = this.statusOf(target, asker);
+    if (found.number === undefined) return found.status;
+    if (++this.plainDepth > this.maxDepth) throw this.fail(asker, `restoreFirst nested deeper than ${this.maxDepth}; write the restore callback as a generator`);
+    this.run(found.number);
+    this.active = asker;
+    this.plainDepth--;
+    return 'restored';
+  }
+
+  /** Restores object `start` and whatever its generator asks for first, from an explicit stack. */
+  run(start: number): void {
+    const stack: Frame<O>[] = [{ number: start, status: 'restored' }];
+    while (stack.length > 0) {
+      const frame = stack[stack.length - 1];
+      this.active = frame.number;
+      if (frame.iterator === undefined) {
+        if (this.state[frame.number] !== NEW) {
+          stack.pop();
+          continue;
+        }
+        this.state[frame.number] = RESTORING;
+        const result = this.restorer.restore(this.objects[frame.number - 1], new Context(this, frame.number));
+        if (!isGenerator<O>(result)) {
+          this.state[frame.number] = DONE;
+          stack.pop();
+          continue;
+        }
+        frame.iterator = result;
+      }
+      const step = frame.iterator.next(frame.status);
+      if (step.done) {
+        this.state[frame.number] = DONE;
+        stack.pop();
+        continue;
+      }
+      const found = this.statusOf(step.value, frame.number);
+      frame.status = found.status;
+      if (found.number !== undefined) stack.push({ number: found.number, status: 'restored' });
+    }
+  }
+
+  restoreAll(): void {
+    for (let n = 1; n <= this.objects.length; n++) if (this.state[n] === NEW) this.run(n);
+  }
+}
+
+/**
+ * Reads an image back: allocate every object, resolve every reference, then restore each in number
+ * order. Bad graphs — malformed columns, a reference to a number that does not exist, an unknown
+ * external, an allocation refused, a restore callback that throws, a read past the last reference —
+ * give a {@link DecodeError} whose path is `objects[n]` (the object number n, 1-based).
+ */
+export function readGraph<O extends object>(image: GraphImage, restorer: GraphRestorer<O>): E.Either<DecodeError, RestoredGraph<O>> {
+  let run: GraphRun<O> | undefined;
+  try {
+    run = new GraphRun(image, restorer);
+    const roots = image.roots.map((ref) => (run as GraphRun<O>).resolve(ref, 0));
+    run.restoreAll();
+    return E.right({ roots, objects: run.objects });
+  } catch (error) {
+    if (error instanceof DecodeError) return E.left(error);
+    const active = run?.active ?? 0;
+    const path = active === 0 ? [] : ['objects', active];
+    if (error instanceof RangeError && /call stack/i.test(error.message)) {
+      return E.left(new DecodeError(path, 0, 'restore callbacks nested too deep for the call stack; write them as generators'));
+    }
+    return E.left(new DecodeError(path, 0, `restoring object ${active}: ${error instanceof Error ? error.message : String(error)}`));
+  }
+}
+
+/**
+ * EDGE-style numbering: objects live in named arrays (`mobjs`, `players`, …) and a reference is
+ * 1 + the position in its array, 0 for null. For writing: number objects by the arrays they are in.
+ */
+export class ArrayNumbering<O extends object> {
+  private readonly positions = new Map<string, Map<O, number>>();
+
+  /** Numbers the elements of each array by position (1-based). */
+  constructor(arrays: Readonly<Record<string, ReadonlyArray<O>>>) {
+    for (const name of Object.keys(arrays)) {
+      const map = new Map<O, number>();
+      arrays[name].forEach((element, i) => {
+        if (!map.has(element)) map.set(element, i + 1);
+      });
+      this.positions.set(name, map);
+    }
+  }
+
+  /** The INDEX value of `target` in array `name`: 0 for null, else 1 + its position. */
+  indexOf(name: string, target: O | null, path: ReadonlyArray<PathSegment> = []): number {
+    if (target === null || target === undefined) return 0;
+    const map = this.positions.get(name);
+    if (map === undefined) throw new EncodeError(path, 0, `there is no array named ${JSON.stringify(name)}`);
+    const index = map.get(target);
+    if (index === undefined) throw new EncodeError(path, 0, `the object referred to is not an element of ${name}`);
+    return index;
+  }
+}
+
+/**
+ * EDGE-style numbering for reading: every named array is allocated with its element count and
+ * filled with defaults before any field is decoded, so INDEX values anywhere resolve to elements.
+ */
+export class ArrayTable<O> {
+  private readonly arrays = new Map<string, O[]>();
+
+  /** Allocates array `name` with `count` elements made by `makeDefault` (refusing absurd counts). */
+  allocate(name: string, count: number, makeDefault: (index: number) => O, maxCount = 1 << 24): O[] {
+    if (!Number.isSafeInteger(count) || count < 0 || count > maxCount) {
+      throw new DecodeError([name], 0, `array ${name} cannot have ${count} elements (limit ${maxCount})`);
+    }
+    if (this.arrays.has(name)) throw new DecodeError([name], 0, `array ${name} is defined twice`);
+    const elements = Array.from({ length: count }, (_, i) => makeDefault(i));
+    this.arrays.set(name, elements);
+    return elements;
+  }
+
+  /** The elements of array `name`, if allocated. */
+  get(name: string): O[] | undefined {
+    return this.arrays.get(name);
+  }
+
+  /** The element an INDEX value names: null for 0; a DecodeError for an unknown array or a bad index. */
+  resolve(name: string, index: number, path: ReadonlyArray<PathSegment> = [], offset = 0): O | null {
+    if (index === 0) return null;
+    const elements = this.arrays.get(name);
+    if (elements === undefined) throw new DecodeError(path, offset, `INDEX into unknown array ${JSON.stringify(name)}`);
+    if (!Number.isInteger(index) || index < 1 || index > elements.length) {
+      throw new DecodeError(path, offset, `INDEX ${index} is outside ${name} (1 to ${elements.length})`);
+    }
+    return elements[index - 1];
+  }
+}

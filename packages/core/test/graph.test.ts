@@ -1,0 +1,336 @@
+import fc from 'fast-check';
+import * as E from 'fp-ts/lib/Either';
+import {
+  ArrayNumbering, ArrayTable, decode, encode, graphImage, graphObject, readGraph, writeGraph,
+  type GraphImage, type GraphRestorer, type GraphSaver, type RestoreContext,
+} from '../src/index';
+
+interface Node {
+  id: number;
+  refs: Array<Node | null>;
+}
+
+const u32 = (n: number) => {
+  const b = new Uint8Array(4);
+  new DataView(b.buffer).setUint32(0, n, true);
+  return b;
+};
+const readU32 = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset, b.byteLength).getUint32(0, true);
+
+const nodeSaver: GraphSaver<Node> = {
+  kindOf: () => 'node',
+  save(node, sink) {
+    sink.writeData(u32(node.id));
+    for (const ref of node.refs) sink.writeReference(ref);
+  },
+};
+const nodeRestorer: GraphRestorer<Node> = {
+  allocate: (kind, size) => (kind === 'node' && size === 4 ? { id: -1, refs: [] } : undefined),
+  restore(node, ctx) {
+    node.id = readU32(ctx.getObjectData()!);
+    for (let k = 0; k < ctx.referenceCount; k++) node.refs.push(ctx.readReference());
+  },
+};
+
+function ok<L, R>(result: E.Either<L, R>): R {
+  if (E.isLeft(result)) throw new Error(String(result.left));
+  return result.right;
+}
+
+/** Save, encode to bytes, decode, restore: the whole trip. */
+function roundTrip(roots: Array<Node | null>): Array<Node | null> {
+  const image = ok(writeGraph(roots, nodeSaver));
+  const bytes = ok(encode(graphImage, image));
+  const back = ok(decode(graphImage, bytes)).value;
+  return ok(readGraph(back, nodeRestorer)).roots as Array<Node | null>;
+}
+
+/** Walks both graphs together; fails unless they are isomorphic with identity (sharing, cycles) kept. */
+function expectSameShape(original: Array<Node | null>, restored: Array<Node | null>): number {
+  const forward = new Map<Node, Node>();
+  const backward = new Map<Node, Node>();
+  const work: Array<[Node | null, Node | null]> = original.map((o, i) => [o, restored[i]]);
+  expect(restored.length).toBe(original.length);
+  while (work.length > 0) {
+    const [a, b] = work.pop()!;
+    if (a === null || b === null) {
+      if (a !== b) throw new Error('null mismatch');
+      continue;
+    }
+    const seen = forward.get(a);
+    if (seen !== undefined) {
+      if (seen !== b) throw new Error(`node ${a.id}: sharing not kept`);
+      continue;
+    }
+    if (backward.has(b)) throw new Error(`node ${a.id}: two originals became one`);
+    forward.set(a, b);
+    backward.set(b, a);
+    if (a.id !== b.id || a.refs.length !== b.refs.length) throw new Error(`node ${a.id}: contents differ`);
+    for (let k = 0; k < a.refs.length; k++) work.push([a.refs[k], b.refs[k]]);
+  }
+  return forward.size;
+}
+
+describe('writing and reading graphs', () => {
+  test('objects are numbered 1-based in visit order; shared objects once; cycles and self-references kept', () => {
+    const a: Node = { id: 1, refs: [] };
+    const b: Node = { id: 2, refs: [] };
+    const c: Node = { id: 3, refs: [] };
+    a.refs = [b, c, null];
+    b.refs = [c, a]; // shared c, cycle back to a
+    c.refs = [c]; // self-reference
+    const image = ok(writeGraph([a, a], nodeSaver));
+    expect(image.roots).toEqual([1, 1]);
+    expect(graphObject(image, 1)).toEqual({ kind: 'node', size: 4, references: [2, 3, 0], segments: [u32(1)] });
+    expect(graphObject(image, 2).references).toEqual([3, 1]);
+    expect(graphObject(image, 3).references).toEqual([3]);
+    const [ra, rb] = roundTrip([a, a]);
+    expect(ra).toBe(rb);
+    expect(expectSameShape([a], [ra])).toBe(3);
+    expect(ra!.refs[1]!.refs[0]).toBe(ra!.refs[1]); // c → c
+  });
+
+  test('externals are written by name and supplied by the application on load', () => {
+    const engine: Node = { id: 99, refs: [] };
+    const a: Node = { id: 1, refs: [engine, engine] };
+    const image = ok(writeGraph([a], { ...nodeSaver, externalName: (n) => (n === engine ? 'engine' : undefined) }));
+    expect(image.externals).toEqual(['engine']);
+    expect(graphObject(image, 1).references).toEqual([-1, -1]);
+    const appEngine: Node = { id: 1000, refs: [] };
+    const restored = ok(readGraph(image, { ...nodeRestorer, external: (name) => (name === 'engine' ? appEngine : undefined) }));
+    expect((restored.roots[0] as Node).refs).toEqual([appEngine, appEngine]);
+    const missing = readGraph(image, nodeRestorer);
+    expect(E.isLeft(missing) && missing.left.message).toBe('external "engine" is not known to this application');
+  });
+
+  test('property: random graphs up to 10,000 objects round-trip with identity preserved', () => {
+    const graphs = fc.record({
+      size: fc.integer({ min: 1, max: 10_000 }),
+      density: fc.integer({ min: 0, max: 4 }),
+      nulls: fc.boolean(),
+      seed: fc.integer(),
+      roots: fc.integer({ min: 1, max: 4 }),
+    });
+    fc.assert(
+      fc.property(graphs, ({ size, density, nulls, seed, roots }) => {
+        let state = seed >>> 0;
+        const next = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+        const nodes: Node[] = Array.from({ length: size }, (_, id) => ({ id, refs: [] }));
+        for (const node of nodes) {
+          const k = (next() * (density + 1)) | 0;
+          for (let i = 0; i < k; i++) node.refs.push(nulls && next() < 0.2 ? null : nodes[(next() * size) | 0]);
+        }
+        const rootNodes = Array.from({ length: roots }, () => nodes[(next() * size) | 0]);
+        expectSameShape(rootNodes, roundTrip(rootNodes));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  test('a 1,000,000-node cyclic chain round-trips without a stack overflow', () => {
+    const count = 1_000_000;
+    const nodes: Node[] = Array.from({ length: count }, (_, id) => ({ id, refs: [] }));
+    for (let i = 0; i < count; i++) nodes[i].refs.push(nodes[(i + 1) % count]);
+    const [head] = roundTrip([nodes[0]]);
+    let node = head!;
+    for (let i = 0; i < count; i++) {
+      if (node.id !== i) throw new Error(`node ${i} has id ${node.id}`);
+      node = node.refs[0]!;
+    }
+    expect(node).toBe(head);
+  });
+
+  test('a 1,000,000-node tree round-trips without a stack overflow', () => {
+    const count = 1_000_000;
+    const nodes: Node[] = Array.from({ length: count }, (_, id) => ({ id, refs: [] }));
+    for (let i = 1; i < count; i++) nodes[(i - 1) >> 1].refs.push(nodes[i]);
+    const [root] = roundTrip([nodes[0]]);
+    let visited = 0;
+    const work = [root!];
+    while (work.length > 0) {
+      const node = work.pop()!;
+      visited++;
+      for (const child of node.refs) work.push(child!);
+    }
+    expect(visited).toBe(count);
+  });
+});
+
+describe('restoreFirst', () => {
+  // A needs B's contents (its values) to finish; B refers back to A.
+  interface Owner { kind: 'owner'; name: string; table: Table | null; total: number }
+  interface Table { kind: 'table'; values: number[]; owner: Owner | null }
+  type Obj = Owner | Table;
+  const saver: GraphSaver<Obj> = {
+    kindOf: (o) => o.kind,
+    save(o, sink) {
+      if (o.kind === 'owner') {
+        sink.writeData(new TextEncoder().encode(o.name));
+        sink.writeReference(o.table);
+      } else {
+        sink.writeData(Uint8Array.from(o.values));
+        sink.writeReference(o.owner);
+      }
+    },
+  };
+  const allocate = (kind: string): Obj | undefined =>
+    kind === 'owner' ? { kind: 'owner', name: '', table: null, total: -1 } : kind === 'table' ? { kind: 'table', values: [], owner: null } : undefined;
+
+  function sample(): Owner {
+    const owner: Owner = { kind: 'owner', name: 'hero', table: null, total: 0 };
+    const table: Table = { kind: 'table', values: [3, 4, 5], owner };
+    owner.table = table;
+    owner.total = 12;
+    return owner;
+  }
+
+  test('restoring A that needs B first, where B refers back to A: both come out right', () => {
+    const statuses: string[] = [];
+    const restorer: GraphRestorer<Obj> = {
+      allocate,
+      restore(o, ctx) {
+        if (o.kind === 'owner') {
+          // Store all we can before restore_first, as the seed's rule says.
+          o.name = new TextDecoder().decode(ctx.getObjectData());
+          o.table = ctx.readReference() as Table;
+          statuses.push(ctx.restoreFirst(o.table));
+          o.total = o.table.values.reduce((a, b) => a + b, 0); // needs B's contents
+        } else {
+          o.values = Array.from(ctx.getObjectData()!);
+          o.owner = ctx.readReference() as Owner; // A: allocated, restore in progress
+          statuses.push(`owner name seen by table: ${o.owner.name}`);
+        }
+      },
+    };
+    const image = ok(writeGraph([sample()], saver));
+    const owner = ok(readGraph(image, restorer)).roots[0] as Owner;
+    expect(owner.total).toBe(12);
+    expect(owner.table!.owner).toBe(owner);
+    expect(statuses).toEqual(['owner name seen by table: hero', 'restored']);
+  });
+
+  test('a cycle of restoreFirst calls terminates, reporting in-progress', () => {
+    const statuses: string[] = [];
+    const restorer: GraphRestorer<Obj> = {
+      allocate,
+      restore(o, ctx) {
+        if (o.kind === 'owner') {
+          o.name = new TextDecoder().decode(ctx.getObjectData());
+          o.table = ctx.readReferenceRestoringFirst() as Table;
+        } else {
+          o.values = Array.from(ctx.getObjectData()!);
+          o.owner = ctx.readReference() as Owner;
+          statuses.push(ctx.restoreFirst(o.owner)); // A is being restored: no recursion
+        }
+      },
+    };
+    const owner = ok(readGraph(ok(writeGraph([sample()], saver)), restorer)).roots[0] as Owner;
+    expect(statuses).toEqual(['in-progress']);
+    expect(owner.table!.owner).toBe(owner);
+  });
+
+  test('generator callbacks restore a 1,000,000-long chain of dependencies iteratively', () => {
+    // Each node's restore needs the next node's contents first (its depth), a chain of 1,000,000.
+    interface Link { depth: number; next: Link | null }
+    const count = 1_000_000;
+    let head: Link | null = null;
+    for (let i = 0; i < count; i++) head = { depth: 0, next: head };
+    const image = ok(writeGraph([head], { kindOf: () => 'link', save: (l, sink) => sink.writeReference(l.next) }));
+    const restored = ok(
+      readGraph<Link>(image, {
+        allocate: () => ({ depth: -1, next: null }),
+        *restore(link, ctx) {
+          link.next = ctx.readReference();
+          const status = yield link.next;
+          link.depth = status === 'null' ? 1 : link.next!.depth + 1;
+        },
+      }),
+    );
+    expect((restored.roots[0] as Link).depth).toBe(count);
+  });
+
+  test('a plain restoreFirst chain past the depth limit is a DecodeError, not a stack overflow', () => {
+    interface Link { next: Link | null }
+    let head: Link | null = null;
+    for (let i = 0; i < 50_000; i++) head = { next: head };
+    const image = ok(writeGraph([head], { kindOf: () => 'link', save: (l, sink) => sink.writeReference(l.next) }));
+    const result = readGraph<Link>(image, {
+      allocate: () => ({ next: null }),
+      restore: (link, ctx) => void (link.next = ctx.readReferenceRestoringFirst()),
+      maxRestoreDepth: 1000,
+    });
+    expect(E.isLeft(result) && result.left.message).toBe('restoreFirst nested deeper than 1000; write the restore callback as a generator');
+  });
+});
+
+describe('bad graphs', () => {
+  const a: Node = { id: 1, refs: [] };
+  const b: Node = { id: 2, refs: [a] };
+  a.refs = [b];
+  const good = ok(writeGraph([a], nodeSaver));
+
+  const broken = (change: (image: { -readonly [K in keyof GraphImage]: GraphImage[K] }) => void): GraphImage => {
+    const copy = { ...good, refs: good.refs.slice(), sizes: good.sizes.slice(), kindOf: good.kindOf.slice(), refStart: good.refStart.slice() };
+    change(copy);
+    return copy;
+  };
+  const failure = (image: GraphImage, restorer: GraphRestorer<Node> = nodeRestorer) => {
+    const result = readGraph(image, restorer);
+    if (E.isRight(result)) throw new Error('expected a DecodeError');
+    return result.left;
+  };
+
+  test('a reference to a number that does not exist', () => {
+    const error = failure(broken((i) => void (i.refs[1] = 7)));
+    expect(error.path).toEqual(['objects', 2]);
+    expect(error.message).toBe('reference 7 names no object (there are 2)');
+  });
+
+  test('the wrong kind or a size that does not match: the allocation is refused', () => {
+    expect(failure(broken((i) => void (i.sizes[0] = 5))).toString()).toBe('at objects[1] (offset 0): no object can be allocated for kind "node"');
+    const kinds = broken((i) => void (i.kinds = ['node', 'table']));
+    kinds.kindOf[1] = 1;
+    expect(failure(kinds).path).toEqual(['objects', 2]);
+  });
+
+  test('a restore callback that throws, or reads past its references', () => {
+    const throwing = failure(good, { ...nodeRestorer, restore: (n: Node, ctx: RestoreContext<Node>) => { if (ctx.number === 2) throw new TypeError('boom'); } });
+    expect(throwing.toString()).toBe('at objects[2] (offset 0): restoring object 2: boom');
+    const greedy = failure(good, { ...nodeRestorer, restore: (n: Node, ctx: RestoreContext<Node>) => { ctx.readReference(); ctx.readReference(); } });
+    expect(greedy.message).toBe('read past the last of its 1 references');
+    expect(greedy.path).toEqual(['objects', 1]);
+  });
+
+  test('malformed columns are refused before anything is indexed', () => {
+    expect(failure(broken((i) => void (i.refStart[1] = 9))).message).toMatch(/^malformed graph image/);
+  });
+
+  test('the image codec refuses hostile counts before allocating, and truncation everywhere', () => {
+    const bytes = ok(encode(graphImage, good));
+    const hostile = bytes.slice();
+    new DataView(hostile.buffer).setUint32(0, 0xffffffff, true);
+    const r = decode(graphImage, hostile);
+    expect(E.isLeft(r) && r.left.message).toMatch(/do not fit in the \d+ bytes left/);
+    for (let cut = 0; cut < bytes.length; cut++) expect(E.isLeft(decode(graphImage, bytes.subarray(0, cut)))).toBe(true);
+  });
+});
+
+describe('named arrays (EDGE-style numbering)', () => {
+  test('INDEX is 1 + the position in the named array, 0 for null; arrays are allocated before use', () => {
+    const m1 = { name: 'imp' };
+    const m2 = { name: 'zombie' };
+    const numbering = new ArrayNumbering<{ name: string }>({ mobjs: [m1, m2], players: [] });
+    expect(numbering.indexOf('mobjs', m2)).toBe(2);
+    expect(numbering.indexOf('mobjs', null)).toBe(0);
+    expect(() => numbering.indexOf('players', m1)).toThrow(/not an element of players/);
+    expect(() => numbering.indexOf('lines', m1)).toThrow(/no array named "lines"/);
+
+    const table = new ArrayTable<{ name: string }>();
+    const mobjs = table.allocate('mobjs', 3, () => ({ name: '' }));
+    expect(table.resolve('mobjs', 2, ['mobj', 'target'])).toBe(mobjs[1]);
+    expect(table.resolve('mobjs', 0)).toBeNull();
+    expect(() => table.resolve('mobjs', 4, ['mobjs', 0, 'target'], 40)).toThrow('INDEX 4 is outside mobjs (1 to 3)');
+    expect(() => table.resolve('sectors', 1)).toThrow(/unknown array "sectors"/);
+    expect(() => table.allocate('huge', 2 ** 32 - 1, () => ({ name: '' }))).toThrow(/cannot have 4294967295 elements/);
+  });
+});
