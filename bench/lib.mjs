@@ -52,7 +52,9 @@ function percentile(sorted, p) {
 /** Times every peer of a case in one Bench run; returns rows with ratios to ours. */
 export async function measure(benchCase, { quick }) {
   verify(benchCase);
-  const bench = new Bench({ time: quick ? 20 : 1500, warmupTime: quick ? 5 : 300, iterations: quick ? 5 : 64, retainSamples: true });
+  // Heavy cases (a million-node graph) say how many runs are enough.
+  const iterations = quick ? 3 : (benchCase.iterations ?? 64);
+  const bench = new Bench({ time: quick ? 20 : (benchCase.time ?? 1500), warmupTime: quick ? 5 : 300, warmupIterations: quick ? 1 : Math.min(5, iterations), iterations, retainSamples: true });
   for (const peer of benchCase.peers) if (!peer.fails) bench.add(peer.name, peer.run);
   await bench.run();
   const rows = benchCase.peers.map((peer) => {

@@ -280,7 +280,14 @@ export interface RestoreContext<O> {
  * (and receives the {@link RestoreStatus}). Generators make arbitrarily deep `restoreFirst` chains
  * iterative.
  */
-export type RestoreCallback<O> = (object: O, context: RestoreContext<O>) => void | Generator<O | null, void, RestoreStatus>;
+export type RestoreCallback<O> = (object: O, context: RestoreContext<O>) => void | RestoreGenerator<O>;
+
+/**
+ * What a generator restore callback is: it yields objects to restore first and receives their
+ * {@link RestoreStatus}. Annotate generator callbacks with it (`*restore(o, ctx): RestoreGenerator<T>`),
+ * since TypeScript does not infer a generator's types from context.
+ */
+export type RestoreGenerator<O> = Generator<O | null, void, RestoreStatus>;
 
 /** How to read a graph image back into objects. */
 export interface GraphRestorer<O> {

@@ -101,8 +101,26 @@ export {
   type GraphSaver,
   type ObjectSink,
   type RestoreCallback,
+  type RestoreGenerator,
   type RestoreContext,
   type RestoredGraph,
   type RestoreStatus,
 } from './graph.js';
 export { graphImage } from './graph-codec.js';
+export {
+  defaultInstance,
+  definitionsOf,
+  instanceCodec,
+  reconcile,
+  type ArrayDef,
+  type FieldDef,
+  type FieldKind,
+  type FieldPlan,
+  type Instance,
+  type KnownField,
+  type KnownStruct,
+  type Reconciled,
+  type SchemaEncoding,
+  type StructDef,
+  type StructPlan,
+} from './schema.js';

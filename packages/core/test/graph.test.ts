@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
 import {
   ArrayNumbering, ArrayTable, decode, encode, graphImage, graphObject, readGraph, writeGraph,
-  type GraphImage, type GraphRestorer, type GraphSaver, type RestoreContext,
+  type GraphImage, type GraphRestorer, type GraphSaver, type RestoreContext, type RestoreGenerator,
 } from '../src/index';
 
 interface Node {
@@ -239,7 +239,7 @@ describe('restoreFirst', () => {
     const restored = ok(
       readGraph<Link>(image, {
         allocate: () => ({ depth: -1, next: null }),
-        *restore(link, ctx) {
+        *restore(link, ctx): RestoreGenerator<Link> {
           link.next = ctx.readReference();
           const status = yield link.next;
           link.depth = status === 'null' ? 1 : link.next!.depth + 1;

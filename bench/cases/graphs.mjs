@@ -1,0 +1,121 @@
+// Object graphs (tree, cyclic chain, random sharing): savekit's graph writer + binary image against
+// v8.serialize, flatted, devalue and msgpackr (structured clone mode), each a full round trip.
+import v8 from 'node:v8';
+import * as flatted from 'flatted';
+import * as devalue from 'devalue';
+import { Packr } from 'msgpackr';
+import * as E from 'fp-ts/lib/Either.js';
+import { decode, encode, graphImage, readGraph, writeGraph } from '@savekit/core';
+import { prng } from '../data.mjs';
+
+const saver = {
+  kindOf: () => 'node',
+  save(node, sink) {
+    const data = new Uint8Array(4);
+    new DataView(data.buffer).setUint32(0, node.id, true);
+    sink.writeData(data);
+    for (const ref of node.refs) sink.writeReference(ref);
+  },
+};
+const restorer = {
+  allocate: () => ({ id: -1, refs: [] }),
+  restore(node, ctx) {
+    const data = ctx.getObjectData();
+    node.id = data[0] | (data[1] << 8) | (data[2] << 16) | (data[3] << 24);
+    for (let k = 0; k < ctx.referenceCount; k++) node.refs.push(ctx.readReference());
+  },
+};
+
+function savekitRoundTrip(root) {
+  const image = writeGraph([root], saver);
+  if (E.isLeft(image)) throw image.left;
+  const bytes = encode(graphImage, image.right);
+  if (E.isLeft(bytes)) throw bytes.left;
+  const back = decode(graphImage, bytes.right);
+  if (E.isLeft(back)) throw back.left;
+  const graph = readGraph(back.right.value, restorer);
+  if (E.isLeft(graph)) throw graph.left;
+  return graph.right.roots[0];
+}
+
+/** A summary of a graph, computed without recursion: node count, id sum, edges, shared edges. */
+function summary(root) {
+  const seen = new Set();
+  const work = [root];
+  let ids = 0;
+  let edges = 0;
+  while (work.length > 0) {
+    const node = work.pop();
+    if (node === null || seen.has(node)) continue;
+    seen.add(node);
+    ids += node.id;
+    for (const ref of node.refs) {
+      edges++;
+      work.push(ref);
+    }
+  }
+  return { nodes: seen.size, ids, edges };
+}
+
+function tree(count) {
+  const nodes = Array.from({ length: count }, (_, id) => ({ id, refs: [] }));
+  for (let i = 1; i < count; i++) nodes[(i - 1) >> 1].refs.push(nodes[i]);
+  return nodes[0];
+}
+
+function chain(count) {
+  const nodes = Array.from({ length: count }, (_, id) => ({ id, refs: [] }));
+  for (let i = 0; i < count; i++) nodes[i].refs.push(nodes[(i + 1) % count]);
+  return nodes[0];
+}
+
+function shared(count) {
+  const next = prng(11);
+  const nodes = Array.from({ length: count }, (_, id) => ({ id, refs: [] }));
+  // A spanning tree so everything is reachable, plus random extra edges: sharing and cycles.
+  for (let i = 1; i < count; i++) nodes[(next() * i) | 0].refs.push(nodes[i]);
+  for (let i = 0; i < count; i++) if (next() < 0.5) nodes[i].refs.push(nodes[(next() * count) | 0]);
+  return nodes[0];
+}
+
+// Runs a peer once to see whether it can do the case at all (deep recursion, cycles): a failure is
+// recorded in the table instead of timed.
+function probe(run) {
+  try {
+    run();
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? `${error.constructor.name}: ${error.message.slice(0, 60)}` : String(error);
+  }
+}
+
+export function cases(quick) {
+  const count = quick ? 10_000 : 1_000_000;
+  const packr = new Packr({ structuredClone: true });
+  return [
+    ['tree', tree(count)],
+    ['cyclic chain', chain(count)],
+    ['random sharing', shared(count)],
+  ].map(([shape, root]) => {
+    const peers = [
+      { name: 'savekit graph', run: () => savekitRoundTrip(root) },
+      { name: 'v8.serialize', run: () => v8.deserialize(v8.serialize(root)) },
+      { name: 'flatted', run: () => flatted.parse(flatted.stringify(root)) },
+      { name: 'devalue', run: () => devalue.parse(devalue.stringify(root)) },
+      { name: 'msgpackr (structured clone)', run: () => packr.unpack(packr.pack(root)) },
+    ];
+    for (const peer of peers) {
+      peer.fails = probe(peer.run);
+      peer.check = () => summary(peer.run());
+    }
+    return {
+      name: `graph ${shape} ${count >= 1e6 ? `${count / 1e6}M` : count} nodes`,
+      description: 'serialize and deserialize the same object graph, identity kept',
+      bytesPerOp: 0,
+      iterations: 5,
+      time: 0,
+      ours: 'savekit graph',
+      peers,
+    };
+  });
+}

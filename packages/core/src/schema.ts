@@ -1,0 +1,301 @@
+/**
+ * Self-describing schemas: structure and array definitions stored inside a file (EDGE's `Stru` and
+ * `Arry`, the draft's SDEF/ADEF), reconciled with the reader's own schema **by field name**:
+ *
+ * - a field the reader does not know is decoded by its declared kind and size and **kept**, so
+ *   re-encoding loses nothing;
+ * - a field the file lacks takes the reader's default;
+ * - more elements than the reader expects are kept; fewer leave the rest at their defaults;
+ * - a structure the reader does not know is decoded from the file's definition alone;
+ * - a field whose kind changed is an error ("once a name is used its type is fixed for all time").
+ *
+ * Each tolerated difference is a warning with its path. Instances are read and written in the
+ * **file's** field order, so an unmodified document re-encodes byte for byte; a new document is
+ * written with definitions made from the reader's schema, so a file always describes itself.
+ *
+ * @module
+ */
+import * as t from 'io-ts';
+import { defineCodec, type Codec } from './codec.js';
+import { DecodeError, type PathSegment, type Warning } from './errors.js';
+import type { Reader } from './reader.js';
+import type { Writer } from './writer.js';
+
+/** What a field holds. */
+export type FieldKind = 'numeric' | 'index' | 'string' | 'struct';
+
+/** A field as a file defines it. */
+export interface FieldDef {
+  /** The field's name: its identity across versions. */
+  readonly name: string;
+  /** What it holds. */
+  readonly kind: FieldKind;
+  /** Declared byte size of one element (formats may declare sizes that are not the real ones). */
+  readonly size: number;
+  /** Number of consecutive elements. */
+  readonly count: number;
+  /** For `index`: the array referred to; for `struct`: the structure nested. */
+  readonly ref?: string;
+}
+
+/** A structure as a file defines it. */
+export interface StructDef {
+  /** The structure's name (`mobj_t`). */
+  readonly name: string;
+  /** The marker of its instances (`mobj`). */
+  readonly marker: string;
+  /** Its fields, in the order their values are stored. */
+  readonly fields: ReadonlyArray<FieldDef>;
+}
+
+/** An array as a file defines it. */
+export interface ArrayDef {
+  /** The array's name (`mobjs`). */
+  readonly name: string;
+  /** The structure of its elements. */
+  readonly struct: string;
+  /** The number of elements. */
+  readonly count: number;
+}
+
+/** A field of the reader's own schema: the definition plus how it is really encoded. */
+export interface KnownField {
+  readonly name: string;
+  readonly kind: FieldKind;
+  /** The declared size written into definitions. */
+  readonly size: number;
+  /** Elements the reader expects. */
+  readonly count: number;
+  /** Array (index) or structure (struct) name. */
+  readonly ref?: string;
+  /**
+   * How one element is really encoded (numeric, string, index). Use it when the declared size lies:
+   * EDGE declares floats as 4 bytes and writes 6. Default: the encoding's codec for the kind.
+   */
+  readonly codec?: Codec<any>;
+  /** The value of one element when the file does not provide it. */
+  readonly default: () => unknown;
+}
+
+/** A structure of the reader's own schema. */
+export interface KnownStruct {
+  readonly name: string;
+  readonly marker: string;
+  readonly fields: ReadonlyArray<KnownField>;
+}
+
+/** How a format encodes the kinds, for fields it only knows from a file's definitions. */
+export interface SchemaEncoding {
+  /** A numeric field known only by its declared size (default: kept as raw bytes of that size). */
+  numeric(size: number): Codec<any>;
+  /** Strings. */
+  readonly string: Codec<any>;
+  /** INDEX values. */
+  readonly index: Codec<number>;
+  /** A nested instance, framed the format's way (EDGE: a chunk with the structure's marker). */
+  nest(def: StructDef, body: Codec<Instance>): Codec<Instance>;
+}
+
+/**
+ * A decoded instance: one property per field of the file's definition (an array when the field has
+ * several elements). Fields the reader does not know, and elements beyond the ones it expects, are in
+ * `$kept` (by field name) and written back from there.
+ */
+export interface Instance {
+  [field: string]: unknown;
+  $kept?: Record<string, unknown>;
+}
+
+/** How one field of a file's definition is read. */
+export interface FieldPlan {
+  /** The file's definition. */
+  readonly def: FieldDef;
+  /** The reader's field of that name, when it has one of the same kind. */
+  readonly known?: KnownField;
+  /** How one element is encoded. */
+  readonly element: 'struct' | Codec<any>;
+  /** How many elements go into the value (the rest into `$kept`). */
+  readonly keep: number;
+}
+
+/** How instances of one structure are read: the file's definition matched to the reader's schema. */
+export interface StructPlan {
+  readonly def: StructDef;
+  readonly known?: KnownStruct;
+  readonly fields: ReadonlyArray<FieldPlan>;
+  /** Fields the reader knows that the file lacks: set to their defaults on read. */
+  readonly missing: ReadonlyArray<KnownField>;
+}
+
+/** The outcome of reconciling a file's definitions with the reader's schema. */
+export interface Reconciled {
+  /** A plan per structure name, for every structure the file defines. */
+  readonly plans: ReadonlyMap<string, StructPlan>;
+  /** What was tolerated, each with a path like `Stru.mobj_t.newfield`. */
+  readonly warnings: ReadonlyArray<Warning>;
+}
+
+const warn = (warnings: Warning[], code: string, path: PathSegment[], message: string) => warnings.push({ code, path, offset: 0, message });
+
+/**
+ * Matches a file's structure definitions to the reader's schema by field name. Throws a
+ * {@link DecodeError} when a field's kind changed; every other difference becomes a warning.
+ */
+export function reconcile(defs: ReadonlyArray<StructDef>, schema: ReadonlyArray<KnownStruct>, encoding: SchemaEncoding): Reconciled {
+  const knownStructs = new Map(schema.map((s) => [s.name, s]));
+  const warnings: Warning[] = [];
+  const plans = new Map<string, StructPlan>();
+  for (const def of defs) {
+    const path: PathSegment[] = ['Stru', def.name];
+    if (plans.has(def.name)) throw new DecodeError(path, 0, `structure ${def.name} is defined twice`);
+    const known = knownStructs.get(def.name);
+    if (known === undefined) warn(warnings, 'unknown-struct', path, `structure ${def.name} is not known to this reader; its instances are kept as the file defines them`);
+    const knownFields = new Map((known?.fields ?? []).map((f) => [f.name, f]));
+    const seen = new Set<string>();
+    const fields = def.fields.map((field): FieldPlan => {
+      const fieldPath = [...path, field.name];
+      if (seen.has(field.name)) throw new DecodeError(fieldPath, 0, `field ${field.name} of ${def.name} is defined twice`);
+      seen.add(field.name);
+      const mine = knownFields.get(field.name);
+      if (mine !== undefined && mine.kind !== field.kind) {
+        throw new DecodeError(fieldPath, 0, `field ${field.name} of ${def.name} changed kind from ${mine.kind} to ${field.kind}; once a name is used its type is fixed for all time`);
+      }
+      if (mine !== undefined && mine.ref !== undefined && field.ref !== undefined && mine.ref !== field.ref) {
+        warn(warnings, 'ref-changed', fieldPath, `field ${field.name} of ${def.name} now refers to ${field.ref}, not ${mine.ref}`);
+      }
+      const sizeAgrees = mine === undefined || field.kind !== 'numeric' || mine.size === field.size;
+      if (!sizeAgrees) {
+        warn(warnings, 'size-changed', fieldPath, `numeric field ${field.name} of ${def.name} is declared ${field.size} bytes, not ${mine!.size}; it is kept by its declared size`);
+      }
+      const usable = mine !== undefined && sizeAgrees ? mine : undefined;
+      if (mine === undefined && known !== undefined) warn(warnings, 'unknown-field', fieldPath, `field ${field.name} of ${def.name} is not known to this reader; it is kept`);
+      if (usable !== undefined && field.count > usable.count) {
+        warn(warnings, 'extra-elements', fieldPath, `field ${field.name} of ${def.name} has ${field.count} elements, ${usable.count} expected; the rest are kept`);
+      }
+      if (usable !== undefined && field.count < usable.count) {
+        warn(warnings, 'missing-elements', fieldPath, `field ${field.name} of ${def.name} has ${field.count} elements, ${usable.count} expected; the rest take defaults`);
+      }
+      const element: 'struct' | Codec<any> =
+        field.kind === 'struct'
+          ? 'struct'
+          : (usable?.codec ?? (field.kind === 'numeric' ? encoding.numeric(field.size) : field.kind === 'string' ? encoding.string : encoding.index));
+      return { def: field, known: usable, element, keep: usable === undefined ? 0 : Math.min(field.count, usable.count) };
+    });
+    const missing = (known?.fields ?? []).filter((f) => !seen.has(f.name));
+    for (const f of missing) warn(warnings, 'missing-field', [...path, f.name], `field ${f.name} of ${def.name} is not in the file; it takes its default`);
+    plans.set(def.name, { def, known, fields, missing });
+  }
+  return { plans, warnings };
+}
+
+/** Definitions for the reader's own schema: what a new file describes itself with. */
+export function definitionsOf(schema: ReadonlyArray<KnownStruct>): StructDef[] {
+  return schema.map((s) => ({
+    name: s.name,
+    marker: s.marker,
+    fields: s.fields.map((f) => ({ name: f.name, kind: f.kind, size: f.size, count: f.count, ...(f.ref !== undefined ? { ref: f.ref } : {}) })),
+  }));
+}
+
+/** A new instance of a known structure with every field at its default. */
+export function defaultInstance(struct: KnownStruct, schema: ReadonlyArray<KnownStruct>): Instance {
+  const structs = new Map(schema.map((s) => [s.name, s]));
+  const make = (s: KnownStruct, depth: number): Instance => {
+    if (depth > 64) throw new RangeError(`structure ${s.name} nests itself`);
+    const out: Instance = {};
+    for (const f of s.fields) {
+      const one = () => (f.kind === 'struct' && f.ref !== undefined && structs.has(f.ref) ? make(structs.get(f.ref)!, depth + 1) : f.default());
+      out[f.name] = f.count === 1 ? one() : Array.from({ length: f.count }, one);
+    }
+    return out;
+  };
+  return make(struct, 0);
+}
+
+/**
+ * The codec of instances of a planned structure (nested structures through `encoding.nest`),
+ * reading and writing fields in the file's order. Missing fields are filled with defaults on read
+ * and not written (the file does not have them).
+ */
+export function instanceCodec(name: string, reconciled: Reconciled, encoding: SchemaEncoding): Codec<Instance> {
+  const cache = new Map<string, Codec<Instance>>();
+  const build = (structName: string): Codec<Instance> => {
+    const cached = cache.get(structName);
+    if (cached !== undefined) return cached;
+    const plan = reconciled.plans.get(structName);
+    if (plan === undefined) throw new RangeError(`no definition of structure ${structName}`);
+    // Nested codecs are looked up lazily so structures may nest in any order (not themselves).
+    const elementOf = (f: FieldPlan): Codec<any> => {
+      if (f.element !== 'struct') return f.element;
+      const ref = f.def.ref;
+      if (ref === undefined || !reconciled.plans.has(ref)) throw new RangeError(`field ${f.def.name} nests undefined structure ${String(ref)}`);
+      return encoding.nest(reconciled.plans.get(ref)!.def, build(ref));
+    };
+    let elements: Codec<any>[] | undefined;
+    const codecs = () => (elements ??= plan.fields.map(elementOf));
+    const readField = (r: Reader, f: FieldPlan, codec: Codec<any>, out: Instance, kept: Record<string, unknown>) => {
+      const values: unknown[] = [];
+      const path = r.state.path;
+      path.push(f.def.name);
+      for (let i = 0; i < f.def.count; i++) {
+        if (f.def.count > 1) path.push(i);
+        values.push(codec.read(r));
+        if (f.def.count > 1) path.pop();
+      }
+      path.pop();
+      if (f.known === undefined) {
+        kept[f.def.name] = f.def.count === 1 ? values[0] : values;
+        return;
+      }
+      const expected = f.known.count;
+      const own = values.slice(0, f.keep);
+      for (let i = own.length; i < expected; i++) own.push(f.known.default());
+      out[f.def.name] = expected === 1 ? own[0] : own;
+      if (values.length > expected) kept[f.def.name] = values.slice(expected);
+    };
+    const codec = defineCodec<Instance>({
+      name: `instance(${structName})`,
+      kind: 'instance',
+      json: t.UnknownRecord as unknown as t.Type<Instance, unknown, unknown>,
+      minSize: 0,
+      meta: { struct: structName },
+      read(r) {
+        r.descend();
+        const out: Instance = {};
+        const kept: Record<string, unknown> = {};
+        const list = codecs();
+        plan.fields.forEach((f, i) => readField(r, f, list[i], out, kept));
+        for (const f of plan.missing) out[f.name] = f.count === 1 ? f.default() : Array.from({ length: f.count }, () => f.default());
+        if (Object.keys(kept).length > 0) out.$kept = kept;
+        r.ascend();
+        return out;
+      },
+      write(w: Writer, value) {
+        if (typeof value !== 'object' || value === null) throw w.error(`expected an instance of ${structName}`);
+        w.descend();
+        const list = codecs();
+        const kept = value.$kept ?? {};
+        const path = w.state.path;
+        plan.fields.forEach((f, i) => {
+          path.push(f.def.name);
+          const own = f.known === undefined ? [] : f.known.count === 1 ? [value[f.def.name]] : (value[f.def.name] as unknown[]);
+          if (!Array.isArray(own)) throw w.error(`expected ${f.known!.count} elements`);
+          const extra = f.known === undefined ? kept[f.def.name] : kept[f.def.name] ?? [];
+          const rest = f.known === undefined ? (f.def.count === 1 ? [extra] : (extra as unknown[])) : (extra as unknown[]);
+          const all = [...own.slice(0, f.keep), ...(Array.isArray(rest) ? rest : [])];
+          if (all.length !== f.def.count) throw w.error(`field ${f.def.name} has ${all.length} elements; the definition says ${f.def.count}`);
+          for (let k = 0; k < all.length; k++) {
+            if (f.def.count > 1) path.push(k);
+            list[i].write(w, all[k]);
+            if (f.def.count > 1) path.pop();
+          }
+          path.pop();
+        });
+        w.ascend();
+      },
+    });
+    cache.set(structName, codec);
+    return codec;
+  };
+  return build(name);
+}

@@ -1,0 +1,212 @@
+// Schema evolution: files written with an older and a newer schema, read with the other.
+import * as E from 'fp-ts/lib/Either';
+import {
+  array, bytes, chunk, decode, defaultInstance, definitionsOf, encode, f32le, fourcc, instanceCodec, map, maybe,
+  pstring, reconcile, struct, u16le, u32le, u8, type Codec, type FieldKind, type Instance, type KnownStruct,
+  type SchemaEncoding, type StructDef,
+} from '../src/index';
+
+const text = pstring(u8, 'utf8');
+const kinds: FieldKind[] = ['numeric', 'index', 'string', 'struct'];
+const kind = map(u8, {
+  decode: (n: number): FieldKind => {
+    if (n < 1 || n > 4) throw new Error(`field kind ${n}`);
+    return kinds[n - 1];
+  },
+  encode: (k: FieldKind) => kinds.indexOf(k) + 1,
+});
+// A definition as a file stores it (EDGE's Stru layout, with our small strings).
+const fieldDef = struct({
+  kind,
+  size: u8,
+  count: u16le,
+  name: text,
+  ref: (p: { kind: FieldKind }) => maybe(p.kind === 'index' || p.kind === 'struct', text),
+});
+const structDef = struct({ name: text, marker: fourcc(), fields: array(fieldDef, u8) });
+
+// A number stored in 6 bytes although definitions declare 4 (as EDGE's floats): the reader's
+// schema must say so, the size byte cannot.
+const wide = map(bytes(6), {
+  decode: (b: Uint8Array) => new DataView(b.buffer, b.byteOffset).getUint32(2, true),
+  encode: (n: number) => {
+    const b = new Uint8Array(6);
+    new DataView(b.buffer).setUint32(2, n, true);
+    b[0] = 0xee;
+    return b;
+  },
+});
+
+const encoding: SchemaEncoding = {
+  numeric: (size) => bytes(size),
+  string: text,
+  index: u32le,
+  nest: (def: StructDef, body: Codec<Instance>) =>
+    map(chunk({ marker: fourcc(), length: u16le }, def.marker, body), {
+      decode: (c) => c.body,
+      encode: (body: Instance) => ({ id: def.marker, body }),
+    }),
+};
+
+const zero = () => 0;
+const older: KnownStruct[] = [
+  {
+    name: 'player_t',
+    marker: 'play',
+    fields: [
+      { name: 'health', kind: 'numeric', size: 4, count: 1, codec: f32le, default: zero },
+      { name: 'speed', kind: 'numeric', size: 4, count: 1, codec: wide, default: zero },
+      { name: 'name', kind: 'string', size: 0, count: 1, default: () => '' },
+      { name: 'weapons', kind: 'struct', size: 0, count: 2, ref: 'weap_t', default: () => ({ kind: 0, owned: 0 }) },
+      { name: 'target', kind: 'index', size: 4, count: 1, ref: 'mobjs', default: zero },
+      { name: 'ammo', kind: 'numeric', size: 2, count: 4, codec: u16le, default: zero },
+    ],
+  },
+  {
+    name: 'weap_t',
+    marker: 'weap',
+    fields: [
+      { name: 'kind', kind: 'numeric', size: 1, count: 1, codec: u8, default: zero },
+      { name: 'owned', kind: 'numeric', size: 1, count: 1, codec: u8, default: zero },
+    ],
+  },
+];
+const newer: KnownStruct[] = [
+  {
+    name: 'player_t',
+    marker: 'play',
+    fields: [
+      { name: 'health', kind: 'numeric', size: 4, count: 1, codec: f32le, default: zero },
+      { name: 'speed', kind: 'numeric', size: 4, count: 1, codec: wide, default: zero },
+      { name: 'name', kind: 'string', size: 0, count: 1, default: () => '' },
+      { name: 'weapons', kind: 'struct', size: 0, count: 3, ref: 'weap_t', default: () => ({ kind: 0, owned: 0, clip: 0 }) },
+      { name: 'ammo', kind: 'numeric', size: 2, count: 2, codec: u16le, default: zero },
+      { name: 'armor', kind: 'numeric', size: 4, count: 1, codec: u32le, default: () => 100 },
+    ],
+  },
+  {
+    name: 'weap_t',
+    marker: 'weap',
+    fields: [
+      { name: 'kind', kind: 'numeric', size: 1, count: 1, codec: u8, default: zero },
+      { name: 'owned', kind: 'numeric', size: 1, count: 1, codec: u8, default: zero },
+      { name: 'clip', kind: 'numeric', size: 2, count: 1, codec: u16le, default: zero },
+    ],
+  },
+];
+
+/** A small self-describing file: the definitions, then one player_t instance. */
+function fileCodec(defs: StructDef[], schema: KnownStruct[]) {
+  const plan = reconcile(defs, schema, encoding);
+  return { plan, codec: struct({ defs: array(structDef, u8), player: instanceCodec('player_t', plan, encoding) }) };
+}
+
+function writeWith(schema: KnownStruct[], player: Instance): Uint8Array {
+  const defs = definitionsOf(schema);
+  const { codec } = fileCodec(defs, schema);
+  const out = encode(codec, { defs: defs as any, player });
+  if (E.isLeft(out)) throw out.left;
+  return out.right;
+}
+
+/** Reads a file with a schema: the definitions first, then the data through the reconciled plan. */
+function readWith(schema: KnownStruct[], file: Uint8Array) {
+  const head = decode(struct({ defs: array(structDef, u8), rest: bytes('rest') }), file);
+  if (E.isLeft(head)) throw head.left;
+  const { plan, codec } = fileCodec(head.right.value.defs as StructDef[], schema);
+  const result = decode(codec, file);
+  if (E.isLeft(result)) throw result.left;
+  return { value: result.right.value, warnings: plan.warnings, reencode: () => encode(codec, result.right.value) };
+}
+
+const oldPlayer: Instance = {
+  health: 75.5,
+  speed: 123456,
+  name: 'marine',
+  weapons: [{ kind: 1, owned: 1 }, { kind: 2, owned: 0 }],
+  target: 3,
+  ammo: [10, 20, 30, 40],
+};
+
+describe('schema evolution', () => {
+  const oldFile = writeWith(older, oldPlayer);
+
+  test('a file describes itself and reads back with the same schema without warnings', () => {
+    const { value, warnings, reencode } = readWith(older, oldFile);
+    expect(warnings).toEqual([]);
+    expect(value.player).toEqual(oldPlayer);
+    expect(E.isRight(reencode()) && reencode()).toEqual(E.right(oldFile));
+  });
+
+  test('an older file read with a newer schema: each rule, as a warning with its path', () => {
+    const { value, warnings, reencode } = readWith(newer, oldFile);
+    const codes = warnings.map((w) => `${w.code} ${w.path.join('.')}`);
+    expect(codes).toEqual([
+      'missing-elements Stru.player_t.weapons',
+      'unknown-field Stru.player_t.target',
+      'extra-elements Stru.player_t.ammo',
+      'missing-field Stru.player_t.armor',
+      'missing-field Stru.weap_t.clip',
+    ]);
+    const player = value.player;
+    expect(player.health).toBe(75.5);
+    expect(player.speed).toBe(123456); // the 6-byte encoding came from the reader's schema
+    expect(player.armor).toBe(100); // missing field: default
+    expect(player.ammo).toEqual([10, 20]); // fewer expected: the rest kept
+    expect(player.weapons).toEqual([{ kind: 1, owned: 1, clip: 0 }, { kind: 2, owned: 0, clip: 0 }, { kind: 0, owned: 0, clip: 0 }]);
+    expect(player.$kept).toEqual({ target: 3, ammo: [30, 40] }); // an unknown INDEX is read as one
+    // Unknown fields and extra elements ride along: re-encoding gives the identical file.
+    expect(reencode()).toEqual(E.right(oldFile));
+  });
+
+  test('a newer file read with an older schema: new fields kept, extra elements kept, identical re-encoding', () => {
+    const newPlayer: Instance = {
+      health: 1,
+      speed: 7,
+      name: 'doomguy',
+      weapons: [{ kind: 1, owned: 1, clip: 50 }, { kind: 2, owned: 1, clip: 8 }, { kind: 3, owned: 0, clip: 0 }],
+      ammo: [5, 6],
+      armor: 200,
+    };
+    const newFile = writeWith(newer, newPlayer);
+    const { value, warnings, reencode } = readWith(older, newFile);
+    expect(warnings.map((w) => w.code)).toEqual(['extra-elements', 'missing-elements', 'unknown-field', 'missing-field', 'unknown-field']);
+    expect(value.player.ammo).toEqual([5, 6, 0, 0]);
+    expect(value.player.target).toBe(0);
+    expect((value.player.$kept as Record<string, unknown>).armor).toEqual(Uint8Array.of(200, 0, 0, 0));
+    expect(reencode()).toEqual(E.right(newFile));
+  });
+
+  test('a structure the reader does not know is decoded from the file definition and kept', () => {
+    const withExtra: KnownStruct[] = [
+      { ...older[0], fields: [...older[0].fields, { name: 'stats', kind: 'struct', size: 0, count: 1, ref: 'stat_t', default: () => ({}) }] },
+      older[1],
+      { name: 'stat_t', marker: 'stat', fields: [{ name: 'kills', kind: 'numeric', size: 2, count: 1, codec: u16le, default: zero }, { name: 'note', kind: 'string', size: 0, count: 1, default: () => '' }] },
+    ];
+    const file = writeWith(withExtra, { ...oldPlayer, stats: { kills: 9, note: 'ok' } });
+    const { value, warnings, reencode } = readWith(older, file);
+    expect(warnings.map((w) => `${w.code} ${w.path.join('.')}`)).toEqual(['unknown-field Stru.player_t.stats', 'unknown-struct Stru.stat_t']);
+    expect((value.player.$kept as Record<string, unknown>).stats).toEqual({ $kept: { kills: Uint8Array.of(9, 0), note: 'ok' } });
+    expect(reencode()).toEqual(E.right(file));
+  });
+
+  test('a field whose kind changed is an error: once a name is used its type is fixed', () => {
+    const retyped: KnownStruct[] = [{ ...older[0], fields: older[0].fields.map((f) => (f.name === 'name' ? { ...f, kind: 'numeric' as const, size: 4, codec: u32le } : f)) }, older[1]];
+    expect(() => readWith(retyped, oldFile)).toThrow('field name of player_t changed kind from numeric to string; once a name is used its type is fixed for all time');
+  });
+
+  test('a numeric field whose declared size changed is kept by its declared size, with a warning', () => {
+    const resized: KnownStruct[] = [{ ...older[0], fields: older[0].fields.map((f) => (f.name === 'health' ? { ...f, size: 8, codec: bytes(8) } : f)) }, older[1]];
+    const { value, warnings, reencode } = readWith(resized, oldFile);
+    expect(warnings.map((w) => w.code)).toEqual(['size-changed']);
+    expect((value.player.$kept as Record<string, unknown>).health).toBeInstanceOf(Uint8Array);
+    expect(reencode()).toEqual(E.right(oldFile));
+  });
+
+  test('new instances start from defaults, nested structures included', () => {
+    expect(defaultInstance(newer[0], newer)).toEqual({
+      health: 0, speed: 0, name: '', ammo: [0, 0], armor: 100,
+      weapons: [{ kind: 0, owned: 0, clip: 0 }, { kind: 0, owned: 0, clip: 0 }, { kind: 0, owned: 0, clip: 0 }],
+    });
+  });
+});
