@@ -151,6 +151,11 @@ export const graphImage: Codec<GraphImage> = defineCodec<GraphImage>({
   write(w, image) {
     const objects = image.kindOf.length;
     const segments = image.dataStart.length - 1;
+    // Room for everything at once: one allocation instead of repeated doubling.
+    let names = 0;
+    for (const name of image.kinds) names += 2 + name.length * 3;
+    for (const name of image.externals) names += 2 + name.length * 3;
+    w.ensure(28 + names + 4 * (image.roots.length + 4 * objects + image.refs.length + segments) + image.data.length);
     writeColumn(w, Uint32Array.of(objects, image.roots.length, image.kinds.length, image.externals.length, image.refs.length, segments, image.data.length));
     writeNames(w, image.kinds);
     writeNames(w, image.externals);

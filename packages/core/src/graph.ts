@@ -85,9 +85,13 @@ class Growing<T extends Uint32Array | Int32Array | Uint8Array> {
     this.items = next;
   }
   append(bytes: Uint8Array): void {
-    if (this.length + bytes.length > this.items.length) this.grow(this.length + bytes.length);
-    (this.items as Uint8Array).set(bytes, this.length);
-    this.length += bytes.length;
+    const n = bytes.length;
+    if (this.length + n > this.items.length) this.grow(this.length + n);
+    const items = this.items as Uint8Array;
+    // Small segments are the common case: a loop beats a builtin call for them.
+    if (n <= 16) for (let i = 0; i < n; i++) items[this.length + i] = bytes[i];
+    else items.set(bytes, this.length);
+    this.length += n;
   }
   done(extra = 0): T {
     return this.items.slice(0, this.length + extra) as T;
@@ -98,7 +102,7 @@ class Growing<T extends Uint32Array | Int32Array | Uint8Array> {
 export interface ObjectSink<O> {
   /** Appends a reference to another object (or null); the object is interned if it is new. */
   writeReference(target: O | null): void;
-  /** Appends a data segment (copied). */
+  /** Appends a data segment. The bytes are copied, so a saver may reuse one scratch buffer. */
   writeData(bytes: Uint8Array): void;
   /** The number `target` has (interning it if new): for savers that store numbers inside data. */
   numberOf(target: O | null): number;
@@ -387,7 +391,8 @@ class GraphRun<O extends object> {
   readonly resolved: Array<O | null>;
   readonly externals: O[] = [];
   private readonly externalSet: Set<O>;
-  private readonly numberOf = new Map<O, number>();
+  /** Object → number, built on the first `restoreFirst` (most graphs never need it). */
+  private numberOf: Map<O, number> | undefined;
   private readonly state: Uint8Array;
   private readonly maxDepth: number;
   private plainDepth = 0;
@@ -408,7 +413,6 @@ class GraphRun<O extends object> {
       const object = restorer.allocate(kind, image.sizes[i], i + 1);
       if (object === undefined || object === null) throw this.fail(i + 1, `no object can be allocated for kind ${JSON.stringify(kind)}`);
       this.objects[i] = object;
-      if (!this.numberOf.has(object)) this.numberOf.set(object, i + 1);
     }
     this.active = 0;
     for (const name of image.externals) {
@@ -458,6 +462,10 @@ class GraphRun<O extends object> {
   private statusOf(target: O | null, asker: number): { status: RestoreStatus; number?: number } {
     if (target === null || target === undefined) return { status: 'null' };
     if (this.externalSet.has(target)) return { status: 'external' };
+    if (this.numberOf === undefined) {
+      this.numberOf = new Map();
+      for (let i = 0; i < this.objects.length; i++) if (!this.numberOf.has(this.objects[i])) this.numberOf.set(this.objects[i], i + 1);
+    }
     const n = this.numberOf.get(target);
     if (n === undefined) throw this.fail(asker, 'restoreFirst was given an object that is not part of this graph');
     if (this.state[n] === DONE) return { status: 'restored' };
