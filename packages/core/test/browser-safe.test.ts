@@ -5,9 +5,10 @@ import { join } from 'node:path';
 const dist = join(__dirname, '..', 'dist');
 const src = join(__dirname, '..', 'src');
 
+// Everything but the `node/` entry, which exists to hold the Node-only helpers.
 function files(dir: string, ext: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? files(join(dir, entry.name), ext) : entry.name.endsWith(ext) ? [join(dir, entry.name)] : [],
+    entry.isDirectory() ? (entry.name === 'node' ? [] : files(join(dir, entry.name), ext)) : entry.name.endsWith(ext) ? [join(dir, entry.name)] : [],
   );
 }
 

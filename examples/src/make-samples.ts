@@ -1,9 +1,10 @@
-// Writes the bundled sample saves with our own encoder. Run: npm run samples --workspace examples
+// Writes the bundled sample saves with our own encoder: npm run samples --workspace examples
 import { writeFileSync } from 'node:fs';
 import { encodeOrThrow } from '@savekit/core';
-import { skirmishSave } from '../skirmish-format.mjs';
+import { skirmishSave, type SkirmishSave } from './skirmish.js';
 
-const sample = {
+/** The first sample: every chunk kind, and one chunk this reader does not know. */
+export const sample: SkirmishSave = {
   magic: 'SKRM',
   version: 3,
   options: { fogOfWar: 1, difficulty: 2, turnLimit: 300 },
@@ -17,12 +18,12 @@ const sample = {
         { id: 2, kind: 'scout', x: 0, y: 7.75, health: 35 },
       ],
     },
-    // A chunk this reader does not know: kept as raw bytes and written back untouched.
+    // Kept as raw bytes and written back untouched by readers that do not know it.
     { id: 'Mods', raw: Uint8Array.from([0x6d, 0x6f, 0x64, 0x31]) },
   ],
   end: 'ENDE',
 };
 
-const out = new URL('./skirmish-01.sks', import.meta.url);
+const out = new URL('../saves/skirmish-01.sks', import.meta.url);
 writeFileSync(out, encodeOrThrow(skirmishSave, sample));
 console.log(`wrote ${out.pathname}`);

@@ -1,0 +1,72 @@
+/** `savekit hexdump SAVE [--range A:B]`: hex with the field path of each byte range beside it. */
+import { formatPath, isSaveTree, type FieldSpan } from '@savekit/core';
+import type { CliContext } from '../context.js';
+import { chooseFormat } from '../document.js';
+import { SaveFailure, UsageError } from '../errors.js';
+import { readSave } from '../io.js';
+
+function parseOffset(text: string, what: string): number {
+  const value = Number(text.trim());
+  if (!Number.isSafeInteger(value) || value < 0) throw new UsageError(`--range: ${what} ${JSON.stringify(text)} is not an offset (decimal or 0x hex)`);
+  return value;
+}
+
+/** Parses `A:B` (either may be empty; decimal or 0x hex). */
+export function parseRange(text: string | undefined, size: number): [number, number] {
+  if (text === undefined) return [0, size];
+  const match = /^([^:]*):([^:]*)$/.exec(text);
+  if (!match) throw new UsageError(`--range must be START:END, got ${JSON.stringify(text)}`);
+  const start = match[1] === '' ? 0 : parseOffset(match[1], 'start');
+  const end = match[2] === '' ? size : Math.min(size, parseOffset(match[2], 'end'));
+  if (start > end) throw new UsageError(`--range: start ${start} is after end ${end}`);
+  return [start, end];
+}
+
+/** Spans that contain no other span: the fields a reader cares about in a hex view. */
+function leaves(spans: ReadonlyArray<FieldSpan>): FieldSpan[] {
+  const sorted = spans.filter((s) => s.layer === 0 && s.end > s.start).sort((a, b) => a.start - b.start || b.end - a.end);
+  return sorted.filter((s, i) => !(i + 1 < sorted.length && sorted[i + 1].start < s.end && sorted[i + 1].end <= s.end));
+}
+
+const hex2 = (b: number) => b.toString(16).padStart(2, '0');
+
+export function hexdumpCommand(ctx: CliContext, file: string, options: { format?: string; range?: string }): number {
+  const input = readSave(file);
+  if (isSaveTree(input)) throw new UsageError(`${file} is a folder; hexdump shows one file`);
+  const [start, end] = parseRange(options.range, input.length);
+  let spans: FieldSpan[] = [];
+  let failure: SaveFailure | undefined;
+  try {
+    const format = chooseFormat(ctx.registry, input, file, options.format);
+    const traced = format.decode(input, { trace: true });
+    if (traced._tag === 'Left') failure = new SaveFailure(file, traced.left);
+    else spans = leaves(format.fieldMap?.(input) ?? traced.right.spans ?? []);
+  } catch (error) {
+    if (!(error instanceof SaveFailure)) throw error;
+    failure = error;
+  }
+  const c = ctx.colors;
+  let next = 0;
+  for (let line = start - (start % 16); line < end; line += 16) {
+    const cells: string[] = [];
+    let text = '';
+    for (let i = line; i < line + 16; i++) {
+      if (i < start || i >= end) {
+        cells.push('  ');
+        text += ' ';
+      } else {
+        cells.push(hex2(input[i]));
+        text += input[i] >= 0x20 && input[i] < 0x7f ? String.fromCharCode(input[i]) : '.';
+      }
+    }
+    while (next < spans.length && spans[next].end <= line) next++;
+    const here: string[] = [];
+    for (let k = next; k < spans.length && spans[k].start < line + 16; k++) {
+      if (spans[k].start >= line || spans[k].start < start) here.push(`${formatPath(spans[k].path)}@${spans[k].start}`);
+    }
+    const fields = here.length > 3 ? `${here.slice(0, 3).join(' ')} +${here.length - 3}` : here.join(' ');
+    ctx.out(`${c.dim(line.toString(16).padStart(8, '0'))}  ${cells.slice(0, 8).join(' ')}  ${cells.slice(8).join(' ')}  |${text}|  ${c.cyan(fields)}`.trimEnd());
+  }
+  if (failure !== undefined) throw failure;
+  return 0;
+}

@@ -1,0 +1,21 @@
+/**
+ * What every command gets: the formats, colours, and where to print.
+ *
+ * @module
+ */
+import type { FormatRegistry } from '@savekit/core';
+import type { Colors } from 'picocolors/types.js';
+
+/** The shared state of one `savekit` run. */
+export interface CliContext {
+  /** The registered formats. */
+  readonly registry: FormatRegistry;
+  /** Colours (all no-ops unless stdout is a terminal and --no-color was not given). */
+  readonly colors: Colors;
+  /** Prints a line to standard output. */
+  out(line: string): void;
+  /** Prints a line to standard error. */
+  err(line: string): void;
+  /** Whether standard error is a terminal (progress bars go there). */
+  readonly interactive: boolean;
+}

@@ -1,0 +1,86 @@
+/**
+ * What every command does first: pick the format, decode the save; and the JSON envelope that
+ * `dump` writes and `build` reads.
+ *
+ * @module
+ */
+import * as E from 'fp-ts/lib/Either.js';
+import { JsonError, reportJsonErrors, type AnySaveFormat, type Decoded, type DecodeOptions, type FormatRegistry, type SaveInput } from '@savekit/core';
+import { SaveFailure, UsageError } from './errors.js';
+import { isDirectory } from './io.js';
+
+/** The format to use for a save: the one named, or the likeliest claimant. */
+export function chooseFormat(registry: FormatRegistry, input: SaveInput, file: string, id?: string): AnySaveFormat {
+  if (id !== undefined) {
+    const format = registry.get(id);
+    if (format === undefined) {
+      throw new UsageError(`unknown format ${JSON.stringify(id)} (known: ${registry.list().map((f) => f.id).join(', ') || 'none'})`);
+    }
+    return format;
+  }
+  const found = registry.detect(input);
+  if (found === undefined) {
+    const known = registry.list().map((f) => f.id).join(', ') || 'none registered; use --plugin';
+    throw new SaveFailure(file, `no registered format recognises this ${isDirectory(file) ? 'folder' : 'file'} (formats: ${known})`);
+  }
+  return found;
+}
+
+/** Decodes a save with a format; a DecodeError becomes a failure naming the file. */
+export function decodeSave(format: AnySaveFormat, input: SaveInput, file: string, options?: DecodeOptions): Decoded<unknown> {
+  let result;
+  try {
+    result = format.decode(input, options);
+  } catch (error) {
+    // A format must return its errors; one that throws has a bug, but the user still gets a line.
+    throw new SaveFailure(file, `format ${format.id} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (E.isLeft(result)) throw new SaveFailure(file, result.left);
+  return result.right;
+}
+
+/** Encodes a document with a format. */
+export function encodeSave(format: AnySaveFormat, doc: unknown, file: string): SaveInput {
+  let result;
+  try {
+    result = format.encode(doc);
+  } catch (error) {
+    throw new SaveFailure(file, `format ${format.id} failed to encode: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (E.isLeft(result)) throw new SaveFailure(file, result.left);
+  return result.right;
+}
+
+/** The JSON file `dump` writes: which format, which envelope version, the lossless document. */
+export interface Envelope {
+  readonly savekit: 1;
+  readonly format: string;
+  readonly document: unknown;
+}
+
+/** A document as its JSON envelope. */
+export function toEnvelope(format: AnySaveFormat, doc: unknown): Envelope {
+  return { savekit: 1, format: format.id, document: format.json.encode(doc) };
+}
+
+/** Reads an envelope back: its format, and the document validated by the format's io-ts type. */
+export function fromEnvelope(registry: FormatRegistry, json: unknown, file: string): { format: AnySaveFormat; doc: unknown } {
+  if (typeof json !== 'object' || json === null || (json as Envelope).savekit !== 1 || typeof (json as Envelope).format !== 'string') {
+    throw new SaveFailure(file, 'not a savekit JSON document (expected { "savekit": 1, "format": …, "document": … })');
+  }
+  const envelope = json as Envelope;
+  const format = registry.get(envelope.format);
+  if (format === undefined) throw new UsageError(`${file}: unknown format ${JSON.stringify(envelope.format)}`);
+  const result = format.json.decode(envelope.document);
+  if (E.isLeft(result)) throw new SaveFailure(file, new JsonError(reportJsonErrors(result.left).map((p) => ({ ...p, path: ['document', ...p.path] }))));
+  return { format, doc: result.right };
+}
+
+/** Parses JSON text; a syntax error is a failure naming the file. */
+export function parseJson(text: string, file: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new SaveFailure(file, `not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

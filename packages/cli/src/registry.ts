@@ -1,0 +1,62 @@
+/**
+ * Which formats the CLI knows: the format packages that are installed, and plugins named on the
+ * command line (`--plugin`) or in `SAVEKIT_PLUGINS`.
+ *
+ * @module
+ */
+import { isAbsolute, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { FormatRegistry, type AnySaveFormat } from '@savekit/core';
+import { UsageError } from './errors.js';
+
+/** Format packages the CLI registers when they are installed. */
+export const BUILTIN_FORMAT_PACKAGES = ['@savekit/edge', '@savekit/uqm', '@savekit/terrarum', '@savekit/zippy'];
+
+function isFormat(value: unknown): value is AnySaveFormat {
+  const f = value as AnySaveFormat;
+  return typeof value === 'object' && value !== null && typeof f.id === 'string' && typeof f.decode === 'function' && typeof f.encode === 'function' && typeof f.sniff === 'function';
+}
+
+/** The formats a module exports: `format`, `formats`, or its default export. */
+export function formatsOf(module: Record<string, unknown>): AnySaveFormat[] {
+  const found: AnySaveFormat[] = [];
+  for (const candidate of [module.format, module.default, ...(Array.isArray(module.formats) ? module.formats : [])]) {
+    if (isFormat(candidate) && !found.includes(candidate)) found.push(candidate);
+  }
+  return found;
+}
+
+function specifierOf(plugin: string): string {
+  // Paths are taken relative to the working directory; anything else is a package name.
+  if (plugin.startsWith('.') || isAbsolute(plugin)) return pathToFileURL(resolve(plugin)).href;
+  return plugin;
+}
+
+/** A registry with every installed format package and every plugin. */
+export async function loadRegistry(plugins: ReadonlyArray<string>): Promise<FormatRegistry> {
+  const registry = new FormatRegistry();
+  const add = (format: AnySaveFormat) => {
+    if (registry.get(format.id) === undefined) registry.register(format);
+  };
+  for (const name of BUILTIN_FORMAT_PACKAGES) {
+    try {
+      formatsOf((await import(name)) as Record<string, unknown>).forEach(add);
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') throw error;
+    }
+  }
+  const fromEnv = (process.env.SAVEKIT_PLUGINS ?? '').split(/[;,]/).filter((p) => p.trim() !== '');
+  for (const plugin of [...fromEnv, ...plugins]) {
+    let module: Record<string, unknown>;
+    try {
+      module = (await import(specifierOf(plugin))) as Record<string, unknown>;
+    } catch (error) {
+      throw new UsageError(`cannot load plugin ${plugin}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    }
+    const formats = formatsOf(module);
+    if (formats.length === 0) throw new UsageError(`plugin ${plugin} exports no format (export \`format\`, \`formats\` or a default SaveFormat)`);
+    formats.forEach(add);
+  }
+  return registry;
+}
