@@ -54,7 +54,7 @@ export async function measure(benchCase, { quick }) {
   verify(benchCase);
   // Heavy cases (a million-node graph) say how many runs are enough.
   const iterations = quick ? 3 : (benchCase.iterations ?? 64);
-  const bench = new Bench({ time: quick ? 20 : (benchCase.time ?? 1500), warmupTime: quick ? 5 : 300, warmupIterations: quick ? 1 : (benchCase.warmupIterations ?? Math.min(5, iterations)), iterations, retainSamples: true });
+  const bench = new Bench({ time: quick ? 20 : (benchCase.time ?? 1500), warmupTime: quick ? 5 : (benchCase.warmupTime ?? 300), warmupIterations: quick ? 1 : (benchCase.warmupIterations ?? Math.min(5, iterations)), iterations, retainSamples: true });
   for (const peer of benchCase.peers) if (!peer.fails) bench.add(peer.name, peer.run);
   await bench.run();
   const rows = benchCase.peers.map((peer) => {

@@ -121,6 +121,7 @@ export function cases(quick) {
       bytesPerOp: 0,
       iterations: quick ? 3 : 4,
       warmupIterations: 1,
+      warmupTime: 0,
       time: 0,
       ours: 'savekit graph',
       peers,

@@ -102,7 +102,8 @@ export async function runCli(args: ReadonlyArray<string>, io: CliIo = { stdout: 
     return code;
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 0;
+      // --help and --version succeed; help shown because no command was given is a usage error.
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
       return 2; // commander has already printed the problem
     }
     if (error instanceof UsageError || error instanceof SaveFailure) {

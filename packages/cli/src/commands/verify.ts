@@ -25,7 +25,14 @@ export function expandSaves(ctx: CliContext, args: ReadonlyArray<string>): strin
   const treeFormats = ctx.registry.list().some((f) => f.input !== 'file');
   for (const arg of args) {
     if (isDynamicPattern(arg)) {
-      const matches = globSync(arg, { onlyFiles: false, expandDirectories: false }).sort();
+      // Glob from the pattern's fixed leading folders, so absolute patterns work too.
+      const segments = arg.split('/');
+      const fixed = segments.findIndex((segment) => isDynamicPattern(segment));
+      const base = segments.slice(0, fixed).join('/') || (arg.startsWith('/') ? '/' : '.');
+      const pattern = segments.slice(fixed).join('/');
+      const matches = globSync(pattern, { cwd: base, onlyFiles: true, expandDirectories: false })
+        .sort()
+        .map((match) => (base === '.' ? match : `${base.replace(/\/$/, '')}/${match}`));
       if (matches.length === 0) throw new UsageError(`${arg}: no file matches`);
       out.push(...matches);
     } else if (isDirectory(arg)) {
