@@ -4,8 +4,8 @@
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/packages', '<rootDir>/test'],
-  testMatch: ['<rootDir>/test/**/*.test.ts', '**/packages/*/test/**/*.test.ts', '**/packages/*/src/**/*.test.ts'],
+  roots: ['<rootDir>/packages', '<rootDir>/examples', '<rootDir>/test'],
+  testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/examples/test/**/*.test.ts', '**/packages/*/test/**/*.test.ts', '**/packages/*/src/**/*.test.ts'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
   transform: {
     '^.+\\.[tj]s$': [
