@@ -37,7 +37,7 @@ export function array<A>(element: Codec<A>, count: CountSpec): Codec<A[]> {
     json: arrayJson(element, fixed, name),
     size: fixed !== undefined && elementSize !== undefined ? fixed * elementSize : undefined,
     minSize: fixed !== undefined ? fixed * element.minSize : typeof count === 'object' ? count.minSize : 0,
-    meta: { count: countName(count) },
+    meta: { count: countName(count), countSpec: count },
     children: [...(typeof count === 'object' ? [{ key: 'count', codec: count }] : []), { key: '[]', codec: element }],
     read(r) {
       const at = r.pos;

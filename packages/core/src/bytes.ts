@@ -21,7 +21,7 @@ export function bytes(count: CountSpec): Codec<Uint8Array> {
     json: jsonBytes(fixed),
     size: fixed,
     minSize: fixed ?? (typeof count === 'object' ? count.minSize : 0),
-    meta: { count: countName(count) },
+    meta: { count: countName(count), countSpec: count },
     children: typeof count === 'object' ? [{ key: 'length', codec: count }] : [],
     read(r) {
       const at = r.pos;

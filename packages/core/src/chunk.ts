@@ -321,7 +321,7 @@ export function chunkList<M extends Readonly<Record<string, Codec<any>>>>(
     kind: 'chunkList',
     json: t.array(entryJson) as unknown as t.Type<Array<ChunkEntry<M>>, unknown, unknown>,
     minSize: 0,
-    meta: { markers, framing, until },
+    meta: { markers, framing, until, known },
     children: markers.map((m) => ({ key: m, codec: (known as Record<string, Codec<unknown>>)[m] })),
     read(r) {
       const out: Array<ChunkEntry<M>> = [];

@@ -30,7 +30,7 @@ export function lazy<A>(define: () => Codec<A>, name = 'lazy'): Codec<A> {
     kind: 'lazy',
     json,
     minSize: 0,
-    meta: {},
+    meta: { resolve: get },
     read(r) {
       r.descend();
       const value = get().read(r);

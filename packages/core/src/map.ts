@@ -54,6 +54,7 @@ export function map<A, B>(codec: Codec<A>, bijection: Bijection<A, B>): Codec<B>
     json,
     size: codec.size,
     minSize: codec.minSize,
+    meta: { bijection },
     children: [{ key: 'stored', codec }],
     read(r) {
       const at = r.pos;

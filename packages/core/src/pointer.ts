@@ -116,7 +116,7 @@ export function pointer<A>(offset: Codec<number>, target: Codec<A>, options: Poi
     kind: 'pointer',
     json,
     size: offset.size,
-    meta: { nullOffset, base, reserved: [...reserved] },
+    meta: { nullOffset, base, reserved: [...reserved], align },
     children: [
       { key: 'offset', codec: offset },
       { key: 'target', codec: target },

@@ -31,7 +31,7 @@ export function sized<A>(size: number | Codec<number>, codec: Codec<A>): Codec<A
     json: codec.json,
     size: fixed !== undefined ? fixed : undefined,
     minSize: fixed ?? (size as Codec<number>).minSize,
-    meta: { size: countName(size) },
+    meta: { size: countName(size), sizeSpec: size },
     children: [...(typeof size === 'object' ? [{ key: 'length', codec: size }] : []), { key: 'body', codec }],
     read(r) {
       const at = r.pos;

@@ -88,7 +88,7 @@ export function pstring(length: Codec<number>, encoding: EncodingName = 'utf8'):
     kind: 'pstring',
     json: textJson(enc),
     minSize: length.minSize,
-    meta: { encoding, length: length.name },
+    meta: { encoding, length: length.name, lengthCodec: length },
     children: [{ key: 'length', codec: length }],
     read(r) {
       const at = r.pos;

@@ -158,7 +158,7 @@ export function struct<F extends Fields>(fields: F, name = 'struct'): Codec<Stru
     json: structJson(names, specs, name),
     size,
     minSize,
-    meta: { fields: names },
+    meta: { fields: names, specs },
     children: specs.map((spec, i) => ({ key: names[i], codec: isCodec(spec) ? spec : dependentPlaceholder })),
     read:
       readFixed === undefined

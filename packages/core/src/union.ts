@@ -74,7 +74,7 @@ export function taggedUnion<T extends string | number, V extends Readonly<Record
     kind: 'taggedUnion',
     json,
     minSize: tag.minSize,
-    meta: { tags: keys.map(tagOf) },
+    meta: { tags: keys.map(tagOf), variants, otherwise },
     children: [
       { key: 'tag', codec: tag },
       ...keys.map((key) => ({ key, codec: (variants as Record<string, Codec<unknown>>)[key] })),

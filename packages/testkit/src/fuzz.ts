@@ -1,0 +1,155 @@
+/**
+ * The fuzz suite: mutations of valid saves — byte flips, truncations, insertions, inflated length
+ * fields, duplicated and reordered regions, hostile patterns spliced in — fed to a format's decoder,
+ * which must answer with a value or a DecodeError: never another exception, never beyond the time
+ * limit, never a huge allocation.
+ *
+ * @module
+ */
+import * as E from 'fp-ts/lib/Either.js';
+import { isSaveTree, type SaveFormat, type SaveInput } from '@savekit/core';
+import { hostileInputs } from './hostile.js';
+import { finish, preview, type SuiteFailure, type SuiteReport } from './report.js';
+
+/** Options of {@link fuzzSuite}. */
+export interface FuzzOptions {
+  /** Valid saves to mutate. */
+  readonly seeds: ReadonlyArray<SaveInput>;
+  /** How many mutated inputs (default: `SAVEKIT_FUZZ_ITERATIONS`, else 100,000). */
+  readonly iterations?: number;
+  /** The most one decode may take (default 2,000 ms). */
+  readonly timeoutMs?: number;
+  /** The most one decode may grow the heap and buffers by (default 512 MiB). */
+  readonly maxAllocationBytes?: number;
+  /** Seed of the mutation generator, for reproducing a run (default 1). */
+  readonly seed?: number;
+}
+
+/** The default iteration count: `SAVEKIT_FUZZ_ITERATIONS`, else 100,000. */
+export function defaultIterations(): number {
+  const fromEnv = Number(process.env.SAVEKIT_FUZZ_ITERATIONS);
+  return Number.isSafeInteger(fromEnv) && fromEnv > 0 ? fromEnv : 100_000;
+}
+
+type Random = () => number;
+
+function rng(seed: number): Random {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const MUTATIONS = ['flip', 'truncate', 'insert', 'inflate', 'duplicate', 'swap', 'zero', 'hostile'] as const;
+type Mutation = (typeof MUTATIONS)[number];
+
+/** One mutation of `input`; returns the new bytes. */
+export function mutate(input: Uint8Array, kind: Mutation, random: Random): Uint8Array {
+  const n = input.length;
+  const at = n === 0 ? 0 : Math.floor(random() * n);
+  const span = 1 + Math.floor(random() * Math.min(64, Math.max(1, n)));
+  const out = (parts: Uint8Array[]) => {
+    const total = parts.reduce((s, p) => s + p.length, 0);
+    const bytes = new Uint8Array(total);
+    let o = 0;
+    for (const p of parts) {
+      bytes.set(p, o);
+      o += p.length;
+    }
+    return bytes;
+  };
+  switch (kind) {
+    case 'flip': {
+      const copy = input.slice();
+      const count = 1 + Math.floor(random() * 4);
+      for (let i = 0; i < count && n > 0; i++) copy[Math.floor(random() * n)] = Math.floor(random() * 256);
+      return copy;
+    }
+    case 'truncate':
+      return input.slice(0, at);
+    case 'insert':
+      return out([input.subarray(0, at), Uint8Array.from({ length: span }, () => Math.floor(random() * 256)), input.subarray(at)]);
+    case 'inflate': {
+      // Lengths and counts are usually 2 or 4 bytes: make one claim everything.
+      const copy = input.slice();
+      const width = random() < 0.5 ? 4 : 2;
+      copy.fill(random() < 0.8 ? 0xff : 0x7f, at, Math.min(n, at + width));
+      return copy;
+    }
+    case 'duplicate':
+      return out([input.subarray(0, at + span), input.subarray(at, at + span), input.subarray(at + span)]);
+    case 'swap': {
+      const other = Math.floor(random() * Math.max(1, n - span));
+      const [a, b] = at < other ? [at, other] : [other, at];
+      if (b < a + span || b + span > n) return input.slice();
+      return out([input.subarray(0, a), input.subarray(b, b + span), input.subarray(a + span, b), input.subarray(a, a + span), input.subarray(b + span)]);
+    }
+    case 'zero': {
+      const copy = input.slice();
+      copy.fill(0, at, Math.min(n, at + span));
+      return copy;
+    }
+    case 'hostile': {
+      const pattern = hostileInputs.bytes[Math.floor(random() * hostileInputs.bytes.length)].bytes;
+      return random() < 0.5 ? out([input.subarray(0, at), pattern, input.subarray(at + pattern.length)]) : out([input.subarray(0, at), pattern, input.subarray(at)]);
+    }
+  }
+}
+
+const allocated = () => {
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+};
+
+/**
+ * Fuzzes a format's decoder and returns the report; throws a `SuiteError` listing what failed. Tree
+ * seeds are fuzzed one entry at a time.
+ */
+export function fuzzSuite<Doc>(format: SaveFormat<Doc>, options: FuzzOptions): SuiteReport {
+  const iterations = options.iterations ?? defaultIterations();
+  const timeoutMs = options.timeoutMs ?? 2000;
+  const maxAllocation = options.maxAllocationBytes ?? 512 * 1024 * 1024;
+  const random = rng(options.seed ?? 1);
+  const failures: SuiteFailure[] = [];
+  let slowest = { ms: 0, mutation: '' };
+  if (options.seeds.length === 0) throw new Error('fuzzSuite needs at least one seed');
+  for (let i = 0; i < iterations && failures.length < 20; i++) {
+    const seed = options.seeds[i % options.seeds.length];
+    const kind = MUTATIONS[Math.floor(random() * MUTATIONS.length)];
+    let input: SaveInput;
+    let shown: string;
+    if (isSaveTree(seed)) {
+      const names = [...seed.keys()];
+      const name = names[Math.floor(random() * names.length)];
+      const tree = new Map(seed);
+      tree.set(name, mutate(seed.get(name) as Uint8Array, kind, random));
+      input = tree;
+      shown = `${name}: ${preview(tree.get(name) as Uint8Array)}`;
+    } else {
+      input = mutate(seed, kind, random);
+      shown = preview(input);
+    }
+    const before = allocated();
+    const start = performance.now();
+    let result;
+    try {
+      result = format.decode(input);
+    } catch (error) {
+      failures.push({ check: `iteration ${i} (${kind})`, message: `decode threw ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`, input: shown });
+      continue;
+    }
+    const ms = performance.now() - start;
+    if (ms > slowest.ms) slowest = { ms, mutation: kind };
+    if (ms > timeoutMs) failures.push({ check: `iteration ${i} (${kind})`, message: `decode took ${ms.toFixed(0)} ms, over ${timeoutMs} ms`, input: shown });
+    const grew = allocated() - before;
+    if (grew > maxAllocation) failures.push({ check: `iteration ${i} (${kind})`, message: `decode grew memory by ${(grew / 2 ** 20).toFixed(0)} MiB`, input: shown });
+    if (E.isLeft(result) && (result.left === null || typeof result.left !== 'object' || result.left.name !== 'DecodeError' || !Array.isArray(result.left.path) || typeof result.left.offset !== 'number')) {
+      failures.push({ check: `iteration ${i} (${kind})`, message: `decode failed with something other than a DecodeError: ${String(result.left)}`, input: shown });
+    }
+  }
+  return finish({ suite: 'fuzz', format: format.id, iterations, failures, slowest: { ms: Math.round(slowest.ms * 100) / 100, mutation: slowest.mutation } });
+}

@@ -1,0 +1,19 @@
+/**
+ * `@savekit/testkit`: the conformance kit for savekit format plugins.
+ *
+ * - {@link arbitrary}: fast-check arbitraries derived from any core codec;
+ * - {@link roundTripSuite}: the decode/encode laws, JSON identity and sniffing, on samples and
+ *   generated documents;
+ * - {@link fuzzSuite}: mutated saves into the decoder, which may only answer with DecodeErrors;
+ * - {@link hostileInputs}: the shared hostile inputs.
+ *
+ * The suites are runner-agnostic: they return a report and throw a `SuiteError` on failure, so they
+ * work inside any test runner's test body (jest, vitest, mocha, node:test).
+ *
+ * @packageDocumentation
+ */
+export { arbitrary, type ArbitraryOptions } from './arbitrary.js';
+export { roundTripSuite, type RoundTripOptions } from './round-trip.js';
+export { defaultIterations, fuzzSuite, mutate, type FuzzOptions } from './fuzz.js';
+export { hostileInputs, type HostileBytes } from './hostile.js';
+export { finish, preview, recordTotals, SuiteError, type SuiteFailure, type SuiteReport } from './report.js';

@@ -1,0 +1,143 @@
+import fc from 'fast-check';
+import * as E from 'fp-ts/lib/Either';
+import {
+  arena, array, bits, bytes, checksum, chunk, chunkList, crc32, cstring, decode, encode, f32le, f64le, fixedString,
+  fourcc, i64le, lazy, literal, magic, map, maybe, nothing, optional, padding, pointer, pstring, sized, struct,
+  taggedUnion, transform, transformKeeping, u16le, u32le, u48le, u8, xor, compression, type AnyCodec, type Codec, type SaveFormat,
+} from '@savekit/core';
+import { arbitrary, fuzzSuite, hostileInputs, mutate, roundTripSuite, SuiteError } from '../src/index';
+
+const framing = { marker: fourcc({ alnum: true }), length: u32le, align: 4, endMarker: (m: string) => m.toUpperCase() };
+interface Tree { value: number; children: Tree[] }
+const tree: Codec<Tree> = struct({ value: u8, children: lazy(() => array(tree, u8)) });
+const identity = { name: 'identity', compress: (b: Uint8Array) => b.slice(), decompress: (b: Uint8Array) => b.slice() };
+
+const codecs: Array<[string, AnyCodec]> = [
+  ['integers and floats', struct({ a: u8, b: u16le, c: u48le, d: i64le, e: f32le, f: f64le })],
+  ['bits', bits({ a: 1, b: 3, c: 12 }, { order: 'lsb' })],
+  ['strings', struct({ c: cstring('utf8'), p: pstring(u8, 'cp437'), f: fixedString(10, 'ascii'), s: fixedString(6, 'ascii', { pad: 0x20 }) })],
+  ['bytes, magic, literal, padding', struct({ m: magic('AB', 'CD'), v: literal(u8, 1, 2), pad: padding(3), b: bytes(u16le), rest: bytes('rest') })],
+  ['dependent struct', struct({ version: u8, count: u8, items: (p: { count: number }) => array(u16le, p.count), extra: (p: { version: number }) => maybe(p.version > 1, u32le) })],
+  ['optional, nothing', struct({ a: u8, n: nothing, tail: optional(u16le) })],
+  ['tagged union with otherwise', taggedUnion(u8, { 1: u32le, 2: cstring('ascii') }, { otherwise: bytes('rest') })],
+  ['lazy tree', tree],
+  ['map', map(u8, { decode: (n: number) => n * 2, encode: (n: number) => n / 2 })],
+  ['sized, checksum, transform', struct({ s: sized(u16le, cstring('ascii')), c: checksum(u32le, { algorithm: crc32, stored: u32le }), t: sized(u8, transform(bytes('rest'), xor('K'))) })],
+  ['transformKeeping', sized(u16le, transformKeeping(array(u16le, 'rest'), compression(identity)))],
+  ['chunks', struct({ one: chunk(framing, 'Vari', struct({ n: cstring('ascii') })), list: chunkList(framing, { Vari: cstring('ascii'), Wads: u32le }, { until: ['ENDE'] }), end: magic('ENDE') })],
+  ['pointers in an arena', arena(struct({ slots: array(pointer(u16le, cstring('ascii')), 3) }))],
+];
+
+describe('arbitrary(codec)', () => {
+  test.each(codecs)('%s: every generated value encodes and decodes back to the same bytes', (_name, codec) => {
+    fc.assert(
+      fc.property(arbitrary(codec), (value) => {
+        const bytes = encode(codec, value);
+        if (E.isLeft(bytes)) throw new Error(`generated value does not encode: ${bytes.left.toString()}`);
+        const back = decode(codec, bytes.right);
+        if (E.isLeft(back)) throw new Error(`does not decode: ${back.left.toString()}`);
+        const again = encode(codec, back.right.value);
+        expect(E.isRight(again) && again.right).toEqual(bytes.right);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('a codec of unknown kind asks for an override, and overrides are used', () => {
+    const custom = { ...u8, kind: 'custom', name: 'custom' } as Codec<number>;
+    expect(() => arbitrary(custom)).toThrow(/no arbitrary can be derived for codec custom/);
+    const values = fc.sample(arbitrary(struct({ x: custom }), { overrides: new Map([[custom as AnyCodec, fc.constant(7)]]) }), 5);
+    expect(values).toEqual(Array(5).fill({ x: 7 }));
+  });
+});
+
+// A tiny format to hold the kit to what it claims: it must catch broken formats.
+const record = struct({ magic: magic('TKIT'), level: u8, name: cstring('ascii'), values: array(u16le, u8) });
+type Rec = ReturnType<typeof record.read>;
+const goodFormat: SaveFormat<Rec> = {
+  id: 'tkit',
+  title: 'testkit sample',
+  extensions: ['.tk'],
+  input: 'file',
+  sniff: (input) => (input instanceof Uint8Array && input[0] === 0x54 ? 1 : 0),
+  decode: (input, options) => decode(record, input as Uint8Array, options),
+  encode: (doc) => encode(record, doc),
+  json: record.json,
+};
+const sample = (() => {
+  const r = encode(record, { magic: 'TKIT', level: 3, name: 'hero', values: [1, 2, 3] });
+  if (E.isLeft(r)) throw r.left;
+  return r.right;
+})();
+
+describe('roundTripSuite', () => {
+  test('a correct format passes, with no hand-written generators', () => {
+    const report = roundTripSuite(goodFormat, { samples: [sample], codec: record });
+    expect(report.failures).toEqual([]);
+    expect(report.iterations).toBeGreaterThanOrEqual(1001);
+  });
+
+  test('catches an encoder that drops a byte', () => {
+    const dropsAByte: SaveFormat<Rec> = { ...goodFormat, encode: (doc) => E.map((b: Uint8Array) => b.subarray(0, b.length - 1))(encode(record, doc)) };
+    expect(() => roundTripSuite(dropsAByte, { samples: [sample], codec: record })).toThrow(SuiteError);
+  });
+
+  test('catches a sniffer that does not recognise its own output', () => {
+    expect(() => roundTripSuite({ ...goodFormat, sniff: () => 0 }, { samples: [sample] })).toThrow(/sniff does not recognise the sample/);
+  });
+});
+
+describe('fuzzSuite', () => {
+  test('a correct format gives only DecodeErrors', () => {
+    const report = fuzzSuite(goodFormat, { seeds: [sample], iterations: 20_000 });
+    expect(report.failures).toEqual([]);
+    expect(report.slowest?.ms).toBeGreaterThanOrEqual(0);
+  });
+
+  test('catches a decoder that throws a TypeError', () => {
+    const throws: SaveFormat<Rec> = {
+      ...goodFormat,
+      decode: (input, options) => {
+        if ((input as Uint8Array).length < 10) throw new TypeError('cannot read properties of undefined');
+        return goodFormat.decode(input, options);
+      },
+    };
+    expect(() => fuzzSuite(throws, { seeds: [sample], iterations: 5_000 })).toThrow(/decode threw TypeError: cannot read properties of undefined/);
+  });
+
+  test('catches a decoder that answers with a plain Error instead of a DecodeError, or hangs', () => {
+    const wrongError: SaveFormat<Rec> = { ...goodFormat, decode: (input, options) => E.mapLeft(() => new Error('nope') as never)(goodFormat.decode(input, options)) };
+    expect(() => fuzzSuite(wrongError, { seeds: [sample], iterations: 2_000 })).toThrow(/something other than a DecodeError/);
+    const slow: SaveFormat<Rec> = {
+      ...goodFormat,
+      decode: (input, options) => {
+        const until = Date.now() + 30;
+        while (Date.now() < until) { /* a decoder that spins */ }
+        return goodFormat.decode(input, options);
+      },
+    };
+    expect(() => fuzzSuite(slow, { seeds: [sample], iterations: 3, timeoutMs: 10 })).toThrow(/over 10 ms/);
+  });
+
+  test('mutations change inputs in every advertised way', () => {
+    let s = 1;
+    const random = () => ((s = (s * 16807) % 2147483647) / 2147483647);
+    for (const kind of ['flip', 'truncate', 'insert', 'inflate', 'duplicate', 'swap', 'zero', 'hostile'] as const) {
+      const results = Array.from({ length: 50 }, () => mutate(sample, kind, random));
+      expect(results.some((r) => r.length !== sample.length || r.some((b, i) => b !== sample[i]))).toBe(true);
+    }
+  });
+});
+
+test('the hostile list covers what the issue names', () => {
+  const names = hostileInputs.bytes.map((b) => b.name);
+  expect(names).toEqual(expect.arrayContaining(['u32 2^32-1', 'LZO bomb', 'invalid UTF-8', 'f64 NaN']));
+  expect(hostileInputs.deepJson().length).toBe(2_000_000);
+  expect(hostileInputs.paths).toEqual(expect.arrayContaining(['../escape', '/etc/passwd', 'name\0.txt']));
+  for (const json of hostileInputs.json) {
+    const parsed = JSON.parse(json);
+    const r = goodFormat.json.decode({ magic: 'TKIT', level: 1, name: 'x', values: [], ...parsed });
+    expect(E.isRight(r) && Object.getPrototypeOf(r.right)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  }
+});
