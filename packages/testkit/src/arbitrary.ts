@@ -5,7 +5,7 @@
  * @module
  */
 import fc from 'fast-check';
-import { CP437_UPPER, encode, type AnyCodec, type Codec, type CountSpec, type EncodingName, type FieldSpec } from '@savekit/core';
+import { CP437_UPPER, encode, type AnyCodec, type Codec, type CountSpec, type EncodingName, type FieldSpec, type GraphImage } from '@savekit/core';
 
 /** Options of {@link arbitrary}. */
 export interface ArbitraryOptions {
@@ -49,6 +49,44 @@ function encodesTo(codec: AnyCodec, size: number) {
     const bytes = encode(codec, value as never);
     return bytes._tag === 'Right' && bytes.right.length === size;
   };
+}
+
+/** Consistent graph images: up to `max` objects, references within range, externals by name. */
+function graphImages(max: number): fc.Arbitrary<GraphImage> {
+  const object = (count: number, externals: number) =>
+    fc.record({
+      kind: fc.integer({ min: 0, max: 2 }),
+      size: fc.integer({ min: 0, max: 1000 }),
+      refs: fc.array(fc.integer({ min: -externals, max: count }), { maxLength: 4 }),
+      segments: fc.array(fc.uint8Array({ maxLength: 8 }), { maxLength: 3 }),
+    });
+  return fc.record({ count: fc.integer({ min: 0, max: max * 2 }), externals: fc.integer({ min: 0, max: 2 }) }).chain(({ count, externals }) =>
+    fc.record({ objects: fc.array(object(count, externals), { minLength: count, maxLength: count }), roots: fc.array(fc.integer({ min: 0, max: count }), { maxLength: 3 }) }).map(({ objects, roots }) => {
+      const segments = objects.flatMap((o) => o.segments);
+      const refStart = new Uint32Array(count + 1);
+      const segStart = new Uint32Array(count + 1);
+      const dataStart = new Uint32Array(segments.length + 1);
+      objects.forEach((o, i) => {
+        refStart[i + 1] = refStart[i] + o.refs.length;
+        segStart[i + 1] = segStart[i] + o.segments.length;
+      });
+      segments.forEach((s, i) => (dataStart[i + 1] = dataStart[i] + s.length));
+      const data = new Uint8Array(dataStart[segments.length]);
+      segments.forEach((s, i) => data.set(s, dataStart[i]));
+      return {
+        roots,
+        kinds: ['node', 'LUA\0', 'DATA'],
+        kindOf: Uint32Array.from(objects, (o) => o.kind),
+        sizes: Uint32Array.from(objects, (o) => o.size),
+        refStart,
+        refs: Int32Array.from(objects.flatMap((o) => o.refs)),
+        segStart,
+        dataStart,
+        data,
+        externals: Array.from({ length: externals }, (_, i) => `external${i}`),
+      };
+    }),
+  );
 }
 
 /**
@@ -195,6 +233,8 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
       }
       case 'arena':
         return fc.record({ root: build(child('root'), depth), unclaimed: fc.constant([]) });
+      case 'graphImage':
+        return graphImages(limit);
       default:
         throw new Error(`no arbitrary can be derived for codec ${c.name} (kind ${c.kind}); pass one in options.overrides`);
     }

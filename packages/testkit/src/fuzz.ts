@@ -25,10 +25,12 @@ export interface FuzzOptions {
   readonly seed?: number;
 }
 
-/** The default iteration count: `SAVEKIT_FUZZ_ITERATIONS`, else 100,000. */
+/** The default iteration count: `SAVEKIT_FUZZ_ITERATIONS`, else 10,000 in watch mode, else 100,000. */
 export function defaultIterations(): number {
   const fromEnv = Number(process.env.SAVEKIT_FUZZ_ITERATIONS);
-  return Number.isSafeInteger(fromEnv) && fromEnv > 0 ? fromEnv : 100_000;
+  if (Number.isSafeInteger(fromEnv) && fromEnv > 0) return fromEnv;
+  const watching = process.argv.some((arg) => arg === '--watch' || arg === '--watchAll');
+  return watching ? 10_000 : 100_000;
 }
 
 type Random = () => number;

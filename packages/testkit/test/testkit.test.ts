@@ -3,7 +3,7 @@ import * as E from 'fp-ts/lib/Either';
 import {
   arena, array, bits, bytes, checksum, chunk, chunkList, crc32, cstring, decode, encode, f32le, f64le, fixedString,
   fourcc, i64le, lazy, literal, magic, map, maybe, nothing, optional, padding, pointer, pstring, sized, struct,
-  taggedUnion, transform, transformKeeping, u16le, u32le, u48le, u8, xor, compression, type AnyCodec, type Codec, type SaveFormat,
+  taggedUnion, transform, transformKeeping, u16le, u32le, u48le, u8, xor, compression, graphImage, type AnyCodec, type Codec, type SaveFormat,
 } from '@savekit/core';
 import { arbitrary, fuzzSuite, hostileInputs, mutate, roundTripSuite, SuiteError } from '../src/index';
 
@@ -26,6 +26,7 @@ const codecs: Array<[string, AnyCodec]> = [
   ['transformKeeping', sized(u16le, transformKeeping(array(u16le, 'rest'), compression(identity)))],
   ['chunks', struct({ one: chunk(framing, 'Vari', struct({ n: cstring('ascii') })), list: chunkList(framing, { Vari: cstring('ascii'), Wads: u32le }, { until: ['ENDE'] }), end: magic('ENDE') })],
   ['pointers in an arena', arena(struct({ slots: array(pointer(u16le, cstring('ascii')), 3) }))],
+  ['graph images', graphImage],
 ];
 
 describe('arbitrary(codec)', () => {
