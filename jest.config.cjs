@@ -19,6 +19,7 @@ module.exports = {
   // @noble/hashes 2.x ships ES modules only; let ts-jest turn it into CommonJS too.
   transformIgnorePatterns: ['/node_modules/(?!@noble/)'],
   moduleNameMapper: {
+    '^@savekit/([a-z0-9-]+)/package\\.json$': '<rootDir>/packages/$1/package.json',
     '^@savekit/([a-z0-9-]+)$': '<rootDir>/packages/$1/src/index.ts',
     '^@savekit/([a-z0-9-]+)/(.+)$': '<rootDir>/packages/$1/src/$2',
     '^(\\.{1,2}/.*)\\.js$': '$1',

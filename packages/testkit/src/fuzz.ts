@@ -112,6 +112,11 @@ const allocated = () => {
  * seeds are fuzzed one entry at a time.
  */
 export function fuzzSuite<Doc>(format: SaveFormat<Doc>, options: FuzzOptions): SuiteReport {
+  return finish(fuzzLoop(format, options));
+}
+
+/** The fuzz loop itself; `progress`, when given, receives each iteration number before its decode. */
+export function fuzzLoop<Doc>(format: SaveFormat<Doc>, options: FuzzOptions, progress?: (iteration: number) => void): SuiteReport {
   const iterations = options.iterations ?? defaultIterations();
   const timeoutMs = options.timeoutMs ?? 2000;
   const maxAllocation = options.maxAllocationBytes ?? 512 * 1024 * 1024;
@@ -135,6 +140,7 @@ export function fuzzSuite<Doc>(format: SaveFormat<Doc>, options: FuzzOptions): S
       input = mutate(seed, kind, random);
       shown = preview(input);
     }
+    progress?.(i);
     const before = allocated();
     const start = performance.now();
     let result;
@@ -153,5 +159,23 @@ export function fuzzSuite<Doc>(format: SaveFormat<Doc>, options: FuzzOptions): S
       failures.push({ check: `iteration ${i} (${kind})`, message: `decode failed with something other than a DecodeError: ${String(result.left)}`, input: shown });
     }
   }
-  return finish({ suite: 'fuzz', format: format.id, iterations, failures, slowest: { ms: Math.round(slowest.ms * 100) / 100, mutation: slowest.mutation } });
+  return { suite: 'fuzz', format: format.id, iterations, failures, slowest: { ms: Math.round(slowest.ms * 100) / 100, mutation: slowest.mutation } };
+}
+
+/** The input of iteration `target`, regenerated exactly as the loop made it (for hang reports). */
+export function fuzzInput(options: FuzzOptions, target: number): { kind: string; input: string } {
+  const random = rng(options.seed ?? 1);
+  for (let i = 0; ; i++) {
+    const seed = options.seeds[i % options.seeds.length];
+    const kind = MUTATIONS[Math.floor(random() * MUTATIONS.length)];
+    let shown: string;
+    if (isSaveTree(seed)) {
+      const names = [...seed.keys()];
+      const name = names[Math.floor(random() * names.length)];
+      shown = `${name}: ${preview(mutate(seed.get(name) as Uint8Array, kind, random))}`;
+    } else {
+      shown = preview(mutate(seed, kind, random));
+    }
+    if (i === target) return { kind, input: shown };
+  }
 }

@@ -5,7 +5,7 @@ import {
   fourcc, i64le, lazy, literal, magic, map, maybe, nothing, optional, padding, pointer, pstring, sized, struct,
   taggedUnion, transform, transformKeeping, u16le, u32le, u48le, u8, xor, compression, graphImage, type AnyCodec, type Codec, type SaveFormat,
 } from '@savekit/core';
-import { arbitrary, fuzzSuite, hostileInputs, mutate, roundTripSuite, SuiteError } from '../src/index';
+import { arbitrary, fuzzSuite, fuzzSuiteIsolated, hostileInputs, mutate, roundTripSuite, SuiteError } from '../src/index';
 
 const framing = { marker: fourcc({ alnum: true }), length: u32le, align: 4, endMarker: (m: string) => m.toUpperCase() };
 interface Tree { value: number; children: Tree[] }
@@ -141,4 +141,27 @@ test('the hostile list covers what the issue names', () => {
     expect(E.isRight(r) && Object.getPrototypeOf(r.right)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   }
+});
+
+describe('fuzzSuiteIsolated', () => {
+  const { mkdtempSync, writeFileSync, rmSync } = require('node:fs') as typeof import('node:fs');
+  const { join } = require('node:path') as typeof import('node:path');
+  const { tmpdir } = require('node:os') as typeof import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'savekit-fuzz-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const examplePlugin = join(__dirname, '..', '..', '..', 'examples', 'dist', 'skirmish.js');
+
+  test('runs a format from its module in a worker and passes a correct one', async () => {
+    const { readFileSync } = require('node:fs') as typeof import('node:fs');
+    const seed = new Uint8Array(readFileSync(join(__dirname, '..', '..', '..', 'examples', 'saves', 'skirmish-01.sks')));
+    const report = await fuzzSuiteIsolated({ module: examplePlugin, seeds: [seed], iterations: 3_000 });
+    expect(report.format).toBe('skirmish');
+    expect(report.failures).toEqual([]);
+  });
+
+  test('stops a decoder that hangs and names the input', async () => {
+    const hanging = join(dir, 'hanging.mjs');
+    writeFileSync(hanging, `export const format = { id: 'hangs', decode(input) { if (input.length < 6) { for (;;) {} } return { _tag: 'Left', left: { name: 'DecodeError', path: [], offset: 0 } }; } };`);
+    await expect(fuzzSuiteIsolated({ module: hanging, seeds: [sample], iterations: 10_000, timeoutMs: 300 })).rejects.toThrow(/decode did not return within 300 ms \(input [0-9a-f]{0,10}\)/);
+  });
 });
