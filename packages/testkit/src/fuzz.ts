@@ -23,6 +23,8 @@ export interface FuzzOptions {
   readonly maxAllocationBytes?: number;
   /** Seed of the mutation generator, for reproducing a run (default 1). */
   readonly seed?: number;
+  /** Add this run to the CI totals (default true; the kit's own tests of broken formats say false). */
+  readonly record?: boolean;
 }
 
 /** The default iteration count: `SAVEKIT_FUZZ_ITERATIONS`, else 10,000 in watch mode, else 100,000. */
@@ -112,7 +114,7 @@ const allocated = () => {
  * seeds are fuzzed one entry at a time.
  */
 export function fuzzSuite<Doc>(format: SaveFormat<Doc>, options: FuzzOptions): SuiteReport {
-  return finish(fuzzLoop(format, options));
+  return finish(fuzzLoop(format, options), options.record ?? true);
 }
 
 /** The fuzz loop itself; `progress`, when given, receives each iteration number before its decode. */

@@ -55,7 +55,7 @@ export async function fuzzSuiteIsolated(options: IsolatedFuzzOptions): Promise<S
         void worker.terminate();
         const { kind, input } = fuzzInput({ ...options, seeds: options.seeds }, now);
         try {
-          resolve(finish({ suite: 'fuzz', format: formatId, iterations, failures: [{ check: `iteration ${now} (${kind})`, message: `decode did not return within ${timeoutMs} ms`, input }] }));
+          resolve(finish({ suite: 'fuzz', format: formatId, iterations, failures: [{ check: `iteration ${now} (${kind})`, message: `decode did not return within ${timeoutMs} ms`, input }] }, options.record ?? true));
         } catch (error) {
           reject(error);
         }
@@ -70,7 +70,7 @@ export async function fuzzSuiteIsolated(options: IsolatedFuzzOptions): Promise<S
       clearInterval(watchdog);
       void worker.terminate();
       try {
-        resolve(finish(report));
+        resolve(finish(report, options.record ?? true));
       } catch (error) {
         reject(error);
       }

@@ -55,9 +55,9 @@ export function recordTotals(report: SuiteReport): void {
   appendFileSync(file, `${JSON.stringify({ suite: report.suite, format: report.format, iterations: report.iterations, failures: report.failures.length, slowest: report.slowest })}\n`);
 }
 
-/** Records the report, and throws a {@link SuiteError} when it has failures. */
-export function finish(report: SuiteReport): SuiteReport {
-  recordTotals(report);
+/** Records the report (unless `record` is false), and throws a {@link SuiteError} when it has failures. */
+export function finish(report: SuiteReport, record = true): SuiteReport {
+  if (record) recordTotals(report);
   if (report.failures.length > 0) throw new SuiteError(report);
   return report;
 }

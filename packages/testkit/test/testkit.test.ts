@@ -73,24 +73,24 @@ const sample = (() => {
 
 describe('roundTripSuite', () => {
   test('a correct format passes, with no hand-written generators', () => {
-    const report = roundTripSuite(goodFormat, { samples: [sample], codec: record });
+    const report = roundTripSuite(goodFormat, { samples: [sample], codec: record, record: false });
     expect(report.failures).toEqual([]);
     expect(report.iterations).toBeGreaterThanOrEqual(1001);
   });
 
   test('catches an encoder that drops a byte', () => {
     const dropsAByte: SaveFormat<Rec> = { ...goodFormat, encode: (doc) => E.map((b: Uint8Array) => b.subarray(0, b.length - 1))(encode(record, doc)) };
-    expect(() => roundTripSuite(dropsAByte, { samples: [sample], codec: record })).toThrow(SuiteError);
+    expect(() => roundTripSuite(dropsAByte, { samples: [sample], codec: record, record: false })).toThrow(SuiteError);
   });
 
   test('catches a sniffer that does not recognise its own output', () => {
-    expect(() => roundTripSuite({ ...goodFormat, sniff: () => 0 }, { samples: [sample] })).toThrow(/sniff does not recognise the sample/);
+    expect(() => roundTripSuite({ ...goodFormat, sniff: () => 0 }, { samples: [sample], record: false })).toThrow(/sniff does not recognise the sample/);
   });
 });
 
 describe('fuzzSuite', () => {
   test('a correct format gives only DecodeErrors', () => {
-    const report = fuzzSuite(goodFormat, { seeds: [sample], iterations: 20_000 });
+    const report = fuzzSuite(goodFormat, { seeds: [sample], iterations: 20_000, record: false });
     expect(report.failures).toEqual([]);
     expect(report.slowest?.ms).toBeGreaterThanOrEqual(0);
   });
@@ -103,12 +103,12 @@ describe('fuzzSuite', () => {
         return goodFormat.decode(input, options);
       },
     };
-    expect(() => fuzzSuite(throws, { seeds: [sample], iterations: 5_000 })).toThrow(/decode threw TypeError: cannot read properties of undefined/);
+    expect(() => fuzzSuite(throws, { seeds: [sample], iterations: 5_000, record: false })).toThrow(/decode threw TypeError: cannot read properties of undefined/);
   });
 
   test('catches a decoder that answers with a plain Error instead of a DecodeError, or hangs', () => {
     const wrongError: SaveFormat<Rec> = { ...goodFormat, decode: (input, options) => E.mapLeft(() => new Error('nope') as never)(goodFormat.decode(input, options)) };
-    expect(() => fuzzSuite(wrongError, { seeds: [sample], iterations: 2_000 })).toThrow(/something other than a DecodeError/);
+    expect(() => fuzzSuite(wrongError, { seeds: [sample], iterations: 2_000, record: false })).toThrow(/something other than a DecodeError/);
     const slow: SaveFormat<Rec> = {
       ...goodFormat,
       decode: (input, options) => {
@@ -117,7 +117,7 @@ describe('fuzzSuite', () => {
         return goodFormat.decode(input, options);
       },
     };
-    expect(() => fuzzSuite(slow, { seeds: [sample], iterations: 3, timeoutMs: 10 })).toThrow(/over 10 ms/);
+    expect(() => fuzzSuite(slow, { seeds: [sample], iterations: 3, timeoutMs: 10, record: false })).toThrow(/over 10 ms/);
   });
 
   test('mutations change inputs in every advertised way', () => {
@@ -154,7 +154,7 @@ describe('fuzzSuiteIsolated', () => {
   test('runs a format from its module in a worker and passes a correct one', async () => {
     const { readFileSync } = require('node:fs') as typeof import('node:fs');
     const seed = new Uint8Array(readFileSync(join(__dirname, '..', '..', '..', 'examples', 'saves', 'skirmish-01.sks')));
-    const report = await fuzzSuiteIsolated({ module: examplePlugin, seeds: [seed], iterations: 3_000 });
+    const report = await fuzzSuiteIsolated({ module: examplePlugin, seeds: [seed], iterations: 3_000, record: false });
     expect(report.format).toBe('skirmish');
     expect(report.failures).toEqual([]);
   });
@@ -162,6 +162,6 @@ describe('fuzzSuiteIsolated', () => {
   test('stops a decoder that hangs and names the input', async () => {
     const hanging = join(dir, 'hanging.mjs');
     writeFileSync(hanging, `export const format = { id: 'hangs', decode(input) { if (input.length < 6) { for (;;) {} } return { _tag: 'Left', left: { name: 'DecodeError', path: [], offset: 0 } }; } };`);
-    await expect(fuzzSuiteIsolated({ module: hanging, seeds: [sample], iterations: 10_000, timeoutMs: 300 })).rejects.toThrow(/decode did not return within 300 ms \(input [0-9a-f]{0,10}\)/);
+    await expect(fuzzSuiteIsolated({ module: hanging, seeds: [sample], iterations: 10_000, timeoutMs: 300, record: false })).rejects.toThrow(/decode did not return within 300 ms \(input [0-9a-f]{0,10}\)/);
   });
 });
