@@ -2,7 +2,7 @@
 import { Parser } from 'binary-parser';
 import * as r from 'restructure';
 import * as E from 'fp-ts/lib/Either.js';
-import { array, decode, struct, u32le } from '@savekit/core';
+import { array, decode, encode, struct, u32le } from '@savekit/core';
 
 export function cases(quick) {
   const count = quick ? 1000 : 100_000;
@@ -34,7 +34,37 @@ export function cases(quick) {
   };
   const plain = (o) => ({ a: o.a, b: o.b, c: o.c, d: o.d });
 
+  const values = handMany();
+  const encodeOurs = () => {
+    const result = encode(records, values);
+    if (E.isLeft(result)) throw result.left;
+    return result.right;
+  };
+  const encodeHand = () => {
+    const out = new Uint8Array(count * 16);
+    const dv = new DataView(out.buffer);
+    for (let i = 0, at = 0; i < count; i++, at += 16) {
+      const v = values[i];
+      dv.setUint32(at, v.a, true);
+      dv.setUint32(at + 4, v.b, true);
+      dv.setUint32(at + 8, v.c, true);
+      dv.setUint32(at + 12, v.d, true);
+    }
+    return out;
+  };
   return [
+    {
+      name: `flat-struct encode ×${count}`,
+      description: `${count} records of 16 bytes written to one buffer`,
+      bytesPerOp: bytes.length,
+      ours: 'savekit',
+      peers: [
+        { name: 'savekit', run: encodeOurs },
+        { name: 'DataView (hand-written)', run: encodeHand },
+        { name: 'restructure', run: () => rsRecords.toBuffer(values), check: () => new Uint8Array(rsRecords.toBuffer(values)) },
+        { name: 'binary-parser', run: () => undefined, fails: 'binary-parser only decodes' },
+      ],
+    },
     {
       name: 'flat-struct decode ×1',
       description: 'one 16-byte struct of four u32le per call (per-call overhead dominates)',

@@ -93,6 +93,19 @@ export function array<A>(element: Codec<A>, count: CountSpec): Codec<A[]> {
     write(w, value) {
       if (!Array.isArray(value)) throw w.error(`expected an array, got ${typeof value}`);
       writeCount(w, count, value.length, 'elements');
+      const writeFixed = element.writeFixed;
+      if (writeFixed !== undefined) {
+        // Fixed-size elements: room for all at once, each at its offset; a failure is redone below.
+        const step = element.size as number;
+        const start = w.ensure(value.length * step);
+        try {
+          for (let i = 0, at = start; i < value.length; i++, at += step) writeFixed(w, at, value[i]);
+          w.length = start + value.length * step;
+          return;
+        } catch {
+          w.length = start;
+        }
+      }
       const path = w.state.path;
       const depth = path.length;
       path.push(0);

@@ -51,6 +51,12 @@ export interface Codec<A> {
    * bytes; callers then redo the read with {@link read} to get a precise error.
    */
   readonly readFixed?: (reader: Reader, at: number) => A;
+  /**
+   * The write counterpart of {@link readFixed}: writes exactly `size` bytes at `at`, where the caller
+   * has made room, without moving the writer. It validates the value and may throw; callers then redo
+   * the write with {@link write} to get an error with its path.
+   */
+  readonly writeFixed?: (writer: Writer, at: number, value: A) => void;
   /** Writes one value. Throws {@link EncodeError} on a value the codec cannot write. */
   write(writer: Writer, value: A): void;
 }
@@ -72,6 +78,7 @@ export interface CodecSpec<A> {
   readonly children?: ReadonlyArray<CodecChild>;
   read(reader: Reader): A;
   readFixed?: (reader: Reader, at: number) => A;
+  writeFixed?: (writer: Writer, at: number, value: A) => void;
   write(writer: Writer, value: A): void;
 }
 
@@ -87,6 +94,7 @@ export function defineCodec<A>(spec: CodecSpec<A>): Codec<A> {
     children: spec.children ?? [],
     read: spec.read,
     readFixed: spec.size !== undefined ? spec.readFixed : undefined,
+    writeFixed: spec.size !== undefined ? spec.writeFixed : undefined,
     write: spec.write,
   };
 }

@@ -105,6 +105,10 @@ export function int(bits: IntBits, signed: boolean, endian: Endian = 'le'): Code
       rawWrite(w, at, value);
       w.length = at + size;
     },
+    writeFixed(w, at, value) {
+      if (typeof value !== 'number' || !(value >= min && value <= max) || !Number.isInteger(value)) checkInt(w, name, value, min, max);
+      rawWrite(w, at, value);
+    },
   });
 }
 

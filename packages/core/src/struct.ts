@@ -7,6 +7,7 @@
 import * as t from 'io-ts';
 import { defineCodec, readChild, writeChild, type Codec } from './codec.js';
 import type { Reader } from './reader.js';
+import type { Writer } from './writer.js';
 
 /** A struct field: a codec, or a codec chosen from the fields before it (`parent` holds those). */
 export type FieldSpec = Codec<any> | ((parent: any) => Codec<any>);
@@ -133,6 +134,30 @@ export function struct<F extends Fields>(fields: F, name = 'struct'): Codec<Stru
       at += c.size as number;
     }
   }
+  const fixedWriters = staticCodecs?.every((c) => c.writeFixed !== undefined && c.size !== undefined) ? staticCodecs.map((c) => c.writeFixed!) : undefined;
+  if (fixedWriters && staticCodecs && offsets.length === 0) {
+    let at = 0;
+    for (const c of staticCodecs) {
+      offsets.push(at);
+      at += c.size as number;
+    }
+  }
+  const writeFixed =
+    fixedWriters === undefined
+      ? undefined
+      : (w: Writer, at: number, value: StructType<F>): void => {
+          if (typeof value !== 'object' || value === null) throw w.error(`expected an object for ${name}`);
+          for (let i = 0; i < count; i++) fixedWriters[i](w, at + offsets[i], (value as Record<string, unknown>)[names[i]]);
+        };
+  const writeTracked = (w: Writer, value: StructType<F>): void => {
+    if (typeof value !== 'object' || value === null) throw w.error(`expected an object for ${name}, got ${value === null ? 'null' : typeof value}`);
+    for (let i = 0; i < count; i++) {
+      const spec = specs[i];
+      const key = names[i];
+      const codec = isCodec(spec) ? spec : spec(value);
+      writeChild(w, key, codec, (value as Record<string, unknown>)[key]);
+    }
+  };
   const readFixed =
     fixedReaders === undefined
       ? undefined
@@ -175,15 +200,22 @@ export function struct<F extends Fields>(fields: F, name = 'struct'): Codec<Stru
             }
           },
     readFixed,
-    write(w, value) {
-      if (typeof value !== 'object' || value === null) throw w.error(`expected an object for ${name}, got ${value === null ? 'null' : typeof value}`);
-      for (let i = 0; i < count; i++) {
-        const spec = specs[i];
-        const key = names[i];
-        const codec = isCodec(spec) ? spec : spec(value);
-        writeChild(w, key, codec, (value as Record<string, unknown>)[key]);
-      }
-    },
+    write:
+      writeFixed === undefined
+        ? writeTracked
+        : (w, value) => {
+            // Fast path as for reading: one bounds check, fields at their offsets; a failure is
+            // redone on the tracked path so the error names the field.
+            const start = w.ensure(size as number);
+            try {
+              writeFixed(w, start, value);
+              w.length = start + (size as number);
+            } catch {
+              w.length = start;
+              writeTracked(w, value);
+            }
+          },
+    writeFixed,
   });
 }
 

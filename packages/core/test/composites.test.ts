@@ -28,6 +28,15 @@ describe('struct', () => {
     expect(error.toString()).toBe('at header.version (offset 2): expected 4 bytes, 2 left');
   });
 
+  test('writing a fixed-layout array of structs (the fast path) still names the element and field', () => {
+    const rows = array(struct({ a: u8, b: u16le }), 3);
+    const error = encodeFails(rows, [{ a: 1, b: 2 }, { a: 1, b: 70000 }, { a: 1, b: 1 }]);
+    expect(error.path).toEqual([1, 'b']);
+    expect(error.offset).toBe(4);
+    expect(error.message).toBe('70000 is out of range for u16le (0 to 65535)');
+    expect(encodeFails(rows, [{ a: 1, b: 2 }, null as never, { a: 1, b: 1 }]).path).toEqual([1]);
+  });
+
   test('a fixed-layout struct (the fast path) still names the field that failed', () => {
     const flat = struct({ a: u32le, b: u32le, c: f32le });
     const nan = hexBytes('01000000 02000000 0100807f'); // a signalling NaN in c
