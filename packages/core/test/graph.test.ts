@@ -4,6 +4,7 @@ import {
   ArrayNumbering, ArrayTable, decode, encode, graphImage, graphObject, readGraph, writeGraph,
   type GraphImage, type GraphRestorer, type GraphSaver, type RestoreContext, type RestoreGenerator,
 } from '../src/index';
+import { checkLaws } from './laws';
 
 interface Node {
   id: number;
@@ -312,6 +313,25 @@ describe('bad graphs', () => {
     const r = decode(graphImage, hostile);
     expect(E.isLeft(r) && r.left.message).toMatch(/do not fit in the \d+ bytes left/);
     for (let cut = 0; cut < bytes.length; cut++) expect(E.isLeft(decode(graphImage, bytes.subarray(0, cut)))).toBe(true);
+  });
+});
+
+describe('the graph image codec', () => {
+  test('obeys both laws (1,000 cases each), on images of random graphs with externals', () => {
+    const images = fc.record({ size: fc.integer({ min: 0, max: 40 }), seed: fc.integer(), externals: fc.boolean() }).map(({ size, seed, externals }) => {
+      let state = seed >>> 0;
+      const next = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+      const nodes: Node[] = Array.from({ length: size }, (_, id) => ({ id, refs: [] }));
+      const engine: Node = { id: -1, refs: [] };
+      for (const node of nodes) {
+        const k = (next() * 3) | 0;
+        for (let i = 0; i < k; i++) node.refs.push(next() < 0.1 ? null : externals && next() < 0.2 ? engine : nodes[(next() * size) | 0]);
+      }
+      return ok(writeGraph(nodes.slice(0, 2), { ...nodeSaver, externalName: (n) => (n === engine ? 'engine' : undefined) }));
+    });
+    checkLaws(graphImage, images, {
+      equal: (a, b) => expect(ok(encode(graphImage, a))).toEqual(ok(encode(graphImage, b))),
+    });
   });
 });
 
