@@ -260,8 +260,11 @@ export interface RestoreContext<O> {
   getObjectData(): Uint8Array | undefined;
   /** Starts the segments over from the first. */
   resetObjectData(): void;
-  /** The next reference, resolved to its allocated object (null for 0). Fails past the last. */
-  readReference(): O | null;
+  /**
+   * The next reference, resolved to its allocated object (null for 0). Fails past the last, and —
+   * when `kind` is given — when the referenced object is of another kind.
+   */
+  readReference(kind?: string): O | null;
   /**
    * Restores `target` now, before continuing, and says how it went. If `target` is already being
    * restored (a cycle), returns `'in-progress'` at once and the caller gets the allocated but
@@ -351,9 +354,15 @@ class Context<O extends object> implements RestoreContext<O> {
     this.nextSegment = this.firstSegment;
   }
 
-  readReference(): O | null {
+  readReference(kind?: string): O | null {
     if (this.nextRef >= this.refEnd) throw this.fail(`read past the last of its ${this.referenceCount} references`);
-    return this.run.resolved[this.nextRef++];
+    const k = this.nextRef++;
+    if (kind !== undefined) {
+      const ref = this.run.image.refs[k];
+      const found = ref > 0 ? this.run.image.kinds[this.run.image.kindOf[ref - 1]] : ref < 0 ? 'external' : undefined;
+      if (found !== undefined && found !== kind) throw this.fail(`reference ${this.nextRef} is to object ${ref} of kind ${JSON.stringify(found)}, expected ${JSON.stringify(kind)}`);
+    }
+    return this.run.resolved[k];
   }
 
   restoreFirst(target: O | null): RestoreStatus {

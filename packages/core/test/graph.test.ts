@@ -302,6 +302,11 @@ describe('bad graphs', () => {
     expect(greedy.path).toEqual(['objects', 1]);
   });
 
+  test('a reference to an object of the wrong kind, when the restorer says which kind it expects', () => {
+    const error = failure(good, { ...nodeRestorer, restore: (n: Node, ctx: RestoreContext<Node>) => void ctx.readReference('table') });
+    expect(error.toString()).toBe('at objects[1] (offset 0): reference 1 is to object 2 of kind "node", expected "table"');
+  });
+
   test('malformed columns are refused before anything is indexed', () => {
     expect(failure(broken((i) => void (i.refStart[1] = 9))).message).toMatch(/^malformed graph image/);
   });
