@@ -33,7 +33,7 @@ export interface Bijection<A, B> {
  */
 export function map<A, B>(codec: Codec<A>, bijection: Bijection<A, B>): Codec<B> {
   const name = bijection.name ?? `map(${codec.name})`;
-  const is = bijection.is ?? ((u: unknown): u is B => true);
+  const is = bijection.is ?? ((_: unknown): _ is B => true);
   const json = new t.Type<B, unknown, unknown>(
     name,
     is,

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
 import {
-  bytes, chunk, chunkList, cstring, decode, encode, fourcc, isRawChunk, lazy, magic, struct, u16be, u16le, u32be,
+  bytes, chunk, chunkList, cstring, decode, fourcc, isRawChunk, lazy, magic, struct, u16be, u16le, u32be,
   u32le, u8, type ChunkFraming, type Codec,
 } from '../src/index';
 import { checkLaws, decodeFails, encodeFails, encodeOk, hexBytes } from './laws';

@@ -295,15 +295,15 @@ describe('bad graphs', () => {
   });
 
   test('a restore callback that throws, or reads past its references', () => {
-    const throwing = failure(good, { ...nodeRestorer, restore: (n: Node, ctx: RestoreContext<Node>) => { if (ctx.number === 2) throw new TypeError('boom'); } });
+    const throwing = failure(good, { ...nodeRestorer, restore: (_node: Node, ctx: RestoreContext<Node>) => { if (ctx.number === 2) throw new TypeError('boom'); } });
     expect(throwing.toString()).toBe('at objects[2] (offset 0): restoring object 2: boom');
-    const greedy = failure(good, { ...nodeRestorer, restore: (n: Node, ctx: RestoreContext<Node>) => { ctx.readReference(); ctx.readReference(); } });
+    const greedy = failure(good, { ...nodeRestorer, restore: (_node: Node, ctx: RestoreContext<Node>) => { ctx.readReference(); ctx.readReference(); } });
     expect(greedy.message).toBe('read past the last of its 1 references');
     expect(greedy.path).toEqual(['objects', 1]);
   });
 
   test('a reference to an object of the wrong kind, when the restorer says which kind it expects', () => {
-    const error = failure(good, { ...nodeRestorer, restore: (n: Node, ctx: RestoreContext<Node>) => void ctx.readReference('table') });
+    const error = failure(good, { ...nodeRestorer, restore: (_node: Node, ctx: RestoreContext<Node>) => void ctx.readReference('table') });
     expect(error.toString()).toBe('at objects[1] (offset 0): reference 1 is to object 2 of kind "node", expected "table"');
   });
 
