@@ -7,6 +7,8 @@
 import * as t from 'io-ts';
 import { defineCodec, type Codec } from './codec.js';
 import { jsonBytes } from './json.js';
+import type { Reader } from './reader.js';
+import type { Writer } from './writer.js';
 
 /** Limits a layer must respect while decoding. */
 export interface LayerLimits {
@@ -68,6 +70,69 @@ export function compression(compressor: Compressor): ByteLayer {
 }
 
 /**
+ * Runs `layers` over the rest of the reader's window and reads `codec` from the result, which it
+ * must use whole. Returns the value and the innermost bytes (what the codec read).
+ */
+function readThroughLayers<A>(r: Reader, codec: Codec<A>, layers: ReadonlyArray<ByteLayer>): { value: A; inner: Uint8Array } {
+  const limits: LayerLimits = { maxOutput: r.state.options.maxTransformOutput };
+  let at = r.pos;
+  let data = r.borrow(r.remaining);
+  let reader = r;
+  const { path } = r.state;
+  const depth = path.length;
+  for (const l of layers) {
+    let out: Uint8Array;
+    try {
+      out = l.decode(data, limits);
+    } catch (error) {
+      throw reader.error(`${l.name}: ${error instanceof Error ? error.message : String(error)}`, at);
+    }
+    if (!(out instanceof Uint8Array)) throw reader.error(`${l.name}: layer returned no bytes`, at);
+    if (out.length > limits.maxOutput) throw reader.error(`${l.name}: output of ${out.length} bytes is over the limit of ${limits.maxOutput}`, at);
+    path.push(`<${l.name}>`);
+    reader = reader.layerReader(out);
+    data = out;
+    at = 0;
+  }
+  const value = codec.read(reader);
+  if (reader.pos < reader.end) throw reader.error(`${reader.end - reader.pos} bytes left unread after the transformed value`);
+  path.length = depth;
+  return { value, inner: data };
+}
+
+/** Inner bytes through `layers`, innermost first, to file bytes (a layer's error passes through). */
+function applyLayers(inner: Uint8Array, layers: ReadonlyArray<ByteLayer>): Uint8Array {
+  let data = inner;
+  for (let i = layers.length - 1; i >= 0; i--) data = layers[i].encode(data);
+  return data;
+}
+
+/** {@link applyLayers}, with a failing layer reported as an EncodeError naming it. */
+function encodeThroughLayers(w: Writer, inner: Uint8Array, layers: ReadonlyArray<ByteLayer>): Uint8Array {
+  let data = inner;
+  for (let i = layers.length - 1; i >= 0; i--) {
+    const l = layers[i];
+    try {
+      data = l.encode(data);
+    } catch (error) {
+      throw w.error(`${l.name}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return data;
+}
+
+/** Writes `value` with `codec` into a fresh buffer (the layers' input), with the layers on the path. */
+function writeInner<A>(w: Writer, codec: Codec<A>, value: A, layers: ReadonlyArray<ByteLayer>): Uint8Array {
+  const inner = w.sub(256);
+  const { path } = w.state;
+  const depth = path.length;
+  for (const l of layers) path.push(`<${l.name}>`);
+  codec.write(inner, value);
+  path.length = depth;
+  return inner.written();
+}
+
+/**
  * `codec` under byte layers. The transformed codec takes the rest of its window (wrap it in `sized` or
  * use it as a chunk body), runs `layers` in the order given — the first is nearest the file — and
  * decodes `codec` from the result, which it must use whole. Errors inside name the layer in the path,
@@ -87,50 +152,9 @@ export function transform<A>(codec: Codec<A>, ...layers: [ByteLayer, ...ByteLaye
     minSize: 0,
     meta: { layers: names },
     children: [{ key: `<${names.join('>')}>`, codec }],
-    read(r) {
-      const limits: LayerLimits = { maxOutput: r.state.options.maxTransformOutput };
-      let at = r.pos;
-      let data = r.borrow(r.remaining);
-      let reader = r;
-      const { path } = r.state;
-      const depth = path.length;
-      for (const l of layers) {
-        let out: Uint8Array;
-        try {
-          out = l.decode(data, limits);
-        } catch (error) {
-          throw reader.error(`${l.name}: ${error instanceof Error ? error.message : String(error)}`, at);
-        }
-        if (!(out instanceof Uint8Array)) throw reader.error(`${l.name}: layer returned no bytes`, at);
-        if (out.length > limits.maxOutput) throw reader.error(`${l.name}: output of ${out.length} bytes is over the limit of ${limits.maxOutput}`, at);
-        path.push(`<${l.name}>`);
-        reader = reader.layerReader(out);
-        data = out;
-        at = 0;
-      }
-      const value = codec.read(reader);
-      if (reader.pos < reader.end) throw reader.error(`${reader.end - reader.pos} bytes left unread after the transformed value`);
-      path.length = depth;
-      return value;
-    },
+    read: (r) => readThroughLayers(r, codec, layers).value,
     write(w, value) {
-      const inner = w.sub(256);
-      const { path } = w.state;
-      const depth = path.length;
-      for (const l of layers) path.push(`<${l.name}>`);
-      codec.write(inner, value);
-      let data = inner.written();
-      for (let i = layers.length - 1; i >= 0; i--) {
-        const l = layers[i];
-        try {
-          data = l.encode(data);
-        } catch (error) {
-          throw w.error(`${l.name}: ${error instanceof Error ? error.message : String(error)}`);
-        }
-        path.pop();
-      }
-      path.length = depth;
-      w.append(data);
+      w.append(encodeThroughLayers(w, writeInner(w, codec, value, layers), layers));
     },
   });
 }
@@ -154,13 +178,8 @@ export interface Kept<A> {
  * every accepted `b`, and only what changed is recompressed.
  */
 export function transformKeeping<A>(codec: Codec<A>, ...layers: [ByteLayer, ...ByteLayer[]]): Codec<Kept<A>> {
-  const plain = transform(codec, ...layers);
+  const plain = transform(codec, ...layers); // for its metadata
   const json = t.intersection([t.type({ value: codec.json }), t.partial({ stored: jsonBytes() })], 'Kept');
-  const encodeLayers = (inner: Uint8Array) => {
-    let data = inner;
-    for (let i = layers.length - 1; i >= 0; i--) data = layers[i].encode(data);
-    return data;
-  };
   const decodeLayers = (outer: Uint8Array, limits: LayerLimits) => {
     let data = outer;
     for (const l of layers) data = l.decode(data, limits);
@@ -175,13 +194,12 @@ export function transformKeeping<A>(codec: Codec<A>, ...layers: [ByteLayer, ...B
     children: plain.children,
     read(r) {
       const start = r.pos;
-      const value = plain.read(r);
+      const { value, inner } = readThroughLayers(r, codec, layers);
       const file = r.bytes.subarray(start, r.pos);
       // What our layers would write for the same inner bytes: if it matches, nothing needs keeping.
       let ours: Uint8Array | undefined;
       try {
-        const inner = decodeLayers(file, { maxOutput: r.state.options.maxTransformOutput });
-        ours = encodeLayers(inner);
+        ours = applyLayers(inner, layers);
       } catch {
         ours = undefined;
       }
@@ -189,22 +207,22 @@ export function transformKeeping<A>(codec: Codec<A>, ...layers: [ByteLayer, ...B
     },
     write(w, kept) {
       if (typeof kept !== 'object' || kept === null) throw w.error('expected { value, stored? }');
+      // The value's bytes are written once: reused to check the kept stream, then compressed if needed.
+      const inner = writeInner(w, codec, kept.value, layers);
       const stored = kept.stored;
       if (stored instanceof Uint8Array) {
-        const inner = w.sub(256);
-        codec.write(inner, kept.value);
         let storedInner: Uint8Array | undefined;
         try {
           storedInner = decodeLayers(stored, { maxOutput: Math.max(inner.length, 1) });
         } catch {
           storedInner = undefined;
         }
-        if (sameBytes(storedInner, inner.written())) {
+        if (sameBytes(storedInner, inner)) {
           w.append(stored);
           return;
         }
       }
-      plain.write(w, kept.value);
+      w.append(encodeThroughLayers(w, inner, layers));
     },
   });
 }

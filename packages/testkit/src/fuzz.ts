@@ -8,6 +8,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js';
 import { isSaveTree, type SaveFormat, type SaveInput } from '@savekit/core';
+import { prng } from './data.js';
 import { hostileInputs } from './hostile.js';
 import { finish, preview, type SuiteFailure, type SuiteReport } from './report.js';
 
@@ -36,17 +37,6 @@ export function defaultIterations(): number {
 }
 
 type Random = () => number;
-
-function rng(seed: number): Random {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const MUTATIONS = ['flip', 'truncate', 'insert', 'inflate', 'duplicate', 'swap', 'zero', 'hostile'] as const;
 type Mutation = (typeof MUTATIONS)[number];
@@ -122,7 +112,7 @@ export function fuzzLoop<Doc>(format: SaveFormat<Doc>, options: FuzzOptions, pro
   const iterations = options.iterations ?? defaultIterations();
   const timeoutMs = options.timeoutMs ?? 2000;
   const maxAllocation = options.maxAllocationBytes ?? 512 * 1024 * 1024;
-  const random = rng(options.seed ?? 1);
+  const random = prng(options.seed ?? 1);
   const failures: SuiteFailure[] = [];
   let slowest = { ms: 0, mutation: '' };
   if (options.seeds.length === 0) throw new Error('fuzzSuite needs at least one seed');
@@ -166,7 +156,7 @@ export function fuzzLoop<Doc>(format: SaveFormat<Doc>, options: FuzzOptions, pro
 
 /** The input of iteration `target`, regenerated exactly as the loop made it (for hang reports). */
 export function fuzzInput(options: FuzzOptions, target: number): { kind: string; input: string } {
-  const random = rng(options.seed ?? 1);
+  const random = prng(options.seed ?? 1);
   for (let i = 0; ; i++) {
     const seed = options.seeds[i % options.seeds.length];
     const kind = MUTATIONS[Math.floor(random() * MUTATIONS.length)];

@@ -18,4 +18,5 @@ export { defaultIterations, fuzzInput, fuzzLoop, fuzzSuite, mutate, type FuzzOpt
 export { fuzzSuiteIsolated, type IsolatedFuzzOptions } from './isolated.js';
 export { formatOf } from './load.js';
 export { hostileInputs, type HostileBytes } from './hostile.js';
+export { prng, randomBytes, repetitive, text } from './data.js';
 export { finish, preview, recordTotals, SuiteError, type SuiteFailure, type SuiteReport } from './report.js';
