@@ -26,6 +26,13 @@ export interface ChunkFraming {
   readonly align?: number;
   /** Whether the length counts the padding (default true). */
   readonly padCounted?: boolean;
+  /**
+   * Bytes at the start of the body that the length does not count (default 0): a fixed header the
+   * body codec reads first. EDGE's top-level chunks store `stored_len`, then `orig_len`, then
+   * `stored_len` bytes: the length counts the stored bytes only, so the body is `orig_len | stored`
+   * with `uncounted: 4`. Only with the length before the body.
+   */
+  readonly uncounted?: number;
 }
 
 /** A decoded chunk the list knew: its marker and decoded body. */
@@ -109,12 +116,16 @@ class Framer {
   readonly align: number;
   readonly padCounted: boolean;
   readonly lengthAfter: boolean;
+  readonly uncounted: number;
 
   constructor(readonly framing: ChunkFraming) {
     this.align = framing.align ?? 1;
     this.padCounted = framing.padCounted ?? true;
     this.lengthAfter = framing.lengthPosition === 'after';
+    this.uncounted = framing.uncounted ?? 0;
     if (!Number.isInteger(this.align) || this.align < 1) throw new RangeError('chunk: align must be a positive integer');
+    if (!Number.isInteger(this.uncounted) || this.uncounted < 0) throw new RangeError('chunk: uncounted must be a non-negative integer');
+    if (this.uncounted > 0 && this.lengthAfter) throw new RangeError('chunk: uncounted bytes need the length before the body');
   }
 
   padFor(length: number): number {
@@ -130,8 +141,12 @@ class Framer {
     if (this.padCounted && length % this.align !== 0) {
       throw r.error(`chunk ${id}: length ${length} is not a multiple of ${this.align}`, at);
     }
-    if (length > r.remaining) throw r.error(`chunk ${id}: length ${length} is more than the ${r.remaining} bytes left`, at);
-    return { id, body: r.window(length), length };
+    const whole = length + this.uncounted;
+    if (whole > r.remaining) {
+      const what = this.uncounted > 0 ? `length ${length} (+${this.uncounted} uncounted)` : `length ${length}`;
+      throw r.error(`chunk ${id}: ${what} is more than the ${r.remaining} bytes left`, at);
+    }
+    return { id, body: r.window(whole), length };
   }
 
   /**
@@ -209,7 +224,8 @@ class Framer {
       else into.append(pad);
     };
     if (this.padCounted) writePad(target);
-    const counted = used + (this.padCounted ? padCount : 0);
+    const counted = used + (this.padCounted ? padCount : 0) - this.uncounted;
+    if (counted < 0) throw w.error(`chunk ${id}: the body is shorter than its ${this.uncounted} uncounted bytes`);
     w.state.path.push('length');
     if (this.lengthAfter) length.write(w, counted);
     else if (reserve) patch(w, slot, length, counted);

@@ -69,6 +69,8 @@ export interface SaveFormat<Doc> {
   readonly json: t.Type<Doc, unknown, unknown>;
   /** Byte ranges of the input's fields, for hex views (optional). */
   fieldMap?(input: Uint8Array): ReadonlyArray<FieldSpan>;
+  /** One-line facts a person wants first (variant, level, thumbnail size, …), for `inspect` (optional). */
+  summary?(doc: Doc): ReadonlyArray<string>;
 }
 
 /** A format, whatever its document type. */

@@ -36,6 +36,11 @@ export class ReadState {
   readonly arenas: unknown[] = [];
   /** Number of transform layers opened so far (to tell their buffers apart in spans). */
   layers = 0;
+  /**
+   * What codecs of one decode tell each other, by key (a format's own symbols): definitions read
+   * from one chunk that decide how a later chunk is read (EDGE's `Stru` before its `Data`).
+   */
+  readonly context = new Map<unknown, unknown>();
 
   constructor(readonly options: ResolvedDecodeOptions) {
     this.spans = options.trace ? [] : undefined;

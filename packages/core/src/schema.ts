@@ -90,10 +90,17 @@ export interface SchemaEncoding {
   numeric(size: number): Codec<any>;
   /** Strings. */
   readonly string: Codec<any>;
-  /** INDEX values. */
-  readonly index: Codec<number>;
+  /** INDEX values: one codec, or a codec per referred array (the field's `ref`). */
+  readonly index: Codec<any> | ((ref: string | undefined) => Codec<any>);
   /** A nested instance, framed the format's way (EDGE: a chunk with the structure's marker). */
   nest(def: StructDef, body: Codec<Instance>): Codec<Instance>;
+  /**
+   * A struct field naming a structure the file does not define. EDGE 1.29's `player_t.psprites`
+   * names `psprite_t` while the structure is registered as `pspdef_t`: the engine finds it by the
+   * instance chunk's marker, and a format can do the same here. Without it, such a field is a
+   * DecodeError.
+   */
+  unresolved?(field: FieldDef): Codec<Instance>;
 }
 
 /**
@@ -178,7 +185,7 @@ export function reconcile(defs: ReadonlyArray<StructDef>, schema: ReadonlyArray<
       const element: 'struct' | Codec<any> =
         field.kind === 'struct'
           ? 'struct'
-          : (usable?.codec ?? (field.kind === 'numeric' ? encoding.numeric(field.size) : field.kind === 'string' ? encoding.string : encoding.index));
+          : (usable?.codec ?? (field.kind === 'numeric' ? encoding.numeric(field.size) : field.kind === 'string' ? encoding.string : indexCodec(encoding, field.ref)));
       return { def: field, known: usable, element, keep: usable === undefined ? 0 : Math.min(field.count, usable.count) };
     });
     const missing = (known?.fields ?? []).filter((f) => !seen.has(f.name));
@@ -186,6 +193,10 @@ export function reconcile(defs: ReadonlyArray<StructDef>, schema: ReadonlyArray<
     plans.set(def.name, { def, known, fields, missing });
   }
   return { plans, warnings };
+}
+
+function indexCodec(encoding: SchemaEncoding, ref: string | undefined): Codec<any> {
+  return typeof encoding.index === 'function' ? encoding.index(ref) : encoding.index;
 }
 
 /** Definitions for the reader's own schema: what a new file describes itself with. */
@@ -228,7 +239,10 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
     const elementOf = (f: FieldPlan): Codec<any> => {
       if (f.element !== 'struct') return f.element;
       const ref = f.def.ref;
-      if (ref === undefined || !reconciled.plans.has(ref)) throw new RangeError(`field ${f.def.name} nests undefined structure ${String(ref)}`);
+      if (ref === undefined || !reconciled.plans.has(ref)) {
+        if (encoding.unresolved !== undefined) return encoding.unresolved(f.def);
+        throw new DecodeError(['Stru', structName, f.def.name], 0, `field ${f.def.name} nests undefined structure ${String(ref)}`);
+      }
       return encoding.nest(reconciled.plans.get(ref)!.def, build(ref));
     };
     let elements: Codec<any>[] | undefined;
@@ -273,7 +287,12 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
       write(w: Writer, value) {
         if (typeof value !== 'object' || value === null) throw w.error(`expected an instance of ${structName}`);
         w.descend();
-        const list = codecs();
+        let list: Codec<any>[];
+        try {
+          list = codecs();
+        } catch (error) {
+          throw error instanceof DecodeError ? w.error(error.message) : error;
+        }
         const kept = value.$kept ?? {};
         const path = w.state.path;
         plan.fields.forEach((f, i) => {

@@ -5,7 +5,7 @@
  * @module
  */
 import * as t from 'io-ts';
-import { defineCodec, type Codec } from './codec.js';
+import { defineCodec, readChild, writeChild, type Codec } from './codec.js';
 import { jsonBytes } from './json.js';
 import type { Reader } from './reader.js';
 import type { Writer } from './writer.js';
@@ -14,6 +14,31 @@ import type { Writer } from './writer.js';
 export interface LayerLimits {
   /** The most bytes the layer may produce; past it, throw (a decompression bomb stops here). */
   readonly maxOutput: number;
+  /**
+   * The length the innermost bytes must have, when the format stores it in front of the layered
+   * bytes (see {@link TransformOptions.decodedLength}). `maxOutput` is already capped by it.
+   */
+  readonly expected?: number;
+}
+
+/** Options of {@link transform} and {@link transformKeeping}, given before the layers. */
+export interface TransformOptions {
+  /**
+   * The length of the decoded (innermost) bytes is stored in front of the layered bytes, with this
+   * codec (an "original size" field, like EDGE's `orig_len`). On read it caps and checks what the
+   * layers produce; on write it is computed.
+   */
+  readonly decodedLength?: Codec<number>;
+}
+
+type LayerArgs = [ByteLayer, ...ByteLayer[]] | [TransformOptions, ByteLayer, ...ByteLayer[]];
+
+function splitLayerArgs(args: LayerArgs): { options: TransformOptions; layers: [ByteLayer, ...ByteLayer[]] } {
+  const first = args[0];
+  if (typeof (first as ByteLayer).decode === 'function') return { options: {}, layers: args as [ByteLayer, ...ByteLayer[]] };
+  const layers = args.slice(1) as ByteLayer[];
+  if (layers.length === 0) throw new RangeError('transform: give at least one layer');
+  return { options: first as TransformOptions, layers: layers as [ByteLayer, ...ByteLayer[]] };
 }
 
 /** A reversible byte layer. `decode(encode(x))` must equal `x`. */
@@ -73,9 +98,19 @@ export function compression(compressor: Compressor): ByteLayer {
  * Runs `layers` over the rest of the reader's window and reads `codec` from the result, which it
  * must use whole. Returns the value and the innermost bytes (what the codec read).
  */
-function readThroughLayers<A>(r: Reader, codec: Codec<A>, layers: ReadonlyArray<ByteLayer>): { value: A; inner: Uint8Array } {
-  const limits: LayerLimits = { maxOutput: r.state.options.maxTransformOutput };
+function readThroughLayers<A>(r: Reader, codec: Codec<A>, layers: ReadonlyArray<ByteLayer>, options: TransformOptions = {}): { value: A; inner: Uint8Array; layeredFrom: number } {
+  let limits: LayerLimits = { maxOutput: r.state.options.maxTransformOutput };
+  if (options.decodedLength !== undefined) {
+    const lengthAt = r.pos;
+    const expected = readChild(r, 'decodedLength', options.decodedLength);
+    if (!Number.isSafeInteger(expected) || expected < 0) throw r.error(`decoded length ${expected} is not a byte count`, lengthAt);
+    if (expected > limits.maxOutput) {
+      throw r.error(`decoded length ${expected} is over the limit of ${limits.maxOutput} bytes`, lengthAt);
+    }
+    limits = { maxOutput: expected, expected };
+  }
   let at = r.pos;
+  const layeredFrom = at;
   let data = r.borrow(r.remaining);
   let reader = r;
   const { path } = r.state;
@@ -94,10 +129,14 @@ function readThroughLayers<A>(r: Reader, codec: Codec<A>, layers: ReadonlyArray<
     data = out;
     at = 0;
   }
+  if (limits.expected !== undefined && data.length !== limits.expected) {
+    path.length = depth;
+    throw r.error(`the layers produced ${data.length} bytes, the decoded length says ${limits.expected}`, r.pos);
+  }
   const value = codec.read(reader);
   if (reader.pos < reader.end) throw reader.error(`${reader.end - reader.pos} bytes left unread after the transformed value`);
   path.length = depth;
-  return { value, inner: data };
+  return { value, inner: data, layeredFrom };
 }
 
 /** Inner bytes through `layers`, innermost first, to file bytes (a layer's error passes through). */
@@ -143,18 +182,21 @@ function writeInner<A>(w: Writer, codec: Codec<A>, value: A, layers: ReadonlyArr
  * const body = transform(chunkList(nested, known), lzoLayer, xor('EDGE!'));
  * ```
  */
-export function transform<A>(codec: Codec<A>, ...layers: [ByteLayer, ...ByteLayer[]]): Codec<A> {
+export function transform<A>(codec: Codec<A>, ...args: LayerArgs): Codec<A> {
+  const { options, layers } = splitLayerArgs(args);
   const names = layers.map((l) => l.name);
   return defineCodec<A>({
     name: `transform(${codec.name}, ${names.join(' > ')})`,
     kind: 'transform',
     json: codec.json,
     minSize: 0,
-    meta: { layers: names },
+    meta: { layers: names, decodedLength: options.decodedLength?.name },
     children: [{ key: `<${names.join('>')}>`, codec }],
-    read: (r) => readThroughLayers(r, codec, layers).value,
+    read: (r) => readThroughLayers(r, codec, layers, options).value,
     write(w, value) {
-      w.append(encodeThroughLayers(w, writeInner(w, codec, value, layers), layers));
+      const inner = writeInner(w, codec, value, layers);
+      if (options.decodedLength !== undefined) writeChild(w, 'decodedLength', options.decodedLength, inner.length);
+      w.append(encodeThroughLayers(w, inner, layers));
     },
   });
 }
@@ -177,8 +219,9 @@ export interface Kept<A> {
  * of the value being written; a changed value is encoded afresh. So `encode(decode(b)) = b` holds for
  * every accepted `b`, and only what changed is recompressed.
  */
-export function transformKeeping<A>(codec: Codec<A>, ...layers: [ByteLayer, ...ByteLayer[]]): Codec<Kept<A>> {
-  const plain = transform(codec, ...layers); // for its metadata
+export function transformKeeping<A>(codec: Codec<A>, ...args: LayerArgs): Codec<Kept<A>> {
+  const { options, layers } = splitLayerArgs(args);
+  const plain = transform(codec, ...args); // for its metadata
   const json = t.intersection([t.type({ value: codec.json }), t.partial({ stored: jsonBytes() })], 'Kept');
   const decodeLayers = (outer: Uint8Array, limits: LayerLimits) => {
     let data = outer;
@@ -193,9 +236,8 @@ export function transformKeeping<A>(codec: Codec<A>, ...layers: [ByteLayer, ...B
     meta: { ...plain.meta, keeps: true },
     children: plain.children,
     read(r) {
-      const start = r.pos;
-      const { value, inner } = readThroughLayers(r, codec, layers);
-      const file = r.bytes.subarray(start, r.pos);
+      const { value, inner, layeredFrom } = readThroughLayers(r, codec, layers, options);
+      const file = r.bytes.subarray(layeredFrom, r.pos);
       // What our layers would write for the same inner bytes: if it matches, nothing needs keeping.
       let ours: Uint8Array | undefined;
       try {
@@ -209,11 +251,13 @@ export function transformKeeping<A>(codec: Codec<A>, ...layers: [ByteLayer, ...B
       if (typeof kept !== 'object' || kept === null) throw w.error('expected { value, stored? }');
       // The value's bytes are written once: reused to check the kept stream, then compressed if needed.
       const inner = writeInner(w, codec, kept.value, layers);
+      if (options.decodedLength !== undefined) writeChild(w, 'decodedLength', options.decodedLength, inner.length);
       const stored = kept.stored;
       if (stored instanceof Uint8Array) {
         let storedInner: Uint8Array | undefined;
         try {
-          storedInner = decodeLayers(stored, { maxOutput: Math.max(inner.length, 1) });
+          const limits: LayerLimits = options.decodedLength !== undefined ? { maxOutput: inner.length, expected: inner.length } : { maxOutput: Math.max(inner.length, 1) };
+          storedInner = decodeLayers(stored, limits);
         } catch {
           storedInner = undefined;
         }

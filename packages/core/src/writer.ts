@@ -14,6 +14,8 @@ export class WriteState {
   depth = 0;
   /** Open pointer arenas, innermost last (managed by `arena` and `pointer`). */
   readonly arenas: unknown[] = [];
+  /** What codecs of one encode tell each other, by key (see `ReadState.context`). */
+  readonly context = new Map<unknown, unknown>();
 
   constructor(readonly maxDepth: number) {}
 }

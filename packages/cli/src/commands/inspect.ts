@@ -11,11 +11,13 @@ export function inspectCommand(ctx: CliContext, file: string, options: { format?
   const decoded = decodeSave(format, input, file);
   const json = format.json.encode(decoded.value);
   if (options.json) {
-    ctx.out(JSON.stringify({ file, format: format.id, size: saveSize(input), warnings: decoded.warnings.map((w) => ({ ...w, path: [...w.path] })), document: json }, null, 2));
+    const summary = format.summary?.(decoded.value);
+    ctx.out(JSON.stringify({ file, format: format.id, size: saveSize(input), ...(summary !== undefined ? { summary } : {}), warnings: decoded.warnings.map((w) => ({ ...w, path: [...w.path] })), document: json }, null, 2));
     return 0;
   }
   const c = ctx.colors;
   ctx.out(`${c.bold(file)}: ${format.title} (${format.id}), ${saveSize(input)} bytes`);
+  for (const line of format.summary?.(decoded.value) ?? []) ctx.out(line);
   for (const warning of decoded.warnings) ctx.out(c.yellow(formatWarning(warning)));
   for (const line of renderTree(json, options.depth ?? 4, c)) ctx.out(line);
   return 0;

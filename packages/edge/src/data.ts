@@ -1,0 +1,295 @@
+/**
+ * The `Data` chunk (the draft's `STOR`): an array's name, then one structure-instance chunk per
+ * element, decoded through the core's self-describing schemas with the file's own definitions.
+ *
+ * @module
+ */
+import * as t from 'io-ts';
+import {
+  align, chunk, DecodeError, defineCodec, instanceCodec, readChild, reconcile, writeChild,
+  type Codec, type FieldDef, type Instance, type KnownStruct, type Padding, type Reader, type Reconciled, type SchemaEncoding, type StructDef, type Writer,
+} from '@savekit/core';
+import { edgeContext, MAX_CHUNK_DEPTH, type EdgeContext } from './context.js';
+import { edgeString } from './primitives.js';
+import { indexRef } from './references.js';
+import { knownField, knownStructs, numericBySize, type EngineTable } from './tables.js';
+import { nestedFraming, type EdgeVariant } from './variants.js';
+
+/** The body of a `Data` / `STOR` chunk. */
+export interface DataBody {
+  /** The array's name (`mobjs`). */
+  array: string;
+  /**
+   * The elements, one instance per element: a property per field in the file's definition order,
+   * `$kept` for what this reader does not know, `$pad` for non-zero chunk padding, `$marker` when the
+   * chunk's marker is not the structure's, and `{ $raw }` for an instance whose fields could not be
+   * told apart (a float field no release table knows).
+   */
+  elements: Instance[];
+  /** Non-zero padding after the last element, if any. */
+  pad?: Uint8Array;
+}
+
+const pad4 = align(4);
+
+/** Everything instance codecs of one save need: the reconciled plans and the codecs built from them. */
+class Schema {
+  private codecs = new Map<string, Codec<Instance>>();
+  private byMarker = new Map<string, string>();
+  private plans: Reconciled | undefined;
+  private seen = -1;
+  readonly encoding: SchemaEncoding;
+
+  constructor(
+    readonly context: EdgeContext,
+    readonly variant: EdgeVariant,
+    readonly table: EngineTable,
+  ) {
+    this.encoding = {
+      numeric: numericBySize,
+      string: edgeString,
+      index: (ref) => indexRef(ref),
+      nest: (def, body) => instanceChunk(this, def.marker, def.name, body),
+      unresolved: (field) => instanceChunk(this, undefined, undefined, undefined, field),
+    };
+  }
+
+  /** The plans: the file's definitions against the release table, with fields any release knows added. */
+  reconciled(): Reconciled {
+    const structs = this.context.structs;
+    if (this.plans !== undefined && this.seen === structs.length) return this.plans;
+    const tableStructs = new Map(knownStructs(this.table).map((st) => [st.name, st]));
+    const schema: KnownStruct[] = [];
+    for (const def of structs) {
+      const base = tableStructs.get(def.name);
+      const fields = [...(base?.fields ?? [])];
+      for (const f of def.fields) {
+        if (fields.some((k) => k.name === f.name)) continue;
+        const other = knownField(def.name, f.name, f.kind);
+        if (other !== undefined) fields.push(other);
+      }
+      if (base !== undefined || fields.length > 0) schema.push({ name: def.name, marker: def.marker, fields });
+    }
+    this.plans = reconcile(structs, schema, this.encoding);
+    this.seen = structs.length;
+    this.codecs = new Map();
+    this.byMarker = new Map();
+    for (const def of structs) if (!this.byMarker.has(def.marker)) this.byMarker.set(def.marker, def.name);
+    return this.plans;
+  }
+
+  /** The structure whose instances carry `marker` (the first defined, as the engine's lookup). */
+  structOfMarker(marker: string): string | undefined {
+    this.reconciled();
+    return this.byMarker.get(marker);
+  }
+
+  /** The instance codec of structure `name` (not framed). */
+  instance(name: string): Codec<Instance> {
+    const plans = this.reconciled();
+    const found = this.codecs.get(name);
+    if (found !== undefined) return found;
+    const codec = instanceCodec(name, plans, this.encoding);
+    this.codecs.set(name, codec);
+    return codec;
+  }
+
+  /** Whether some field of the structure (or one it nests) is NUMERIC and known to no release. */
+  ambiguous(name: string, seen = new Set<string>()): boolean {
+    if (seen.has(name)) return false;
+    seen.add(name);
+    const plan = this.reconciled().plans.get(name);
+    if (plan === undefined) return true;
+    return plan.fields.some((f) => (f.def.kind === 'numeric' && f.known === undefined) || (f.def.kind === 'struct' && f.def.ref !== undefined && this.ambiguous(f.def.ref, seen)));
+  }
+}
+
+const SCHEMA = Symbol('savekit.edge.schema');
+
+function schemaOf(context: EdgeContext, variant: EdgeVariant, table: EngineTable): Schema {
+  const holder = context as EdgeContext & { [SCHEMA]?: Schema };
+  const cached = holder[SCHEMA];
+  if (cached !== undefined && cached.variant === variant && cached.table === table) return cached;
+  const schema = new Schema(context, variant, table);
+  holder[SCHEMA] = schema;
+  return schema;
+}
+
+function peekMarker(r: Reader): string | undefined {
+  if (r.remaining < 4) return undefined;
+  const b = r.bytes;
+  return String.fromCharCode(b[r.pos], b[r.pos + 1], b[r.pos + 2], b[r.pos + 3]);
+}
+
+/**
+ * A structure-instance chunk: marker, length, the field values, padding (and `MARKER` in variant A).
+ * With `expected` undefined the structure is found by the marker the file has.
+ */
+function instanceChunk(schema: Schema, expected: string | undefined, expectedStruct: string | undefined, body: Codec<Instance> | undefined, field?: FieldDef): Codec<Instance> {
+  const framing = nestedFraming(schema.variant);
+  const chunks = new Map<string, Codec<any>>();
+  const chunkFor = (marker: string, structName: string) => {
+    let c = chunks.get(marker);
+    if (c === undefined) {
+      const inner = marker === expected && body !== undefined ? body : schema.instance(structName);
+      c = chunk(framing, marker, keepRawWhenAmbiguous(schema, structName, inner));
+      chunks.set(marker, c);
+    }
+    return c;
+  };
+  const structOf = (marker: string): string | undefined => (marker === expected && expectedStruct !== undefined ? expectedStruct : schema.structOfMarker(marker));
+  const missing = (marker: string) => `no structure has the marker ${JSON.stringify(marker)}${field !== undefined ? ` (field ${field.name} names ${String(field.ref)})` : ''}`;
+  return defineCodec<Instance>({
+    name: `instanceChunk(${expected ?? '?'})`,
+    kind: 'edgeInstance',
+    json: t.UnknownRecord as unknown as t.Type<Instance, unknown, unknown>,
+    minSize: 8,
+    read(r) {
+      const marker = peekMarker(r);
+      if (marker === undefined) throw r.shortfall(8);
+      const structName = structOf(marker);
+      if (structName === undefined) throw r.error(missing(marker));
+      const context = schema.context;
+      // The top-level chunk is open too: an instance at depth 1 is the second chunk on the stack.
+      if (context.openInstances + 2 > MAX_CHUNK_DEPTH) throw r.error(`chunks nested deeper than ${MAX_CHUNK_DEPTH} (the engine's MAX_CHUNK_DEPTH)`);
+      context.openInstances += 1;
+      let value: { id: string; body: Instance; pad?: Uint8Array };
+      try {
+        value = chunkFor(marker, structName).read(r) as typeof value;
+      } finally {
+        context.openInstances -= 1;
+      }
+      const instance = value.body;
+      if (value.pad !== undefined) instance.$pad = value.pad;
+      if (marker !== expected) instance.$marker = marker;
+      return instance;
+    },
+    write(w, instance) {
+      if (typeof instance !== 'object' || instance === null) throw w.error('expected an instance');
+      const marker = typeof instance.$marker === 'string' ? instance.$marker : expected;
+      if (marker === undefined) throw w.error(`field ${field?.name ?? '?'} names no defined structure; its instances need $marker`);
+      const structName = structOf(marker);
+      if (structName === undefined) throw w.error(missing(marker));
+      const pad = instance.$pad instanceof Uint8Array ? instance.$pad : undefined;
+      const context = schema.context;
+      if (context.openInstances + 2 > MAX_CHUNK_DEPTH) throw w.error(`chunks nested deeper than ${MAX_CHUNK_DEPTH} (the engine's MAX_CHUNK_DEPTH)`);
+      context.openInstances += 1;
+      try {
+        chunkFor(marker, structName).write(w, pad === undefined ? { id: marker, body: instance } : { id: marker, body: instance, pad });
+      } finally {
+        context.openInstances -= 1;
+      }
+    },
+  });
+}
+
+/**
+ * The instance codec, except that an instance of a structure with fields no release knows (so their
+ * real size is a guess) is kept as `{ $raw }` when the guess does not fit, with a warning.
+ */
+function keepRawWhenAmbiguous(schema: Schema, structName: string, inner: Codec<Instance>): Codec<Instance> {
+  return defineCodec<Instance>({
+    name: inner.name,
+    kind: inner.kind,
+    json: inner.json,
+    minSize: 0,
+    read(r) {
+      const start = r.pos;
+      if (!schema.ambiguous(structName)) return inner.read(r);
+      const state = r.state;
+      const saved = { path: state.path.length, depth: state.depth, warnings: state.warnings.length, pending: schema.context.pending.length };
+      try {
+        const value = inner.read(r);
+        if (r.end - r.pos < 4) return value;
+      } catch (error) {
+        if (!(error instanceof DecodeError)) throw error;
+      }
+      state.path.length = saved.path;
+      state.depth = saved.depth;
+      state.warnings.length = saved.warnings;
+      schema.context.pending.length = saved.pending;
+      r.pos = start;
+      r.warn('instance-kept-raw', `the fields of ${structName} do not fit its data (a float field no release table knows?); the instance is kept as bytes`);
+      return { $raw: r.take(r.end - r.pos) };
+    },
+    write(w, value) {
+      if (value.$raw instanceof Uint8Array) {
+        w.append(value.$raw);
+        return;
+      }
+      inner.write(w, value);
+    },
+  });
+}
+
+function reportReconcileWarnings(r: Reader, schema: Schema): void {
+  const { context } = schema;
+  for (const warning of schema.reconciled().warnings) {
+    const key = `${warning.code}:${warning.path.join('.')}`;
+    if (context.warned.has(key)) continue;
+    context.warned.add(key);
+    r.state.warnings.push({ ...warning, offset: r.pos });
+  }
+}
+
+/** The `Data` body codec for a variant and a release table. */
+export function dataBody(variant: EdgeVariant, table: EngineTable): Codec<DataBody> {
+  return defineCodec<DataBody>({
+    name: 'dataBody',
+    kind: 'edgeData',
+    json: t.intersection([t.type({ array: t.string, elements: t.array(t.UnknownRecord) }), t.partial({ pad: pad4.json })], 'DataBody') as unknown as t.Type<DataBody, unknown, unknown>,
+    minSize: 1,
+    read(r) {
+      const at = r.pos;
+      const array = readChild(r, 'array', edgeString);
+      if (array === null) throw r.error('the array name is NULL', at);
+      const context = edgeContext(r.state.context);
+      const def = context.arrays.get(array);
+      if (def === undefined) throw r.error(`array ${array} has no Arry definition before its data`, at);
+      if (def.count * 8 > r.remaining) throw r.error(`array ${array}: ${def.count} elements do not fit in the ${r.remaining} bytes left`);
+      const schema = schemaOf(context, variant, table);
+      if (!context.structs.some((s) => s.name === def.struct)) throw r.error(`array ${array} is of structure ${def.struct}, which has no Stru definition`, at);
+      reportReconcileWarnings(r, schema);
+      const structDef = context.structs.find((s) => s.name === def.struct) as StructDef;
+      const element = instanceChunk(schema, structDef.marker, structDef.name, schema.instance(def.struct));
+      const elements: Instance[] = [];
+      const path = r.state.path;
+      path.push('elements');
+      for (let i = 0; i < def.count; i++) {
+        path.push(i);
+        elements.push(element.read(r));
+        path.pop();
+      }
+      path.pop();
+      context.elements.set(array, elements);
+      const pad: Padding = readChild(r, 'pad', pad4);
+      return pad === undefined ? { array, elements } : { array, elements, pad };
+    },
+    write(w: Writer, value) {
+      if (typeof value !== 'object' || value === null || !Array.isArray(value.elements)) throw w.error('expected { array, elements }');
+      writeChild(w, 'array', edgeString, value.array);
+      const context = edgeContext(w.state.context);
+      const def = context.arrays.get(value.array);
+      if (def === undefined) throw w.error(`array ${value.array} has no Arry definition before its data`);
+      if (def.count !== value.elements.length) throw w.error(`array ${value.array} has ${value.elements.length} elements; its Arry chunk says ${def.count}`);
+      const structDef = context.structs.find((s) => s.name === def.struct);
+      if (structDef === undefined) throw w.error(`array ${value.array} is of structure ${def.struct}, which has no Stru definition`);
+      const schema = schemaOf(context, variant, table);
+      let element: Codec<Instance>;
+      try {
+        element = instanceChunk(schema, structDef.marker, structDef.name, schema.instance(def.struct));
+      } catch (error) {
+        throw w.error(error instanceof Error ? error.message : String(error));
+      }
+      const path = w.state.path;
+      path.push('elements');
+      value.elements.forEach((instance, i) => {
+        path.push(i);
+        element.write(w, instance);
+        path.pop();
+      });
+      path.pop();
+      writeChild(w, 'pad', pad4, value.pad);
+    },
+  });
+}

@@ -1,0 +1,54 @@
+/**
+ * The `Glob` chunk: what a load menu needs. The engine writes `Vari` name/value string pairs (and
+ * could write `Wads` and `View`); the design doc's draft has typed lumps `Wher`, `When`, `Skil`,
+ * `Desc`, `View`, `Wdck`, `Lvck`, `Dfck`. One chunk list reads both; unknown lumps are kept.
+ *
+ * @module
+ */
+import { array, chunkList, i32le, struct, u32le, type ChunkEntry, type Codec } from '@savekit/core';
+import { edgeString } from './primitives.js';
+import { thumbnail } from './thumbnail.js';
+import { nestedFraming, type EdgeVariant } from './variants.js';
+
+/** `Vari`: a variable's name and its value, always text. */
+export const vari = struct({ name: edgeString, value: edgeString });
+/** `Wads`: the WAD file names (defined by the engine, never written). */
+export const wads = struct({ files: array(edgeString, u32le) });
+
+/** Design `Wher`: game name, level name, level flags, gravity. */
+export const wher = struct({ game: edgeString, level: edgeString, flags: u32le, gravity: i32le });
+/** Design `When`: level time in tics, the P_Random snapshot, total kills, items and secrets. */
+export const when = struct({ levelTime: i32le, random: u32le, totalKills: i32le, totalItems: i32le, totalSecrets: i32le });
+/** Design `Skil`: console player, skill, netgame mode (0 single player, 1 coop, 2+ deathmatch). */
+export const skil = struct({ consolePlayer: i32le, skill: i32le, netgame: i32le });
+/** Design `Desc`: the user's description and the date/time text. */
+export const desc = struct({ description: edgeString, date: edgeString });
+/** Design `Wdck`: the WAD file names (path stripped), in load order. */
+export const wdck = struct({ wads: array(edgeString, u32le) });
+/** A count and a combined CRC. */
+export const countCrc = struct({ count: u32le, crc: u32le });
+/** Design `Lvck`: sector, linedef, thing and RTS script checks. */
+export const lvck = struct({ sectors: countCrc, linedefs: countCrc, things: countCrc, scripts: countCrc });
+/** Design `Dfck`: the DDF checks. */
+export const dfck = struct({ attacks: countCrc, games: countCrc, levels: countCrc, lines: countCrc, sectors: countCrc, things: countCrc, weapons: countCrc });
+
+/** Every lump a `Glob` may hold, by marker. */
+export const globLumps = { Vari: vari, Wads: wads, View: thumbnail, Wher: wher, When: when, Skil: skil, Desc: desc, Wdck: wdck, Lvck: lvck, Dfck: dfck } as const;
+
+/** The lumps the design doc's `Glob` has and the engine's does not. */
+export const DESIGN_LUMPS: ReadonlyArray<string> = ['Wher', 'When', 'Skil', 'Desc', 'Wdck', 'Lvck', 'Dfck'];
+
+const cache = new Map<EdgeVariant, Codec<any>>();
+
+/** The `Glob` body of a variant: its lumps as nested chunks. */
+export function globBody(variant: EdgeVariant): Codec<GlobEntry[]> {
+  let codec = cache.get(variant);
+  if (codec === undefined) {
+    codec = chunkList(nestedFraming(variant), globLumps);
+    cache.set(variant, codec);
+  }
+  return codec;
+}
+
+/** An entry of a `Glob`: a known lump decoded, or an unknown one kept raw. */
+export type GlobEntry = ChunkEntry<typeof globLumps>;

@@ -1,0 +1,32 @@
+/**
+ * `@savekit/edge`: EDGE savegames — the engine's four variants (A: XOR + LZO1X-1 with end markers,
+ * B: LZO1X-1, C: zlib or stored, D: EDGE-classic) and the design doc's draft layout, read and written
+ * byte for byte on `@savekit/core`.
+ *
+ * @packageDocumentation
+ */
+export { edgeAngle, edgeBoolean, edgeByte, edgeFloat, edgeInt, edgeShort, edgeString, edgeVec2, edgeVec3, joinEdgeFloat, NULL_STRING_MARKER, splitEdgeFloat, STRING_MARKER, type EdgeFloatValue, type RawEdgeFloat } from './primitives.js';
+export {
+  EDGE_CLASSIC_VERSION, edgeXorLayer, endMarkerOf, inflateBounded, lzoLayer, nestedFraming, storedLayers, topFraming, VARIANT_VERSIONS, variantOf, zlibBound, zlibOrStoredLayer,
+  type EdgeVariant,
+} from './variants.js';
+export { arrayDef, fieldDef, FIELD_KIND_CODES, structDef } from './definitions.js';
+export { dataBody, type DataBody } from './data.js';
+export { countCrc, desc, DESIGN_LUMPS, dfck, globBody, globLumps, lvck, skil, vari, wads, wdck, when, wher, type GlobEntry } from './glob.js';
+export { thumbnail, thumbnailFromRgba, thumbnailToRgba, THUMBNAIL_HEIGHT, THUMBNAIL_WIDTH, type Thumbnail } from './thumbnail.js';
+export {
+  attachTarget, indexRef, parseImageRef, parseLightTypeRef, parsePlaneMoverRef, parseScriptRef, parseSectorNumber, parseSpecialRef, parseStateRef, parseStringRef,
+  parseSurfaceRef, refTo, STRING_REFERENCE_FIELDS,
+  type ImageRef, type IndexRef, type LightTypeRef, type PlaneMoverRef, type ScriptRef, type SpecialRef, type StateRef, type StringRef, type SurfaceRef,
+} from './references.js';
+export { ENGINE_TABLES, knownField, knownStructs, numericBySize, TABLE_127, TABLE_129, TABLE_135, TABLE_CLASSIC, tableFor, type EngineTable, type FieldEncoding, type TableStruct } from './tables.js';
+export {
+  DESIGN_HEADER_PADDING, edgeSave, ENGINE_HEADER_PADDING, layoutOf, nestedChunk,
+  type ArryBody, type EdgeLayout, type EdgeSave, type StruBody, type TopChunk, type TopChunks,
+} from './save.js';
+export {
+  arrays, convertVariant, elementsOf, globEntries, globLump, levelInfo, parseCountCheck, setVariable, structures, summary, thumbnailOf, variable, variables,
+  type CountCheck, type LevelInfo,
+} from './document.js';
+export { checkLevel, combineCrcs, mapChecks, mapLumpsFromWad, type LevelCheck, type MapLumps } from './map-checks.js';
+export { format } from './format.js';

@@ -1,0 +1,213 @@
+/**
+ * EDGE's primitive encodings (spec edge.md §3): little-endian integers, the 6-byte float, the
+ * `AA`/`DE` string, and the declared numeric kinds built from them.
+ *
+ * @module
+ */
+import * as t from 'io-ts';
+import { cp437, defineCodec, i32le, u16le, u32le, u8, type Codec } from '@savekit/core';
+
+/** `byte`: one raw byte. */
+export const edgeByte: Codec<number> = u8;
+/** `short`: u16 little-endian. */
+export const edgeShort: Codec<number> = u16le;
+/** `int` (and enum): 32 bits little-endian, read signed (two's complement). */
+export const edgeInt: Codec<number> = i32le;
+/** `angle_t` (binary angle: 0x40000000 is 90°), unsigned 32 bits little-endian. */
+export const edgeAngle: Codec<number> = u32le;
+
+/** A 6-byte float whose bytes are not the engine's encoding of any float; kept as found. */
+export interface RawEdgeFloat {
+  /** The stored exponent short (the real exponent + 256). */
+  readonly exponent: number;
+  /** The stored signed 32-bit mantissa. */
+  readonly mantissa: number;
+}
+
+/** A decoded EDGE float: a float32 value, or the raw pair when the bytes are not canonical. */
+export type EdgeFloatValue = number | RawEdgeFloat;
+
+const TWO_30 = 2 ** 30;
+
+/** The engine's split of a float32 value into (stored exponent, mantissa): `frexp`, then ×2^30. */
+export function splitEdgeFloat(value: number): RawEdgeFloat {
+  const v = Math.fround(value);
+  if (!Number.isFinite(v)) throw new RangeError(`${value} cannot be stored: EDGE floats are finite`);
+  const a = Math.abs(v);
+  if (a === 0) return { exponent: 256, mantissa: 0 };
+  let e = Math.floor(Math.log2(a)) + 1;
+  let f = a * 2 ** -e;
+  // log2 can be off by one near powers of two; frexp's fraction is in [0.5, 1).
+  if (f >= 1) {
+    f /= 2;
+    e += 1;
+  } else if (f < 0.5) {
+    f *= 2;
+    e -= 1;
+  }
+  const mant = Math.trunc(f * TWO_30);
+  return { exponent: 256 + e, mantissa: v < 0 ? -mant : mant };
+}
+
+/** The value of a stored (exponent, mantissa) pair, as the engine computes it (to float32). */
+export function joinEdgeFloat(exponent: number, mantissa: number): number {
+  return Math.fround(mantissa * 2 ** (exponent - 256 - 30));
+}
+
+const rawFloatJson = t.type({ exponent: t.number, mantissa: t.number }, 'RawEdgeFloat');
+const floatJson = new t.Type<EdgeFloatValue, unknown, unknown>(
+  'EdgeFloat',
+  (u): u is EdgeFloatValue => (typeof u === 'number' && Number.isFinite(u)) || rawFloatJson.is(u),
+  (u, c) => {
+    if (typeof u === 'number') return Number.isFinite(u) ? t.success(u) : t.failure(u, c, 'EDGE floats are finite');
+    const raw = rawFloatJson.validate(u, c);
+    return raw._tag === 'Right' ? t.success({ exponent: raw.right.exponent, mantissa: raw.right.mantissa }) : raw;
+  },
+  (a) => a,
+);
+
+/**
+ * EDGE's 6-byte float: u16 exponent biased by 256, then a signed 32-bit mantissa scaled by 2^30
+ * (`value = mantissa · 2^(exponent − 256 − 30)`). Every float32 survives bit for bit; −0 is written as
+ * +0, as the engine does; values are rounded to float32 first, as assigning to a C `float` would.
+ * Bytes that are not the engine's encoding of their value (an unnormalised mantissa, say) decode to
+ * `{ exponent, mantissa }` and are written back unchanged.
+ */
+export const edgeFloat: Codec<EdgeFloatValue> = defineCodec<EdgeFloatValue>({
+  name: 'edgeFloat',
+  kind: 'edgeFloat',
+  json: floatJson,
+  size: 6,
+  read(r) {
+    r.need(6);
+    const at = r.pos;
+    const exponent = r.view.getUint16(at, true);
+    const mantissa = r.view.getInt32(at + 2, true);
+    r.pos = at + 6;
+    const value = joinEdgeFloat(exponent, mantissa);
+    if (Number.isFinite(value)) {
+      const canonical = splitEdgeFloat(value);
+      if (canonical.exponent === exponent && canonical.mantissa === mantissa) return value;
+    }
+    return { exponent, mantissa };
+  },
+  write(w, value) {
+    let pair: RawEdgeFloat;
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) throw w.error(`${value} cannot be stored: EDGE floats are finite`);
+      pair = splitEdgeFloat(value);
+    } else if (typeof value === 'object' && value !== null && Number.isInteger(value.exponent) && Number.isInteger(value.mantissa)) {
+      if (value.exponent < 0 || value.exponent > 0xffff) throw w.error(`exponent ${value.exponent} does not fit 16 bits`);
+      if (value.mantissa < -0x80000000 || value.mantissa > 0x7fffffff) throw w.error(`mantissa ${value.mantissa} does not fit 32 bits`);
+      pair = value;
+    } else {
+      throw w.error('expected a number or { exponent, mantissa }');
+    }
+    const at = w.ensure(6);
+    w.view.setUint16(at, pair.exponent, true);
+    w.view.setInt32(at + 2, pair.mantissa, true);
+    w.length = at + 6;
+  },
+});
+
+/** Two floats (x, y): 12 bytes, declared as 8. */
+export const edgeVec2 = vector(2);
+/** Three floats (x, y, z): 18 bytes, declared as 12. */
+export const edgeVec3 = vector(3);
+
+function vector(n: 2 | 3): Codec<EdgeFloatValue[]> {
+  const json = t.array(floatJson) as unknown as t.Type<EdgeFloatValue[], unknown, unknown>;
+  return defineCodec<EdgeFloatValue[]>({
+    name: `edgeVec${n}`,
+    kind: 'edgeVector',
+    json,
+    size: 6 * n,
+    meta: { count: n },
+    children: [{ key: '[]', codec: edgeFloat }],
+    read(r) {
+      const out: EdgeFloatValue[] = [];
+      const path = r.state.path;
+      for (let i = 0; i < n; i++) {
+        path.push(i);
+        out.push(edgeFloat.read(r));
+        path.pop();
+      }
+      return out;
+    },
+    write(w, value) {
+      if (!Array.isArray(value) || value.length !== n) throw w.error(`expected ${n} floats`);
+      const path = w.state.path;
+      for (let i = 0; i < n; i++) {
+        path.push(i);
+        edgeFloat.write(w, value[i]);
+        path.pop();
+      }
+    },
+  });
+}
+
+/** The byte that starts a string (`STRING_MARKER`). */
+export const STRING_MARKER = 0xaa;
+/** The byte that stands for a NULL string (`NULLSTR_MARKER`). */
+export const NULL_STRING_MARKER = 0xde;
+
+/**
+ * EDGE's string: `AA`, u16 length, the bytes (no NUL; the design doc says IBM cp437, and cp437 maps
+ * every byte, so nothing is lost), or the single byte `DE` for a NULL pointer (`null`). Any other first
+ * byte is an error, as in the engine ("invalid string").
+ */
+export const edgeString: Codec<string | null> = defineCodec<string | null>({
+  name: 'edgeString',
+  kind: 'edgeString',
+  json: t.union([t.string, t.null], 'EdgeString') as unknown as t.Type<string | null, unknown, unknown>,
+  minSize: 1,
+  read(r) {
+    const at = r.pos;
+    const marker = r.u8();
+    if (marker === NULL_STRING_MARKER) return null;
+    if (marker !== STRING_MARKER) {
+      throw r.error(`invalid string: marker byte 0x${marker.toString(16).padStart(2, '0')}, expected 0xaa (string) or 0xde (NULL)`, at);
+    }
+    r.need(2);
+    const length = r.view.getUint16(r.pos, true);
+    r.pos += 2;
+    return cp437.decode(r.borrow(length));
+  },
+  write(w, value) {
+    if (value === null) {
+      w.u8(NULL_STRING_MARKER);
+      return;
+    }
+    if (typeof value !== 'string') throw w.error('expected a string or null');
+    let bytes: Uint8Array;
+    try {
+      bytes = cp437.encode(value);
+    } catch (error) {
+      throw w.error(`not cp437 text: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (bytes.length > 0xffff) throw w.error(`a string of ${bytes.length} bytes does not fit the 16-bit length`);
+    const at = w.ensure(3 + bytes.length);
+    w.buf[at] = STRING_MARKER;
+    w.view.setUint16(at + 1, bytes.length, true);
+    w.buf.set(bytes, at + 3);
+    w.length = at + 3 + bytes.length;
+  },
+});
+
+/**
+ * The boolean of `SR_PutBoolean`: an int 0 or 1. The reader treats any non-zero value as true, so an
+ * odd value (2, −1) is kept as its number and written back unchanged.
+ */
+export const edgeBoolean: Codec<boolean | number> = defineCodec<boolean | number>({
+  name: 'edgeBoolean',
+  kind: 'edgeBoolean',
+  json: t.union([t.boolean, t.Int], 'EdgeBoolean') as unknown as t.Type<boolean | number, unknown, unknown>,
+  size: 4,
+  read(r) {
+    const n = i32le.read(r);
+    return n === 0 ? false : n === 1 ? true : n;
+  },
+  write(w, value) {
+    i32le.write(w, value === false ? 0 : value === true ? 1 : value);
+  },
+});

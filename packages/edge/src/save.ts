@@ -1,0 +1,268 @@
+/**
+ * The whole savegame: header, top-level chunks, trailer with its Adler-32 — as declarations over the
+ * core, for every variant and both layouts (the engine's and the design doc's draft).
+ *
+ * @module
+ */
+import * as t from 'io-ts';
+import {
+  adler32, bytes, checksum, chunk, chunkList, DecodeError, defineCodec, isRawChunk, magic, struct, transformKeeping, u32le,
+  type ArrayDef, type Codec, type Instance, type Kept, type KnownChunk, type RawChunk, type StructDef,
+} from '@savekit/core';
+import { edgeContext } from './context.js';
+import { dataBody, type DataBody } from './data.js';
+import { arrayDef, structDef } from './definitions.js';
+import { DESIGN_LUMPS, globBody, type GlobEntry } from './glob.js';
+import { attachTarget, type IndexRef } from './references.js';
+import { tableFor, type EngineTable } from './tables.js';
+import { nestedFraming, storedLayers, topFraming, variantOf, type EdgeVariant } from './variants.js';
+
+/** The header's 4 padding bytes as the engine writes them. */
+export const ENGINE_HEADER_PADDING: Uint8Array = Uint8Array.of(0x1a, 0x0d, 0x0a, 0x00);
+/** The header's padding as the design doc (and the seed) gives it; readers accept it too. */
+export const DESIGN_HEADER_PADDING: Uint8Array = Uint8Array.of(0x0d, 0x0a, 0x1a, 0x00);
+
+/** A `Stru` body: the engine's single definition, or the draft's container of `Sdef` chunks. */
+export type StruBody = StructDef | Array<KnownChunk<'Sdef', StructDef> | RawChunk>;
+/** An `Arry` body: the engine's single definition, or the draft's container of `Adef` chunks. */
+export type ArryBody = ArrayDef | Array<KnownChunk<'Adef', ArrayDef> | RawChunk>;
+
+/** The top-level chunks, each kept with its stored (compressed) bytes while unchanged. */
+export interface TopChunks {
+  Glob: Kept<GlobEntry[]>;
+  Stru: Kept<StruBody>;
+  Arry: Kept<ArryBody>;
+  Data: Kept<DataBody>;
+  Stor: Kept<DataBody>;
+}
+
+/** A top-level chunk: a known one (`{ id, body: { value, stored? } }`) or an unknown one kept raw. */
+export type TopChunk = { [K in keyof TopChunks]: KnownChunk<K, TopChunks[K]> }[keyof TopChunks] | RawChunk;
+
+/** Which layout the chunks follow. */
+export type EdgeLayout = 'engine' | 'design';
+
+/** A decoded EDGE savegame. */
+export interface EdgeSave {
+  /** The variant, from the version (reported; on write it must agree with `version`). */
+  variant: EdgeVariant;
+  /** The engine's layout or the design doc's draft (reported; on write it must agree with the chunks). */
+  layout: EdgeLayout;
+  /** The header's version field (`0x12900`, `0x13506`, `0xEC`, …): it decides the variant. */
+  version: number;
+  /** The header's 4 padding bytes (the engine: `1A 0D 0A 00`; the design doc: `0D 0A 1A 00`). */
+  padding: Uint8Array;
+  /** The top-level chunks in file order. */
+  chunks: TopChunk[];
+}
+
+/** The top-level chunk list of a variant and release table, with references resolved on read and renumbered on write. */
+function topChunks(variant: EdgeVariant, table: EngineTable): Codec<TopChunk[]> {
+  const layers = storedLayers(variant);
+  const keep = <A>(codec: Codec<A>) => transformKeeping(codec, { decodedLength: u32le }, ...layers);
+  const nested = nestedFraming(variant);
+  const padded = <A>(codec: Codec<A>) => alignedBody(codec);
+  const stru = definitionsOrContainer<StructDef>(padded(structDef), chunkList(nested, { Sdef: padded(structDef) }), 'Sdef');
+  const arry = definitionsOrContainer<ArrayDef>(padded(arrayDef), chunkList(nested, { Adef: padded(arrayDef) }), 'Adef');
+  const data = dataBody(variant, table);
+  const list = chunkList(topFraming(variant), { Glob: keep(globBody(variant)), Stru: keep(stru), Arry: keep(arry), Data: keep(data), Stor: keep(data) }, { until: ['ENDE'] });
+  return withReferences(list as unknown as Codec<TopChunk[]>);
+}
+
+/** A definition followed by zero padding to 4 bytes (the engine pads every chunk's data). */
+function alignedBody<A>(codec: Codec<A>): Codec<A> {
+  return defineCodec<A>({
+    name: `aligned(${codec.name})`,
+    kind: 'edgeAligned',
+    json: codec.json,
+    minSize: codec.minSize,
+    children: [{ key: 'value', codec }],
+    read(r) {
+      const value = codec.read(r);
+      const pad = (4 - ((r.pos - r.start) % 4)) % 4;
+      if (r.remaining < pad) throw r.shortfall(pad);
+      for (let i = 0; i < pad; i++) if (r.bytes[r.pos + i] !== 0) throw r.error('padding after a definition is not zero', r.pos + i);
+      r.pos += pad;
+      return value;
+    },
+    write(w, value) {
+      codec.write(w, value);
+      w.fill((4 - ((w.length - w.origin) % 4)) % 4, 0);
+    },
+  });
+}
+
+/** The engine's single definition, or the draft's container of definition chunks (told by the first marker). */
+function definitionsOrContainer<D>(single: Codec<D>, container: Codec<any[]>, marker: string): Codec<D | any[]> {
+  return defineCodec<D | any[]>({
+    name: `${single.name} | ${marker} chunks`,
+    kind: 'edgeDefinitions',
+    json: t.union([container.json, single.json]) as unknown as t.Type<D | any[], unknown, unknown>,
+    minSize: 0,
+    children: [
+      { key: 'engine', codec: single },
+      { key: 'design', codec: container },
+    ],
+    read(r) {
+      const b = r.bytes;
+      const isContainer = r.remaining >= 4 && String.fromCharCode(b[r.pos], b[r.pos + 1], b[r.pos + 2], b[r.pos + 3]) === marker;
+      return isContainer ? container.read(r) : single.read(r);
+    },
+    write(w, value) {
+      if (Array.isArray(value)) container.write(w, value);
+      else single.write(w, value);
+    },
+  });
+}
+
+/** Every Data/Stor body of a chunk list. */
+function dataBodies(chunks: ReadonlyArray<TopChunk>): DataBody[] {
+  const out: DataBody[] = [];
+  for (const c of chunks) {
+    if (typeof c === 'object' && c !== null && (c.id === 'Data' || c.id === 'Stor') && !isRawChunk(c)) {
+      const body = (c as KnownChunk<'Data', Kept<DataBody>>).body?.value;
+      if (body !== undefined && Array.isArray(body.elements)) out.push(body);
+    }
+  }
+  return out;
+}
+
+/**
+ * Resolves INDEX references once every array is read (a reference may point forward), and on write
+ * numbers every array's elements first so references follow their elements.
+ */
+function withReferences(list: Codec<TopChunk[]>): Codec<TopChunk[]> {
+  return defineCodec<TopChunk[]>({
+    name: list.name,
+    kind: list.kind,
+    json: list.json,
+    minSize: list.minSize,
+    meta: list.meta,
+    children: list.children,
+    read(r) {
+      const chunks = list.read(r);
+      const context = edgeContext(r.state.context);
+      for (const { ref, path, offset } of context.pending) {
+        const elements = context.elements.get(ref.$ref);
+        if (elements === undefined) continue; // an array the save does not carry (level data): the number is kept
+        if (ref.index > elements.length) throw new DecodeError(path, offset, `INDEX ${ref.index} is past the end of ${ref.$ref} (${elements.length} elements)`);
+        attachTarget(ref as IndexRef, elements[ref.index - 1]);
+      }
+      return chunks;
+    },
+    write(w, chunks) {
+      if (Array.isArray(chunks)) {
+        const context = edgeContext(w.state.context);
+        for (const body of dataBodies(chunks)) {
+          const numbering = new Map<Instance, number>();
+          body.elements.forEach((element, i) => {
+            if (!numbering.has(element)) numbering.set(element, i + 1);
+          });
+          context.numbering.set(body.array, numbering);
+          context.counts.set(body.array, body.elements.length);
+        }
+      }
+      list.write(w, chunks);
+    },
+  });
+}
+
+/** Which layout a chunk list follows: the draft's if it has any of its chunks or lumps. */
+export function layoutOf(chunks: ReadonlyArray<TopChunk>): EdgeLayout {
+  for (const c of chunks) {
+    if (c.id === 'Stor') return 'design';
+    if (isRawChunk(c)) continue;
+    const value = (c.body as Kept<unknown>).value;
+    if ((c.id === 'Stru' || c.id === 'Arry') && Array.isArray(value)) return 'design';
+    if (c.id === 'Glob' && Array.isArray(value) && (value as GlobEntry[]).some((e) => DESIGN_LUMPS.includes(e.id))) return 'design';
+  }
+  return 'engine';
+}
+
+interface StoredFile {
+  magic: 'EdgeSave';
+  padding: Uint8Array;
+  version: number;
+  chunks: TopChunk[];
+  end: 'ENDE';
+  magicAgain: 'EdgeSave';
+}
+
+const fileCodecs = new Map<string, Codec<TopChunk[]>>();
+
+function chunksFor(version: number): Codec<TopChunk[]> {
+  const variant = variantOf(version);
+  const table = tableFor(version);
+  const key = `${variant}:${table.release}`;
+  let codec = fileCodecs.get(key);
+  if (codec === undefined) {
+    codec = topChunks(variant, table);
+    fileCodecs.set(key, codec);
+  }
+  return codec;
+}
+
+const storedFile: Codec<StoredFile> = checksum(
+  struct({
+    magic: magic('EdgeSave'),
+    padding: bytes(4),
+    version: u32le,
+    chunks: (p: { version: number }) => chunksFor(p.version),
+    end: magic('ENDE'),
+    magicAgain: magic('EdgeSave'),
+  }),
+  { algorithm: adler32, stored: u32le, covers: 'window' },
+) as unknown as Codec<StoredFile>;
+
+const topChunkJson = (version: number) => chunksFor(version).json;
+
+const saveJson = new t.Type<EdgeSave, unknown, unknown>(
+  'EdgeSave',
+  (u): u is EdgeSave => typeof u === 'object' && u !== null && typeof (u as EdgeSave).version === 'number' && Array.isArray((u as EdgeSave).chunks),
+  (u, c) => {
+    const head = t.type({ variant: t.keyof({ A: null, B: null, C: null, D: null }), layout: t.keyof({ engine: null, design: null }), version: t.Int }).validate(u, c);
+    if (head._tag === 'Left') return head;
+    const o = u as Record<string, unknown>;
+    const padding = bytes(4).json.validate(o.padding, [...c, { key: 'padding', type: bytes(4).json, actual: o.padding }]);
+    if (padding._tag === 'Left') return padding;
+    const version = head.right.version;
+    if (version < 0 || version > 0xffffffff) return t.failure(u, c, `version ${version} does not fit 32 bits`);
+    const chunksType = topChunkJson(version);
+    const chunks = chunksType.validate(o.chunks, [...c, { key: 'chunks', type: chunksType, actual: o.chunks }]);
+    if (chunks._tag === 'Left') return chunks;
+    return t.success({ variant: head.right.variant, layout: head.right.layout, version, padding: padding.right, chunks: chunks.right });
+  },
+  (a) => ({ variant: a.variant, layout: a.layout, version: a.version, padding: bytes(4).json.encode(a.padding), chunks: topChunkJson(a.version).encode(a.chunks) }),
+);
+
+/**
+ * An EDGE savegame file, every variant and both layouts. Decoding checks the Adler-32 trailer (a
+ * mismatch is an error, or a warning with `{ checksums: 'warn' }`); encoding writes a fresh one.
+ * Re-encoding an unmodified document gives the identical file; a changed chunk is recompressed, the
+ * others keep their stored bytes.
+ */
+export const edgeSave: Codec<EdgeSave> = defineCodec<EdgeSave>({
+  name: 'edgeSave',
+  kind: 'edgeSave',
+  json: saveJson,
+  minSize: 32,
+  children: [{ key: 'file', codec: storedFile }],
+  read(r) {
+    const file = storedFile.read(r);
+    return { variant: variantOf(file.version), layout: layoutOf(file.chunks), version: file.version, padding: file.padding, chunks: file.chunks };
+  },
+  write(w, save) {
+    if (typeof save !== 'object' || save === null || !Array.isArray(save.chunks)) throw w.error('expected an EDGE save document');
+    if (!Number.isInteger(save.version) || save.version < 0 || save.version > 0xffffffff) throw w.error(`version ${String(save.version)} does not fit 32 bits`);
+    const variant = variantOf(save.version);
+    if (save.variant !== variant) {
+      throw w.error(`variant ${save.variant} does not match version 0x${save.version.toString(16)} (variant ${variant}); set the version to change variant (see convertVariant)`);
+    }
+    const layout = layoutOf(save.chunks);
+    if (save.layout !== layout) throw w.error(`layout ${save.layout} does not match the chunks, which follow the ${layout} layout`);
+    storedFile.write(w, { magic: 'EdgeSave', padding: save.padding, version: save.version, chunks: save.chunks, end: 'ENDE', magicAgain: 'EdgeSave' });
+  },
+});
+
+/** A nested chunk codec of a variant, for formats built on EDGE's framing. */
+export const nestedChunk = <M extends string, A>(variant: EdgeVariant, marker: M, body: Codec<A>) => chunk(nestedFraming(variant), marker, body);

@@ -1,0 +1,142 @@
+/**
+ * The four variants EDGE shipped (edge.md "Format variants"), told apart by the header's version
+ * field, and how each frames and stores its chunks.
+ *
+ * @module
+ */
+import { Unzlib, zlibSync } from 'fflate';
+import { compress as lzoCompress, decompress as lzoDecompress } from '@savekit/lzo1x';
+import { fourcc, layer, u32le, xor, type ByteLayer, type ChunkFraming } from '@savekit/core';
+
+/**
+ * - `A`: 1.25 … 1.29.00 (version < 0x12901): XOR with `EDGE!`, then LZO1X-1; end markers on every chunk.
+ * - `B`: 1.29.01 (0x12901): LZO1X-1 only; no end markers.
+ * - `C`: 1.29.02 … 1.35 and 3DGE (≥ 0x12902): zlib level 1, or stored raw when that is not smaller.
+ * - `D`: EDGE-classic (version 0xEC): the bytes of C, compressed by miniz.
+ */
+export type EdgeVariant = 'A' | 'B' | 'C' | 'D';
+
+/** The version EDGE-classic writes (its reader ignores the field). */
+export const EDGE_CLASSIC_VERSION = 0xec;
+
+/** A representative version of each variant, for new saves: 1.29.00, 1.29.01, 1.35, EDGE-classic. */
+export const VARIANT_VERSIONS: Readonly<Record<EdgeVariant, number>> = { A: 0x12900, B: 0x12901, C: 0x13506, D: EDGE_CLASSIC_VERSION };
+
+/** The variant a version field means, as the engines decide it. */
+export function variantOf(version: number): EdgeVariant {
+  if (version === EDGE_CLASSIC_VERSION) return 'D';
+  if (version < 0x12901) return 'A';
+  if (version === 0x12901) return 'B';
+  return 'C';
+}
+
+/** The end marker of a chunk in variant A: the start marker in upper case (`Glob` → `GLOB`). */
+export const endMarkerOf = (marker: string): string => marker.toUpperCase();
+
+const marker = fourcc({ alnum: true });
+
+/** Nested chunks: marker, u32 length of the data padded to 4, data, and in variant A the end marker. */
+export function nestedFraming(variant: EdgeVariant): ChunkFraming {
+  return { marker, length: u32le, align: 4, ...(variant === 'A' ? { endMarker: endMarkerOf } : {}) };
+}
+
+/**
+ * Top-level chunks: marker, u32 stored length, u32 original length (the body's uncounted first four
+ * bytes), the stored bytes, and in variant A the end marker.
+ */
+export function topFraming(variant: EdgeVariant): ChunkFraming {
+  return { marker, length: u32le, uncounted: 4, ...(variant === 'A' ? { endMarker: endMarkerOf } : {}) };
+}
+
+function expectedOf(name: string, expected: number | undefined): number {
+  if (expected === undefined) throw new Error(`${name} needs the chunk's original length`);
+  if (expected % 4 !== 0) throw new Error(`original length ${expected} is not a multiple of 4`);
+  return expected;
+}
+
+/**
+ * LZO1X-1 (variants A and B), with the engine's sanity check `stored ≤ orig + orig/16 + 20`
+ * (`MAX_COMP_SIZE`) and the output bounded by what LZO can expand to.
+ */
+export const lzoLayer: ByteLayer = layer(
+  'lzo1x',
+  (stored, limits) => {
+    const expected = expectedOf('lzo1x', limits.expected);
+    const most = expected + Math.floor(expected / 16) + 20;
+    if (stored.length > most) throw new Error(`stored length ${stored.length} is more than ${most}, the most LZO makes of ${expected} bytes`);
+    // An LZO1X stream cannot expand a byte into more than 255 bytes: a larger claim is refused
+    // before anything is allocated for it.
+    const reachable = stored.length * 256 + 64;
+    if (expected > reachable) throw new Error(`${stored.length} stored bytes cannot decompress to ${expected}`);
+    return lzoDecompress(stored, { maxOutputLength: Math.min(limits.maxOutput, expected) });
+  },
+  (plain) => lzoCompress(plain),
+);
+
+/** The XOR with `EDGE!` of variant A, restarting at every top-level chunk. */
+export const edgeXorLayer: ByteLayer = xor('EDGE!');
+
+/** zlib's `compressBound`. */
+export function zlibBound(length: number): number {
+  return length + (length >>> 12) + (length >>> 14) + (length >>> 25) + 13;
+}
+
+const INFLATE_SLICE = 16 * 1024;
+
+/** Inflates a zlib stream, refusing to produce more than `limit` bytes (a bomb stops early). */
+export function inflateBounded(stored: Uint8Array, limit: number): Uint8Array {
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  let ended = false;
+  const inflater = new Unzlib((data, final) => {
+    total += data.length;
+    if (total > limit) throw new Error(`zlib stream expands past ${limit} bytes`);
+    parts.push(data);
+    if (final) ended = true;
+  });
+  // Fed in slices so one push cannot expand to more than a slice's worth before the check.
+  for (let at = 0; at < stored.length; at += INFLATE_SLICE) {
+    const end = Math.min(stored.length, at + INFLATE_SLICE);
+    inflater.push(stored.subarray(at, end), end === stored.length);
+  }
+  if (stored.length === 0) inflater.push(stored, true);
+  if (!ended) throw new Error('zlib stream ends early');
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
+/**
+ * zlib level 1, or the data stored raw when compressing does not make it smaller (variants C, D).
+ * The only flag is `stored_len == orig_len`, so the reader checks exactly that.
+ */
+export const zlibOrStoredLayer: ByteLayer = layer(
+  'zlib',
+  (stored, limits) => {
+    const expected = expectedOf('zlib', limits.expected);
+    const most = zlibBound(expected) + 4;
+    if (stored.length > most) throw new Error(`stored length ${stored.length} is more than ${most}, compressBound(${expected}) + 4`);
+    if (stored.length === expected) return stored.slice();
+    return inflateBounded(stored, Math.min(limits.maxOutput, expected));
+  },
+  (plain) => {
+    const packed = zlibSync(plain, { level: 1 });
+    return packed.length < plain.length ? packed : plain.slice();
+  },
+);
+
+/** The layers of a variant's top-level chunk data, nearest the file first. */
+export function storedLayers(variant: EdgeVariant): [ByteLayer, ...ByteLayer[]] {
+  switch (variant) {
+    case 'A':
+      return [lzoLayer, edgeXorLayer];
+    case 'B':
+      return [lzoLayer];
+    default:
+      return [zlibOrStoredLayer];
+  }
+}
