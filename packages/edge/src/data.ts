@@ -7,7 +7,7 @@
 import * as t from 'io-ts';
 import {
   align, chunk, DecodeError, defineCodec, instanceCodec, readChild, reconcile, writeChild,
-  type Codec, type FieldDef, type Instance, type KnownStruct, type Padding, type Reader, type Reconciled, type SchemaEncoding, type StructDef, type Writer,
+  type Codec, type FieldDef, type Instance, type KnownField, type KnownStruct, type Warning, type Padding, type Reader, type Reconciled, type SchemaEncoding, type StructDef, type Writer,
 } from '@savekit/core';
 import { edgeContext, MAX_CHUNK_DEPTH, type EdgeContext } from './context.js';
 import { edgeString } from './primitives.js';
@@ -38,6 +38,7 @@ class Schema {
   private byMarker = new Map<string, string>();
   private plans: Reconciled | undefined;
   private seen = -1;
+  private guessed = new Set<string>();
   readonly encoding: SchemaEncoding;
 
   constructor(
@@ -54,23 +55,39 @@ class Schema {
     };
   }
 
-  /** The plans: the file's definitions against the release table, with fields any release knows added. */
+  /**
+   * The plans: the file's definitions against the release table. Fields the table lacks are added
+   * from any other release that knows them, then from the file's own declaration (a structure the
+   * reader does not know still decodes to plain properties). A NUMERIC field no release knows is
+   * read by its declared size; sizes 4, 8 and 12 are a guess (the engine declares floats as 4), and
+   * such a structure is "ambiguous".
+   */
   reconciled(): Reconciled {
     const structs = this.context.structs;
     if (this.plans !== undefined && this.seen === structs.length) return this.plans;
     const tableStructs = new Map(knownStructs(this.table).map((st) => [st.name, st]));
     const schema: KnownStruct[] = [];
+    const notes: Warning[] = [];
+    this.guessed = new Set();
     for (const def of structs) {
       const base = tableStructs.get(def.name);
-      const fields = [...(base?.fields ?? [])];
+      if (base === undefined) notes.push({ code: 'unknown-struct', path: ['Stru', def.name], offset: 0, message: `structure ${def.name} is not known to this reader; its fields are read as the file declares them` });
+      const fields: KnownField[] = [...(base?.fields ?? [])];
       for (const f of def.fields) {
         if (fields.some((k) => k.name === f.name)) continue;
         const other = knownField(def.name, f.name, f.kind);
-        if (other !== undefined) fields.push(other);
+        if (other !== undefined) {
+          fields.push(other);
+          continue;
+        }
+        if (base !== undefined) notes.push({ code: 'unknown-field', path: ['Stru', def.name, f.name], offset: 0, message: `field ${f.name} of ${def.name} is not known to this reader; it is read as the file declares it` });
+        if (f.kind === 'numeric' && !UNAMBIGUOUS_SIZES.has(f.size)) this.guessed.add(def.name);
+        fields.push(declared(f));
       }
-      if (base !== undefined || fields.length > 0) schema.push({ name: def.name, marker: def.marker, fields });
+      schema.push({ name: def.name, marker: def.marker, fields });
     }
-    this.plans = reconcile(structs, schema, this.encoding);
+    const reconciled = reconcile(structs, schema, this.encoding);
+    this.plans = { plans: reconciled.plans, warnings: [...notes, ...reconciled.warnings] };
     this.seen = structs.length;
     this.codecs = new Map();
     this.byMarker = new Map();
@@ -94,13 +111,32 @@ class Schema {
     return codec;
   }
 
-  /** Whether some field of the structure (or one it nests) is NUMERIC and known to no release. */
+  /** Whether the structure (or one it nests) has a NUMERIC field whose real size is a guess. */
   ambiguous(name: string, seen = new Set<string>()): boolean {
     if (seen.has(name)) return false;
     seen.add(name);
     const plan = this.reconciled().plans.get(name);
     if (plan === undefined) return true;
-    return plan.fields.some((f) => (f.def.kind === 'numeric' && f.known === undefined) || (f.def.kind === 'struct' && f.def.ref !== undefined && this.ambiguous(f.def.ref, seen)));
+    if (this.guessed.has(name)) return true;
+    return plan.fields.some((f) => f.def.kind === 'struct' && f.def.ref !== undefined && this.ambiguous(f.def.ref, seen));
+  }
+}
+
+/** Declared NUMERIC sizes that say how the field is encoded: 1 byte, 2 short, 6 float (the design doc's honest size). */
+const UNAMBIGUOUS_SIZES = new Set([1, 2, 6]);
+
+/** A field known only from the file's declaration. */
+function declared(f: FieldDef): KnownField {
+  const base = { name: f.name, kind: f.kind, size: f.size, count: f.count, ...(f.ref !== undefined ? { ref: f.ref } : {}) };
+  switch (f.kind) {
+    case 'numeric':
+      return { ...base, codec: numericBySize(f.size), default: () => (f.size === 6 ? 0 : f.size <= 4 ? 0 : new Uint8Array(f.size)) };
+    case 'string':
+      return { ...base, codec: edgeString, default: () => null };
+    case 'index':
+      return { ...base, codec: indexRef(f.ref), default: () => null };
+    default:
+      return { ...base, default: () => null };
   }
 }
 

@@ -176,12 +176,24 @@ export function elementsOf(save: EdgeSave, name: string): Instance[] | undefined
 /**
  * The same save in another variant: the version set to the variant's representative (or the one
  * given) and every stored stream dropped, so each chunk is compressed the new variant's way.
+ * Unknown top-level chunks are carried only between C and D (the same bytes); otherwise they are a
+ * RangeError, since their stored bytes belong to the old variant.
  */
 export function convertVariant(save: EdgeSave, variant: EdgeVariant, version: number = VARIANT_VERSIONS[variant]): EdgeSave {
   if (variantOf(version) !== variant) throw new RangeError(`version 0x${version.toString(16)} is variant ${variantOf(version)}, not ${variant}`);
-  const chunks = save.chunks.map((c): TopChunk => (isRawChunk(c) ? c : ({ ...c, body: { value: (c.body as Kept<unknown>).value } } as TopChunk)));
+  const chunks = save.chunks.map((c): TopChunk => {
+    if (!isRawChunk(c)) return { ...c, body: { value: (c.body as Kept<unknown>).value } } as TopChunk;
+    // An unknown chunk's stored bytes are the old variant's, and what it holds is unknown (it may
+    // nest chunks with end markers): it cannot be carried over faithfully.
+    if (variant !== save.variant && !(isZlibVariant(variant) && isZlibVariant(save.variant))) {
+      throw new RangeError(`chunk ${c.id} is not known to this reader, so it cannot be converted from variant ${save.variant} to ${variant}`);
+    }
+    return c;
+  });
   return { ...save, variant, version, chunks };
 }
+
+const isZlibVariant = (v: EdgeVariant) => v === 'C' || v === 'D';
 
 /** One-line facts about a save, for tools (the CLI's `inspect` prints them). */
 export function summary(save: EdgeSave): string[] {

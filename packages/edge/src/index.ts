@@ -7,7 +7,7 @@
  */
 export { edgeAngle, edgeBoolean, edgeByte, edgeFloat, edgeInt, edgeShort, edgeString, edgeVec2, edgeVec3, joinEdgeFloat, NULL_STRING_MARKER, splitEdgeFloat, STRING_MARKER, type EdgeFloatValue, type RawEdgeFloat } from './primitives.js';
 export {
-  EDGE_CLASSIC_VERSION, edgeXorLayer, endMarkerOf, inflateBounded, lzoLayer, nestedFraming, storedLayers, topFraming, VARIANT_VERSIONS, variantOf, zlibBound, zlibOrStoredLayer,
+  EDGE_CLASSIC_VERSION, edgeXorLayer, endMarkerOf, inflateBounded, lzoLayer, nestedFraming, storedLayers, topFraming, VARIANT_VERSIONS, variantOf, zlibBound, zlibLevel1, zlibOrStoredLayer,
   type EdgeVariant,
 } from './variants.js';
 export { arrayDef, fieldDef, FIELD_KIND_CODES, structDef } from './definitions.js';
@@ -29,4 +29,5 @@ export {
   type CountCheck, type LevelInfo,
 } from './document.js';
 export { checkLevel, combineCrcs, mapChecks, mapLumpsFromWad, type LevelCheck, type MapLumps } from './map-checks.js';
+export { createSave, ENGINE_VARIABLES, newInstance, STRUCT_ALIASES, type CreateSaveOptions } from './create.js';
 export { format } from './format.js';

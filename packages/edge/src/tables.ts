@@ -302,10 +302,15 @@ export function knownField(struct: string, field: string, kind: FieldKind): Know
   return DICTIONARY.get(`${struct}.${field}.${kind}`);
 }
 
-/** How a NUMERIC field no release knows is read: by its declared size, as the engine skips it. */
+/**
+ * How a NUMERIC field no release knows is read: by its declared size, as the engine skips it — a
+ * byte, a short, an int, or (size 6, the design doc's declaration of a float) a float; other sizes
+ * as raw bytes.
+ */
 export function numericBySize(size: number): Codec<any> {
   if (size === 1) return u8;
   if (size === 2) return u16le;
   if (size === 4) return edgeInt;
+  if (size === 6) return edgeFloat;
   return bytes(size);
 }

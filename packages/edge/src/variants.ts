@@ -4,9 +4,9 @@
  *
  * @module
  */
-import { Unzlib, zlibSync } from 'fflate';
+import { deflateSync, Unzlib } from 'fflate';
 import { compress as lzoCompress, decompress as lzoDecompress } from '@savekit/lzo1x';
-import { fourcc, layer, u32le, xor, type ByteLayer, type ChunkFraming } from '@savekit/core';
+import { adler32, fourcc, layer, u32le, xor, type ByteLayer, type ChunkFraming } from '@savekit/core';
 
 /**
  * - `A`: 1.25 … 1.29.00 (version < 0x12901): XOR with `EDGE!`, then LZO1X-1; end markers on every chunk.
@@ -111,6 +111,25 @@ export function inflateBounded(stored: Uint8Array, limit: number): Uint8Array {
 }
 
 /**
+ * A zlib stream as `compress2(…, 1)` frames it: header `78 01` (zlib marks level 1 "fastest"), the
+ * deflate data (fflate's level 1), then the Adler-32 of the input, big-endian.
+ */
+export function zlibLevel1(plain: Uint8Array): Uint8Array {
+  const deflated = deflateSync(plain, { level: 1 });
+  const out = new Uint8Array(deflated.length + 6);
+  out[0] = 0x78;
+  out[1] = 0x01;
+  out.set(deflated, 2);
+  const sum = adler32.compute(plain);
+  const at = deflated.length + 2;
+  out[at] = sum >>> 24;
+  out[at + 1] = (sum >>> 16) & 0xff;
+  out[at + 2] = (sum >>> 8) & 0xff;
+  out[at + 3] = sum & 0xff;
+  return out;
+}
+
+/**
  * zlib level 1, or the data stored raw when compressing does not make it smaller (variants C, D).
  * The only flag is `stored_len == orig_len`, so the reader checks exactly that.
  */
@@ -124,7 +143,7 @@ export const zlibOrStoredLayer: ByteLayer = layer(
     return inflateBounded(stored, Math.min(limits.maxOutput, expected));
   },
   (plain) => {
-    const packed = zlibSync(plain, { level: 1 });
+    const packed = zlibLevel1(plain);
     return packed.length < plain.length ? packed : plain.slice();
   },
 );

@@ -1,0 +1,153 @@
+// An EDGE reader and writer written for the tests from the seed's lump tables and edge.md — no code
+// of the package: LZO through the native liblzo2 (`lzo`), zlib through Node's `zlib`, Adler-32 from
+// fflate's zlib trailer. The package's output is checked against these, not against itself.
+import { inflateSync, deflateSync } from 'node:zlib';
+import * as lzo from 'lzo';
+import { zlibSync } from 'fflate';
+
+/** Adler-32 (zlib's), taken from the trailer of a stored zlib stream made by fflate. */
+export function adler32(bytes: Uint8Array): number {
+  const z = zlibSync(bytes, { level: 0 });
+  return ((z[z.length - 4] << 24) | (z[z.length - 3] << 16) | (z[z.length - 2] << 8) | z[z.length - 1]) >>> 0;
+}
+
+export type Variant = 'A' | 'B' | 'C' | 'D';
+export const variantOfVersion = (v: number): Variant => (v === 0xec ? 'D' : v < 0x12901 ? 'A' : v === 0x12901 ? 'B' : 'C');
+
+const KEY = [0x45, 0x44, 0x47, 0x45, 0x21]; // "EDGE!"
+const xor = (b: Uint8Array) => b.map((x, i) => x ^ KEY[i % 5]);
+const ascii = (b: Uint8Array) => String.fromCharCode(...b);
+const u32 = (b: Uint8Array, at: number) => (b[at] | (b[at + 1] << 8) | (b[at + 2] << 16) | (b[at + 3] << 24)) >>> 0;
+
+/** A top-level chunk as the independent reader sees it. */
+export interface RawTop {
+  marker: string;
+  /** Where it starts in the file, and its bytes (marker to end marker). */
+  start: number;
+  end: number;
+  storedLength: number;
+  origLength: number;
+  stored: Uint8Array;
+  plain: Uint8Array;
+}
+
+/** Reads a whole file: header, top-level chunks (decompressed), trailer; checks the Adler-32. */
+export function readFile(file: Uint8Array): { version: number; padding: Uint8Array; chunks: RawTop[]; checksumOk: boolean } {
+  if (ascii(file.subarray(0, 8)) !== 'EdgeSave') throw new Error('no EdgeSave magic');
+  const version = u32(file, 12);
+  const variant = variantOfVersion(version);
+  const chunks: RawTop[] = [];
+  let at = 16;
+  for (;;) {
+    const marker = ascii(file.subarray(at, at + 4));
+    if (marker === 'ENDE') break;
+    const start = at;
+    const storedLength = u32(file, at + 4);
+    const origLength = u32(file, at + 8);
+    const stored = file.subarray(at + 12, at + 12 + storedLength);
+    if (stored.length !== storedLength) throw new Error('chunk runs past the end');
+    at += 12 + storedLength;
+    let plain: Uint8Array;
+    if (variant === 'A' || variant === 'B') {
+      plain = new Uint8Array(lzo.decompress(Buffer.from(stored), origLength));
+      if (variant === 'A') plain = xor(plain);
+    } else plain = storedLength === origLength ? stored.slice() : new Uint8Array(inflateSync(stored));
+    if (plain.length !== origLength) throw new Error('wrong decompressed length');
+    if (variant === 'A') {
+      if (ascii(file.subarray(at, at + 4)) !== marker.toUpperCase()) throw new Error(`bad end marker of ${marker}`);
+      at += 4;
+    }
+    chunks.push({ marker, start, end: at, storedLength, origLength, stored, plain });
+  }
+  if (ascii(file.subarray(at + 4, at + 12)) !== 'EdgeSave') throw new Error('no trailer magic');
+  const checksumOk = u32(file, at + 12) === adler32(file.subarray(0, at + 12));
+  if (at + 16 !== file.length) throw new Error('bytes after the trailer');
+  return { version, padding: file.slice(8, 12), chunks, checksumOk };
+}
+
+/** Writes a file from plain payloads (each a multiple of 4), compressing the variant's way. */
+export function writeFile(version: number, chunks: ReadonlyArray<{ marker: string; plain: Uint8Array }>, padding = Uint8Array.of(0x1a, 0x0d, 0x0a, 0)): Uint8Array {
+  const variant = variantOfVersion(version);
+  const parts: number[] = [...Buffer.from('EdgeSave'), ...padding, ...le32(version)];
+  for (const { marker, plain } of chunks) {
+    let stored: Uint8Array;
+    if (variant === 'A') stored = new Uint8Array(lzo.compress(Buffer.from(xor(plain))));
+    else if (variant === 'B') stored = new Uint8Array(lzo.compress(Buffer.from(plain)));
+    else {
+      const z = new Uint8Array(deflateSync(plain, { level: 1 }));
+      stored = z.length < plain.length ? z : plain;
+    }
+    parts.push(...Buffer.from(marker), ...le32(stored.length), ...le32(plain.length), ...stored);
+    if (variant === 'A') parts.push(...Buffer.from(marker.toUpperCase()));
+  }
+  parts.push(...Buffer.from('ENDEEdgeSave'));
+  const body = Uint8Array.from(parts);
+  return Uint8Array.from([...body, ...le32(adler32(body))]);
+}
+
+export function le32(n: number): number[] {
+  return [n & 0xff, (n >>> 8) & 0xff, (n >>> 16) & 0xff, (n >>> 24) & 0xff];
+}
+
+/** A cursor over plain chunk data with the seed's primitive readers. */
+export class Cursor {
+  constructor(
+    readonly bytes: Uint8Array,
+    public at = 0,
+    readonly end = bytes.length,
+  ) {}
+  int(): number {
+    const v = u32(this.bytes, this.at) | 0;
+    this.at += 4;
+    return v;
+  }
+  u32(): number {
+    const v = u32(this.bytes, this.at);
+    this.at += 4;
+    return v;
+  }
+  byte(): number {
+    return this.bytes[this.at++];
+  }
+  short(): number {
+    const v = this.bytes[this.at] | (this.bytes[this.at + 1] << 8);
+    this.at += 2;
+    return v;
+  }
+  /** `AA` + u16 length + bytes, or `DE` for NULL (edge.md §3). Text as Latin-1 is enough for ASCII tests. */
+  string(): string | null {
+    const tag = this.byte();
+    if (tag === 0xde) return null;
+    if (tag !== 0xaa) throw new Error(`bad string tag ${tag}`);
+    const n = this.short();
+    const s = ascii(this.bytes.subarray(this.at, this.at + n));
+    this.at += n;
+    return s;
+  }
+  /** The 6-byte float: u16 exponent biased by 256, i32 mantissa scaled by 2^30. */
+  float(): number {
+    const e = this.short() - 256;
+    const m = this.int();
+    return Math.fround(m * 2 ** (e - 30));
+  }
+  marker(): string {
+    const s = ascii(this.bytes.subarray(this.at, this.at + 4));
+    this.at += 4;
+    return s;
+  }
+  /** A nested chunk: marker, length, data (and the end marker in variant A). */
+  chunk(variant: Variant): { marker: string; data: Cursor } {
+    const marker = this.marker();
+    const length = this.u32();
+    const data = new Cursor(this.bytes, this.at, this.at + length);
+    this.at += length;
+    if (variant === 'A') {
+      const end = this.marker();
+      if (end !== marker.toUpperCase()) throw new Error(`bad end marker ${end} of ${marker}`);
+    }
+    return { marker, data };
+  }
+  get left(): number {
+    return this.end - this.at;
+  }
+}
