@@ -142,6 +142,9 @@ function declared(f: FieldDef): KnownField {
 
 const SCHEMA = Symbol('savekit.edge.schema');
 
+/** Errors no fallback may turn into a kept instance (the engine's nesting limit). */
+const FATAL = new WeakSet<DecodeError>();
+
 function schemaOf(context: EdgeContext, variant: EdgeVariant, table: EngineTable): Schema {
   const holder = context as EdgeContext & { [SCHEMA]?: Schema };
   const cached = holder[SCHEMA];
@@ -187,7 +190,11 @@ function instanceChunk(schema: Schema, expected: string | undefined, expectedStr
       if (structName === undefined) throw r.error(missing(marker));
       const context = schema.context;
       // The top-level chunk is open too: an instance at depth 1 is the second chunk on the stack.
-      if (context.openInstances + 2 > MAX_CHUNK_DEPTH) throw r.error(`chunks nested deeper than ${MAX_CHUNK_DEPTH} (the engine's MAX_CHUNK_DEPTH)`);
+      if (context.openInstances + 2 > MAX_CHUNK_DEPTH) {
+        const error = r.error(`chunks nested deeper than ${MAX_CHUNK_DEPTH} (the engine's MAX_CHUNK_DEPTH)`);
+        FATAL.add(error);
+        throw error;
+      }
       context.openInstances += 1;
       let value: { id: string; body: Instance; pad?: Uint8Array };
       try {
@@ -238,7 +245,8 @@ function keepRawWhenAmbiguous(schema: Schema, structName: string, inner: Codec<I
         const value = inner.read(r);
         if (r.end - r.pos < 4) return value;
       } catch (error) {
-        if (!(error instanceof DecodeError)) throw error;
+        // Only a failure of the guess is forgiven; a structural limit is an error whatever the guess.
+        if (!(error instanceof DecodeError) || FATAL.has(error)) throw error;
       }
       state.path.length = saved.path;
       state.depth = saved.depth;

@@ -1,6 +1,10 @@
 // The design doc's layout (the seed): a Glob of WHER/WHEN/SKIL/DESC/VIEW/WDCK/LVCK/DFCK lumps, a
 // top-level STRU of SDEF chunks, an ARRY of ADEF chunks, several STOR chunks. Written by the package,
 // read back by it, and read by an independent reader written from the seed's lump tables.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as E from 'fp-ts/lib/Either';
 import { decode, decodeOrThrow, encodeOrThrow, formatWarning, type Instance, type StructDef } from '@savekit/core';
 import {
@@ -220,6 +224,20 @@ describe("the design doc's layout", () => {
     expect(summary(back)).toContain('thumbnail: 160×100 RGB 5:5:5');
     expect(thumbnailToRgba(thumbnailOf(back)!)).toEqual(thumbnailToRgba(view));
     expect(encodeOrThrow(edgeSave, back)).toEqual(bytes);
+  });
+
+  test("the CLI's inspect names the variant, the layout and the thumbnail's size", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'savekit-edge-'));
+    try {
+      const path = join(dir, 'design.esg');
+      writeFileSync(path, bytes);
+      const run = spawnSync(process.execPath, [join(__dirname, '..', '..', 'cli', 'dist', 'bin.js'), 'inspect', '--depth', '1', path], { encoding: 'utf8' });
+      expect(run.status).toBe(0);
+      expect(run.stdout).toContain('EDGE variant A (version 0x125), design layout, 5 top-level chunks');
+      expect(run.stdout).toContain('thumbnail: 160×100 RGB 5:5:5');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('structures this reader does not know decode to plain properties, with a warning for each', () => {

@@ -54,7 +54,7 @@ maybe('edits of the golden saves', () => {
 
 describe('references follow their elements', () => {
   function threeMobjs(): { save: EdgeSave; mobjs: Instance[] } {
-    const mobjs = ['A', 'B', 'C'].map((info) => ({ ...newInstance('mobj_t'), info }));
+    const mobjs: Instance[] = ['A', 'B', 'C'].map((info) => ({ ...newInstance('mobj_t'), info }));
     const [a, b, c] = mobjs;
     a.target = refTo('mobjs', c);
     b.tracer = refTo('mobjs', c);

@@ -1,0 +1,162 @@
+// Bad input: every kind the issue lists gives a DecodeError with a path and an offset — never a
+// crash, a hang or a huge allocation — and 100,000 mutated golden files (SAVEKIT_FUZZ_ITERATIONS)
+// give nothing but DecodeErrors.
+import { deflateSync } from 'node:zlib';
+import * as lzo from 'lzo';
+import * as E from 'fp-ts/lib/Either';
+import { decode, DecodeError } from '@savekit/core';
+import { edgeSave, format } from '@savekit/edge';
+import { fuzzSuite } from '@savekit/testkit';
+import { goldens, warnIfAbsent } from './corpus';
+import { adler32, le32, writeFile } from './independent';
+
+warnIfAbsent('EDGE bad input');
+const files = goldens();
+const maybe = files.length > 0 ? describe : describe.skip;
+
+function decodeError(bytes: Uint8Array, options?: Parameters<typeof decode>[2]): DecodeError {
+  const result = decode(edgeSave, bytes, options);
+  if (E.isRight(result)) throw new Error('decoded without an error');
+  expect(result.left).toBeInstanceOf(DecodeError);
+  expect(Array.isArray(result.left.path)).toBe(true);
+  expect(Number.isInteger(result.left.offset)).toBe(true);
+  return result.left;
+}
+
+/** The file with its Adler-32 trailer recomputed (so the damage under test is the only one). */
+function resealed(bytes: Uint8Array): Uint8Array {
+  const out = bytes.slice();
+  out.set(le32(adler32(out.subarray(0, out.length - 4))), out.length - 4);
+  return out;
+}
+
+// Plain chunk data by hand, for variant C files made by the independent writer.
+const str = (s: string | null): number[] => (s === null ? [0xde] : [0xaa, s.length & 0xff, s.length >> 8, ...Buffer.from(s, 'latin1')]);
+const int = (n: number): number[] => le32(n >>> 0);
+const pad4 = (bytes: number[]): number[] => [...bytes, ...new Array((4 - (bytes.length % 4)) % 4).fill(0)];
+const nested = (marker: string, data: number[]): number[] => {
+  const padded = pad4(data);
+  return [...Buffer.from(marker), ...le32(padded.length), ...padded];
+};
+const structDef = (name: string, marker: string, fields: Array<[kind: number, size: number, name: string, ref?: string]>) =>
+  pad4([...int(fields.length), ...str(name), ...str(marker), ...fields.flatMap(([kind, size, n, ref]) => [kind, size, 1, 0, ...str(n), ...(ref !== undefined ? str(ref) : [])])]);
+
+maybe('bad input', () => {
+  test('truncated at every offset: a DecodeError with path and offset', () => {
+    for (const golden of files) {
+      for (let cut = 0; cut < golden.bytes.length; cut++) decodeError(golden.bytes.subarray(0, cut));
+    }
+  });
+
+  test('a wrong checksum: an error at the trailer, or a warning when asked', () => {
+    const golden = files.find((f) => f.name === 'edgeA_xor_lzo_v12900_engine_layout.sav')!;
+    const bad = golden.bytes.slice();
+    bad[bad.length - 1] ^= 0x01;
+    const error = decodeError(bad);
+    expect(error.message).toMatch(/Adler-32 mismatch: stored 0x.+, computed 0x704934b9/);
+    expect(error.offset).toBe(bad.length - 4);
+    const warned = decode(edgeSave, bad, { checksums: 'warn' });
+    expect(E.isRight(warned) && warned.right.warnings.map((w) => w.code)).toEqual(['checksum-mismatch']);
+  });
+
+  test('a bad end marker (variant A)', () => {
+    const golden = files.find((f) => f.name === 'edgeA_xor_lzo_v12900_engine_layout.sav')!;
+    const glob = golden.json.top_level_chunks[0];
+    const bad = golden.bytes.slice();
+    const at = glob.file_offset + 12 + glob.stored_length;
+    expect(String.fromCharCode(...bad.subarray(at, at + 4))).toBe('GLOB');
+    bad[at + 3] = 0x58; // GLOX
+    const error = decodeError(resealed(bad));
+    expect(error.message).toMatch(/expected end marker "GLOB", found "GLOX"/);
+    expect(error.offset).toBe(at);
+  });
+
+  test('a chunk length past the end of the file', () => {
+    const golden = files.find((f) => f.name === 'edgeD_classic_miniz_vEC_engine_layout.sav')!;
+    const bad = golden.bytes.slice();
+    bad.set(le32(0x7fffff00), 20);
+    const error = decodeError(resealed(bad));
+    expect(error.message).toMatch(/chunk Glob: length 2147483392 \(\+4 uncounted\) is more than the \d+ bytes left/);
+    expect(error.path).toEqual(['chunks', 0]);
+    expect(error.offset).toBe(20);
+  });
+
+  test('an orig_len of 2^32 − 1 is refused before anything is allocated', () => {
+    for (const name of ['edgeA_xor_lzo_v12900_engine_layout.sav', 'edgeD_classic_miniz_vEC_engine_layout.sav']) {
+      const bad = files.find((f) => f.name === name)!.bytes.slice();
+      bad.set(le32(0xffffffff), 24);
+      const error = decodeError(resealed(bad));
+      expect(error.message).toMatch(/decoded length 4294967295 is over the limit/);
+      expect(error.offset).toBe(24);
+    }
+  });
+
+  test('an LZO stream that expands past orig_len, or claims more than LZO can reach', () => {
+    const bomb = new Uint8Array(lzo.compress(Buffer.alloc(64 << 10))); // 64 KiB of zeros in a few hundred bytes
+    const file = (orig: number, stored: Uint8Array) =>
+      resealed(Uint8Array.from([...Buffer.from('EdgeSave'), 0x1a, 0x0d, 0x0a, 0, ...le32(0x12901), ...Buffer.from('Glob'), ...le32(stored.length), ...le32(orig), ...stored, ...Buffer.from('ENDEEdgeSave'), 0, 0, 0, 0]));
+    const small = decodeError(file(4096, bomb));
+    expect(small.message).toMatch(/lzo1x: .*(exceed|overrun)/);
+    // 200 MiB from a few hundred bytes is impossible for LZO: refused without decompressing.
+    expect(decodeError(file(200 << 20, bomb)).message).toMatch(/cannot decompress to 209715200/);
+    // And the caller's decode limit is honoured before that.
+    expect(decodeError(file(8 << 20, bomb), { maxTransformOutput: 1 << 20 }).message).toMatch(/over the limit of 1048576/);
+  });
+
+  test('a zlib stream that expands without bound stops at orig_len', () => {
+    const bomb = new Uint8Array(deflateSync(Buffer.alloc(64 << 20), { level: 9 })); // 64 MiB of zeros in ~64 KiB
+    const bytes = resealed(
+      Uint8Array.from([...Buffer.from('EdgeSave'), 0x1a, 0x0d, 0x0a, 0, ...le32(0x13506), ...Buffer.from('Glob'), ...le32(bomb.length), ...le32(1 << 20), ...bomb, ...Buffer.from('ENDEEdgeSave'), 0, 0, 0, 0]),
+    );
+    const before = process.memoryUsage().arrayBuffers;
+    const error = decodeError(bytes);
+    expect(error.message).toMatch(/zlib: zlib stream expands past 1048576 bytes/);
+    expect(error.path).toEqual(['chunks', 0, 'Glob']);
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(48 << 20);
+  });
+
+  test('a string marker other than AA / DE', () => {
+    const vari = nested('Vari', [0xab, 4, 0, ...Buffer.from('GAME'), ...str('DOOM')]);
+    const error = decodeError(writeFile(0x13506, [{ marker: 'Glob', plain: Uint8Array.from(vari) }]));
+    expect(error.message).toMatch(/invalid string: marker byte 0xab, expected 0xaa \(string\) or 0xde \(NULL\)/);
+    expect(error.path).toEqual(['chunks', 0, 'Glob', '<zlib>', 0, 'Vari', 'name']);
+    expect(error.offset).toBe(8);
+  });
+
+  test('chunks nested 17 deep (the engine stops at 16); 16 deep is fine', () => {
+    const chain = (levels: number) => {
+      // s1 holds an s2, …, the last holds an int: Data's top-level chunk plus `levels` instance chunks.
+      const defs = Array.from({ length: levels }, (_, i) =>
+        structDef(`s${i + 1}_t`, `s${String(i + 1).padStart(3, '0')}`, i + 1 < levels ? [[4, 0, 'child', `s${i + 2}_t`]] : [[1, 4, 'v']]),
+      );
+      let instance = nested(`s${String(levels).padStart(3, '0')}`, int(7));
+      for (let i = levels - 1; i >= 1; i--) instance = nested(`s${String(i).padStart(3, '0')}`, instance);
+      return writeFile(0x13506, [
+        ...defs.map((d) => ({ marker: 'Stru', plain: Uint8Array.from(d) })),
+        { marker: 'Arry', plain: Uint8Array.from(pad4([...int(1), ...str('chain'), ...str('s1_t')])) },
+        { marker: 'Data', plain: Uint8Array.from(pad4([...str('chain'), ...instance])) },
+      ]);
+    };
+    expect(E.isRight(decode(edgeSave, chain(15)))).toBe(true);
+    const error = decodeError(chain(16));
+    expect(error.message).toMatch(/chunks nested deeper than 16/);
+    expect(error.path.slice(0, 3)).toEqual(['chunks', 17, 'Data']);
+  });
+
+  test('an INDEX past the end of its array', () => {
+    const defs = structDef('node_t', 'node', [[2, 4, 'next', 'nodes']]);
+    const bytes = writeFile(0x13506, [
+      { marker: 'Stru', plain: Uint8Array.from(defs) },
+      { marker: 'Arry', plain: Uint8Array.from(pad4([...int(1), ...str('nodes'), ...str('node_t')])) },
+      { marker: 'Data', plain: Uint8Array.from(pad4([...str('nodes'), ...nested('node', int(2))])) },
+    ]);
+    const error = decodeError(bytes);
+    expect(error.message).toMatch(/INDEX 2 is past the end of nodes \(1 elements\)/);
+    expect(error.path).toEqual(['chunks', 2, 'Data', '<zlib>', 'elements', 0, 'node', 'next']);
+  });
+
+  test('the conformance kit: SAVEKIT_FUZZ_ITERATIONS (default 100,000) mutated golden files give only DecodeErrors', () => {
+    const report = fuzzSuite(format, { seeds: files.map((f) => f.bytes) });
+    expect(report.failures).toEqual([]);
+  });
+});
