@@ -276,11 +276,24 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
       read(r) {
         r.descend();
         const out: Instance = {};
-        const kept: Record<string, unknown> = {};
+        let kept: Record<string, unknown> | undefined;
         const list = codecs();
-        plan.fields.forEach((f, i) => readField(r, f, list[i], out, kept));
+        const fields = plan.fields;
+        const path = r.state.path;
+        for (let i = 0; i < fields.length; i++) {
+          const f = fields[i];
+          if (f.def.count === 1 && f.known !== undefined && f.known.count === 1) {
+            // The common case, without the temporary arrays of the general one.
+            path.push(f.def.name);
+            out[f.def.name] = list[i].read(r);
+            path.pop();
+          } else {
+            kept ??= {};
+            readField(r, f, list[i], out, kept);
+          }
+        }
         for (const f of plan.missing) out[f.name] = f.count === 1 ? f.default() : Array.from({ length: f.count }, () => f.default());
-        if (Object.keys(kept).length > 0) out.$kept = kept;
+        if (kept !== undefined && Object.keys(kept).length > 0) out.$kept = kept;
         r.ascend();
         return out;
       },
@@ -295,8 +308,15 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
         }
         const kept = value.$kept ?? {};
         const path = w.state.path;
-        plan.fields.forEach((f, i) => {
+        const fields = plan.fields;
+        for (let i = 0; i < fields.length; i++) {
+          const f = fields[i];
           path.push(f.def.name);
+          if (f.def.count === 1 && f.known !== undefined && f.known.count === 1) {
+            list[i].write(w, value[f.def.name]);
+            path.pop();
+            continue;
+          }
           const own = f.known === undefined ? [] : f.known.count === 1 ? [value[f.def.name]] : (value[f.def.name] as unknown[]);
           if (!Array.isArray(own)) throw w.error(`expected ${f.known!.count} elements`);
           const extra = f.known === undefined ? kept[f.def.name] : kept[f.def.name] ?? [];
@@ -309,7 +329,7 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
             if (f.def.count > 1) path.pop();
           }
           path.pop();
-        });
+        }
         w.ascend();
       },
     });

@@ -29,6 +29,14 @@ export interface TransformOptions {
    * layers produce; on write it is computed.
    */
   readonly decodedLength?: Codec<number>;
+  /**
+   * For {@link transformKeeping}: keep the file's bytes only when our layers would write others
+   * (`'when-different'`, the default: this compresses every value once more while decoding), or
+   * always (`'always'`: decoding does no extra work; an unchanged value is still written back from
+   * them, a changed one encoded afresh). Formats whose files come from other compressor builds
+   * (nearly always different) want `'always'`.
+   */
+  readonly keep?: 'when-different' | 'always';
 }
 
 type LayerArgs = [ByteLayer, ...ByteLayer[]] | [TransformOptions, ByteLayer, ...ByteLayer[]];
@@ -238,6 +246,7 @@ export function transformKeeping<A>(codec: Codec<A>, ...args: LayerArgs): Codec<
     read(r) {
       const { value, inner, layeredFrom } = readThroughLayers(r, codec, layers, options);
       const file = r.bytes.subarray(layeredFrom, r.pos);
+      if (options.keep === 'always') return { value, stored: file.slice() };
       // What our layers would write for the same inner bytes: if it matches, nothing needs keeping.
       let ours: Uint8Array | undefined;
       try {

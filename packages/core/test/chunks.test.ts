@@ -157,3 +157,31 @@ describe('chunkList', () => {
     expect(encodeFails(bytesChunk, { id: 'DATA', body: new Uint8Array(300) }).message).toMatch(/out of range for u8/);
   });
 });
+
+describe('uncounted bytes between the length and the body', () => {
+  // EDGE's top-level framing: marker, u32 stored length, then u32 original length the length does not count.
+  const framing = { marker: fourcc(), length: u32le, uncounted: 4 };
+
+  test('the length counts the body after the uncounted bytes', () => {
+    const codec = chunk(framing, 'Glob', struct({ orig: u32le, data: bytes('rest') }));
+    const out = encodeOk(codec, { id: 'Glob', body: { orig: 9, data: hexBytes('aabbcc') } });
+    expect(out).toEqual(Uint8Array.from([...ascii('Glob'), 3, 0, 0, 0, 9, 0, 0, 0, 0xaa, 0xbb, 0xcc]));
+    checkLaws(codec, fc.record({ orig: fc.nat({ max: 0xffffffff }), data: fc.uint8Array({ maxLength: 20 }) }).map((body) => ({ id: 'Glob' as const, body })));
+  });
+
+  test('unknown chunks keep their uncounted bytes; a length past the end names both', () => {
+    const list = chunkList(framing, {});
+    const bytesIn = Uint8Array.from([...ascii('Abcd'), 2, 0, 0, 0, 1, 2, 3, 4, 5, 6]);
+    const decoded = decode(list, bytesIn);
+    if (E.isLeft(decoded)) throw decoded.left;
+    expect(decoded.right.value).toEqual([{ id: 'Abcd', raw: hexBytes('010203040506') }]);
+    expect(encodeOk(list, decoded.right.value)).toEqual(bytesIn);
+    const error = decodeFails(list, Uint8Array.from([...ascii('Abcd'), 3, 0, 0, 0, 1, 2, 3, 4, 5, 6]));
+    expect([error.offset, error.message]).toEqual([4, 'chunk Abcd: length 3 (+4 uncounted) is more than the 6 bytes left']);
+  });
+
+  test('is refused with the length after the body, or a negative count', () => {
+    expect(() => chunk({ ...framing, lengthPosition: 'after' }, 'Glob', bytes('rest'))).toThrow(RangeError);
+    expect(() => chunk({ ...framing, uncounted: -1 }, 'Glob', bytes('rest'))).toThrow(RangeError);
+  });
+});

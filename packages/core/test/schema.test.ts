@@ -210,3 +210,41 @@ describe('schema evolution', () => {
     });
   });
 });
+
+describe('schema hooks for formats', () => {
+  const defs: StructDef[] = [
+    { name: 'node_t', marker: 'node', fields: [{ name: 'next', kind: 'index', size: 4, count: 1, ref: 'nodes' }, { name: 'tip', kind: 'struct', size: 0, count: 1, ref: 'tip_alias_t' }] },
+    { name: 'tip_t', marker: 'tipp', fields: [{ name: 'v', kind: 'numeric', size: 1, count: 1 }] },
+  ];
+
+  test('INDEX codecs per referred array, and a struct field naming an undefined structure through `unresolved`', () => {
+    const seen: Array<string | undefined> = [];
+    const tip = instanceCodec('tip_t', reconcile(defs, [], encoding), encoding);
+    const hooks: SchemaEncoding = {
+      ...encoding,
+      index: (ref) => {
+        seen.push(ref);
+        return map(u32le, { decode: (n) => ({ $ref: ref, n }), encode: (r: { n: number }) => r.n });
+      },
+      unresolved: (field) => {
+        expect(field.ref).toBe('tip_alias_t');
+        return encoding.nest(defs[1], tip);
+      },
+    };
+    const codec = instanceCodec('node_t', reconcile(defs, [], hooks), hooks);
+    const value = { $kept: { next: { $ref: 'nodes', n: 2 }, tip: { $kept: { v: Uint8Array.of(9) } } } };
+    const out = encode(codec, value as unknown as Instance);
+    if (E.isLeft(out)) throw out.left;
+    expect(seen).toEqual(['nodes']);
+    const back = decode(codec, out.right);
+    expect(E.isRight(back) && back.right.value).toEqual(value);
+  });
+
+  test('without `unresolved`, such a field is a DecodeError on read and an EncodeError on write (not a crash)', () => {
+    const codec = instanceCodec('node_t', reconcile(defs, [], encoding), encoding);
+    const read = decode(codec, Uint8Array.of(1, 0, 0, 0, 0x74, 0x69, 0x70, 0x70, 1, 0, 9));
+    expect(E.isLeft(read) && read.left.message).toMatch(/nests undefined structure tip_alias_t/);
+    const written = encode(codec, { $kept: { next: 1, tip: {} } });
+    expect(E.isLeft(written) && written.left.name).toBe('EncodeError');
+  });
+});

@@ -155,3 +155,40 @@ describe('checksum', () => {
     checkLaws(framed, fc.record({ id: fc.constant('Body' as const), body: fc.uint8Array({ minLength: 4, maxLength: 4 }) }));
   });
 });
+
+describe('transform with a stored decoded length', () => {
+  const inner = struct({ name: cstring('ascii'), level: u8 });
+  const values = fc.record({ name: fc.stringMatching(/^a{0,40}[b-z]{0,5}$/), level: fc.integer({ min: 0, max: 255 }) });
+
+  test('the length of the decoded bytes is written in front and caps the layers', () => {
+    const codec = sized(u32le, transform(inner, { decodedLength: u32le }, compression(rle)));
+    const out = encodeOk(codec, { name: 'aaaa', level: 7 });
+    // sized length, decoded length 6 (61 61 61 61 00 07), then the RLE pairs.
+    expect(out.subarray(4, 8)).toEqual(hexBytes('06000000'));
+    expect(out.subarray(8)).toEqual(rle.compress(hexBytes('616161610007')));
+    checkLaws(codec, values, { bytes: values.map((v) => encodeOk(codec, v)) });
+  });
+
+  test('a stream that expands past the stored length, or a length over the limit, is a DecodeError', () => {
+    const codec = transform(bytes('rest'), { decodedLength: u32le }, compression(rle));
+    const tooLong = Uint8Array.from([...hexBytes('04000000'), 200, 0x41]); // claims 4, expands to 200
+    expect(decodeFails(codec, tooLong).message).toMatch(/rle: output would exceed 4 bytes/);
+    const tooShort = Uint8Array.from([...hexBytes('08000000'), 2, 0x41]);
+    expect(decodeFails(codec, tooShort).message).toMatch(/the layers produced 2 bytes, the decoded length says 8/);
+    const huge = Uint8Array.from([...hexBytes('ffffffff'), 2, 0x41]);
+    const error = decodeFails(codec, huge);
+    expect([error.message, error.offset, error.path]).toEqual(['decoded length 4294967295 is over the limit of 268435456 bytes', 0, []]);
+  });
+
+  test('transformKeeping with keep: "always" keeps the file\'s stream even when ours is the same, and reuses it', () => {
+    const codec = sized(u32le, transformKeeping(inner, { decodedLength: u32le, keep: 'always' }, compression(rle)));
+    const bytesIn = encodeOk(codec, { value: { name: 'ab', level: 1 } });
+    const decoded = decode(codec, bytesIn);
+    if (E.isLeft(decoded)) throw decoded.left;
+    expect(decoded.right.value.stored).toEqual(bytesIn.subarray(8));
+    expect(encodeOk(codec, decoded.right.value)).toEqual(bytesIn);
+    // A changed value is encoded afresh, with its new decoded length.
+    const changed = encodeOk(codec, { ...decoded.right.value, value: { name: 'abc', level: 1 } });
+    expect(changed.subarray(4, 8)).toEqual(hexBytes('05000000'));
+  });
+});

@@ -39,6 +39,7 @@ class Schema {
   private plans: Reconciled | undefined;
   private seen = -1;
   private guessed = new Set<string>();
+  private ambiguity = new Map<string, boolean>();
   readonly encoding: SchemaEncoding;
 
   constructor(
@@ -90,6 +91,7 @@ class Schema {
     this.plans = { plans: reconciled.plans, warnings: [...notes, ...reconciled.warnings] };
     this.seen = structs.length;
     this.codecs = new Map();
+    this.ambiguity = new Map();
     this.byMarker = new Map();
     for (const def of structs) if (!this.byMarker.has(def.marker)) this.byMarker.set(def.marker, def.name);
     return this.plans;
@@ -112,13 +114,23 @@ class Schema {
   }
 
   /** Whether the structure (or one it nests) has a NUMERIC field whose real size is a guess. */
-  ambiguous(name: string, seen = new Set<string>()): boolean {
+  ambiguous(name: string): boolean {
+    this.reconciled();
+    let answer = this.ambiguity.get(name);
+    if (answer === undefined) {
+      answer = this.findAmbiguity(name, new Set());
+      this.ambiguity.set(name, answer);
+    }
+    return answer;
+  }
+
+  private findAmbiguity(name: string, seen: Set<string>): boolean {
     if (seen.has(name)) return false;
     seen.add(name);
     const plan = this.reconciled().plans.get(name);
     if (plan === undefined) return true;
     if (this.guessed.has(name)) return true;
-    return plan.fields.some((f) => f.def.kind === 'struct' && f.def.ref !== undefined && this.ambiguous(f.def.ref, seen));
+    return plan.fields.some((f) => f.def.kind === 'struct' && f.def.ref !== undefined && this.findAmbiguity(f.def.ref, seen));
   }
 }
 

@@ -33,8 +33,20 @@ const TWO_30 = 2 ** 30;
 export function splitEdgeFloat(value: number): RawEdgeFloat {
   const v = Math.fround(value);
   if (!Number.isFinite(v)) throw new RangeError(`${value} cannot be stored: EDGE floats are finite`);
+  const exponent = storedExponent(v);
+  return { exponent, mantissa: splitMantissa };
+}
+
+/** The mantissa of the last {@link storedExponent} call (a second return value, without allocating). */
+let splitMantissa = 0;
+
+/** The stored exponent of a finite float32 value; its mantissa is left in `splitMantissa`. */
+function storedExponent(v: number): number {
   const a = Math.abs(v);
-  if (a === 0) return { exponent: 256, mantissa: 0 };
+  if (a === 0) {
+    splitMantissa = 0;
+    return 256;
+  }
   let e = Math.floor(Math.log2(a)) + 1;
   let f = a * 2 ** -e;
   // log2 can be off by one near powers of two; frexp's fraction is in [0.5, 1).
@@ -46,12 +58,28 @@ export function splitEdgeFloat(value: number): RawEdgeFloat {
     e -= 1;
   }
   const mant = Math.trunc(f * TWO_30);
-  return { exponent: 256 + e, mantissa: v < 0 ? -mant : mant };
+  splitMantissa = v < 0 ? -mant : mant;
+  return 256 + e;
 }
+
+/** 2^(exponent − 286) for the stored exponents real floats use (float32 needs 108 … 384). */
+const SCALE = Float64Array.from({ length: 1024 }, (_, e) => 2 ** (e - 286));
 
 /** The value of a stored (exponent, mantissa) pair, as the engine computes it (to float32). */
 export function joinEdgeFloat(exponent: number, mantissa: number): number {
-  return Math.fround(mantissa * 2 ** (exponent - 256 - 30));
+  return Math.fround(mantissa * (exponent < 1024 ? SCALE[exponent] : 2 ** (exponent - 286)));
+}
+
+/**
+ * Whether (exponent, mantissa) is what the engine writes for the value it decodes to: a normalised
+ * mantissa (|m| in [2^29, 2^30)) whose value is exactly a float32, or zero as (256, 0).
+ */
+function isCanonical(exponent: number, mantissa: number): boolean {
+  if (mantissa === 0) return exponent === 256;
+  const m = mantissa < 0 ? -mantissa : mantissa;
+  if (m < 0x20000000 || m >= 0x40000000) return false;
+  const x = mantissa * (exponent < 1024 ? SCALE[exponent] : 2 ** (exponent - 286));
+  return Math.fround(x) === x;
 }
 
 const rawFloatJson = t.type({ exponent: t.number, mantissa: t.number }, 'RawEdgeFloat');
@@ -84,28 +112,27 @@ export const edgeFloat: Codec<EdgeFloatValue> = defineCodec<EdgeFloatValue>({
     const exponent = r.view.getUint16(at, true);
     const mantissa = r.view.getInt32(at + 2, true);
     r.pos = at + 6;
-    const value = joinEdgeFloat(exponent, mantissa);
-    if (Number.isFinite(value)) {
-      const canonical = splitEdgeFloat(value);
-      if (canonical.exponent === exponent && canonical.mantissa === mantissa) return value;
-    }
-    return { exponent, mantissa };
+    return isCanonical(exponent, mantissa) ? joinEdgeFloat(exponent, mantissa) : { exponent, mantissa };
   },
   write(w, value) {
-    let pair: RawEdgeFloat;
+    let exponent: number;
+    let mantissa: number;
     if (typeof value === 'number') {
-      if (!Number.isFinite(value)) throw w.error(`${value} cannot be stored: EDGE floats are finite`);
-      pair = splitEdgeFloat(value);
+      const v = Math.fround(value);
+      if (!Number.isFinite(v)) throw w.error(`${value} cannot be stored: EDGE floats are finite`);
+      exponent = storedExponent(v);
+      mantissa = splitMantissa;
     } else if (typeof value === 'object' && value !== null && Number.isInteger(value.exponent) && Number.isInteger(value.mantissa)) {
       if (value.exponent < 0 || value.exponent > 0xffff) throw w.error(`exponent ${value.exponent} does not fit 16 bits`);
       if (value.mantissa < -0x80000000 || value.mantissa > 0x7fffffff) throw w.error(`mantissa ${value.mantissa} does not fit 32 bits`);
-      pair = value;
+      exponent = value.exponent;
+      mantissa = value.mantissa;
     } else {
       throw w.error('expected a number or { exponent, mantissa }');
     }
     const at = w.ensure(6);
-    w.view.setUint16(at, pair.exponent, true);
-    w.view.setInt32(at + 2, pair.mantissa, true);
+    w.view.setUint16(at, exponent, true);
+    w.view.setInt32(at + 2, mantissa, true);
     w.length = at + 6;
   },
 });

@@ -59,7 +59,9 @@ export interface EdgeSave {
 /** The top-level chunk list of a variant and release table, with references resolved on read and renumbered on write. */
 function topChunks(variant: EdgeVariant, table: EngineTable): Codec<TopChunk[]> {
   const layers = storedLayers(variant);
-  const keep = <A>(codec: Codec<A>) => transformKeeping(codec, { decodedLength: u32le }, ...layers);
+  // Files come from miniLZO 1.06, zlib or miniz builds, whose bytes ours rarely equal: every chunk keeps
+  // its stored bytes, so decoding never compresses anything just to compare.
+  const keep = <A>(codec: Codec<A>) => transformKeeping(codec, { decodedLength: u32le, keep: 'always' }, ...layers);
   const nested = nestedFraming(variant);
   const padded = <A>(codec: Codec<A>) => alignedBody(codec);
   const stru = definitionsOrContainer<StructDef>(padded(structDef), chunkList(nested, { Sdef: padded(structDef) }), 'Sdef');

@@ -280,8 +280,15 @@ export function tableFor(version: number): EngineTable {
 
 /** A table as the core's schema (`KnownStruct`s with the real encodings). */
 export function knownStructs(table: EngineTable): KnownStruct[] {
-  return table.structs.map((st) => ({ name: st.name, marker: st.marker, fields: st.fields.map(known) }));
+  let found = KNOWN.get(table);
+  if (found === undefined) {
+    found = table.structs.map((st) => ({ name: st.name, marker: st.marker, fields: st.fields.map(known) }));
+    KNOWN.set(table, found);
+  }
+  return found;
 }
+
+const KNOWN = new WeakMap<EngineTable, KnownStruct[]>();
 
 /** Every (structure, field, kind) any release knows, with its encoding: what a file's definition is decoded by. */
 const DICTIONARY: ReadonlyMap<string, KnownField> = (() => {

@@ -68,7 +68,9 @@ export const lzoLayer: ByteLayer = layer(
     // before anything is allocated for it.
     const reachable = stored.length * 256 + 64;
     if (expected > reachable) throw new Error(`${stored.length} stored bytes cannot decompress to ${expected}`);
-    return lzoDecompress(stored, { maxOutputLength: Math.min(limits.maxOutput, expected) });
+    if (expected > limits.maxOutput) throw new Error(`${expected} bytes is over the limit of ${limits.maxOutput}`);
+    // The length is known and bounded by now: the output is allocated once, and must come out exact.
+    return lzoDecompress(stored, { outputLength: expected });
   },
   (plain) => lzoCompress(plain),
 );
@@ -83,30 +85,29 @@ export function zlibBound(length: number): number {
 
 const INFLATE_SLICE = 16 * 1024;
 
-/** Inflates a zlib stream, refusing to produce more than `limit` bytes (a bomb stops early). */
-export function inflateBounded(stored: Uint8Array, limit: number): Uint8Array {
-  const parts: Uint8Array[] = [];
+/**
+ * Inflates a zlib stream into `expected` bytes exactly, refusing to produce more (a bomb stops early)
+ * or fewer.
+ */
+export function inflateBounded(stored: Uint8Array, expected: number): Uint8Array {
+  const out = new Uint8Array(expected);
   let total = 0;
   let ended = false;
   const inflater = new Unzlib((data, final) => {
+    if (total + data.length > expected) throw new Error(`zlib stream expands past ${expected} bytes`);
+    out.set(data, total);
     total += data.length;
-    if (total > limit) throw new Error(`zlib stream expands past ${limit} bytes`);
-    parts.push(data);
     if (final) ended = true;
   });
-  // Fed in slices so one push cannot expand to more than a slice's worth before the check.
+  // Fed in slices so one push cannot expand to more than a slice's worth (deflate's ratio is at most
+  // about 1032:1, so some 16 MiB) before the check.
   for (let at = 0; at < stored.length; at += INFLATE_SLICE) {
     const end = Math.min(stored.length, at + INFLATE_SLICE);
     inflater.push(stored.subarray(at, end), end === stored.length);
   }
   if (stored.length === 0) inflater.push(stored, true);
   if (!ended) throw new Error('zlib stream ends early');
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
+  if (total !== expected) throw new Error(`zlib stream gives ${total} bytes, the original length says ${expected}`);
   return out;
 }
 
@@ -140,7 +141,8 @@ export const zlibOrStoredLayer: ByteLayer = layer(
     const most = zlibBound(expected) + 4;
     if (stored.length > most) throw new Error(`stored length ${stored.length} is more than ${most}, compressBound(${expected}) + 4`);
     if (stored.length === expected) return stored.slice();
-    return inflateBounded(stored, Math.min(limits.maxOutput, expected));
+    if (expected > limits.maxOutput) throw new Error(`${expected} bytes is over the limit of ${limits.maxOutput}`);
+    return inflateBounded(stored, expected);
   },
   (plain) => {
     const packed = zlibLevel1(plain);
