@@ -1,0 +1,252 @@
+/**
+ * 0.7 saves (`starcon2.NN`, uqm.md §5.1): a 164-byte summary, then an LZHUF stream (our own coder,
+ * `lzhuf.ts`) holding the global state, the game state in its 0.7 layout, the queues, and the three
+ * state files raw.
+ *
+ * @module
+ */
+
+import {
+  array, bytes, i16le, i32le, layer, padding, sized, struct, transformKeeping, u16le, u32le, u8,
+  type Codec, type Kept, type TypeOf,
+} from '@savekit/core';
+import { legacyGameState } from './game-state.js';
+import { ipGroup, shipFragment } from './groups.js';
+import { lzhufDecode, lzhufEncode } from './lzhuf.js';
+import { saveToStateFiles } from './convert.js';
+import { chunkOf } from './edits.js';
+import { name16, sisCore, starDesc, summaryTail, type GlobalState, type ShipEntry } from './records.js';
+import type { UqmSave } from './save.js';
+
+
+/** The uncompressed summary (164 bytes). */
+export const legacySummary = struct({
+  sis: sisCore,
+  shipName: name16,
+  commanderName: name16,
+  planetName: name16,
+  pad122: padding(2),
+  summary: summaryTail,
+  pad162: padding(2),
+});
+
+/** The global state at the start of the stream (376 bytes, the 0.7 game state inside). */
+export const legacyGlobals = struct({
+  curState: u8,
+  globFlags: u8,
+  crewCost: u8,
+  fuelCost: u8,
+  moduleCost: array(u8, 20),
+  elementWorth: array(u8, 8),
+  displayArray: bytes(4),
+  currentActivity: u16le,
+  pad38: padding(2),
+  day: u8,
+  month: u8,
+  year: u16le,
+  tickCount: u16le,
+  dayInTicks: u16le,
+  clockDummies: bytes(12),
+  eventQueueDummy: bytes(24),
+  autopilotX: i16le,
+  autopilotY: i16le,
+  ipLocationX: i16le,
+  ipLocationY: i16le,
+  shipOriginX: i16le,
+  shipOriginY: i16le,
+  shipFacing: u16le,
+  ipPlanet: u8,
+  inOrbit: u8,
+  velocity: array(u16le, 9),
+  pad118: padding(2),
+  battleGroupRef: u32le,
+  queueDummies: bytes(96),
+  gameState: legacyGameState(),
+  pad375: padding(1),
+});
+
+/** A 0.7 race-queue entry (30 bytes; crew as bytes). */
+export const legacyRaceEntry = struct({
+  index: u16le,
+  alliedState: u16le,
+  daysLeft: u8,
+  growthFract: u8,
+  crewLevel: u8,
+  maxCrew: u8,
+  growth: u8,
+  maxEnergy: u8,
+  locX: i16le,
+  locY: i16le,
+  actualStrength: u16le,
+  knownStrength: u16le,
+  knownLocX: i16le,
+  knownLocY: i16le,
+  growthErrTerm: u8,
+  funcIndex: u8,
+  destLocX: i16le,
+  destLocY: i16le,
+  pad28: padding(2),
+});
+
+/** A ship in a 0.7 queue: u16 race, then a SHIP_FRAGMENT. */
+export const legacyShip = struct({ race: u16le, ship: shipFragment });
+/** A group in the 0.7 IP queue: u16 race, then an IP_GROUP. */
+export const legacyIpGroup = struct({ race: u16le, group: ipGroup });
+/** A 0.7 event (16 bytes). */
+export const legacyEvent = struct({ dummies: bytes(8), day: u8, month: u8, year: u16le, funcIndex: u8, pad13: padding(3) });
+/** One of a 0.7 encounter's ships (24 bytes). */
+export const legacyEncounterShip = struct({
+  shipFlags: u16le, raceId: u8, var2: u8, crew: u8, maxCrew: u8, energy: u8, maxEnergy: u8, locX: u16le, locY: u16le, raceStrings: u32le, dummies: bytes(8),
+});
+/** A 0.7 encounter (204 bytes). */
+export const legacyEncounter = struct({
+  dummies: bytes(12),
+  transitionState: i16le,
+  originX: i16le,
+  originY: i16le,
+  radius: u16le,
+  starX: i16le,
+  starY: i16le,
+  type: u8,
+  index: u8,
+  pad26: padding(2),
+  ships: array(legacyEncounterShip, 7),
+  logX: i32le,
+  logY: i32le,
+});
+
+const START_ENCOUNTER = 0x0400;
+const START_INTERPLANETARY = 0x0800;
+const IN_INTERPLANETARY = 4;
+
+/** The queue after the race queue, chosen by CurrentActivity (uqm.md §5.1 C). */
+function conditionalQueue(activity: number): Codec<any> {
+  if (activity & START_INTERPLANETARY) return struct({});
+  if (activity & START_ENCOUNTER) return struct({ npcShips: array(legacyShip, u16le) });
+  if ((activity & 0xff) === IN_INTERPLANETARY) return struct({ ipGroups: array(legacyIpGroup, u16le) });
+  return struct({ empty: array(legacyShip, u16le) });
+}
+
+/** The decompressed stream. */
+export const legacyStream = struct({
+  globals: legacyGlobals,
+  raceQueue: array(legacyRaceEntry, u16le),
+  activityQueue: (p: { globals: { currentActivity: number } }) => conditionalQueue(p.globals.currentActivity),
+  shipQueue: array(legacyShip, u16le),
+  events: array(legacyEvent, u16le),
+  encounters: array(legacyEncounter, u16le),
+  starinfo: sized(u32le, bytes('rest')),
+  defgrp: sized(u32le, bytes('rest')),
+  randgrp: sized(u32le, bytes('rest')),
+  star: starDesc,
+});
+
+/** The LZHUF layer: code to bytes of the length the stream's header gives. */
+export const lzhufLayer = layer(
+  'lzhuf',
+  (code, limits) => {
+    if (limits.expected === undefined) throw new Error('LZHUF needs the stream\'s length');
+    return lzhufDecode(code, limits.expected, { maxOutput: limits.maxOutput });
+  },
+  (plain) => lzhufEncode(plain),
+);
+
+/** A decoded 0.7 save. */
+export interface LegacySave {
+  summary: TypeOf<typeof legacySummary>;
+  /** The compressed part, kept as the file had it while unchanged (our coder writes the game's bytes). */
+  stream: Kept<TypeOf<typeof legacyStream>>;
+}
+
+/** A 0.7 save file (`starcon2.NN`). */
+export const legacySave: Codec<LegacySave> = struct({
+  summary: legacySummary,
+  stream: transformKeeping(legacyStream, { decodedLength: u32le }, lzhufLayer),
+}) as unknown as Codec<LegacySave>;
+
+
+/** Whether bytes look like a 0.7 save: a summary whose year is in the game's range, then a plausible stream. */
+export function looksLegacy(input: Uint8Array): boolean {
+  if (input.length < 164 + 4 + 1) return false;
+  const view = new DataView(input.buffer, input.byteOffset, input.byteLength);
+  const year = view.getUint16(128, true);
+  const month = input[127];
+  const length = view.getUint32(164, true);
+  return year >= 2155 && year < 2186 && month >= 1 && month <= 12 && length >= 376 && length < 16 << 20;
+}
+
+/** Fits a value into a byte, as the 0.7 structures need (refusing what the game would truncate). */
+function byte(value: number, what: string): number {
+  if (!Number.isInteger(value) || value < 0 || value > 255) throw new RangeError(`${what} ${value} does not fit the 0.7 format's byte`);
+  return value;
+}
+
+const zeroShip = { unused0: 0, pad3: 0, unused4: 0, unused12: 0, unused14: 0 };
+
+/**
+ * The 0.7 save a vanilla 0.8 save corresponds to: the same summary, global and game state (in the
+ * 0.7 layout), queues and encounters in their 0.7 records, and the state files the 0.8 save holds
+ * (as `saveToStateFiles` builds them), compressed with our LZHUF coder.
+ */
+export function saveToLegacy(save: UqmSave): LegacySave {
+  if (save.magic !== 'UMS\x01') throw new RangeError('only vanilla 0.8 saves have a 0.7 form');
+  const files = saveToStateFiles(save);
+  const gl = chunkOf(save, 'GlSt')?.body as GlobalState | undefined;
+  if (gl === undefined) throw new Error('the save has no GlSt chunk');
+  const entries = <K extends 'RacQ' | 'NpcQ' | 'IGpQ' | 'ShpQ' | 'Evts' | 'Enct'>(id: K) => (chunkOf(save, id)?.body.entries ?? []) as any[];
+  const ship = (s: ShipEntry) => ({
+    race: s.race,
+    ship: { ...zeroShip, captainsNameIndex: s.captainsNameIndex, raceId: s.raceId, index: s.index, crewLevel: byte(s.crewLevel, 'crew'), maxCrew: byte(s.maxCrew, 'max crew'), energyLevel: s.energyLevel, maxEnergy: s.maxEnergy },
+  });
+  const activity = gl.currentActivity;
+  const activityQueue =
+    activity & START_INTERPLANETARY
+      ? {}
+      : activity & START_ENCOUNTER
+        ? { npcShips: entries('NpcQ').map(ship) }
+        : (activity & 0xff) === IN_INTERPLANETARY
+          ? {
+              ipGroups: entries('IGpQ').map((g) => ({
+                race: g.raceId,
+                group: {
+                  unused0: 0, unused2: 0, pad3: 0, groupCounter: g.groupCounter, raceId: g.raceId, place: { sysLoc: g.sysLoc, task: g.task }, inSystem: g.inSystem, unused9: 0,
+                  orbit: { destLoc: g.destLoc, orbitPos: g.orbitPos }, groupId: g.groupId, locX: g.locX, locY: g.locY,
+                },
+              })),
+            }
+          : { empty: [] };
+  const star = chunkOf(save, 'Star')?.body ?? { x: 0, y: 0, type: 0, index: 0, prefix: 0, postfix: 0, rest: undefined };
+  const stream: TypeOf<typeof legacyStream> = {
+    globals: {
+      curState: 0, globFlags: gl.globFlags, crewCost: gl.crewCost, fuelCost: gl.fuelCost, moduleCost: gl.moduleCost, elementWorth: gl.elementWorth,
+      displayArray: new Uint8Array(4), currentActivity: gl.currentActivity, pad38: undefined, day: gl.day, month: gl.month, year: gl.year, tickCount: gl.tickCount,
+      dayInTicks: gl.dayInTicks, clockDummies: new Uint8Array(12), eventQueueDummy: new Uint8Array(24), autopilotX: gl.autopilotX, autopilotY: gl.autopilotY,
+      ipLocationX: gl.ipLocationX, ipLocationY: gl.ipLocationY, shipOriginX: gl.shipOriginX, shipOriginY: gl.shipOriginY, shipFacing: gl.shipFacing, ipPlanet: gl.ipPlanet,
+      inOrbit: gl.inOrbit,
+      velocity: [gl.travelAngle, gl.vectorWidth, gl.vectorHeight, gl.fractWidth, gl.fractHeight, gl.errorWidth, gl.errorHeight, gl.incrWidth, gl.incrHeight].map((v) => v & 0xffff),
+      pad118: undefined, battleGroupRef: files.battleGroupRef, queueDummies: new Uint8Array(96), gameState: files.gameState, pad375: undefined,
+    },
+    raceQueue: entries('RacQ').map((r) => ({ ...r, crewLevel: byte(r.crewLevel, 'race crew'), maxCrew: byte(r.maxCrew, 'race max crew'), pad28: undefined })),
+    activityQueue,
+    shipQueue: entries('ShpQ').map(ship),
+    events: entries('Evts').map((e) => ({ dummies: new Uint8Array(8), day: e.day, month: e.month, year: e.year, funcIndex: e.funcIndex, pad13: undefined })),
+    encounters: entries('Enct').map((e) => ({
+      dummies: new Uint8Array(12), transitionState: e.transitionState, originX: e.originX, originY: e.originY, radius: e.radius, starX: e.locX, starY: e.locY,
+      type: e.raceId, index: (e.numShips & 0x0f) | (e.flags & 0xf0), pad26: undefined,
+      ships: e.ships.map((s: { raceId: number; crew: number; maxCrew: number; maxEnergy: number }) => ({
+        shipFlags: 0, raceId: s.raceId, var2: 0, crew: byte(s.crew, 'encounter crew'), maxCrew: byte(s.maxCrew, 'encounter max crew'), energy: 0, maxEnergy: s.maxEnergy,
+        locX: 0, locY: 0, raceStrings: 0, dummies: new Uint8Array(8),
+      })),
+      logX: e.logX, logY: e.logY,
+    })),
+    starinfo: files.starinfo,
+    defgrp: files.defgrp,
+    randgrp: files.randgrp,
+    star,
+  };
+  const s = save.summary;
+  return {
+    summary: { sis: s.sis, shipName: s.shipName, commanderName: s.commanderName, planetName: s.planetName, pad122: undefined, summary: s.summary, pad162: undefined },
+    stream: { value: stream },
+  };
+}

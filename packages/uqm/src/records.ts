@@ -1,0 +1,277 @@
+/**
+ * The fixed records of 0.8 save chunks (uqm.md §5.2), little-endian, as core structs.
+ *
+ * @module
+ */
+import * as t from 'io-ts';
+import { array, defineCodec, fixedString, i16le, i32le, jsonBytes, readChild, struct, u16le, u32le, u8, utf8, writeChild, type Codec, type TypeOf } from '@savekit/core';
+
+/** A name in a NUL-padded field (bytes after the NUL kept when not zero). */
+export const name16 = fixedString(16, 'utf8', { tail: 'keep' });
+/** MegaMod's 32-byte names. */
+export const name32 = fixedString(32, 'utf8', { tail: 'keep' });
+
+/** The SIS state up to the names (74 bytes): position, resources, modules, landers, elements. */
+export const sisCore = struct({
+  logX: i32le,
+  logY: i32le,
+  resUnits: u32le,
+  fuelOnBoard: u32le,
+  crewEnlisted: u16le,
+  totalElementMass: u16le,
+  totalBioMass: u16le,
+  moduleSlots: array(u8, 16),
+  driveSlots: array(u8, 11),
+  jetSlots: array(u8, 8),
+  numLanders: u8,
+  elementAmounts: array(u16le, 8),
+});
+
+/** The load-menu summary after the SIS state (38 bytes). */
+export const summaryTail = struct({
+  activity: u8,
+  flags: u8,
+  day: u8,
+  month: u8,
+  year: u16le,
+  mCreditLo: u8,
+  mCreditHi: u8,
+  numShips: u8,
+  numDevices: u8,
+  shipList: array(u8, 12),
+  deviceList: array(u8, 16),
+});
+
+/**
+ * Text filling the rest of its chunk (a save's name): UTF-8 when it is, else the bytes as
+ * `{ bytes }`, so nothing is lost.
+ */
+export const restText: Codec<string | { bytes: Uint8Array }> = defineCodec<string | { bytes: Uint8Array }>({
+  name: 'restText',
+  kind: 'uqmText',
+  json: t.union([t.string, t.type({ bytes: jsonBytes() })]) as unknown as t.Type<string | { bytes: Uint8Array }, unknown, unknown>,
+  minSize: 0,
+  read(r) {
+    const raw = r.take(r.remaining);
+    const text = safeDecode(raw);
+    return text !== undefined ? text : { bytes: raw };
+  },
+  write(w, value) {
+    if (typeof value === 'string') w.append(utf8.encode(value));
+    else if (typeof value === 'object' && value !== null && value.bytes instanceof Uint8Array) w.append(value.bytes);
+    else throw w.error('expected a string or { bytes }');
+  },
+});
+
+function safeDecode(bytes: Uint8Array): string | undefined {
+  try {
+    const text = utf8.decode(bytes);
+    // Only text that encodes back to the same bytes is shown as text.
+    const again = utf8.encode(text);
+    return again.length === bytes.length && again.every((b, i) => b === bytes[i]) ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `GlSt`: exactly 75 bytes. */
+export const globalState = struct({
+  globFlags: u8,
+  crewCost: u8,
+  fuelCost: u8,
+  moduleCost: array(u8, 20),
+  elementWorth: array(u8, 8),
+  currentActivity: u16le,
+  day: u8,
+  month: u8,
+  year: u16le,
+  tickCount: u16le,
+  dayInTicks: u16le,
+  autopilotX: i16le,
+  autopilotY: i16le,
+  ipLocationX: i16le,
+  ipLocationY: i16le,
+  shipOriginX: i16le,
+  shipOriginY: i16le,
+  shipFacing: u16le,
+  ipPlanet: u8,
+  inOrbit: u8,
+  travelAngle: u16le,
+  vectorWidth: i16le,
+  vectorHeight: i16le,
+  fractWidth: i16le,
+  fractHeight: i16le,
+  errorWidth: i16le,
+  errorHeight: i16le,
+  incrWidth: i16le,
+  incrHeight: i16le,
+});
+
+/** A `RacQ` entry (30 bytes): a race's fleet on the star map. */
+export const raceEntry = struct({
+  index: u16le,
+  alliedState: u16le,
+  daysLeft: u8,
+  growthFract: u8,
+  crewLevel: u16le,
+  maxCrew: u16le,
+  growth: u8,
+  maxEnergy: u8,
+  locX: i16le,
+  locY: i16le,
+  actualStrength: u16le,
+  knownStrength: u16le,
+  knownLocX: i16le,
+  knownLocY: i16le,
+  growthErrTerm: u8,
+  funcIndex: u8,
+  destLocX: i16le,
+  destLocY: i16le,
+});
+
+/** A `ShpQ` / `NpcQ` / `StwQ` entry (11 bytes): a ship. */
+export const shipEntry = struct({
+  race: u16le,
+  captainsNameIndex: u8,
+  raceId: u8,
+  index: u8,
+  crewLevel: u16le,
+  maxCrew: u16le,
+  energyLevel: u8,
+  maxEnergy: u8,
+});
+
+/** An `IGpQ` entry (13 bytes): a group in interplanetary space. */
+export const ipGroupEntry = struct({
+  groupCounter: u16le,
+  raceId: u8,
+  sysLoc: u8,
+  task: u8,
+  inSystem: u8,
+  destLoc: u8,
+  orbitPos: u8,
+  groupId: u8,
+  locX: i16le,
+  locY: i16le,
+});
+
+/** An `Evts` entry (5 bytes): a scheduled event. */
+export const eventEntry = struct({ day: u8, month: u8, year: u16le, funcIndex: u8 });
+
+/** One of an encounter's seven ships. */
+export const encounterShip = struct({ raceId: u8, crew: u16le, maxCrew: u16le, maxEnergy: u8 });
+
+/** An `Enct` entry (65 bytes): an encounter in hyperspace. */
+export const encounterEntry = struct({
+  transitionState: i16le,
+  originX: i16le,
+  originY: i16le,
+  radius: u16le,
+  locX: i16le,
+  locY: i16le,
+  raceId: u8,
+  numShips: u8,
+  flags: u8,
+  ships: array(encounterShip, 7),
+  logX: i32le,
+  logY: i32le,
+});
+
+/** A `Grps` entry (14 bytes): a group on the interplanetary map, nibbles unpacked. */
+export const groupListEntry = struct({
+  raceOuter: u8,
+  groupCounter: u16le,
+  raceId: u8,
+  sysLoc: u8,
+  task: u8,
+  inSystem: u8,
+  destLoc: u8,
+  orbitPos: u8,
+  groupId: u8,
+  locX: i16le,
+  locY: i16le,
+});
+
+/** `Grps`: the last encountered group, then the groups. */
+export const groupList = struct({ lastEncGroup: u8, groups: queue(groupListEntry) });
+
+/** A ship of a `BtGp` group (10 bytes). */
+export const battleShip = struct({
+  raceOuter: u8,
+  captainsNameIndex: u8,
+  raceId: u8,
+  index: u8,
+  crewLevel: u16le,
+  maxCrew: u16le,
+  energyLevel: u8,
+  maxEnergy: u8,
+});
+
+/** A group of a `BtGp` chunk: the race shown, then its ships. */
+export const battleGroupEntry = struct({ icon: u8, ships: array(battleShip, u8) });
+
+/**
+ * `BtGp`: encounter id (0 = the random groups, 1…14 = a defined group), whether it is the group being
+ * fought (`current`), the star and expiry date, then the groups.
+ */
+export const battleGroups = struct({
+  encounterId: u32le,
+  current: u8,
+  starIndex: u16le,
+  day: u8,
+  month: u8,
+  year: u16le,
+  groups: array(battleGroupEntry, u8),
+  rest: trailing(),
+});
+
+/** `Star`: the current star's position and description. */
+export const starDesc = struct({ x: i16le, y: i16le, type: u8, index: u8, prefix: u8, postfix: u8, rest: trailing() });
+
+/** Bytes a chunk holds after what its fields use (a size mismatch the game only logs): usually none. */
+export function trailing(): Codec<Uint8Array | undefined> {
+  return defineCodec<Uint8Array | undefined>({
+    name: 'trailing',
+    kind: 'uqmTrailing',
+    json: t.union([jsonBytes(), t.undefined]) as unknown as t.Type<Uint8Array | undefined, unknown, unknown>,
+    minSize: 0,
+    read: (r) => (r.remaining > 0 ? r.take(r.remaining) : undefined),
+    write(w, value) {
+      if (value !== undefined) w.append(value);
+    },
+  });
+}
+
+/** Whole entries of `entry` up to the end of the chunk; bytes left that make no entry are kept in `rest`. */
+export function queue<A>(entry: Codec<A>): Codec<{ entries: A[]; rest?: Uint8Array }> {
+  const size = entry.size;
+  if (size === undefined) throw new RangeError('queue entries must have a fixed size');
+  const json = t.intersection([t.type({ entries: t.array(entry.json) }), t.partial({ rest: jsonBytes() })]) as unknown as t.Type<{ entries: A[]; rest?: Uint8Array }, unknown, unknown>;
+  const list = array(entry, 'rest');
+  return defineCodec({
+    name: `queue(${entry.name})`,
+    kind: 'uqmQueue',
+    json,
+    minSize: 0,
+    children: [{ key: 'entries', codec: entry }],
+    read(r) {
+      const whole = Math.floor(r.remaining / size) * size;
+      const entries = readChild(r.window(whole), 'entries', list);
+      return r.remaining > 0 ? { entries, rest: r.take(r.remaining) } : { entries };
+    },
+    write(w, value) {
+      writeChild(w, 'entries', list, value.entries);
+      if (value.rest !== undefined) {
+        if (value.rest.length >= size) throw w.error(`kept rest of ${value.rest.length} bytes would make whole entries`);
+        w.append(value.rest);
+      }
+    },
+  });
+}
+
+/** Decoded record types. */
+export type GlobalState = TypeOf<typeof globalState>;
+export type RaceEntry = TypeOf<typeof raceEntry>;
+export type ShipEntry = TypeOf<typeof shipEntry>;
+export type BattleGroups = TypeOf<typeof battleGroups>;
+export type GroupList = TypeOf<typeof groupList>;

@@ -1,0 +1,213 @@
+/**
+ * The 0.8 save file (`uqmsave.NN`, uqm.md §5.2) and MegaMod's (§5.3): a magic, then chunks — tag, u32
+ * size, body — every known one declared, unknown ones kept in place.
+ *
+ * @module
+ */
+import * as t from 'io-ts';
+import {
+  chunkList, defineCodec, i32le, jsonBytes, magic, readChild, struct, u32le, u8, writeChild,
+  type ChunkEntry, type Codec, type TypeOf,
+} from '@savekit/core';
+import { fourcc } from '@savekit/core';
+import { gameState, revisionOfSize, type GameState } from './game-state.js';
+import {
+  battleGroups, encounterEntry, eventEntry, globalState, groupList, ipGroupEntry, name16, name32, queue, raceEntry, restText, shipEntry, sisCore, starDesc,
+  summaryTail,
+} from './records.js';
+import { starInfo } from './star-info.js';
+
+/** The magics: vanilla 0.8 `UMS\x01`, MegaMod's `MMV4` (current), `MMV3` and `MEGA`. */
+export type SaveMagic = 'UMS\x01' | 'MMV4' | 'MMV3' | 'MEGA';
+
+/** The chunk framing: a four-byte tag, a u32 size, the body (no padding). */
+export const chunkFraming = { marker: fourcc(), length: u32le };
+
+const summaryFields = {
+  'UMS\x01': struct({ sis: sisCore, shipName: name16, commanderName: name16, planetName: name16, summary: summaryTail }),
+  MMV4: struct({ sis: sisCore, shipName: name32, commanderName: name32, planetName: name32, difficulty: u8, extended: u8, nomad: u8, seed: i32le, shipSeed: u8, summary: summaryTail, resFactor: u8 }),
+  MMV3: struct({ sis: sisCore, shipName: name32, commanderName: name32, planetName: name32, difficulty: u8, extended: u8, nomad: u8, seed: i32le, summary: summaryTail, resFactor: u8 }),
+  MEGA: struct({ sis: sisCore, shipName: name16, commanderName: name16, planetName: name16, difficulty: u8, extended: u8, nomad: u8, seed: i32le, summary: summaryTail, resFactor: u8 }),
+} as const;
+
+/** The `Summ` chunk's value: the SIS state and load-menu summary (MegaMod: more), and the save's name. */
+export type Summary = TypeOf<(typeof summaryFields)['UMS\x01']> & Partial<Omit<TypeOf<(typeof summaryFields)['MMV4']>, keyof TypeOf<(typeof summaryFields)['UMS\x01']>>> & {
+  name: string | { bytes: Uint8Array };
+};
+
+/**
+ * The leading `Summ` chunk. Its size is 160 + the name's length — in MegaMod too, although MegaMod
+ * writes more (uqm.md §5.3): so the fields are read by magic and the size gives only the name.
+ */
+function summaryChunk(kind: SaveMagic): Codec<Summary> {
+  const fields = summaryFields[kind] as unknown as Codec<Record<string, unknown>>;
+  const json = t.intersection([fields.json, t.type({ name: restText.json })]) as unknown as t.Type<Summary, unknown, unknown>;
+  return defineCodec<Summary>({
+    name: `summary(${JSON.stringify(kind)})`,
+    kind: 'uqmSummary',
+    json,
+    minSize: 8 + (fields.size ?? 0),
+    read(r) {
+      const at = r.pos;
+      const tag = readChild(r, 'tag', fourcc());
+      if (tag !== 'Summ') throw r.error(`the first chunk must be Summ, found ${JSON.stringify(tag)}`, at);
+      const sizeAt = r.pos;
+      const size = readChild(r, 'size', u32le);
+      if (size < 160) throw r.error(`Summ size ${size} is less than its 160 fixed bytes`, sizeAt);
+      const nameLength = size - 160;
+      const fixed = fields.size as number;
+      if (fixed + nameLength > r.remaining) throw r.error(`Summ of ${fixed} + ${nameLength} bytes is more than the ${r.remaining} bytes left`, sizeAt);
+      const value = readChild(r, 'Summ', fields);
+      const name = readChild(r.window(nameLength), 'name', restText);
+      return { ...value, name } as Summary;
+    },
+    write(w, value) {
+      if (typeof value !== 'object' || value === null) throw w.error('expected the summary');
+      writeChild(w, 'tag', fourcc(), 'Summ');
+      const name = w.sub();
+      writeChild(name, 'name', restText, value.name);
+      writeChild(w, 'size', u32le, 160 + name.length);
+      writeChild(w, 'Summ', fields, value as unknown as Record<string, unknown>);
+      w.append(name.written());
+    },
+  });
+}
+
+/** The `GmSt` chunk: the game state of the revision its size names, or its bytes when no revision has that size. */
+export const gameStateChunk: Codec<GameState | { raw: Uint8Array }> = defineCodec<GameState | { raw: Uint8Array }>({
+  name: 'gameStateChunk',
+  kind: 'uqmGameState',
+  json: t.union([t.type({ raw: jsonBytes() }), t.record(t.string, t.number)]) as unknown as t.Type<GameState | { raw: Uint8Array }, unknown, unknown>,
+  minSize: 0,
+  read(r) {
+    const revision = revisionOfSize(r.remaining);
+    if (revision === undefined) {
+      r.warn('game-state-size', `a game state of ${r.remaining} bytes is no known revision (155 vanilla; MegaMod 157, 229, 297, 305, 309); kept as bytes`);
+      return { raw: r.take(r.remaining) };
+    }
+    return gameState(revision).read(r);
+  },
+  write(w, value) {
+    if (typeof value === 'object' && value !== null && (value as { raw?: unknown }).raw instanceof Uint8Array) {
+      w.append((value as { raw: Uint8Array }).raw);
+      return;
+    }
+    const state = value as GameState;
+    // The revision is the one whose entries the value has: the newest entry present decides.
+    for (let revision = 5; revision >= 0; revision--) {
+      const codec = gameState(revision);
+      const names = (codec.meta.fields as Array<{ name: string }>).map((f) => f.name);
+      if (names.every((n) => n in state) && Object.keys(state).length === names.length) {
+        codec.write(w, state);
+        return;
+      }
+    }
+    throw w.error('the game state matches no revision: its entries are not those of vanilla or a MegaMod revision');
+  },
+});
+
+function knownChunks(kind: SaveMagic) {
+  const megamod = kind !== 'UMS\x01';
+  return {
+    GlSt: globalState,
+    GmSt: gameStateChunk,
+    RacQ: queue(raceEntry),
+    NpcQ: queue(shipEntry),
+    IGpQ: queue(ipGroupEntry),
+    ShpQ: queue(shipEntry),
+    StwQ: queue(shipEntry),
+    Evts: queue(eventEntry),
+    Enct: queue(encounterEntry),
+    Scan: starInfo(megamod ? 108 : 12),
+    Grps: groupList,
+    BtGp: battleGroups,
+    Star: starDesc,
+  };
+}
+
+/** The chunks a save may hold after `Summ`, by tag (their bodies' codecs). */
+export type KnownChunks = ReturnType<typeof knownChunks>;
+
+/** A chunk after `Summ`: a known one decoded, an unknown one kept as `{ id, raw }`. */
+export type SaveChunk = ChunkEntry<KnownChunks>;
+
+/** A decoded 0.8 or MegaMod save. */
+export interface UqmSave {
+  /** Which program wrote it: vanilla 0.8 (`UMS\x01`) or MegaMod (`MMV4`, `MMV3`, `MEGA`). */
+  magic: SaveMagic;
+  /** The `Summ` chunk. */
+  summary: Summary;
+  /** Every other chunk, in file order. */
+  chunks: SaveChunk[];
+}
+
+const fileCodecs = new Map<SaveMagic, Codec<UqmSave>>();
+
+function fileCodec(kind: SaveMagic): Codec<UqmSave> {
+  let codec = fileCodecs.get(kind);
+  if (codec === undefined) {
+    codec = struct({ magic: magic(kind), summary: summaryChunk(kind), chunks: chunkList(chunkFraming, knownChunks(kind)) }) as unknown as Codec<UqmSave>;
+    fileCodecs.set(kind, codec);
+  }
+  return codec;
+}
+
+/**
+ * What the game's loader and writer require of the chunk sequence: `GlSt` and `GmSt` right after
+ * `Summ` (read by position), and a `Star` chunk (always written, last): a file without one was cut
+ * short at a chunk boundary.
+ */
+function structureProblem(save: UqmSave): string | undefined {
+  const ids = save.chunks.map((c) => c.id);
+  if (ids[0] !== 'GlSt' || ids[1] !== 'GmSt') return `GlSt and GmSt must follow Summ (the loader reads them by position); found ${ids.slice(0, 2).join(', ') || 'nothing'}`;
+  if (!ids.includes('Star')) return 'the save ends without its Star chunk, which the game always writes last: the file is cut short';
+  return undefined;
+}
+
+const MAGICS: ReadonlyArray<SaveMagic> = ['UMS\x01', 'MMV4', 'MMV3', 'MEGA'];
+
+/** The magic at the start of `bytes`, if it is one of a 0.8 or MegaMod save. */
+export function magicOf(bytes: Uint8Array): SaveMagic | undefined {
+  if (bytes.length < 4) return undefined;
+  const text = String.fromCharCode(bytes[0], bytes[1], bytes[2], bytes[3]);
+  return MAGICS.find((m) => m === text);
+}
+
+const saveJson = new t.Type<UqmSave, unknown, unknown>(
+  'UqmSave',
+  (u): u is UqmSave => typeof u === 'object' && u !== null && MAGICS.includes((u as UqmSave).magic),
+  (u, c) => {
+    const kind = (u as { magic?: unknown })?.magic;
+    if (typeof kind !== 'string' || !MAGICS.includes(kind as SaveMagic)) return t.failure(u, c, 'expected a save with magic UMS\\u0001, MMV4, MMV3 or MEGA');
+    return fileCodec(kind as SaveMagic).json.validate(u, c);
+  },
+  (a) => fileCodec(a.magic).json.encode(a),
+);
+
+/**
+ * A 0.8 or MegaMod save file. Vanilla and MegaMod differ in the `Summ` layout (read by magic: MegaMod's
+ * size field understates it), the game-state size (by revision) and the `Scan` record size.
+ */
+export const uqmSave: Codec<UqmSave> = defineCodec<UqmSave>({
+  name: 'uqmSave',
+  kind: 'uqmSave',
+  json: saveJson,
+  minSize: 12,
+  read(r) {
+    const kind = magicOf(r.bytes.subarray(r.pos, r.end));
+    if (kind === undefined) {
+      const found = r.remaining >= 4 ? String.fromCharCode(...r.bytes.subarray(r.pos, r.pos + 4)) : '';
+      throw r.error(`not a UQM save: magic ${JSON.stringify(found)} is none of UMS\\u0001, MMV4, MMV3, MEGA`);
+    }
+    const save = fileCodec(kind).read(r);
+    const problem = structureProblem(save);
+    if (problem !== undefined) throw r.error(problem);
+    return save;
+  },
+  write(w, save) {
+    if (typeof save !== 'object' || save === null || !MAGICS.includes(save.magic)) throw w.error('expected a save with its magic');
+    const problem = Array.isArray(save.chunks) ? structureProblem(save) : 'expected the chunks';
+    if (problem !== undefined) throw w.error(problem);
+    fileCodec(save.magic).write(w, save);
+  },
+});

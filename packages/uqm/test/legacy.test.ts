@@ -1,0 +1,43 @@
+// 0.7 saves, written by our LZHUF coder from the real 0.8 saves and read back.
+import * as E from 'fp-ts/lib/Either';
+import { decodeOrThrow, encodeOrThrow } from '@savekit/core';
+import { format, legacySave, lzhufDecompress, saveToLegacy, saveToStateFiles, uqmSave, type LegacySave } from '@savekit/uqm';
+import { realSaves, warnIfAbsent } from './corpus';
+
+warnIfAbsent('UQM 0.7 saves');
+const saves = realSaves();
+const maybe = saves.size > 0 ? describe : describe.skip;
+
+maybe('0.7 saves', () => {
+  test.each([...saves.keys()])('%s as a 0.7 save: decodes back, values kept, re-encodes byte for byte', (name) => {
+    const save = decodeOrThrow(uqmSave, saves.get(name)!);
+    const bytes = encodeOrThrow(legacySave, saveToLegacy(save));
+    expect(format.sniff(bytes)).toBeGreaterThan(0);
+    const decoded = format.decode(bytes);
+    if (E.isLeft(decoded)) throw decoded.left;
+    const legacy = decoded.right.value as LegacySave;
+    expect(legacy.summary.sis).toEqual(save.summary.sis);
+    expect(legacy.summary.summary).toEqual(save.summary.summary);
+    // The state files are in the stream raw, defgrp before randgrp.
+    const files = saveToStateFiles(save);
+    expect(legacy.stream.value.starinfo).toEqual(files.starinfo);
+    expect(legacy.stream.value.defgrp).toEqual(files.defgrp);
+    expect(legacy.stream.value.randgrp).toEqual(files.randgrp);
+    // The game state in the 0.7 layout holds the same entries.
+    expect(legacy.stream.value.globals.gameState).toEqual(files.gameState);
+    // Our coder wrote the stream, so no foreign bytes are kept, and the file re-encodes to itself.
+    expect(legacy.stream.stored).toBeUndefined();
+    expect(encodeOrThrow(legacySave, legacy)).toEqual(bytes);
+  });
+
+  test('the 0.7 layout puts the defined-group offsets where 0.7 kept them (probe at bit 451)', () => {
+    const save = decodeOrThrow(uqmSave, saves.get('uqmsave.12')!);
+    const bytes = encodeOrThrow(legacySave, saveToLegacy(save));
+    const plain = lzhufDecompress(bytes.subarray(164));
+    const state = plain.subarray(220, 375);
+    // URQUAN_PROBE = 1 at bit 451 = byte 56, bit 3.
+    expect((state[56] >> 3) & 1).toBe(1);
+    // MELNORME1 = 288 at bit 148 = byte 18, bit 4: 288 << 4 spans bytes 18–20.
+    expect(((state[18] | (state[19] << 8) | (state[20] << 16)) >> 4) & 0xffffffff).toBe(288);
+  });
+});
