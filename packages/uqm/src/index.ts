@@ -15,3 +15,4 @@ export * from './legacy.js';
 export * from './edits.js';
 export * from './format.js';
 export * from './megamod.js';
+export * from './create.js';

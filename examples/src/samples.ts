@@ -1,0 +1,54 @@
+// The bundled sample saves of every format, built by our own encoders (the docs playground and the
+// CLI demo use them; `npm run samples` writes them to saves/, and a test checks the files match).
+import { encodeOrThrow, type Instance } from '@savekit/core';
+import { createSave, edgeSave, newInstance, refTo, thumbnailFromRgba, type EdgeSave } from '@savekit/edge';
+import { createUqmSave, uqmSave } from '@savekit/uqm';
+import { skirmishSave, type SkirmishSave } from './skirmish.js';
+
+/** The Skirmish sample: every chunk kind, and one chunk this reader does not know. */
+export const skirmishSample: SkirmishSave = {
+  magic: 'SKRM',
+  version: 3,
+  options: { fogOfWar: 1, difficulty: 2, turnLimit: 300 },
+  chunks: [
+    { id: 'Name', body: 'Bridge at Ütersen ░▒▓' },
+    { id: 'Turn', body: 42 },
+    {
+      id: 'Unit',
+      body: [
+        { id: 1, kind: 'tank', x: 10.5, y: -3.25, health: 100 },
+        { id: 2, kind: 'scout', x: 0, y: 7.75, health: 35 },
+      ],
+    },
+    // Kept as raw bytes and written back untouched by readers that do not know it.
+    { id: 'Mods', raw: Uint8Array.from([0x6d, 0x6f, 0x64, 0x31]) },
+  ],
+  end: 'ENDE',
+};
+
+/** An EDGE 1.29 save (variant A): three monsters hunting the player, a thumbnail in its Glob. */
+export function edgeSample(): EdgeSave {
+  const player = { ...newInstance('mobj_t'), x: 0, y: 0, z: 0, health: 100, info: 'OUR HERO', state: 'OUR HERO:IDLE:1' };
+  const monsters = (['IMP', 'DEMON', 'CACODEMON'] as const).map((info, i): Instance => ({
+    ...newInstance('mobj_t'), x: 128 * (i + 1), y: -64 * i, z: 0, angle: 0x40000000 * i, health: 60 + 90 * i, info, state: `*:SEE:${i + 1}`,
+  }));
+  for (const m of monsters) m.target = refTo('mobjs', player);
+  const save = createSave({
+    variables: { GAME: 'DOOM2', LEVEL: 'MAP01', SKILL: '3', LEVEL_TIME: '2100', DESCRIPTION: 'Entryway, three monsters', DESC_DATE: ' 9:05 PM  29/Nov/2026' },
+    arrays: { mobjs: [player, ...monsters] },
+  });
+  // A 160×100 thumbnail: a gradient, so it shows in the playground.
+  const rgba = new Uint8Array(160 * 100 * 4);
+  for (let y = 0; y < 100; y++) for (let x = 0; x < 160; x++) rgba.set([x * 1.6, y * 2.5, 128, 255], (y * 160 + x) * 4);
+  (save.chunks[0] as { body: { value: unknown[] } }).body.value.push({ id: 'View', body: thumbnailFromRgba(160, 100, rgba) });
+  return save;
+}
+
+/** Every sample: file name → bytes. */
+export function sampleFiles(): Record<string, Uint8Array> {
+  return {
+    'skirmish-01.sks': encodeOrThrow(skirmishSave, skirmishSample),
+    'edge-01.esg': encodeOrThrow(edgeSave, edgeSample()),
+    'uqm-01.sav': encodeOrThrow(uqmSave, createUqmSave({ name: 'Sample: Sol, Mercury mined', resUnits: 1250, fuel: 4704, crew: 39, scan: { systems: [{ star: 82, worlds: Array.from({ length: 17 }, (_, i) => ({ mineral: i === 0 ? 0x4000 : 0, energy: 0, bio: 0 })) }] }, state: { URQUAN_PROBE_GRPOFFS: 0 } })),
+  };
+}
