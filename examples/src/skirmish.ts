@@ -51,4 +51,9 @@ export const format: SaveFormat<SkirmishSave> = {
     isSaveTree(input) ? E.left(new DecodeError([], 0, 'a Skirmish save is one file, not a folder')) : decode(skirmishSave, input, options),
   encode: (doc, options) => encode(skirmishSave, doc, options),
   json: skirmishSave.json,
+  // Where each field's bytes are, for hex views (the docs playground highlights them).
+  fieldMap(input) {
+    const result = decode(skirmishSave, input, { trace: true, checksums: 'warn' });
+    return E.isRight(result) ? (result.right.spans ?? []) : [];
+  },
 };

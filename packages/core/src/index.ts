@@ -75,7 +75,7 @@ export {
   type KnownChunk,
   type RawChunk,
 } from './chunk.js';
-export { compression, layer, transform, transformKeeping, xor, type ByteLayer, type Compressor, type Kept, type LayerLimits, type TransformOptions } from './transform.js';
+export { compression, layer, transform, transformKeeping, xor, type ByteLayer, type Compressor, type Kept, type LayerArgs, type LayerLimits, type TransformOptions } from './transform.js';
 export { adler32, checksum, crc32, sha256, type ChecksumAlgorithm, type ChecksumOptions } from './checksum.js';
 export { arena, pointer, type Arena, type Pointer, type PointerOptions, type Unclaimed } from './pointer.js';
 export {

@@ -39,7 +39,8 @@ export interface TransformOptions {
   readonly keep?: 'when-different' | 'always';
 }
 
-type LayerArgs = [ByteLayer, ...ByteLayer[]] | [TransformOptions, ByteLayer, ...ByteLayer[]];
+/** The layers of a transform, optionally preceded by its {@link TransformOptions}. */
+export type LayerArgs = [ByteLayer, ...ByteLayer[]] | [TransformOptions, ByteLayer, ...ByteLayer[]];
 
 function splitLayerArgs(args: LayerArgs): { options: TransformOptions; layers: [ByteLayer, ...ByteLayer[]] } {
   const first = args[0];

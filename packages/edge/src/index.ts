@@ -19,7 +19,7 @@ export {
   parseSurfaceRef, refTo, STRING_REFERENCE_FIELDS,
   type ImageRef, type IndexRef, type LightTypeRef, type PlaneMoverRef, type ScriptRef, type SpecialRef, type StateRef, type StringRef, type SurfaceRef,
 } from './references.js';
-export { ENGINE_TABLES, knownField, knownStructs, numericBySize, TABLE_127, TABLE_129, TABLE_135, TABLE_CLASSIC, tableFor, type EngineTable, type FieldEncoding, type TableStruct } from './tables.js';
+export { ENGINE_TABLES, knownField, knownStructs, numericBySize, TABLE_127, TABLE_129, TABLE_135, TABLE_CLASSIC, tableFor, type EngineTable, type FieldEncoding, type TableField, type TableStruct } from './tables.js';
 export {
   DESIGN_HEADER_PADDING, edgeSave, ENGINE_HEADER_PADDING, layoutOf, nestedChunk,
   type ArryBody, type EdgeLayout, type EdgeSave, type StruBody, type TopChunk, type TopChunks,

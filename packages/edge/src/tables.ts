@@ -13,7 +13,8 @@ import { edgeAngle, edgeBoolean, edgeByte, edgeFloat, edgeInt, edgeShort, edgeSt
 /** How a field's value is encoded in the data, as the engine's put/get routines do it. */
 export type FieldEncoding = 'int' | 'enum' | 'angle' | 'bool' | 'short' | 'byte' | 'float' | 'vec2' | 'vec3' | 'string' | 'index' | 'struct' | 'declaredFloatString';
 
-interface Spec {
+/** A field of a release table: its name, real encoding, element count and referred array or structure. */
+export interface TableField {
   readonly name: string;
   readonly encoding: FieldEncoding;
   readonly count: number;
@@ -35,7 +36,7 @@ const NUMERIC: Readonly<Record<string, { size: number; codec: Codec<any>; zero: 
 };
 
 /** Parses `name:type` items: `x:float`, `armours:float*4`, `mo:I(mobjs)`, `spawnpoint:T(spawnpoint_t)`, `info:S`. */
-function fields(text: string): Spec[] {
+function fields(text: string): TableField[] {
   return text
     .trim()
     .split(/\s+/)
@@ -49,7 +50,7 @@ function fields(text: string): Spec[] {
     });
 }
 
-function known(spec: Spec): KnownField {
+function known(spec: TableField): KnownField {
   if (spec.encoding === 'string') return { name: spec.name, kind: 'string', size: 0, count: spec.count, codec: edgeString, default: () => null };
   if (spec.encoding === 'index') return { name: spec.name, kind: 'index', size: 4, count: spec.count, ref: spec.ref, codec: indexRef(spec.ref), default: () => null };
   if (spec.encoding === 'struct') return { name: spec.name, kind: 'struct', size: 0, count: spec.count, ref: spec.ref, default: () => null };
@@ -61,7 +62,7 @@ function known(spec: Spec): KnownField {
 export interface TableStruct {
   readonly name: string;
   readonly marker: string;
-  readonly fields: ReadonlyArray<Spec>;
+  readonly fields: ReadonlyArray<TableField>;
 }
 
 /** One release's tables: structures in the order the engine writes their `Stru` chunks, arrays likewise. */

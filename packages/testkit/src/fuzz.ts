@@ -36,7 +36,8 @@ export function defaultIterations(): number {
   return watching ? 10_000 : 100_000;
 }
 
-type Random = () => number;
+/** A source of uniform numbers in [0, 1), such as the testkit's seeded `prng`. */
+export type Random = () => number;
 
 const MUTATIONS = ['flip', 'truncate', 'insert', 'inflate', 'duplicate', 'swap', 'zero', 'hostile'] as const;
 type Mutation = (typeof MUTATIONS)[number];

@@ -14,7 +14,7 @@
  */
 export { arbitrary, type ArbitraryOptions } from './arbitrary.js';
 export { roundTripSuite, type RoundTripOptions } from './round-trip.js';
-export { defaultIterations, fuzzInput, fuzzLoop, fuzzSuite, mutate, type FuzzOptions } from './fuzz.js';
+export { defaultIterations, fuzzInput, fuzzLoop, fuzzSuite, mutate, type FuzzOptions, type Random } from './fuzz.js';
 export { fuzzSuiteIsolated, type IsolatedFuzzOptions } from './isolated.js';
 export { formatOf } from './load.js';
 export { hostileInputs, type HostileBytes } from './hostile.js';

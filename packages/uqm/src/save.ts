@@ -23,7 +23,8 @@ export type SaveMagic = 'UMS\x01' | 'MMV4' | 'MMV3' | 'MEGA';
 /** The chunk framing: a four-byte tag, a u32 size, the body (no padding). */
 export const chunkFraming = { marker: fourcc(), length: u32le };
 
-const summaryFields = {
+/** The fields of the `Summ` chunk before the name, by magic (MegaMod adds difficulty, seed, …). */
+export const summaryFields = {
   'UMS\x01': struct({ sis: sisCore, shipName: name16, commanderName: name16, planetName: name16, summary: summaryTail }),
   MMV4: struct({ sis: sisCore, shipName: name32, commanderName: name32, planetName: name32, difficulty: u8, extended: u8, nomad: u8, seed: i32le, shipSeed: u8, summary: summaryTail, resFactor: u8 }),
   MMV3: struct({ sis: sisCore, shipName: name32, commanderName: name32, planetName: name32, difficulty: u8, extended: u8, nomad: u8, seed: i32le, summary: summaryTail, resFactor: u8 }),
@@ -106,7 +107,8 @@ export const gameStateChunk: Codec<GameState | { raw: Uint8Array }> = defineCode
   },
 });
 
-function knownChunks(kind: SaveMagic) {
+/** The chunks a save of this magic may hold after `Summ`, by tag: their bodies' codecs. */
+export function knownChunks(kind: SaveMagic) {
   const megamod = kind !== 'UMS\x01';
   return {
     GlSt: globalState,

@@ -1,0 +1,89 @@
+// The docs site in a real browser: Debian's Chromium, driven by playwright-core, opens the built site
+// from a local static server, loads a sample save of each registered format in the playground, checks
+// the tree shows known values, hovers a field and checks its bytes light up in the hex view, rebuilds,
+// and saves a screenshot per format under test-output/browser/. Prints `browser: N passed, N failed`.
+import { createServer } from 'node:http';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const dist = join(here, '..', '.vitepress', 'dist');
+const outDir = join(here, '..', '..', 'test-output', 'browser');
+mkdirSync(outDir, { recursive: true });
+if (!existsSync(join(dist, 'index.html'))) {
+  console.error('browser test: the site is not built (npm run docs:build)');
+  process.exit(1);
+}
+
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.woff2': 'font/woff2', '.png': 'image/png' };
+const server = createServer((req, res) => {
+  const url = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
+  let path = normalize(join(dist, url));
+  if (!path.startsWith(dist)) return void res.writeHead(403).end();
+  if (existsSync(path) && statSync(path).isDirectory()) path = join(path, 'index.html');
+  else if (!existsSync(path) && existsSync(`${path}.html`)) path = `${path}.html`;
+  if (!existsSync(path)) return void res.writeHead(404).end('not found');
+  res.writeHead(200, { 'content-type': types[extname(path)] ?? 'application/octet-stream' });
+  res.end(readFileSync(path));
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const base = `http://127.0.0.1:${server.address().port}`;
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  headless: true,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+
+// Each sample: a value its tree must show, and a field to hover (its data-path).
+const cases = [
+  { sample: 'edge-01.esg', format: 'edge', shows: ['MAP01', 'OUR HERO', 'thumbnail: 160×100'], hover: 'chunks.1' },
+  { sample: 'uqm-01.sav', format: 'uqm', shows: ['Sample: Sol, Mercury mined', 'star 82 (17 worlds)'], hover: 'summary.sis.resUnits' },
+  { sample: 'skirmish-01.sks', format: 'skirmish', shows: ['Bridge at Ütersen', 'scout'], hover: 'chunks.1.body' },
+];
+
+let passed = 0;
+let failed = 0;
+const check = (name, ok, detail = '') => {
+  if (ok) passed++;
+  else failed++;
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}${ok || !detail ? '' : `: ${detail}`}`);
+};
+
+try {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  await page.goto(`${base}/playground.html`, { waitUntil: 'networkidle' });
+  check('the playground page loads', (await page.locator('.playground').count()) === 1);
+  for (const c of cases) {
+    await page.click(`button[data-sample="${c.sample}"]`);
+    await page.waitForSelector('[data-test="tree"]', { timeout: 10000 }).catch(() => undefined);
+    const status = (await page.locator('[data-test="status"]').textContent().catch(() => '')) ?? '';
+    check(`${c.sample}: sniffed as ${c.format}`, status.includes(`(${c.format})`), status.slice(0, 200));
+    const text = `${status}\n${(await page.locator('[data-test="tree"]').textContent().catch(() => '')) ?? ''}`;
+    for (const value of c.shows) check(`${c.sample}: shows ${JSON.stringify(value)}`, text.includes(value));
+    const node = page.locator(`[data-test="tree"] .node[data-path="${c.hover}"]`).first();
+    await node.hover().catch(() => undefined);
+    const lit = await page.locator('[data-test="hex"] .byte.hl').count();
+    check(`${c.sample}: hovering ${c.hover} highlights its bytes`, lit > 0, `${lit} bytes lit`);
+    await page.click('[data-test="rebuild"]');
+    const rebuilt = (await page.locator('[data-test="rebuilt"]').textContent()) ?? '';
+    check(`${c.sample}: rebuild through JSON gives the identical file`, rebuilt.includes('identical'), rebuilt);
+    await page.screenshot({ path: join(outDir, `playground-${c.format}.png`), fullPage: false });
+  }
+  check('no errors on the page', errors.length === 0, errors.join('; '));
+  // The search box and dark mode exist (VitePress local search, appearance switch).
+  await page.goto(`${base}/guide/codecs.html`, { waitUntil: 'networkidle' });
+  check('site search is there', (await page.locator('.VPNavBarSearch button, #local-search').count()) > 0);
+  check('dark mode switch is there', (await page.locator('.VPSwitchAppearance').count()) > 0);
+  check('edit-this-page link is there', (await page.locator('.edit-link-button').count()) > 0);
+} finally {
+  await browser.close();
+  server.close();
+}
+writeFileSync(join(outDir, 'results.json'), JSON.stringify({ passed, failed }));
+console.log(`browser: ${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

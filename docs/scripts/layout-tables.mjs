@@ -1,0 +1,103 @@
+// Byte-layout tables generated from the codec declarations themselves, so the docs cannot drift
+// from the code: walks a codec's fields (struct children, fixed arrays, bit fields) and writes a
+// Markdown table of offsets, sizes, types and names into docs/formats/generated/.
+import { mkdirSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
+import * as core from '@savekit/core';
+import * as edge from '@savekit/edge';
+import * as uqm from '@savekit/uqm';
+import * as skirmish from '@savekit/examples/skirmish';
+
+/** A readable type name for a codec. */
+function typeName(codec) {
+  switch (codec.kind) {
+    case 'int':
+      return `${codec.meta.signed ? 'i' : 'u'}${codec.meta.bits}${codec.meta.bits > 8 ? codec.meta.endian : ''}`;
+    case 'array':
+      return `${typeName(codec.children[codec.children.length - 1].codec)}[${codec.meta.count}]`;
+    case 'fixedString':
+    case 'string':
+      return codec.name;
+    case 'struct':
+      return 'struct';
+    default:
+      return codec.name;
+  }
+}
+
+/** Rows of a struct's layout: nested structs are flattened with dotted names; fixed arrays of structs expanded once. */
+function rows(codec, prefix = '', base = 0, out = []) {
+  let offset = base;
+  const fields = codec.kind === 'struct' ? codec.children : [{ key: '', codec }];
+  for (const { key, codec: field } of fields) {
+    const name = prefix && key !== '' ? `${prefix}.${key}` : prefix || String(key);
+    if (field.kind === 'struct' && field.children.length > 0) {
+      rows(field, name, offset, out);
+    } else if (field.kind === 'bits') {
+      for (const f of field.meta.fields) out.push({ offset, size: `${f.width} bit${f.width === 1 ? '' : 's'} @ ${f.at}`, name: `${name}.${f.name}`, type: `bits (${field.meta.order})` });
+    } else {
+      out.push({ offset, size: field.size === undefined ? 'varies' : String(field.size), name, type: typeName(field) });
+    }
+    offset = offset === undefined || field.size === undefined ? undefined : offset + field.size;
+  }
+  return out;
+}
+
+function table(codec) {
+  const lines = ['| offset | size | field | type |', '|---:|---:|---|---|'];
+  for (const r of rows(codec)) lines.push(`| ${r.offset === undefined ? '…' : r.offset} | ${r.size} | \`${r.name}\` | \`${r.type.replace(/\|/g, '\\|')}\` |`);
+  const total = codec.size === undefined ? 'varies' : `${codec.size} bytes`;
+  return `${lines.join('\n')}\n\n*Total: ${total}. Generated from \`${codec.name}\` by \`docs/scripts/layout-tables.mjs\`.*\n`;
+}
+
+const tables = {
+  'edge-vari': edge.vari,
+  'edge-wher': edge.wher,
+  'edge-when': edge.when,
+  'edge-skil': edge.skil,
+  'edge-desc': edge.desc,
+  'edge-lvck': edge.lvck,
+  'edge-dfck': edge.dfck,
+  'edge-wdck': edge.wdck,
+  'edge-float': edge.edgeFloat,
+  'uqm-sis': uqm.sisCore,
+  'uqm-summary': uqm.summaryTail,
+  'uqm-glst': uqm.globalState,
+  'uqm-racq': uqm.raceEntry,
+  'uqm-ship': uqm.shipEntry,
+  'uqm-igpq': uqm.ipGroupEntry,
+  'uqm-evts': uqm.eventEntry,
+  'uqm-enct': uqm.encounterEntry,
+  'uqm-grps': uqm.groupListEntry,
+  'uqm-btgp-ship': uqm.battleShip,
+  'uqm-star': uqm.starDesc,
+  'uqm-group-header': uqm.groupHeader,
+  'uqm-ip-group': uqm.ipGroup,
+  'uqm-ship-fragment': uqm.shipFragment,
+  'uqm-legacy-summary': uqm.legacySummary,
+  'uqm-legacy-globals': uqm.legacyGlobals,
+  'skirmish-unit': skirmish.unit,
+};
+
+const out = new URL('../formats/generated/', import.meta.url);
+mkdirSync(out, { recursive: true });
+for (const [name, codec] of Object.entries(tables)) writeFileSync(new URL(`${name}.md`, out), table(codec));
+
+// The benchmark page's table: the latest results, if the suite has run on this machine.
+const latest = new URL('../../bench/results/latest.json', import.meta.url);
+let bench = 'The benchmark suite has not run on the machine that built this site. Run `npm run bench` at the repository root, then rebuild the docs.\n';
+if (existsSync(latest)) {
+  const results = JSON.parse(readFileSync(latest, 'utf8'));
+  const lines = [
+    `Run on ${results.date} on ${results.machine?.cpu ?? 'an unknown CPU'} (${results.machine?.cores ?? '?'} cores, Node ${results.machine?.node ?? '?'})${results.quick ? ' in **quick** mode: a smoke run that checks the cases still run, not their speed' : ''}.`,
+    '',
+    '| case | peer | ops/s | MB/s | median ms | p95 ms | savekit × (above 1: savekit is faster) |',
+    '|---|---|---:|---:|---:|---:|---:|',
+  ];
+  for (const r of results.rows ?? []) {
+    const f = (x, d = 2) => (typeof x === 'number' ? x.toFixed(d) : '—');
+    lines.push(`| ${r.case} | ${r.peer} | ${f(r.opsPerSecond)} | ${f(r.mbPerSecond)} | ${f(r.medianMs, 3)} | ${f(r.p95Ms, 3)} | ${r.fails ? `fails: ${String(r.fails).replace(/\|/g, '/').slice(0, 80)}` : f(r.oursVsPeer)} |`);
+  }
+  bench = `${lines.join('\n')}\n`;
+}
+writeFileSync(new URL('benchmarks.md', out), bench);
+console.log(`layout tables: ${Object.keys(tables).length} written to docs/formats/generated/`);
