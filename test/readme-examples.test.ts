@@ -59,7 +59,7 @@ test('every example type-checks', () => {
     types: [],
     lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
     baseUrl: root,
-    paths: { ...Object.fromEntries(packageNames.map((name) => [`@savekit/${name}`, [`packages/${name}/src/index.ts`]])), '@savekit/examples/skirmish': ['examples/src/skirmish.ts'] },
+    paths: { ...Object.fromEntries(packageNames.map((name) => [`@savekit/${name}`, [`packages/${name}/src/index.ts`]])), '@savekit/examples/skirmish': ['examples/src/skirmish.ts'], '@savekit/zippy/lua': ['packages/zippy/src/lua/index.ts'] },
     ignoreDeprecations: '6.0',
   });
   const problems = ts

@@ -41,6 +41,7 @@ const browser = await chromium.launch({
 const cases = [
   { sample: 'edge-01.esg', format: 'edge', shows: ['MAP01', 'OUR HERO', 'thumbnail: 160×100'], hover: 'chunks.1' },
   { sample: 'uqm-01.sav', format: 'uqm', shows: ['Sample: Sol, Mercury mined', 'star 82 (17 worlds)'], hover: 'summary.sis.resUnits' },
+  { sample: 'zippy-01.zsav', format: 'zippy', shows: ['ZSAV 1.0 (big-endian), 11 objects', 'ADAT'], hover: 'objects.1' },
   { sample: 'skirmish-01.sks', format: 'skirmish', shows: ['Bridge at Ütersen', 'scout'], hover: 'chunks.1.body' },
 ];
 

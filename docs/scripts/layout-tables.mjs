@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
 import * as core from '@savekit/core';
 import * as edge from '@savekit/edge';
 import * as uqm from '@savekit/uqm';
+import * as zippy from '@savekit/zippy';
 import * as skirmish from '@savekit/examples/skirmish';
 
 /** A readable type name for a codec. */
@@ -76,6 +77,7 @@ const tables = {
   'uqm-legacy-summary': uqm.legacySummary,
   'uqm-legacy-globals': uqm.legacyGlobals,
   'skirmish-unit': skirmish.unit,
+  'zippy-file': zippy.zippyFile,
 };
 
 const out = new URL('../formats/generated/', import.meta.url);

@@ -4,6 +4,7 @@ import { encodeOrThrow, type Instance } from '@savekit/core';
 import { createSave, edgeSave, newInstance, refTo, thumbnailFromRgba, type EdgeSave } from '@savekit/edge';
 import { createUqmSave, uqmSave } from '@savekit/uqm';
 import { skirmishSave, type SkirmishSave } from './skirmish.js';
+import { demo } from './zippy-demo.js';
 
 /** The Skirmish sample: every chunk kind, and one chunk this reader does not know. */
 export const skirmishSample: SkirmishSave = {
@@ -49,6 +50,7 @@ export function sampleFiles(): Record<string, Uint8Array> {
   return {
     'skirmish-01.sks': encodeOrThrow(skirmishSave, skirmishSample),
     'edge-01.esg': encodeOrThrow(edgeSave, edgeSample()),
+    'zippy-01.zsav': demo().bytes,
     'uqm-01.sav': encodeOrThrow(uqmSave, createUqmSave({ name: 'Sample: Sol, Mercury mined', resUnits: 1250, fuel: 4704, crew: 39, scan: { systems: [{ star: 82, worlds: Array.from({ length: 17 }, (_, i) => ({ mineral: i === 0 ? 0x4000 : 0, energy: 0, bio: 0 })) }] }, state: { URQUAN_PROBE_GRPOFFS: 0 } })),
   };
 }

@@ -1,0 +1,199 @@
+/**
+ * `adatasave.h`: Zippy's C structures — Vector, Range, List (a linked list, stored from its head),
+ * Class, Instance — each an `ADAT` object whose segment 0 is ADATA_TAG, the DataType, then the
+ * payload (zippy.md §4). Fields that hold values (List items, a Class's members, an Instance's
+ * fields) may refer to Lua values and to each other.
+ *
+ * @module
+ */
+import { ADATA_TAG, DataType } from './tags.js';
+import { SegmentError, SegmentReader, SegmentWriter, type ZValue } from './values.js';
+
+/** A vector of numbers. */
+export class Vector {
+  constructor(public values: number[]) {}
+}
+
+/** A numeric range, each end open or closed. */
+export class Range {
+  constructor(
+    public lo: number,
+    public hi: number,
+    public loExclusive = false,
+    public hiExclusive = false,
+  ) {}
+}
+
+/** A node of a {@link List}. */
+export interface ListNode {
+  value: ZValue;
+  next: ListNode | null;
+}
+
+/** A singly linked list, saved from its head pointer (`Node**`) as a count and its values in order. */
+export class List {
+  constructor(public head: ListNode | null = null) {}
+
+  /** A list of these values. */
+  static of(values: ReadonlyArray<ZValue>): List {
+    let head: ListNode | null = null;
+    for (let i = values.length - 1; i >= 0; i--) head = { value: values[i], next: head };
+    return new List(head);
+  }
+
+  /** The values, head first (iteratively: any length). */
+  values(): ZValue[] {
+    const out: ZValue[] = [];
+    for (let n = this.head; n !== null; n = n.next) out.push(n.value);
+    return out;
+  }
+}
+
+/** A script class: name, superclass, member table. */
+export class ZClass {
+  constructor(
+    public name: string,
+    public superclass: ZClass | null = null,
+    /** A reference to its members (a Lua table), or null. */
+    public members: ZValue = null,
+    /** Bind by name on load: an application class of this name is used instead of a new one. */
+    public bindByName = false,
+  ) {}
+}
+
+/** An instance of a {@link ZClass}: its fields (a Lua table) and opaque native state. */
+export class Instance {
+  constructor(
+    public cls: ZClass,
+    public fields: ZValue = null,
+    public native: Uint8Array = new Uint8Array(0),
+  ) {}
+}
+
+/** Any of the C structures. */
+export type AData = Vector | Range | List | ZClass | Instance;
+
+/** Whether a value is one of the C structures. */
+export function isAData(value: unknown): value is AData {
+  return value instanceof Vector || value instanceof Range || value instanceof List || value instanceof ZClass || value instanceof Instance;
+}
+
+/** The DataType of a structure. */
+export function dataTypeOf(value: AData): number {
+  if (value instanceof Vector) return DataType.Vector;
+  if (value instanceof Range) return DataType.Range;
+  if (value instanceof List) return DataType.List;
+  if (value instanceof ZClass) return DataType.Class;
+  return DataType.Instance;
+}
+
+/**
+ * Segment 0 of a structure: ADATA_TAG, DataType, payload. `ref` maps a referenced value to the
+ * graph object that stands for it (a Lua value's, another structure). Returns the segment, the
+ * references in slot order and the payload's length (the recorded size).
+ */
+export function writeAData(value: AData, ref: (v: ZValue) => ZValue = (v) => v): { segment: Uint8Array; references: Array<object | null>; size: number } {
+  const w = new SegmentWriter();
+  w.u32(ADATA_TAG);
+  w.u32(dataTypeOf(value));
+  const start = w.length;
+  if (value instanceof Vector) {
+    w.u32(value.values.length);
+    for (const v of value.values) w.f64(v);
+  } else if (value instanceof Range) {
+    w.f64(value.lo);
+    w.f64(value.hi);
+    w.u32((value.loExclusive ? 1 : 0) | (value.hiExclusive ? 2 : 0));
+  } else if (value instanceof List) {
+    const values = value.values();
+    w.u32(values.length);
+    for (const v of values) w.value(ref(v));
+  } else if (value instanceof ZClass) {
+    const name = new TextEncoder().encode(value.name);
+    w.u32(name.length);
+    w.bytes(name);
+    w.value(value.superclass === null ? null : { ref: value.superclass });
+    w.value(ref(value.members));
+    w.u32(value.bindByName ? 1 : 0);
+  } else {
+    w.value({ ref: value.cls });
+    w.value(ref(value.fields));
+    w.u32(value.native.length);
+    w.bytes(value.native);
+  }
+  return { segment: w.done(), references: w.references, size: w.length - start };
+}
+
+/** An empty structure of a DataType, to be filled by {@link restoreAData}. */
+export function allocateAData(dataType: number): AData {
+  switch (dataType) {
+    case DataType.Vector:
+      return new Vector([]);
+    case DataType.Range:
+      return new Range(0, 0);
+    case DataType.List:
+      return new List();
+    case DataType.Class:
+      return new ZClass('');
+    case DataType.Instance:
+      return new Instance(new ZClass(''));
+    default:
+      throw new SegmentError(`unknown DataType ${dataType}`, 4);
+  }
+}
+
+/** Hooks a restore needs: what a value's reference becomes, and restoring a referenced object first. */
+export interface ADataRestoreHooks {
+  /** A decoded value as the structure keeps it (a Lua value's handle, say). */
+  readonly value: (v: ZValue) => ZValue;
+  /** Restores `target` first; returns whether it is still being restored (a cycle). */
+  readonly restoreFirst: (target: object) => 'restored' | 'in-progress' | 'null' | 'external';
+}
+
+/** Fills a structure from its segment 0 (read with references already resolved by `reader`). */
+export function restoreAData(value: AData, reader: SegmentReader, hooks: ADataRestoreHooks): void {
+  const tag = reader.u32();
+  if (tag !== ADATA_TAG) throw new SegmentError(`segment 0 starts with 0x${tag.toString(16)}, not ADATA_TAG`, 0);
+  const type = reader.u32();
+  if (type !== dataTypeOf(value)) throw new SegmentError(`DataType ${type} changed between allocation and restore`, 4);
+  if (value instanceof Vector) {
+    const n = reader.count(8);
+    value.values = Array.from({ length: n }, () => reader.f64());
+  } else if (value instanceof Range) {
+    value.lo = reader.f64();
+    value.hi = reader.f64();
+    const flags = reader.u32();
+    value.loExclusive = (flags & 1) !== 0;
+    value.hiExclusive = (flags & 2) !== 0;
+  } else if (value instanceof List) {
+    const n = reader.count(1);
+    const values: ZValue[] = [];
+    for (let i = 0; i < n; i++) values.push(hooks.value(reader.value()));
+    value.head = List.of(values).head;
+  } else if (value instanceof ZClass) {
+    const length = reader.count(1);
+    value.name = new TextDecoder().decode(reader.take(length));
+    const superAt = reader.pos;
+    const superclass = reader.value();
+    if (superclass !== null) {
+      if (typeof superclass !== 'object' || !('ref' in superclass) || !(superclass.ref instanceof ZClass)) throw new SegmentError('a superclass must be a Class', superAt);
+      // The superclass is needed whole (its members decide this class's); a cycle is an error.
+      if (hooks.restoreFirst(superclass.ref) === 'in-progress') throw new SegmentError(`class ${value.name}'s superclass chain is a cycle`, superAt);
+      value.superclass = superclass.ref;
+    } else value.superclass = null;
+    value.members = hooks.value(reader.value());
+    value.bindByName = (reader.u32() & 1) !== 0;
+  } else {
+    const clsAt = reader.pos;
+    const cls = reader.value();
+    if (cls === null || typeof cls !== 'object' || !('ref' in cls) || !(cls.ref instanceof ZClass)) throw new SegmentError('an Instance needs a Class', clsAt);
+    // read_reference_restoring_first: the class decides how the fields are read. A class that holds
+    // its own instances is fine — restoring it needs only pointers.
+    hooks.restoreFirst(cls.ref);
+    value.cls = cls.ref;
+    value.fields = hooks.value(reader.value());
+    const n = reader.count(1);
+    value.native = reader.take(n).slice();
+  }
+  if (!reader.atEnd) throw new SegmentError(`${reader.bytes.length - reader.pos} bytes left after the payload`, reader.pos);
+}

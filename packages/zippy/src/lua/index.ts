@@ -1,0 +1,518 @@
+/**
+ * `luasave.h` on a real Lua VM (fengari, Lua 5.3 in JavaScript): Lua values saved into a ZSAV file and
+ * restored into a fresh state — nil, booleans, integers and floats exactly, binary strings, tables
+ * with any keys (tables too), shared tables once, cycles, metatables, userdata with their payload;
+ * C structures (`adatasave.h`) referring to Lua values and Lua values referring to them (as light
+ * userdata). Functions are an error naming their path, unless the application names them as
+ * externals, supplied again at load.
+ *
+ * A separate entry (`@savekit/zippy/lua`) so reading the container needs no Lua VM.
+ *
+ * @module
+ */
+import fengari from 'fengari';
+import * as E from 'fp-ts/lib/Either.js';
+import { DecodeError, EncodeError, type DecodeOptions, type GraphRestorer, type GraphSaver, type ObjectSink, type RestoreContext } from '@savekit/core';
+import { allocateAData, isAData, restoreAData, writeAData, type AData } from '../adata.js';
+import type { ZippyFile } from '../container.js';
+import { dataTypeAt, readSavefile, RESTORE_DEPTH, segmentFailure, writeSavefile, type WriteOptions } from '../savefile.js';
+import { DATA_TAG, KIND, LUA_TAG } from '../tags.js';
+import { LuaInteger, SegmentError, SegmentReader, SegmentWriter, type ZValue } from '../values.js';
+
+const { lua, lauxlib } = fengari;
+// fengari's integers are 32-bit (luaconf.js); a file may hold wider ones from another Lua.
+const MAX_INTEGER = BigInt((fengari as unknown as { luaconf?: { LUA_MAXINTEGER?: number } }).luaconf?.LUA_MAXINTEGER ?? 2147483647);
+const MIN_INTEGER = BigInt((fengari as unknown as { luaconf?: { LUA_MININTEGER?: number } }).luaconf?.LUA_MININTEGER ?? -2147483648);
+
+/** A Lua state (fengari's `lua_State`). */
+export type LuaState = object;
+
+/**
+ * A C-side reference to a Lua value: a registry reference in one state (what `luaL_ref` gives).
+ * C structures hold these to point into Lua.
+ */
+export class LuaRef {
+  constructor(
+    readonly L: LuaState,
+    readonly ref: number,
+  ) {}
+
+  /** Pushes the value onto `L`'s stack. */
+  push(): void {
+    lua.lua_rawgeti(this.L, lua.LUA_REGISTRYINDEX, this.ref);
+  }
+
+  /** Releases the reference. */
+  release(): void {
+    lauxlib.luaL_unref(this.L, lua.LUA_REGISTRYINDEX, this.ref);
+  }
+}
+
+/** A reference to the value at `index` (the stack is unchanged). */
+export function luaRef(L: LuaState, index: number): LuaRef {
+  lua.lua_pushvalue(L, index);
+  return new LuaRef(L, lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX));
+}
+
+/** Values the application supplies by name instead of saving them (C functions, script functions, singletons). */
+export type Externals = Readonly<Record<string, (L: LuaState) => void>>;
+
+/** Options of {@link saveLua}. */
+export interface LuaSaveOptions extends WriteOptions {
+  /** Named values: each pushes its value; a saved value identical to one is written as its name. */
+  readonly externals?: Externals;
+}
+
+/** Options of {@link loadLua}. */
+export interface LuaLoadOptions extends DecodeOptions {
+  /** The same names as when saving, pushing this state's values. */
+  readonly externals?: Externals;
+}
+
+type LuaKind = 'table' | 'userdata' | 'function';
+
+/** A Lua value while saving: its identity (fengari's object), its type, a registry ref to push it. */
+interface Known {
+  readonly kind: LuaKind;
+  readonly ref: number;
+  readonly path: string;
+}
+
+const keyText = (k: ZValue): string => (k instanceof Uint8Array ? `.${new TextDecoder().decode(k)}` : k instanceof LuaInteger ? `[${k.value}]` : typeof k === 'number' ? `[${k}]` : typeof k === 'boolean' ? `[${k}]` : '[table]');
+
+/**
+ * Values met while saving or restoring are kept in one table on the stack, at integer keys: cheaper
+ * than a registry reference each (a million tables would mean a million `luaL_ref`s).
+ */
+class Keeper {
+  readonly index: number;
+  private count = 0;
+
+  constructor(private readonly L: LuaState) {
+    lua.lua_newtable(L);
+    this.index = lua.lua_gettop(L);
+  }
+
+  /** Keeps the value at `index`; returns its slot. */
+  keep(index: number): number {
+    const at = lua.lua_absindex(this.L, index);
+    lua.lua_pushvalue(this.L, at);
+    lua.lua_rawseti(this.L, this.index, ++this.count);
+    return this.count;
+  }
+
+  /** Keeps the value on top and pops it. */
+  keepTop(): number {
+    lua.lua_rawseti(this.L, this.index, ++this.count);
+    return this.count;
+  }
+
+  push(slot: number): void {
+    lua.lua_rawgeti(this.L, this.index, slot);
+  }
+
+  /** Removes the keeper table from the stack (what is above it moves down). */
+  drop(): void {
+    lua.lua_remove(this.L, this.index);
+  }
+}
+
+class LuaSaver implements GraphSaver<object> {
+  readonly known = new Map<object, Known>();
+  readonly keeper: Keeper;
+  private readonly writer = new SegmentWriter();
+  /** The payload length of the userdata saved last (its recorded size). */
+  private payloadLength = 0;
+  private readonly externalNames = new Map<object, string>();
+
+  constructor(
+    private readonly L: LuaState,
+    externals: Externals,
+  ) {
+    this.keeper = new Keeper(L);
+    for (const [name, push] of Object.entries(externals)) {
+      push(L);
+      const p = lua.lua_topointer(L, -1);
+      if (p !== null) this.externalNames.set(p, name);
+      else lua.lua_pop(L, 1);
+      if (p !== null) lua.lua_pop(L, 1);
+    }
+  }
+
+  /** The graph object for the value at `index`, met at `path` (null for non-objects; errors for what cannot be saved). */
+  objectAt(index: number, path: string): object {
+    const L = this.L;
+    const type = lua.lua_type(L, index);
+    const p = lua.lua_topointer(L, index);
+    if (p !== null && this.externalNames.has(p)) return p;
+    if (type === lua.LUA_TLIGHTUSERDATA) {
+      const v = lua.lua_touserdata(L, index);
+      if (isAData(v)) return v;
+      throw new Error(`the light userdata at ${path} is not a C structure this package saves`);
+    }
+    if (type === lua.LUA_TFUNCTION) {
+      if (!this.known.has(p)) throw new Error(`the function at ${path} cannot be saved: register it as an external`);
+    }
+    if (type === lua.LUA_TTHREAD) throw new Error(`the coroutine at ${path} cannot be saved`);
+    let known = this.known.get(p);
+    if (known === undefined) {
+      const kind: LuaKind = type === lua.LUA_TTABLE ? 'table' : type === lua.LUA_TUSERDATA ? 'userdata' : 'function';
+      known = { kind, ref: this.keeper.keep(index), path };
+      this.known.set(p, known);
+    }
+    return p;
+  }
+
+  /** The value at `index` as a segment value. */
+  valueAt(index: number, path: string): ZValue {
+    const L = this.L;
+    switch (lua.lua_type(L, index)) {
+      case lua.LUA_TNIL:
+        return null;
+      case lua.LUA_TBOOLEAN:
+        return lua.lua_toboolean(L, index);
+      case lua.LUA_TNUMBER:
+        return lua.lua_isinteger(L, index) ? new LuaInteger(BigInt(lua.lua_tointeger(L, index))) : lua.lua_tonumber(L, index);
+      case lua.LUA_TSTRING:
+        return Uint8Array.from(lua.lua_tolstring(L, index));
+      default:
+        return { ref: this.objectAt(index, path) };
+    }
+  }
+
+  externalName(object: object): string | undefined {
+    return this.externalNames.get(object);
+  }
+
+  kindOf(object: object): string {
+    if (isAData(object)) return KIND.adata;
+    const known = this.known.get(object);
+    if (known === undefined) throw new Error('an object this saver did not meet');
+    if (known.kind === 'table') return KIND.lua;
+    if (known.kind === 'userdata') return KIND.data;
+    throw new Error(`the function at ${known.path} cannot be saved: register it as an external`);
+  }
+
+  /** A C structure's reference to a Lua value (a LuaRef) as its graph object. */
+  private adataValue = (v: ZValue): ZValue => {
+    if (v !== null && typeof v === 'object' && 'ref' in v && v.ref instanceof LuaRef) {
+      v.ref.push();
+      const top = lua.lua_gettop(this.L);
+      const out = this.valueAt(top, 'a C structure\'s field');
+      lua.lua_pop(this.L, 1);
+      return out;
+    }
+    return v;
+  };
+
+  sizeOf(object: object, dataLength: number): number {
+    if (isAData(object)) return writeAData(object, this.adataValue).size;
+    const known = this.known.get(object);
+    void dataLength;
+    return known?.kind === 'userdata' ? this.payloadLength : 0;
+  }
+
+  save(object: object, sink: ObjectSink<object>): void {
+    if (isAData(object)) {
+      const { segment, references } = writeAData(object, this.adataValue);
+      for (const r of references) sink.writeReference(r);
+      sink.writeData(segment);
+      return;
+    }
+    const L = this.L;
+    const known = this.known.get(object) as Known;
+    this.keeper.push(known.ref);
+    const at = lua.lua_gettop(L);
+    // One writer for every object: writeData copies the segment, so its buffer can be reused.
+    const w = this.writer;
+    w.reset();
+    if (known.kind === 'userdata') {
+      w.u32(DATA_TAG);
+      w.value(lua.lua_getmetatable(L, at) ? this.popValue(`${known.path}<metatable>`) : null);
+      const data = lua.lua_touserdata(L, at) as { payload?: unknown };
+      const payload = data.payload instanceof Uint8Array ? data.payload : new Uint8Array(0);
+      this.payloadLength = payload.length;
+      w.u32(payload.length);
+      w.bytes(payload);
+    } else {
+      // The sequence part (keys 1…n), then the other pairs in a canonical order.
+      const entries: Array<[ZValue, ZValue]> = [];
+      lua.lua_pushnil(L);
+      while (lua.lua_next(L, at) !== 0) {
+        const key = this.valueAt(-2, `${known.path}[key]`);
+        const value = this.valueAt(-1, `${known.path}${keyText(key)}`);
+        entries.push([key, value]);
+        lua.lua_pop(L, 1);
+      }
+      const seq = new Map<bigint, ZValue>();
+      for (const [k, v] of entries) if (k instanceof LuaInteger) seq.set(k.value, v);
+      let n = 0n;
+      while (seq.has(n + 1n)) n += 1n;
+      const rest = entries.filter(([k]) => !(k instanceof LuaInteger && k.value >= 1n && k.value <= n));
+      rest.sort(([a], [b]) => order(a) - order(b) || compareKeys(a, b));
+      w.u32(LUA_TAG);
+      w.u32(Number(n));
+      for (let i = 1n; i <= n; i++) w.value(seq.get(i) as ZValue);
+      w.u32(rest.length);
+      for (const [k, v] of rest) {
+        w.value(k);
+        w.value(v);
+      }
+      w.value(lua.lua_getmetatable(L, at) ? this.popValue(`${known.path}<metatable>`) : null);
+    }
+    lua.lua_settop(L, at - 1);
+    for (const r of w.references) sink.writeReference(r);
+    sink.writeData(w.written());
+  }
+
+  private popValue(path: string): ZValue {
+    const v = this.valueAt(-1, path);
+    lua.lua_pop(this.L, 1);
+    return v;
+  }
+
+  /** Drops what the saver kept. */
+  release(): void {
+    this.keeper.drop();
+  }
+}
+
+/** Key classes in the canonical pair order: numbers, strings, booleans, objects. */
+function order(k: ZValue): number {
+  if (typeof k === 'number' || k instanceof LuaInteger) return 0;
+  if (k instanceof Uint8Array) return 1;
+  if (typeof k === 'boolean') return 2;
+  return 3;
+}
+
+function compareKeys(a: ZValue, b: ZValue): number {
+  const num = (k: ZValue) => (k instanceof LuaInteger ? Number(k.value) : (k as number));
+  if (order(a) === 0) return num(a) - num(b);
+  if (a instanceof Uint8Array && b instanceof Uint8Array) {
+    for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];
+    return a.length - b.length;
+  }
+  if (typeof a === 'boolean') return Number(a) - Number(b as boolean);
+  return 0; // objects keep the table's iteration order
+}
+
+/**
+ * Saves the `count` values on top of `L`'s stack (the stack is left as it was) and what they reach,
+ * as a ZSAV file — `save_lua_value()` for each root.
+ *
+ * @example
+ * ```ts
+ * // @check-only: needs a Lua state
+ * import fengari from 'fengari';
+ * import { saveLua, loadLua } from '@savekit/zippy/lua';
+ * declare const L: object;
+ * const bytes = saveLua(L, 1); // the table on top of the stack
+ * ```
+ */
+export function saveLua(L: LuaState, count: number, options: LuaSaveOptions = {}): E.Either<EncodeError, Uint8Array> {
+  return saveGame(L, Array.from({ length: count }, (_, i) => luaRef(L, -count + i)), options, true);
+}
+
+/** Saves a game whose roots mix Lua values (as {@link LuaRef}s) and C structures. */
+export function saveGame(L: LuaState, roots: ReadonlyArray<LuaRef | AData | null>, options: LuaSaveOptions = {}, releaseRoots = false): E.Either<EncodeError, Uint8Array> {
+  const saver = new LuaSaver(L, options.externals ?? {});
+  try {
+    let objects: Array<object | null>;
+    try {
+      objects = roots.map((r, i) => {
+        if (r === null || isAData(r)) return r;
+        r.push();
+        const top = lua.lua_gettop(L);
+        const v = saver.valueAt(top, `roots[${i}]`);
+        lua.lua_pop(L, 1);
+        if (v === null || typeof v !== 'object' || !('ref' in v)) throw new Error(`roots[${i}] is not a table, userdata or structure`);
+        return v.ref;
+      });
+    } catch (error) {
+      return E.left(new EncodeError([], 0, error instanceof Error ? error.message : String(error)));
+    }
+    return writeSavefile(objects, saver, options);
+  } finally {
+    saver.release();
+    if (releaseRoots) for (const r of roots) if (r instanceof LuaRef) r.release();
+  }
+}
+
+/** A Lua object being restored: its registry ref in the new state. */
+class Handle {
+  constructor(
+    readonly kind: LuaKind | 'external',
+    readonly ref: number,
+  ) {}
+}
+
+class LuaRestorer implements GraphRestorer<object> {
+  readonly keeper: Keeper;
+  readonly maxRestoreDepth = RESTORE_DEPTH;
+
+  constructor(
+    private readonly L: LuaState,
+    private readonly file: ZippyFile,
+    private readonly externals: Externals,
+  ) {
+    this.keeper = new Keeper(L);
+  }
+
+  /** A handle for the value on top of the stack (popped). */
+  private handle(kind: Handle['kind']): Handle {
+    return new Handle(kind, this.keeper.keepTop());
+  }
+
+  allocate(kind: string, size: number, n: number): object {
+    const L = this.L;
+    if (kind === KIND.lua) {
+      lua.lua_newtable(L);
+      return this.handle('table');
+    }
+    if (kind === KIND.data) {
+      const data = lua.lua_newuserdata(L, size) as { payload?: Uint8Array };
+      data.payload = new Uint8Array(size);
+      return this.handle('userdata');
+    }
+    if (kind === KIND.adata) return allocateAData(dataTypeAt(this.file, n));
+    throw new Error(`object ${n} has the unknown tag ${JSON.stringify(kind)}`);
+  }
+
+  external(name: string): object | undefined {
+    const push = this.externals[name];
+    if (push === undefined) return undefined;
+    push(this.L);
+    if (lua.lua_type(this.L, -1) === lua.LUA_TLIGHTUSERDATA) {
+      const v = lua.lua_touserdata(this.L, -1);
+      lua.lua_pop(this.L, 1);
+      if (isAData(v)) return v;
+      lua.lua_pushlightuserdata(this.L, v);
+    }
+    return this.handle('external');
+  }
+
+  /** Pushes a decoded value. */
+  push(v: ZValue): void {
+    const L = this.L;
+    if (v === null) lua.lua_pushnil(L);
+    else if (typeof v === 'boolean') lua.lua_pushboolean(L, v);
+    else if (typeof v === 'number') lua.lua_pushnumber(L, v);
+    else if (v instanceof LuaInteger) {
+      if (v.value < MIN_INTEGER || v.value > MAX_INTEGER) throw new SegmentError(`integer ${v.value} does not fit this Lua's integers`, 0);
+      lua.lua_pushinteger(L, Number(v.value));
+    } else if (v instanceof Uint8Array) lua.lua_pushstring(L, v);
+    else if (v.ref instanceof Handle) this.keeper.push(v.ref.ref);
+    else lua.lua_pushlightuserdata(L, v.ref);
+  }
+
+  restore(object: object, ctx: RestoreContext<object>): void {
+    const L = this.L;
+    const refs = Array.from({ length: ctx.referenceCount }, () => ctx.readReference());
+    const segment = ctx.getObjectData();
+    if (segment === undefined) throw ctx.fail('no data segment');
+    try {
+      const reader = new SegmentReader(segment, (slot, at) => {
+        if (slot >= refs.length) throw new SegmentError(`slot ${slot}, but the object has ${refs.length} references`, at);
+        return refs[slot];
+      });
+      if (isAData(object)) {
+        restoreAData(object as AData, reader, {
+          value: (v) => (v !== null && typeof v === 'object' && 'ref' in v && v.ref instanceof Handle ? { ref: new LuaRef(L, this.copyRef(v.ref)) } : v),
+          restoreFirst: (t) => ctx.restoreFirst(t),
+        });
+        return;
+      }
+      const handle = object as Handle;
+      this.keeper.push(handle.ref);
+      const at = lua.lua_gettop(L);
+      try {
+        const tag = reader.u32();
+        if (handle.kind === 'userdata') {
+          if (tag !== DATA_TAG) throw new SegmentError('a userdata segment starts with DATA', 0);
+          const meta = reader.value();
+          const n = reader.count(1);
+          (lua.lua_touserdata(L, at) as { payload: Uint8Array }).payload = reader.take(n).slice();
+          if (meta !== null) {
+            this.push(meta);
+            lua.lua_setmetatable(L, at);
+          }
+        } else {
+          if (tag !== LUA_TAG) throw new SegmentError('a table segment starts with LUA\\0', 0);
+          const n = reader.count(1);
+          for (let i = 1; i <= n; i++) {
+            this.push(reader.value());
+            lua.lua_rawseti(L, at, i);
+          }
+          const pairs = reader.count(2);
+          for (let i = 0; i < pairs; i++) {
+            const keyAt = reader.pos;
+            const key = reader.value();
+            if (key === null) throw new SegmentError('a table key is nil', keyAt);
+            if (typeof key === 'number' && Number.isNaN(key)) throw new SegmentError('a table key is NaN', keyAt);
+            this.push(key);
+            this.push(reader.value());
+            lua.lua_rawset(L, at);
+          }
+          const meta = reader.value();
+          if (meta !== null) {
+            this.push(meta);
+            lua.lua_setmetatable(L, at);
+          }
+        }
+        if (!reader.atEnd) throw new SegmentError(`${segment.length - reader.pos} bytes left after the value`, reader.pos);
+      } finally {
+        lua.lua_settop(L, at - 1);
+      }
+    } catch (error) {
+      throw segmentFailure(ctx, error);
+    }
+  }
+
+  private copyRef(h: Handle): number {
+    this.keeper.push(h.ref);
+    return lauxlib.luaL_ref(this.L, lua.LUA_REGISTRYINDEX);
+  }
+
+  release(): void {
+    this.keeper.drop();
+  }
+}
+
+/** What {@link loadLua} restored. */
+export interface LoadedLua {
+  /** How many roots were pushed onto the stack (Lua values; C structures as light userdata). */
+  readonly count: number;
+  /** The roots: {@link LuaRef}s (new references in this state) or C structures. */
+  readonly roots: ReadonlyArray<LuaRef | AData | null>;
+  /** The decoded file. */
+  readonly file: ZippyFile;
+}
+
+/**
+ * Restores a ZSAV file into `L` (a fresh state, typically): allocates every object, resolves every
+ * reference, restores each — then pushes the roots onto the stack.
+ */
+export function loadLua(L: LuaState, bytes: Uint8Array, options: LuaLoadOptions = {}): E.Either<DecodeError, LoadedLua> {
+  let restorer: LuaRestorer | undefined;
+  const top = lua.lua_gettop(L);
+  const result = readSavefile(bytes, (file) => (restorer = new LuaRestorer(L, file, options.externals ?? {})), options);
+  if (E.isLeft(result) && restorer === undefined) lua.lua_settop(L, top);
+  if (E.isLeft(result)) {
+    restorer?.release();
+    return result;
+  }
+  const r = restorer as LuaRestorer;
+  const roots = result.right.roots.map((root) => {
+    if (root === null) {
+      lua.lua_pushnil(L);
+      return null;
+    }
+    r.push({ ref: root });
+    if (isAData(root)) return root;
+    return luaRef(L, -1);
+  });
+  r.release();
+  return E.right({ count: roots.length, roots, file: result.right.file });
+}
+
+export { LuaInteger, SegmentError };

@@ -1,0 +1,104 @@
+/**
+ * The savefile API of the wiki, in TypeScript: `writeSavefile` interns objects (references + binary
+ * data segments), numbers them and translates references; `readSavefile` allocates every object by
+ * its recorded size, resolves references, and calls a restore callback per object, whose context
+ * has `restoreFirst`, `readReferenceRestoringFirst`, `getObjectData` and `resetObjectData`. Thin
+ * names over the core's object graphs (`writeGraph` / `readGraph`) and the ZSAV container.
+ *
+ * @module
+ */
+import * as E from 'fp-ts/lib/Either.js';
+import {
+  decode, DecodeError, encode, EncodeError, readGraph, writeGraph,
+  type DecodeOptions, type GraphRestorer, type GraphSaver, type RestoreContext, type RestoredGraph,
+} from '@savekit/core';
+import { allocateAData, isAData, restoreAData, writeAData, type AData } from './adata.js';
+import { fromGraphImage, toGraphImage, zippyFile, type ZippyFile } from './container.js';
+import { KIND } from './tags.js';
+import { SegmentError, SegmentReader } from './values.js';
+
+/** Options of {@link writeSavefile}. */
+export interface WriteOptions {
+  /** End the file with `ZEND` and a CRC-32 (default true). */
+  readonly crc?: boolean;
+  /** Lua numbers as 0 = f64 (default) or 1 = f32 (recorded in the header). */
+  readonly numberFormat?: number;
+}
+
+/** Saves the graph reachable from `roots` as a ZSAV file. */
+export function writeSavefile<O extends object>(roots: ReadonlyArray<O | null>, saver: GraphSaver<O>, options: WriteOptions = {}): E.Either<EncodeError, Uint8Array> {
+  const image = writeGraph(roots, saver);
+  if (E.isLeft(image)) return image;
+  return encode(zippyFile, fromGraphImage(image.right, options));
+}
+
+/** The file's objects restored through `restorer` (given the decoded file, to peek at segments while allocating). */
+export function readSavefile<O extends object>(
+  bytes: Uint8Array,
+  restorer: (file: ZippyFile) => GraphRestorer<O>,
+  options?: DecodeOptions,
+): E.Either<DecodeError, RestoredGraph<O> & { file: ZippyFile }> {
+  const file = decode(zippyFile, bytes, options);
+  if (E.isLeft(file)) return file;
+  const graph = readGraph(toGraphImage(file.right.value), restorer(file.right.value));
+  return E.isLeft(graph) ? graph : E.right({ ...graph.right, file: file.right.value });
+}
+
+/** The DataType in segment 0 of object `n` (bytes 4…7), for allocating a C structure. */
+export function dataTypeAt(file: ZippyFile, n: number): number {
+  const segment = file.objects[n - 1]?.segments[0];
+  if (segment === undefined || segment.length < 8) throw new DecodeError(['objects', n], 0, `object ${n}: segment 0 has no DataType`);
+  return new DataView(segment.buffer, segment.byteOffset, segment.byteLength).getUint32(4, false);
+}
+
+/** A DecodeError for a segment that did not parse, naming the object, its segment and the offset in it. */
+export function segmentFailure(ctx: RestoreContext<unknown>, error: unknown): DecodeError {
+  if (error instanceof DecodeError) return error;
+  if (error instanceof SegmentError) return new DecodeError(['objects', ctx.number, 'segments', 0], error.offset, `object ${ctx.number} (${JSON.stringify(ctx.kind)}): ${error.message}`);
+  return ctx.fail(error instanceof Error ? error.message : String(error));
+}
+
+/**
+ * How deep `restoreFirst` calls may nest (a superclass chain): each level is a few JavaScript frames
+ * (callback, structure, hooks), so the core's default would meet the engine's stack limit first.
+ */
+export const RESTORE_DEPTH = 500;
+
+/** Saves C structures that refer only to each other (no Lua values): the `adatasave.h` layer alone. */
+export const adataSaver: GraphSaver<AData> = {
+  kindOf: () => KIND.adata,
+  save(object, sink) {
+    const { segment, references } = writeAData(object);
+    for (const r of references) sink.writeReference(r as AData | null);
+    sink.writeData(segment);
+  },
+  sizeOf: (object) => writeAData(object).size,
+};
+
+/** Restores C structures saved with {@link adataSaver}. */
+export function adataRestorer(file: ZippyFile): GraphRestorer<AData> {
+  return {
+    maxRestoreDepth: RESTORE_DEPTH,
+    allocate(kind, _size, n) {
+      if (kind !== KIND.adata) throw new Error(`object ${n} is ${JSON.stringify(kind)}, not a C structure`);
+      return allocateAData(dataTypeAt(file, n));
+    },
+    restore(object, ctx) {
+      const refs = Array.from({ length: ctx.referenceCount }, () => ctx.readReference());
+      const segment = ctx.getObjectData();
+      if (segment === undefined) throw ctx.fail('no segment');
+      try {
+        const reader = new SegmentReader(segment, (slot, at) => {
+          if (slot >= refs.length) throw new SegmentError(`slot ${slot}, but the object has ${refs.length} references`, at);
+          return refs[slot];
+        });
+        restoreAData(object, reader, { value: (v) => v, restoreFirst: (t) => ctx.restoreFirst(t as AData) });
+      } catch (error) {
+        throw segmentFailure(ctx, error);
+      }
+    },
+  };
+}
+
+/** Whether a value is a C structure (re-exported for savers that mix them with other objects). */
+export { isAData };

@@ -1,0 +1,167 @@
+// The ZSAV container: the worked example of the README (produced by the code, checked byte for byte
+// against the README's own hex dump), re-encoding, the object table, and bad input.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as E from 'fp-ts/lib/Either';
+import { decode, DecodeError, decodeOrThrow, encodeOrThrow } from '@savekit/core';
+import { adataRestorer, adataSaver, format, readSavefile, Vector, writeSavefile, ZClass, zippyFile, type AData, type ZippyFile } from '@savekit/zippy';
+import { saveLua } from '@savekit/zippy/lua';
+import { fuzzSuite, roundTripSuite } from '@savekit/testkit';
+import { lua, newState, pushGlobal, run, to_luastring } from './lua-helpers';
+
+/** The README's worked example: T = {1.0, "a"}; T.self = T; T.u = userdata DE AD BE EF; T.v = Vector(1.5, -2.0). */
+export function workedExample(): Uint8Array {
+  const L = newState();
+  run(L, 'T = {1.0, "a"}; T.self = T');
+  pushGlobal(L, 'T');
+  const data = lua.lua_newuserdata(L, 4) as { payload?: Uint8Array };
+  data.payload = Uint8Array.of(0xde, 0xad, 0xbe, 0xef);
+  lua.lua_setfield(L, -2, to_luastring('u'));
+  lua.lua_pushlightuserdata(L, new Vector([1.5, -2.0]));
+  lua.lua_setfield(L, -2, to_luastring('v'));
+  const saved = saveLua(L, 1);
+  if (E.isLeft(saved)) throw saved.left;
+  return saved.right;
+}
+
+/** The hex dump in the README's "Worked example" section. */
+function readmeExample(): Uint8Array {
+  const text = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
+  const block = /<!-- worked-example -->\n```text\n([\s\S]*?)```/.exec(text);
+  if (block === null) throw new Error('the README has no worked example block');
+  const hex = block[1]
+    .split('\n')
+    .map((line) => /^[0-9a-f]{4}: ((?:[0-9a-f]{2} ?)+)/.exec(line)?.[1] ?? '')
+    .join('')
+    .replace(/\s+/g, '');
+  return Uint8Array.from(Buffer.from(hex, 'hex'));
+}
+
+const example = workedExample();
+
+test('the worked example: the code writes the README\'s 248 bytes exactly', () => {
+  expect(example.length).toBe(248);
+  expect(Buffer.from(example).toString('hex')).toBe(Buffer.from(readmeExample()).toString('hex'));
+});
+
+test('decoding gives the object table; re-encoding gives the identical bytes; the summary lists it', () => {
+  const file = decodeOrThrow(zippyFile, example);
+  expect(file.objects.map((o) => [o.tag, o.size, o.references])).toEqual([
+    ['LUA\0', 0, [1, 2, 3]],
+    ['DATA', 4, []],
+    ['ADAT', 20, []],
+  ]);
+  expect(encodeOrThrow(zippyFile, file)).toEqual(example);
+  expect(format.summary!(file).join('\n')).toContain('1  LUA\\0     0  #1, #2, #3');
+});
+
+test('a byte-swapped file (magic VASZ) is read, and written back as it was', () => {
+  const file = decodeOrThrow(zippyFile, example);
+  const swapped = encodeOrThrow(zippyFile, { ...file, byteOrder: 'le', objects: file.objects.map((o) => ({ ...o, segments: o.segments.map((s, i) => (i === 0 ? Uint8Array.from([...s.subarray(0, 4)].reverse().concat([...s.subarray(4)])) : s)) })) });
+  expect(String.fromCharCode(...swapped.subarray(0, 4))).toBe('VASZ');
+  const back = decodeOrThrow(zippyFile, swapped);
+  expect(back.byteOrder).toBe('le');
+  expect(back.objects.map((o) => o.tag)).toEqual(['LUA\0', 'DATA', 'ADAT']);
+  expect(encodeOrThrow(zippyFile, back)).toEqual(swapped);
+});
+
+describe('bad input: DecodeErrors with the object number, path and offset', () => {
+  const fails = (bytes: Uint8Array): DecodeError => {
+    const result = decode(zippyFile, bytes);
+    if (E.isRight(result)) throw new Error('decoded without an error');
+    return result.left;
+  };
+  const patched = (at: number, ...bytes: number[]) => {
+    const out = example.slice();
+    out.set(bytes, at);
+    return out;
+  };
+
+  test('truncated at every offset', () => {
+    for (let cut = 0; cut < example.length; cut++) expect(E.isLeft(format.decode(example.subarray(0, cut)))).toBe(true);
+  });
+
+  test('a reference out of range', () => {
+    // Object 1's first reference (at 0x6c) → 9, but there are 3 objects. (CRC off, so it is not what fails.)
+    const file = decodeOrThrow(zippyFile, example);
+    const noCrc = encodeOrThrow(zippyFile, { ...file, crc: false });
+    const bad = noCrc.slice();
+    bad.set([0, 0, 0, 9], 0x6c);
+    const error = fails(bad);
+    expect([error.path, error.offset, error.message]).toEqual([['objects', 1, 'references', 0], 0x6c, 'reference to object 9, but there are 3']);
+  });
+
+  test('a wrong tag: the directory and segment 0 disagree', () => {
+    const file = decodeOrThrow(zippyFile, example);
+    const noCrc = encodeOrThrow(zippyFile, { ...file, crc: false });
+    const bad = noCrc.slice();
+    bad.set([0x44, 0x41, 0x54, 0x41], 0x24); // dir[1] says DATA, its segment says LUA\0
+    const error = fails(bad);
+    expect(error.path).toEqual(['objects', 1]);
+    expect(error.message).toMatch(/the directory says "DATA", segment 0 says "LUA\\u0000"/);
+  });
+
+  test('a size that does not match the data', () => {
+    const file = decodeOrThrow(zippyFile, example);
+    const noCrc = encodeOrThrow(zippyFile, { ...file, crc: false });
+    const bad = noCrc.slice();
+    bad.set([0, 0, 0, 0x54], 0x38); // object 1's body length 0x50 → 0x54
+    const error = fails(bad);
+    expect(error.path[0]).toBe('objects');
+    expect(error.message).toMatch(/object (1|2)/);
+  });
+
+  test('a wrong CRC (an error, or a warning when asked)', () => {
+    const bad = patched(example.length - 1, example[example.length - 1] ^ 1);
+    expect(fails(bad).message).toMatch(/CRC-32 mismatch/);
+    const warned = decode(zippyFile, bad, { checksums: 'warn' });
+    expect(E.isRight(warned) && warned.right.warnings.map((w) => w.code)).toEqual(['checksum-mismatch']);
+  });
+
+  test('a table key that is nil, found when restoring into Lua', () => {
+    const file = decodeOrThrow(zippyFile, example);
+    const segment = file.objects[0].segments[0].slice();
+    // The first pair's key ("self", a string) becomes nil: type byte 04 → 00, then the rest no longer parses as it was.
+    const keyAt = segment.indexOf(0x04, 4 + 4 + 9 + 6 + 4);
+    segment[keyAt] = 0x00;
+    const bad = encodeOrThrow(zippyFile, { ...file, objects: [{ ...file.objects[0], segments: [segment] }, ...file.objects.slice(1)] });
+    const { loadLua } = require('@savekit/zippy/lua') as typeof import('@savekit/zippy/lua');
+    const result = loadLua(newState(), bad);
+    expect(E.isLeft(result) && [result.left.path.slice(0, 2), result.left.message]).toEqual([['objects', 1], expect.stringMatching(/a table key is nil/)]);
+  });
+
+  test('1,000,000-deep nesting (a superclass chain) is a DecodeError, not a stack overflow', () => {
+    let cls: ZClass | null = null;
+    for (let i = 0; i < 1_000_000; i++) cls = new ZClass(`c${i}`, cls);
+    const saved = writeSavefile<AData>([cls], adataSaver, { crc: false });
+    if (E.isLeft(saved)) throw saved.left;
+    const result = readSavefile(saved.right, adataRestorer);
+    expect(E.isLeft(result) && result.left.path[0]).toBe('objects');
+    expect(E.isLeft(result) && result.left.message).toMatch(/deeper than|nest/);
+  }, 120_000);
+
+  test('the conformance kit: SAVEKIT_FUZZ_ITERATIONS (default 100,000) mutations give only DecodeErrors', () => {
+    const small = workedExample();
+    const classes = writeSavefile<AData>([new ZClass('A', new ZClass('B'))], adataSaver);
+    if (E.isLeft(classes)) throw classes.left;
+    expect(fuzzSuite(format, { seeds: [small, classes.right] }).failures).toEqual([]);
+  });
+});
+
+test('C structures alone (no Lua): a superclass chain and shared classes round-trip', () => {
+  const base = new ZClass('Base');
+  const a = new ZClass('A', base, null, true);
+  const b = new ZClass('B', base);
+  const saved = writeSavefile<AData>([a, b, new Vector([0.5])], adataSaver);
+  if (E.isLeft(saved)) throw saved.left;
+  const result = readSavefile(saved.right, adataRestorer);
+  if (E.isLeft(result)) throw result.left;
+  const [a2, b2, v2] = result.right.roots as [ZClass, ZClass, Vector];
+  expect(a2.superclass).toBe(b2.superclass);
+  expect([a2.name, a2.bindByName, a2.superclass?.name, b2.name, v2.values]).toEqual(['A', true, 'Base', 'B', [0.5]]);
+});
+
+test('the round-trip suite on saved files', () => {
+  const file: ZippyFile = decodeOrThrow(zippyFile, example);
+  expect(roundTripSuite(format, { samples: [example, encodeOrThrow(zippyFile, { ...file, crc: false })] }).failures).toEqual([]);
+});

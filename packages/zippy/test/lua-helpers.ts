@@ -1,0 +1,30 @@
+// A fengari state for tests, and running Lua code in it.
+import fengari from 'fengari';
+
+export const { lua, lauxlib, lualib, to_luastring } = fengari;
+
+/** A fresh Lua state with the standard libraries. */
+export function newState(): object {
+  const L = lauxlib.luaL_newstate();
+  lualib.luaL_openlibs(L);
+  return L;
+}
+
+/** Runs Lua code; a Lua error (an `assert` that fails) becomes a thrown Error with its message. */
+export function run(L: object, code: string): void {
+  if (lauxlib.luaL_dostring(L, to_luastring(code)) !== 0) {
+    const message = lua.lua_tojsstring(L, -1);
+    lua.lua_pop(L, 1);
+    throw new Error(`Lua: ${message}`);
+  }
+}
+
+/** Pushes a global onto the stack. */
+export function pushGlobal(L: object, name: string): void {
+  lua.lua_getglobal(L, to_luastring(name));
+}
+
+/** Pops the top of the stack into a global. */
+export function setGlobal(L: object, name: string): void {
+  lua.lua_setglobal(L, to_luastring(name));
+}
