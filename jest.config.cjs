@@ -19,6 +19,9 @@ module.exports = {
   // @noble/hashes 2.x ships ES modules only; let ts-jest turn it into CommonJS too.
   transformIgnorePatterns: ['/node_modules/(?!@noble/)'],
   moduleNameMapper: {
+    // The CSV libraries' browser builds are ES modules with a bundled Buffer; under jest the same
+    // library's CommonJS build runs instead.
+    '^csv-(parse|stringify)/browser/esm/sync$': 'csv-$1/sync',
     '^@savekit/([a-z0-9-]+)/package\\.json$': '<rootDir>/packages/$1/package.json',
     '^@savekit/([a-z0-9-]+)$': '<rootDir>/packages/$1/src/index.ts',
     '^@savekit/([a-z0-9-]+)/(.+)$': '<rootDir>/packages/$1/src/$2',

@@ -42,6 +42,7 @@ const cases = [
   { sample: 'edge-01.esg', format: 'edge', shows: ['MAP01', 'OUR HERO', 'thumbnail: 160×100'], hover: 'chunks.1' },
   { sample: 'uqm-01.sav', format: 'uqm', shows: ['Sample: Sol, Mercury mined', 'star 82 (17 worlds)'], hover: 'summary.sis.resUnits' },
   { sample: 'zippy-01.zsav', format: 'zippy', shows: ['ZSAV 1.0 (big-endian), 11 objects', 'ADAT'], hover: 'objects.1' },
+  { sample: 'terrarum-01.tevd', format: 'terrarum', shows: ['holds the save "Sample: Nimbus"', 'worldinfo2'], hover: 'disk.entries.4' },
   { sample: 'skirmish-01.sks', format: 'skirmish', shows: ['Bridge at Ütersen', 'scout'], hover: 'chunks.1.body' },
 ];
 
@@ -58,7 +59,8 @@ try {
   const errors = [];
   page.on('pageerror', (error) => errors.push(String(error)));
   await page.goto(`${base}/playground.html`, { waitUntil: 'networkidle' });
-  check('the playground page loads', (await page.locator('.playground').count()) === 1);
+  check('the playground page loads', (await page.locator('.playground').count()) === 1, errors.join('; '));
+  if (errors.length > 0 && (await page.locator('.playground').count()) === 0) throw new Error(`the playground failed to load: ${errors.join('; ')}`);
   for (const c of cases) {
     await page.click(`button[data-sample="${c.sample}"]`);
     await page.waitForSelector('[data-test="tree"]', { timeout: 10000 }).catch(() => undefined);

@@ -6,6 +6,7 @@ import * as core from '@savekit/core';
 import * as edge from '@savekit/edge';
 import * as uqm from '@savekit/uqm';
 import * as zippy from '@savekit/zippy';
+import * as terrarum from '@savekit/terrarum';
 import * as skirmish from '@savekit/examples/skirmish';
 
 /** A readable type name for a codec. */
@@ -78,6 +79,11 @@ const tables = {
   'uqm-legacy-globals': uqm.legacyGlobals,
   'skirmish-unit': skirmish.unit,
   'zippy-file': zippy.zippyFile,
+  'terrarum-world-meta': terrarum.worldMeta,
+  'terrarum-tevd-header': terrarum.tevdHeader,
+  'terrarum-tvda-header-extension': terrarum.tvdaHeaderExtension,
+  'terrarum-tevd-entry-header': terrarum.tevdEntryHeader,
+  'terrarum-tvda-entry-header': terrarum.tvdaEntryHeader,
 };
 
 const out = new URL('../formats/generated/', import.meta.url);

@@ -3,6 +3,7 @@
 import { encodeOrThrow, type Instance } from '@savekit/core';
 import { createSave, edgeSave, newInstance, refTo, thumbnailFromRgba, type EdgeSave } from '@savekit/edge';
 import { createUqmSave, uqmSave } from '@savekit/uqm';
+import { encodeSave, parseCsv, PLAYER_REF_ID, temdFile, tevdDisk, treeToDisk, type TemdWorld, type TerrarumSave } from '@savekit/terrarum';
 import { skirmishSave, type SkirmishSave } from './skirmish.js';
 import { demo } from './zippy-demo.js';
 
@@ -45,12 +46,48 @@ export function edgeSample(): EdgeSave {
   return save;
 }
 
+/** A Terrarum save as the design doc lays it out: a 32×16 TEMD world, the prop CSVs, the player's JSON. */
+export function terrarumSample(): TerrarumSave {
+  const width = 32;
+  const height = 16;
+  const n = width * height;
+  // Air above row 6, dirt to row 9, stone below; a wall behind everything underground.
+  const tile = (i: number) => (Math.floor(i / width) < 6 ? 0 : Math.floor(i / width) < 9 ? 2 : 1);
+  const world: TemdWorld = {
+    byteOrder: 'le', bytesPerTile: 1, layerCount: 4, reserved: 0, width, height, spawnX: 16, spawnY: 5,
+    terrain: Uint16Array.from({ length: n }, (_, i) => tile(i)),
+    wall: Uint16Array.from({ length: n }, (_, i) => (Math.floor(i / width) < 7 ? 0 : 1)),
+    wire: new Uint8Array(n),
+  };
+  return {
+    meta: {
+      magic: 'TESV', name: 'Sample: Nimbus', terrainSeed: 0x1234_5678_9abcn, randomiserSeed: 7n, crc1: 0, crc2: 0, crc3: 0, crc4: 0, hash4321: new Uint8Array(32),
+      refid: PLAYER_REF_ID, timeT: 86_400n * 3n, created: 1_764_460_800, lastPlayed: 1_764_464_400, playTime: 3600,
+    },
+    worldinfo1: encodeOrThrow(temdFile, { gzip: false, world }),
+    worldinfo2: parseCsv('"id";"drop";"name"\n"0";"0";"AIR"\n"1";"1";"BLOCK_STONE"\n"2";"2";"BLOCK_DIRT"\n'),
+    worldinfo3: parseCsv('"id";"classname"\n"8448";"net.torvald.terrarum.itemproperties.Pickaxe"\n'),
+    worldinfo4: parseCsv('"idst";"dsty";"comments"\n"ROCK";"2400";"stone"\n"DIRT";"1400";"dirt"\n'),
+    worldinfo5: 'basegame\n',
+    actors: { '91A7E2': '{"referenceID":9545698,"actorValue":{"name":"Nimbus","_playerName":"Nimbus"}}' },
+    files: { 'Tiles_list.txt': new TextEncoder().encode('0 AIR\n1 BLOCK_STONE\n2 BLOCK_DIRT\n') },
+  };
+}
+
+/** The Terrarum sample as the game would carry it: the save's files on a TEVd disk. */
+export function terrarumSampleDisk(): Uint8Array {
+  const tree = encodeSave(terrarumSample());
+  if (tree._tag === 'Left') throw tree.left;
+  return encodeOrThrow(tevdDisk, treeToDisk(tree.right, { name: 'save1', time: 1_764_464_400 }));
+}
+
 /** Every sample: file name → bytes. */
 export function sampleFiles(): Record<string, Uint8Array> {
   return {
     'skirmish-01.sks': encodeOrThrow(skirmishSave, skirmishSample),
     'edge-01.esg': encodeOrThrow(edgeSave, edgeSample()),
     'zippy-01.zsav': demo().bytes,
+    'terrarum-01.tevd': terrarumSampleDisk(),
     'uqm-01.sav': encodeOrThrow(uqmSave, createUqmSave({ name: 'Sample: Sol, Mercury mined', resUnits: 1250, fuel: 4704, crew: 39, scan: { systems: [{ star: 82, worlds: Array.from({ length: 17 }, (_, i) => ({ mineral: i === 0 ? 0x4000 : 0, energy: 0, bio: 0 })) }] }, state: { URQUAN_PROBE_GRPOFFS: 0 } })),
   };
 }

@@ -1,0 +1,165 @@
+/**
+ * The design doc's save (terrarum.md §3, §7, §8): a directory — or a TEVd disk — of `world` (the
+ * meta), `worldinfo1` (world data, TEMD), `worldinfo2`…`4` (tile, item and material prop CSVs),
+ * `worldinfo5` (module load order), actor and faction JSON files named by hex refid, the
+ * human-readable lists, `computers/<UUID>` virtual disks and `tapestries/<n>`. The meta's crc1…4 are
+ * checked against worldinfo1…4 and its `hash4321` against the CRCs; a difference is
+ * "Save file corrupted." naming the entries — an error, or warnings with `{ checksums: 'warn' }` (the
+ * "Continue?" of the doc), the document still returned.
+ *
+ * @module
+ */
+import * as E from 'fp-ts/lib/Either.js';
+import { checkTreePath, crc32, decode, DecodeError, encode, EncodeError, utf8, type DecodeOptions, type Decoded, type Warning } from '@savekit/core';
+import { everyFourthByteCrc } from './crc.js';
+import { csvText, parseCsv, type CsvFile } from './csv.js';
+import { parseJsonSafely } from './json.js';
+import { hash4321, worldMeta, type WorldMeta } from './meta.js';
+import { temdFile, type TemdFile } from './temd.js';
+
+/**
+ * How crc1…4 are computed: a plain CRC-32 of the file (default: every changed byte is caught), or
+ * TerranVirtualDisk's entry CRC (every 4th byte of size ‖ data, what the disk stores — it misses
+ * three changes in four).
+ */
+export type CrcRule = 'plain' | 'tevd';
+
+/** A save. */
+export interface TerrarumSave {
+  meta: WorldMeta;
+  /** World data (TEMD), kept as bytes. */
+  worldinfo1: Uint8Array;
+  /** Tile, item and material props. */
+  worldinfo2: CsvFile;
+  worldinfo3: CsvFile;
+  worldinfo4: CsvFile;
+  /** Module load order, one module per line. */
+  worldinfo5: string;
+  /** Actor and faction JSON by hex refid (file name), as the file's text (checked to parse safely). */
+  actors: Record<string, string>;
+  /** Every other file (lists, computers/, tapestries/, anything unknown), kept as bytes. */
+  files: Record<string, Uint8Array>;
+}
+
+/** The crc of a worldinfo file by the rule. */
+export function worldinfoCrc(data: Uint8Array, rule: CrcRule = 'plain'): number {
+  if (rule === 'plain') return crc32.compute(data);
+  const framed = new Uint8Array(6 + data.length);
+  const n = data.length;
+  framed.set([Math.floor(n / 2 ** 40) & 0xff, Math.floor(n / 2 ** 32) & 0xff, (n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff]);
+  framed.set(data, 6);
+  return everyFourthByteCrc(framed);
+}
+
+const HEX_NAME = /^[0-9A-Fa-f]{1,16}$/;
+const text = (b: Uint8Array) => utf8.decode(b);
+
+/** Options of {@link decodeSave}. */
+export interface SaveDecodeOptions extends DecodeOptions {
+  readonly crcRule?: CrcRule;
+}
+
+/** A save directory (as a tree of files) to its document, with the integrity checks. */
+export function decodeSave(tree: ReadonlyMap<string, Uint8Array>, options: SaveDecodeOptions = {}): E.Either<DecodeError, Decoded<TerrarumSave>> {
+  for (const path of tree.keys()) {
+    const problem = checkTreePath(path);
+    if (problem !== undefined) return E.left(new DecodeError([path], 0, `refused entry name: ${problem}`));
+  }
+  const file = (name: string) => tree.get(name);
+  const metaBytes = file('world');
+  if (metaBytes === undefined) return E.left(new DecodeError(['world'], 0, 'a save has a `world` meta file'));
+  const meta = decode(worldMeta, metaBytes, options);
+  if (E.isLeft(meta)) return E.left(new DecodeError(['world', ...meta.left.path], meta.left.offset, meta.left.message));
+  const warnings: Warning[] = [...meta.right.warnings];
+  const save: TerrarumSave = { meta: meta.right.value, worldinfo1: new Uint8Array(0), worldinfo2: { rows: [] }, worldinfo3: { rows: [] }, worldinfo4: { rows: [] }, worldinfo5: '', actors: {}, files: {} };
+  // Integrity, as the doc asks: the stored CRCs against the files, the hash against the CRCs.
+  const rule = options.crcRule ?? 'plain';
+  const differ: string[] = [];
+  const m = save.meta;
+  [m.crc1, m.crc2, m.crc3, m.crc4].forEach((stored, i) => {
+    const data = file(`worldinfo${i + 1}`) ?? new Uint8Array(0);
+    if (worldinfoCrc(data, rule) !== stored) differ.push(`worldinfo${i + 1}`);
+  });
+  const hash = hash4321([m.crc1, m.crc2, m.crc3, m.crc4]);
+  if (!hash.every((b, i) => b === m.hash4321[i])) differ.push('world (hash4321)');
+  if (differ.length > 0) {
+    const message = `Save file corrupted. These entries do not match the checksums in world: ${differ.join(', ')}`;
+    if (options.checksums === 'warn') for (const entry of differ) warnings.push({ code: 'save-corrupted', path: [entry.split(' ')[0]], offset: 0, message: `Save file corrupted: ${entry} does not match its checksum` });
+    else return E.left(new DecodeError([differ[0].split(' ')[0]], 0, message));
+  }
+  save.worldinfo1 = file('worldinfo1') ?? new Uint8Array(0);
+  for (const n of [2, 3, 4] as const) {
+    const name = `worldinfo${n}` as const;
+    let csv: string;
+    try {
+      csv = text(file(name) ?? new Uint8Array(0));
+    } catch {
+      return E.left(new DecodeError([name], 0, `${name} is not UTF-8 text`));
+    }
+    try {
+      save[name] = parseCsv(csv);
+    } catch (error) {
+      // Kept as text (so nothing is lost); only a corrupted save gets this far.
+      save[name] = { rows: [], text: csv };
+      warnings.push({ code: 'csv-unparsed', path: [name], offset: 0, message: `${name} does not parse as CSV (${error instanceof Error ? error.message : String(error)}); kept as text` });
+    }
+  }
+  try {
+    save.worldinfo5 = text(file('worldinfo5') ?? new Uint8Array(0));
+  } catch {
+    return E.left(new DecodeError(['worldinfo5'], 0, 'worldinfo5 is not UTF-8 text'));
+  }
+  for (const [path, bytes] of tree) {
+    if (['world', 'worldinfo1', 'worldinfo2', 'worldinfo3', 'worldinfo4', 'worldinfo5'].includes(path)) continue;
+    if (HEX_NAME.test(path)) {
+      try {
+        const json = text(bytes);
+        parseJsonSafely(json);
+        save.actors[path] = json;
+      } catch (error) {
+        return E.left(new DecodeError([path], 0, `actor ${path}: ${error instanceof Error ? error.message : String(error)}`));
+      }
+    } else save.files[path] = bytes;
+  }
+  return E.right({ value: save, warnings });
+}
+
+/** The save's world (`worldinfo1`) as a TEMD world, gzipped or not. */
+export function worldOf(save: TerrarumSave): E.Either<DecodeError, TemdFile> {
+  const world = decode(temdFile, save.worldinfo1);
+  return E.isLeft(world) ? E.left(new DecodeError(['worldinfo1', ...world.left.path], world.left.offset, world.left.message)) : E.right(world.right.value);
+}
+
+/** An actor's JSON, parsed safely. */
+export function actorOf(save: TerrarumSave, refid: string): unknown {
+  const text = save.actors[refid];
+  return text === undefined ? undefined : parseJsonSafely(text);
+}
+
+/** A save document to its files, the meta's CRCs and hash recomputed. */
+export function encodeSave(save: TerrarumSave, options: { readonly crcRule?: CrcRule } = {}): E.Either<EncodeError, Map<string, Uint8Array>> {
+  const out = new Map<string, Uint8Array>();
+  const rule = options.crcRule ?? 'plain';
+  const info = [save.worldinfo1, utf8.encode(csvText(save.worldinfo2)), utf8.encode(csvText(save.worldinfo3)), utf8.encode(csvText(save.worldinfo4))];
+  const crcs = info.map((d) => worldinfoCrc(d, rule)) as [number, number, number, number];
+  const meta = encode(worldMeta, { ...save.meta, crc1: crcs[0], crc2: crcs[1], crc3: crcs[2], crc4: crcs[3], hash4321: hash4321(crcs) });
+  if (E.isLeft(meta)) return E.left(new EncodeError(['world', ...meta.left.path], meta.left.offset, meta.left.message));
+  out.set('world', meta.right);
+  info.forEach((d, i) => out.set(`worldinfo${i + 1}`, d));
+  out.set('worldinfo5', utf8.encode(save.worldinfo5));
+  for (const [name, value] of Object.entries(save.actors)) {
+    if (!HEX_NAME.test(name)) return E.left(new EncodeError(['actors', name], 0, 'actor files are named by hex refid'));
+    try {
+      parseJsonSafely(value);
+    } catch (error) {
+      return E.left(new EncodeError(['actors', name], 0, `not JSON: ${error instanceof Error ? error.message : String(error)}`));
+    }
+    out.set(name, utf8.encode(value));
+  }
+  for (const [path, bytes] of Object.entries(save.files)) {
+    const problem = checkTreePath(path);
+    if (problem !== undefined) return E.left(new EncodeError(['files', path], 0, `refused path: ${problem}`));
+    out.set(path, bytes);
+  }
+  return E.right(out);
+}

@@ -1,0 +1,161 @@
+/**
+ * TEMD world dumps (terrarum.md §5.1), the design doc's `worldinfo1`: `TEMD`, bytes per tile (1), the
+ * layer count (4: terrain, wall, the low-nibble pair, wire), two reserved bytes, width, height and
+ * spawn point as int32 — little-endian from 2017, big-endian in the 2016 writer, told apart by which
+ * reading makes the layers fill the file — then the terrain and wall high bytes, their low nibbles
+ * two tiles to a byte (even x in the high nibble), and the wire layer. A tile number is
+ * high × 16 + low (12 bits). The 2017 exporter gzipped the whole file: such files are read through
+ * gzip, and the game's gzip bytes are kept while the world is unchanged.
+ *
+ * @module
+ */
+import * as t from 'io-ts';
+import { gzipSync } from 'fflate';
+import { defineCodec, jsonBytes, layer, transformKeeping, type Codec, type Kept, type Reader } from '@savekit/core';
+import { gunzipBounded } from './world-json.js';
+
+/** A decoded TEMD world. */
+export interface TemdWorld {
+  /** `le` (2017 on) or `be` (the 2016 writer). */
+  byteOrder: 'le' | 'be';
+  bytesPerTile: number;
+  layerCount: number;
+  reserved: number;
+  width: number;
+  height: number;
+  spawnX: number;
+  spawnY: number;
+  /** Terrain and wall tile numbers (12-bit), row-major. */
+  terrain: Uint16Array;
+  wall: Uint16Array;
+  /** The wire layer (with 4 layers). */
+  wire?: Uint8Array;
+}
+
+const u16Json = new t.Type<Uint16Array, string, unknown>(
+  'Uint16Array',
+  (u): u is Uint16Array => u instanceof Uint16Array,
+  (u, c) => {
+    const bytes = jsonBytes().validate(u, c);
+    if (bytes._tag === 'Left') return bytes;
+    if (bytes.right.length % 2 !== 0) return t.failure(u, c, 'an odd number of bytes');
+    const out = new Uint16Array(bytes.right.length / 2);
+    for (let i = 0; i < out.length; i++) out[i] = bytes.right[i * 2] | (bytes.right[i * 2 + 1] << 8);
+    return t.success(out);
+  },
+  (a) => jsonBytes().encode(new Uint8Array(a.buffer.slice(a.byteOffset, a.byteOffset + a.byteLength))),
+);
+
+const temdJson = t.intersection([
+  t.type({ byteOrder: t.keyof({ le: null, be: null }), bytesPerTile: t.number, layerCount: t.number, reserved: t.number, width: t.number, height: t.number, spawnX: t.number, spawnY: t.number, terrain: u16Json, wall: u16Json }),
+  t.partial({ wire: jsonBytes() }),
+]) as unknown as t.Type<TemdWorld, unknown, unknown>;
+
+const HEADER = 24;
+
+function sizeFor(w: number, h: number, layers: number): number {
+  const n = w * h;
+  return HEADER + n * 2 + n + (layers === 4 ? n : 0);
+}
+
+/** An uncompressed TEMD file. */
+export const temd: Codec<TemdWorld> = defineCodec<TemdWorld>({
+  name: 'temd',
+  kind: 'terrarumTemd',
+  json: temdJson,
+  minSize: HEADER,
+  read(r: Reader) {
+    const base = r.pos;
+    r.need(HEADER);
+    if (String.fromCharCode(...r.bytes.subarray(base, base + 4)) !== 'TEMD') throw r.error('not a TEMD world: the magic is not "TEMD"', base);
+    const bytesPerTile = r.bytes[base + 4];
+    const layerCount = r.bytes[base + 5];
+    if (bytesPerTile !== 1) throw r.error(`${bytesPerTile} bytes per tile; TEMD has 1`, base + 4);
+    if (layerCount !== 3 && layerCount !== 4) throw r.error(`${layerCount} layers; TEMD has 3 or 4`, base + 5);
+    const size = r.end - base;
+    const read = (le: boolean) => ({ w: r.view.getInt32(base + 8, le), h: r.view.getInt32(base + 12, le) });
+    const fits = (d: { w: number; h: number }) => d.w > 0 && d.h > 0 && (d.w * d.h) % 2 === 0 && d.w * d.h < 2 ** 31 && sizeFor(d.w, d.h, layerCount) === size;
+    const le = fits(read(true));
+    if (!le && !fits(read(false))) throw r.error(`the header's size does not match the ${size - HEADER} bytes of layers (either byte order)`, base + 8);
+    const { w, h } = read(le);
+    const n = w * h;
+    const reserved = r.view.getUint16(base + 6, le);
+    const spawnX = r.view.getInt32(base + 16, le);
+    const spawnY = r.view.getInt32(base + 20, le);
+    const at = base + HEADER;
+    const b = r.bytes;
+    const terrain = new Uint16Array(n);
+    const wall = new Uint16Array(n);
+    const lowT = at + 2 * n;
+    const lowW = lowT + n / 2;
+    for (let i = 0; i < n; i++) {
+      const shift = i % 2 === 0 ? 4 : 0;
+      terrain[i] = (b[at + i] << 4) | ((b[lowT + (i >> 1)] >> shift) & 15);
+      wall[i] = (b[at + n + i] << 4) | ((b[lowW + (i >> 1)] >> shift) & 15);
+    }
+    const world: TemdWorld = { byteOrder: le ? 'le' : 'be', bytesPerTile, layerCount, reserved, width: w, height: h, spawnX, spawnY, terrain, wall };
+    if (layerCount === 4) world.wire = b.slice(lowW + n / 2, lowW + n / 2 + n);
+    r.pos = r.end;
+    return world;
+  },
+  write(w, world) {
+    const n = world.width * world.height;
+    if (!Number.isInteger(n) || n <= 0 || n % 2 !== 0) throw w.error(`a ${world.width}×${world.height} world: TEMD needs a positive, even tile count`);
+    if (world.terrain.length !== n || world.wall.length !== n) throw w.error(`${n} tiles expected in terrain and wall`);
+    if ((world.layerCount === 4) !== (world.wire !== undefined && world.wire.length === n)) throw w.error('4 layers need a wire layer of one byte per tile, 3 none');
+    const le = world.byteOrder === 'le';
+    const at = w.ensure(sizeFor(world.width, world.height, world.layerCount));
+    const b = w.buf;
+    b.set([0x54, 0x45, 0x4d, 0x44, world.bytesPerTile, world.layerCount], at);
+    w.view.setUint16(at + 6, world.reserved, le);
+    w.view.setInt32(at + 8, world.width, le);
+    w.view.setInt32(at + 12, world.height, le);
+    w.view.setInt32(at + 16, world.spawnX, le);
+    w.view.setInt32(at + 20, world.spawnY, le);
+    const d = at + HEADER;
+    const lowT = d + 2 * n;
+    const lowW = lowT + n / 2;
+    b.fill(0, lowT, lowW + n / 2);
+    for (let i = 0; i < n; i++) {
+      const tile = world.terrain[i];
+      const wallTile = world.wall[i];
+      if (tile > 0xfff || wallTile > 0xfff) throw w.error(`tile ${Math.max(tile, wallTile)} at ${i} does not fit 12 bits`);
+      const shift = i % 2 === 0 ? 4 : 0;
+      b[d + i] = tile >> 4;
+      b[d + n + i] = wallTile >> 4;
+      b[lowT + (i >> 1)] |= (tile & 15) << shift;
+      b[lowW + (i >> 1)] |= (wallTile & 15) << shift;
+    }
+    if (world.wire !== undefined) b.set(world.wire, lowW + n / 2);
+    w.length = at + sizeFor(world.width, world.height, world.layerCount);
+  },
+});
+
+/** gzip as a byte layer (bounded on read). */
+export const gzipLayer = layer(
+  'gzip',
+  (bytes, limits) => gunzipBounded(bytes, limits.maxOutput),
+  (bytes) => gzipSync(bytes, { level: 6 }),
+);
+
+/** A TEMD world gzipped whole, as the 2017 exporter wrote it (the file's gzip bytes kept while unchanged). */
+export const temdGz: Codec<Kept<TemdWorld>> = transformKeeping(temd, { keep: 'always' }, gzipLayer);
+
+/** A TEMD file either way: gzipped (`1F 8B`) or raw. */
+export type TemdFile = { gzip: true; world: Kept<TemdWorld> } | { gzip: false; world: TemdWorld };
+
+/** Reads a TEMD file, gzipped or not (the importer of the time read it raw, the exporter gzipped it). */
+export const temdFile: Codec<TemdFile> = defineCodec<TemdFile>({
+  name: 'temdFile',
+  kind: 'terrarumTemdFile',
+  json: t.union([t.type({ gzip: t.literal(true), world: temdGz.json }), t.type({ gzip: t.literal(false), world: temd.json })]) as unknown as t.Type<TemdFile, unknown, unknown>,
+  minSize: 4,
+  read(r) {
+    const gz = r.remaining >= 2 && r.bytes[r.pos] === 0x1f && r.bytes[r.pos + 1] === 0x8b;
+    return gz ? { gzip: true, world: temdGz.read(r) } : { gzip: false, world: temd.read(r) };
+  },
+  write(w, file) {
+    if (file.gzip) temdGz.write(w, file.world);
+    else temd.write(w, file.world);
+  },
+});

@@ -1,0 +1,402 @@
+/**
+ * TerranVirtualDisk containers (terrarum.md §4), big-endian, magic `TEVd`: the 2017 spec-2/3 layout
+ * (47-byte header, entries with 256-byte names, a `FE FE FE FE` footer), the 2023 spec-3 layout
+ * (64-byte header, no footer) and Terrarum's TVDA (version 254: 300-byte header, 36-byte entries
+ * with 64-bit ids and no names). Every entry CRC and the disk CRC are verified on read (an error, or
+ * a warning with `{ checksums: 'warn' }`) and computed on write.
+ *
+ * @module
+ */
+import * as t from 'io-ts';
+import { defineCodec, jsonBytes, utf8, type Codec, type Reader, type Writer } from '@savekit/core';
+import { diskCrc, everyFourthByteCrc, fullCrc } from './crc.js';
+import { tevdEntryHeader, tevdHeader, tvdaEntryHeader, tvdaHeaderExtension } from './tevd-headers.js';
+
+/** Which layout a disk has. */
+export type TevdLayout = 'tevd-2017' | 'tevd-2023' | 'tvda';
+
+/** What an entry holds. */
+export type TevdContent =
+  | { readonly kind: 'file'; readonly data: Uint8Array }
+  | { readonly kind: 'directory'; readonly children: ReadonlyArray<string> }
+  | { readonly kind: 'symlink'; readonly target: string }
+  /** A spec-3 compressed file (0x11): zlib data with its original length, kept as stored. */
+  | { readonly kind: 'compressed'; readonly originalLength: number; readonly data: Uint8Array };
+
+/** One entry. Ids are decimal strings (TVDA's are 64-bit). */
+export interface TevdEntry {
+  id: string;
+  parent: string;
+  /** The type byte as stored (1 file, 2 directory, 3 symlink, 0x11 compressed; TVDA: bit 7 = discarded). */
+  type: number;
+  /** File name (TEVd; TVDA entries have none). */
+  name?: string;
+  /** Creation and modification times, Unix seconds (48-bit). */
+  created: number;
+  modified: number;
+  content: TevdContent;
+}
+
+/** A decoded disk. */
+export interface TevdDisk {
+  layout: TevdLayout;
+  /** The spec version byte (2, 3, or 254 for TVDA). */
+  version: number;
+  /** Capacity in bytes (48-bit). */
+  capacity: number;
+  /** The disk name (TEVd: 32 bytes; TVDA: 268). */
+  name: string;
+  /** TEVd 2017: the 8 footer flag bytes; 2023: the attribute byte + 16 user bytes; TVDA: marker + 16 extra-info bytes. */
+  attributes: Uint8Array;
+  /** The entries, in file order. */
+  entries: TevdEntry[];
+}
+
+const MAGIC = [0x54, 0x45, 0x56, 0x64]; // "TEVd"
+const FOOTER_MARK = 0xfefefefe;
+
+const contentJson = t.union([
+  t.type({ kind: t.literal('file'), data: jsonBytes() }),
+  t.type({ kind: t.literal('directory'), children: t.array(t.string) }),
+  t.type({ kind: t.literal('symlink'), target: t.string }),
+  t.type({ kind: t.literal('compressed'), originalLength: t.number, data: jsonBytes() }),
+]);
+const entryJson = t.intersection([t.type({ id: t.string, parent: t.string, type: t.number, created: t.number, modified: t.number, content: contentJson }), t.partial({ name: t.string })]);
+const diskJson = t.type({
+  layout: t.keyof({ 'tevd-2017': null, 'tevd-2023': null, tvda: null }),
+  version: t.number,
+  capacity: t.number,
+  name: t.string,
+  attributes: jsonBytes(),
+  entries: t.array(entryJson),
+}) as unknown as t.Type<TevdDisk, unknown, unknown>;
+
+function u48(r: Reader, at: number): number {
+  return r.view.getUint16(at, false) * 2 ** 32 + r.view.getUint32(at + 2, false);
+}
+
+/** Text in a fixed, zero-padded field; bytes after the first NUL must be zero (else kept? no: refused). */
+function fixedText(r: Reader, at: number, size: number, what: string): string {
+  const bytes = r.bytes.subarray(at, at + size);
+  let end = bytes.indexOf(0);
+  if (end < 0) end = size;
+  for (let i = end; i < size; i++) if (bytes[i] !== 0) throw r.error(`${what}: bytes after its end are not zero`, at + i);
+  try {
+    return utf8.decode(bytes.subarray(0, end));
+  } catch {
+    throw r.error(`${what} is not UTF-8`, at);
+  }
+}
+
+/** An entry id as a signed integer of `bits` bits, or an error naming it. */
+function idOf(w: Writer, id: string, bits: 32 | 64): bigint {
+  let v: bigint;
+  try {
+    v = BigInt(id);
+  } catch {
+    throw w.error(`entry id ${JSON.stringify(id)} is not an integer`);
+  }
+  if (v < -(2n ** BigInt(bits - 1)) || v >= 2n ** BigInt(bits - 1)) throw w.error(`entry id ${id} does not fit ${bits} bits`);
+  return v;
+}
+
+/** The serialised content of an entry (what its CRC covers). */
+function contentBytes(entry: TevdEntry, tvda: boolean): Uint8Array {
+  const w: number[] = [];
+  const push48 = (v: number) => w.push(Math.floor(v / 2 ** 40) & 0xff, Math.floor(v / 2 ** 32) & 0xff, (v >>> 24) & 0xff, (v >>> 16) & 0xff, (v >>> 8) & 0xff, v & 0xff);
+  const pushId = (id: string) => {
+    const v = BigInt(id);
+    const n = tvda ? 8 : 4;
+    const u = BigInt.asUintN(n * 8, v);
+    for (let i = n - 1; i >= 0; i--) w.push(Number((u >> BigInt(i * 8)) & 0xffn));
+  };
+  const c = entry.content;
+  const withData = (data: Uint8Array) => {
+    const out = new Uint8Array(w.length + data.length);
+    out.set(w);
+    out.set(data, w.length);
+    return out;
+  };
+  if (c.kind === 'file') {
+    push48(c.data.length);
+    return withData(c.data);
+  }
+  if (c.kind === 'compressed') {
+    push48(c.data.length);
+    push48(c.originalLength);
+    return withData(c.data);
+  }
+  if (c.kind === 'directory') {
+    if (tvda) w.push(...[(c.children.length >>> 24) & 0xff, (c.children.length >>> 16) & 0xff, (c.children.length >>> 8) & 0xff, c.children.length & 0xff]);
+    else w.push((c.children.length >>> 8) & 0xff, c.children.length & 0xff);
+    for (const id of c.children) pushId(id);
+    return Uint8Array.from(w);
+  }
+  pushId(c.target);
+  return Uint8Array.from(w);
+}
+
+/** The CRC an entry must carry. */
+export function entryCrc(entry: TevdEntry, layout: TevdLayout): number {
+  const bytes = contentBytes(entry, layout === 'tvda');
+  return layout === 'tvda' ? fullCrc(bytes) : everyFourthByteCrc(bytes);
+}
+
+function layoutOf(r: Reader, base: number, size: number): { layout: TevdLayout; version: number } {
+  const version = r.bytes[base + 46];
+  if (version === 254) return { layout: 'tvda', version };
+  if (version !== 2 && version !== 3) throw r.error(`TEVd spec version ${version} is not 2, 3 or 254 (TVDA)`, base + 46);
+  const b = r.bytes;
+  const end = base + size;
+  const footer = size >= 47 + 14 && b[end - 2] === 0xff && b[end - 1] === 0x19 && r.view.getUint32(end - 14, false) === FOOTER_MARK;
+  return { layout: version === 2 || footer ? 'tevd-2017' : 'tevd-2023', version };
+}
+
+/** A TerranVirtualDisk (TEVd 2017 / 2023, TVDA). */
+export const tevdDisk: Codec<TevdDisk> = defineCodec<TevdDisk>({
+  name: 'tevdDisk',
+  kind: 'tevdDisk',
+  json: diskJson,
+  minSize: 47,
+  read(r) {
+    const base = r.pos;
+    const size = r.end - base;
+    r.need(47);
+    for (let i = 0; i < 4; i++) if (r.bytes[base + i] !== MAGIC[i]) throw r.error('not a TerranVirtualDisk: the magic is not "TEVd"', base);
+    const { layout, version } = layoutOf(r, base, size);
+    const tvda = layout === 'tvda';
+    r.pos = base;
+    const header = tevdHeader.read(r);
+    const capacity = header.capacity;
+    const storedDiskCrc = header.diskCrc;
+    let name: string;
+    let attributes: Uint8Array;
+    let at: number;
+    let end = base + size;
+    const path = r.state.path;
+    if (tvda) {
+      r.need(300 - 47);
+      if (r.bytes[base + 47] !== 0xfe) throw r.error('a TVDA header has the marker byte 0xFE after its version', base + 47);
+      const extension = tvdaHeaderExtension.read(r);
+      attributes = extension.extraInfo;
+      const nameBytes = new Uint8Array(268);
+      nameBytes.set(header.name, 0);
+      nameBytes.set(extension.nameTail, 32);
+      const sub = r.layerReader(nameBytes);
+      name = fixedText(sub, 0, 268, 'the disk name');
+      at = base + 300;
+    } else if (layout === 'tevd-2023') {
+      r.need(64 - 47);
+      name = fixedText(r, base + 10, 32, 'the disk name');
+      attributes = r.bytes.slice(base + 47, base + 64);
+      at = base + 64;
+    } else {
+      name = fixedText(r, base + 10, 32, 'the disk name');
+      attributes = r.bytes.slice(end - 10, end - 2);
+      end -= 14; // FE FE FE FE · 8 flag bytes · FF 19
+      at = base + 47;
+    }
+    const headerSize = tvda ? 36 : 281;
+    const entries: TevdEntry[] = [];
+    const crcs: number[] = [];
+    const ids = new Set<string>();
+    for (let k = 0; at < end; k++) {
+      path.push('entries', k);
+      if (end - at < headerSize) throw r.error(`entry header of ${headerSize} bytes runs past the end`, at);
+      r.pos = at;
+      const typeAt = tvda ? at + 16 : at + 8;
+      let id: string, parent: string, type: number, entryName: string | undefined, created: number, modified: number, storedCrc: number;
+      if (tvda) {
+        const h = tvdaEntryHeader.read(r);
+        if ((h.reserved[0] | h.reserved[1] | h.reserved[2]) !== 0) throw r.error('reserved entry bytes are not zero', at + 17);
+        ({ type, created, modified, crc: storedCrc } = h);
+        id = h.id.toString();
+        parent = h.parent.toString();
+      } else {
+        const h = tevdEntryHeader.read(r);
+        ({ type, created, modified, crc: storedCrc, name: entryName } = h);
+        id = String(h.id);
+        parent = String(h.parent);
+      }
+      const crcAt = at + headerSize - 4;
+      let p = at + headerSize;
+      const kind = tvda ? type & 3 : type;
+      let content: TevdContent;
+      const need = (n: number) => {
+        if (p + n > end) throw r.error(`entry ${id}: content of ${n} bytes runs past the end`, p);
+      };
+      if (kind === 1) {
+        need(6);
+        const length = u48(r, p);
+        need(6 + length);
+        content = { kind: 'file', data: r.bytes.slice(p + 6, p + 6 + length) };
+        p += 6 + length;
+      } else if (kind === 2) {
+        const countSize = tvda ? 4 : 2;
+        need(countSize);
+        const count = tvda ? r.view.getUint32(p, false) : r.view.getUint16(p, false);
+        const idSize = tvda ? 8 : 4;
+        need(countSize + count * idSize);
+        const children: string[] = [];
+        for (let c = 0; c < count; c++) {
+          const q = p + countSize + c * idSize;
+          children.push(tvda ? r.view.getBigInt64(q, false).toString() : String(r.view.getInt32(q, false)));
+        }
+        content = { kind: 'directory', children };
+        p += countSize + count * idSize;
+      } else if (kind === 3) {
+        need(tvda ? 8 : 4);
+        content = { kind: 'symlink', target: tvda ? r.view.getBigInt64(p, false).toString() : String(r.view.getInt32(p, false)) };
+        p += tvda ? 8 : 4;
+      } else if (!tvda && type === 0x11) {
+        need(12);
+        const length = u48(r, p);
+        const originalLength = u48(r, p + 6);
+        need(12 + length);
+        content = { kind: 'compressed', originalLength, data: r.bytes.slice(p + 12, p + 12 + length) };
+        p += 12 + length;
+      } else {
+        throw r.error(`entry ${id}: unknown type 0x${type.toString(16)}`, typeAt);
+      }
+      if (ids.has(id)) throw r.error(`entry id ${id} is used twice`, at);
+      ids.add(id);
+      const entry: TevdEntry = entryName === undefined ? { id, parent, type, created, modified, content } : { id, parent, type, name: entryName, created, modified, content };
+      const computed = entryCrc(entry, layout);
+      if (computed !== storedCrc) {
+        const message = `entry ${id}${entryName ? ` (${entryName})` : ''}: CRC stored 0x${storedCrc.toString(16).padStart(8, '0')}, computed 0x${computed.toString(16).padStart(8, '0')}`;
+        if (r.state.options.checksums === 'warn') r.warn('checksum-mismatch', message, crcAt);
+        else throw r.error(message, crcAt);
+      }
+      const spans = r.state.spans;
+      if (spans !== undefined) {
+        // The entry, and its content (read by hand above), for hex views.
+        spans.push({ path: [...path, 'content'], start: at + headerSize, end: p, layer: r.layer });
+        spans.push({ path: path.slice(), start: at, end: p, layer: r.layer });
+      }
+      crcs.push(storedCrc);
+      entries.push(entry);
+      at = p;
+      path.length -= 2;
+    }
+    if (layout === 'tevd-2017') {
+      if (r.view.getUint32(end, false) !== FOOTER_MARK) throw r.error('the entries do not end at the FE FE FE FE footer', end);
+    }
+    const computedDisk = diskCrc(crcs);
+    if (computedDisk !== storedDiskCrc) {
+      const message = `disk CRC stored 0x${storedDiskCrc.toString(16).padStart(8, '0')}, computed 0x${computedDisk.toString(16).padStart(8, '0')}`;
+      if (r.state.options.checksums === 'warn') r.warn('checksum-mismatch', message, base + 42);
+      else throw r.error(message, base + 42);
+    }
+    r.pos = r.end;
+    return { layout, version, capacity, name, attributes, entries };
+  },
+  write(w, disk) {
+    if (typeof disk !== 'object' || disk === null || !Array.isArray(disk.entries)) throw w.error('expected a TEVd disk');
+    const tvda = disk.layout === 'tvda';
+    if (tvda !== (disk.version === 254)) throw w.error(`layout ${disk.layout} and version ${disk.version} disagree`);
+    const attrSize = disk.layout === 'tevd-2017' ? 8 : 17;
+    if (disk.attributes.length !== attrSize) throw w.error(`layout ${disk.layout} has ${attrSize} attribute bytes, got ${disk.attributes.length}`);
+    const start = w.length;
+    const nameBytes = utf8.encode(disk.name);
+    const nameSize = tvda ? 268 : 32;
+    if (nameBytes.length > nameSize) throw w.error(`the disk name is ${nameBytes.length} bytes; the field holds ${nameSize}`);
+    if (nameBytes.includes(0)) throw w.error('the disk name contains NUL');
+    const paddedName = new Uint8Array(nameSize);
+    paddedName.set(nameBytes);
+    if (!Number.isInteger(disk.capacity) || disk.capacity < 0 || disk.capacity >= 2 ** 48) throw w.error(`capacity ${disk.capacity} does not fit 48 bits`);
+    tevdHeader.write(w, { magic: 'TEVd', capacity: disk.capacity, name: paddedName.subarray(0, 32), diskCrc: 0, version: disk.version });
+    const crcAt = start + 42; // patched once every entry's CRC is known
+    if (tvda) tvdaHeaderExtension.write(w, { extraInfo: disk.attributes, nameTail: paddedName.subarray(32) });
+    else if (disk.layout === 'tevd-2023') w.append(disk.attributes);
+    const crcs: number[] = [];
+    const path = w.state.path;
+    disk.entries.forEach((entry, k) => {
+      path.push('entries', k);
+      const bits = tvda ? 64 : 32;
+      const id = idOf(w, entry.id, bits);
+      const parent = idOf(w, entry.parent, bits);
+      if (entry.content.kind === 'directory') entry.content.children.forEach((child) => idOf(w, child, bits));
+      if (entry.content.kind === 'symlink') idOf(w, entry.content.target, bits);
+      const crc = entryCrc(entry, disk.layout);
+      crcs.push(crc);
+      const times = { created: entry.created, modified: entry.modified };
+      for (const [key, value] of Object.entries(times)) if (!Number.isInteger(value) || value < 0 || value >= 2 ** 48) throw w.error(`the ${key} time ${value} does not fit 48 bits`);
+      if (tvda) {
+        tvdaEntryHeader.write(w, { id, parent, type: entry.type, reserved: new Uint8Array(3), ...times, crc });
+      } else {
+        tevdEntryHeader.write(w, { id: Number(id), parent: Number(parent), type: entry.type, name: entry.name ?? '', ...times, crc });
+      }
+      w.append(contentBytes(entry, tvda));
+      path.length -= 2;
+    });
+    if (disk.layout === 'tevd-2017') {
+      const at = w.ensure(4);
+      w.view.setUint32(at, FOOTER_MARK, false);
+      w.length = at + 4;
+      w.append(disk.attributes);
+      w.u8(0xff);
+      w.u8(0x19);
+    }
+    w.view.setUint32(crcAt, diskCrc(crcs), false);
+    if (w.length - start > 2 ** 48) throw w.error('a disk holds at most 2^48 bytes');
+  },
+});
+
+/** The files of a disk as a save tree: paths from the directory structure (TVDA: the entry ids). */
+export function diskToTree(disk: TevdDisk): Map<string, Uint8Array> {
+  for (const e of disk.entries) {
+    if (e.name !== undefined && e.id !== '0' && (e.name === '' || e.name === '.' || e.name === '..' || e.name.includes('/') || e.name.includes('\\'))) {
+      throw new Error(`refused entry name ${JSON.stringify(e.name)} (entry ${e.id}): it would leave the save`);
+    }
+  }
+  const byId = new Map(disk.entries.map((e) => [e.id, e]));
+  const out = new Map<string, Uint8Array>();
+  for (const e of disk.entries) {
+    if (e.content.kind !== 'file') continue;
+    if (disk.layout === 'tvda') {
+      out.set(e.id, e.content.data);
+      continue;
+    }
+    const parts: string[] = [e.name ?? e.id];
+    const seen = new Set<string>([e.id]);
+    for (let p = byId.get(e.parent); p !== undefined && p.id !== '0' && !seen.has(p.id); p = byId.get(p.parent)) {
+      seen.add(p.id);
+      parts.unshift(p.name ?? p.id);
+    }
+    out.set(parts.join('/'), e.content.data);
+  }
+  return out;
+}
+
+/**
+ * A 2017-layout TEVd disk holding a save tree: a root directory (id 0), a directory per folder, a
+ * file per entry; ids numbered in path order; times given (default 0).
+ */
+export function treeToDisk(tree: ReadonlyMap<string, Uint8Array>, options: { readonly name?: string; readonly time?: number; readonly capacity?: number } = {}): TevdDisk {
+  const time = options.time ?? 0;
+  const entries: TevdEntry[] = [];
+  const dirs = new Map<string, TevdEntry>();
+  const root: TevdEntry = { id: '0', parent: '0', type: 2, name: '(root)', created: time, modified: time, content: { kind: 'directory', children: [] } };
+  entries.push(root);
+  dirs.set('', root);
+  let next = 1;
+  const dirOf = (path: string): TevdEntry => {
+    const found = dirs.get(path);
+    if (found !== undefined) return found;
+    const slash = path.lastIndexOf('/');
+    const parent = dirOf(slash < 0 ? '' : path.slice(0, slash));
+    const dir: TevdEntry = { id: String(next++), parent: parent.id, type: 2, name: path.slice(slash + 1), created: time, modified: time, content: { kind: 'directory', children: [] } };
+    (parent.content as unknown as { children: string[] }).children.push(dir.id);
+    entries.push(dir);
+    dirs.set(path, dir);
+    return dir;
+  };
+  for (const path of [...tree.keys()].sort()) {
+    const slash = path.lastIndexOf('/');
+    const parent = dirOf(slash < 0 ? '' : path.slice(0, slash));
+    const file: TevdEntry = { id: String(next++), parent: parent.id, type: 1, name: path.slice(slash + 1), created: time, modified: time, content: { kind: 'file', data: tree.get(path) as Uint8Array } };
+    (parent.content as unknown as { children: string[] }).children.push(file.id);
+    entries.push(file);
+  }
+  return { layout: 'tevd-2017', version: 3, capacity: options.capacity ?? 0xffffffffffff, name: options.name ?? '', attributes: new Uint8Array(8), entries };
+}

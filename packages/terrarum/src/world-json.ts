@@ -1,0 +1,220 @@
+/**
+ * JSON-era worlds (2021, terrarum.md §5.3): one JSON object whose block layers are
+ * `{ h, b, x, y }` — `b` the custom-alphabet Ascii85 of a gzip stream of `x · y` little-endian
+ * uint16 tile numbers (row-major), `h` the hex SHA-256 of those raw bytes. Decoding checks every
+ * layer's hash; a layer is re-encoded only when its tiles change (the game's gzip bytes are kept
+ * otherwise), so an unmodified world is the same text.
+ *
+ * @module
+ */
+import * as t from 'io-ts';
+import { Gunzip, gzipSync } from 'fflate';
+import { defineCodec, sha256, toHex, utf8, type Codec } from '@savekit/core';
+import { ascii85Decode, ascii85Encode, Ascii85Error } from './ascii85.js';
+import { parseJsonSafely } from './json.js';
+
+/** A layer as the JSON holds it. */
+export interface StoredLayer {
+  h: string;
+  b: string;
+  x: string | number;
+  y: string | number;
+}
+
+/**
+ * A decoded JSON world: its text, exactly as the file has it. (The game's objects have keys such as
+ * `"1281"` in file order, which a JavaScript object would reorder: the text is the lossless form.)
+ * Read it with {@link worldFields} and {@link layerOf}; change layers with {@link setLayerTiles}.
+ */
+export interface JsonWorld {
+  text: string;
+}
+
+/** The world's fields, parsed (safely). */
+export function worldFields(world: JsonWorld): Record<string, unknown> {
+  return parseJsonSafely(world.text) as Record<string, unknown>;
+}
+
+/** Where each top-level value is in the text: key → [start, end). */
+function topLevelSpans(text: string): Map<string, [number, number]> {
+  const spans = new Map<string, [number, number]>();
+  let depth = 0;
+  let i = 0;
+  let key: string | undefined;
+  let valueStart = -1;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      if (depth === 1 && valueStart < 0) {
+        key = JSON.parse(text.slice(i, j + 1)) as string;
+        let k = j + 1;
+        while (/\s/.test(text[k] ?? '')) k++;
+        if (text[k] === ':') {
+          k++;
+          while (/\s/.test(text[k] ?? '')) k++;
+          valueStart = k;
+          i = k;
+          continue;
+        }
+      }
+      i = j + 1;
+      continue;
+    }
+    if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') {
+      if (depth === 1 && valueStart >= 0 && key !== undefined) {
+        spans.set(key, [valueStart, trimEnd(text, i)]);
+        valueStart = -1;
+      }
+      depth--;
+    } else if (c === ',' && depth === 1 && valueStart >= 0 && key !== undefined) {
+      spans.set(key, [valueStart, trimEnd(text, i)]);
+      valueStart = -1;
+    }
+    i++;
+  }
+  return spans;
+}
+
+function trimEnd(text: string, end: number): number {
+  while (end > 0 && /\s/.test(text[end - 1])) end--;
+  return end;
+}
+
+/** A layer of the world, decoded and checked against its SHA-256. */
+export function layerOf(world: JsonWorld, key: string): { width: number; height: number; tiles: Uint16Array } {
+  const layer = worldFields(world)[key];
+  if (!isLayer(layer)) throw new Error(`the world has no layer ${key}`);
+  return decodeLayer(layer);
+}
+
+/** The keys of a world that hold block layers. */
+export const LAYER_KEYS: ReadonlyArray<string> = ['layerTerrain', 'layerWall', 'layerOre', 'layerFluids'];
+
+function isLayer(v: unknown): v is StoredLayer {
+  return typeof v === 'object' && v !== null && typeof (v as StoredLayer).h === 'string' && typeof (v as StoredLayer).b === 'string';
+}
+
+/** Gunzips at most `limit` bytes (a bomb stops early). */
+export function gunzipBounded(data: Uint8Array, limit: number): Uint8Array {
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  let ended = false;
+  const g = new Gunzip((chunk, final) => {
+    total += chunk.length;
+    if (total > limit) throw new Error(`gzip stream expands past ${limit} bytes`);
+    parts.push(chunk);
+    if (final) ended = true;
+  });
+  for (let at = 0; at < data.length; at += 16384) g.push(data.subarray(at, Math.min(data.length, at + 16384)), at + 16384 >= data.length);
+  if (data.length === 0) g.push(data, true);
+  if (!ended) throw new Error('gzip stream ends early');
+  const out = new Uint8Array(total);
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
+
+/** A layer's tiles: checks the size and the SHA-256 (throws with the reason). */
+export function decodeLayer(layer: StoredLayer): { width: number; height: number; tiles: Uint16Array } {
+  const width = Number(layer.x);
+  const height = Number(layer.y);
+  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 0 || height < 0 || width * height > 1 << 28) throw new Error(`a ${layer.x}×${layer.y} layer is not a size this reader accepts`);
+  const raw = gunzipBounded(ascii85Decode(layer.b), width * height * 2);
+  if (raw.length !== width * height * 2) throw new Error(`the layer holds ${raw.length} bytes; ${width}×${height} tiles need ${width * height * 2}`);
+  const hash = toHex(sha256.compute(raw));
+  if (hash !== layer.h.toLowerCase()) throw new Error(`SHA-256 of the tiles is ${hash}, the layer says ${layer.h}`);
+  const tiles = new Uint16Array(width * height);
+  for (let i = 0; i < tiles.length; i++) tiles[i] = raw[i * 2] | (raw[i * 2 + 1] << 8);
+  return { width, height, tiles };
+}
+
+/** A layer for these tiles: raw little-endian bytes, their SHA-256, gzip, Ascii85. */
+export function encodeLayer(width: number, height: number, tiles: Uint16Array, size: 'string' | 'number' = 'string'): StoredLayer {
+  if (tiles.length !== width * height) throw new RangeError(`${width}×${height} tiles, got ${tiles.length}`);
+  const raw = new Uint8Array(tiles.length * 2);
+  for (let i = 0; i < tiles.length; i++) {
+    raw[i * 2] = tiles[i] & 0xff;
+    raw[i * 2 + 1] = tiles[i] >> 8;
+  }
+  return { h: toHex(sha256.compute(raw)), b: ascii85Encode(gzipSync(raw, { level: 9 })), x: size === 'string' ? String(width) : width, y: size === 'string' ? String(height) : height };
+}
+
+/**
+ * Replaces a layer's tiles (the stored bytes change only if the tiles do).
+ *
+ * @example
+ * ```ts
+ * import { layerOf, setLayerTiles, type JsonWorld } from '@savekit/terrarum';
+ * declare const world: JsonWorld;
+ * const { tiles } = layerOf(world, 'layerTerrain');
+ * tiles[0] = 64; // "basegame:0" in the demo world's tileNumberToNameMap
+ * setLayerTiles(world, 'layerTerrain', tiles);
+ * ```
+ */
+export function setLayerTiles(world: JsonWorld, key: string, tiles: Uint16Array): void {
+  const layer = worldFields(world)[key];
+  if (!isLayer(layer)) throw new Error(`the world has no layer ${key}`);
+  const current = decodeLayer(layer);
+  if (current.tiles.length === tiles.length && current.tiles.every((v, i) => v === tiles[i])) return;
+  const span = topLevelSpans(world.text).get(key);
+  if (span === undefined) throw new Error(`layer ${key} not found in the text`);
+  const replacement = JSON.stringify(encodeLayer(current.width, current.height, tiles, typeof layer.x === 'number' ? 'number' : 'string'));
+  world.text = world.text.slice(0, span[0]) + replacement + world.text.slice(span[1]);
+}
+
+/**
+ * A JSON-era world file. Decoding parses it safely and checks every layer's SHA-256 (an error, or a
+ * warning with `{ checksums: 'warn' }`); the text is kept, so encoding gives it back unchanged.
+ */
+export const jsonWorld: Codec<JsonWorld> = defineCodec<JsonWorld>({
+  name: 'jsonWorld',
+  kind: 'terrarumJsonWorld',
+  json: t.type({ text: t.string }, 'JsonWorld') as unknown as t.Type<JsonWorld, unknown, unknown>,
+  minSize: 2,
+  read(r) {
+    const at = r.pos;
+    let text: string;
+    try {
+      text = utf8.decode(r.take(r.remaining));
+    } catch {
+      throw r.error('a JSON world is UTF-8 text', at);
+    }
+    let value: unknown;
+    try {
+      value = parseJsonSafely(text);
+    } catch (error) {
+      throw r.error(`not JSON: ${error instanceof Error ? error.message : String(error)}`, at);
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw r.error('a JSON world is an object', at);
+    const fields = value as Record<string, unknown>;
+    for (const key of Object.keys(fields)) {
+      const layer = fields[key];
+      if (!isLayer(layer)) continue;
+      r.state.path.push(key);
+      try {
+        decodeLayer(layer);
+      } catch (error) {
+        const message = error instanceof Ascii85Error ? `${key}.b: ${error.message} (character ${error.position})` : `${key}: ${error instanceof Error ? error.message : String(error)}`;
+        if (r.state.options.checksums === 'warn' && /SHA-256/.test(message)) r.warn('checksum-mismatch', message, at);
+        else throw r.error(message, at);
+      }
+      r.state.path.pop();
+    }
+    return { text };
+  },
+  write(w, world) {
+    if (typeof world !== 'object' || world === null || typeof world.text !== 'string') throw w.error('expected { text }');
+    try {
+      parseJsonSafely(world.text);
+    } catch (error) {
+      throw w.error(`the world's text is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    w.append(utf8.encode(world.text));
+  },
+});

@@ -1,0 +1,248 @@
+// Terrarum: the real TEVd disk and JSON world, the design doc's save as a folder and as a disk, its
+// integrity checks, and bad input.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import * as E from 'fp-ts/lib/Either';
+import { decode, DecodeError, encode, encodeOrThrow } from '@savekit/core';
+import {
+  actorOf, ascii85Decode, ascii85Encode, decodeSave, diskCrc, diskToTree, encodeSave, entryCrc, everyFourthByteCrc, format, hash4321, jsonWorld, layerOf, setLayerTiles,
+  tevdDisk, treeToDisk, worldFields, worldMeta, type TevdDisk,
+} from '@savekit/terrarum';
+import { backupPath, loadSaveFile, saveFile, type LoadedSave } from '@savekit/terrarum/node';
+import { fuzzSuite, roundTripSuite } from '@savekit/testkit';
+import { corpusFile, warnIfAbsent } from './corpus';
+import { ourSave, ourSaveTree } from './save-fixture';
+
+const fixture = corpusFile('TerranVirtualDisk_tevd-test-suite-00.tevd');
+const demo = corpusFile('Terrarum_demoworld_2021-09-08.json');
+warnIfAbsent('Terrarum real files', fixture !== undefined);
+const withCorpus = fixture !== undefined && demo !== undefined ? describe : describe.skip;
+const cli = join(__dirname, '..', '..', 'cli', 'dist', 'bin.js');
+
+withCorpus('the real files', () => {
+  test('the TerranVirtualDisk test suite disk: every entry CRC and the disk CRC verify; it re-encodes byte for byte', () => {
+    const result = decode(tevdDisk, fixture!);
+    if (E.isLeft(result)) throw result.left;
+    const disk = result.right.value;
+    expect([disk.layout, disk.version, disk.capacity, disk.name]).toEqual(['tevd-2017', 3, 368640, '']);
+    expect(disk.entries.map((e) => e.name)).toEqual(['(root)', 'append-after-me', 'hello.txt', 'deleteme', 'instruction.txt', '01_preamble']);
+    // The stored CRCs are the every-4th-byte ones (the root's is 0x0E1E6659; a full CRC-32 would be 0x8D406CCA).
+    expect(entryCrc(disk.entries[0], 'tevd-2017')).toBe(0x0e1e6659);
+    expect(new DataView(fixture!.buffer).getUint32(42, false)).toBe(0xb1293f27);
+    expect(diskCrc(disk.entries.map((e) => entryCrc(e, 'tevd-2017')))).toBe(0xb1293f27);
+    expect(encodeOrThrow(tevdDisk, disk)).toEqual(fixture);
+    expect([...diskToTree(disk).keys()].sort()).toEqual(['01_preamble/append-after-me', '01_preamble/deleteme', 'hello.txt', 'instruction.txt']);
+  });
+
+  test('the demo world: both layers decode and match their SHA-256; the file re-encodes to the same text', () => {
+    const result = decode(jsonWorld, demo!);
+    if (E.isLeft(result)) throw result.left;
+    const world = result.right.value;
+    const terrain = layerOf(world, 'layerTerrain');
+    const wall = layerOf(world, 'layerWall');
+    expect([terrain.width, terrain.height, terrain.tiles.length, wall.tiles.length]).toEqual([2400, 1280, 2400 * 1280, 2400 * 1280]);
+    expect(worldFields(world).tileNumberToNameMap).toMatchObject({ '64': 'basegame:0' });
+    expect(encodeOrThrow(jsonWorld, world)).toEqual(demo);
+    // Changing a tile re-encodes that layer only; it decodes back and its hash is right.
+    const tiles = terrain.tiles.slice();
+    tiles[0] = 65;
+    setLayerTiles(world, 'layerTerrain', tiles);
+    expect(layerOf(world, 'layerTerrain').tiles[0]).toBe(65);
+    expect(layerOf(world, 'layerWall').tiles).toEqual(wall.tiles);
+  }, 60_000);
+
+  test('the round-trip suite and 100,000 mutations of the fixture disk (only DecodeErrors)', () => {
+    expect(roundTripSuite(format, { samples: [fixture!] }).failures).toEqual([]);
+    expect(fuzzSuite(format, { seeds: [fixture!] }).failures).toEqual([]);
+  });
+});
+
+test('Ascii85 with Terrarum\'s alphabet round-trips any bytes, partial groups included', () => {
+  for (let n = 0; n < 40; n++) {
+    const bytes = Uint8Array.from({ length: n }, (_, i) => (i * 97 + n) & 0xff);
+    expect(ascii85Decode(ascii85Encode(bytes))).toEqual(bytes);
+  }
+  expect(ascii85Encode(Uint8Array.of(0, 0, 0, 0))).toBe('00000');
+  expect(() => ascii85Decode('abc"e')).toThrow(/not in Terrarum's Ascii85 alphabet/);
+});
+
+describe('the design doc\'s save', () => {
+  test('written by us: it decodes, verifies, and writes back the same files', () => {
+    const tree = ourSaveTree();
+    const result = decodeSave(tree);
+    if (E.isLeft(result)) throw result.left;
+    expect(result.right.warnings).toEqual([]);
+    const save = result.right.value;
+    expect(save.meta.name).toBe('Nimbus 0');
+    expect(save.meta.hash4321).toEqual(hash4321([save.meta.crc1, save.meta.crc2, save.meta.crc3, save.meta.crc4]));
+    expect(save.worldinfo2.rows).toEqual([['id', 'drop', 'name'], ['1', '1', 'BLOCK_STONE'], ['2', '2', 'BLOCK_DIRT']]);
+    expect(actorOf(save, '91A7E2')).toEqual({ referenceID: 9545698, actorValue: { name: 'Nimbus' } });
+    const again = encodeSave(save);
+    expect(E.isRight(again) && again.right).toEqual(tree);
+  });
+
+  test('one byte of worldinfo2 changed: "Save file corrupted", naming the entry; with continue, the document and a warning', () => {
+    const tree = ourSaveTree();
+    const changed = tree.get('worldinfo2')!.slice();
+    changed[5] ^= 0x20;
+    tree.set('worldinfo2', changed);
+    const refused = decodeSave(tree);
+    expect(E.isLeft(refused) && [refused.left.path, refused.left.message]).toEqual([['worldinfo2'], expect.stringMatching(/^Save file corrupted\. .*: worldinfo2$/)]);
+    const continued = decodeSave(tree, { checksums: 'warn' });
+    if (E.isLeft(continued)) throw continued.left;
+    // The changed byte also breaks the CSV's quoting: that file is kept as text, with its own warning.
+    expect(continued.right.warnings.map((w) => [w.code, w.path])).toEqual([['save-corrupted', ['worldinfo2']], ['csv-unparsed', ['worldinfo2']]]);
+    const back = encodeSave(continued.right.value);
+    expect(E.isRight(back) && back.right.get('worldinfo2')).toEqual(changed);
+    expect(continued.right.value.meta.name).toBe('Nimbus 0');
+  });
+
+  test('as a TEVd disk too: the same checks; savekit verify works on the folder and on the disk', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'savekit-terrarum-'));
+    try {
+      const tree = ourSaveTree();
+      const folder = join(dir, 'save1');
+      for (const [path, bytes] of tree) {
+        mkdirSync(dirname(join(folder, path)), { recursive: true });
+        writeFileSync(join(folder, path), bytes);
+      }
+      const disk = encodeOrThrow(tevdDisk, treeToDisk(tree, { name: 'save1', time: 1_542_896_747 }));
+      writeFileSync(join(dir, 'save1.tevd'), disk);
+      for (const target of [folder, join(dir, 'save1.tevd')]) {
+        const run = spawnSync(process.execPath, [cli, 'verify', target], { encoding: 'utf8' });
+        expect({ target, status: run.status, out: run.stdout }).toEqual({ target, status: 0, out: expect.stringMatching(/^ok .*\(terrarum, \d+ bytes\)/) });
+      }
+      // A disk whose save has a changed worldinfo2 is reported corrupted too.
+      const broken = new Map(tree);
+      const w2 = broken.get('worldinfo2')!.slice();
+      w2[3] ^= 1;
+      broken.set('worldinfo2', w2);
+      const badDisk = encodeOrThrow(tevdDisk, treeToDisk(broken));
+      const result = format.decode(badDisk);
+      expect(E.isLeft(result) && result.left.message).toMatch(/Save file corrupted.*worldinfo2/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('bad input', () => {
+  const disk = (): TevdDisk => treeToDisk(ourSaveTree(), { name: 'save1' });
+  const bytes = () => encodeOrThrow(tevdDisk, disk());
+
+  test('truncated at every offset: a DecodeError', () => {
+    const file = bytes();
+    for (let cut = 0; cut < file.length; cut += 3) {
+      const r = format.decode(file.subarray(0, cut));
+      expect(E.isLeft(r) && r.left instanceof DecodeError).toBe(true);
+    }
+  });
+
+  test('an entry length past the end', () => {
+    const file = bytes();
+    // The first file entry's length (after the root directory entry) set to 2^40.
+    const d = disk();
+    const root = encodeOrThrow(tevdDisk, { ...d, entries: [d.entries[0]] }).length - 14;
+    const firstFileAt = [...d.entries].findIndex((e) => e.content.kind === 'file');
+    void firstFileAt;
+    const bad = file.slice();
+    // Entries after the root: find the first type byte 1 at an entry boundary by re-walking.
+    let at = 47;
+    for (const e of d.entries) {
+      const size = 281 + (e.content.kind === 'file' ? 6 + e.content.data.length : 2 + 4 * (e.content.kind === 'directory' ? e.content.children.length : 0));
+      if (e.content.kind === 'file') {
+        bad.set([0x01, 0, 0, 0, 0, 0], at + 281);
+        break;
+      }
+      at += size;
+    }
+    void root;
+    const r = decode(tevdDisk, bad);
+    expect(E.isLeft(r) && r.left.message).toMatch(/runs past the end/);
+  });
+
+  test('entry names with ../ or absolute paths are refused: nothing outside the save', () => {
+    for (const name of ['../evil', '/etc/passwd']) {
+      const d = disk();
+      const file = d.entries.find((e) => e.content.kind === 'file')!;
+      const tree = new Map(ourSaveTree());
+      tree.set(name.replace(/^\//, '').replace('../', 'x/'), new Uint8Array(1));
+      const evil: TevdDisk = { ...d, entries: d.entries.map((e) => (e === file ? { ...e, name: name.split('/').pop() === 'evil' ? '..' : e.name } : e)) };
+      const r = format.decode(encodeOrThrow(tevdDisk, evil));
+      if (name === '../evil') expect(E.isLeft(r) && r.left.message).toMatch(/refused entry name/);
+      const saveTree = new Map(ourSaveTree());
+      saveTree.set(name, new Uint8Array(1));
+      const s = decodeSave(saveTree);
+      expect(E.isLeft(s) && s.left.message).toMatch(/refused entry name/);
+    }
+  });
+
+  test('a gzip bomb in a world layer stops at the layer\'s size', () => {
+    const { gzipSync } = require('fflate') as typeof import('fflate');
+    const bomb = gzipSync(new Uint8Array(64 << 20), { level: 9 });
+    const text = JSON.stringify({ layerTerrain: { h: '00', b: ascii85Encode(bomb), x: '16', y: '16' } });
+    const r = decode(jsonWorld, new TextEncoder().encode(text));
+    expect(E.isLeft(r) && r.left.message).toMatch(/expands past 512 bytes/);
+  });
+
+  test('6-byte times beyond 2^48 cannot be written', () => {
+    const save = ourSave();
+    save.meta.created = 2 ** 48;
+    expect(E.isLeft(encode(worldMeta, save.meta))).toBe(true);
+    const d = disk();
+    d.entries[0].created = 2 ** 48;
+    const r = encode(tevdDisk, d);
+    expect(E.isLeft(r) && r.left.message).toMatch(/does not fit 48 bits/);
+  });
+
+  test('__proto__ in actor JSON is a clear typed error', () => {
+    const tree = ourSaveTree();
+    tree.set('DEADBEEF', new TextEncoder().encode('{"__proto__":{"polluted":true}}'));
+    const r = decodeSave(tree);
+    expect(E.isLeft(r) && r.left.message).toMatch(/actor DEADBEEF: the key "__proto__" is refused/);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  test('every-4th-byte CRC: the quirk, exactly', () => {
+    expect(everyFourthByteCrc(Uint8Array.of(1, 2, 3, 4, 5))).toBe(require('@savekit/core').crc32.compute(Uint8Array.of(1, 5)));
+  });
+});
+
+describe('@savekit/terrarum/node: the backup rule', () => {
+  const diskOf = (counter: number) => encodeOrThrow(tevdDisk, treeToDisk(ourSaveTree(counter), { name: 'save1' }));
+  const nameOf = (loaded: LoadedSave) => (loaded.document.kind === 'disk' ? loaded.document.disk.entries.find((e) => e.name === 'world') : undefined);
+
+  test('saving keeps the previous save as the backup; a corrupt or missing main save falls back to it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'savekit-backup-'));
+    try {
+      const path = join(dir, 'save1.tevd');
+      expect(backupPath(path)).toBe(join(dir, 'save1.backup.tevd'));
+      saveFile(path, diskOf(1));
+      saveFile(path, diskOf(2));
+      const fresh = loadSaveFile(path);
+      expect(E.isRight(fresh) && fresh.right.from).toBe('main');
+      expect(readFileSync(backupPath(path))).toEqual(Buffer.from(diskOf(1)));
+      // One byte of the main save flipped: its CRC fails, so the backup is used, saying why.
+      const bad = diskOf(2);
+      bad[bad.length - 20] ^= 0xff;
+      writeFileSync(path, bad);
+      const fallback = loadSaveFile(path);
+      if (E.isLeft(fallback)) throw fallback.left;
+      expect(fallback.right.from).toBe('backup');
+      expect(fallback.right.mainProblem).toMatch(/worldinfo5 is not UTF-8/); // the last file on the disk
+      expect(nameOf(fallback.right)).toBeDefined();
+      // Missing main save: the backup.
+      rmSync(path);
+      const missing = loadSaveFile(path);
+      expect(E.isRight(missing) && missing.right.from).toBe('backup');
+      // Neither: the main save's problem.
+      rmSync(backupPath(path));
+      const neither = loadSaveFile(path);
+      expect(E.isLeft(neither) && neither.left.message).toMatch(/does not exist/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
