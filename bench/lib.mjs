@@ -75,6 +75,12 @@ export async function measure(benchCase, { quick }) {
     };
   });
   const ours = rows.find((r) => r.peer === benchCase.ours);
+  if (benchCase.memory && ours.medianMs !== undefined) {
+    // Peak memory of one operation, from a process of its own (see peers/memory-probe.mjs).
+    const memory = benchCase.memory();
+    ours.peakMemoryMB = memory.extra / 1e6;
+    ours.peakVsInput = memory.extra / memory.inputBytes;
+  }
   for (const row of rows) {
     // ratio: how many times faster savekit is than this peer (above 1: savekit is faster).
     if (row.medianMs !== undefined && ours.medianMs !== undefined) row.oursVsPeer = row.medianMs / ours.medianMs;
@@ -86,11 +92,11 @@ const fmt = (n, digits = 2) => (n === undefined || Number.isNaN(n) ? '' : n >= 1
 
 /** Prints rows as an aligned table. */
 export function printTable(rows) {
-  const header = ['case', 'peer', 'ops/s', 'MB/s', 'median ms', 'p95 ms', 'savekit ×'];
+  const header = ['case', 'peer', 'ops/s', 'MB/s', 'median ms', 'p95 ms', 'savekit ×', 'peak MB (× input)'];
   const body = rows.map((r) =>
     r.fails
-      ? [r.case, r.peer, `fails: ${r.fails}`, '', '', '', '']
-      : [r.case, r.peer, fmt(r.opsPerSecond), fmt(r.mbPerSecond), fmt(r.medianMs, 4), fmt(r.p95Ms, 4), fmt(r.oursVsPeer)],
+      ? [r.case, r.peer, `fails: ${r.fails}`, '', '', '', '', '']
+      : [r.case, r.peer, fmt(r.opsPerSecond), fmt(r.mbPerSecond), fmt(r.medianMs, 4), fmt(r.p95Ms, 4), fmt(r.oursVsPeer), r.peakMemoryMB === undefined ? '' : `${fmt(r.peakMemoryMB)} (${fmt(r.peakVsInput)}×)`],
   );
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => String(row[i]).length)));
   const line = (cells) => cells.map((c, i) => String(c).padEnd(widths[i])).join('  ');

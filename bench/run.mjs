@@ -13,7 +13,7 @@ const caseFiles = readdirSync(new URL('./cases/', import.meta.url)).filter((f) =
 const rows = [];
 for (const file of caseFiles) {
   const module = await import(`./cases/${file}`);
-  for (const benchCase of module.cases(quick)) {
+  for (const benchCase of await module.cases(quick)) {
     if (filters.length > 0 && !filters.some((f) => benchCase.name.includes(f))) continue;
     console.error(`running ${benchCase.name} …`);
     rows.push(...(await measure(benchCase, { quick })));
@@ -22,5 +22,8 @@ for (const file of caseFiles) {
 printTable(rows);
 const machine = { cpu: os.cpus()[0]?.model, cores: os.cpus().length, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}` };
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-writeFileSync(new URL('./results/latest.json', import.meta.url), JSON.stringify({ date: new Date().toISOString(), quick, machine, rows }, null, 2));
+const report = JSON.stringify({ date: new Date().toISOString(), quick, machine, rows }, null, 2);
+writeFileSync(new URL('./results/latest.json', import.meta.url), report);
+// A full run of every case is the one the docs publish (results/full.json is committed).
+if (!quick && filters.length === 0) writeFileSync(new URL('./results/full.json', import.meta.url), report);
 console.log(`\n${quick ? 'quick smoke run (speeds not meaningful); ' : ''}machine: ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}`);

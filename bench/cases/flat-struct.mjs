@@ -1,10 +1,12 @@
 // Flat structs: four u32le (16 bytes), decoded one record per call and as an array of records.
 import { Parser } from 'binary-parser';
 import * as r from 'restructure';
+import * as tb from 'typed-binary';
+import { compileKsy, KaitaiStream } from '../peers/kaitai.mjs';
 import * as E from 'fp-ts/lib/Either.js';
 import { array, decode, encode, struct, u32le } from '@savekit/core';
 
-export function cases(quick) {
+export async function cases(quick) {
   const count = quick ? 1000 : 100_000;
   const bytes = new Uint8Array(count * 16);
   for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 131 + 7) & 0xff;
@@ -18,6 +20,23 @@ export function cases(quick) {
   const bpRecords = new Parser().array('items', { type: bpRecord, length: count });
   const rsRecord = new r.Struct({ a: r.uint32le, b: r.uint32le, c: r.uint32le, d: r.uint32le });
   const rsRecords = new r.Array(rsRecord, count);
+  const tbRecord = tb.object({ a: tb.u32, b: tb.u32, c: tb.u32, d: tb.u32 });
+  const tbRecords = tb.arrayOf(tbRecord, count);
+  const tbRead = (schema, input) => schema.read(new tb.BufferReader(input, { endianness: 'little' }));
+  const tbWrite = (schema, value, size) => {
+    const out = new ArrayBuffer(size);
+    schema.write(new tb.BufferWriter(out, { endianness: 'little' }), value);
+    return new Uint8Array(out);
+  };
+  const u4 = (id) => ({ id, type: 'u4' });
+  const KsRecords = await compileKsy({
+    meta: { id: 'flat_records', endian: 'le' },
+    seq: [{ id: 'records', type: 'record', repeat: 'eos' }],
+    types: { record: { seq: [u4('a'), u4('b'), u4('c'), u4('d')] } },
+  });
+  const KsRecord = await compileKsy({ meta: { id: 'flat_record', endian: 'le' }, seq: [u4('a'), u4('b'), u4('c'), u4('d')] });
+  const ksMany = () => new KsRecords(new KaitaiStream(bytes)).records;
+  const ksOne = () => new KsRecord(new KaitaiStream(one));
 
   const handOne = () => ({ a: oneView.getUint32(0, true), b: oneView.getUint32(4, true), c: oneView.getUint32(8, true), d: oneView.getUint32(12, true) });
   const handMany = () => {
@@ -62,7 +81,9 @@ export function cases(quick) {
         { name: 'savekit', run: encodeOurs },
         { name: 'DataView (hand-written)', run: encodeHand },
         { name: 'restructure', run: () => rsRecords.toBuffer(values), check: () => new Uint8Array(rsRecords.toBuffer(values)) },
+        { name: 'typed-binary', run: () => tbWrite(tbRecords, values, count * 16) },
         { name: 'binary-parser', run: () => undefined, fails: 'binary-parser only decodes' },
+        { name: 'Kaitai Struct', run: () => undefined, fails: "Kaitai Struct's JavaScript target only reads" },
       ],
     },
     {
@@ -75,6 +96,8 @@ export function cases(quick) {
         { name: 'DataView (hand-written)', run: handOne },
         { name: 'binary-parser', run: () => bpRecord.parse(one), check: () => plain(bpRecord.parse(one)) },
         { name: 'restructure', run: () => rsRecord.fromBuffer(one), check: () => plain(rsRecord.fromBuffer(one)) },
+        { name: 'typed-binary', run: () => tbRead(tbRecord, one) },
+        { name: 'Kaitai Struct', run: ksOne, check: () => plain(ksOne()) },
       ],
     },
     {
@@ -87,6 +110,8 @@ export function cases(quick) {
         { name: 'DataView (hand-written)', run: handMany },
         { name: 'binary-parser', run: () => bpRecords.parse(bytes).items, check: () => bpRecords.parse(bytes).items.map(plain) },
         { name: 'restructure', run: () => rsRecords.fromBuffer(bytes), check: () => rsRecords.fromBuffer(bytes).map(plain) },
+        { name: 'typed-binary', run: () => tbRead(tbRecords, bytes) },
+        { name: 'Kaitai Struct', run: ksMany, check: () => ksMany().map(plain) },
       ],
     },
   ];

@@ -90,20 +90,24 @@ const out = new URL('../formats/generated/', import.meta.url);
 mkdirSync(out, { recursive: true });
 for (const [name, codec] of Object.entries(tables)) writeFileSync(new URL(`${name}.md`, out), table(codec));
 
-// The benchmark page's table: the latest results, if the suite has run on this machine.
+// The benchmark page's table: the last full run (bench/results/full.json, committed), and whether
+// the latest run on this machine was only the quick smoke run.
+const full = new URL('../../bench/results/full.json', import.meta.url);
 const latest = new URL('../../bench/results/latest.json', import.meta.url);
+const source = existsSync(full) ? full : existsSync(latest) ? latest : undefined;
 let bench = 'The benchmark suite has not run on the machine that built this site. Run `npm run bench` at the repository root, then rebuild the docs.\n';
-if (existsSync(latest)) {
-  const results = JSON.parse(readFileSync(latest, 'utf8'));
+if (source !== undefined) {
+  const results = JSON.parse(readFileSync(source, 'utf8'));
+  const f = (x, d = 2) => (typeof x === 'number' ? (x >= 100 ? x.toFixed(0) : x.toFixed(d)) : '—');
   const lines = [
-    `Run on ${results.date} on ${results.machine?.cpu ?? 'an unknown CPU'} (${results.machine?.cores ?? '?'} cores, Node ${results.machine?.node ?? '?'})${results.quick ? ' in **quick** mode: a smoke run that checks the cases still run, not their speed' : ''}.`,
+    `Run on ${results.date.slice(0, 16).replace('T', ' ')} UTC on ${results.machine?.cpu ?? 'an unknown CPU'} (${results.machine?.cores ?? '?'} cores, ${results.machine?.memoryGiB ?? '?'} GiB, Node ${results.machine?.node ?? '?'}, ${results.machine?.platform ?? ''})${results.quick ? ' in **quick** mode: a smoke run that checks the cases still run, not their speed' : ''}.`,
     '',
-    '| case | peer | ops/s | MB/s | median ms | p95 ms | savekit × (above 1: savekit is faster) |',
-    '|---|---|---:|---:|---:|---:|---:|',
+    '| case | peer | ops/s | MB/s | median ms | p95 ms | savekit × (above 1: savekit is faster) | peak memory of one operation |',
+    '|---|---|---:|---:|---:|---:|---:|---:|',
   ];
   for (const r of results.rows ?? []) {
-    const f = (x, d = 2) => (typeof x === 'number' ? x.toFixed(d) : '—');
-    lines.push(`| ${r.case} | ${r.peer} | ${f(r.opsPerSecond)} | ${f(r.mbPerSecond)} | ${f(r.medianMs, 3)} | ${f(r.p95Ms, 3)} | ${r.fails ? `fails: ${String(r.fails).replace(/\|/g, '/').slice(0, 80)}` : f(r.oursVsPeer)} |`);
+    const memory = r.peakMemoryMB === undefined ? '' : `${f(r.peakMemoryMB)} MB (${f(r.peakVsInput)}× the input)`;
+    lines.push(`| ${r.case} | ${r.peer} | ${f(r.opsPerSecond)} | ${f(r.mbPerSecond)} | ${f(r.medianMs, 3)} | ${f(r.p95Ms, 3)} | ${r.fails ? `fails: ${String(r.fails).replace(/\|/g, '/').slice(0, 80)}` : f(r.oursVsPeer)} | ${memory} |`);
   }
   bench = `${lines.join('\n')}\n`;
 }

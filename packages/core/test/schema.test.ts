@@ -203,6 +203,26 @@ describe('schema evolution', () => {
     expect(reencode()).toEqual(E.right(oldFile));
   });
 
+  test('instances have their fields as own properties in file order, whatever their names (__proto__ too)', () => {
+    const zero = () => 0;
+    const odd: KnownStruct[] = [{
+      name: 'player_t', marker: 'play',
+      fields: [
+        { name: 'toString', kind: 'numeric', size: 2, count: 1, codec: u16le, default: zero },
+        { name: '__proto__', kind: 'numeric', size: 2, count: 1, codec: u16le, default: zero },
+        { name: 'constructor', kind: 'numeric', size: 2, count: 1, codec: u16le, default: zero },
+      ],
+    }];
+    const file = writeWith(odd, JSON.parse('{"toString":1,"__proto__":2,"constructor":3}') as Instance);
+    const { value } = readWith([{ ...odd[0], fields: [...odd[0].fields, { name: 'later', kind: 'numeric', size: 2, count: 1, codec: u16le, default: () => 7 }] }], file);
+    const player = value.player as Record<string, unknown>;
+    expect(Object.keys(player)).toEqual(['toString', '__proto__', 'constructor', 'later']);
+    expect(Object.getPrototypeOf(player)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(player, '__proto__')?.value).toBe(2);
+    expect([player.toString, player.constructor, player.later]).toEqual([1, 3, 7]);
+    expect(({} as Record<string, unknown>).later).toBeUndefined(); // nothing leaked onto Object.prototype
+  });
+
   test('new instances start from defaults, nested structures included', () => {
     expect(defaultInstance(newer[0], newer)).toEqual({
       health: 0, speed: 0, name: '', ammo: [0, 0], armor: 100,

@@ -7,22 +7,28 @@
  *
  * @module
  */
-import { crc32 } from '@savekit/core';
+import CRC32 from 'crc-32';
 
-/** The TerranVirtualDisk entry CRC: CRC-32 over bytes 0, 4, 8, … of `content`. */
-export function everyFourthByteCrc(content: Uint8Array): number {
-  const picked = new Uint8Array(Math.ceil(content.length / 4));
-  for (let i = 0, j = 0; i < content.length; i += 4, j++) picked[j] = content[i];
-  return crc32.compute(picked);
+/**
+ * The TerranVirtualDisk entry CRC: CRC-32 over bytes 0, 4, 8, … of `content` — or of `before`
+ * followed by `content`, when the serialised content comes in two parts (nothing is concatenated).
+ */
+export function everyFourthByteCrc(content: Uint8Array, before: Uint8Array = new Uint8Array(0)): number {
+  const total = before.length + content.length;
+  const picked = new Uint8Array(Math.ceil(total / 4));
+  let j = 0;
+  for (let i = 0; i < before.length; i += 4) picked[j++] = before[i];
+  for (let i = (4 - (before.length % 4)) % 4; i < content.length; i += 4) picked[j++] = content[i];
+  return CRC32.buf(picked) >>> 0;
 }
 
-/** CRC-32 over every byte (TVDA's entry CRC). */
-export function fullCrc(content: Uint8Array): number {
-  return crc32.compute(content);
+/** CRC-32 over every byte (TVDA's entry CRC), continuing from `seed` (a previous part's CRC). */
+export function fullCrc(content: Uint8Array, seed?: number): number {
+  return (seed === undefined ? CRC32.buf(content) : CRC32.buf(content, seed)) >>> 0;
 }
 
 /** The disk CRC: CRC-32 over the low byte of each entry CRC, sorted as signed int32. */
 export function diskCrc(entryCrcs: ReadonlyArray<number>): number {
   const sorted = entryCrcs.map((c) => c | 0).sort((a, b) => a - b);
-  return crc32.compute(Uint8Array.from(sorted, (c) => c & 0xff));
+  return CRC32.buf(Uint8Array.from(sorted, (c) => c & 0xff)) >>> 0;
 }

@@ -100,8 +100,11 @@ function idOf(w: Writer, id: string, bits: 32 | 64): bigint {
   return v;
 }
 
-/** The serialised content of an entry (what its CRC covers). */
-function contentBytes(entry: TevdEntry, tvda: boolean): Uint8Array {
+/**
+ * The serialised content of an entry (what its CRC covers) in two parts, so a file's bytes are never
+ * copied just to be checksummed or written: the fields before the data, and the data.
+ */
+function contentParts(entry: TevdEntry, tvda: boolean): { head: Uint8Array; data?: Uint8Array } {
   const w: number[] = [];
   const push48 = (v: number) => w.push(Math.floor(v / 2 ** 40) & 0xff, Math.floor(v / 2 ** 32) & 0xff, (v >>> 24) & 0xff, (v >>> 16) & 0xff, (v >>> 8) & 0xff, v & 0xff);
   const pushId = (id: string) => {
@@ -111,35 +114,35 @@ function contentBytes(entry: TevdEntry, tvda: boolean): Uint8Array {
     for (let i = n - 1; i >= 0; i--) w.push(Number((u >> BigInt(i * 8)) & 0xffn));
   };
   const c = entry.content;
-  const withData = (data: Uint8Array) => {
-    const out = new Uint8Array(w.length + data.length);
-    out.set(w);
-    out.set(data, w.length);
-    return out;
-  };
   if (c.kind === 'file') {
     push48(c.data.length);
-    return withData(c.data);
+    return { head: Uint8Array.from(w), data: c.data };
   }
   if (c.kind === 'compressed') {
     push48(c.data.length);
     push48(c.originalLength);
-    return withData(c.data);
+    return { head: Uint8Array.from(w), data: c.data };
   }
   if (c.kind === 'directory') {
     if (tvda) w.push(...[(c.children.length >>> 24) & 0xff, (c.children.length >>> 16) & 0xff, (c.children.length >>> 8) & 0xff, c.children.length & 0xff]);
     else w.push((c.children.length >>> 8) & 0xff, c.children.length & 0xff);
     for (const id of c.children) pushId(id);
-    return Uint8Array.from(w);
+    return { head: Uint8Array.from(w) };
   }
   pushId(c.target);
-  return Uint8Array.from(w);
+  return { head: Uint8Array.from(w) };
+}
+
+function crcOfParts(parts: { head: Uint8Array; data?: Uint8Array }, layout: TevdLayout): number {
+  const { head, data } = parts;
+  if (layout === 'tvda') return data === undefined ? fullCrc(head) : fullCrc(data, fullCrc(head));
+  if (data === undefined) return everyFourthByteCrc(head);
+  return everyFourthByteCrc(data, head);
 }
 
 /** The CRC an entry must carry. */
 export function entryCrc(entry: TevdEntry, layout: TevdLayout): number {
-  const bytes = contentBytes(entry, layout === 'tvda');
-  return layout === 'tvda' ? fullCrc(bytes) : everyFourthByteCrc(bytes);
+  return crcOfParts(contentParts(entry, layout === 'tvda'), layout);
 }
 
 function layoutOf(r: Reader, base: number, size: number): { layout: TevdLayout; version: number } {
@@ -317,7 +320,8 @@ export const tevdDisk: Codec<TevdDisk> = defineCodec<TevdDisk>({
       const parent = idOf(w, entry.parent, bits);
       if (entry.content.kind === 'directory') entry.content.children.forEach((child) => idOf(w, child, bits));
       if (entry.content.kind === 'symlink') idOf(w, entry.content.target, bits);
-      const crc = entryCrc(entry, disk.layout);
+      const parts = contentParts(entry, tvda);
+      const crc = crcOfParts(parts, disk.layout);
       crcs.push(crc);
       const times = { created: entry.created, modified: entry.modified };
       for (const [key, value] of Object.entries(times)) if (!Number.isInteger(value) || value < 0 || value >= 2 ** 48) throw w.error(`the ${key} time ${value} does not fit 48 bits`);
@@ -326,7 +330,8 @@ export const tevdDisk: Codec<TevdDisk> = defineCodec<TevdDisk>({
       } else {
         tevdEntryHeader.write(w, { id: Number(id), parent: Number(parent), type: entry.type, name: entry.name ?? '', ...times, crc });
       }
-      w.append(contentBytes(entry, tvda));
+      w.append(parts.head);
+      if (parts.data !== undefined) w.append(parts.data);
       path.length -= 2;
     });
     if (disk.layout === 'tevd-2017') {

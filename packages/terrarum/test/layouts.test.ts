@@ -2,7 +2,8 @@
 // orders, gzipped or not — each written, read back, and checked against what the spec says.
 import * as E from 'fp-ts/lib/Either';
 import { crc32, decode, decodeOrThrow, encodeOrThrow } from '@savekit/core';
-import { diskCrc, format, temdFile, tevdDisk, treeToDisk, worldOf, type TemdWorld, type TevdDisk } from '@savekit/terrarum';
+import fc from 'fast-check';
+import { diskCrc, everyFourthByteCrc, format, fullCrc, temdFile, tevdDisk, treeToDisk, worldOf, type TemdWorld, type TevdDisk } from '@savekit/terrarum';
 import { gzipSync } from 'fflate';
 import { ourSave } from './save-fixture';
 
@@ -107,4 +108,16 @@ test('fieldMap: a disk\'s header fields and each entry (header and content) have
   expect(find('disk.entries.1')).toMatchObject({ start: 47 + 281 + 2 + 4, end: 47 + 281 + 2 + 4 + 281 + 6 + 5 });
   expect(find('disk.entries.1.name')).toMatchObject({ start: 47 + 281 + 2 + 4 + 9, end: 47 + 281 + 2 + 4 + 9 + 256 });
   expect(find('disk.entries.1.content')).toMatchObject({ start: 47 + 281 + 2 + 4 + 281 });
+});
+
+test('CRCs over two parts equal the CRCs over their concatenation (every-4th-byte and full)', () => {
+  fc.assert(
+    fc.property(fc.uint8Array({ maxLength: 40 }), fc.uint8Array({ maxLength: 200 }), (head, data) => {
+      const joined = Uint8Array.from([...head, ...data]);
+      expect(everyFourthByteCrc(data, head)).toBe(everyFourthByteCrc(joined));
+      expect(fullCrc(data, fullCrc(head))).toBe(fullCrc(joined));
+      expect(fullCrc(joined)).toBe(crc32.compute(joined));
+    }),
+    { numRuns: 500 },
+  );
 });

@@ -245,7 +245,13 @@ export const zippyFile: Codec<ZippyFile> = defineCodec<ZippyFile>({
     }
     w.fill(align4(w.length - start) - (w.length - start), 0);
     // Bodies are laid out first (the directory needs their offsets).
-    const bodies = w.sub(1024);
+    // Sized up front (a pass over the objects costs less than regrowing tens of megabytes).
+    let bodiesSize = 0;
+    for (const o of file.objects) {
+      bodiesSize += 4 * (Array.isArray(o.references) ? o.references.length : 0);
+      if (Array.isArray(o.segments)) for (const s of o.segments) bodiesSize += 4 + align4(s instanceof Uint8Array ? s.length : 0);
+    }
+    const bodies = w.sub(Math.max(64, bodiesSize));
     const entries: number[][] = [];
     const path = w.state.path;
     file.objects.forEach((o, i) => {
@@ -269,6 +275,7 @@ export const zippyFile: Codec<ZippyFile> = defineCodec<ZippyFile>({
       entries.push([tagValue(o.tag), o.size, o.references.length, o.segments.length, bodyAt, bodies.length - bodyAt]);
       path.length -= 2;
     });
+    w.ensure(entries.length * DIRECTORY_ENTRY + bodies.length + 8);
     for (const e of entries) for (const v of e) put32(v);
     w.append(bodies.written());
     if (file.crc) {

@@ -1,0 +1,122 @@
+// Real saves: every format's registered plugin, decode and encode, in MB/s of file bytes, with the
+// peak memory of one operation measured in a process of its own. On the bundled samples, and on
+// synthetic saves scaled to ~50 MB where the format allows it (UQM's saves are bounded by the game:
+// its largest possible save — every star system scanned — is the synthetic case there).
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as E from 'fp-ts/lib/Either.js';
+import { encode } from '@savekit/core';
+import { convertVariant, createSave, edgeSave, format as edgeFormat, newInstance, refTo } from '@savekit/edge';
+import { createUqmSave, format as uqmFormat, uqmSave } from '@savekit/uqm';
+import { adataSaver, format as zippyFormat, Vector, writeSavefile } from '@savekit/zippy';
+import { encodeSave, format as terrarumFormat, parseCsv, PLAYER_REF_ID, temdFile, tevdDisk, treeToDisk } from '@savekit/terrarum';
+import { format as skirmishFormat } from '@savekit/examples/skirmish';
+import { prng } from '../data.mjs';
+
+const must = (result) => {
+  if (E.isLeft(result)) throw result.left;
+  return result.right;
+};
+
+const samples = fileURLToPath(new URL('../../examples/saves/', import.meta.url));
+const probe = fileURLToPath(new URL('../peers/memory-probe.mjs', import.meta.url));
+// Synthetic inputs go to one folder, overwritten by every run (the memory probes read them from there).
+const scratch = join(tmpdir(), 'savekit-bench');
+
+/** Peak memory of one operation, measured in a fresh process. */
+function peakMemory(moduleName, op, file) {
+  const run = spawnSync(process.execPath, ['--expose-gc', probe, moduleName, op, file], { encoding: 'utf8', cwd: fileURLToPath(new URL('..', import.meta.url)), maxBuffer: 1 << 20 });
+  if (run.status !== 0) throw new Error(`memory probe ${moduleName} ${op} ${file} failed: ${run.stderr}`);
+  return JSON.parse(run.stdout);
+}
+
+function edgeSynthetic(count) {
+  const random = prng(7);
+  const mobjs = [];
+  for (let i = 0; i < count; i++) {
+    mobjs.push({
+      ...newInstance('mobj_t'),
+      x: Math.fround((random() - 0.5) * 8192), y: Math.fround((random() - 0.5) * 8192), z: Math.fround(random() * 256),
+      angle: Math.floor(random() * 2 ** 32), health: Math.fround(random() * 100), info: ['IMP', 'ZOMBIEMAN', 'DEMON', 'BARREL'][i % 4],
+      state: `*:SEE:${1 + (i % 4)}`, next_state: `*:SEE:${2 + (i % 4)}`, flags: (i * 2654435761) >>> 8, tics: i % 35,
+    });
+  }
+  mobjs.forEach((m) => (m.target = refTo('mobjs', mobjs[Math.floor(random() * count)], 0)));
+  return must(encode(edgeSave, convertVariant(createSave({ variables: { LEVEL: 'MAP01', SKILL: '3' }, arrays: { mobjs } }), 'C')));
+}
+
+function uqmLargest() {
+  const random = prng(3);
+  const systems = Array.from({ length: 502 }, (_, star) => ({
+    star,
+    worlds: Array.from({ length: 1 + (star % 16) }, () => ({ mineral: Math.floor(random() * 2 ** 32), energy: Math.floor(random() * 2 ** 32), bio: Math.floor(random() * 2 ** 32) })),
+  }));
+  return must(encode(uqmSave, createUqmSave({ name: 'every system scanned', scan: { systems } })));
+}
+
+function zippySynthetic(count) {
+  const random = prng(9);
+  const roots = Array.from({ length: count }, () => new Vector(Array.from({ length: 30 }, () => Math.round(random() * 1e6) / 64)));
+  return must(writeSavefile(roots, adataSaver));
+}
+
+function terrarumSynthetic(side) {
+  const n = side * side;
+  const random = prng(13);
+  const world = {
+    byteOrder: 'le', bytesPerTile: 1, layerCount: 4, reserved: 0, width: side, height: side, spawnX: side >> 1, spawnY: 10,
+    terrain: Uint16Array.from({ length: n }, (_, i) => (i % 11 === 0 ? Math.floor(random() * 4096) : (i / side) & 0xfff)),
+    wall: Uint16Array.from({ length: n }, (_, i) => (i / side) & 0xff),
+    wire: new Uint8Array(n),
+  };
+  const save = {
+    meta: { magic: 'TESV', name: 'big world', terrainSeed: 1n, randomiserSeed: 2n, crc1: 0, crc2: 0, crc3: 0, crc4: 0, hash4321: new Uint8Array(32), refid: PLAYER_REF_ID, timeT: 0n, created: 1, lastPlayed: 2, playTime: 3 },
+    worldinfo1: must(encode(temdFile, { gzip: false, world })),
+    worldinfo2: parseCsv('"id";"name"\n"1";"BLOCK_STONE"\n'), worldinfo3: { rows: [] }, worldinfo4: { rows: [] }, worldinfo5: 'basegame\n',
+    actors: { '91A7E2': '{"referenceID":9545698}' }, files: {},
+  };
+  return must(encode(tevdDisk, treeToDisk(must(encodeSave(save)), { name: 'save1' })));
+}
+
+export async function cases(quick) {
+  mkdirSync(scratch, { recursive: true });
+  const formats = [
+    { id: 'edge', module: '@savekit/edge', format: edgeFormat, sample: 'edge-01.esg', synthetic: () => edgeSynthetic(quick ? 1500 : 170_000) },
+    { id: 'uqm', module: '@savekit/uqm', format: uqmFormat, sample: 'uqm-01.sav', synthetic: uqmLargest },
+    { id: 'zippy', module: '@savekit/zippy', format: zippyFormat, sample: 'zippy-01.zsav', synthetic: () => zippySynthetic(quick ? 2000 : 200_000) },
+    { id: 'terrarum', module: '@savekit/terrarum', format: terrarumFormat, sample: 'terrarum-01.tevd', synthetic: () => terrarumSynthetic(quick ? 350 : 3600) },
+    { id: 'skirmish', module: '@savekit/examples/skirmish', format: skirmishFormat, sample: 'skirmish-01.sks' },
+  ];
+  const out = [];
+  for (const f of formats) {
+    const inputs = [{ label: `sample ${f.sample}`, path: join(samples, f.sample) }];
+    if (f.synthetic) {
+      const path = join(scratch, `${f.id}-synthetic`);
+      writeFileSync(path, f.synthetic());
+      inputs.push({ label: f.id === 'uqm' ? 'largest the game writes' : 'synthetic', path });
+    }
+    for (const input of inputs) {
+      const bytes = new Uint8Array(readFileSync(input.path));
+      const doc = must(f.format.decode(bytes)).value;
+      // Unchanged, the document writes the same bytes: checked before anything is timed.
+      if (Buffer.compare(Buffer.from(must(f.format.encode(doc))), Buffer.from(bytes)) !== 0) throw new Error(`${f.id} ${input.label}: re-encoding differs`);
+      const size = `${bytes.length >= 1e6 ? `${(bytes.length / 1e6).toFixed(1)} MB` : `${(bytes.length / 1e3).toFixed(1)} kB`}`;
+      const heavy = bytes.length > 1e6 && !quick ? { iterations: 5, warmupIterations: 1, time: 500 } : {};
+      for (const op of ['decode', 'encode']) {
+        out.push({
+          name: `saves ${f.id} ${input.label} (${size}) ${op}`,
+          description: `${f.id}: ${op} through the format plugin (MB/s of file bytes)`,
+          bytesPerOp: bytes.length,
+          ours: `savekit ${f.id}`,
+          ...heavy,
+          memory: () => peakMemory(f.module, op, input.path),
+          peers: [{ name: `savekit ${f.id}`, run: op === 'decode' ? () => must(f.format.decode(bytes)).value : () => must(f.format.encode(doc)), check: () => true }],
+        });
+      }
+    }
+  }
+  return out;
+}
