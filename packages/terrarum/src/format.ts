@@ -6,17 +6,22 @@
  */
 import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
-import { decode, DecodeError, encode, isSaveTree, jsonBytes, type Decoded, type SaveFormat, type Warning } from '@savekit/core';
+import { decode, DecodeError, encode, EncodeError, isSaveTree, jsonBytes, type Decoded, type SaveFormat, type Warning } from '@savekit/core';
 import { jsonWorld, type JsonWorld } from './world-json.js';
 import { worldMeta, type WorldMeta } from './meta.js';
 import { decodeSave, encodeSave, type TerrarumSave } from './save.js';
-import { diskToTree, tevdDisk, type TevdDisk } from './tevd.js';
+import { diskToTree, tevdDisk, updateDiskFromTree, type TevdDisk } from './tevd.js';
 import { temdFile, type TemdFile } from './temd.js';
 
 /** A decoded Terrarum input. */
 export type TerrarumDocument =
   | { kind: 'save'; save: TerrarumSave }
-  | { kind: 'disk'; disk: TevdDisk }
+  /**
+   * A TEVd/TVDA disk. When it holds a save (a `world` file at its root), `save` is that save decoded
+   * exactly as from a folder — the same document — and encoding writes the save's files back into
+   * the disk (unchanged files keep their entries; see `updateDiskFromTree`).
+   */
+  | { kind: 'disk'; disk: TevdDisk; save?: TerrarumSave }
   | { kind: 'meta'; meta: WorldMeta }
   | { kind: 'world'; world: JsonWorld }
   | { kind: 'temd'; temd: TemdFile };
@@ -34,7 +39,7 @@ const saveJson = t.type({
 });
 const documentJson = t.union([
   t.type({ kind: t.literal('save'), save: saveJson }),
-  t.type({ kind: t.literal('disk'), disk: tevdDisk.json }),
+  t.intersection([t.type({ kind: t.literal('disk'), disk: tevdDisk.json }), t.partial({ save: saveJson })]),
   t.type({ kind: t.literal('meta'), meta: worldMeta.json }),
   t.type({ kind: t.literal('world'), world: jsonWorld.json }),
   t.type({ kind: t.literal('temd'), temd: temdFile.json }),
@@ -50,6 +55,10 @@ function summary(doc: TerrarumDocument): string[] {
       const files = doc.disk.entries.filter((e) => e.content.kind === 'file').length;
       const lines = [`${doc.disk.layout === 'tvda' ? 'TVDA' : `TEVd spec ${doc.disk.version} (${doc.disk.layout === 'tevd-2017' ? '2017 layout' : '2023 layout'})`} "${doc.disk.name}", ${doc.disk.entries.length} entries (${files} files)`];
       // A save on the disk: name it, and its world's size when worldinfo1 is a TEMD dump.
+      if (doc.save !== undefined) {
+        lines.push(`holds the save "${doc.save.meta.name}" (design-doc layout), ${Object.keys(doc.save.actors).length} actors`);
+        return lines;
+      }
       const world = doc.disk.entries.find((e) => e.name === 'world' && e.parent === doc.disk.entries[0]?.id);
       if (world?.content.kind === 'file') {
         const meta = decode(worldMeta, world.content.data);
@@ -106,6 +115,7 @@ export const format: SaveFormat<TerrarumDocument> = {
         const save = decodeSave(tree, options);
         if (E.isLeft(save)) return save;
         warnings.push(...save.right.warnings);
+        return E.right({ value: { kind: 'disk', disk: disk.right.value, save: save.right.value }, warnings });
       }
       return E.right({ value: { kind: 'disk', disk: disk.right.value }, warnings });
     }
@@ -124,8 +134,18 @@ export const format: SaveFormat<TerrarumDocument> = {
     switch (doc.kind) {
       case 'save':
         return encodeSave(doc.save);
-      case 'disk':
-        return encode(tevdDisk, doc.disk, options);
+      case 'disk': {
+        if (doc.save === undefined) return encode(tevdDisk, doc.disk, options);
+        const tree = encodeSave(doc.save);
+        if (E.isLeft(tree)) return tree;
+        let disk: TevdDisk;
+        try {
+          disk = updateDiskFromTree(doc.disk, tree.right);
+        } catch (error) {
+          return E.left(new EncodeError(['save'], 0, error instanceof Error ? error.message : String(error)));
+        }
+        return encode(tevdDisk, disk, options);
+      }
       case 'meta':
         return encode(worldMeta, doc.meta, options);
       case 'temd':

@@ -405,3 +405,105 @@ export function treeToDisk(tree: ReadonlyMap<string, Uint8Array>, options: { rea
   }
   return { layout: 'tevd-2017', version: 3, capacity: options.capacity ?? 0xffffffffffff, name: options.name ?? '', attributes: new Uint8Array(8), entries };
 }
+
+/** The path of each file entry of a disk (as {@link diskToTree} names them), by entry id. */
+function filePaths(disk: TevdDisk): Map<string, string> {
+  const byId = new Map(disk.entries.map((e) => [e.id, e]));
+  const out = new Map<string, string>();
+  for (const e of disk.entries) {
+    if (e.content.kind !== 'file') continue;
+    if (disk.layout === 'tvda') {
+      out.set(e.id, e.id);
+      continue;
+    }
+    const parts: string[] = [e.name ?? e.id];
+    const seen = new Set<string>([e.id]);
+    for (let p = byId.get(e.parent); p !== undefined && p.id !== '0' && !seen.has(p.id); p = byId.get(p.parent)) {
+      seen.add(p.id);
+      parts.unshift(p.name ?? p.id);
+    }
+    out.set(e.id, parts.join('/'));
+  }
+  return out;
+}
+
+/**
+ * The disk with its files replaced by `tree`'s: an entry whose bytes are unchanged is kept as it
+ * is (id, times, place); a changed file keeps its entry with the new bytes and `modified = time`; a
+ * file the tree no longer has is removed; a new file gets a new entry (and directories as needed).
+ * Directories, symlinks and compressed entries are kept. On a TVDA disk paths are entry ids.
+ */
+export function updateDiskFromTree(disk: TevdDisk, tree: ReadonlyMap<string, Uint8Array>, options: { readonly time?: number } = {}): TevdDisk {
+  const time = options.time ?? Math.floor(Date.now() / 1000);
+  const paths = filePaths(disk);
+  const equal = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
+  const removed = new Set<string>();
+  const entries: TevdEntry[] = [];
+  const seenPaths = new Set<string>();
+  for (const e of disk.entries) {
+    const path = paths.get(e.id);
+    if (path === undefined || e.content.kind !== 'file') {
+      entries.push(e);
+      continue;
+    }
+    const data = tree.get(path);
+    if (data === undefined) {
+      removed.add(e.id);
+      continue;
+    }
+    seenPaths.add(path);
+    entries.push(equal(data, e.content.data) ? e : { ...e, modified: time, content: { kind: 'file', data } });
+  }
+  // Children lists without the removed files (copied: the input disk is not changed).
+  const updated = entries.map((e) => (e.content.kind === 'directory' && e.content.children.some((c) => removed.has(c)) ? { ...e, content: { kind: 'directory' as const, children: e.content.children.filter((c) => !removed.has(c)) } } : e));
+  const added = [...tree.keys()].filter((p) => !seenPaths.has(p)).sort();
+  if (added.length === 0) return { ...disk, entries: updated };
+  const tvda = disk.layout === 'tvda';
+  let next = updated.reduce((max, e) => (/^-?\d+$/.test(e.id) && BigInt(e.id) > max ? BigInt(e.id) : max), 0n) + 1n;
+  const root = updated.find((e) => e.id === '0' && e.content.kind === 'directory');
+  if (root === undefined) throw new Error('the disk has no root directory (entry 0) to add files to');
+  const children = new Map<string, string[]>();
+  const childrenOf = (dir: TevdEntry) => {
+    let list = children.get(dir.id);
+    if (list === undefined) {
+      list = dir.content.kind === 'directory' ? [...dir.content.children] : [];
+      children.set(dir.id, list);
+    }
+    return list;
+  };
+  const dirs = new Map<string, TevdEntry>([['', root]]);
+  if (!tvda) {
+    const byId = new Map(updated.map((e) => [e.id, e]));
+    for (const e of updated) {
+      if (e.content.kind !== 'directory' || e.id === '0') continue;
+      const parts: string[] = [e.name ?? e.id];
+      for (let p = byId.get(e.parent); p !== undefined && p.id !== '0'; p = byId.get(p.parent)) parts.unshift(p.name ?? p.id);
+      dirs.set(parts.join('/'), e);
+    }
+  }
+  const dirOf = (path: string): TevdEntry => {
+    const found = dirs.get(path);
+    if (found !== undefined) return found;
+    const slash = path.lastIndexOf('/');
+    const parent = dirOf(slash < 0 ? '' : path.slice(0, slash));
+    const dir: TevdEntry = { id: String(next++), parent: parent.id, type: 2, name: path.slice(slash + 1), created: time, modified: time, content: { kind: 'directory', children: [] } };
+    childrenOf(parent).push(dir.id);
+    updated.push(dir);
+    dirs.set(path, dir);
+    return dir;
+  };
+  for (const path of added) {
+    if (tvda) {
+      if (!/^-?\d+$/.test(path)) throw new Error(`a TVDA disk names its files by id; ${JSON.stringify(path)} is not one`);
+      updated.push({ id: path, parent: '0', type: 1, created: time, modified: time, content: { kind: 'file', data: tree.get(path)! } });
+      childrenOf(root).push(path);
+      continue;
+    }
+    const slash = path.lastIndexOf('/');
+    const parent = dirOf(slash < 0 ? '' : path.slice(0, slash));
+    const id = String(next++);
+    updated.push({ id, parent: parent.id, type: 1, name: path.slice(slash + 1), created: time, modified: time, content: { kind: 'file', data: tree.get(path)! } });
+    childrenOf(parent).push(id);
+  }
+  return { ...disk, entries: updated.map((e) => (children.has(e.id) ? { ...e, content: { kind: 'directory' as const, children: children.get(e.id)! } } : e)) };
+}

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import * as E from 'fp-ts/lib/Either';
-import { decode, DecodeError, encode, encodeOrThrow } from '@savekit/core';
+import { decode, DecodeError, encode, EncodeError, encodeOrThrow } from '@savekit/core';
 import {
   actorOf, ascii85Decode, ascii85Encode, decodeSave, diskCrc, diskToTree, encodeSave, entryCrc, everyFourthByteCrc, format, hash4321, jsonWorld, layerOf, setLayerTiles,
   tevdDisk, treeToDisk, worldFields, worldMeta, type TevdDisk,
@@ -244,5 +244,60 @@ describe('@savekit/terrarum/node: the backup rule', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('a save on a disk is the same document as the save in a folder', () => {
+  const diskBytes = () => encodeOrThrow(tevdDisk, treeToDisk(ourSaveTree(5), { name: 'save1', time: 1_600_000_000 }));
+
+  test('decoding a disk gives the save decoded as from a folder; unchanged, it writes the same bytes', () => {
+    const bytes = diskBytes();
+    const decoded = format.decode(bytes);
+    if (E.isLeft(decoded)) throw decoded.left;
+    const doc = decoded.right.value;
+    if (doc.kind !== 'disk' || doc.save === undefined) throw new Error('expected a disk holding a save');
+    const fromFolder = decodeSave(ourSaveTree(5));
+    if (E.isLeft(fromFolder)) throw fromFolder.left;
+    expect(doc.save).toEqual(fromFolder.right.value);
+    expect(format.encode(doc)).toEqual(E.right(bytes));
+    // Through lossless JSON too.
+    const json = format.json.encode(doc);
+    const back = format.json.decode(JSON.parse(JSON.stringify(json)));
+    if (E.isLeft(back)) throw new Error('JSON did not decode');
+    expect(format.encode(back.right)).toEqual(E.right(bytes));
+  });
+
+  test('an edit to the save is written into the disk: checksums recomputed, other entries untouched, files added and removed', () => {
+    const bytes = diskBytes();
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- edited freely below
+    const doc = (format.decode(bytes) as E.Right<{ value: any }>).right.value;
+    const before = doc.disk as TevdDisk;
+    doc.save.meta.name = 'Renamed';
+    doc.save.worldinfo2 = { rows: [['id', 'drop', 'name'], ['1', '1', 'BLOCK_STONE'], ['3', '3', 'BLOCK_SAND']] };
+    delete doc.save.files['tapestries/1'];
+    doc.save.files['computers/0f1e2d3c'] = Uint8Array.of(9, 9, 9);
+    const written = format.encode(doc);
+    if (E.isLeft(written)) throw written.left;
+    // Decodes strictly: every CRC, the hash and the disk CRC are right.
+    const again = format.decode(written.right);
+    if (E.isLeft(again)) throw again.left;
+    const after = again.right.value;
+    if (after.kind !== 'disk' || after.save === undefined) throw new Error('expected a disk holding a save');
+    expect(after.save.meta.name).toBe('Renamed');
+    expect(after.save.worldinfo2.rows[2]).toEqual(['3', '3', 'BLOCK_SAND']);
+    const tree = diskToTree(after.disk);
+    expect(tree.has('tapestries/1')).toBe(false);
+    expect(tree.get('computers/0f1e2d3c')).toEqual(Uint8Array.of(9, 9, 9));
+    // Files the edit did not touch keep their entries exactly (ids, times).
+    const untouched = (d: TevdDisk) => d.entries.find((e) => e.name === 'worldinfo3');
+    expect(untouched(after.disk)).toEqual(untouched(before));
+    expect(after.disk.entries.find((e) => e.name === 'worldinfo2')!.id).toBe(before.entries.find((e) => e.name === 'worldinfo2')!.id);
+  });
+
+  test('a save file that cannot be written is an EncodeError, not a crash', () => {
+    const doc = (format.decode(diskBytes()) as E.Right<{ value: any }>).right.value; // eslint-disable-line @typescript-eslint/no-explicit-any
+    doc.save.meta.created = 2 ** 48;
+    const written = format.encode(doc);
+    expect(E.isLeft(written) && written.left).toBeInstanceOf(EncodeError);
   });
 });
