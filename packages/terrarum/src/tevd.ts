@@ -356,20 +356,7 @@ export function diskToTree(disk: TevdDisk): Map<string, Uint8Array> {
   }
   const byId = new Map(disk.entries.map((e) => [e.id, e]));
   const out = new Map<string, Uint8Array>();
-  for (const e of disk.entries) {
-    if (e.content.kind !== 'file') continue;
-    if (disk.layout === 'tvda') {
-      out.set(e.id, e.content.data);
-      continue;
-    }
-    const parts: string[] = [e.name ?? e.id];
-    const seen = new Set<string>([e.id]);
-    for (let p = byId.get(e.parent); p !== undefined && p.id !== '0' && !seen.has(p.id); p = byId.get(p.parent)) {
-      seen.add(p.id);
-      parts.unshift(p.name ?? p.id);
-    }
-    out.set(parts.join('/'), e.content.data);
-  }
+  for (const [id, path] of filePaths(disk)) out.set(path, (byId.get(id)!.content as { data: Uint8Array }).data);
   return out;
 }
 
@@ -457,6 +444,9 @@ export function updateDiskFromTree(disk: TevdDisk, tree: ReadonlyMap<string, Uin
   // Children lists without the removed files (copied: the input disk is not changed).
   const updated = entries.map((e) => (e.content.kind === 'directory' && e.content.children.some((c) => removed.has(c)) ? { ...e, content: { kind: 'directory' as const, children: e.content.children.filter((c) => !removed.has(c)) } } : e));
   const added = [...tree.keys()].filter((p) => !seenPaths.has(p)).sort();
+  for (const path of added) {
+    if (path.split('/').some((part) => part === '' || part === '.' || part === '..' || part.includes('\\'))) throw new Error(`refused entry name ${JSON.stringify(path)}: it would leave the save`);
+  }
   if (added.length === 0) return { ...disk, entries: updated };
   const tvda = disk.layout === 'tvda';
   let next = updated.reduce((max, e) => (/^-?\d+$/.test(e.id) && BigInt(e.id) > max ? BigInt(e.id) : max), 0n) + 1n;

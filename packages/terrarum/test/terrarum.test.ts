@@ -8,7 +8,7 @@ import * as E from 'fp-ts/lib/Either';
 import { decode, DecodeError, encode, EncodeError, encodeOrThrow } from '@savekit/core';
 import {
   actorOf, ascii85Decode, ascii85Encode, decodeSave, diskCrc, diskToTree, encodeSave, entryCrc, everyFourthByteCrc, format, hash4321, jsonWorld, layerOf, setLayerTiles,
-  tevdDisk, treeToDisk, worldFields, worldMeta, type TevdDisk,
+  tevdDisk, treeToDisk, updateDiskFromTree, worldFields, worldMeta, type TevdDisk,
 } from '@savekit/terrarum';
 import { backupPath, loadSaveFile, saveFile, type LoadedSave } from '@savekit/terrarum/node';
 import { fuzzSuite, roundTripSuite } from '@savekit/testkit';
@@ -300,4 +300,16 @@ describe('a save on a disk is the same document as the save in a folder', () => 
     const written = format.encode(doc);
     expect(E.isLeft(written) && written.left).toBeInstanceOf(EncodeError);
   });
+});
+
+test('a file added to a save on a disk under a path that would leave the save is refused on write', () => {
+  const bytes = encodeOrThrow(tevdDisk, treeToDisk(ourSaveTree(1), { name: 'save1' }));
+  const doc = (format.decode(bytes) as E.Right<{ value: any }>).right.value; // eslint-disable-line @typescript-eslint/no-explicit-any
+  for (const name of ['../evil', '/etc/passwd', 'a//b']) {
+    doc.save.files = { [name]: Uint8Array.of(1) };
+    const written = format.encode(doc);
+    expect(E.isLeft(written) && written.left.message).toMatch(/refused (entry name|path)/);
+  }
+  // updateDiskFromTree refuses such paths itself too.
+  expect(() => updateDiskFromTree(treeToDisk(new Map([['a', Uint8Array.of(1)]])), new Map([['../x', Uint8Array.of(1)]]))).toThrow(/refused entry name/);
 });
