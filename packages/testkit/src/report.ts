@@ -25,6 +25,8 @@ export interface SuiteReport {
   readonly failures: ReadonlyArray<SuiteFailure>;
   /** The slowest input, for fuzzing. */
   readonly slowest?: { readonly ms: number; readonly mutation: string };
+  /** Fuzz decodes that went over the time limit once but not when timed again (pauses, not hangs). */
+  readonly retimed?: number;
 }
 
 /** Thrown when a suite found failures; the report is attached. */
@@ -52,7 +54,7 @@ export function recordTotals(report: SuiteReport): void {
   const file = process.env.SAVEKIT_TESTKIT_TOTALS;
   if (!file) return;
   mkdirSync(dirname(file), { recursive: true });
-  appendFileSync(file, `${JSON.stringify({ suite: report.suite, format: report.format, iterations: report.iterations, failures: report.failures.length, slowest: report.slowest })}\n`);
+  appendFileSync(file, `${JSON.stringify({ suite: report.suite, format: report.format, iterations: report.iterations, failures: report.failures.length, slowest: report.slowest, retimed: report.retimed })}\n`);
 }
 
 /** Records the report (unless `record` is false), and throws a {@link SuiteError} when it has failures. */
