@@ -1,10 +1,11 @@
 // writeFileAtomic under SIGKILL: a child rewrites a file as fast as it can and is killed at a random
 // moment, 200 times. The file (and its backup) must always be one complete version, never a mix.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { writeFileAtomic } from '../src/node/atomic';
 
 const entry = join(__dirname, '..', 'dist', 'node', 'index.js');
 const SIZE = 256 * 1024;
@@ -38,6 +39,9 @@ test('a writer killed at random points leaves the old or the new file, never a m
   );
   writeFileSync(target, version(0));
   let newest = 0;
+  let killsLeavingTemps = 0;
+  let mostTemps = 0;
+  const leftovers = () => readdirSync(dir).filter((name) => name.endsWith('.tmp'));
   let seed = 12345;
   const random = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
   try {
@@ -55,12 +59,56 @@ test('a writer killed at random points leaves the old or the new file, never a m
       // Never older than the last completed save.
       expect(n).toBeGreaterThanOrEqual(start);
       newest = n;
+      const temps = leftovers();
+      expect(temps.every((name) => /^\.save\.sav(\.bak)?\.\d+\.[0-9a-f]{12}\.tmp$/.test(name))).toBe(true);
+      if (temps.length > 0) killsLeavingTemps++;
+      mostTemps = Math.max(mostTemps, temps.length);
       const backup = new Uint8Array(readFileSync(`${target}.bak`));
       expect(isWhole(backup)).toBe(true);
       // The backup is the save before the last one, or the same one when the kill came between the two renames.
       expect(new DataView(backup.buffer, backup.byteOffset).getUint32(0, true)).toBeLessThanOrEqual(n);
     }
+    // Killed writers leave temporary files, but each next save removes them: they never pile up.
+    expect(killsLeavingTemps).toBeGreaterThan(0);
+    expect(mostTemps).toBeLessThanOrEqual(2);
+    writeFileAtomic(target, version(newest + 1), { backup: `${target}.bak` });
+    expect(leftovers()).toEqual([]);
+    expect(isWhole(new Uint8Array(readFileSync(target)))).toBe(true);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }, 120_000);
+
+test("a running writer's temporary file is left alone; a dead one's is removed", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'savekit-atomic-'));
+  const target = join(dir, 'save.sav');
+  try {
+    // process.ppid runs (it started us); a pid far past the kernel's maximum never does.
+    const running = join(dir, `.save.sav.${process.ppid}.0123456789ab.tmp`);
+    const dead = join(dir, `.save.sav.${2 ** 31 - 2}.0123456789ab.tmp`);
+    const unrelated = join(dir, '.other.sav.1.0123456789ab.tmp');
+    for (const file of [running, dead, unrelated]) writeFileSync(file, 'partial');
+    writeFileAtomic(target, Uint8Array.of(1, 2, 3));
+    expect(existsSync(running)).toBe(true);
+    expect(existsSync(dead)).toBe(false);
+    expect(existsSync(unrelated)).toBe(true);
+    expect([...readFileSync(target)]).toEqual([1, 2, 3]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a backup that already is the save (a writer killed between its renames) is kept without leaving a temporary file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'savekit-atomic-'));
+  const target = join(dir, 'save.sav');
+  try {
+    writeFileSync(target, Uint8Array.of(1));
+    linkSync(target, `${target}.bak`);
+    writeFileAtomic(target, Uint8Array.of(2), { backup: `${target}.bak` });
+    expect([...readFileSync(target)]).toEqual([2]);
+    expect([...readFileSync(`${target}.bak`)]).toEqual([1]);
+    expect(readdirSync(dir).sort()).toEqual(['save.sav', 'save.sav.bak']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

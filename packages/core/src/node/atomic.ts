@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync, existsSync, linkSync, copyFileSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readdirSync, renameSync, unlinkSync, writeSync, existsSync, linkSync, copyFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -29,11 +29,53 @@ function fsyncDirectory(dir: string): void {
   }
 }
 
+/** A fresh temporary sibling of `target`, named after the writing process so leftovers can be told apart. */
+function temporarySibling(target: string): string {
+  return join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user. Only ESRCH says it is gone.
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
+/**
+ * Removes temporary siblings of `target` left by writers that were killed mid-save: only those whose
+ * process no longer runs, so a concurrent writer's file is never touched.
+ */
+function removeLeftovers(target: string): void {
+  const prefix = `.${basename(target)}.`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(target));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    const match = /^(\d+)\.[0-9a-f]{12}\.tmp$/.exec(name.slice(prefix.length));
+    if (match === null) continue;
+    const pid = Number(match[1]);
+    if (pid === process.pid || isRunning(pid)) continue;
+    try {
+      unlinkSync(join(dirname(target), name));
+    } catch {
+      /* another writer cleaned it first */
+    }
+  }
+}
+
 /**
  * Writes `bytes` to `path` atomically: to a temporary sibling first, which is flushed to disk
  * (fsync), then renamed over `path`, and the folder is flushed too. A crash at any point leaves
  * either the old file or the new one. With `backup`, the previous file is kept under that name
- * first (hard-linked where possible, else copied), so it too is complete at every moment.
+ * first (hard-linked where possible, else copied), so it too is complete at every moment. Temporary
+ * files left by earlier writers that were killed mid-save are removed after a successful write.
  *
  * @example
  * ```ts
@@ -43,7 +85,7 @@ function fsyncDirectory(dir: string): void {
  */
 export function writeFileAtomic(path: string, bytes: Uint8Array, options: AtomicWriteOptions = {}): void {
   const dir = dirname(path);
-  const temp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  const temp = temporarySibling(path);
   const fd = openSync(temp, 'wx', options.mode ?? 0o666);
   try {
     let written = 0;
@@ -61,13 +103,16 @@ export function writeFileAtomic(path: string, bytes: Uint8Array, options: Atomic
   closeSync(fd);
   try {
     if (options.backup !== undefined && existsSync(path)) {
-      const backupTemp = `${options.backup}.${randomBytes(6).toString('hex')}.tmp`;
+      const backupTemp = temporarySibling(options.backup);
       try {
         linkSync(path, backupTemp);
       } catch {
         copyFileSync(path, backupTemp);
       }
       renameSync(backupTemp, options.backup);
+      // When the backup already is the save (a writer killed between its two renames), both names
+      // are links to one file and rename does nothing, leaving the temporary name behind.
+      if (existsSync(backupTemp)) unlinkSync(backupTemp);
     }
     renameSync(temp, path);
   } catch (error) {
@@ -79,4 +124,6 @@ export function writeFileAtomic(path: string, bytes: Uint8Array, options: Atomic
     throw error;
   }
   fsyncDirectory(dir);
+  removeLeftovers(path);
+  if (options.backup !== undefined) removeLeftovers(options.backup);
 }
