@@ -35,6 +35,7 @@ export async function fuzzSuiteIsolated(options: IsolatedFuzzOptions): Promise<S
   const timeoutMs = options.timeoutMs ?? 2000;
   const iterations = options.iterations ?? defaultIterations();
   const progress = new Int32Array(new SharedArrayBuffer(8));
+  const interval = Math.max(10, Math.min(100, timeoutMs / 4));
   const module = options.module.startsWith('file:') ? options.module : pathToFileURL(options.module).href;
   const worker = new Worker(workerScript(), {
     workerData: { module, exportName: options.exportName, options: { ...options, iterations, module: undefined }, progress },
@@ -43,11 +44,17 @@ export async function fuzzSuiteIsolated(options: IsolatedFuzzOptions): Promise<S
     let formatId = options.module;
     let last = -1;
     let since = Date.now();
+    let tick = since;
     const watchdog = setInterval(() => {
       const now = Atomics.load(progress, 0);
+      const at = Date.now();
+      // A tick far later than asked means this process was paused (a busy machine, a stopped VM);
+      // that time does not count against the decode. A real hang is still caught, only later.
+      if (at - tick > 4 * interval) since += at - tick - interval;
+      tick = at;
       if (now !== last) {
         last = now;
-        since = Date.now();
+        since = at;
         return;
       }
       if (Date.now() - since > timeoutMs) {
@@ -60,7 +67,7 @@ export async function fuzzSuiteIsolated(options: IsolatedFuzzOptions): Promise<S
           reject(error);
         }
       }
-    }, Math.max(10, Math.min(100, timeoutMs / 4)));
+    }, interval);
     worker.on('message', (message: SuiteReport | { ready: string }) => {
       if ('ready' in message) {
         formatId = message.ready;
