@@ -53,8 +53,9 @@ export class Writer {
   }
 
   private grow(needed: number): void {
-    let capacity = this.buf.length * 2;
-    while (capacity < needed) capacity *= 2;
+    // Doubling for small steps; a reservation larger than that (a codec that sized its output up
+    // front) gets exactly what it asked for, so large saves are not rounded up to a power of two.
+    const capacity = Math.max(this.buf.length * 2, needed);
     const next = new Uint8Array(capacity);
     next.set(this.buf.subarray(0, this.length));
     this.buf = next;
@@ -98,9 +99,12 @@ export class Writer {
     return this.buf.subarray(0, this.length);
   }
 
-  /** The bytes written so far, as a fresh copy. */
+  /**
+   * The bytes written, for the end of an encode: the buffer itself when it is exactly full (no copy
+   * of a large save), else a copy of the written part. The writer must not be used afterwards.
+   */
   finish(): Uint8Array {
-    return this.buf.slice(0, this.length);
+    return this.length === this.buf.length ? this.buf : this.buf.slice(0, this.length);
   }
 
   /** Enters one nesting level of a recursive codec; fails past the depth limit. */

@@ -19,7 +19,11 @@ export interface ZObject {
   size: number;
   /** References: 0 null, 1…N objects, −(e + 1) external `e`. */
   references: number[];
-  /** Data segments (segment 0 starts with the tag). */
+  /**
+   * Data segments (segment 0 starts with the tag). Decoded segments are views into the decoded
+   * bytes, not copies (as @bufbuild/protobuf reads `bytes` fields): editing one in place edits the
+   * input too, so copy the input first if you need it unchanged. Replacing a segment never does.
+   */
   segments: Uint8Array[];
 }
 
@@ -175,7 +179,8 @@ export const zippyFile: Codec<ZippyFile> = defineCodec<ZippyFile>({
         if (p + 4 > bodyEnd) throw r.error(`object ${n}: segment ${s} runs past its body`, p);
         const length = u32(r, le, p);
         if (p + 4 + length > bodyEnd) throw r.error(`object ${n}: segment ${s} of ${length} bytes runs past its body`, p);
-        segments.push(r.bytes.slice(p + 4, p + 4 + length));
+        // A view, not a copy: a separate buffer per segment doubled the memory of large saves.
+        segments.push(r.bytes.subarray(p + 4, p + 4 + length));
         p += 4 + length;
         const next = dataBase + align4(p - dataBase);
         if (next > bodyEnd) throw r.error(`object ${n}: segment ${s}'s padding runs past its body`, p);
@@ -184,7 +189,7 @@ export const zippyFile: Codec<ZippyFile> = defineCodec<ZippyFile>({
       }
       if (p !== bodyEnd) throw r.error(`object ${n}: its body is ${bodyLength} bytes, its references and segments take ${p - (dataBase + bodyAt)}`, entry + 20);
       if (segments.length === 0 || segments[0].length < 4) throw r.error(`object ${n}: segment 0 must start with the tag`, dataBase + bodyAt);
-      const segTag = new DataView(segments[0].buffer).getUint32(0, le);
+      const segTag = new DataView(segments[0].buffer, segments[0].byteOffset, segments[0].byteLength).getUint32(0, le);
       if (segTag !== tag) throw r.error(`object ${n}: the directory says ${JSON.stringify(tagName(tag))}, segment 0 says ${JSON.stringify(tagName(segTag))}`, dataBase + bodyAt + refCount * 4 + 4);
       objects.push({ tag: tagName(tag), size: recorded, references, segments });
       // For hex views: the object (by its index in the document) is its body; its directory entry too.
@@ -244,40 +249,53 @@ export const zippyFile: Codec<ZippyFile> = defineCodec<ZippyFile>({
       w.append(name);
     }
     w.fill(align4(w.length - start) - (w.length - start), 0);
-    // Bodies are laid out first (the directory needs their offsets).
-    // Sized up front (a pass over the objects costs less than regrowing tens of megabytes).
-    let bodiesSize = 0;
-    for (const o of file.objects) {
-      bodiesSize += 4 * (Array.isArray(o.references) ? o.references.length : 0);
-      if (Array.isArray(o.segments)) for (const s of o.segments) bodiesSize += 4 + align4(s instanceof Uint8Array ? s.length : 0);
-    }
-    const bodies = w.sub(Math.max(64, bodiesSize));
-    const entries: number[][] = [];
+    // Two passes straight into the output, no body buffer or entry list in between: the first
+    // checks each object and sizes its body (the directory, written first, needs the offsets), the
+    // second writes the bodies. The output is sized once, exactly.
     const path = w.state.path;
-    file.objects.forEach((o, i) => {
+    const bodyLengths = new Uint32Array(count);
+    let bodiesSize = 0;
+    for (let i = 0; i < count; i++) {
+      const o = file.objects[i];
       path.push('objects', i + 1);
-      const bodyAt = bodies.length;
-      for (const r of o.references) {
-        const at = bodies.ensure(4);
-        bodies.view.setUint32(at, ref(r, `object ${i + 1}`) >>> 0, le);
-        bodies.length = at + 4;
+      if (typeof o !== 'object' || o === null || !Array.isArray(o.references) || !Array.isArray(o.segments)) throw w.error(`object ${i + 1}: expected { tag, size, references, segments }`);
+      let length = 4 * o.references.length;
+      for (let k = 0; k < o.segments.length; k++) {
+        const segment = o.segments[k];
+        if (!(segment instanceof Uint8Array)) throw w.error(`object ${i + 1}: segment ${k} is not bytes`);
+        length += 4 + align4(segment.length);
       }
-      for (const s of o.segments) {
-        const at = bodies.ensure(4);
-        bodies.view.setUint32(at, s.length, le);
-        bodies.length = at + 4;
-        bodies.append(s);
-        bodies.fill(align4(bodies.length) - bodies.length, 0);
-      }
-      if (o.segments.length === 0 || o.segments[0].length < 4 || new DataView(o.segments[0].buffer, o.segments[0].byteOffset).getUint32(0, le) !== tagValue(o.tag)) {
+      const first = o.segments[0];
+      if (first === undefined || first.length < 4 || new DataView(first.buffer, first.byteOffset, first.byteLength).getUint32(0, le) !== tagValue(o.tag)) {
         throw w.error(`object ${i + 1}: segment 0 must start with its tag ${JSON.stringify(o.tag)}`);
       }
-      entries.push([tagValue(o.tag), o.size, o.references.length, o.segments.length, bodyAt, bodies.length - bodyAt]);
+      bodyLengths[i] = length;
+      bodiesSize += length;
       path.length -= 2;
-    });
-    w.ensure(entries.length * DIRECTORY_ENTRY + bodies.length + 8);
-    for (const e of entries) for (const v of e) put32(v);
-    w.append(bodies.written());
+    }
+    w.ensure(count * DIRECTORY_ENTRY + bodiesSize + (file.crc ? 8 : 0));
+    let bodyAt = 0;
+    for (let i = 0; i < count; i++) {
+      const o = file.objects[i];
+      put32(tagValue(o.tag));
+      put32(o.size);
+      put32(o.references.length);
+      put32(o.segments.length);
+      put32(bodyAt);
+      put32(bodyLengths[i]);
+      bodyAt += bodyLengths[i];
+    }
+    for (let i = 0; i < count; i++) {
+      const o = file.objects[i];
+      path.push('objects', i + 1);
+      for (const r of o.references) put32(ref(r, `object ${i + 1}`));
+      for (const segment of o.segments) {
+        put32(segment.length);
+        w.append(segment);
+        w.fill(align4(w.length - start) - (w.length - start), 0);
+      }
+      path.length -= 2;
+    }
     if (file.crc) {
       // The CRC covers every byte before the trailer.
       const sum = crc32.compute(w.buf.subarray(start, w.length));

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as E from 'fp-ts/lib/Either';
-import { decode, DecodeError, decodeOrThrow, encodeOrThrow } from '@savekit/core';
+import { decode, DecodeError, decodeOrThrow, encode, encodeOrThrow } from '@savekit/core';
 import { adataRestorer, adataSaver, format, readSavefile, Vector, writeSavefile, ZClass, zippyFile, type AData, type ZippyFile } from '@savekit/zippy';
 import { saveLua } from '@savekit/zippy/lua';
 import { fuzzSuite, roundTripSuite } from '@savekit/testkit';
@@ -53,6 +53,25 @@ test('decoding gives the object table; re-encoding gives the identical bytes; th
   ]);
   expect(encodeOrThrow(zippyFile, file)).toEqual(example);
   expect(format.summary!(file).join('\n')).toContain('1  LUA\\0     0  #1, #2, #3');
+});
+
+test('decoded segments are views into the input (no copies); a replaced segment is written, a bad one named', () => {
+  const input = example.slice();
+  const file = decodeOrThrow(zippyFile, input);
+  const data = file.objects[1].segments;
+  expect(data.every((segment) => segment.buffer === input.buffer)).toBe(true);
+  // The DATA object's payload (after its tag): replacing it changes only those bytes of the output.
+  const replaced = data[0].map((b, i) => (i < 4 ? b : b ^ 0xff));
+  const edited = { ...file, objects: file.objects.map((o, i) => (i === 1 ? { ...o, segments: [replaced, ...data.slice(1)] } : o)) };
+  const out = encodeOrThrow(zippyFile, { ...edited, crc: false });
+  const plain = encodeOrThrow(zippyFile, { ...file, crc: false });
+  expect(out.length).toBe(plain.length);
+  const differing = [...out].flatMap((b, i) => (b !== plain[i] ? [i] : []));
+  expect(differing.length).toBe(data[0].length - 4);
+  expect(Buffer.from(input).equals(Buffer.from(example))).toBe(true); // the input is untouched
+  const bad = { ...file, objects: file.objects.map((o, i) => (i === 2 ? { ...o, segments: [o.segments[0], 'text' as unknown as Uint8Array] } : o)) };
+  const error = encode(zippyFile, bad);
+  expect(E.isLeft(error) && [error.left.path, error.left.message]).toEqual([['objects', 3], 'object 3: segment 1 is not bytes']);
 });
 
 test('a byte-swapped file (magic VASZ) is read, and written back as it was', () => {
