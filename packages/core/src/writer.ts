@@ -53,13 +53,26 @@ export class Writer {
   }
 
   private grow(needed: number): void {
-    // Doubling for small steps; a reservation larger than that (a codec that sized its output up
-    // front) gets exactly what it asked for, so large saves are not rounded up to a power of two.
-    const capacity = Math.max(this.buf.length * 2, needed);
+    let capacity = this.buf.length * 2;
+    while (capacity < needed) capacity *= 2;
+    this.resize(capacity);
+  }
+
+  private resize(capacity: number): void {
     const next = new Uint8Array(capacity);
     next.set(this.buf.subarray(0, this.length));
     this.buf = next;
     this.view = new DataView(next.buffer);
+  }
+
+  /**
+   * Makes room for exactly `count` more bytes, for a codec that knows the size of what it is about to
+   * write: the buffer is grown once to that size (not doubled), so a large save is neither copied
+   * while it grows nor rounded up, and {@link finish} can hand the buffer over without a copy.
+   */
+  presize(count: number): void {
+    const needed = this.length + count;
+    if (needed > this.buf.length) this.resize(needed);
   }
 
   /** Writes one byte (0–255; the caller has range-checked it). */

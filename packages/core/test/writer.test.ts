@@ -1,5 +1,5 @@
-// The write cursor's buffer policy: small writes double the buffer, a large reservation gets exactly
-// what it asked for, and finishing an exactly full buffer hands it over without a copy.
+// The write cursor's buffer policy: writes grow the buffer by doubling (headroom for what follows), a
+// codec that knows its size presizes exactly, and finishing an exactly full buffer copies nothing.
 import fc from 'fast-check';
 import { Writer, WriteState } from '../src/index';
 
@@ -13,11 +13,18 @@ test('small writes grow the buffer by doubling', () => {
   expect(w.buf.length).toBe(64);
 });
 
-test('a reservation larger than double gets exactly its size; finishing then copies nothing', () => {
+test('a large write doubles until it fits', () => {
+  const w = writer(16);
+  w.fill(1000, 1);
+  expect(w.buf.length).toBe(1024);
+});
+
+test('presize grows exactly once to the size asked; finishing then copies nothing', () => {
   const w = writer(16);
   w.fill(4, 1);
-  const at = w.ensure(1_000_000);
-  expect(at).toBe(4);
+  w.presize(1_000_000);
+  expect(w.buf.length).toBe(1_000_004);
+  w.presize(10); // already room: nothing changes
   expect(w.buf.length).toBe(1_000_004);
   w.fill(1_000_000, 2);
   const bytes = w.finish();

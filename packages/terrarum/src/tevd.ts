@@ -54,6 +54,11 @@ export interface TevdDisk {
 
 const MAGIC = [0x54, 0x45, 0x56, 0x64]; // "TEVd"
 const FOOTER_MARK = 0xfefefefe;
+// Sizes of the fixed headers, from their declarations (47, 253, 281 and 36 bytes).
+const TEVD_HEADER = tevdHeader.minSize;
+const TVDA_HEADER_EXTENSION = tvdaHeaderExtension.minSize;
+const TEVD_ENTRY_HEADER = tevdEntryHeader.minSize;
+const TVDA_ENTRY_HEADER = tvdaEntryHeader.minSize;
 
 const contentJson = t.union([
   t.type({ kind: t.literal('file'), data: jsonBytes() }),
@@ -131,6 +136,18 @@ function contentParts(entry: TevdEntry, tvda: boolean): { head: Uint8Array; data
   }
   pushId(c.target);
   return { head: Uint8Array.from(w) };
+}
+
+/** The bytes an entry takes on disk (header and content), for sizing the output once; 0 when it is not well-formed (the writer reports that). */
+function entrySize(entry: TevdEntry, tvda: boolean): number {
+  const c = entry?.content;
+  if (typeof c !== 'object' || c === null) return 0;
+  const header = tvda ? TVDA_ENTRY_HEADER : TEVD_ENTRY_HEADER;
+  const idSize = tvda ? 8 : 4;
+  if ((c.kind === 'file' || c.kind === 'compressed') && c.data instanceof Uint8Array) return header + (c.kind === 'file' ? 6 : 12) + c.data.length;
+  if (c.kind === 'directory' && Array.isArray(c.children)) return header + (tvda ? 4 : 2) + c.children.length * idSize;
+  if (c.kind === 'symlink') return header + idSize;
+  return 0;
 }
 
 function crcOfParts(parts: { head: Uint8Array; data?: Uint8Array }, layout: TevdLayout): number {
@@ -307,6 +324,10 @@ export const tevdDisk: Codec<TevdDisk> = defineCodec<TevdDisk>({
     const paddedName = new Uint8Array(nameSize);
     paddedName.set(nameBytes);
     if (!Number.isInteger(disk.capacity) || disk.capacity < 0 || disk.capacity >= 2 ** 48) throw w.error(`capacity ${disk.capacity} does not fit 48 bits`);
+    // Sized once: a large save is then written without regrowing and handed over without a copy.
+    let size = TEVD_HEADER + (tvda ? TVDA_HEADER_EXTENSION : disk.layout === 'tevd-2023' ? attrSize : 0) + (disk.layout === 'tevd-2017' ? 4 + attrSize + 2 : 0);
+    if (Array.isArray(disk.entries)) for (const entry of disk.entries) size += entrySize(entry, tvda);
+    w.presize(size);
     tevdHeader.write(w, { magic: 'TEVd', capacity: disk.capacity, name: paddedName.subarray(0, 32), diskCrc: 0, version: disk.version });
     const crcAt = start + 42; // patched once every entry's CRC is known
     if (tvda) tvdaHeaderExtension.write(w, { extraInfo: disk.attributes, nameTail: paddedName.subarray(32) });
@@ -414,6 +435,14 @@ function filePaths(disk: TevdDisk): Map<string, string> {
   return out;
 }
 
+/** Whether two byte arrays hold the same bytes (a plain loop: `every` with a callback per byte cost a 52 MB save 300 ms). */
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  if (a.buffer === b.buffer && a.byteOffset === b.byteOffset) return true;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /**
  * The disk with its files replaced by `tree`'s: an entry whose bytes are unchanged is kept as it
  * is (id, times, place); a changed file keeps its entry with the new bytes and `modified = time`; a
@@ -423,7 +452,6 @@ function filePaths(disk: TevdDisk): Map<string, string> {
 export function updateDiskFromTree(disk: TevdDisk, tree: ReadonlyMap<string, Uint8Array>, options: { readonly time?: number } = {}): TevdDisk {
   const time = options.time ?? Math.floor(Date.now() / 1000);
   const paths = filePaths(disk);
-  const equal = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
   const removed = new Set<string>();
   const entries: TevdEntry[] = [];
   const seenPaths = new Set<string>();
@@ -439,7 +467,7 @@ export function updateDiskFromTree(disk: TevdDisk, tree: ReadonlyMap<string, Uin
       continue;
     }
     seenPaths.add(path);
-    entries.push(equal(data, e.content.data) ? e : { ...e, modified: time, content: { kind: 'file', data } });
+    entries.push(sameBytes(data, e.content.data) ? e : { ...e, modified: time, content: { kind: 'file', data } });
   }
   // Children lists without the removed files (copied: the input disk is not changed).
   const updated = entries.map((e) => (e.content.kind === 'directory' && e.content.children.some((c) => removed.has(c)) ? { ...e, content: { kind: 'directory' as const, children: e.content.children.filter((c) => !removed.has(c)) } } : e));

@@ -50,6 +50,23 @@ test('TEVd 2023 (spec 3, 64-byte header, no footer) round-trips; a changed byte 
   expect(E.isLeft(result) && result.left.message).toMatch(/entry 1 \(a\.txt\): CRC stored/);
 });
 
+test('the disk writer sizes its output exactly in every layout (one buffer, handed over without a copy)', () => {
+  const tree = new Map([['a.txt', new TextEncoder().encode('hello world!')], ['dir/b.bin', new Uint8Array(1000).fill(7)], ['dir/sub/c', new Uint8Array(0)]]);
+  const disk2017 = treeToDisk(tree, { name: 'sizes', time: 1_677_888_000 });
+  const disks: TevdDisk[] = [
+    disk2017,
+    { ...disk2017, layout: 'tevd-2023', attributes: new Uint8Array(17) },
+    { ...disk2017, entries: [...disk2017.entries, { id: '99', parent: '0', type: 3, name: 'link', created: 0, modified: 0, content: { kind: 'symlink', target: '1' } }, { id: '98', parent: '0', type: 0x11, name: 'packed', created: 0, modified: 0, content: { kind: 'compressed', data: Uint8Array.of(1, 2, 3), originalLength: 9 } }] },
+    tvda(),
+  ];
+  for (const disk of disks) {
+    const bytes = encodeOrThrow(tevdDisk, disk);
+    // The writer's buffer itself: the precomputed size matched what was written, byte for byte.
+    expect(bytes.buffer.byteLength).toBe(bytes.length);
+    expect(encodeOrThrow(tevdDisk, decodeOrThrow(tevdDisk, bytes))).toEqual(bytes);
+  }
+});
+
 function world(width: number, height: number, byteOrder: 'le' | 'be', layers = 4): TemdWorld {
   const n = width * height;
   return {

@@ -273,7 +273,7 @@ export const zippyFile: Codec<ZippyFile> = defineCodec<ZippyFile>({
       bodiesSize += length;
       path.length -= 2;
     }
-    w.ensure(count * DIRECTORY_ENTRY + bodiesSize + (file.crc ? 8 : 0));
+    w.presize(count * DIRECTORY_ENTRY + bodiesSize + (file.crc ? 8 : 0));
     let bodyAt = 0;
     for (let i = 0; i < count; i++) {
       const o = file.objects[i];
