@@ -313,3 +313,25 @@ test('a file added to a save on a disk under a path that would leave the save is
   // updateDiskFromTree refuses such paths itself too.
   expect(() => updateDiskFromTree(treeToDisk(new Map([['a', Uint8Array.of(1)]])), new Map([['../x', Uint8Array.of(1)]]))).toThrow(/refused entry name/);
 });
+
+test('updateDiskFromTree: directories whose parents loop do not hang it; new files go under existing or new directories', () => {
+  const disk = treeToDisk(new Map([['d/e/a', Uint8Array.of(1)]]), { time: 5 });
+  // d (1) and e (2) made parents of each other: a hostile disk's directory chain that never reaches the root.
+  const looped: TevdDisk = { ...disk, entries: disk.entries.map((e) => (e.id === '1' ? { ...e, parent: '2' } : e)) };
+  const updated = updateDiskFromTree(looped, new Map([['d/e/a', Uint8Array.of(1)], ['x/y/b', Uint8Array.of(2)]]), { time: 9 });
+  const names = updated.entries.map((e) => [e.id, e.parent, e.name]);
+  expect(names.slice(-3)).toEqual([['4', '0', 'x'], ['5', '4', 'y'], ['6', '5', 'b']]);
+  expect(diskToTree(updated).get('x/y/b')).toEqual(Uint8Array.of(2));
+  // An added file under a directory the disk already has joins it.
+  const joined = updateDiskFromTree(disk, new Map([['d/e/a', Uint8Array.of(1)], ['d/c', Uint8Array.of(3)]]), { time: 9 });
+  expect(joined.entries.find((e) => e.name === 'c')!.parent).toBe('1');
+  expect(joined.entries.filter((e) => e.content.kind === 'directory')).toHaveLength(3);
+});
+
+test('a 100,000-deep path makes its directories without a stack overflow', () => {
+  const path = Array.from({ length: 100_000 }, (_, i) => `d${i}`).join('/') + '/f';
+  const disk = treeToDisk(new Map([[path, Uint8Array.of(7)]]));
+  expect(disk.entries).toHaveLength(100_002);
+  const updated = updateDiskFromTree(treeToDisk(new Map([['a', Uint8Array.of(1)]])), new Map([['a', Uint8Array.of(1)], [path, Uint8Array.of(7)]]));
+  expect(updated.entries).toHaveLength(100_003); // root, a, 100,000 directories, f
+});
