@@ -129,9 +129,8 @@ export const raceEntry = struct({
   destLocY: i16le,
 });
 
-/** A `ShpQ` / `NpcQ` / `StwQ` entry (11 bytes): a ship. */
-export const shipEntry = struct({
-  race: u16le,
+// A ship's fields after its race, shared by the queue entries and the battle groups.
+const shipFields = {
   captainsNameIndex: u8,
   raceId: u8,
   index: u8,
@@ -139,10 +138,13 @@ export const shipEntry = struct({
   maxCrew: u16le,
   energyLevel: u8,
   maxEnergy: u8,
-});
+};
 
-/** An `IGpQ` entry (13 bytes): a group in interplanetary space. */
-export const ipGroupEntry = struct({
+/** A `ShpQ` / `NpcQ` / `StwQ` entry (11 bytes): a ship. */
+export const shipEntry = struct({ race: u16le, ...shipFields });
+
+// A group's fields, shared by the interplanetary queue and the group list.
+const groupFields = {
   groupCounter: u16le,
   raceId: u8,
   sysLoc: u8,
@@ -153,7 +155,10 @@ export const ipGroupEntry = struct({
   groupId: u8,
   locX: i16le,
   locY: i16le,
-});
+};
+
+/** An `IGpQ` entry (13 bytes): a group in interplanetary space. */
+export const ipGroupEntry = struct(groupFields);
 
 /** An `Evts` entry (5 bytes): a scheduled event. */
 export const eventEntry = struct({ day: u8, month: u8, year: u16le, funcIndex: u8 });
@@ -178,34 +183,13 @@ export const encounterEntry = struct({
 });
 
 /** A `Grps` entry (14 bytes): a group on the interplanetary map, nibbles unpacked. */
-export const groupListEntry = struct({
-  raceOuter: u8,
-  groupCounter: u16le,
-  raceId: u8,
-  sysLoc: u8,
-  task: u8,
-  inSystem: u8,
-  destLoc: u8,
-  orbitPos: u8,
-  groupId: u8,
-  locX: i16le,
-  locY: i16le,
-});
+export const groupListEntry = struct({ raceOuter: u8, ...groupFields });
 
 /** `Grps`: the last encountered group, then the groups. */
 export const groupList = struct({ lastEncGroup: u8, groups: queue(groupListEntry) });
 
 /** A ship of a `BtGp` group (10 bytes). */
-export const battleShip = struct({
-  raceOuter: u8,
-  captainsNameIndex: u8,
-  raceId: u8,
-  index: u8,
-  crewLevel: u16le,
-  maxCrew: u16le,
-  energyLevel: u8,
-  maxEnergy: u8,
-});
+export const battleShip = struct({ raceOuter: u8, ...shipFields });
 
 /** A group of a `BtGp` chunk: the race shown, then its ships. */
 export const battleGroupEntry = struct({ icon: u8, ships: array(battleShip, u8) });
