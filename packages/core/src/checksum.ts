@@ -18,6 +18,11 @@ export interface ChecksumAlgorithm<D> {
   readonly name: string;
   /** The digest of `bytes`. */
   compute(bytes: Uint8Array): D;
+  /**
+   * For running checksums (CRC-32, Adler-32): the digest of the bytes that gave `previous` followed by
+   * `bytes`, so data in parts is checksummed without joining them.
+   */
+  continue?(previous: D, bytes: Uint8Array): D;
   /** Whether two digests are equal. */
   equals(a: D, b: D): boolean;
   /** A digest as readable text. */
@@ -30,6 +35,7 @@ const showU32 = (d: number) => `0x${(d >>> 0).toString(16).padStart(8, '0')}`;
 export const crc32: ChecksumAlgorithm<number> = {
   name: 'CRC-32',
   compute: (bytes) => CRC32.buf(bytes) >>> 0,
+  continue: (previous, bytes) => CRC32.buf(bytes, previous) >>> 0,
   equals: (a, b) => a >>> 0 === b >>> 0,
   show: showU32,
 };
@@ -38,6 +44,7 @@ export const crc32: ChecksumAlgorithm<number> = {
 export const adler32: ChecksumAlgorithm<number> = {
   name: 'Adler-32',
   compute: (bytes) => ADLER32.buf(bytes) >>> 0,
+  continue: (previous, bytes) => ADLER32.buf(bytes, previous) >>> 0,
   equals: (a, b) => a >>> 0 === b >>> 0,
   show: showU32,
 };

@@ -117,6 +117,12 @@ describe('checksum', () => {
     expect(sha256.show(sha256.compute(ascii('abc')))).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
   });
 
+  test('running checksums continue over parts as over the joined bytes', () => {
+    expect(crc32.continue!(crc32.compute(ascii('1234')), ascii('56789'))).toBe(0xcbf43926);
+    expect(adler32.continue!(adler32.compute(ascii('Wiki')), ascii('pedia'))).toBe(0x11e60398);
+    expect(sha256.continue).toBeUndefined();
+  });
+
   test('a digest after its data obeys the laws and is recomputed on encode', () => {
     const codec = checksum(struct({ name: cstring('utf8'), level: u8 }), { algorithm: crc32, stored: u32le });
     checkLaws(codec, fc.record({ name: fc.string({ maxLength: 10 }).map((s) => s.replace(/\0/g, '')), level: fc.integer({ min: 0, max: 255 }) }));
