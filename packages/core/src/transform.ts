@@ -6,6 +6,7 @@
  */
 import * as t from 'io-ts';
 import { defineCodec, readChild, writeChild, type Codec } from './codec.js';
+import { bytesEqual } from './bytes.js';
 import { jsonBytes } from './json.js';
 import type { Reader } from './reader.js';
 import type { Writer } from './writer.js';
@@ -282,7 +283,5 @@ export function transformKeeping<A>(codec: Codec<A>, ...args: LayerArgs): Codec<
 }
 
 function sameBytes(a: Uint8Array | undefined, b: Uint8Array): boolean {
-  if (a === undefined || a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+  return a !== undefined && bytesEqual(a, b);
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
-import { bytes, CP437_UPPER, cp437, cstring, decode, fixedString, literal, magic, pstring, u16le, u32le, u8, type EncodingName } from '../src/index';
+import { bytes, bytesEqual, CP437_UPPER, cp437, cstring, decode, fixedString, literal, magic, pstring, u16le, u32le, u8, type EncodingName } from '../src/index';
 import { checkLaws, decodeFails, encodeFails, encodeOk, hexBytes } from './laws';
 
 const alphabet: Record<EncodingName, fc.Arbitrary<string>> = {
@@ -87,6 +87,19 @@ describe('string errors', () => {
 });
 
 describe('bytes and constants', () => {
+  test('bytesEqual agrees with comparing byte by byte, for copies, views and the same view', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), fc.uint8Array({ maxLength: 64 }), (a, b) => {
+        expect(bytesEqual(a, b)).toBe(a.length === b.length && [...a].every((x, i) => x === b[i]));
+        expect(bytesEqual(a, a.slice())).toBe(true);
+        expect(bytesEqual(a, a)).toBe(true);
+      }),
+    );
+    const shared = Uint8Array.of(1, 2, 1, 2);
+    expect(bytesEqual(shared.subarray(0, 2), shared.subarray(2))).toBe(true);
+    expect(bytesEqual(shared.subarray(0, 2), shared.subarray(1, 3))).toBe(false);
+  });
+
   test('bytes of fixed, prefixed and rest length obey the laws', () => {
     checkLaws(bytes(5), fc.uint8Array({ minLength: 5, maxLength: 5 }));
     checkLaws(bytes(u16le), fc.uint8Array({ maxLength: 40 }));

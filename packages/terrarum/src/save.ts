@@ -10,7 +10,7 @@
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js';
-import { checkTreePath, crc32, decode, DecodeError, encode, EncodeError, utf8, type DecodeOptions, type Decoded, type Warning } from '@savekit/core';
+import { bytesEqual, checkTreePath, crc32, decode, DecodeError, encode, EncodeError, utf8, type DecodeOptions, type Decoded, type Warning } from '@savekit/core';
 import { everyFourthByteCrc } from './crc.js';
 import { csvText, parseCsv, type CsvFile } from './csv.js';
 import { parseJsonSafely } from './json.js';
@@ -81,7 +81,7 @@ export function decodeSave(tree: ReadonlyMap<string, Uint8Array>, options: SaveD
     if (worldinfoCrc(data, rule) !== stored) differ.push(`worldinfo${i + 1}`);
   });
   const hash = hash4321([m.crc1, m.crc2, m.crc3, m.crc4]);
-  if (!hash.every((b, i) => b === m.hash4321[i])) differ.push('world (hash4321)');
+  if (!bytesEqual(hash, m.hash4321)) differ.push('world (hash4321)');
   if (differ.length > 0) {
     const message = `Save file corrupted. These entries do not match the checksums in world: ${differ.join(', ')}`;
     if (options.checksums === 'warn') for (const entry of differ) warnings.push({ code: 'save-corrupted', path: [entry.split(' ')[0]], offset: 0, message: `Save file corrupted: ${entry} does not match its checksum` });

@@ -8,7 +8,7 @@
  * @module
  */
 import * as t from 'io-ts';
-import { defineCodec, jsonBytes, utf8, type Codec, type Reader, type Writer } from '@savekit/core';
+import { bytesEqual, defineCodec, jsonBytes, utf8, type Codec, type Reader, type Writer } from '@savekit/core';
 import { diskCrc, everyFourthByteCrc, fullCrc } from './crc.js';
 import { tevdEntryHeader, tevdHeader, tvdaEntryHeader, tvdaHeaderExtension } from './tevd-headers.js';
 
@@ -455,14 +455,6 @@ function directoryOf(dirs: Map<string, TevdEntry>, path: string, create: (parent
   return dir;
 }
 
-/** Whether two byte arrays hold the same bytes (a plain loop: `every` with a callback per byte cost a 52 MB save 300 ms). */
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  if (a.buffer === b.buffer && a.byteOffset === b.byteOffset) return true;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
 /**
  * The disk with its files replaced by `tree`'s: an entry whose bytes are unchanged is kept as it
  * is (id, times, place); a changed file keeps its entry with the new bytes and `modified = time`; a
@@ -487,7 +479,7 @@ export function updateDiskFromTree(disk: TevdDisk, tree: ReadonlyMap<string, Uin
       continue;
     }
     seenPaths.add(path);
-    entries.push(sameBytes(data, e.content.data) ? e : { ...e, modified: time, content: { kind: 'file', data } });
+    entries.push(bytesEqual(data, e.content.data) ? e : { ...e, modified: time, content: { kind: 'file', data } });
   }
   // Children lists without the removed files (copied: the input disk is not changed).
   const updated = entries.map((e) => (e.content.kind === 'directory' && e.content.children.some((c) => removed.has(c)) ? { ...e, content: { kind: 'directory' as const, children: e.content.children.filter((c) => !removed.has(c)) } } : e));

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
-import { isSaveTree, type AnyCodec, type SaveFormat, type SaveInput } from '@savekit/core';
+import { bytesEqual, isSaveTree, type AnyCodec, type SaveFormat, type SaveInput } from '@savekit/core';
 import { arbitrary, type ArbitraryOptions } from './arbitrary.js';
 import { finish, preview, type SuiteFailure, type SuiteReport } from './report.js';
 
@@ -35,7 +35,7 @@ function sameSave(a: SaveInput, b: SaveInput): boolean {
     }
     return true;
   }
-  return a.length === b.length && a.every((x, i) => x === b[i]);
+  return bytesEqual(a, b);
 }
 
 const show = (input: SaveInput) => (isSaveTree(input) ? `tree of ${input.size} files` : preview(input));

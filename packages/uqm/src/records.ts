@@ -4,7 +4,7 @@
  * @module
  */
 import * as t from 'io-ts';
-import { array, defineCodec, fixedString, i16le, i32le, jsonBytes, readChild, struct, u16le, u32le, u8, utf8, writeChild, type Codec, type TypeOf } from '@savekit/core';
+import { array, bytesEqual, defineCodec, fixedString, i16le, i32le, jsonBytes, readChild, struct, u16le, u32le, u8, utf8, writeChild, type Codec, type TypeOf } from '@savekit/core';
 
 /** A name in a NUL-padded field (bytes after the NUL kept when not zero). */
 export const name16 = fixedString(16, 'utf8', { tail: 'keep' });
@@ -68,7 +68,7 @@ function safeDecode(bytes: Uint8Array): string | undefined {
     const text = utf8.decode(bytes);
     // Only text that encodes back to the same bytes is shown as text.
     const again = utf8.encode(text);
-    return again.length === bytes.length && again.every((b, i) => b === bytes[i]) ? text : undefined;
+    return bytesEqual(again, bytes) ? text : undefined;
   } catch {
     return undefined;
   }
