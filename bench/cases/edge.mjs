@@ -6,7 +6,8 @@ import { decode, encode } from '@savekit/core';
 import { convertVariant, createSave, edgeSave, newInstance, refTo } from '@savekit/edge';
 import { prng } from '../data.mjs';
 
-function syntheticSave(count, variant) {
+/** A save of `count` mobjs, each targeting another, and a player, in the given variant (also used by saves.mjs). */
+export function syntheticSave(count, variant) {
   const random = prng(7);
   const mobjs = [];
   for (let i = 0; i < count; i++) {

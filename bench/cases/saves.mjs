@@ -3,13 +3,14 @@
 // synthetic saves scaled to ~50 MB where the format allows it (UQM's saves are bounded by the game:
 // its largest possible save — every star system scanned — is the synthetic case there).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as E from 'fp-ts/lib/Either.js';
 import { encode } from '@savekit/core';
-import { convertVariant, createSave, edgeSave, format as edgeFormat, newInstance, refTo } from '@savekit/edge';
+import { edgeSave, format as edgeFormat } from '@savekit/edge';
+import { syntheticSave } from './edge.mjs';
 import { createUqmSave, format as uqmFormat, uqmSave } from '@savekit/uqm';
 import { adataSaver, format as zippyFormat, Vector, writeSavefile } from '@savekit/zippy';
 import { encodeSave, format as terrarumFormat, parseCsv, PLAYER_REF_ID, temdFile, tevdDisk, treeToDisk } from '@savekit/terrarum';
@@ -24,7 +25,10 @@ const must = (result) => {
 const samples = fileURLToPath(new URL('../../examples/saves/', import.meta.url));
 const probe = fileURLToPath(new URL('../peers/memory-probe.mjs', import.meta.url));
 // Synthetic inputs go to one folder, overwritten by every run (the memory probes read them from there).
-const scratch = join(tmpdir(), 'savekit-bench');
+// The synthetic saves are written to files (the memory probe reads them in its own process): a folder
+// of this run's own, so two runs on one machine (a CI job and a developer) never share them.
+const scratch = mkdtempSync(join(tmpdir(), 'savekit-bench-'));
+process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
 
 /** Peak memory of one operation, measured in a fresh process. */
 function peakMemory(moduleName, op, file) {
@@ -34,18 +38,7 @@ function peakMemory(moduleName, op, file) {
 }
 
 function edgeSynthetic(count) {
-  const random = prng(7);
-  const mobjs = [];
-  for (let i = 0; i < count; i++) {
-    mobjs.push({
-      ...newInstance('mobj_t'),
-      x: Math.fround((random() - 0.5) * 8192), y: Math.fround((random() - 0.5) * 8192), z: Math.fround(random() * 256),
-      angle: Math.floor(random() * 2 ** 32), health: Math.fround(random() * 100), info: ['IMP', 'ZOMBIEMAN', 'DEMON', 'BARREL'][i % 4],
-      state: `*:SEE:${1 + (i % 4)}`, next_state: `*:SEE:${2 + (i % 4)}`, flags: (i * 2654435761) >>> 8, tics: i % 35,
-    });
-  }
-  mobjs.forEach((m) => (m.target = refTo('mobjs', mobjs[Math.floor(random() * count)], 0)));
-  return must(encode(edgeSave, convertVariant(createSave({ variables: { LEVEL: 'MAP01', SKILL: '3' }, arrays: { mobjs } }), 'C')));
+  return must(encode(edgeSave, syntheticSave(count, 'C')));
 }
 
 function uqmLargest() {
@@ -82,7 +75,6 @@ function terrarumSynthetic(side) {
 }
 
 export async function cases(quick) {
-  mkdirSync(scratch, { recursive: true });
   const formats = [
     { id: 'edge', module: '@savekit/edge', format: edgeFormat, sample: 'edge-01.esg', synthetic: () => edgeSynthetic(quick ? 1500 : 170_000) },
     { id: 'uqm', module: '@savekit/uqm', format: uqmFormat, sample: 'uqm-01.sav', synthetic: uqmLargest },
