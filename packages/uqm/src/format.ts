@@ -39,6 +39,9 @@ export const uqmDocument = defineCodec<UqmDocument>({
   write: (w, doc) => (typeof doc === 'object' && doc !== null && isChunkedSave(doc) ? uqmSave.write(w, doc) : legacySave.write(w, doc as LegacySave)),
 });
 
+/** A count and its noun in the right number: "1 escort", "2 escorts". */
+const count = (n: number, noun: string) => `${n} ${n === 1 ? noun : `${noun}s`}`;
+
 function summary(doc: UqmDocument): string[] {
   if (!isChunkedSave(doc)) {
     const s = doc.summary;
@@ -47,9 +50,9 @@ function summary(doc: UqmDocument): string[] {
   const s = doc.summary;
   const kind = doc.magic === 'UMS\x01' ? 'UQM 0.8 save' : `MegaMod save (${doc.magic})`;
   const name = typeof s.name === 'string' ? s.name : '(name not UTF-8)';
-  const lines = [`${kind} "${name}", ${s.summary.day}.${s.summary.month}.${s.summary.year}`, `${resourceUnits(doc)} RU, fuel ${fuel(doc) / 100}, crew ${s.sis.crewEnlisted}, ${roster(doc).length} escorts`];
+  const lines = [`${kind} "${name}", ${s.summary.day}.${s.summary.month}.${s.summary.year}`, `${resourceUnits(doc)} RU, fuel ${fuel(doc) / 100}, crew ${s.sis.crewEnlisted}, ${count(roster(doc).length, 'escort')}`];
   const scan = scanOf(doc);
-  if (scan !== undefined) lines.push(`scanned systems: ${scan.systems.map((x) => `star ${x.star} (${x.worlds.length} worlds)`).join(', ') || 'none'}`);
+  if (scan !== undefined) lines.push(`scanned systems: ${scan.systems.map((x) => `star ${x.star} (${count(x.worlds.length, 'world')})`).join(', ') || 'none'}`);
   return lines;
 }
 
