@@ -37,7 +37,7 @@ export class List {
   /** A list of these values. */
   static of(values: ReadonlyArray<ZValue>): List {
     let head: ListNode | null = null;
-    for (let i = values.length - 1; i >= 0; i--) head = { value: values[i], next: head };
+    for (let i = values.length - 1; i >= 0; i--) head = { value: values[i]!, next: head };
     return new List(head);
   }
 

@@ -188,8 +188,9 @@ export const zippyFile: Codec<ZippyFile> = defineCodec<ZippyFile>({
         path.length -= 2;
       }
       if (p !== bodyEnd) throw r.error(`object ${n}: its body is ${bodyLength} bytes, its references and segments take ${p - (dataBase + bodyAt)}`, entry + 20);
-      if (segments.length === 0 || segments[0].length < 4) throw r.error(`object ${n}: segment 0 must start with the tag`, dataBase + bodyAt);
-      const segTag = new DataView(segments[0].buffer, segments[0].byteOffset, segments[0].byteLength).getUint32(0, le);
+      const first = segments[0];
+      if (first === undefined || first.length < 4) throw r.error(`object ${n}: segment 0 must start with the tag`, dataBase + bodyAt);
+      const segTag = new DataView(first.buffer, first.byteOffset, first.byteLength).getUint32(0, le);
       if (segTag !== tag) throw r.error(`object ${n}: the directory says ${JSON.stringify(tagName(tag))}, segment 0 says ${JSON.stringify(tagName(segTag))}`, dataBase + bodyAt + refCount * 4 + 4);
       objects.push({ tag: tagName(tag), size: recorded, references, segments });
       // For hex views: the object (by its index in the document) is its body; its directory entry too.
@@ -276,17 +277,17 @@ export const zippyFile: Codec<ZippyFile> = defineCodec<ZippyFile>({
     w.presize(count * DIRECTORY_ENTRY + bodiesSize + (file.crc ? 8 : 0));
     let bodyAt = 0;
     for (let i = 0; i < count; i++) {
-      const o = file.objects[i];
+      const o = file.objects[i]!; // checked by the first pass
       put32(tagValue(o.tag));
       put32(o.size);
       put32(o.references.length);
       put32(o.segments.length);
       put32(bodyAt);
-      put32(bodyLengths[i]);
-      bodyAt += bodyLengths[i];
+      put32(bodyLengths[i]!);
+      bodyAt += bodyLengths[i]!;
     }
     for (let i = 0; i < count; i++) {
-      const o = file.objects[i];
+      const o = file.objects[i]!;
       path.push('objects', i + 1);
       for (const r of o.references) put32(ref(r, `object ${i + 1}`));
       for (const segment of o.segments) {
@@ -356,8 +357,9 @@ export function fromGraphImage(image: GraphImage, options: { readonly crc?: bool
   const objects: ZObject[] = [];
   for (let i = 0; i < image.kindOf.length; i++) {
     const segments: Uint8Array[] = [];
-    for (let x = image.segStart[i]; x < image.segStart[i + 1]; x++) segments.push(image.data.slice(image.dataStart[x], image.dataStart[x + 1]));
-    objects.push({ tag: image.kinds[image.kindOf[i]], size: image.sizes[i], references: Array.from(image.refs.subarray(image.refStart[i], image.refStart[i + 1])), segments });
+    // In range by the image's invariants: every per-object array has an entry per object (plus one).
+    for (let x = image.segStart[i]!; x < image.segStart[i + 1]!; x++) segments.push(image.data.slice(image.dataStart[x], image.dataStart[x + 1]));
+    objects.push({ tag: image.kinds[image.kindOf[i]!]!, size: image.sizes[i]!, references: Array.from(image.refs.subarray(image.refStart[i], image.refStart[i + 1])), segments });
   }
   return { byteOrder: options.byteOrder ?? 'be', minor: 0, numberFormat: options.numberFormat ?? 0, crc: options.crc ?? true, roots: [...image.roots], externals: [...image.externals], objects };
 }

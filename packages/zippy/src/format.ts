@@ -26,7 +26,7 @@ export const format: SaveFormat<ZippyFile> = {
   input: 'file',
   sniff(input) {
     if (isSaveTree(input) || input.length < 32) return 0;
-    const magic = String.fromCharCode(input[0], input[1], input[2], input[3]);
+    const magic = String.fromCharCode(input[0]!, input[1]!, input[2]!, input[3]!);
     return magic === 'ZSAV' || magic === 'VASZ' ? 0.95 : 0;
   },
   decode: (input, options) => (isSaveTree(input) ? E.left(new DecodeError([], 0, 'a Zippy save is one file, not a folder')) : decode(zippyFile, input, options)),

@@ -90,7 +90,7 @@ export function adataRestorer(file: ZippyFile): GraphRestorer<AData> {
       try {
         const reader = new SegmentReader(segment, (slot, at) => {
           if (slot >= refs.length) throw new SegmentError(`slot ${slot}, but the object has ${refs.length} references`, at);
-          return refs[slot];
+          return refs[slot]!;
         });
         restoreAData(object, reader, { value: (v) => v, restoreFirst: (t) => ctx.restoreFirst(t as AData) });
       } catch (error) {

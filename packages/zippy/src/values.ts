@@ -143,7 +143,7 @@ export class SegmentReader {
     return at;
   }
   u8(): number {
-    return this.bytes[this.need(1)];
+    return this.bytes[this.need(1)]!;
   }
   u32(): number {
     return this.view.getUint32(this.need(4), false);

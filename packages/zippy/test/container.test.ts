@@ -29,7 +29,7 @@ function readmeExample(): Uint8Array {
   const text = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
   const block = /<!-- worked-example -->\n```text\n([\s\S]*?)```/.exec(text);
   if (block === null) throw new Error('the README has no worked example block');
-  const hex = block[1]
+  const hex = block[1]!
     .split('\n')
     .map((line) => /^[0-9a-f]{4}: ((?:[0-9a-f]{2} ?)+)/.exec(line)?.[1] ?? '')
     .join('')
@@ -58,18 +58,18 @@ test('decoding gives the object table; re-encoding gives the identical bytes; th
 test('decoded segments are views into the input (no copies); a replaced segment is written, a bad one named', () => {
   const input = example.slice();
   const file = decodeOrThrow(zippyFile, input);
-  const data = file.objects[1].segments;
+  const data = file.objects[1]!.segments;
   expect(data.every((segment) => segment.buffer === input.buffer)).toBe(true);
   // The DATA object's payload (after its tag): replacing it changes only those bytes of the output.
-  const replaced = data[0].map((b, i) => (i < 4 ? b : b ^ 0xff));
+  const replaced = data[0]!.map((b, i) => (i < 4 ? b : b ^ 0xff));
   const edited = { ...file, objects: file.objects.map((o, i) => (i === 1 ? { ...o, segments: [replaced, ...data.slice(1)] } : o)) };
   const out = encodeOrThrow(zippyFile, { ...edited, crc: false });
   const plain = encodeOrThrow(zippyFile, { ...file, crc: false });
   expect(out.length).toBe(plain.length);
   const differing = [...out].flatMap((b, i) => (b !== plain[i] ? [i] : []));
-  expect(differing.length).toBe(data[0].length - 4);
+  expect(differing.length).toBe(data[0]!.length - 4);
   expect(Buffer.from(input).equals(Buffer.from(example))).toBe(true); // the input is untouched
-  const bad = { ...file, objects: file.objects.map((o, i) => (i === 2 ? { ...o, segments: [o.segments[0], 'text' as unknown as Uint8Array] } : o)) };
+  const bad = { ...file, objects: file.objects.map((o, i) => (i === 2 ? { ...o, segments: [o.segments[0]!, 'text' as unknown as Uint8Array] } : o)) };
   const error = encode(zippyFile, bad);
   expect(E.isLeft(error) && [error.left.path, error.left.message]).toEqual([['objects', 3], 'object 3: segment 1 is not bytes']);
 });
@@ -131,7 +131,7 @@ describe('bad input: DecodeErrors with the object number, path and offset', () =
   });
 
   test('a wrong CRC (an error, or a warning when asked)', () => {
-    const bad = patched(example.length - 1, example[example.length - 1] ^ 1);
+    const bad = patched(example.length - 1, example[example.length - 1]! ^ 1);
     expect(fails(bad).message).toMatch(/CRC-32 mismatch/);
     const warned = decode(zippyFile, bad, { checksums: 'warn' });
     expect(E.isRight(warned) && warned.right.warnings.map((w) => w.code)).toEqual(['checksum-mismatch']);
@@ -139,11 +139,11 @@ describe('bad input: DecodeErrors with the object number, path and offset', () =
 
   test('a table key that is nil, found when restoring into Lua', () => {
     const file = decodeOrThrow(zippyFile, example);
-    const segment = file.objects[0].segments[0].slice();
+    const segment = file.objects[0]!.segments[0]!.slice();
     // The first pair's key ("self", a string) becomes nil: type byte 04 → 00, then the rest no longer parses as it was.
     const keyAt = segment.indexOf(0x04, 4 + 4 + 9 + 6 + 4);
     segment[keyAt] = 0x00;
-    const bad = encodeOrThrow(zippyFile, { ...file, objects: [{ ...file.objects[0], segments: [segment] }, ...file.objects.slice(1)] });
+    const bad = encodeOrThrow(zippyFile, { ...file, objects: [{ ...file.objects[0]!, segments: [segment] }, ...file.objects.slice(1)] });
     const { loadLua } = require('@savekit/zippy/lua') as typeof import('@savekit/zippy/lua');
     const result = loadLua(newState(), bad);
     expect(E.isLeft(result) && [result.left.path.slice(0, 2), result.left.message]).toEqual([['objects', 1], expect.stringMatching(/a table key is nil/)]);

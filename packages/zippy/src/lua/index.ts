@@ -289,7 +289,7 @@ function compareKeys(a: ZValue, b: ZValue): number {
   const num = (k: ZValue) => (k instanceof LuaInteger ? Number(k.value) : (k as number));
   if (order(a) === 0) return num(a) - num(b);
   if (a instanceof Uint8Array && b instanceof Uint8Array) {
-    for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];
+    for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
     return a.length - b.length;
   }
   if (typeof a === 'boolean') return Number(a) - Number(b as boolean);
@@ -413,7 +413,7 @@ class LuaRestorer implements GraphRestorer<object> {
     try {
       const reader = new SegmentReader(segment, (slot, at) => {
         if (slot >= refs.length) throw new SegmentError(`slot ${slot}, but the object has ${refs.length} references`, at);
-        return refs[slot];
+        return refs[slot]!;
       });
       if (isAData(object)) {
         restoreAData(object as AData, reader, {
