@@ -109,7 +109,7 @@ class StateFile {
  * The state files a save becomes when the game loads it. `defgrp.dat` is laid out as the writer had
  * it (default; the game state's offsets stay) or exactly as the loader builds it (offsets renumbered).
  */
-export function saveToStateFiles(save: UqmSave, options: { readonly defgrpLayout?: DefgrpLayout } = {}): StateFiles {
+export function saveToStateFiles(save: UqmSave, options: { readonly defgrpLayout?: DefgrpLayout | undefined } = {}): StateFiles {
   const layout = options.defgrpLayout ?? 'writer';
   const record = save.magic === 'UMS\x01' ? 12 : 108;
   const scan = chunk(save, 'Scan')[0];
@@ -172,7 +172,7 @@ function writerLayoutFits(groups: ReadonlyArray<{ at?: number; groups: StateBatt
   const spans = groups.map((g) => [g.at ?? -1, (g.at ?? -1) + 268 + g.groups.reduce((n, x) => n + 2 + 17 * x.ships.length, 0)] as const);
   if (spans.some(([a]) => a < 1)) return false;
   const sorted = [...spans].sort((a, b) => a[0] - b[0]);
-  return sorted.every((s, i) => i === 0 || s[0] >= sorted[i - 1][1]);
+  return sorted.every((s, i) => i === 0 || s[0] >= sorted[i - 1]![1]);
 }
 
 /**

@@ -93,7 +93,7 @@ export function setRoster(save: UqmSave, ships: ReadonlyArray<ShipEntry>): void 
   }
   const summary = save.summary.summary;
   summary.numShips = ships.length;
-  summary.shipList = Array.from({ length: 12 }, (_, i) => (i < ships.length ? ships[i].raceId : 0));
+  summary.shipList = Array.from({ length: 12 }, (_, i) => (i < ships.length ? ships[i]!.raceId : 0));
 }
 
 /** The `Scan` chunk's star info (harvested nodes per world). */

@@ -18,7 +18,7 @@ function parse(text: string): Array<[string, number]> {
     .split(/\s+/)
     .map((item) => {
       const [name, width] = item.split('/');
-      return [name, Number(width)];
+      return [name!, Number(width)]; // split gives at least one part
     });
 }
 
@@ -96,7 +96,7 @@ function legacyFields(): Record<string, BitFieldSpec> {
     at08 += width;
     const group = DEFINED_GROUPS.findIndex((g) => `${g}_GRPOFFS` === name);
     if (group >= 0) {
-      fields[name] = { at: LEGACY_GROUP_OFFSETS[group], width };
+      fields[name] = { at: LEGACY_GROUP_OFFSETS[group]!, width }; // one offset per defined group
       continue;
     }
     const range = TRANSPOSE.find(([, to, length]) => start >= to && start + width <= to + length);

@@ -102,11 +102,13 @@ export const randomGroups: Codec<RandomGroups> = {
     value.root.groups.forEach((g, i) => add(g, stateBattleGroup, `group ${i + 1}`));
     extents.sort((a, b) => a[0] - b[0]);
     for (let i = 1; i < extents.length; i++) {
-      if (extents[i][0] < extents[i - 1][1] && extents[i][0] !== extents[i - 1][0]) {
-        throw new DecodeError([...r.state.path, 'root'], extents[i][0], `${extents[i][2]} at ${extents[i][0]} overlaps ${extents[i - 1][2]} (${extents[i - 1][0]}–${extents[i - 1][1]})`);
+      const [start, , what] = extents[i]!;
+      const [prevStart, prevEnd, prevWhat] = extents[i - 1]!;
+      if (start < prevEnd && start !== prevStart) {
+        throw new DecodeError([...r.state.path, 'root'], start, `${what} at ${start} overlaps ${prevWhat} (${prevStart}–${prevEnd})`);
       }
-      if (extents[i][0] === extents[i - 1][0]) {
-        throw new DecodeError([...r.state.path, 'root'], extents[i][0], `${extents[i][2]} and ${extents[i - 1][2]} are at the same offset ${extents[i][0]}`);
+      if (start === prevStart) {
+        throw new DecodeError([...r.state.path, 'root'], start, `${what} and ${prevWhat} are at the same offset ${start}`);
       }
     }
     return value;
@@ -139,7 +141,7 @@ export function readDefinedGroups(bytes: Uint8Array, offsets: ReadonlyMap<number
     extents.push([at, at + 268, `the header of encounter ${id}`]);
     const groups: Array<StateBattleGroup | null> = [];
     for (let g = 1; g <= header.right.value.numGroups && g < 65; g++) {
-      const offset = header.right.value.offsets[g];
+      const offset = header.right.value.offsets[g]!; // g < 65, and the header holds 65 offsets
       if (offset === 0) {
         groups.push(null);
         continue;
@@ -154,7 +156,9 @@ export function readDefinedGroups(bytes: Uint8Array, offsets: ReadonlyMap<number
   }
   extents.sort((a, b) => a[0] - b[0]);
   for (let i = 1; i < extents.length; i++) {
-    if (extents[i][0] < extents[i - 1][1]) return E.left(new DecodeError([], extents[i][0], `${extents[i][2]} at ${extents[i][0]} overlaps ${extents[i - 1][2]} (${extents[i - 1][0]}–${extents[i - 1][1]})`));
+    const [start, , what] = extents[i]!;
+    const [prevStart, prevEnd, prevWhat] = extents[i - 1]!;
+    if (start < prevEnd) return E.left(new DecodeError([], start, `${what} at ${start} overlaps ${prevWhat} (${prevStart}–${prevEnd})`));
   }
   return E.right(out);
 }
@@ -193,8 +197,9 @@ export function writeDefinedGroups(groups: ReadonlyArray<Omit<DefinedGroup, 'at'
     let cursor = at + 268;
     block.g.groups.forEach((group, i) => {
       offsets[i + 1] = group === null ? 0 : cursor;
-      out.set(block.body[i], cursor);
-      cursor += block.body[i].length;
+      const body = block.body[i]!; // body is groups.map(...)
+      out.set(body, cursor);
+      cursor += body.length;
     });
     out.set(must(encode(groupHeader, { ...block.g.header, offsets })), at);
   }

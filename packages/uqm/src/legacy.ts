@@ -170,7 +170,7 @@ export function looksLegacy(input: Uint8Array): boolean {
   if (input.length < 164 + 4 + 1) return false;
   const view = new DataView(input.buffer, input.byteOffset, input.byteLength);
   const year = view.getUint16(128, true);
-  const month = input[127];
+  const month = input[127]!; // the length was checked above
   const length = view.getUint32(164, true);
   return year >= 2155 && year < 2186 && month >= 1 && month <= 12 && length >= 376 && length < 16 << 20;
 }

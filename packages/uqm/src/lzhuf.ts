@@ -33,10 +33,10 @@ const P_CODE = Uint8Array.from([
 const D_CODE = new Uint8Array(256);
 const D_LEN = new Uint8Array(256);
 for (let upper = 0; upper < 64; upper++) {
-  const span = 1 << (8 - P_LEN[upper]);
+  const span = 1 << (8 - P_LEN[upper]!);
   for (let k = 0; k < span; k++) {
-    D_CODE[P_CODE[upper] + k] = upper;
-    D_LEN[P_CODE[upper] + k] = P_LEN[upper];
+    D_CODE[P_CODE[upper]! + k] = upper;
+    D_LEN[P_CODE[upper]! + k] = P_LEN[upper]!;
   }
 }
 
@@ -66,7 +66,7 @@ class Huffman {
       prnt[i + T] = i;
     }
     for (let i = 0, j = N_CHAR; j <= R; i += 2, j++) {
-      freq[j] = freq[i] + freq[i + 1];
+      freq[j] = freq[i]! + freq[i + 1]!;
       son[j] = i;
       prnt[i] = prnt[i + 1] = j;
     }
@@ -79,17 +79,17 @@ class Huffman {
     const { freq, prnt, son } = this;
     let j = 0;
     for (let i = 0; i < T; i++) {
-      if (son[i] >= T) {
-        freq[j] = (freq[i] + 1) >>> 1;
-        son[j] = son[i];
+      if (son[i]! >= T) {
+        freq[j] = (freq[i]! + 1) >>> 1;
+        son[j] = son[i]!;
         j++;
       }
     }
     for (let i = 0, k = N_CHAR; k < T; i += 2, k++) {
-      const f = freq[i] + freq[i + 1];
+      const f = freq[i]! + freq[i + 1]!;
       freq[k] = f;
       let l = k - 1;
-      while (f < freq[l]) l--;
+      while (f < freq[l]!) l--;
       l++;
       freq.copyWithin(l + 1, l, k);
       freq[l] = f;
@@ -97,7 +97,7 @@ class Huffman {
       son[l] = i;
     }
     for (let i = 0; i < T; i++) {
-      const k = son[i];
+      const k = son[i]!;
       if (k >= T) prnt[k] = i;
       else prnt[k] = prnt[k + 1] = i;
     }
@@ -107,26 +107,26 @@ class Huffman {
   update(symbol: number): void {
     const { freq, prnt, son } = this;
     if (freq[R] === MAX_FREQ) this.reconst();
-    let c = prnt[symbol + T];
+    let c = prnt[symbol + T]!;
     do {
-      const k = ++freq[c];
+      const k = ++freq[c]!;
       let l = c + 1;
-      if (k > freq[l]) {
-        while (k > freq[++l]);
+      if (k > freq[l]!) {
+        while (k > freq[++l]!);
         l--;
-        freq[c] = freq[l];
+        freq[c] = freq[l]!;
         freq[l] = k;
-        const i = son[c];
+        const i = son[c]!;
         prnt[i] = l;
         if (i < T) prnt[i + 1] = l;
-        const j = son[l];
+        const j = son[l]!;
         son[l] = i;
         prnt[j] = c;
         if (j < T) prnt[j + 1] = c;
         son[c] = j;
         c = l;
       }
-      c = prnt[c];
+      c = prnt[c]!;
     } while (c !== 0);
   }
 }
@@ -195,25 +195,25 @@ export function lzhufCompress(input: Uint8Array): Uint8Array {
 
   const insertNode = (r: number) => {
     let cmp = 1;
-    let p = N + 1 + text[r];
+    let p = N + 1 + text[r]!;
     rson[r] = lson[r] = NIL;
     matchLength = 0;
     for (;;) {
       if (cmp >= 0) {
-        if (rson[p] !== NIL) p = rson[p];
+        if (rson[p] !== NIL) p = rson[p]!;
         else {
           rson[p] = r;
           dad[r] = p;
           return;
         }
-      } else if (lson[p] !== NIL) p = lson[p];
+      } else if (lson[p] !== NIL) p = lson[p]!;
       else {
         lson[p] = r;
         dad[r] = p;
         return;
       }
       let i = 1;
-      for (; i < F; i++) if ((cmp = text[r + i] - text[p + i]) !== 0) break;
+      for (; i < F; i++) if ((cmp = text[r + i]! - text[p + i]!) !== 0) break;
       if (i > THRESHOLD) {
         const position = ((r - p) & (N - 1)) - 1;
         if (i > matchLength) {
@@ -223,50 +223,50 @@ export function lzhufCompress(input: Uint8Array): Uint8Array {
         if (i === matchLength && position < matchPosition) matchPosition = position;
       }
     }
-    dad[r] = dad[p];
-    lson[r] = lson[p];
-    rson[r] = rson[p];
-    dad[lson[p]] = r;
-    dad[rson[p]] = r;
-    if (rson[dad[p]] === p) rson[dad[p]] = r;
-    else lson[dad[p]] = r;
+    dad[r] = dad[p]!;
+    lson[r] = lson[p]!;
+    rson[r] = rson[p]!;
+    dad[lson[p]!] = r;
+    dad[rson[p]!] = r;
+    if (rson[dad[p]!] === p) rson[dad[p]!] = r;
+    else lson[dad[p]!] = r;
     dad[p] = NIL;
   };
 
   const deleteNode = (p: number) => {
     if (dad[p] === NIL) return;
     let q: number;
-    if (rson[p] === NIL) q = lson[p];
-    else if (lson[p] === NIL) q = rson[p];
+    if (rson[p] === NIL) q = lson[p]!;
+    else if (lson[p] === NIL) q = rson[p]!;
     else {
-      q = lson[p];
+      q = lson[p]!;
       if (rson[q] !== NIL) {
-        do q = rson[q];
+        do q = rson[q]!;
         while (rson[q] !== NIL);
-        rson[dad[q]] = lson[q];
-        dad[lson[q]] = dad[q];
-        lson[q] = lson[p];
-        dad[lson[p]] = q;
+        rson[dad[q]!] = lson[q]!;
+        dad[lson[q]!] = dad[q]!;
+        lson[q] = lson[p]!;
+        dad[lson[p]!] = q;
       }
-      rson[q] = rson[p];
-      dad[rson[p]] = q;
+      rson[q] = rson[p]!;
+      dad[rson[p]!] = q;
     }
-    dad[q] = dad[p];
-    if (rson[dad[p]] === p) rson[dad[p]] = q;
-    else lson[dad[p]] = q;
+    dad[q] = dad[p]!;
+    if (rson[dad[p]!] === p) rson[dad[p]!] = q;
+    else lson[dad[p]!] = q;
     dad[p] = NIL;
   };
 
   const encodeChar = (c: number) => {
     let code = 0;
     let length = 0;
-    let k = huff.prnt[c + T];
+    let k = huff.prnt[c + T]!;
     // Walk up to the root, collecting the code from its last bit.
     do {
       code >>>= 1;
       if (k & 1) code += 0x8000;
       length++;
-      k = huff.prnt[k];
+      k = huff.prnt[k]!;
     } while (k !== R);
     bits.put(length, code);
     huff.update(c);
@@ -274,7 +274,7 @@ export function lzhufCompress(input: Uint8Array): Uint8Array {
 
   const encodePosition = (c: number) => {
     const upper = c >>> 6;
-    bits.put(P_LEN[upper], P_CODE[upper] << 8);
+    bits.put(P_LEN[upper]!, P_CODE[upper]! << 8);
     bits.put(6, (c & 0x3f) << 10);
   };
 
@@ -283,14 +283,14 @@ export function lzhufCompress(input: Uint8Array): Uint8Array {
   text.fill(0x20, 0, r);
   let read = 0;
   let len = 0;
-  for (; len < F && read < input.length; len++) text[r + len] = input[read++];
+  for (; len < F && read < input.length; len++) text[r + len] = input[read++]!;
   for (let i = 1; i <= F; i++) insertNode(r - i);
   insertNode(r);
   while (len > 0) {
     if (matchLength > len) matchLength = len;
     if (matchLength <= THRESHOLD) {
       matchLength = 1;
-      encodeChar(text[r]);
+      encodeChar(text[r]!);
     } else {
       encodeChar(255 - THRESHOLD + matchLength);
       encodePosition(matchPosition);
@@ -299,7 +299,7 @@ export function lzhufCompress(input: Uint8Array): Uint8Array {
     let i = 0;
     for (; i < last && read < input.length; i++) {
       deleteNode(s);
-      const c = input[read++];
+      const c = input[read++]!;
       text[s] = c;
       if (s < F - 1) text[s + N] = c;
       s = (s + 1) & (N - 1);
@@ -322,8 +322,11 @@ export function lzhufCompress(input: Uint8Array): Uint8Array {
 
 /** Options of {@link lzhufDecompress}. */
 export interface LzhufOptions {
-  /** The most bytes the stream may claim (default 256 MiB): a larger length is refused before decoding. */
-  readonly maxOutput?: number;
+  /**
+   * The most bytes the stream may claim (default 256 MiB; `undefined` too, so a caller can forward an
+   * unset limit): a larger length is refused before decoding.
+   */
+  readonly maxOutput?: number | undefined;
 }
 
 /**
@@ -365,7 +368,7 @@ function decodeStream(stream: Uint8Array, start: number, size: number, options: 
   // end means the code was cut short.
   const fill = () => {
     while (getlen <= 8) {
-      getbuf |= (ip < end ? stream[ip] : 0) << (8 - getlen);
+      getbuf |= (ip < end ? stream[ip]! : 0) << (8 - getlen);
       ip++;
       getlen += 8;
     }
@@ -387,8 +390,8 @@ function decodeStream(stream: Uint8Array, start: number, size: number, options: 
     return b;
   };
   while (count < size) {
-    let c = huff.son[R];
-    while (c < T) c = huff.son[c + bit()];
+    let c = huff.son[R]!;
+    while (c < T) c = huff.son[c + bit()]!;
     c -= T;
     if (consumed() > available) throw new LzhufError(`the code ends before its ${size} bytes (after ${count})`, end);
     huff.update(c);
@@ -398,8 +401,8 @@ function decodeStream(stream: Uint8Array, start: number, size: number, options: 
       r = (r + 1) & (N - 1);
     } else {
       let i = byte();
-      const upper = D_CODE[i] << 6;
-      let j = D_LEN[i] - 2;
+      const upper = D_CODE[i]! << 6;
+      let j = D_LEN[i]! - 2;
       while (j-- > 0) i = (i << 1) + bit();
       const position = upper | (i & 0x3f);
       if (consumed() > available) throw new LzhufError(`the code ends before its ${size} bytes (after ${count})`, end);
@@ -407,7 +410,7 @@ function decodeStream(stream: Uint8Array, start: number, size: number, options: 
       const length = c - 255 + THRESHOLD;
       if (count + length > size) throw new LzhufError(`a match runs past the ${size} bytes the stream claims`, ip);
       for (let k = 0; k < length; k++) {
-        const b = text[(from + k) & (N - 1)];
+        const b = text[(from + k) & (N - 1)]!;
         out[count++] = b;
         text[r] = b;
         r = (r + 1) & (N - 1);

@@ -171,7 +171,7 @@ const MAGICS: ReadonlyArray<SaveMagic> = ['UMS\x01', 'MMV4', 'MMV3', 'MEGA'];
 /** The magic at the start of `bytes`, if it is one of a 0.8 or MegaMod save. */
 export function magicOf(bytes: Uint8Array): SaveMagic | undefined {
   if (bytes.length < 4) return undefined;
-  const text = String.fromCharCode(bytes[0], bytes[1], bytes[2], bytes[3]);
+  const text = String.fromCharCode(bytes[0]!, bytes[1]!, bytes[2]!, bytes[3]!);
   return MAGICS.find((m) => m === text);
 }
 

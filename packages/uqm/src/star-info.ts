@@ -77,10 +77,11 @@ export function starInfo(recordSize: RecordSize = 12): Codec<StarInfo> {
       blocks.sort((a, b) => a.offset - b.offset);
       const systems: StarSystem[] = [];
       for (let i = 0; i < blocks.length; i++) {
-        const { star, offset } = blocks[i];
-        const next = i + 1 < blocks.length ? blocks[i + 1].offset : size;
+        const { star, offset } = blocks[i]!;
+        const following = blocks[i + 1];
+        const next = following === undefined ? size : following.offset;
         path.push('systems', star);
-        if (next === offset) throw r.error(`stars ${star} and ${blocks[i + 1].star} share the block at ${offset}`, base + blocks[i + 1].star * 4);
+        if (following !== undefined && next === offset) throw r.error(`stars ${star} and ${following.star} share the block at ${offset}`, base + following.star * 4);
         if ((next - offset) % recordSize !== 0) throw r.error(`star ${star}: its block of ${next - offset} bytes is not whole ${recordSize}-byte world records`, base + offset);
         const worlds: WorldRecord[] = [];
         for (let at = base + offset; at < base + next; at += recordSize) {
@@ -91,7 +92,7 @@ export function starInfo(recordSize: RecordSize = 12): Codec<StarInfo> {
         path.length -= 2;
         systems.push({ star, worlds });
       }
-      const first = blocks.length > 0 ? blocks[0].offset : size;
+      const first = blocks[0]?.offset ?? size;
       r.pos = end;
       const info: StarInfo = { systems };
       if (first > STAR_TABLE_SIZE) info.lead = r.bytes.slice(base + STAR_TABLE_SIZE, base + first);

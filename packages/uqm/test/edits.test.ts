@@ -21,7 +21,7 @@ function changed(a: Uint8Array, b: Uint8Array): string[] {
   const x = chunkBytes(a);
   const y = chunkBytes(b);
   expect(y.map(([t]) => t)).toEqual(x.map(([t]) => t));
-  return x.filter(([, hex], i) => hex !== y[i][1]).map(([t]) => t);
+  return x.filter(([, hex], i) => hex !== y[i]![1]).map(([t]) => t);
 }
 
 maybe('typed edits', () => {
@@ -44,7 +44,7 @@ maybe('typed edits', () => {
     const save = decodeOrThrow(uqmSave, original);
     const ships = roster(save);
     expect(ships.map((s) => s.raceName)).toEqual(ships.map((s) => ['ARILOU', 'CHMMR', 'HUMAN', 'ORZ', 'PKUNK', 'SHOFIXTI', 'SPATHI'][s.raceId] ?? s.raceName));
-    const extra = { ...ships[0], raceId: 2, race: 2, crewLevel: 18, maxCrew: 18 };
+    const extra = { ...ships[0]!, raceId: 2, race: 2, crewLevel: 18, maxCrew: 18 };
     setRoster(save, [...ships, extra]);
     const bytes = encodeOrThrow(uqmSave, save);
     expect(changed(original, bytes).sort()).toEqual(['ShpQ', 'Summ']);

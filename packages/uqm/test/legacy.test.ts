@@ -36,8 +36,8 @@ maybe('0.7 saves', () => {
     const plain = lzhufDecompress(bytes.subarray(164));
     const state = plain.subarray(220, 375);
     // URQUAN_PROBE = 1 at bit 451 = byte 56, bit 3.
-    expect((state[56] >> 3) & 1).toBe(1);
+    expect((state[56]! >> 3) & 1).toBe(1);
     // MELNORME1 = 288 at bit 148 = byte 18, bit 4: 288 << 4 spans bytes 18–20.
-    expect(((state[18] | (state[19] << 8) | (state[20] << 16)) >> 4) & 0xffffffff).toBe(288);
+    expect(((state[18]! | (state[19]! << 8) | (state[20]! << 16)) >> 4) & 0xffffffff).toBe(288);
   });
 });

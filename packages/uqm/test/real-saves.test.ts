@@ -57,7 +57,7 @@ maybe('the real UQM saves', () => {
     const scan = scanOf(save)!;
     expect(scan.systems.map((s) => s.star)).toEqual([82]);
     expect(worldCount(scan, 82)).toBe(17);
-    expect(scan.systems[0].worlds[0]).toEqual({ mineral: 0x00004000, energy: 0, bio: 0 });
+    expect(scan.systems[0]!.worlds[0]).toEqual({ mineral: 0x00004000, energy: 0, bio: 0 });
     const bytes = saves.get('02-SingleRadioactiveFromMercury.uqmsave.dat')!;
     expect(sizes(save, bytes)).toContain('Scan(2212)');
   });
@@ -72,7 +72,7 @@ maybe('the real UQM saves', () => {
     expect([gm[gmAt + 142], gm[gmAt + 111]]).toEqual([0x40, 0x48]);
     const battle = save.chunks.filter((c) => c.id === 'BtGp').map((c) => (c as { body: BattleGroups }).body);
     expect(battle.map((b) => [b.encounterId, b.current])).toEqual([[0, 0], [4, 1], [12, 0]]);
-    expect(battle[2].groups).toEqual([{ icon: 0, ships: [] }]); // the dead probe
+    expect(battle[2]!.groups).toEqual([{ icon: 0, ships: [] }]); // the dead probe
     expect(scanOf(save)!.systems.map((s) => [s.star, s.worlds.length])).toEqual([[82, 17], [72, 3]]);
   });
 
@@ -151,7 +151,7 @@ maybe('the real UQM saves', () => {
     const bytes = saves.get('01-Start.uqmsave.dat')!;
     const extra = Uint8Array.from([...bytes, ...Buffer.from('Xtra'), 3, 0, 0, 0, 1, 2, 3]);
     const save = decodeOrThrow(uqmSave, extra);
-    const last = save.chunks[save.chunks.length - 1];
+    const last = save.chunks[save.chunks.length - 1]!;
     expect(isRawChunk(last) && [last.id, [...last.raw]]).toEqual(['Xtra', [1, 2, 3]]);
     expect(encodeOrThrow(uqmSave, save)).toEqual(extra);
   });

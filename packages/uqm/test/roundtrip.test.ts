@@ -20,7 +20,7 @@ maybe('the round-trip suite: real, 0.7 and MMV4 saves, and 200 edited ones', () 
   const edited: fc.Arbitrary<UqmDocument> = fc
     .tuple(fc.integer({ min: 0, max: vanilla.length - 1 }), fc.nat(), fc.nat(), fc.integer({ min: 0, max: 0xffff }), fc.constantFrom('0.8', '0.7', 'MMV4'))
     .map(([i, ru, fuel, crew, kind]) => {
-      const save = decodeOrThrow(uqmSave, encodeOrThrow(uqmSave, vanilla[i]));
+      const save = decodeOrThrow(uqmSave, encodeOrThrow(uqmSave, vanilla[i]!));
       setResourceUnits(save, ru);
       setFuel(save, fuel);
       setCrew(save, crew);
