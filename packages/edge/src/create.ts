@@ -49,7 +49,10 @@ export function createSave(options: CreateSaveOptions = {}): EdgeSave {
   const given = options.variables ?? {};
   const names = [...ENGINE_VARIABLES, ...Object.keys(given).filter((n) => !ENGINE_VARIABLES.includes(n))];
   const unused = new Set(['MAPSECTOR', 'MAPLINE', 'MAPTHING', 'RSCRIPT', 'DDFATK', 'DDFGAME', 'DDFLEVL', 'DDFLINE', 'DDFSECT', 'DDFMOBJ', 'DDFWEAP']);
-  const vari = names.map((name) => ({ id: 'Vari' as const, body: { name, value: name in given ? given[name] : unused.has(name) ? '0 0' : '' } }));
+  const vari = names.map((name) => {
+    const value = given[name];
+    return { id: 'Vari' as const, body: { name, value: value !== undefined ? value : unused.has(name) ? '0 0' : '' } };
+  });
   const defs: StructDef[] = definitionsOf(knownStructs(table));
   const arrays = options.arrays ?? {};
   for (const name of Object.keys(arrays)) {

@@ -169,7 +169,7 @@ function schemaOf(context: EdgeContext, variant: EdgeVariant, table: EngineTable
 function peekMarker(r: Reader): string | undefined {
   if (r.remaining < 4) return undefined;
   const b = r.bytes;
-  return String.fromCharCode(b[r.pos], b[r.pos + 1], b[r.pos + 2], b[r.pos + 3]);
+  return String.fromCharCode(b[r.pos]!, b[r.pos + 1]!, b[r.pos + 2]!, b[r.pos + 3]!);
 }
 
 /**

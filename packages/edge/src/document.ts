@@ -119,7 +119,11 @@ export function levelInfo(save: EdgeSave): LevelInfo {
     set('skyImage', v.get('SKY_IMAGE'));
     set('description', v.get('DESCRIPTION'));
     set('date', v.get('DESC_DATE'));
-    info.mapChecks = { sectors: parseCountCheck(v.get('MAPSECTOR')), lines: parseCountCheck(v.get('MAPLINE')), things: parseCountCheck(v.get('MAPTHING')) };
+    // A check the save does not hold (or holds unreadably) is absent, not undefined.
+    for (const [key, name] of [['sectors', 'MAPSECTOR'], ['lines', 'MAPLINE'], ['things', 'MAPTHING']] as const) {
+      const check = parseCountCheck(v.get(name));
+      if (check !== undefined) info.mapChecks[key] = check;
+    }
   }
   const wher = globLump(save, 'Wher');
   if (wher) Object.assign(info, { game: wher.game, level: wher.level, flags: wher.flags, gravity: wher.gravity });
@@ -133,7 +137,6 @@ export function levelInfo(save: EdgeSave): LevelInfo {
   if (lvck) info.mapChecks = { sectors: lvck.sectors, lines: lvck.linedefs, things: lvck.things };
   const wdck = globLump(save, 'Wdck') ?? globLump(save, 'Wads');
   if (wdck) info.wads = 'wads' in wdck ? wdck.wads : wdck.files;
-  for (const key of Object.keys(info.mapChecks) as Array<keyof LevelInfo['mapChecks']>) if (info.mapChecks[key] === undefined) delete info.mapChecks[key];
   return info;
 }
 

@@ -57,22 +57,26 @@ export function mapLumpsFromWad(wad: Uint8Array, map: string): MapLumps {
     const at = view.getInt32(e, true);
     const size = view.getInt32(e + 4, true);
     let name = '';
-    for (let k = 0; k < 8 && wad[e + 8 + k] !== 0; k++) name += String.fromCharCode(wad[e + 8 + k]);
+    for (let k = 0; k < 8 && wad[e + 8 + k] !== 0; k++) name += String.fromCharCode(wad[e + 8 + k]!); // the directory is inside the file
     entries.push({ name: name.toUpperCase(), at, size });
   }
   // The last marker of that name wins, as in Doom (a PWAD replaces the IWAD's map).
   let start = -1;
-  for (let i = 0; i < entries.length; i++) if (entries[i].name === map.toUpperCase()) start = i;
+  for (let i = 0; i < entries.length; i++) if (entries[i]!.name === map.toUpperCase()) start = i;
   if (start < 0) throw new Error(`the WAD has no map ${map}`);
   const found: Record<string, Uint8Array> = {};
   const MAP_LUMPS = new Set(['THINGS', 'LINEDEFS', 'SIDEDEFS', 'VERTEXES', 'SEGS', 'SSECTORS', 'NODES', 'SECTORS', 'REJECT', 'BLOCKMAP', 'BEHAVIOR', 'SCRIPTS']);
-  for (let i = start + 1; i < entries.length && MAP_LUMPS.has(entries[i].name); i++) {
-    const { name, at, size } = entries[i];
+  for (let i = start + 1; i < entries.length && MAP_LUMPS.has(entries[i]!.name); i++) {
+    const { name, at, size } = entries[i]!;
     if (at < 0 || size < 0 || at + size > wad.length) throw new Error(`lump ${name} is outside the file`);
     found[name] = wad.subarray(at, at + size);
   }
-  for (const needed of ['THINGS', 'LINEDEFS', 'SECTORS']) if (found[needed] === undefined) throw new Error(`map ${map} has no ${needed} lump`);
-  return { THINGS: found.THINGS, LINEDEFS: found.LINEDEFS, SECTORS: found.SECTORS, ...(found.BEHAVIOR !== undefined ? { BEHAVIOR: found.BEHAVIOR } : {}) };
+  const needed = (name: string): Uint8Array => {
+    const lump = found[name];
+    if (lump === undefined) throw new Error(`map ${map} has no ${name} lump`);
+    return lump;
+  };
+  return { THINGS: needed('THINGS'), LINEDEFS: needed('LINEDEFS'), SECTORS: needed('SECTORS'), ...(found.BEHAVIOR !== undefined ? { BEHAVIOR: found.BEHAVIOR } : {}) };
 }
 
 /** The outcome of comparing a save's map checks with a map. */

@@ -67,7 +67,8 @@ const SCALE = Float64Array.from({ length: 1024 }, (_, e) => 2 ** (e - 286));
 
 /** The value of a stored (exponent, mantissa) pair, as the engine computes it (to float32). */
 export function joinEdgeFloat(exponent: number, mantissa: number): number {
-  return Math.fround(mantissa * (exponent < 1024 ? SCALE[exponent] : 2 ** (exponent - 286)));
+  // Stored exponents are u16 (never negative): below 1024 they are in the table.
+  return Math.fround(mantissa * (exponent < 1024 ? SCALE[exponent]! : 2 ** (exponent - 286)));
 }
 
 /**
@@ -78,7 +79,7 @@ function isCanonical(exponent: number, mantissa: number): boolean {
   if (mantissa === 0) return exponent === 256;
   const m = mantissa < 0 ? -mantissa : mantissa;
   if (m < 0x20000000 || m >= 0x40000000) return false;
-  const x = mantissa * (exponent < 1024 ? SCALE[exponent] : 2 ** (exponent - 286));
+  const x = mantissa * (exponent < 1024 ? SCALE[exponent]! : 2 ** (exponent - 286));
   return Math.fround(x) === x;
 }
 
@@ -166,7 +167,7 @@ function vector(n: 2 | 3): Codec<EdgeFloatValue[]> {
       const path = w.state.path;
       for (let i = 0; i < n; i++) {
         path.push(i);
-        edgeFloat.write(w, value[i]);
+        edgeFloat.write(w, value[i]!);
         path.pop();
       }
     },

@@ -162,13 +162,13 @@ export function parseSpecialRef(text: string): SpecialRef | undefined {
 /** Parses an image reference. */
 export function parseImageRef(text: string): ImageRef | undefined {
   const m = /^([A-Za-z]):(.*)$/.exec(text);
-  return m === null ? undefined : { text, namespace: m[1], name: m[2] };
+  return m === null ? undefined : { text, namespace: m[1]!, name: m[2]! };
 }
 
 /** Parses a mobj or psprite state reference. */
 export function parseStateRef(text: string): StateRef | undefined {
   const m = /^([^:]*):([^:]*):(\d+)$/.exec(text);
-  return m === null ? undefined : { text, owner: m[1], label: m[2], offset: Number(m[3]) };
+  return m === null ? undefined : { text, owner: m[1]!, label: m[2]!, offset: Number(m[3]) };
 }
 
 /** Parses a light type. */
@@ -188,7 +188,7 @@ export function parsePlaneMoverRef(text: string): PlaneMoverRef | undefined {
 /** Parses an RTS script reference. */
 export function parseScriptRef(text: string): ScriptRef | undefined {
   const m = /^B:([^:]*):(\d+):([0-9A-Fa-f]+)$/.exec(text);
-  return m === null ? undefined : { text, map: m[1], index: Number(m[2]), crc: Number.parseInt(m[3], 16) >>> 0 };
+  return m === null ? undefined : { text, map: m[1]!, index: Number(m[2]), crc: Number.parseInt(m[3]!, 16) >>> 0 };
 }
 
 /** A string field's reference, parsed by what the field is (edge.md §5). */

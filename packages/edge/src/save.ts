@@ -107,7 +107,7 @@ function definitionsOrContainer<D>(single: Codec<D>, container: Codec<any[]>, ma
     ],
     read(r) {
       const b = r.bytes;
-      const isContainer = r.remaining >= 4 && String.fromCharCode(b[r.pos], b[r.pos + 1], b[r.pos + 2], b[r.pos + 3]) === marker;
+      const isContainer = r.remaining >= 4 && String.fromCharCode(b[r.pos]!, b[r.pos + 1]!, b[r.pos + 2]!, b[r.pos + 3]!) === marker;
       return isContainer ? container.read(r) : single.read(r);
     },
     write(w, value) {
@@ -148,7 +148,7 @@ function withReferences(list: Codec<TopChunk[]>): Codec<TopChunk[]> {
         const elements = context.elements.get(ref.$ref);
         if (elements === undefined) continue; // an array the save does not carry (level data): the number is kept
         if (ref.index > elements.length) throw new DecodeError(path, offset, `INDEX ${ref.index} is past the end of ${ref.$ref} (${elements.length} elements)`);
-        attachTarget(ref as IndexRef, elements[ref.index - 1]);
+        attachTarget(ref as IndexRef, elements[ref.index - 1]!); // 1 ≤ index ≤ length: 0 reads as null
       }
       return chunks;
     },

@@ -46,15 +46,16 @@ function fields(text: string): TableField[] {
       const [, name, type, ref, count] = m;
       const encoding: FieldEncoding = type === 'S' ? 'string' : type === 'I' ? 'index' : type === 'T' ? 'struct' : (type as FieldEncoding);
       if (encoding !== 'string' && encoding !== 'index' && encoding !== 'struct' && !(encoding in NUMERIC)) throw new Error(`bad field type ${type}`);
-      return { name, encoding, count: count === undefined ? 1 : Number(count), ...(ref !== undefined ? { ref } : {}) };
+      return { name: name!, encoding, count: count === undefined ? 1 : Number(count), ...(ref !== undefined ? { ref } : {}) };
     });
 }
 
 function known(spec: TableField): KnownField {
   if (spec.encoding === 'string') return { name: spec.name, kind: 'string', size: 0, count: spec.count, codec: edgeString, default: () => null };
-  if (spec.encoding === 'index') return { name: spec.name, kind: 'index', size: 4, count: spec.count, ref: spec.ref, codec: indexRef(spec.ref), default: () => null };
-  if (spec.encoding === 'struct') return { name: spec.name, kind: 'struct', size: 0, count: spec.count, ref: spec.ref, default: () => null };
-  const n = NUMERIC[spec.encoding];
+  const ref = spec.ref !== undefined ? { ref: spec.ref } : {};
+  if (spec.encoding === 'index') return { name: spec.name, kind: 'index', size: 4, count: spec.count, ...ref, codec: indexRef(spec.ref), default: () => null };
+  if (spec.encoding === 'struct') return { name: spec.name, kind: 'struct', size: 0, count: spec.count, ...ref, default: () => null };
+  const n = NUMERIC[spec.encoding]!; // fields() accepts only these encodings
   return { name: spec.name, kind: 'numeric', size: n.size, count: spec.count, codec: n.codec, default: n.zero };
 }
 

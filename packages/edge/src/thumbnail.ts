@@ -60,9 +60,11 @@ const widen = (c: number) => (c << 3) | (c >> 2);
  */
 export function thumbnailToRgba(view: Thumbnail): Uint8Array {
   const n = view.width * view.height;
+  // An edited thumbnail may disagree with its size; short pixels would read as black.
+  if (!Number.isInteger(n) || n < 0 || view.pixels.length !== n * 2) throw new RangeError(`${view.width}×${view.height} pixels need ${n * 2} bytes, got ${view.pixels.length}`);
   const out = new Uint8Array(n * 4);
   for (let i = 0; i < n; i++) {
-    const p = view.pixels[i * 2] | (view.pixels[i * 2 + 1] << 8);
+    const p = view.pixels[i * 2]! | (view.pixels[i * 2 + 1]! << 8);
     out[i * 4] = widen((p >> 10) & 31);
     out[i * 4 + 1] = widen((p >> 5) & 31);
     out[i * 4 + 2] = widen(p & 31);
@@ -78,7 +80,7 @@ export function thumbnailFromRgba(width: number, height: number, rgba: Uint8Arra
   const n = width * height;
   const pixels = new Uint8Array(n * 2);
   for (let i = 0; i < n; i++) {
-    const p = ((rgba[i * 4] >> 3) << 10) | ((rgba[i * 4 + 1] >> 3) << 5) | (rgba[i * 4 + 2] >> 3) | (rgba[i * 4 + 3] === 254 ? 0x8000 : 0);
+    const p = ((rgba[i * 4]! >> 3) << 10) | ((rgba[i * 4 + 1]! >> 3) << 5) | (rgba[i * 4 + 2]! >> 3) | (rgba[i * 4 + 3] === 254 ? 0x8000 : 0);
     pixels[i * 2] = p & 0xff;
     pixels[i * 2 + 1] = p >> 8;
   }

@@ -46,8 +46,8 @@ function designSave(): EdgeSave {
     { name: 'PLAYER', spot: { x: -8, y: 8, z: 41 }, target: null, ammo: [{ num: 1, max: 2 }, { num: 3, max: 4 }], health: 100 },
     { name: null, spot: { x: 0, y: 0, z: 0 }, target: null, ammo: [{ num: 0, max: 0 }, { num: 0, max: 0 }], health: -1 },
   ];
-  things[0].target = refTo('things', things[1]);
-  things[1].target = refTo('things', things[0]);
+  things[0]!.target = refTo('things', things[1]!);
+  things[1]!.target = refTo('things', things[0]!);
   return {
     variant: 'A',
     layout: 'design',
@@ -124,34 +124,34 @@ describe("the design doc's layout", () => {
     expect(file.chunks.map((c) => c.marker)).toEqual(['Glob', 'Stru', 'Arry', 'Stor', 'Stor']);
     for (const c of file.chunks) expect(c.origLength % 4).toBe(0);
 
-    const glob = new Cursor(file.chunks[0].plain);
+    const glob = new Cursor(file.chunks[0]!.plain);
     const lumps: Record<string, Cursor> = {};
     while (glob.left > 0) {
       const { marker, data } = glob.chunk('A');
       lumps[marker] = data;
     }
     expect(Object.keys(lumps)).toEqual(['Wher', 'When', 'Skil', 'Desc', 'View', 'Wdck', 'Lvck', 'Dfck']);
-    const w = lumps.Wher;
+    const w = lumps.Wher!;
     expect([w.string(), w.string(), w.u32(), w.u32()]).toEqual(['HELL_ON_EARTH', 'MAP07', 0x40, 8]);
-    const t = lumps.When;
+    const t = lumps.When!;
     expect([t.int(), t.u32(), t.int(), t.int(), t.int()]).toEqual([4321, 77, 10, 4, 2]);
-    const k = lumps.Skil;
+    const k = lumps.Skil!;
     expect([k.int(), k.int(), k.int()]).toEqual([0, 3, 1]);
-    const d = lumps.Desc;
+    const d = lumps.Desc!;
     expect([d.string(), d.string()]).toEqual(['Dead simple', ' 5:20 PM  01/Jan/2001']);
-    const v = lumps.View;
+    const v = lumps.View!;
     expect([v.int(), v.int()]).toEqual([160, 100]);
     expect(v.bytes.subarray(v.at, v.at + 160 * 100 * 2)).toEqual(view.pixels);
-    const wd = lumps.Wdck;
+    const wd = lumps.Wdck!;
     const wadCount = wd.u32();
     expect(Array.from({ length: wadCount }, () => wd.string())).toEqual(['DOOM2.WAD', 'MYMOD.WAD']);
-    const lv = lumps.Lvck;
+    const lv = lumps.Lvck!;
     expect(Array.from({ length: 8 }, () => lv.u32())).toEqual([2, 0xdfdb5fd3, 3, 0x01002003, 3, 7, 0, 0]);
-    const df = lumps.Dfck;
+    const df = lumps.Dfck!;
     expect(Array.from({ length: 14 }, () => df.u32())).toEqual([1, 11, 2, 22, 3, 33, 4, 44, 5, 55, 6, 66, 7, 77]);
 
     // STRU of SDEF chunks.
-    const stru = new Cursor(file.chunks[1].plain);
+    const stru = new Cursor(file.chunks[1]!.plain);
     const defs: StructDef[] = [];
     while (stru.left > 0) {
       const { marker, data } = stru.chunk('A');
@@ -171,7 +171,7 @@ describe("the design doc's layout", () => {
     expect(defs).toEqual([shootspot, ammo, thing]);
 
     // ARRY of ADEF chunks.
-    const arry = new Cursor(file.chunks[2].plain);
+    const arry = new Cursor(file.chunks[2]!.plain);
     const arrayDefs: Array<{ name: string; struct: string; count: number }> = [];
     while (arry.left > 0) {
       const { marker, data } = arry.chunk('A');
@@ -212,8 +212,8 @@ describe("the design doc's layout", () => {
     expect(structures(back)).toEqual([shootspot, ammo, thing]);
     expect(arrays(back).map((a) => `${a.name}:${a.struct}[${a.count}]`)).toEqual(['spots:shootspot_t[2]', 'things:thing_t[3]']);
     const things = elementsOf(back, 'things')!;
-    expect(things[0].target).toEqual({ $ref: 'things', index: 2 });
-    expect((things[0].target as { target?: Instance }).target).toBe(things[1]);
+    expect(things[0]!.target).toEqual({ $ref: 'things', index: 2 });
+    expect((things[0]!.target as { target?: Instance }).target).toBe(things[1]);
     expect(elementsOf(back, 'spots')).toEqual(elementsOf(save, 'spots'));
     expect(levelInfo(back)).toEqual({
       game: 'HELL_ON_EARTH', level: 'MAP07', flags: 0x40, gravity: 8, levelTime: 4321, random: 77, totalKills: 10, totalItems: 4, totalSecrets: 2,

@@ -31,13 +31,13 @@ maybe('edits of the golden saves', () => {
     const save = decodeOrThrow(edgeSave, golden.bytes);
     setVariable(save, 'LEVEL_TIME', '5678');
     const queued = elementsOf(save, 'itemquehead')!;
-    (queued[0].spawnpoint as Instance).x = 123.5;
+    (queued[0]!.spawnpoint as Instance).x = 123.5;
     const bytes = encodeOrThrow(edgeSave, save);
 
     expect(readFile(bytes).checksumOk).toBe(true);
     const back = decodeOrThrow(edgeSave, bytes);
     expect(variable(back, 'LEVEL_TIME')).toBe('5678');
-    expect((elementsOf(back, 'itemquehead')![0].spawnpoint as Instance).x).toBe(123.5);
+    expect((elementsOf(back, 'itemquehead')![0]!.spawnpoint as Instance).x).toBe(123.5);
     // The Glob and the itemquehead Data chunk were recompressed; every other chunk kept its bytes.
     expect(changedChunks(golden.bytes, bytes)).toEqual(['0:Glob', '7:Data']);
     // And the edited file re-encodes to itself.
@@ -55,7 +55,7 @@ maybe('edits of the golden saves', () => {
 describe('references follow their elements', () => {
   function threeMobjs(): { save: EdgeSave; mobjs: Instance[] } {
     const mobjs: Instance[] = ['A', 'B', 'C'].map((info) => ({ ...newInstance('mobj_t'), info }));
-    const [a, b, c] = mobjs;
+    const [a, b, c] = mobjs as [Instance, Instance, Instance];
     a.target = refTo('mobjs', c);
     b.tracer = refTo('mobjs', c);
     c.target = refTo('mobjs', a);
@@ -67,7 +67,7 @@ describe('references follow their elements', () => {
     const { save } = threeMobjs();
     const bytes = encodeOrThrow(edgeSave, save);
     const back = decodeOrThrow(edgeSave, bytes);
-    const [a, b, c] = elementsOf(back, 'mobjs')!;
+    const [a, b, c] = elementsOf(back, 'mobjs')! as [Instance, Instance, Instance];
     expect(a.target).toEqual({ $ref: 'mobjs', index: 3 });
     expect((a.target as IndexRef).target).toBe(c);
     expect((b.tracer as IndexRef).target).toBe(c);
@@ -80,7 +80,7 @@ describe('references follow their elements', () => {
     const mobjs = elementsOf(back, 'mobjs')!;
     mobjs.splice(1, 1); // remove B; A and C keep pointing at each other
     const again = decodeOrThrow(edgeSave, encodeOrThrow(edgeSave, back));
-    const [a, c] = elementsOf(again, 'mobjs')!;
+    const [a, c] = elementsOf(again, 'mobjs')! as [Instance, Instance];
     expect([a.info, c.info]).toEqual(['A', 'C']);
     expect(a.target).toEqual({ $ref: 'mobjs', index: 2 });
     expect(c.target).toEqual({ $ref: 'mobjs', index: 1 });

@@ -133,7 +133,7 @@ maybe('EDGE golden files', () => {
     expect(save.chunks.map((c) => c.id)).toEqual(json.top_level_chunks.map((c) => c.marker));
     const defs = structures(save);
     json.top_level_chunks.forEach((g, i) => {
-      const chunk = save.chunks[i];
+      const chunk = save.chunks[i]!;
       const where = `${golden.name} ${g.marker}#${i}`;
       expect(toHex(plainOf(g, save.variant))).toBe(g.plain_payload_hex);
       if (save.variant === 'A') expect(g.end_marker).toBe(endMarkerOf(g.marker));
@@ -154,7 +154,7 @@ maybe('EDGE golden files', () => {
       if (chunk.id === 'Glob') {
         expect(value.map((e: { id: string }) => e.id)).toEqual(g.content.map((item) => item.marker));
         g.content.forEach((item, k) => {
-          const [name, text] = item.content!;
+          const [name, text] = item.content! as [GoldenItem, GoldenItem];
           checkLeaf(name, value[k].body.name, `${where} Vari#${k}.name`);
           checkLeaf(text, value[k].body.value, `${where} Vari#${k}.value`);
         });
@@ -164,7 +164,7 @@ maybe('EDGE golden files', () => {
         g.content.forEach((item, k) => checkLeaf(item, leaves[k], `${where}[${k}]`));
       } else if (chunk.id === 'Data') {
         const [array, ...instances] = g.content;
-        checkLeaf(array, value.array, `${where}.array`);
+        checkLeaf(array!, value.array, `${where}.array`);
         expect(value.elements.length).toBe(instances.length);
         instances.forEach((item, k) => checkInstance(item.content!, value.elements[k], defs, item.marker!, `${where}.${value.array}[${k}]`, save.variant));
       } else {
@@ -182,9 +182,9 @@ maybe('EDGE golden files', () => {
     const golden = files.find((f) => f.name.includes('A_xor_lzo_v12900_engine_layout'))!;
     const save = decoded(golden);
     const buttons = (save.chunks.find((c) => !isRawChunk(c) && c.id === 'Data') as { body: Kept<{ elements: Instance[] }> }).body.value.elements;
-    expect(buttons[0].line).toEqual({ $ref: 'lines', index: 5 });
-    expect((buttons[0].line as IndexRef).target).toBeUndefined(); // `lines` is level data, not in this save
-    expect(buttons[1].line).toBeNull();
+    expect(buttons[0]!.line).toEqual({ $ref: 'lines', index: 5 });
+    expect((buttons[0]!.line as IndexRef).target).toBeUndefined(); // `lines` is level data, not in this save
+    expect(buttons[1]!.line).toBeNull();
   });
 
   test('savekit verify reports each file byte-identical; dump → build gives the identical file', () => {

@@ -51,7 +51,7 @@ maybe('bad input', () => {
   test('a wrong checksum: an error at the trailer, or a warning when asked', () => {
     const golden = files.find((f) => f.name === 'edgeA_xor_lzo_v12900_engine_layout.sav')!;
     const bad = golden.bytes.slice();
-    bad[bad.length - 1] ^= 0x01;
+    bad[bad.length - 1]! ^= 0x01;
     const error = decodeError(bad);
     expect(error.message).toMatch(/Adler-32 mismatch: stored 0x.+, computed 0x704934b9/);
     expect(error.offset).toBe(bad.length - 4);
@@ -61,7 +61,7 @@ maybe('bad input', () => {
 
   test('a bad end marker (variant A)', () => {
     const golden = files.find((f) => f.name === 'edgeA_xor_lzo_v12900_engine_layout.sav')!;
-    const glob = golden.json.top_level_chunks[0];
+    const glob = golden.json.top_level_chunks[0]!;
     const bad = golden.bytes.slice();
     const at = glob.file_offset + 12 + glob.stored_length;
     expect(String.fromCharCode(...bad.subarray(at, at + 4))).toBe('GLOB');

@@ -8,16 +8,22 @@ import { zlibSync } from 'fflate';
 /** Adler-32 (zlib's), taken from the trailer of a stored zlib stream made by fflate. */
 export function adler32(bytes: Uint8Array): number {
   const z = zlibSync(bytes, { level: 0 });
-  return ((z[z.length - 4] << 24) | (z[z.length - 3] << 16) | (z[z.length - 2] << 8) | z[z.length - 1]) >>> 0;
+  return ((z[z.length - 4]! << 24) | (z[z.length - 3]! << 16) | (z[z.length - 2]! << 8) | z[z.length - 1]!) >>> 0; // a zlib stream ends in 4 bytes of Adler-32
 }
 
 export type Variant = 'A' | 'B' | 'C' | 'D';
 export const variantOfVersion = (v: number): Variant => (v === 0xec ? 'D' : v < 0x12901 ? 'A' : v === 0x12901 ? 'B' : 'C');
 
 const KEY = [0x45, 0x44, 0x47, 0x45, 0x21]; // "EDGE!"
-const xor = (b: Uint8Array) => b.map((x, i) => x ^ KEY[i % 5]);
+const xor = (b: Uint8Array) => b.map((x, i) => x ^ KEY[i % 5]!);
 const ascii = (b: Uint8Array) => String.fromCharCode(...b);
-const u32 = (b: Uint8Array, at: number) => (b[at] | (b[at + 1] << 8) | (b[at + 2] << 16) | (b[at + 3] << 24)) >>> 0;
+/** Byte `at` of `b`: reading past the end fails here rather than reading as a silent 0. */
+const byteAt = (b: Uint8Array, at: number): number => {
+  const x = b[at];
+  if (x === undefined) throw new RangeError(`read past the end: byte ${at} of ${b.length}`);
+  return x;
+};
+const u32 = (b: Uint8Array, at: number) => (byteAt(b, at) | (byteAt(b, at + 1) << 8) | (byteAt(b, at + 2) << 16) | (byteAt(b, at + 3) << 24)) >>> 0;
 
 /** A top-level chunk as the independent reader sees it. */
 export interface RawTop {
@@ -107,10 +113,10 @@ export class Cursor {
     return v;
   }
   byte(): number {
-    return this.bytes[this.at++];
+    return byteAt(this.bytes, this.at++);
   }
   short(): number {
-    const v = this.bytes[this.at] | (this.bytes[this.at + 1] << 8);
+    const v = byteAt(this.bytes, this.at) | (byteAt(this.bytes, this.at + 1) << 8);
     this.at += 2;
     return v;
   }

@@ -51,7 +51,7 @@ test('a save made on this map passes; the map name defaults to the save\'s LEVEL
 
 test('another map: "Level data does not match", with what differs', () => {
   const changed = sectors.slice();
-  changed[5] ^= 1;
+  changed[5]! ^= 1;
   const result = checkLevel(saveFor(), { THINGS: things, LINEDEFS: linedefs, SECTORS: changed });
   expect(result.ok).toBe(false);
   expect(result.message).toBe('Level data does not match');

@@ -121,3 +121,10 @@ test('the thumbnail: RGB 5:5:5 to RGBA and back loses no stored bit', () => {
   // Pure white and pure red widen to full 8-bit channels.
   expect([...thumbnailToRgba({ width: 2, height: 1, pixels: bytes('ff7f 007c') })]).toEqual([255, 255, 255, 255, 255, 0, 0, 255]);
 });
+
+test('a thumbnail whose pixels disagree with its size is refused, not read as black', () => {
+  // Edited to 2×2 with one pixel's bytes: the encoder refuses it, and so does the conversion.
+  expect(() => thumbnailToRgba({ width: 2, height: 2, pixels: bytes('ff7f') })).toThrow(new RangeError('2×2 pixels need 8 bytes, got 2'));
+  expect(() => thumbnailToRgba({ width: 1, height: 1, pixels: bytes('ff7f 007c') })).toThrow(RangeError);
+  expect(() => thumbnailToRgba({ width: -1, height: 2, pixels: new Uint8Array(0) })).toThrow(RangeError);
+});

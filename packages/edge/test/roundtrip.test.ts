@@ -25,12 +25,12 @@ const saves: fc.Arbitrary<EdgeSave> = fc
     const elements: Instance[] = mobjs.map((m) => ({ ...newInstance('mobj_t'), ...m }));
     elements.forEach((element, i) => {
       if (targets[i] !== undefined && elements.length > 0) {
-        const position = targets[i] % elements.length;
-        element.target = refTo('mobjs', elements[position], position + 1);
+        const position = targets[i]! % elements.length;
+        element.target = refTo('mobjs', elements[position]!, position + 1);
       }
     });
     const player = newInstance('player_t');
-    if (elements.length > 0) player.mo = refTo('mobjs', elements[0], 1);
+    if (elements.length > 0) player.mo = refTo('mobjs', elements[0]!, 1);
     const save = convertVariant(createSave({ variables: { LEVEL: level, ...extra }, arrays: { mobjs: elements, players: [player] } }), variant);
     if (unknownLump !== null) ((save.chunks[0] as { body: { value: unknown[] } }).body.value).push({ id: 'Xtra', raw: unknownLump });
     return save;

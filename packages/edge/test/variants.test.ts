@@ -43,11 +43,11 @@ maybe('written variants', () => {
 
   test('an incompressible chunk is stored raw in C (stored_len = orig_len), as the golden file has it', () => {
     const golden = files.find((f) => f.name === 'edgeC_zlib_v13506_incompressible.sav')!;
-    const chunk = golden.json.top_level_chunks[0];
+    const chunk = golden.json.top_level_chunks[0]!;
     expect(chunk.stored_length).toBe(chunk.orig_length);
     const file = readFile(golden.bytes);
-    expect(toHex(file.chunks[0].plain)).toBe(chunk.plain_payload_hex);
-    expect(fromHex(chunk.stored_bytes_hex)).toEqual(file.chunks[0].stored);
+    expect(toHex(file.chunks[0]!.plain)).toBe(chunk.plain_payload_hex);
+    expect(fromHex(chunk.stored_bytes_hex)).toEqual(file.chunks[0]!.stored);
   });
 
   test('the variant must agree with the version; the header padding of the seed is accepted and kept', () => {
@@ -66,6 +66,6 @@ maybe('written variants', () => {
     expect(() => convertVariant(decodeOrThrow(edgeSave, prim.bytes), 'C')).toThrow(/chunk Prim is not known/);
     const primC = files.find((f) => f.name === 'edgeC_zlib_v13506_primitives.sav')!;
     const asD = encodeOrThrow(edgeSave, convertVariant(decodeOrThrow(edgeSave, primC.bytes), 'D'));
-    expect(toHex(readFile(asD).chunks[0].plain)).toBe(primC.json.top_level_chunks[0].plain_payload_hex);
+    expect(toHex(readFile(asD).chunks[0]!.plain)).toBe(primC.json.top_level_chunks[0]!.plain_payload_hex);
   });
 });
