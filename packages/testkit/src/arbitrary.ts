@@ -23,7 +23,7 @@ const text = (encoding: EncodingName, maxLength: number, allowNul: boolean): fc.
     case 'ascii':
       return fc.string({ unit: fc.integer({ min, max: 0x7f }).map((c) => String.fromCharCode(c)), maxLength });
     case 'cp437':
-      return fc.string({ unit: fc.integer({ min, max: 0xff }).map((b) => (b < 0x80 ? String.fromCharCode(b) : CP437_UPPER[b - 0x80])), maxLength });
+      return fc.string({ unit: fc.integer({ min, max: 0xff }).map((b) => (b < 0x80 ? String.fromCharCode(b) : CP437_UPPER[b - 0x80]!)), maxLength });
     case 'utf8':
       return fc.string({ unit: 'grapheme', maxLength }).map((s) => (allowNul ? s : s.replace(/\0/g, '')));
   }
@@ -67,12 +67,12 @@ function graphImages(max: number): fc.Arbitrary<GraphImage> {
       const segStart = new Uint32Array(count + 1);
       const dataStart = new Uint32Array(segments.length + 1);
       objects.forEach((o, i) => {
-        refStart[i + 1] = refStart[i] + o.refs.length;
-        segStart[i + 1] = segStart[i] + o.segments.length;
+        refStart[i + 1] = refStart[i]! + o.refs.length;
+        segStart[i + 1] = segStart[i]! + o.segments.length;
       });
-      segments.forEach((s, i) => (dataStart[i + 1] = dataStart[i] + s.length));
-      const data = new Uint8Array(dataStart[segments.length]);
-      segments.forEach((s, i) => data.set(s, dataStart[i]));
+      segments.forEach((s, i) => (dataStart[i + 1] = dataStart[i]! + s.length));
+      const data = new Uint8Array(dataStart[segments.length]!);
+      segments.forEach((s, i) => data.set(s, dataStart[i]!));
       return {
         roots,
         kinds: ['node', 'LUA\0', 'DATA'],
@@ -156,7 +156,7 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
         // A field may depend on the ones before it: generate them in order.
         let value: fc.Arbitrary<Record<string, unknown>> = fc.constant({});
         names.forEach((name, i) => {
-          const spec = specs[i];
+          const spec = specs[i]!;
           value = value.chain((partial) =>
             build(typeof spec === 'function' ? spec(partial) : spec, depth).map((v) => ({ ...partial, [name]: v })),
           );
@@ -180,7 +180,7 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
         const tagCodec = child('tag');
         const variants = m.variants as Record<string, AnyCodec>;
         const members = Object.keys(variants).map((key) =>
-          build(variants[key], depth).map((value) => ({ tag: tagCodec.kind === 'int' ? Number(key) : key, value })),
+          build(variants[key]!, depth).map((value) => ({ tag: tagCodec.kind === 'int' ? Number(key) : key, value })),
         );
         if (m.otherwise !== undefined) {
           const known = new Set((m.tags as unknown[]).map(String));
@@ -218,11 +218,11 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
           id: build(framing.marker, depth).filter((id: string) => !taken.has(id)),
           raw: fc.uint8Array({ maxLength: maxLength * 4 }).map((b) => (framing.padCounted === false ? b : b.subarray(0, b.length - (b.length % align)))),
         });
-        const entries = [...Object.keys(known).map((id) => fc.record({ id: fc.constant(id), body: build(known[id], depth) })), raw];
+        const entries = [...Object.keys(known).map((id) => fc.record({ id: fc.constant(id), body: build(known[id]!, depth) })), raw];
         return fc.array(fc.oneof(...entries), { maxLength: limit });
       }
       case 'transform': {
-        const inner = build(c.children[0].codec, depth);
+        const inner = build(c.children[0]!.codec, depth);
         return m.keeps ? inner.map((value) => ({ value })) : inner;
       }
       case 'checksum':

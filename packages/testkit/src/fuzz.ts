@@ -92,7 +92,7 @@ export function mutate(input: Uint8Array, kind: Mutation, random: Random): Uint8
       return copy;
     }
     case 'hostile': {
-      const pattern = hostileInputs.bytes[Math.floor(random() * hostileInputs.bytes.length)].bytes;
+      const pattern = pick(hostileInputs.bytes, random).bytes;
       return random() < 0.5 ? out([input.subarray(0, at), pattern, input.subarray(at + pattern.length)]) : out([input.subarray(0, at), pattern, input.subarray(at)]);
     }
   }
@@ -121,6 +121,37 @@ export function fuzzSuite<Doc>(format: SaveFormat<Doc>, options: FuzzOptions): S
   return finish(fuzzLoop(format, options), options.record ?? true);
 }
 
+/** One of `items` (not empty), chosen by `random`. */
+function pick<T>(items: ReadonlyArray<T>, random: Random): T {
+  return items[Math.floor(random() * items.length)]!;
+}
+
+/** Throws unless every seed has something to mutate: at least one seed, no empty folder. */
+function checkSeeds(seeds: ReadonlyArray<SaveInput>): void {
+  if (seeds.length === 0) throw new Error('fuzzSuite needs at least one seed');
+  seeds.forEach((seed, k) => {
+    if (isSaveTree(seed) && seed.size === 0) throw new Error(`fuzzSuite: seed ${k} is an empty folder, with no file to mutate`);
+  });
+}
+
+/**
+ * Iteration `i`'s input: the seeds taken in turn, a mutation and, in a folder, one file mutated.
+ * The loop and {@link fuzzInput} both go through here, so a reported input is regenerated exactly.
+ */
+function nextInput(seeds: ReadonlyArray<SaveInput>, i: number, random: Random): { kind: Mutation; input: SaveInput; shown: string } {
+  const seed = seeds[i % seeds.length]!; // checkSeeds: not empty
+  const kind = pick(MUTATIONS, random);
+  if (!isSaveTree(seed)) {
+    const input = mutate(seed, kind, random);
+    return { kind, input, shown: preview(input) };
+  }
+  const name = pick([...seed.keys()], random); // checkSeeds: no empty folder
+  const file = mutate(seed.get(name)!, kind, random);
+  const tree = new Map(seed);
+  tree.set(name, file);
+  return { kind, input: tree, shown: `${name}: ${preview(file)}` };
+}
+
 /** The fuzz loop itself; `progress`, when given, receives each iteration number before its decode. */
 export function fuzzLoop<Doc>(format: SaveFormat<Doc>, options: FuzzOptions, progress?: (iteration: number) => void): SuiteReport {
   const iterations = options.iterations ?? defaultIterations();
@@ -130,23 +161,9 @@ export function fuzzLoop<Doc>(format: SaveFormat<Doc>, options: FuzzOptions, pro
   const failures: SuiteFailure[] = [];
   let slowest = { ms: 0, mutation: '' };
   let retimed = 0;
-  if (options.seeds.length === 0) throw new Error('fuzzSuite needs at least one seed');
+  checkSeeds(options.seeds);
   for (let i = 0; i < iterations && failures.length < 20; i++) {
-    const seed = options.seeds[i % options.seeds.length];
-    const kind = MUTATIONS[Math.floor(random() * MUTATIONS.length)];
-    let input: SaveInput;
-    let shown: string;
-    if (isSaveTree(seed)) {
-      const names = [...seed.keys()];
-      const name = names[Math.floor(random() * names.length)];
-      const tree = new Map(seed);
-      tree.set(name, mutate(seed.get(name) as Uint8Array, kind, random));
-      input = tree;
-      shown = `${name}: ${preview(tree.get(name) as Uint8Array)}`;
-    } else {
-      input = mutate(seed, kind, random);
-      shown = preview(input);
-    }
+    const { kind, input, shown } = nextInput(options.seeds, i, random);
     progress?.(i);
     const before = allocated();
     const start = performance.now();
@@ -178,18 +195,10 @@ export function fuzzLoop<Doc>(format: SaveFormat<Doc>, options: FuzzOptions, pro
 
 /** The input of iteration `target`, regenerated exactly as the loop made it (for hang reports). */
 export function fuzzInput(options: FuzzOptions, target: number): { kind: string; input: string } {
+  checkSeeds(options.seeds);
   const random = prng(options.seed ?? 1);
   for (let i = 0; ; i++) {
-    const seed = options.seeds[i % options.seeds.length];
-    const kind = MUTATIONS[Math.floor(random() * MUTATIONS.length)];
-    let shown: string;
-    if (isSaveTree(seed)) {
-      const names = [...seed.keys()];
-      const name = names[Math.floor(random() * names.length)];
-      shown = `${name}: ${preview(mutate(seed.get(name) as Uint8Array, kind, random))}`;
-    } else {
-      shown = preview(mutate(seed, kind, random));
-    }
+    const { kind, shown } = nextInput(options.seeds, i, random);
     if (i === target) return { kind, input: shown };
   }
 }

@@ -5,7 +5,7 @@ import {
   fourcc, i64le, lazy, literal, magic, map, maybe, nothing, optional, padding, pointer, pstring, sized, struct,
   taggedUnion, transform, transformKeeping, u16le, u32le, u48le, u8, xor, compression, graphImage, type AnyCodec, type Codec, type SaveFormat,
 } from '@savekit/core';
-import { arbitrary, fuzzSuite, fuzzSuiteIsolated, hostileInputs, mutate, roundTripSuite, SuiteError } from '../src/index';
+import { arbitrary, fuzzInput, fuzzLoop, fuzzSuite, fuzzSuiteIsolated, hostileInputs, mutate, roundTripSuite, SuiteError } from '../src/index';
 
 const framing = { marker: fourcc({ alnum: true }), length: u32le, align: 4, endMarker: (m: string) => m.toUpperCase() };
 interface Tree { value: number; children: Tree[] }
@@ -146,6 +146,30 @@ describe('fuzzSuite', () => {
       const results = Array.from({ length: 50 }, () => mutate(sample, kind, random));
       expect(results.some((r) => r.length !== sample.length || r.some((b, i) => b !== sample[i]))).toBe(true);
     }
+  });
+
+  test('seeds with nothing to mutate are refused up front: none, or an empty folder', () => {
+    expect(() => fuzzSuite(goodFormat, { seeds: [], iterations: 1, record: false })).toThrow('fuzzSuite needs at least one seed');
+    // An empty folder used to reach mutate() as undefined and fail with a TypeError of its own.
+    expect(() => fuzzSuite(goodFormat, { seeds: [sample, new Map()], iterations: 4, record: false })).toThrow('fuzzSuite: seed 1 is an empty folder, with no file to mutate');
+    expect(() => fuzzInput({ seeds: [new Map()] }, 0)).toThrow('fuzzSuite: seed 0 is an empty folder, with no file to mutate');
+  });
+
+  test('fuzzInput regenerates the inputs of the loop exactly, folder seeds included', () => {
+    const rejectsAll: SaveFormat<Rec> = {
+      ...goodFormat,
+      decode: () => {
+        throw new TypeError('rejects everything');
+      },
+    };
+    const options = { seeds: [sample, new Map([['a.bin', sample], ['b.bin', sample.subarray(0, 4)]])], iterations: 20, record: false };
+    const report = fuzzLoop(rejectsAll, options);
+    expect(report.failures).toHaveLength(20);
+    report.failures.forEach((failure, i) => {
+      const { kind, input } = fuzzInput(options, i);
+      expect([failure.check, failure.input]).toEqual([`iteration ${i} (${kind})`, input]);
+    });
+    expect(report.failures.filter((f) => /^[ab]\.bin: /.test(f.input ?? '')).length).toBe(10);
   });
 });
 
