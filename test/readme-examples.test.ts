@@ -29,7 +29,7 @@ function snippets(): Snippet[] {
   const out: Snippet[] = [];
   for (const file of readmes) {
     const text = readFileSync(file, 'utf8');
-    const blocks = [...text.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]);
+    const blocks = [...text.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
     const label = file === join(root, 'README.md') ? 'root' : file.startsWith(join(root, 'docs')) ? `docs-${file.slice(join(root, 'docs').length + 1).replace(/\.md$/, '').replace(/\//g, '-')}` : file.split('/').slice(-2)[0];
     blocks.forEach((code, i) => out.push({ name: `${label}-${i}`, code }));
   }
@@ -75,7 +75,7 @@ test.each(all.filter((s) => !/\bdeclare\b|@check-only/.test(s.code)).map((s) => 
   const sandboxRequire = (id: string) => {
     if (id === 'fp-ts/lib/Either.js') return Either;
     const match = /^@savekit\/([a-z0-9-]+)$/.exec(id);
-    if (match && packageNames.includes(match[1])) return require(`../packages/${match[1]}/src/index`);
+    if (match && packageNames.includes(match[1]!)) return require(`../packages/${match[1]}/src/index`);
     // Examples may check what they show with Node's assert (and nothing else from Node).
     if (id === 'node:assert/strict' || id === 'node:assert') return require(id);
     if (id === '@savekit/examples/skirmish') return require('../examples/src/skirmish');

@@ -20,7 +20,7 @@ describe('the Skirmish example format', () => {
     expect(decoded.warnings).toEqual([]);
     const chunks = decoded.value.chunks;
     expect(chunks.map((c) => c.id)).toEqual(['Name', 'Turn', 'Unit', 'Mods']);
-    expect(isRawChunk(chunks[3])).toBe(true);
+    expect(isRawChunk(chunks[3]!)).toBe(true);
     expect(ok(format.encode(decoded.value))).toEqual(sample);
   });
 
@@ -48,7 +48,7 @@ describe('the Skirmish example format', () => {
     }
     for (let at = 0; at < sample.length; at++) {
       const changed = sample.slice();
-      changed[at] ^= 0xff;
+      changed[at]! ^= 0xff;
       expect(E.isLeft(format.decode(changed))).toBe(true);
     }
   });
