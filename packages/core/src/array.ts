@@ -99,7 +99,7 @@ export function array<A>(element: Codec<A>, count: CountSpec): Codec<A[]> {
         const step = element.size as number;
         const start = w.ensure(value.length * step);
         try {
-          for (let i = 0, at = start; i < value.length; i++, at += step) writeFixed(w, at, value[i]);
+          for (let i = 0, at = start; i < value.length; i++, at += step) writeFixed(w, at, value[i]!);
           w.length = start + value.length * step;
           return;
         } catch {
@@ -111,7 +111,7 @@ export function array<A>(element: Codec<A>, count: CountSpec): Codec<A[]> {
       path.push(0);
       for (let i = 0; i < value.length; i++) {
         path[depth] = i;
-        element.write(w, value[i]);
+        element.write(w, value[i]!); // a hole in a sparse array is refused by the element
       }
       path.pop();
     },

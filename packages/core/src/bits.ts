@@ -49,8 +49,7 @@ interface Placed {
 export function bits<const F extends Readonly<Record<string, BitFieldSpec>>>(fields: F, options: BitsOptions): Codec<BitFields<F>> {
   const placed: Placed[] = [];
   let cursor = 0;
-  for (const name of Object.keys(fields)) {
-    const spec = fields[name];
+  for (const [name, spec] of Object.entries(fields)) {
     const at = typeof spec === 'number' ? cursor : spec.at;
     const width = typeof spec === 'number' ? spec : spec.width;
     if (!Number.isInteger(width) || width < 1 || width > 52) throw new RangeError(`bits: field ${name} has width ${width}; 1 to 52 bits are allowed`);
@@ -90,7 +89,7 @@ export function bits<const F extends Readonly<Record<string, BitFieldSpec>>>(fie
         let value = 0;
         for (let n = 0; n < f.width; n++) {
           const p = f.at + n;
-          if (bytes[start + (p >> 3)] & mask(p)) value += 2 ** (lsb ? n : f.width - 1 - n);
+          if (bytes[start + (p >> 3)]! & mask(p)) value += 2 ** (lsb ? n : f.width - 1 - n);
         }
         out[f.name] = value;
       }
@@ -111,11 +110,11 @@ export function bits<const F extends Readonly<Record<string, BitFieldSpec>>>(fie
       const start = w.reserve(size);
       const buf = w.buf;
       for (const f of placed) {
-        const v = (value as Record<string, number>)[f.name];
+        const v = (value as Record<string, number>)[f.name]!; // checked above
         for (let n = 0; n < f.width; n++) {
           const bitValue = 2 ** (lsb ? n : f.width - 1 - n);
           const p = f.at + n;
-          if (Math.floor(v / bitValue) % 2 === 1) buf[start + (p >> 3)] |= mask(p);
+          if (Math.floor(v / bitValue) % 2 === 1) buf[start + (p >> 3)]! |= mask(p);
         }
       }
     },

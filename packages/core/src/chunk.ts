@@ -89,10 +89,10 @@ export function fourcc(options: { readonly alnum?: boolean } = {}): Codec<string
       r.need(4);
       const b = r.bytes;
       for (let i = 0; i < 4; i++) {
-        if (!allowed(b[at + i])) throw r.error(`marker byte 0x${b[at + i].toString(16).padStart(2, '0')} is not a letter or digit`, at + i);
+        if (!allowed(b[at + i]!)) throw r.error(`marker byte 0x${b[at + i]!.toString(16).padStart(2, '0')} is not a letter or digit`, at + i);
       }
       r.pos = at + 4;
-      return String.fromCharCode(b[at], b[at + 1], b[at + 2], b[at + 3]);
+      return String.fromCharCode(b[at]!, b[at + 1]!, b[at + 2]!, b[at + 3]!);
     },
     write(w, value) {
       if (typeof value !== 'string' || !valid(value)) throw w.error(`${JSON.stringify(value)} is not a valid four-character code`);
@@ -309,7 +309,7 @@ export function chunkList<M extends Readonly<Record<string, Codec<any>>>>(
   const until = options.until ?? [];
   const isKnown = (id: string) => Object.prototype.hasOwnProperty.call(known, id);
   const rawJson = t.intersection([t.type({ id: t.string, raw: jsonBytes() }), t.partial({ pad: jsonBytes() })], 'RawChunk');
-  const members: t.Mixed[] = markers.map((m) => chunkJson(t.literal(m), (known as Record<string, Codec<unknown>>)[m].json, `chunk(${m})`));
+  const members: t.Mixed[] = markers.map((m) => chunkJson(t.literal(m), (known as Record<string, Codec<unknown>>)[m]!.json, `chunk(${m})`));
   const unknownRaw = new t.Type<RawChunk, unknown, unknown>(
     'RawChunk',
     (u): u is RawChunk => rawJson.is(u) && !isKnown(u.id),
@@ -321,7 +321,7 @@ export function chunkList<M extends Readonly<Record<string, Codec<any>>>>(
     (a) => rawJson.encode(a),
   );
   members.push(unknownRaw);
-  const entryJson = members.length === 1 ? members[0] : t.union(members as [t.Mixed, t.Mixed, ...t.Mixed[]]);
+  const entryJson = members.length === 1 ? members[0]! : t.union(members as [t.Mixed, t.Mixed, ...t.Mixed[]]);
   const stopsAt = (r: Reader): boolean => {
     if (until.length === 0) return false;
     for (const stop of until) {
@@ -338,7 +338,7 @@ export function chunkList<M extends Readonly<Record<string, Codec<any>>>>(
     json: t.array(entryJson) as unknown as t.Type<Array<ChunkEntry<M>>, unknown, unknown>,
     minSize: 0,
     meta: { markers, framing, until, known },
-    children: markers.map((m) => ({ key: m, codec: (known as Record<string, Codec<unknown>>)[m] })),
+    children: markers.map((m) => ({ key: m, codec: (known as Record<string, Codec<unknown>>)[m]! })),
     read(r) {
       const out: Array<ChunkEntry<M>> = [];
       const { path, spans } = r.state;
@@ -352,7 +352,7 @@ export function chunkList<M extends Readonly<Record<string, Codec<any>>>>(
         const bodyStart = framed.body.pos;
         let entry: ChunkEntry<M>;
         if (isKnown(framed.id)) {
-          const body = readChild(framed.body, framed.id, (known as Record<string, Codec<unknown>>)[framed.id]);
+          const body = readChild(framed.body, framed.id, (known as Record<string, Codec<unknown>>)[framed.id]!);
           entry = { id: framed.id, body } as ChunkEntry<M>;
         } else {
           entry = { id: framed.id, raw: framed.body.take(framed.body.end - framed.body.pos) };

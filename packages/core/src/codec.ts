@@ -49,14 +49,17 @@ export interface Codec<A> {
    * Fixed-size codecs may offer this fast read: the value at absolute offset `at`, without bounds
    * checks (the caller has checked `size` bytes) and without moving the reader. It may throw on bad
    * bytes; callers then redo the read with {@link read} to get a precise error.
+   *
+   * `undefined` when not offered: {@link defineCodec} always sets the key, so that every codec has
+   * the same object shape and the engine's property lookups on codecs stay monomorphic.
    */
-  readonly readFixed?: (reader: Reader, at: number) => A;
+  readonly readFixed?: ((reader: Reader, at: number) => A) | undefined;
   /**
    * The write counterpart of {@link readFixed}: writes exactly `size` bytes at `at`, where the caller
    * has made room, without moving the writer. It validates the value and may throw; callers then redo
-   * the write with {@link write} to get an error with its path.
+   * the write with {@link write} to get an error with its path. `undefined` when not offered.
    */
-  readonly writeFixed?: (writer: Writer, at: number, value: A) => void;
+  readonly writeFixed?: ((writer: Writer, at: number, value: A) => void) | undefined;
   /** Writes one value. Throws {@link EncodeError} on a value the codec cannot write. */
   write(writer: Writer, value: A): void;
 }
@@ -67,18 +70,22 @@ export type AnyCodec = Codec<any>;
 /** The value type of a codec: `TypeOf<typeof header>`. */
 export type TypeOf<C> = C extends Codec<infer A> ? A : never;
 
-/** What {@link defineCodec} needs; the rest has defaults. */
+/**
+ * What {@link defineCodec} needs; the rest has defaults. `size`, `readFixed` and `writeFixed` also
+ * take `undefined` (variable size, no fast path), as {@link Codec} has them, so a combinator can pass
+ * on what it computed from its children.
+ */
 export interface CodecSpec<A> {
   readonly name: string;
   readonly kind: string;
   readonly json: t.Type<A, unknown, unknown>;
-  readonly size?: number;
+  readonly size?: number | undefined;
   readonly minSize?: number;
   readonly meta?: Readonly<Record<string, unknown>>;
   readonly children?: ReadonlyArray<CodecChild>;
   read(reader: Reader): A;
-  readFixed?: (reader: Reader, at: number) => A;
-  writeFixed?: (writer: Writer, at: number, value: A) => void;
+  readFixed?: ((reader: Reader, at: number) => A) | undefined;
+  writeFixed?: ((writer: Writer, at: number, value: A) => void) | undefined;
   write(writer: Writer, value: A): void;
 }
 

@@ -55,7 +55,7 @@ function bytesToLatin(bytes: Uint8Array, table: string | undefined): string {
     } else {
       let piece = '';
       for (let i = 0; i < part.length; i++) {
-        const b = part[i];
+        const b = part[i]!;
         piece += b < 0x80 ? String.fromCharCode(b) : table[b - 0x80];
       }
       out += piece;
@@ -69,7 +69,8 @@ export const ascii: TextEncoding = {
   name: 'ascii',
   decode(bytes) {
     for (let i = 0; i < bytes.length; i++) {
-      if (bytes[i] > 0x7f) throw new TextCodingError(`byte 0x${bytes[i].toString(16)} is not ASCII`, i);
+      const b = bytes[i]!;
+      if (b > 0x7f) throw new TextCodingError(`byte 0x${b.toString(16)} is not ASCII`, i);
     }
     return bytesToLatin(bytes, undefined);
   },
@@ -120,7 +121,7 @@ export const cp437: TextEncoding = {
 function firstInvalidUtf8(bytes: Uint8Array): number {
   let i = 0;
   while (i < bytes.length) {
-    const b = bytes[i];
+    const b = bytes[i]!;
     let need: number;
     let min: number;
     if (b < 0x80) {

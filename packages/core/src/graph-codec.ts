@@ -46,7 +46,7 @@ function readNames(r: Reader, count: number, what: string): string[] {
 function writeColumn(w: Writer, column: Uint32Array | Int32Array): void {
   const at = w.ensure(column.length * 4);
   if (littleEndianHost) w.buf.set(new Uint8Array(column.buffer, column.byteOffset, column.byteLength), at);
-  else for (let i = 0; i < column.length; i++) w.view.setUint32(at + i * 4, column[i] >>> 0, true);
+  else for (let i = 0; i < column.length; i++) w.view.setUint32(at + i * 4, column[i]! >>> 0, true);
   w.length = at + column.length * 4;
 }
 
@@ -65,7 +65,7 @@ function readColumn<T extends Uint32Array | Int32Array>(r: Reader, count: number
 /** Differences of an offsets column (each object's count), so they can be stored and checked. */
 function counts(starts: Uint32Array): Uint32Array {
   const out = new Uint32Array(Math.max(0, starts.length - 1));
-  for (let i = 0; i < out.length; i++) out[i] = starts[i + 1] - starts[i];
+  for (let i = 0; i < out.length; i++) out[i] = starts[i + 1]! - starts[i]!;
   return out;
 }
 
@@ -73,7 +73,7 @@ function prefix(r: Reader, lengths: Uint32Array, what: string): Uint32Array {
   const out = new Uint32Array(lengths.length + 1);
   let total = 0;
   for (let i = 0; i < lengths.length; i++) {
-    total += lengths[i];
+    total += lengths[i]!;
     if (total > 0xffffffff) throw r.error(`${what} add up to more than 4 GiB`);
     out[i + 1] = total;
   }
@@ -128,7 +128,13 @@ export const graphImage: Codec<GraphImage> = defineCodec<GraphImage>({
   read(r) {
     r.need(28);
     const header = readColumn(r, 7, (n) => new Uint32Array(n), 'header fields');
-    const [objects, rootCount, kindCount, externalCount, refCount, segmentCount, dataLength] = header;
+    const objects = header[0]!;
+    const rootCount = header[1]!;
+    const kindCount = header[2]!;
+    const externalCount = header[3]!;
+    const refCount = header[4]!;
+    const segmentCount = header[5]!;
+    const dataLength = header[6]!;
     const kinds = readNames(r, kindCount, 'kind names');
     const externals = readNames(r, externalCount, 'external names');
     const roots = Array.from(readColumn(r, rootCount, (n) => new Int32Array(n), 'roots'));

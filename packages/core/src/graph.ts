@@ -53,14 +53,24 @@ export function graphSize(image: GraphImage): number {
   return image.kindOf.length;
 }
 
-/** One object of an image as plain values (for inspection and tests; allocates). */
+/**
+ * One object of an image as plain values (for inspection and tests; allocates).
+ *
+ * @throws RangeError when `n` is not an object number of the image (1 to {@link graphSize}).
+ * @throws {@link DecodeError} when the object's kind index is outside `kinds` (an image decoded
+ * from a file is only checked for that by {@link readGraph}).
+ */
 export function graphObject(image: GraphImage, n: number): { kind: string; size: number; references: number[]; segments: Uint8Array[] } {
+  if (!Number.isInteger(n) || n < 1 || n > graphSize(image)) throw new RangeError(`object ${n} is not in the graph (1 to ${graphSize(image)})`);
   const i = n - 1;
+  const kind = image.kinds[image.kindOf[i]!];
+  if (kind === undefined) throw new DecodeError(['objects', n], 0, `malformed graph image: object ${n} has kind ${image.kindOf[i]} of ${image.kinds.length}`);
+  // The other columns have an entry per object (plus one for the offsets), as GraphImage says.
   const segments: Uint8Array[] = [];
-  for (let s = image.segStart[i]; s < image.segStart[i + 1]; s++) segments.push(image.data.subarray(image.dataStart[s], image.dataStart[s + 1]));
+  for (let s = image.segStart[i]!; s < image.segStart[i + 1]!; s++) segments.push(image.data.subarray(image.dataStart[s], image.dataStart[s + 1]));
   return {
-    kind: image.kinds[image.kindOf[i]],
-    size: image.sizes[i],
+    kind,
+    size: image.sizes[i]!,
     references: Array.from(image.refs.subarray(image.refStart[i], image.refStart[i + 1])),
     segments,
   };
@@ -89,7 +99,7 @@ class Growing<T extends Uint32Array | Int32Array | Uint8Array> {
     if (this.length + n > this.items.length) this.grow(this.length + n);
     const items = this.items as Uint8Array;
     // Small segments are the common case: a loop beats a builtin call for them.
-    if (n <= 16) for (let i = 0; i < n; i++) items[this.length + i] = bytes[i];
+    if (n <= 16) for (let i = 0; i < n; i++) items[this.length + i] = bytes[i]!;
     else items.set(bytes, this.length);
     this.length += n;
   }
@@ -202,7 +212,7 @@ export function writeGraph<O extends object>(roots: ReadonlyArray<O | null>, sav
     const rootNumbers = roots.map(intern);
     for (let i = 0; i < queue.length; i++) {
       current = i + 1;
-      const object = queue[i];
+      const object = queue[i]!;
       const kind = saver.kindOf(object);
       let k = kindNumbers.get(kind);
       if (k === undefined) {
@@ -333,12 +343,13 @@ class Context<O extends object> implements RestoreContext<O> {
   ) {
     const image = run.image;
     const i = number - 1;
-    this.kind = image.kinds[image.kindOf[i]];
-    this.size = image.sizes[i];
-    this.nextRef = image.refStart[i];
-    this.refEnd = image.refStart[i + 1];
-    this.firstSegment = this.nextSegment = image.segStart[i];
-    this.segmentEnd = image.segStart[i + 1];
+    // `number` is an object of the run, whose columns checkShape has checked.
+    this.kind = image.kinds[image.kindOf[i]!]!;
+    this.size = image.sizes[i]!;
+    this.nextRef = image.refStart[i]!;
+    this.refEnd = image.refStart[i + 1]!;
+    this.firstSegment = this.nextSegment = image.segStart[i]!;
+    this.segmentEnd = image.segStart[i + 1]!;
     this.referenceCount = this.refEnd - this.nextRef;
     this.segmentCount = this.segmentEnd - this.firstSegment;
   }
@@ -358,11 +369,12 @@ class Context<O extends object> implements RestoreContext<O> {
     if (this.nextRef >= this.refEnd) throw this.fail(`read past the last of its ${this.referenceCount} references`);
     const k = this.nextRef++;
     if (kind !== undefined) {
-      const ref = this.run.image.refs[k];
-      const found = ref > 0 ? this.run.image.kinds[this.run.image.kindOf[ref - 1]] : ref < 0 ? 'external' : undefined;
+      // k < refEnd, and every reference was resolved (so is in range) before any restore ran.
+      const ref = this.run.image.refs[k]!;
+      const found = ref > 0 ? this.run.image.kinds[this.run.image.kindOf[ref - 1]!] : ref < 0 ? 'external' : undefined;
       if (found !== undefined && found !== kind) throw this.fail(`reference ${this.nextRef} is to object ${ref} of kind ${JSON.stringify(found)}, expected ${JSON.stringify(kind)}`);
     }
-    return this.run.resolved[k];
+    return this.run.resolved[k] as O | null;
   }
 
   restoreFirst(target: O | null): RestoreStatus {
@@ -418,8 +430,8 @@ class GraphRun<O extends object> {
     // Phase 1: allocate.
     for (let i = 0; i < count; i++) {
       this.active = i + 1;
-      const kind = image.kinds[image.kindOf[i]];
-      const object = restorer.allocate(kind, image.sizes[i], i + 1);
+      const kind = image.kinds[image.kindOf[i]!]!; // checked by checkShape
+      const object = restorer.allocate(kind, image.sizes[i]!, i + 1);
       if (object === undefined || object === null) throw this.fail(i + 1, `no object can be allocated for kind ${JSON.stringify(kind)}`);
       this.objects[i] = object;
     }
@@ -434,8 +446,8 @@ class GraphRun<O extends object> {
     this.resolved = new Array<O | null>(image.refs.length);
     let object = 0;
     for (let k = 0; k < image.refs.length; k++) {
-      while (image.refStart[object + 1] <= k) object++;
-      this.resolved[k] = this.resolve(image.refs[k], object + 1);
+      while (image.refStart[object + 1]! <= k) object++;
+      this.resolved[k] = this.resolve(image.refs[k]!, object + 1);
     }
     this.state = new Uint8Array(count + 1);
     this.maxDepth = restorer.maxRestoreDepth ?? 10_000;
@@ -451,20 +463,21 @@ class GraphRun<O extends object> {
     const bad = (what: string) => this.fail(0, `malformed graph image: ${what}`);
     if (image.sizes.length !== count || image.refStart.length !== count + 1 || image.segStart.length !== count + 1) throw bad('column lengths differ');
     if (image.refStart[0] !== 0 || image.refStart[count] !== image.refs.length) throw bad('reference offsets do not cover the references');
-    if (image.segStart[0] !== 0 || image.segStart[count] + 1 !== image.dataStart.length) throw bad('segment offsets do not cover the segments');
+    // The lengths agree from here on, so the reads below are in range.
+    if (image.segStart[0] !== 0 || image.segStart[count]! + 1 !== image.dataStart.length) throw bad('segment offsets do not cover the segments');
     if (image.dataStart[0] !== 0 || image.dataStart[image.dataStart.length - 1] !== image.data.length) throw bad('data offsets do not cover the data');
     for (let i = 0; i < count; i++) {
-      if (image.refStart[i] > image.refStart[i + 1] || image.segStart[i] > image.segStart[i + 1]) throw bad(`offsets of object ${i + 1} go backwards`);
-      if (image.kindOf[i] >= image.kinds.length) throw bad(`object ${i + 1} has kind ${image.kindOf[i]} of ${image.kinds.length}`);
+      if (image.refStart[i]! > image.refStart[i + 1]! || image.segStart[i]! > image.segStart[i + 1]!) throw bad(`offsets of object ${i + 1} go backwards`);
+      if (image.kindOf[i]! >= image.kinds.length) throw bad(`object ${i + 1} has kind ${image.kindOf[i]} of ${image.kinds.length}`);
     }
-    for (let s = 0; s + 1 < image.dataStart.length; s++) if (image.dataStart[s] > image.dataStart[s + 1]) throw bad(`segment ${s} goes backwards`);
+    for (let s = 0; s + 1 < image.dataStart.length; s++) if (image.dataStart[s]! > image.dataStart[s + 1]!) throw bad(`segment ${s} goes backwards`);
   }
 
   resolve(ref: number, n: number): O | null {
     const count = this.objects.length;
     if (ref === 0) return null;
-    if (ref > 0 && ref <= count) return this.objects[ref - 1];
-    if (ref < 0 && -ref <= this.externals.length) return this.externals[-ref - 1];
+    if (ref > 0 && ref <= count) return this.objects[ref - 1]!;
+    if (ref < 0 && -ref <= this.externals.length) return this.externals[-ref - 1]!;
     throw this.fail(n, `reference ${ref} names no object (there are ${count}${this.externals.length > 0 ? ` and ${this.externals.length} externals` : ''})`);
   }
 
@@ -473,7 +486,10 @@ class GraphRun<O extends object> {
     if (this.externalSet.has(target)) return { status: 'external' };
     if (this.numberOf === undefined) {
       this.numberOf = new Map();
-      for (let i = 0; i < this.objects.length; i++) if (!this.numberOf.has(this.objects[i])) this.numberOf.set(this.objects[i], i + 1);
+      for (let i = 0; i < this.objects.length; i++) {
+        const object = this.objects[i]!;
+        if (!this.numberOf.has(object)) this.numberOf.set(object, i + 1);
+      }
     }
     const n = this.numberOf.get(target);
     if (n === undefined) throw this.fail(asker, 'restoreFirst was given an object that is not part of this graph');
@@ -497,7 +513,7 @@ class GraphRun<O extends object> {
   run(start: number): void {
     const stack: Frame<O>[] = [{ number: start, status: 'restored' }];
     while (stack.length > 0) {
-      const frame = stack[stack.length - 1];
+      const frame = stack[stack.length - 1]!;
       this.active = frame.number;
       if (frame.iterator === undefined) {
         if (this.state[frame.number] !== NEW) {
@@ -505,7 +521,7 @@ class GraphRun<O extends object> {
           continue;
         }
         this.state[frame.number] = RESTORING;
-        const result = this.restorer.restore(this.objects[frame.number - 1], new Context(this, frame.number));
+        const result = this.restorer.restore(this.objects[frame.number - 1]!, new Context(this, frame.number));
         if (!isGenerator<O>(result)) {
           this.state[frame.number] = DONE;
           stack.pop();
@@ -563,9 +579,9 @@ export class ArrayNumbering<O extends object> {
 
   /** Numbers the elements of each array by position (1-based). */
   constructor(arrays: Readonly<Record<string, ReadonlyArray<O>>>) {
-    for (const name of Object.keys(arrays)) {
+    for (const [name, elements] of Object.entries(arrays)) {
       const map = new Map<O, number>();
-      arrays[name].forEach((element, i) => {
+      elements.forEach((element, i) => {
         if (!map.has(element)) map.set(element, i + 1);
       });
       this.positions.set(name, map);
@@ -614,6 +630,6 @@ export class ArrayTable<O> {
     if (!Number.isInteger(index) || index < 1 || index > elements.length) {
       throw new DecodeError(path, offset, `INDEX ${index} is outside ${name} (1 to ${elements.length})`);
     }
-    return elements[index - 1];
+    return elements[index - 1] as O;
   }
 }

@@ -34,7 +34,7 @@ function rawAccess(bits: IntBits, signed: boolean, le: boolean): [RawRead, RawWr
     case 8:
       return signed
         ? [(r, at) => r.view.getInt8(at), (w, at, v) => w.view.setInt8(at, v)]
-        : [(r, at) => r.bytes[at], (w, at, v) => (w.buf[at] = v)];
+        : [(r, at) => r.bytes[at]!, (w, at, v) => (w.buf[at] = v)];
     case 16:
       return signed
         ? [(r, at) => r.view.getInt16(at, le), (w, at, v) => w.view.setInt16(at, v, le)]
@@ -46,7 +46,7 @@ function rawAccess(bits: IntBits, signed: boolean, le: boolean): [RawRead, RawWr
     case 24: {
       const read: RawRead = (r, at) => {
         const b = r.bytes;
-        const u = le ? b[at] | (b[at + 1] << 8) | (b[at + 2] << 16) : (b[at] << 16) | (b[at + 1] << 8) | b[at + 2];
+        const u = le ? b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) : (b[at]! << 16) | (b[at + 1]! << 8) | b[at + 2]!;
         return signed && u & 0x800000 ? u - 0x1000000 : u;
       };
       const write: RawWrite = (w, at, v) => {

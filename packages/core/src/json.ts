@@ -48,8 +48,8 @@ const HEX_DIGITS = '0123456789abcdef';
 export function toHex(bytes: Uint8Array): string {
   let out = '';
   for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i];
-    out += HEX_DIGITS[b >> 4] + HEX_DIGITS[b & 15];
+    const b = bytes[i]!;
+    out += HEX_DIGITS[b >> 4]! + HEX_DIGITS[b & 15]!;
   }
   return out;
 }
@@ -158,12 +158,12 @@ export function reportJsonErrors(errors: t.Errors): JsonProblem[] {
     const path: PathSegment[] = [];
     const context = error.context;
     for (let i = 1; i < context.length; i++) {
-      const key = context[i].key;
+      const key = context[i]!.key;
       // Unions and intersections add entries whose key is a member index, not a document key.
-      const parent = context[i - 1].type as { _tag?: string };
+      const parent = context[i - 1]!.type as { _tag?: string };
       if (parent._tag === 'UnionType' || parent._tag === 'IntersectionType') continue;
       if (key === '') continue;
-      path.push(isArrayType(context[i - 1].type) && /^\d+$/.test(key) ? Number(key) : key);
+      path.push(isArrayType(context[i - 1]!.type) && /^\d+$/.test(key) ? Number(key) : key);
     }
     const last = context[context.length - 1];
     const message =

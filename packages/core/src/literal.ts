@@ -41,15 +41,15 @@ function literalJson<V extends string | number | boolean>(values: ReadonlyArray<
  */
 export function magic<const S extends readonly [string, ...string[]]>(...alternatives: S): Codec<S[number]> {
   const encoded = alternatives.map(latin1Bytes);
-  const size = encoded[0].length;
+  const size = encoded[0]!.length; // alternatives has at least one element
   if (encoded.some((e) => e.length !== size)) throw new RangeError('magic: alternatives must have the same length');
   const readFixed = (r: Reader, at: number): S[number] => {
     const bytes = r.bytes;
     for (let k = 0; k < encoded.length; k++) {
-      const candidate = encoded[k];
+      const candidate = encoded[k]!;
       let i = 0;
       while (i < size && bytes[at + i] === candidate[i]) i++;
-      if (i === size) return alternatives[k];
+      if (i === size) return alternatives[k]!;
     }
     const found = bytes.subarray(at, at + size);
     throw r.error(`expected ${encoded.map(show).join(' or ')}, found ${show(found)}`, at);
@@ -70,7 +70,7 @@ export function magic<const S extends readonly [string, ...string[]]>(...alterna
     write(w, value) {
       const k = alternatives.indexOf(value);
       if (k < 0) throw w.error(`expected ${alternatives.map((a) => JSON.stringify(a)).join(' or ')}, got ${JSON.stringify(value)}`);
-      w.append(encoded[k]);
+      w.append(encoded[k]!);
     },
   });
 }

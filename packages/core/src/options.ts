@@ -7,28 +7,31 @@
 /** What a checksum mismatch does while decoding. */
 export type ChecksumPolicy = 'error' | 'warn';
 
-/** Options of {@link decode}. */
+/**
+ * Options of {@link decode}. An option set to `undefined` takes its default, as an absent one does,
+ * so a caller can pass on optional settings of its own.
+ */
 export interface DecodeOptions {
   /** A checksum mismatch is an error (default) or a warning; encoding always writes a fresh one. */
-  readonly checksums?: ChecksumPolicy;
+  readonly checksums?: ChecksumPolicy | undefined;
   /** How deep codecs may nest (chunks in chunks, lazy recursion) before decoding fails. Default 512. */
-  readonly maxDepth?: number;
+  readonly maxDepth?: number | undefined;
   /** The most bytes one transform layer (a decompressor) may produce. Default 256 MiB. */
-  readonly maxTransformOutput?: number;
+  readonly maxTransformOutput?: number | undefined;
   /** The most elements an array of zero-width elements may hold. Default 16 Mi. */
-  readonly maxElements?: number;
+  readonly maxElements?: number | undefined;
   /** Record which byte range each field came from (for hex views); see `Decoded.spans`. */
-  readonly trace?: boolean;
+  readonly trace?: boolean | undefined;
   /** Bytes left after the root codec are an error (default) or kept silently in `Decoded.trailing`. */
-  readonly trailing?: 'error' | 'keep';
+  readonly trailing?: 'error' | 'keep' | undefined;
 }
 
-/** Options of {@link encode}. */
+/** Options of {@link encode}. As with {@link DecodeOptions}, `undefined` means the default. */
 export interface EncodeOptions {
   /** How deep codecs may nest before encoding fails. Default 512. */
-  readonly maxDepth?: number;
+  readonly maxDepth?: number | undefined;
   /** Initial capacity of the output buffer in bytes; it grows as needed. Default 256. */
-  readonly initialCapacity?: number;
+  readonly initialCapacity?: number | undefined;
 }
 
 /** The decode options with every default filled in. */

@@ -127,7 +127,7 @@ export function pointer<A>(offset: Codec<number>, target: Codec<A>, options: Poi
       if (stored === nullOffset) return null;
       const scope = topScope<ReadScope>(r.state.arenas);
       if (scope === undefined) throw r.error('a pointer must be read inside an arena', slotAt);
-      scope.slots.push([slotAt, r.pos - slotAt, scope.owners.length > 0 ? scope.owners[scope.owners.length - 1] : -1]);
+      scope.slots.push([slotAt, r.pos - slotAt, scope.owners.length > 0 ? scope.owners[scope.owners.length - 1]! : -1]);
       const absolute = (base === 'arena' ? scope.start : slotAt) + stored;
       if (absolute < scope.start || absolute >= scope.end) {
         throw r.error(`pointer to ${stored} is outside the arena (${scope.end - scope.start} bytes)`, slotAt);
@@ -150,7 +150,7 @@ export function pointer<A>(offset: Codec<number>, target: Codec<A>, options: Poi
       r.ascend();
       scope.owners.pop();
       scope.reading.delete(key);
-      scope.claims[claim][1] = sub.pos;
+      scope.claims[claim]![1] = sub.pos;
       seen.set(at, value);
       return { at, target: value };
     },
@@ -165,7 +165,7 @@ export function pointer<A>(offset: Codec<number>, target: Codec<A>, options: Poi
       if (scope === undefined) throw w.error('a pointer must be written inside an arena');
       if (w !== scope.writer) throw w.error('a pointer cannot be written inside a transformed or re-buffered region of its arena');
       const slot = w.reserve(offset.size as number);
-      scope.blobs[scope.blob].slots.push(slot);
+      scope.blobs[scope.blob]!.slots.push(slot); // the blob being written, pushed by arena()
       scope.pending.push({
         owner: scope.blob,
         slot,
@@ -242,7 +242,7 @@ export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
       const rootEnd = r.pos;
       const slots = scope.slots.slice().sort((a, b) => a[0] - b[0]);
       for (let i = 0; i < scope.claims.length; i++) {
-        const [from, to] = scope.claims[i];
+        const [from, to] = scope.claims[i]!;
         if (from < rootEnd && to > scope.start) {
           throw r.error(`pointer to ${from - scope.start} points into the root value (which ends at ${rootEnd - scope.start})`, scope.from[i]);
         }
@@ -251,12 +251,12 @@ export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
         let hi = slots.length;
         while (lo < hi) {
           const mid = (lo + hi) >> 1;
-          if (slots[mid][0] + slots[mid][1] <= from) lo = mid + 1;
+          if (slots[mid]![0] + slots[mid]![1] <= from) lo = mid + 1;
           else hi = mid;
         }
-        for (let k = lo; k < slots.length && slots[k][0] < to; k++) {
-          if (slots[k][2] !== i) {
-            throw r.error(`the target at ${from - scope.start} overlaps the pointer at ${slots[k][0] - scope.start}`, scope.from[i]);
+        for (let k = lo; k < slots.length && slots[k]![0] < to; k++) {
+          if (slots[k]![2] !== i) {
+            throw r.error(`the target at ${from - scope.start} overlaps the pointer at ${slots[k]![0] - scope.start}`, scope.from[i]);
           }
         }
       }
@@ -279,12 +279,12 @@ export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
       scope.blobs.push({ bytes: new Uint8Array(0), at: 0, slots: [], placed: 0, reserved: new Set(), align: 1 });
       w.state.arenas.push(scope);
       writeChild(rootWriter, 'root', root, value.root);
-      scope.blobs[0].bytes = rootWriter.finish();
+      scope.blobs[0]!.bytes = rootWriter.finish();
       // Targets may hold pointers themselves: a work list, not recursion.
       const path = w.state.path;
       const depth = path.length;
       for (let i = 0; i < scope.pending.length; i++) {
-        const p = scope.pending[i];
+        const p = scope.pending[i]!;
         const target = p.value.target;
         let byIdentity = scope.identity.get(p.codec);
         if (byIdentity === undefined) scope.identity.set(p.codec, (byIdentity = new Map()));
@@ -303,14 +303,14 @@ export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
         path.push(...p.path, `@${at ?? 'new'}`);
         p.codec.write(blobWriter, target);
         path.length = depth;
-        scope.blobs[scope.blob].bytes = blobWriter.finish();
+        scope.blobs[scope.blob]!.bytes = blobWriter.finish();
         p.blob = scope.blob;
         if (typeof target === 'object' && target !== null) byIdentity.set(target, scope.blob);
       }
       w.state.arenas.pop();
 
       const layout = new Layout();
-      const rootBlob = scope.blobs[0];
+      const rootBlob = scope.blobs[0]!;
       layout.put(0, rootBlob.bytes, rootBlob.slots);
       if (!Array.isArray(value.unclaimed)) throw w.error('expected unclaimed to be an array');
       for (const kept of value.unclaimed) {
@@ -334,7 +334,7 @@ export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
         }
       }
       for (let b = 1; b < scope.blobs.length; b++) {
-        const blob = scope.blobs[b];
+        const blob = scope.blobs[b]!;
         if (blob.placed >= 0) continue;
         let spot = Math.ceil(layout.end / blob.align) * blob.align;
         while (blob.reserved.has(spot)) spot += blob.align;
@@ -344,8 +344,9 @@ export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
       // Fill in every pointer now that all targets have a place.
       const patcher = w.sub(16);
       for (const p of scope.pending) {
-        const slotAt = scope.blobs[p.owner].placed + p.slot;
-        const targetAt = scope.blobs[p.blob].placed;
+        // Every pending pointer's owner and target blob were pushed above.
+        const slotAt = scope.blobs[p.owner]!.placed + p.slot;
+        const targetAt = scope.blobs[p.blob]!.placed;
         const stored = p.base === 'arena' ? targetAt : targetAt - slotAt;
         patcher.length = 0;
         path.length = depth;

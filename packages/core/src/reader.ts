@@ -116,7 +116,7 @@ export class Reader {
   /** Reads one byte. */
   u8(): number {
     if (this.pos >= this.end) throw this.shortfall(1);
-    return this.bytes[this.pos++];
+    return this.bytes[this.pos++]!;
   }
 
   /** Looks at the byte `ahead` bytes on without moving, or `undefined` past the window. */

@@ -186,11 +186,11 @@ export function reconcile(defs: ReadonlyArray<StructDef>, schema: ReadonlyArray<
         field.kind === 'struct'
           ? 'struct'
           : (usable?.codec ?? (field.kind === 'numeric' ? encoding.numeric(field.size) : field.kind === 'string' ? encoding.string : indexCodec(encoding, field.ref)));
-      return { def: field, known: usable, element, keep: usable === undefined ? 0 : Math.min(field.count, usable.count) };
+      return { def: field, ...(usable !== undefined ? { known: usable } : {}), element, keep: usable === undefined ? 0 : Math.min(field.count, usable.count) };
     });
     const missing = (known?.fields ?? []).filter((f) => !seen.has(f.name));
     for (const f of missing) warn(warnings, 'missing-field', [...path, f.name], `field ${f.name} of ${def.name} is not in the file; it takes its default`);
-    plans.set(def.name, { def, known, fields, missing });
+    plans.set(def.name, { def, ...(known !== undefined ? { known } : {}), fields, missing });
   }
   return { plans, warnings };
 }
@@ -294,16 +294,17 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
         const list = codecs();
         const fields = plan.fields;
         const path = r.state.path;
+        // `list` is `fields` mapped, so both have `fields.length` entries.
         for (let i = 0; i < fields.length; i++) {
-          const f = fields[i];
+          const f = fields[i]!;
           if (f.def.count === 1 && f.known !== undefined && f.known.count === 1) {
             // The common case, without the temporary arrays of the general one.
             path.push(f.def.name);
-            out[f.def.name] = list[i].read(r);
+            out[f.def.name] = list[i]!.read(r);
             path.pop();
           } else {
             kept ??= {};
-            readField(r, f, list[i], out, kept);
+            readField(r, f, list[i]!, out, kept);
           }
         }
         for (const f of plan.missing) out[f.name] = f.count === 1 ? f.default() : Array.from({ length: f.count }, () => f.default());
@@ -324,10 +325,11 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
         const path = w.state.path;
         const fields = plan.fields;
         for (let i = 0; i < fields.length; i++) {
-          const f = fields[i];
+          const f = fields[i]!;
+          const element = list[i]!;
           path.push(f.def.name);
           if (f.def.count === 1 && f.known !== undefined && f.known.count === 1) {
-            list[i].write(w, value[f.def.name]);
+            element.write(w, value[f.def.name]);
             path.pop();
             continue;
           }
@@ -339,7 +341,7 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
           if (all.length !== f.def.count) throw w.error(`field ${f.def.name} has ${all.length} elements; the definition says ${f.def.count}`);
           for (let k = 0; k < all.length; k++) {
             if (f.def.count > 1) path.push(k);
-            list[i].write(w, all[k]);
+            element.write(w, all[k]);
             if (f.def.count > 1) path.pop();
           }
           path.pop();

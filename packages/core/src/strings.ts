@@ -168,7 +168,7 @@ export function fixedString(
           if (field[i] !== 0) {
             if (!keepTail) {
               throw r.error(
-                `byte 0x${field[i].toString(16)} after the NUL terminator would be lost; use fixedString(${size}, '${encoding}', { tail: 'keep' })`,
+                `byte 0x${field[i]!.toString(16)} after the NUL terminator would be lost; use fixedString(${size}, '${encoding}', { tail: 'keep' })`,
                 start + i,
               );
             }

@@ -30,13 +30,14 @@ function hasOwn(object: object, key: string): boolean {
 }
 
 function structJson(names: ReadonlyArray<string>, specs: ReadonlyArray<FieldSpec>, name: string): t.Type<any, unknown, unknown> {
+  // `names` and `specs` have the same length: the `i < names.length` loops below index both.
   const fieldType = (spec: FieldSpec, parent: any) => (isCodec(spec) ? spec : spec(parent)).json;
   return new t.Type<any, unknown, unknown>(
     name,
     (u): u is any => {
       if (typeof u !== 'object' || u === null || Array.isArray(u)) return false;
       for (let i = 0; i < names.length; i++) {
-        if (!fieldType(specs[i], u).is((u as any)[names[i]])) return false;
+        if (!fieldType(specs[i]!, u).is((u as any)[names[i]!])) return false;
       }
       return true;
     },
@@ -45,12 +46,12 @@ function structJson(names: ReadonlyArray<string>, specs: ReadonlyArray<FieldSpec
       const out: Record<string, unknown> = {};
       const errors: t.Errors = [];
       for (let i = 0; i < names.length; i++) {
-        const key = names[i];
+        const key = names[i]!;
         // Own properties only: a JSON key like "constructor" must not pick up Object's.
         const raw = hasOwn(u, key) ? (u as Record<string, unknown>)[key] : undefined;
         let type: t.Type<any, unknown, unknown>;
         try {
-          type = fieldType(specs[i], out);
+          type = fieldType(specs[i]!, out);
         } catch (error) {
           errors.push({ value: raw, context: [...c, { key, type: t.unknown, actual: raw }], message: `cannot choose the field's codec: ${String(error)}` });
           break;
@@ -58,7 +59,7 @@ function structJson(names: ReadonlyArray<string>, specs: ReadonlyArray<FieldSpec
         const result = type.validate(raw, [...c, { key, type, actual: raw }]);
         if (result._tag === 'Left') {
           errors.push(...result.left);
-          if (!isCodec(specs[i])) break; // later dependent fields would see a hole
+          if (!isCodec(specs[i]!)) break; // later dependent fields would see a hole
         } else {
           out[key] = result.right;
         }
@@ -68,9 +69,9 @@ function structJson(names: ReadonlyArray<string>, specs: ReadonlyArray<FieldSpec
     (a) => {
       const out: Record<string, unknown> = {};
       for (let i = 0; i < names.length; i++) {
-        const value = a[names[i]];
-        const encoded = fieldType(specs[i], a).encode(value);
-        if (encoded !== undefined) out[names[i]] = encoded;
+        const key = names[i]!;
+        const encoded = fieldType(specs[i]!, a).encode(a[key]);
+        if (encoded !== undefined) out[key] = encoded;
       }
       return out;
     },
@@ -101,7 +102,8 @@ export function struct<F extends Fields>(fields: F, name = 'struct'): Codec<Stru
       throw new RangeError(`struct: field name ${JSON.stringify(key)} is not allowed`);
     }
   }
-  const specs = names.map((k) => fields[k]);
+  const specs = names.map((k) => fields[k]!);
+  // `names`, `specs` (and the fast-path arrays below) have `count` entries: loops to `count` use `!`.
   const staticCodecs = specs.every(isCodec) ? (specs as Codec<any>[]) : undefined;
   let size: number | undefined = 0;
   let minSize = 0;
@@ -120,7 +122,7 @@ export function struct<F extends Fields>(fields: F, name = 'struct'): Codec<Stru
   // will hold, so the shape never has to change.
   const template: Record<string, unknown> = {};
   specs.forEach((spec, i) => {
-    template[names[i]] = placeholderFor(spec);
+    template[names[i]!] = placeholderFor(spec);
   });
   // Fast path: every field has a fixed size and a fast read, so the struct is read at precomputed
   // offsets with one bounds check and no per-field path bookkeeping. A failure is redone on the
@@ -147,13 +149,13 @@ export function struct<F extends Fields>(fields: F, name = 'struct'): Codec<Stru
       ? undefined
       : (w: Writer, at: number, value: StructType<F>): void => {
           if (typeof value !== 'object' || value === null) throw w.error(`expected an object for ${name}`);
-          for (let i = 0; i < count; i++) fixedWriters[i](w, at + offsets[i], (value as Record<string, unknown>)[names[i]]);
+          for (let i = 0; i < count; i++) fixedWriters[i]!(w, at + offsets[i]!, (value as Record<string, unknown>)[names[i]!]);
         };
   const writeTracked = (w: Writer, value: StructType<F>): void => {
     if (typeof value !== 'object' || value === null) throw w.error(`expected an object for ${name}, got ${value === null ? 'null' : typeof value}`);
     for (let i = 0; i < count; i++) {
-      const spec = specs[i];
-      const key = names[i];
+      const spec = specs[i]!;
+      const key = names[i]!;
       const codec = isCodec(spec) ? spec : spec(value);
       writeChild(w, key, codec, (value as Record<string, unknown>)[key]);
     }
@@ -163,16 +165,17 @@ export function struct<F extends Fields>(fields: F, name = 'struct'): Codec<Stru
       ? undefined
       : (r: Reader, at: number): StructType<F> => {
           const out: Record<string, unknown> = { ...template };
-          for (let i = 0; i < count; i++) out[names[i]] = fixedReaders[i](r, at + offsets[i]);
+          for (let i = 0; i < count; i++) out[names[i]!] = fixedReaders[i]!(r, at + offsets[i]!);
           return out as StructType<F>;
         };
 
   const readTracked = (r: Reader): StructType<F> => {
     const out: Record<string, unknown> = { ...template };
     for (let i = 0; i < count; i++) {
-      const spec = specs[i];
+      const spec = specs[i]!;
+      const key = names[i]!;
       const codec = isCodec(spec) ? spec : spec(out);
-      out[names[i]] = readChild(r, names[i], codec);
+      out[key] = readChild(r, key, codec);
     }
     return out as StructType<F>;
   };
@@ -184,7 +187,7 @@ export function struct<F extends Fields>(fields: F, name = 'struct'): Codec<Stru
     size,
     minSize,
     meta: { fields: names, specs },
-    children: specs.map((spec, i) => ({ key: names[i], codec: isCodec(spec) ? spec : dependentPlaceholder })),
+    children: specs.map((spec, i) => ({ key: names[i]!, codec: isCodec(spec) ? spec : dependentPlaceholder })),
     read:
       readFixed === undefined
         ? readTracked

@@ -80,7 +80,7 @@ export function xor(key: Uint8Array | string): ByteLayer {
   const apply = (bytes: Uint8Array) => {
     const out = new Uint8Array(bytes.length);
     for (let i = 0, j = 0; i < bytes.length; i++) {
-      out[i] = bytes[i] ^ k[j];
+      out[i] = bytes[i]! ^ k[j]!;
       if (++j === k.length) j = 0;
     }
     return out;
@@ -152,7 +152,7 @@ function readThroughLayers<A>(r: Reader, codec: Codec<A>, layers: ReadonlyArray<
 /** Inner bytes through `layers`, innermost first, to file bytes (a layer's error passes through). */
 function applyLayers(inner: Uint8Array, layers: ReadonlyArray<ByteLayer>): Uint8Array {
   let data = inner;
-  for (let i = layers.length - 1; i >= 0; i--) data = layers[i].encode(data);
+  for (let i = layers.length - 1; i >= 0; i--) data = layers[i]!.encode(data);
   return data;
 }
 
@@ -160,7 +160,7 @@ function applyLayers(inner: Uint8Array, layers: ReadonlyArray<ByteLayer>): Uint8
 function encodeThroughLayers(w: Writer, inner: Uint8Array, layers: ReadonlyArray<ByteLayer>): Uint8Array {
   let data = inner;
   for (let i = layers.length - 1; i >= 0; i--) {
-    const l = layers[i];
+    const l = layers[i]!;
     try {
       data = l.encode(data);
     } catch (error) {

@@ -51,7 +51,7 @@ export function taggedUnion<T extends string | number, V extends Readonly<Record
   const otherwise = options?.otherwise;
   const known = new Set(keys.map(tagOf));
   const members: t.Mixed[] = keys.map((key) =>
-    t.type({ tag: t.literal(tagOf(key)), value: (variants as Record<string, Codec<unknown>>)[key].json }),
+    t.type({ tag: t.literal(tagOf(key)), value: (variants as Record<string, Codec<unknown>>)[key]!.json }),
   );
   if (otherwise) {
     const unknownTag = new t.Type<T, unknown, unknown>(
@@ -77,7 +77,7 @@ export function taggedUnion<T extends string | number, V extends Readonly<Record
     meta: { tags: keys.map(tagOf), variants, otherwise },
     children: [
       { key: 'tag', codec: tag },
-      ...keys.map((key) => ({ key, codec: (variants as Record<string, Codec<unknown>>)[key] })),
+      ...keys.map((key) => ({ key, codec: (variants as Record<string, Codec<unknown>>)[key]! })),
       ...(otherwise ? [{ key: '*', codec: otherwise }] : []),
     ],
     read(r) {

@@ -91,7 +91,7 @@ describe('chunkList', () => {
     if (E.isLeft(decoded)) throw decoded.left;
     const entries = decoded.right.value;
     expect(entries.map((e) => e.id)).toEqual(['Vari', 'Zzzz', 'Vari']);
-    expect(isRawChunk(entries[1]) && entries[1].raw).toEqual(hexBytes('deadbeef'));
+    expect(isRawChunk(entries[1]!) && entries[1].raw).toEqual(hexBytes('deadbeef'));
     expect(encodeOk(glob, entries)).toEqual(file);
   });
 

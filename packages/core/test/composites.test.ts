@@ -151,7 +151,7 @@ describe('optional, tagged unions, lazy, map', () => {
       name: 'skill',
       decode: (n): Skill => {
         if (n >= skills.length) throw new Error(`no skill ${n}`);
-        return skills[n];
+        return skills[n]!;
       },
       encode: (s: Skill) => skills.indexOf(s),
       is: (u): u is Skill => skills.includes(u as Skill),

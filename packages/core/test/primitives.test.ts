@@ -18,7 +18,7 @@ describe('integers', () => {
   test.each(ints.map((row) => [row[0].name, ...row] as const))('%s obeys the laws over its whole range', (_name, codec, min, max) => {
     const values = fc.oneof(fc.integer({ min, max }), fc.constantFrom(min, max, 0));
     // Every byte string of the right length is accepted.
-    const accepted = checkLaws(codec, values, { bytes: fc.uint8Array({ minLength: codec.size, maxLength: codec.size }) });
+    const accepted = checkLaws(codec, values, { bytes: fc.uint8Array({ minLength: codec.size!, maxLength: codec.size! }) });
     expect(accepted).toBe(1000);
   });
 

@@ -11,7 +11,7 @@ const kinds: FieldKind[] = ['numeric', 'index', 'string', 'struct'];
 const kind = map(u8, {
   decode: (n: number): FieldKind => {
     if (n < 1 || n > 4) throw new Error(`field kind ${n}`);
-    return kinds[n - 1];
+    return kinds[n - 1]!;
   },
   encode: (k: FieldKind) => kinds.indexOf(k) + 1,
 });
@@ -179,8 +179,8 @@ describe('schema evolution', () => {
 
   test('a structure the reader does not know is decoded from the file definition and kept', () => {
     const withExtra: KnownStruct[] = [
-      { ...older[0], fields: [...older[0].fields, { name: 'stats', kind: 'struct', size: 0, count: 1, ref: 'stat_t', default: () => ({}) }] },
-      older[1],
+      { ...older[0]!, fields: [...older[0]!.fields, { name: 'stats', kind: 'struct', size: 0, count: 1, ref: 'stat_t', default: () => ({}) }] },
+      older[1]!,
       { name: 'stat_t', marker: 'stat', fields: [{ name: 'kills', kind: 'numeric', size: 2, count: 1, codec: u16le, default: zero }, { name: 'note', kind: 'string', size: 0, count: 1, default: () => '' }] },
     ];
     const file = writeWith(withExtra, { ...oldPlayer, stats: { kills: 9, note: 'ok' } });
@@ -191,12 +191,12 @@ describe('schema evolution', () => {
   });
 
   test('a field whose kind changed is an error: once a name is used its type is fixed', () => {
-    const retyped: KnownStruct[] = [{ ...older[0], fields: older[0].fields.map((f) => (f.name === 'name' ? { ...f, kind: 'numeric' as const, size: 4, codec: u32le } : f)) }, older[1]];
+    const retyped: KnownStruct[] = [{ ...older[0]!, fields: older[0]!.fields.map((f) => (f.name === 'name' ? { ...f, kind: 'numeric' as const, size: 4, codec: u32le } : f)) }, older[1]!];
     expect(() => readWith(retyped, oldFile)).toThrow('field name of player_t changed kind from numeric to string; once a name is used its type is fixed for all time');
   });
 
   test('a numeric field whose declared size changed is kept by its declared size, with a warning', () => {
-    const resized: KnownStruct[] = [{ ...older[0], fields: older[0].fields.map((f) => (f.name === 'health' ? { ...f, size: 8, codec: bytes(8) } : f)) }, older[1]];
+    const resized: KnownStruct[] = [{ ...older[0]!, fields: older[0]!.fields.map((f) => (f.name === 'health' ? { ...f, size: 8, codec: bytes(8) } : f)) }, older[1]!];
     const { value, warnings, reencode } = readWith(resized, oldFile);
     expect(warnings.map((w) => w.code)).toEqual(['size-changed']);
     expect((value.player.$kept as Record<string, unknown>).health).toBeInstanceOf(Uint8Array);
@@ -214,7 +214,7 @@ describe('schema evolution', () => {
       ],
     }];
     const file = writeWith(odd, JSON.parse('{"toString":1,"__proto__":2,"constructor":3}') as Instance);
-    const { value } = readWith([{ ...odd[0], fields: [...odd[0].fields, { name: 'later', kind: 'numeric', size: 2, count: 1, codec: u16le, default: () => 7 }] }], file);
+    const { value } = readWith([{ ...odd[0]!, fields: [...odd[0]!.fields, { name: 'later', kind: 'numeric', size: 2, count: 1, codec: u16le, default: () => 7 }] }], file);
     const player = value.player as Record<string, unknown>;
     expect(Object.keys(player)).toEqual(['toString', '__proto__', 'constructor', 'later']);
     expect(Object.getPrototypeOf(player)).toBe(Object.prototype);
@@ -224,7 +224,7 @@ describe('schema evolution', () => {
   });
 
   test('new instances start from defaults, nested structures included', () => {
-    expect(defaultInstance(newer[0], newer)).toEqual({
+    expect(defaultInstance(newer[0]!, newer)).toEqual({
       health: 0, speed: 0, name: '', ammo: [0, 0], armor: 100,
       weapons: [{ kind: 0, owned: 0, clip: 0 }, { kind: 0, owned: 0, clip: 0 }, { kind: 0, owned: 0, clip: 0 }],
     });
@@ -248,7 +248,7 @@ describe('schema hooks for formats', () => {
       },
       unresolved: (field) => {
         expect(field.ref).toBe('tip_alias_t');
-        return encoding.nest(defs[1], tip);
+        return encoding.nest(defs[1]!, tip);
       },
     };
     const codec = instanceCodec('node_t', reconcile(defs, [], hooks), hooks);

@@ -6,7 +6,7 @@ import { checkLaws, decodeFails, encodeFails, encodeOk, hexBytes } from './laws'
 const alphabet: Record<EncodingName, fc.Arbitrary<string>> = {
   utf8: fc.string({ unit: 'grapheme', maxLength: 20 }),
   ascii: fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)), maxLength: 20 }),
-  cp437: fc.string({ unit: fc.integer({ min: 0, max: 255 }).map((b) => (b < 0x80 ? String.fromCharCode(b) : CP437_UPPER[b - 0x80])), maxLength: 20 }),
+  cp437: fc.string({ unit: fc.integer({ min: 0, max: 255 }).map((b) => (b < 0x80 ? String.fromCharCode(b) : CP437_UPPER[b - 0x80]!)), maxLength: 20 }),
 };
 const noNul = (s: fc.Arbitrary<string>) => s.map((text) => text.replace(/\0/g, ''));
 const encodings: EncodingName[] = ['utf8', 'ascii', 'cp437'];

@@ -16,7 +16,7 @@ const rle: Compressor = {
     for (let i = 0; i < input.length; ) {
       let run = 1;
       while (run < 255 && input[i + run] === input[i]) run++;
-      out.push(run, input[i]);
+      out.push(run, input[i]!);
       i += run;
     }
     return Uint8Array.from(out);
@@ -26,13 +26,13 @@ const rle: Compressor = {
     let size = 0;
     for (let i = 0; i < input.length; i += 2) {
       if (input[i] === 0) throw new Error(`zero run at ${i}`);
-      size += input[i];
+      size += input[i]!;
       if (size > maxOutput) throw new Error(`output would exceed ${maxOutput} bytes`);
     }
     const out = new Uint8Array(size);
     for (let i = 0, at = 0; i < input.length; i += 2) {
-      out.fill(input[i + 1], at, at + input[i]);
-      at += input[i];
+      out.fill(input[i + 1]!, at, at + input[i]!);
+      at += input[i]!;
     }
     return out;
   },
@@ -65,7 +65,7 @@ describe('transform', () => {
         const out = new Uint8Array(4 + b.length - (b.length % 2));
         new DataView(out.buffer).setUint32(0, out.length - 4, true);
         out.set(b.subarray(0, out.length - 4), 4);
-        for (let i = 4; i < out.length; i += 2) out[i] = (out[i] % 3) + 1;
+        for (let i = 4; i < out.length; i += 2) out[i] = (out[i]! % 3) + 1;
         return out;
       })),
     });

@@ -42,7 +42,7 @@ let outputEnd = 0;
  */
 function emitLiterals(out: Uint8Array, outView: DataView, op: number, input: Uint8Array, inView: DataView, from: number, count: number): number {
   if (count <= 3) {
-    out[op - 2] |= count; // carried in the state bits of the previous instruction
+    out[op - 2]! |= count; // carried in the state bits of the previous instruction
   } else if (count <= 18) {
     out[op++] = count - 3;
   } else {
@@ -61,7 +61,7 @@ function emitLiterals(out: Uint8Array, outView: DataView, op: number, input: Uin
       outView.setInt32(op + i, inView.getInt32(from + i, true), true);
       outView.setInt32(op + i + 4, inView.getInt32(from + i + 4, true), true);
     }
-  } else for (let i = 0; i < count; i++) out[op + i] = input[from + i];
+  } else for (let i = 0; i < count; i++) out[op + i] = input[from + i]!;
   return op + count;
 }
 
@@ -97,7 +97,7 @@ function compressBlock(
       }
       const dv = view.getInt32(ip, true);
       const index = Math.imul(0x1824429d, dv) >>> (32 - D_BITS);
-      mPos = start + dict[index];
+      mPos = start + dict[index]!; // index < 2^D_BITS = dict.length
       dict[index] = ip - start;
       if (dv === view.getInt32(mPos, true)) break;
       ip += 1 + ((ip - ii) >> 5);

@@ -24,10 +24,16 @@ import { LzoError } from './error.js';
 
 /** Options of {@link decompress}. */
 export interface DecompressOptions {
-  /** The exact decompressed length, when known (EDGE stores it): anything else is an error. */
-  readonly outputLength?: number;
-  /** The most bytes the output may have (default 256 MiB); a stream that would exceed it is refused. */
-  readonly maxOutputLength?: number;
+  /**
+   * The exact decompressed length, when known (EDGE stores it): anything else is an error.
+   * `undefined` means unknown, so a caller can forward an optional length of its own.
+   */
+  readonly outputLength?: number | undefined;
+  /**
+   * The most bytes the output may have (default 256 MiB); a stream that would exceed it is refused.
+   * `undefined` means the default.
+   */
+  readonly maxOutputLength?: number | undefined;
 }
 
 function inputOverrun(ip: number): never {
@@ -53,7 +59,7 @@ function extendedLength(input: Uint8Array, ip: number, base: number, limit: numb
   let length = 0;
   for (;;) {
     if (ip >= input.length) inputOverrun(ip);
-    const b = input[ip++];
+    const b = input[ip++]!; // ip < input.length, checked above
     if (b !== 0) {
       scanEnd = ip;
       return length + base + b;
@@ -105,8 +111,9 @@ export function decompress(input: Uint8Array, options: DecompressOptions = {}): 
   // The helpers below live outside this function: a closure over ip, op or out would move them
   // from registers into a heap context and slow every access in the loop.
   if (inEnd === 0) inputOverrun(ip);
-  if (input[0] > 17) {
-    count = input[0] - 17;
+  // Uint8Array reads below are `!`: each index is checked against inEnd or outEnd first.
+  if (input[0]! > 17) {
+    count = input[0]! - 17;
     ip = 1;
     if (inEnd - ip < count) inputOverrun(ip);
     if (op + count > outEnd) {
@@ -114,7 +121,7 @@ export function decompress(input: Uint8Array, options: DecompressOptions = {}): 
       outEnd = out.length;
       outView = new DataView(out.buffer);
     }
-    for (let i = 0; i < count; i++) out[op + i] = input[ip + i];
+    for (let i = 0; i < count; i++) out[op + i] = input[ip + i]!;
     ip += count;
     op += count;
     state = count < 4 ? 1 : 4;
@@ -123,7 +130,7 @@ export function decompress(input: Uint8Array, options: DecompressOptions = {}): 
   for (;;) {
     if (ip >= inEnd) inputOverrun(ip);
     at = ip;
-    t = input[ip++];
+    t = input[ip++]!;
     if (t < 16) {
       if (state === 0) {
         // A literal run of 4 or more.
@@ -144,7 +151,7 @@ export function decompress(input: Uint8Array, options: DecompressOptions = {}): 
             outView.setInt32(op + i + 4, inView.getInt32(ip + i + 4, true), true);
           }
         } else {
-          for (let i = 0; i < count; i++) out[op + i] = input[ip + i];
+          for (let i = 0; i < count; i++) out[op + i] = input[ip + i]!;
         }
         ip += count;
         op += count;
@@ -152,11 +159,11 @@ export function decompress(input: Uint8Array, options: DecompressOptions = {}): 
         continue;
       }
       if (ip >= inEnd) inputOverrun(ip);
-      distance = (t >> 2) + (input[ip++] << 2) + (state === 4 ? 2049 : 1);
+      distance = (t >> 2) + (input[ip++]! << 2) + (state === 4 ? 2049 : 1);
       count = state === 4 ? 3 : 2;
     } else if (t >= 64) {
       if (ip >= inEnd) inputOverrun(ip);
-      distance = 1 + ((t >> 2) & 7) + (input[ip++] << 3);
+      distance = 1 + ((t >> 2) & 7) + (input[ip++]! << 3);
       count = (t >> 5) + 1;
     } else if (t >= 32) {
       if ((t & 31) === 0) {
@@ -164,8 +171,8 @@ export function decompress(input: Uint8Array, options: DecompressOptions = {}): 
         ip = scanEnd;
       } else count = (t & 31) + 2;
       if (inEnd - ip < 2) inputOverrun(ip);
-      t = input[ip]; // its low bits carry the trailing literal count
-      distance = 1 + ((t | (input[ip + 1] << 8)) >> 2);
+      t = input[ip]!; // its low bits carry the trailing literal count
+      distance = 1 + ((t | (input[ip + 1]! << 8)) >> 2);
       ip += 2;
     } else {
       const high = (t & 8) << 11;
@@ -174,8 +181,8 @@ export function decompress(input: Uint8Array, options: DecompressOptions = {}): 
         ip = scanEnd;
       } else count = (t & 7) + 2;
       if (inEnd - ip < 2) inputOverrun(ip);
-      t = input[ip];
-      distance = high + ((t | (input[ip + 1] << 8)) >> 2);
+      t = input[ip]!;
+      distance = high + ((t | (input[ip + 1]! << 8)) >> 2);
       ip += 2;
       if (distance === 0) break; // the end-of-stream marker
       distance += 0x4000;
@@ -202,14 +209,14 @@ export function decompress(input: Uint8Array, options: DecompressOptions = {}): 
         }
       } else {
         for (; i + 4 <= count; i += 4) outView.setInt32(op + i, outView.getInt32(from + i, true), true);
-        for (; i < count; i++) out[op + i] = out[from + i];
+        for (; i < count; i++) out[op + i] = out[from + i]!;
       }
     } else if (count <= 16) {
-      for (let i = 0; i < count; i++) out[op + i] = out[from + i];
+      for (let i = 0; i < count; i++) out[op + i] = out[from + i]!;
     } else if (distance >= count) {
       out.copyWithin(op, from, from + count);
     } else if (distance === 1) {
-      out.fill(out[from], op, op + count);
+      out.fill(out[from]!, op, op + count);
     } else {
       // An overlapping match repeats its first `distance` bytes: copy in growing whole periods.
       for (let done = 0; done < count; ) {
@@ -232,9 +239,9 @@ export function decompress(input: Uint8Array, options: DecompressOptions = {}): 
     }
       if (op + 4 <= outEnd && ip + 4 <= inEnd) outView.setInt32(op, inView.getInt32(ip, true), true);
       else {
-        out[op] = input[ip];
-        if (count > 1) out[op + 1] = input[ip + 1];
-        if (count > 2) out[op + 2] = input[ip + 2];
+        out[op] = input[ip]!;
+        if (count > 1) out[op + 1] = input[ip + 1]!;
+        if (count > 2) out[op + 2] = input[ip + 2]!;
       }
       ip += count;
       op += count;

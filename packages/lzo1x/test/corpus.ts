@@ -38,7 +38,7 @@ export function edgeChunks(): EdgeChunk[] {
         storedForm: c.stored_form,
         stored: fromHex(c.stored_bytes_hex),
         plain: fromHex(c.plain_payload_hex),
-        xored: c.xored_payload_hex ? fromHex(c.xored_payload_hex) : undefined,
+        ...(c.xored_payload_hex ? { xored: fromHex(c.xored_payload_hex) } : {}),
         origLength: c.orig_length,
       });
     }

@@ -51,7 +51,7 @@ describeEdge('EDGE variant A golden files (miniLZO 1.06)', () => {
     expect(unpacked).toEqual(chunk.xored);
     // Undo the XOR with "EDGE!" and the payload the JSON gives comes out.
     const key = new TextEncoder().encode('EDGE!');
-    expect(unpacked.map((b, i) => b ^ key[i % 5])).toEqual(chunk.plain);
+    expect(unpacked.map((b, i) => b ^ key[i % 5]!)).toEqual(chunk.plain);
     // And our compressor's output for the same payload reads back the same.
     expect(decompress(compress(unpacked), { outputLength: chunk.origLength })).toEqual(unpacked);
   });

@@ -8,12 +8,12 @@ import { closeSync, fsyncSync, openSync, readdirSync, renameSync, unlinkSync, wr
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
-/** Options of {@link writeFileAtomic}. */
+/** Options of {@link writeFileAtomic}; `undefined` is the same as absent (no backup, the default mode). */
 export interface AtomicWriteOptions {
   /** Keep the previous file as this path (e.g. `save.bak`) before replacing it. */
-  readonly backup?: string;
+  readonly backup?: string | undefined;
   /** File mode of a new file (default 0o666 less the umask). */
-  readonly mode?: number;
+  readonly mode?: number | undefined;
 }
 
 function fsyncDirectory(dir: string): void {
