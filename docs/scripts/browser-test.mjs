@@ -1,6 +1,7 @@
 // The docs site in a real browser: Debian's Chromium, driven by playwright-core, opens the built site
 // from a local static server, loads a sample save of each registered format in the playground, checks
-// the tree shows known values, hovers a field and checks its bytes light up in the hex view, rebuilds,
+// the tree shows known values, hovers a field and checks its bytes light up in the hexdump (checked
+// against the file: offsets, two groups of 8 bytes, the ASCII column), rebuilds,
 // and saves a screenshot per format under test-output/browser/. Prints `browser: N passed, N failed`.
 import { createServer } from 'node:http';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -46,6 +47,56 @@ const cases = [
   { sample: 'skirmish-01.sks', format: 'skirmish', shows: ['Bridge at Ütersen', 'scout'], hover: 'chunks.1.body' },
 ];
 
+const samplesDir = join(here, '..', '..', 'examples', 'saves');
+const printable = (byte) => (byte >= 0x20 && byte < 0x7f ? String.fromCharCode(byte) : '.');
+
+/**
+ * The hex pane is a classic hexdump: each row an offset, 16 bytes with a wider gap after the eighth,
+ * and an ASCII column ('.' for anything not printable) — checked against the sample's bytes read
+ * here in Node, with the highlighted field lit in both columns.
+ */
+async function checkHexdump(page, c) {
+  const file = readFileSync(join(samplesDir, c.sample));
+  const rows = await page.locator('[data-test="hex"] .row').evaluateAll((elements) =>
+    elements.map((row) => {
+      const box = (el) => el.getBoundingClientRect();
+      const bytes = [...row.querySelectorAll('.byte')];
+      const ascii = row.querySelector('.ascii');
+      return {
+        offset: row.querySelector('.off')?.textContent ?? '',
+        hex: bytes.map((b) => b.textContent),
+        chars: [...(ascii?.querySelectorAll('.chr') ?? [])].map((ch) => ch.textContent),
+        gapAt: bytes.findIndex((b) => b.classList.contains('gap')),
+        // Space between neighbouring bytes: after the 8th byte, and the largest elsewhere.
+        gap: bytes.length > 8 ? box(bytes[8]).left - box(bytes[7]).right : undefined,
+        spacing: Math.max(0, ...bytes.slice(1).map((b, i) => (i + 1 === 8 ? 0 : box(b).left - box(bytes[i]).right))),
+        asciiLeft: ascii === null ? undefined : Math.round(box(ascii).left),
+        lit: row.querySelectorAll('.byte.hl').length,
+        litChars: row.querySelectorAll('.chr.hl').length,
+      };
+    }),
+  );
+  const shown = Math.min(file.length, 64 * 1024);
+  check(`${c.sample}: hexdump has a row per 16 bytes`, rows.length === Math.ceil(shown / 16), `${rows.length} rows for ${shown} bytes`);
+  const wrong = [];
+  rows.forEach((row, r) => {
+    const at = r * 16;
+    const expected = [...file.subarray(at, Math.min(at + 16, shown))];
+    if (Number.parseInt(row.offset, 16) !== at) wrong.push(`row ${r}: offset ${row.offset}`);
+    if (row.hex.join(' ') !== expected.map((b) => b.toString(16).padStart(2, '0')).join(' ')) wrong.push(`row ${r}: hex ${row.hex.join(' ')}`);
+    if (row.chars.join('') !== expected.map(printable).join('')) wrong.push(`row ${r}: ascii ${JSON.stringify(row.chars.join(''))}`);
+    if (expected.length > 8 && row.gapAt !== 8) wrong.push(`row ${r}: the gap is before byte ${row.gapAt}, not 8`);
+  });
+  check(`${c.sample}: hexdump rows are offset, 16 bytes and their ASCII ('.' for non-printables)`, wrong.length === 0, wrong.slice(0, 3).join('; '));
+  const full = rows.filter((row) => row.gap !== undefined);
+  check(`${c.sample}: bytes in two groups of 8 with a visible gap`, full.length > 0 && full.every((row) => row.gap > row.spacing + 3), full.slice(0, 1).map((row) => `gap ${row.gap}px, spacing ${row.spacing}px`).join(''));
+  const lefts = new Set(rows.map((row) => row.asciiLeft));
+  check(`${c.sample}: the ASCII column lines up on every row`, lefts.size === 1 && !lefts.has(undefined), [...lefts].join(', '));
+  const lit = rows.reduce((n, row) => n + row.lit, 0);
+  const litChars = rows.reduce((n, row) => n + row.litChars, 0);
+  check(`${c.sample}: the hovered field is lit in the ASCII column too`, lit > 0 && litChars === lit, `${lit} bytes, ${litChars} characters lit`);
+}
+
 let passed = 0;
 let failed = 0;
 const check = (name, ok, detail = '') => {
@@ -72,6 +123,7 @@ try {
     await node.hover().catch(() => undefined);
     const lit = await page.locator('[data-test="hex"] .byte.hl').count();
     check(`${c.sample}: hovering ${c.hover} highlights its bytes`, lit > 0, `${lit} bytes lit`);
+    await checkHexdump(page, c);
     await page.click('[data-test="rebuild"]');
     const rebuilt = (await page.locator('[data-test="rebuilt"]').textContent()) ?? '';
     check(`${c.sample}: rebuild through JSON gives the identical file`, rebuilt.includes('identical'), rebuilt);
