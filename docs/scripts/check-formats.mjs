@@ -8,10 +8,10 @@ import { formatPackages, root } from './packages.mjs';
 
 const docs = join(root, 'docs');
 const read = (file) => readFileSync(join(docs, file), 'utf8');
-const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /** A Markdown link, or a frontmatter `link:`, to the format's page (with or without .md/.html and a hash). */
-const linksTo = (text, page) => new RegExp(`(\\]\\(|link:\\s*)(${escape(page)}|\\./${escape(page.split('/').pop())})(\\.md|\\.html)?(#[^)\\s]*)?(\\)|\\s*$)`, 'm').test(text);
+const linksTo = (text, page) => new RegExp(`(\\]\\(|link:\\s*)(${escapeRegExp(page)}|\\./${escapeRegExp(page.split('/').pop())})(\\.md|\\.html)?(#[^)\\s]*)?(\\)|\\s*$)`, 'm').test(text);
 
 const packages = await formatPackages();
 if (packages.length === 0) {

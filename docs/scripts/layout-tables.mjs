@@ -2,7 +2,6 @@
 // from the code: walks a codec's fields (struct children, fixed arrays, bit fields) and writes a
 // Markdown table of offsets, sizes, types and names into docs/formats/generated/.
 import { mkdirSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
-import * as core from '@savekit/core';
 import * as edge from '@savekit/edge';
 import * as uqm from '@savekit/uqm';
 import * as zippy from '@savekit/zippy';
