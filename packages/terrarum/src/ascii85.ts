@@ -19,9 +19,9 @@ export function ascii85Encode(bytes: Uint8Array): string {
   for (let i = 0; i < bytes.length; i += 4) {
     const n = Math.min(4, bytes.length - i);
     let v = 0;
-    for (let k = 0; k < 4; k++) v = v * 256 + (k < n ? bytes[i + k] : 0);
+    for (let k = 0; k < 4; k++) v = v * 256 + (k < n ? bytes[i + k]! : 0);
     for (let k = 4; k >= 0; k--) {
-      chars[k] = TERRARUM_ASCII85[v % 85];
+      chars[k] = TERRARUM_ASCII85[v % 85]!;
       v = Math.floor(v / 85);
     }
     out.push(n === 4 ? chars.join('') : chars.slice(0, n + 1).join(''));
@@ -54,7 +54,7 @@ export function ascii85Decode(text: string): Uint8Array {
       let d = 84; // padding of a partial group: the largest digit
       if (k < n) {
         const c = text.charCodeAt(i + k);
-        d = c < 128 ? VALUE[c] : -1;
+        d = c < 128 ? VALUE[c]! : -1;
         if (d < 0) throw new Ascii85Error(`${JSON.stringify(text[i + k])} is not in Terrarum's Ascii85 alphabet`, i + k);
       }
       v = v * 85 + d;

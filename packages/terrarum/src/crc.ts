@@ -26,14 +26,14 @@ export function everyFourthByteCrc(content: Uint8Array, before: Uint8Array = new
       crc = crc32.continue!(crc, block);
       used = 0;
     }
-    block[used++] = before[i];
+    block[used++] = before[i]!;
   }
   for (let i = (4 - (before.length % 4)) % 4; i < content.length; i += 4) {
     if (used === block.length) {
       crc = crc32.continue!(crc, block);
       used = 0;
     }
-    block[used++] = content[i];
+    block[used++] = content[i]!;
   }
   return used > 0 ? crc32.continue!(crc, block.subarray(0, used)) : crc;
 }

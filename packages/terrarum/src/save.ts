@@ -56,7 +56,8 @@ const text = (b: Uint8Array) => utf8.decode(b);
 
 /** Options of {@link decodeSave}. */
 export interface SaveDecodeOptions extends DecodeOptions {
-  readonly crcRule?: CrcRule;
+  /** How crc1…4 are computed (default `'plain'`; `undefined` means the default too). */
+  readonly crcRule?: CrcRule | undefined;
 }
 
 /** A save directory (as a tree of files) to its document, with the integrity checks. */
@@ -84,8 +85,8 @@ export function decodeSave(tree: ReadonlyMap<string, Uint8Array>, options: SaveD
   if (!bytesEqual(hash, m.hash4321)) differ.push('world (hash4321)');
   if (differ.length > 0) {
     const message = `Save file corrupted. These entries do not match the checksums in world: ${differ.join(', ')}`;
-    if (options.checksums === 'warn') for (const entry of differ) warnings.push({ code: 'save-corrupted', path: [entry.split(' ')[0]], offset: 0, message: `Save file corrupted: ${entry} does not match its checksum` });
-    else return E.left(new DecodeError([differ[0].split(' ')[0]], 0, message));
+    if (options.checksums === 'warn') for (const entry of differ) warnings.push({ code: 'save-corrupted', path: [entry.split(' ')[0]!], offset: 0, message: `Save file corrupted: ${entry} does not match its checksum` });
+    else return E.left(new DecodeError([differ[0]!.split(' ')[0]!], 0, message));
   }
   save.worldinfo1 = file('worldinfo1') ?? new Uint8Array(0);
   for (const n of [2, 3, 4] as const) {
@@ -137,7 +138,7 @@ export function actorOf(save: TerrarumSave, refid: string): unknown {
 }
 
 /** A save document to its files, the meta's CRCs and hash recomputed. */
-export function encodeSave(save: TerrarumSave, options: { readonly crcRule?: CrcRule } = {}): E.Either<EncodeError, Map<string, Uint8Array>> {
+export function encodeSave(save: TerrarumSave, options: { readonly crcRule?: CrcRule | undefined } = {}): E.Either<EncodeError, Map<string, Uint8Array>> {
   const out = new Map<string, Uint8Array>();
   const rule = options.crcRule ?? 'plain';
   const info = [save.worldinfo1, utf8.encode(csvText(save.worldinfo2)), utf8.encode(csvText(save.worldinfo3)), utf8.encode(csvText(save.worldinfo4))];

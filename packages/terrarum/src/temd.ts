@@ -40,7 +40,7 @@ const u16Json = new t.Type<Uint16Array, string, unknown>(
     if (bytes._tag === 'Left') return bytes;
     if (bytes.right.length % 2 !== 0) return t.failure(u, c, 'an odd number of bytes');
     const out = new Uint16Array(bytes.right.length / 2);
-    for (let i = 0; i < out.length; i++) out[i] = bytes.right[i * 2] | (bytes.right[i * 2 + 1] << 8);
+    for (let i = 0; i < out.length; i++) out[i] = bytes.right[i * 2]! | (bytes.right[i * 2 + 1]! << 8);
     return t.success(out);
   },
   (a) => jsonBytes().encode(new Uint8Array(a.buffer.slice(a.byteOffset, a.byteOffset + a.byteLength))),
@@ -90,8 +90,8 @@ export const temd: Codec<TemdWorld> = defineCodec<TemdWorld>({
     const lowW = lowT + n / 2;
     for (let i = 0; i < n; i++) {
       const shift = i % 2 === 0 ? 4 : 0;
-      terrain[i] = (b[at + i] << 4) | ((b[lowT + (i >> 1)] >> shift) & 15);
-      wall[i] = (b[at + n + i] << 4) | ((b[lowW + (i >> 1)] >> shift) & 15);
+      terrain[i] = (b[at + i]! << 4) | ((b[lowT + (i >> 1)]! >> shift) & 15);
+      wall[i] = (b[at + n + i]! << 4) | ((b[lowW + (i >> 1)]! >> shift) & 15);
     }
     const world: TemdWorld = { byteOrder: le ? 'le' : 'be', bytesPerTile, layerCount, reserved, width: w, height: h, spawnX, spawnY, terrain, wall };
     if (layerCount === 4) world.wire = b.slice(lowW + n / 2, lowW + n / 2 + n);
@@ -117,14 +117,14 @@ export const temd: Codec<TemdWorld> = defineCodec<TemdWorld>({
     const lowW = lowT + n / 2;
     b.fill(0, lowT, lowW + n / 2);
     for (let i = 0; i < n; i++) {
-      const tile = world.terrain[i];
-      const wallTile = world.wall[i];
+      const tile = world.terrain[i]!; // both lengths were checked against n
+      const wallTile = world.wall[i]!;
       if (tile > 0xfff || wallTile > 0xfff) throw w.error(`tile ${Math.max(tile, wallTile)} at ${i} does not fit 12 bits`);
       const shift = i % 2 === 0 ? 4 : 0;
       b[d + i] = tile >> 4;
       b[d + n + i] = wallTile >> 4;
-      b[lowT + (i >> 1)] |= (tile & 15) << shift;
-      b[lowW + (i >> 1)] |= (wallTile & 15) << shift;
+      b[lowT + (i >> 1)]! |= (tile & 15) << shift;
+      b[lowW + (i >> 1)]! |= (wallTile & 15) << shift;
     }
     if (world.wire !== undefined) b.set(world.wire, lowW + n / 2);
     w.length = at + sizeFor(world.width, world.height, world.layerCount);

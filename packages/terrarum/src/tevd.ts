@@ -228,7 +228,7 @@ export const tevdDisk: Codec<TevdDisk> = defineCodec<TevdDisk>({
       let id: string, parent: string, type: number, entryName: string | undefined, created: number, modified: number, storedCrc: number;
       if (tvda) {
         const h = tvdaEntryHeader.read(r);
-        if ((h.reserved[0] | h.reserved[1] | h.reserved[2]) !== 0) throw r.error('reserved entry bytes are not zero', at + 17);
+        if ((h.reserved[0]! | h.reserved[1]! | h.reserved[2]!) !== 0) throw r.error('reserved entry bytes are not zero', at + 17);
         ({ type, created, modified, crc: storedCrc } = h);
         id = h.id.toString();
         parent = h.parent.toString();
@@ -385,7 +385,7 @@ export function diskToTree(disk: TevdDisk): Map<string, Uint8Array> {
  * A 2017-layout TEVd disk holding a save tree: a root directory (id 0), a directory per folder, a
  * file per entry; ids numbered in path order; times given (default 0).
  */
-export function treeToDisk(tree: ReadonlyMap<string, Uint8Array>, options: { readonly name?: string; readonly time?: number; readonly capacity?: number } = {}): TevdDisk {
+export function treeToDisk(tree: ReadonlyMap<string, Uint8Array>, options: { readonly name?: string | undefined; readonly time?: number | undefined; readonly capacity?: number | undefined } = {}): TevdDisk {
   const time = options.time ?? 0;
   const entries: TevdEntry[] = [];
   const dirs = new Map<string, TevdEntry>();
@@ -448,7 +448,7 @@ function directoryOf(dirs: Map<string, TevdEntry>, path: string, create: (parent
     dir = dirs.get(known);
   }
   for (let i = missing.length - 1; i >= 0; i--) {
-    const at = missing[i];
+    const at = missing[i]!;
     dir = create(dir, at.slice(at.lastIndexOf('/') + 1));
     dirs.set(at, dir);
   }
@@ -461,7 +461,7 @@ function directoryOf(dirs: Map<string, TevdEntry>, path: string, create: (parent
  * file the tree no longer has is removed; a new file gets a new entry (and directories as needed).
  * Directories, symlinks and compressed entries are kept. On a TVDA disk paths are entry ids.
  */
-export function updateDiskFromTree(disk: TevdDisk, tree: ReadonlyMap<string, Uint8Array>, options: { readonly time?: number } = {}): TevdDisk {
+export function updateDiskFromTree(disk: TevdDisk, tree: ReadonlyMap<string, Uint8Array>, options: { readonly time?: number | undefined } = {}): TevdDisk {
   const time = options.time ?? Math.floor(Date.now() / 1000);
   const paths = entryPaths(disk, 'file');
   const removed = new Set<string>();

@@ -79,7 +79,7 @@ function topLevelSpans(text: string): Map<string, [number, number]> {
 }
 
 function trimEnd(text: string, end: number): number {
-  while (end > 0 && /\s/.test(text[end - 1])) end--;
+  while (end > 0 && /\s/.test(text[end - 1]!)) end--;
   return end;
 }
 
@@ -130,7 +130,7 @@ export function decodeLayer(layer: StoredLayer): { width: number; height: number
   const hash = toHex(sha256.compute(raw));
   if (hash !== layer.h.toLowerCase()) throw new Error(`SHA-256 of the tiles is ${hash}, the layer says ${layer.h}`);
   const tiles = new Uint16Array(width * height);
-  for (let i = 0; i < tiles.length; i++) tiles[i] = raw[i * 2] | (raw[i * 2 + 1] << 8);
+  for (let i = 0; i < tiles.length; i++) tiles[i] = raw[i * 2]! | (raw[i * 2 + 1]! << 8);
   return { width, height, tiles };
 }
 
@@ -139,8 +139,8 @@ export function encodeLayer(width: number, height: number, tiles: Uint16Array, s
   if (tiles.length !== width * height) throw new RangeError(`${width}×${height} tiles, got ${tiles.length}`);
   const raw = new Uint8Array(tiles.length * 2);
   for (let i = 0; i < tiles.length; i++) {
-    raw[i * 2] = tiles[i] & 0xff;
-    raw[i * 2 + 1] = tiles[i] >> 8;
+    raw[i * 2] = tiles[i]! & 0xff;
+    raw[i * 2 + 1] = tiles[i]! >> 8;
   }
   return { h: toHex(sha256.compute(raw)), b: ascii85Encode(gzipSync(raw, { level: 9 })), x: size === 'string' ? String(width) : width, y: size === 'string' ? String(height) : height };
 }

@@ -28,11 +28,11 @@ test('TVDA (version 254): a 300-byte header with the long name split, 64-bit ids
   // Entry 2 (id −1): its CRC covers every byte of u48 length ‖ data.
   const entryAt = 300 + 36 + 4 + 2 * 8; // after the root entry (36 + count + 2 ids)
   const stored = new DataView(bytes.buffer).getUint32(entryAt + 32, false);
-  const data = (disk.entries[1].content as { data: Uint8Array }).data;
+  const data = (disk.entries[1]!.content as { data: Uint8Array }).data;
   const framed = Uint8Array.from([0, 0, 0, 0, 0, data.length, ...data]);
   expect(stored).toBe(crc32.compute(framed));
   // The disk CRC keeps the low-byte quirk.
-  const crcs = [0, 1, 2].map((k) => new DataView(bytes.buffer).getUint32([300, entryAt, entryAt + 36 + 6 + data.length][k] + 32, false));
+  const crcs = [0, 1, 2].map((k) => new DataView(bytes.buffer).getUint32([300, entryAt, entryAt + 36 + 6 + data.length][k]! + 32, false));
   expect(new DataView(bytes.buffer).getUint32(42, false)).toBe(diskCrc(crcs));
   expect(format.sniff(bytes)).toBeGreaterThan(0.9);
 });
@@ -45,7 +45,7 @@ test('TEVd 2023 (spec 3, 64-byte header, no footer) round-trips; a changed byte 
   const bad = bytes.slice();
   // The entry's content is u48 length ‖ "hello world!"; data[2] sits at content offset 8, one of
   // the every-4th bytes the quirky CRC covers (data[0], at offset 6, is not covered).
-  bad[bad.length - 10] ^= 1;
+  bad[bad.length - 10]! ^= 1;
   const result = decode(tevdDisk, bad);
   expect(E.isLeft(result) && result.left.message).toMatch(/entry 1 \(a\.txt\): CRC stored/);
 });
