@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `savekit` executable.
+// The `savekit` executable (npm links bin/savekit.js, which imports this once it is built).
 import { runCli } from './program.js';
 
 // A closed pipe (`savekit dump x | head`) is not an error worth a stack trace.

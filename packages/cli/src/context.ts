@@ -14,6 +14,10 @@ export interface CliContext {
   readonly colors: Colors;
   /** Prints a line to standard output. */
   out(line: string): void;
+  /** Writes bytes to standard output as they are (`build` without `-o`). */
+  write(bytes: Uint8Array): void;
+  /** Whether standard output is a terminal (no binary goes there). */
+  readonly stdoutIsTerminal: boolean;
   /** Prints a line to standard error. */
   err(line: string): void;
   /** Whether standard error is a terminal (progress bars go there). */

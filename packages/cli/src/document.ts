@@ -6,7 +6,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js';
 import { JsonError, reportJsonErrors, type AnySaveFormat, type Decoded, type DecodeOptions, type FormatRegistry, type SaveInput } from '@savekit/core';
-import { SaveFailure, UsageError } from './errors.js';
+import { SaveFailure, UnrecognisedSave, UsageError } from './errors.js';
 import { isDirectory } from './io.js';
 
 /** The format to use for a save: the one named, or the likeliest claimant. */
@@ -21,14 +21,14 @@ export function chooseFormat(registry: FormatRegistry, input: SaveInput, file: s
   const found = registry.detect(input);
   if (found === undefined) {
     const known = registry.list().map((f) => f.id).join(', ') || 'none registered; use --plugin';
-    throw new SaveFailure(file, `no registered format recognises this ${isDirectory(file) ? 'folder' : 'file'} (formats: ${known})`);
+    throw new UnrecognisedSave(file, `no registered format recognises this ${isDirectory(file) ? 'folder' : 'file'} (formats: ${known})`);
   }
   return found;
 }
 
 /** Decodes a save with a format; a DecodeError becomes a failure naming the file. */
 export function decodeSave(format: AnySaveFormat, input: SaveInput, file: string, options?: DecodeOptions): Decoded<unknown> {
-  let result;
+  let result: ReturnType<AnySaveFormat['decode']>;
   try {
     result = format.decode(input, options);
   } catch (error) {
@@ -41,7 +41,7 @@ export function decodeSave(format: AnySaveFormat, input: SaveInput, file: string
 
 /** Encodes a document with a format. */
 export function encodeSave(format: AnySaveFormat, doc: unknown, file: string): SaveInput {
-  let result;
+  let result: ReturnType<AnySaveFormat['encode']>;
   try {
     result = format.encode(doc);
   } catch (error) {

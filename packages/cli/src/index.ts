@@ -3,10 +3,11 @@
  *
  * @packageDocumentation
  */
-export { runCli, type CliIo } from './program.js';
+export { runCli, type CliIo, type RunOptions } from './program.js';
 export { loadRegistry, formatsOf, BUILTIN_FORMAT_PACKAGES } from './registry.js';
 export { diffJson, type Difference } from './commands/diff.js';
-export { verifyOne, expandSaves, type VerifyResult } from './commands/verify.js';
-export { UsageError, SaveFailure } from './errors.js';
-export { renderTree } from './tree.js';
+export { verifyOne, expandSaves, expandSaveArguments, type SaveArgument, type VerifyResult } from './commands/verify.js';
+export { UsageError, SaveFailure, UnrecognisedSave } from './errors.js';
+export { renderTree, SUMMARY_LIMITS, FULL_LIMITS, type TreeLimits } from './tree.js';
+export { plural, grouped } from './text.js';
 export type { CliContext } from './context.js';

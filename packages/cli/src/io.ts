@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { checkTreePath, isSaveTree, type SaveInput, type SaveTree } from '@savekit/core';
 import { writeFileAtomic } from '@savekit/core/node';
@@ -35,7 +35,7 @@ export function listFiles(root: string): string[] {
 
 /** Reads a save: a file's bytes, or a folder as a save tree. A missing path is a usage error. */
 export function readSave(path: string): SaveInput {
-  let stats;
+  let stats: Stats;
   try {
     stats = statSync(path);
   } catch {

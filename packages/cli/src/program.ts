@@ -4,10 +4,9 @@
  *
  * @module
  */
-import { createRequire } from 'node:module';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import pc from 'picocolors';
-import type { FormatRegistry } from '@savekit/core';
+import type { AnySaveFormat, FormatRegistry } from '@savekit/core';
 import { buildCommand } from './commands/build.js';
 import { diffCommand } from './commands/diff.js';
 import { dumpCommand } from './commands/dump.js';
@@ -19,6 +18,7 @@ import { verifyCommand } from './commands/verify.js';
 import type { CliContext } from './context.js';
 import { SaveFailure, UsageError } from './errors.js';
 import { loadRegistry } from './registry.js';
+import { version } from './version.js';
 
 /** Where the CLI prints; tests and embedders can capture it. */
 export interface CliIo {
@@ -26,7 +26,14 @@ export interface CliIo {
   readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
 }
 
-const version = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
+/** How an embedder runs the CLI. */
+export interface RunOptions {
+  /**
+   * The formats to use instead of the installed format packages (`--plugin` and
+   * `SAVEKIT_PLUGINS` still add to them).
+   */
+  readonly formats?: ReadonlyArray<AnySaveFormat>;
+}
 
 function depth(text: string): number {
   const n = Number(text);
@@ -34,11 +41,17 @@ function depth(text: string): number {
   return n;
 }
 
+/** A help section of example command lines, each with what it does. */
+function examples(lines: ReadonlyArray<readonly [command: string, what: string]>): string {
+  const width = Math.max(...lines.map(([command]) => command.length));
+  return `\nExamples:\n${lines.map(([command, what]) => `  $ ${command.padEnd(width)}  # ${what}`).join('\n')}\n`;
+}
+
 /**
  * Runs `savekit` with `args` (without `node` and the script) and returns the exit code. Nothing is
  * thrown: every failure becomes a line on standard error.
  */
-export async function runCli(args: ReadonlyArray<string>, io: CliIo = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+export async function runCli(args: ReadonlyArray<string>, io: CliIo = { stdout: process.stdout, stderr: process.stderr }, options: RunOptions = {}): Promise<number> {
   let registry: FormatRegistry | undefined;
   let code = 0;
   let debug = args.includes('--debug');
@@ -50,6 +63,8 @@ export async function runCli(args: ReadonlyArray<string>, io: CliIo = { stdout: 
       registry: registry as FormatRegistry,
       colors,
       out: (line) => void io.stdout.write(`${line}\n`),
+      write: (bytes) => void io.stdout.write(bytes),
+      stdoutIsTerminal: io.stdout.isTTY === true,
       err: (line) => void io.stderr.write(`${line}\n`),
       interactive: io.stderr.isTTY === true,
     };
@@ -63,35 +78,74 @@ export async function runCli(args: ReadonlyArray<string>, io: CliIo = { stdout: 
     .exitOverride()
     .configureOutput({ writeOut: (s) => void io.stdout.write(s), writeErr: (s) => void io.stderr.write(s) })
     .showSuggestionAfterError(true)
+    .addHelpText('after', `${examples([
+      ['savekit formats', 'the formats this savekit reads and writes'],
+      ['savekit inspect game.sav', 'format, summary and the document tree'],
+      ['savekit dump game.sav -o game.json', 'the document as JSON, to edit or keep'],
+      ['savekit build game.json -o game.sav', 'and back to a save'],
+      ['savekit verify saves/', 'every save in a folder: decode, re-encode, compare'],
+      ['savekit diff before.sav after.sav', 'what changed, field by field'],
+      ['savekit --plugin ./my-format.js inspect x.sav', 'a format of your own'],
+    ])}\nA save is a file, or a folder for multi-file saves. Exit codes: 0 success; 1 a save is invalid\nor differs; 2 a usage error. Run savekit help <command> for a command's options.\n`)
     .hook('preAction', async () => {
       debug = program.opts<{ debug?: boolean }>().debug === true;
-      registry = await loadRegistry(program.opts<{ plugin: string[] }>().plugin);
+      registry = await loadRegistry(program.opts<{ plugin: string[] }>().plugin, options.formats);
     });
 
   program.command('formats').description('list the registered formats').option('--json', 'machine-readable output')
-    .action((options) => void (code = formatsCommand(context(), options)));
+    .addHelpText('after', examples([['savekit formats', 'ids, titles and what each reads'], ['savekit --plugin ./my-format.js formats --json', 'with a plugin, as JSON']]))
+    .action((opts) => {
+      code = formatsCommand(context(), opts);
+    });
   program.command('inspect').argument('<save>', 'a save file, or a folder for multi-file saves')
-    .description('sniff, decode, and print a summary and the document tree')
-    .option('--format <id>', 'the format, instead of sniffing').option('--depth <n>', 'tree depth', depth, 4).option('--json', 'machine-readable output')
-    .action((save, options) => void (code = inspectCommand(context(), save, options)));
+    .description('sniff, decode, and print a summary and the document tree (long arrays, objects and strings cut unless --full)')
+    .option('--format <id>', 'the format, instead of sniffing').option('--depth <n>', 'tree depth (default: 4, or all with --full)', depth)
+    .option('--full', 'show every element, field and byte').option('--json', 'machine-readable output (always the whole document)')
+    .addHelpText('after', examples([
+      ['savekit inspect game.sav', 'a screenful: "… N more" where arrays and objects go on'],
+      ['savekit inspect --depth 1 game.sav', 'the top level only'],
+      ['savekit inspect --full game.sav', 'everything'],
+      ['savekit inspect --json game.sav | jq .summary', 'for scripts'],
+    ]))
+    .action((save, opts) => {
+      code = inspectCommand(context(), save, opts);
+    });
   program.command('dump').argument('<save>').description('the lossless JSON document (to standard output by default)')
     .option('-o, --output <file>', 'write the JSON here').option('--format <id>', 'the format, instead of sniffing')
-    .action((save, options) => void (code = dumpCommand(context(), save, options)));
-  program.command('build').argument('<json>').description('the save back from its JSON document')
-    .option('-o, --output <save>', 'where to write the save')
-    .action((json, options) => void (code = buildCommand(context(), json, options)));
+    .addHelpText('after', examples([['savekit dump game.sav', 'to standard output'], ['savekit dump game.sav -o game.json', 'to a file (written atomically)']]))
+    .action((save, opts) => {
+      code = dumpCommand(context(), save, opts);
+    });
+  program.command('build').argument('<json>', 'a JSON document written by dump').description('the save back from its JSON document')
+    .option('-o, --output <save>', 'where to write the save (default: standard output, when it is not a terminal)')
+    .addHelpText('after', `${examples([['savekit build game.json -o game.sav', 'to a file (written atomically)'], ['savekit build game.json > game.sav', 'to standard output'], ['savekit build game.json -o world/', 'a multi-file save, to a folder']])}\nWithout -o the save goes to standard output; on a terminal it is refused (a save is binary).\nA folder save always needs -o.\n`)
+    .action((json, opts) => {
+      code = buildCommand(context(), json, opts);
+    });
   program.command('verify').argument('<saves...>', 'files, folders or glob patterns').description('decode, check checksums, re-encode and compare bytes')
     .option('--format <id>', 'the format, instead of sniffing').option('--json', 'machine-readable output')
-    .action((saves, options) => void (code = verifyCommand(context(), saves, options)));
+    .addHelpText('after', `${examples([['savekit verify game.sav', 'one save'], ['savekit verify saves/', 'every save in a folder'], ["savekit verify 'saves/**/*.sav'", 'a glob (quoted: savekit expands it)'], ['savekit verify --json saves/', 'for scripts']])}\nIn a folder or glob, files no format recognises (a README, notes) are skipped and counted, not\nfailures; a file named on its own must be a save. Exit 1 when a save is invalid or differs.\n`)
+    .action((saves, opts) => {
+      code = verifyCommand(context(), saves, opts);
+    });
   program.command('diff').argument('<a>').argument('<b>').description('field-level differences between two saves of one format')
     .option('--format <id>', 'the format, instead of sniffing').option('--json', 'machine-readable output')
-    .action((a, b, options) => void (code = diffCommand(context(), a, b, options)));
+    .addHelpText('after', `${examples([['savekit diff before.sav after.sav', 'one line per changed, added or removed field'], ['savekit diff --json before.sav after.sav', 'for scripts']])}\nExit 0 when they are the same, 1 when they differ, 2 when they cannot be compared (different formats).\n`)
+    .action((a, b, opts) => {
+      code = diffCommand(context(), a, b, opts);
+    });
   program.command('hexdump').argument('<save>').description('hex with the field path of each byte range beside it')
     .option('--range <start:end>', 'only these offsets (decimal or 0x hex)').option('--format <id>', 'the format, instead of sniffing')
-    .action((save, options) => void (code = hexdumpCommand(context(), save, options)));
+    .addHelpText('after', examples([['savekit hexdump game.sav | less', 'every byte'], ['savekit hexdump --range 0x100:0x200 game.sav', 'bytes 256 to 511']]))
+    .action((save, opts) => {
+      code = hexdumpCommand(context(), save, opts);
+    });
   program.command('edit').argument('<save>').description('edit the JSON document in $EDITOR, then write the save back (the old one kept as .bak)')
     .option('--format <id>', 'the format, instead of sniffing')
-    .action((save, options) => void (code = editCommand(context(), save, options)));
+    .addHelpText('after', `${examples([['savekit edit game.sav', 'in $VISUAL or $EDITOR (else vi)'], ['EDITOR="code --wait" savekit edit game.sav', 'an editor that needs a flag']])}\nA document that does not build reopens in the editor with the problem at the top (# lines are\nignored); save it unchanged or empty to give up, and nothing is written.\n`)
+    .action((save, opts) => {
+      code = editCommand(context(), save, opts);
+    });
 
   try {
     if (args.length === 0) {

@@ -32,13 +32,17 @@ function specifierOf(plugin: string): string {
   return plugin;
 }
 
-/** A registry with every installed format package and every plugin. */
-export async function loadRegistry(plugins: ReadonlyArray<string>): Promise<FormatRegistry> {
+/**
+ * A registry with every installed format package and every plugin. With `formats`, those are the
+ * formats instead of the installed packages (for embedders and tests); plugins still add to them.
+ */
+export async function loadRegistry(plugins: ReadonlyArray<string>, formats?: ReadonlyArray<AnySaveFormat>): Promise<FormatRegistry> {
   const registry = new FormatRegistry();
   const add = (format: AnySaveFormat) => {
     if (registry.get(format.id) === undefined) registry.register(format);
   };
-  for (const name of BUILTIN_FORMAT_PACKAGES) {
+  formats?.forEach(add);
+  for (const name of formats === undefined ? BUILTIN_FORMAT_PACKAGES : []) {
     try {
       formatsOf((await import(name)) as Record<string, unknown>).forEach(add);
     } catch (error) {

@@ -1,5 +1,5 @@
 // The built `savekit` binary, driven as a user would: a spawned process per command, on the example
-// format from examples/ (loaded with --plugin).
+// format from examples/ (loaded with --plugin). commands.test.ts runs the commands in-process.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -89,20 +89,20 @@ describe('commands on the example format', () => {
   test('verify: ok for the sample; exit 1 and the offset for a flipped byte', () => {
     const ok = savekit(['verify', sample]);
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toContain('1 save: 1 ok, 0 invalid, 0 differ');
+    expect(ok.stdout).toContain('1 save: 1 ok, 0 invalid, 0 differs');
     // One flipped bit in the turn number: the file still parses, the checksum catches it.
     const bytes = new Uint8Array(readFileSync(sample));
-    bytes[48] ^= 0x01;
+    bytes[48]! ^= 0x01;
     const flipped = file('flipped.sks', bytes);
     const run = savekit(['verify', sample, flipped]);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/^invalid .*flipped\.sks: at Adler-32 \(offset 116\): Adler-32 mismatch: stored 0x[0-9a-f]{8}, computed 0x[0-9a-f]{8}$/m);
-    expect(run.stdout).toContain('2 saves: 1 ok, 1 invalid, 0 differ');
+    expect(run.stdout).toContain('2 saves: 1 ok, 1 invalid, 0 differs');
     const json = JSON.parse(savekit(['verify', '--json', flipped]).stdout);
     expect(json.results[0]).toMatchObject({ status: 'invalid', offset: 116, path: 'Adler-32' });
     // One flipped bit inside a unit's fixed-size name: named at that very byte.
     const inName = new Uint8Array(readFileSync(sample));
-    inName[70] ^= 0x01;
+    inName[70]! ^= 0x01;
     expect(savekit(['verify', file('flipped-name.sks', inName)]).stdout).toMatch(/at chunks\[2\]\.Unit\[0\]\.kind \(offset 70\): byte 0x1 after the NUL terminator would be lost/);
   });
 
@@ -126,7 +126,7 @@ describe('commands on the example format', () => {
     const run = savekit(['hexdump', sample]);
     expect(run.code).toBe(0);
     const lines = run.stdout.trim().split('\n');
-    expect(lines[0]).toMatch(/^00000000  53 4b 52 4d 03 00 .*\|SKRM.*\|  magic@0 version@4 options@6/);
+    expect(lines[0]).toMatch(/^00000000 {2}53 4b 52 4d 03 00 .*\|SKRM.*\| {2}magic@0 version@4 options@6/);
     expect(lines).toHaveLength(Math.ceil(120 / 16));
     const ranged = savekit(['hexdump', '--range', '0x10:0x20', sample]).stdout.trim().split('\n');
     expect(ranged).toHaveLength(1);
@@ -163,7 +163,7 @@ describe('usage errors and bad input', () => {
     const missing = savekit(['inspect', join(work, 'nope.sks')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr.trim()).toBe(`savekit: ${join(work, 'nope.sks')}: no such file or folder`);
-    expect(savekit(['build', file('x.json', new Uint8Array(0))]).code).toBe(2);
+    expect(savekit(['build', join(work, 'no-such.json'), '-o', join(work, 'never.sks')]).code).toBe(2);
     expect(savekit([]).code).toBe(2);
     expect(savekit(['inspect', '--format', 'nope', sample]).stderr).toMatch(/unknown format "nope" \(known: (\w+, )*skirmish(, \w+)*\)/);
     expect(savekit(['--plugin', './no/such/plugin.js', 'formats']).code).toBe(2);
@@ -172,7 +172,10 @@ describe('usage errors and bad input', () => {
   test('truncated, empty, directory and random inputs: one error line, never a stack trace', () => {
     const bytes = new Uint8Array(readFileSync(sample));
     let seed = 7;
-    const random = Uint8Array.from({ length: 200 }, () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 24));
+    const random = Uint8Array.from({ length: 200 }, () => {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      return seed >>> 24;
+    });
     const inputs = [
       file('truncated.sks', bytes.subarray(0, 60)),
       file('empty.sks', new Uint8Array(0)),
@@ -207,7 +210,7 @@ describe('verify over many files', () => {
   test('in a pipe: no progress bar, one line per save and a summary', () => {
     const run = savekit(['verify', folder]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('1000 saves: 1000 ok, 0 invalid, 0 differ');
+    expect(run.stdout).toContain('1,000 saves: 1,000 ok, 0 invalid, 0 differs');
     expect(run.stderr).not.toMatch(/verifying/);
     expect(run.stdout.split('\n').filter((l) => l.startsWith('ok ')).length).toBe(1000);
   });
@@ -223,7 +226,7 @@ describe('verify over many files', () => {
     const command = [process.execPath, bin, '--plugin', plugin, 'verify', folder].map((a) => `'${a}'`).join(' ');
     const run = spawnSync('script', ['-qec', command, '/dev/null'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
     expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(/verifying .*\d+\/1000 saves/);
-    expect(run.stdout).toContain('1000 saves: 1000 ok, 0 invalid, 0 differ');
+    expect(run.stdout).toMatch(/verifying .*\d+\/1000 files/);
+    expect(run.stdout).toContain('1,000 saves: 1,000 ok, 0 invalid, 0 differs');
   });
 });

@@ -2,7 +2,9 @@
 import { formatPath, type PathSegment } from '@savekit/core';
 import type { CliContext } from '../context.js';
 import { chooseFormat, decodeSave } from '../document.js';
+import { UsageError } from '../errors.js';
 import { readSave } from '../io.js';
+import { plural } from '../text.js';
 
 /** One difference between two JSON documents. */
 export interface Difference {
@@ -29,7 +31,7 @@ export function diffJson(a: unknown, b: unknown): Difference[] {
     } else if (isObject(x) && isObject(y)) {
       const keys = [...new Set([...Object.keys(x), ...Object.keys(y)])];
       for (let i = keys.length - 1; i >= 0; i--) {
-        const key = keys[i];
+        const key = keys[i]!; // i is within keys
         if (!(key in y)) out.push({ path: formatPath([...path, key]), kind: 'removed', before: x[key] });
         else if (!(key in x)) out.push({ path: formatPath([...path, key]), kind: 'added', after: y[key] });
         else work.push([[...path, key], x[key], y[key]]);
@@ -46,10 +48,19 @@ const show = (v: unknown) => {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 };
 
+/**
+ * Prints the field-level differences of two saves. Exit 0 when there are none, 1 when there are,
+ * 2 when the saves cannot be compared (two different formats), as diff(1) does.
+ */
 export function diffCommand(ctx: CliContext, first: string, second: string, options: { format?: string; json?: boolean }): number {
   const a = readSave(first);
   const b = readSave(second);
   const format = chooseFormat(ctx.registry, a, first, options.format);
+  // Each save is sniffed on its own: decoding B with A's format would only say "bad magic".
+  const other = options.format === undefined ? chooseFormat(ctx.registry, b, second) : format;
+  if (other !== format) {
+    throw new UsageError(`${first} is ${format.title} (${format.id}), ${second} is ${other.title} (${other.id}): different formats`);
+  }
   const left = format.json.encode(decodeSave(format, a, first).value);
   const right = format.json.encode(decodeSave(format, b, second).value);
   const differences = diffJson(left, right);
@@ -62,7 +73,7 @@ export function diffCommand(ctx: CliContext, first: string, second: string, opti
       else if (d.kind === 'added') ctx.out(`${c.green('+')} ${d.path}: ${show(d.after)}`);
       else ctx.out(`${c.red('-')} ${d.path}: ${show(d.before)}`);
     }
-    ctx.out(differences.length === 0 ? 'no differences' : `${differences.length} ${differences.length === 1 ? 'difference' : 'differences'}`);
+    ctx.out(differences.length === 0 ? 'no differences' : plural(differences.length, 'difference'));
   }
   return differences.length === 0 ? 0 : 1;
 }

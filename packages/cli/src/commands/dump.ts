@@ -4,6 +4,7 @@ import type { CliContext } from '../context.js';
 import { chooseFormat, decodeSave, toEnvelope } from '../document.js';
 import { readSave } from '../io.js';
 
+/** Writes a save's lossless JSON document; returns the exit code. */
 export function dumpCommand(ctx: CliContext, file: string, options: { format?: string; output?: string }): number {
   const input = readSave(file);
   const format = chooseFormat(ctx.registry, input, file, options.format);

@@ -1,6 +1,7 @@
 /** `savekit formats`: the registered formats. */
 import type { CliContext } from '../context.js';
 
+/** Lists the registered formats; returns the exit code. */
 export function formatsCommand(ctx: CliContext, options: { json?: boolean }): number {
   const formats = ctx.registry.list();
   if (options.json) {

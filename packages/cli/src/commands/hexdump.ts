@@ -16,8 +16,10 @@ export function parseRange(text: string | undefined, size: number): [number, num
   if (text === undefined) return [0, size];
   const match = /^([^:]*):([^:]*)$/.exec(text);
   if (!match) throw new UsageError(`--range must be START:END, got ${JSON.stringify(text)}`);
-  const start = match[1] === '' ? 0 : parseOffset(match[1], 'start');
-  const end = match[2] === '' ? size : Math.min(size, parseOffset(match[2], 'end'));
+  // Both groups always take part in a match.
+  const [from, to] = [match[1]!, match[2]!];
+  const start = from === '' ? 0 : parseOffset(from, 'start');
+  const end = to === '' ? size : Math.min(size, parseOffset(to, 'end'));
   if (start > end) throw new UsageError(`--range: start ${start} is after end ${end}`);
   return [start, end];
 }
@@ -25,11 +27,15 @@ export function parseRange(text: string | undefined, size: number): [number, num
 /** Spans that contain no other span: the fields a reader cares about in a hex view. */
 function leaves(spans: ReadonlyArray<FieldSpan>): FieldSpan[] {
   const sorted = spans.filter((s) => s.layer === 0 && s.end > s.start).sort((a, b) => a.start - b.start || b.end - a.end);
-  return sorted.filter((s, i) => !(i + 1 < sorted.length && sorted[i + 1].start < s.end && sorted[i + 1].end <= s.end));
+  return sorted.filter((s, i) => {
+    const after = sorted[i + 1];
+    return !(after !== undefined && after.start < s.end && after.end <= s.end);
+  });
 }
 
 const hex2 = (b: number) => b.toString(16).padStart(2, '0');
 
+/** Prints a save's bytes in hex beside the fields they hold; returns the exit code. */
 export function hexdumpCommand(ctx: CliContext, file: string, options: { format?: string; range?: string }): number {
   const input = readSave(file);
   if (isSaveTree(input)) throw new UsageError(`${file} is a folder; hexdump shows one file`);
@@ -55,14 +61,16 @@ export function hexdumpCommand(ctx: CliContext, file: string, options: { format?
         cells.push('  ');
         text += ' ';
       } else {
-        cells.push(hex2(input[i]));
-        text += input[i] >= 0x20 && input[i] < 0x7f ? String.fromCharCode(input[i]) : '.';
+        const byte = input[i]!; // start <= i < end <= input.length
+        cells.push(hex2(byte));
+        text += byte >= 0x20 && byte < 0x7f ? String.fromCharCode(byte) : '.';
       }
     }
-    while (next < spans.length && spans[next].end <= line) next++;
+    while (next < spans.length && spans[next]!.end <= line) next++;
     const here: string[] = [];
-    for (let k = next; k < spans.length && spans[k].start < line + 16; k++) {
-      if (spans[k].start >= line || spans[k].start < start) here.push(`${formatPath(spans[k].path)}@${spans[k].start}`);
+    for (let k = next; k < spans.length && spans[k]!.start < line + 16; k++) {
+      const span = spans[k]!; // k < spans.length
+      if (span.start >= line || span.start < start) here.push(`${formatPath(span.path)}@${span.start}`);
     }
     const fields = here.length > 3 ? `${here.slice(0, 3).join(' ')} +${here.length - 3}` : here.join(' ');
     ctx.out(`${c.dim(line.toString(16).padStart(8, '0'))}  ${cells.slice(0, 8).join(' ')}  ${cells.slice(8).join(' ')}  |${text}|  ${c.cyan(fields)}`.trimEnd());

@@ -3,9 +3,21 @@ import { formatWarning } from '@savekit/core';
 import type { CliContext } from '../context.js';
 import { chooseFormat, decodeSave } from '../document.js';
 import { readSave, saveSize } from '../io.js';
-import { renderTree } from '../tree.js';
+import { plural } from '../text.js';
+import { FULL_LIMITS, renderTree, SUMMARY_LIMITS } from '../tree.js';
 
-export function inspectCommand(ctx: CliContext, file: string, options: { format?: string; depth?: number; json?: boolean }): number {
+/** Options of `inspect`. */
+export interface InspectOptions {
+  readonly format?: string;
+  /** Tree depth; by default 4, or all of it with `full`. */
+  readonly depth?: number;
+  /** Every element, field and byte instead of a summary. */
+  readonly full?: boolean;
+  readonly json?: boolean;
+}
+
+/** Prints what a save is and its document; returns the exit code. */
+export function inspectCommand(ctx: CliContext, file: string, options: InspectOptions): number {
   const input = readSave(file);
   const format = chooseFormat(ctx.registry, input, file, options.format);
   const decoded = decodeSave(format, input, file);
@@ -16,9 +28,10 @@ export function inspectCommand(ctx: CliContext, file: string, options: { format?
     return 0;
   }
   const c = ctx.colors;
-  ctx.out(`${c.bold(file)}: ${format.title} (${format.id}), ${saveSize(input)} bytes`);
+  ctx.out(`${c.bold(file)}: ${format.title} (${format.id}), ${plural(saveSize(input), 'byte')}`);
   for (const line of format.summary?.(decoded.value) ?? []) ctx.out(line);
   for (const warning of decoded.warnings) ctx.out(c.yellow(formatWarning(warning)));
-  for (const line of renderTree(json, options.depth ?? 4, c)) ctx.out(line);
+  const limits = options.full ? FULL_LIMITS : SUMMARY_LIMITS;
+  for (const line of renderTree(json, { ...limits, ...(options.depth !== undefined ? { depth: options.depth } : {}) }, c)) ctx.out(line);
   return 0;
 }

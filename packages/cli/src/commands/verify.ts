@@ -4,13 +4,14 @@ import cliProgress from 'cli-progress';
 import { formatPath, isSaveTree, type FieldSpan, type SaveInput } from '@savekit/core';
 import type { CliContext } from '../context.js';
 import { chooseFormat, decodeSave, encodeSave } from '../document.js';
-import { SaveFailure, UsageError } from '../errors.js';
+import { SaveFailure, UnrecognisedSave, UsageError } from '../errors.js';
 import { isDirectory, listFiles, readSave, saveSize } from '../io.js';
+import { grouped, plural } from '../text.js';
 
-/** One save's verdict. */
+/** One save's verdict (`skipped`: a file found in a folder or glob that no format recognises). */
 export interface VerifyResult {
   readonly file: string;
-  readonly status: 'ok' | 'invalid' | 'differs';
+  readonly status: 'ok' | 'invalid' | 'differs' | 'skipped';
   readonly format?: string;
   readonly size?: number;
   /** For invalid saves: the error; for differing ones: where they first differ. */
@@ -19,9 +20,20 @@ export interface VerifyResult {
   readonly path?: string;
 }
 
+/** A file to verify, and whether it was named as an argument (rather than found in a folder or glob). */
+export interface SaveArgument {
+  readonly file: string;
+  readonly named: boolean;
+}
+
 /** Saves to verify: files, folders of saves (walked), folders that are saves, and glob patterns. */
 export function expandSaves(ctx: CliContext, args: ReadonlyArray<string>): string[] {
-  const out: string[] = [];
+  return expandSaveArguments(ctx, args).map((arg) => arg.file);
+}
+
+/** {@link expandSaves}, saying which files were named and which were found. */
+export function expandSaveArguments(ctx: CliContext, args: ReadonlyArray<string>): SaveArgument[] {
+  const out: SaveArgument[] = [];
   const treeFormats = ctx.registry.list().some((f) => f.input !== 'file');
   for (const arg of args) {
     if (isDynamicPattern(arg)) {
@@ -34,13 +46,13 @@ export function expandSaves(ctx: CliContext, args: ReadonlyArray<string>): strin
         .sort()
         .map((match) => (base === '.' ? match : `${base.replace(/\/$/, '')}/${match}`));
       if (matches.length === 0) throw new UsageError(`${arg}: no file matches`);
-      out.push(...matches);
+      out.push(...matches.map((file) => ({ file, named: false })));
     } else if (isDirectory(arg)) {
       // A folder some format reads as one save is one save; any other folder holds saves.
-      if (treeFormats && ctx.registry.detect(readSave(arg)) !== undefined) out.push(arg);
-      else out.push(...listFiles(arg).map((name) => `${arg.replace(/\/+$/, '')}/${name}`));
+      if (treeFormats && ctx.registry.detect(readSave(arg)) !== undefined) out.push({ file: arg, named: true });
+      else out.push(...listFiles(arg).map((name) => ({ file: `${arg.replace(/\/+$/, '')}/${name}`, named: false })));
     } else {
-      out.push(arg);
+      out.push({ file: arg, named: true });
     }
   }
   return out;
@@ -79,8 +91,11 @@ function compare(original: SaveInput, rebuilt: SaveInput): { offset: number; ent
   return undefined;
 }
 
-/** Verifies one save. Never throws for a bad save: that is a result. */
-export function verifyOne(ctx: CliContext, file: string, formatId?: string): VerifyResult {
+/**
+ * Verifies one save. Never throws for a bad save: that is a result. With `skipUnrecognised`, a
+ * file no format recognises is `skipped` rather than `invalid`.
+ */
+export function verifyOne(ctx: CliContext, file: string, formatId?: string, options: { skipUnrecognised?: boolean } = {}): VerifyResult {
   try {
     const input = readSave(file);
     const format = chooseFormat(ctx.registry, input, file, formatId);
@@ -103,6 +118,7 @@ export function verifyOne(ctx: CliContext, file: string, formatId?: string): Ver
       message: `re-encoding differs first at ${where}${path !== undefined ? ` (${path})` : ''}`,
     };
   } catch (error) {
+    if (error instanceof UnrecognisedSave && options.skipUnrecognised) return { file, status: 'skipped', message: 'no format recognises it' };
     if (error instanceof UsageError) return { file, status: 'invalid', message: error.message };
     if (error instanceof SaveFailure) {
       const detail = error.detail;
@@ -114,31 +130,38 @@ export function verifyOne(ctx: CliContext, file: string, formatId?: string): Ver
   }
 }
 
+/** Verifies saves and prints a line for each and a summary; returns the exit code. */
 export function verifyCommand(ctx: CliContext, args: ReadonlyArray<string>, options: { format?: string; json?: boolean }): number {
-  const files = expandSaves(ctx, args);
+  const files = expandSaveArguments(ctx, args);
   if (files.length === 0) throw new UsageError('verify needs at least one save');
   const c = ctx.colors;
   // A progress bar on a terminal, for more than a few saves; never in a pipe or with --json.
-  const bar = ctx.interactive && !options.json && files.length > 8 ? new cliProgress.SingleBar({ stream: process.stderr, clearOnComplete: true, hideCursor: true, format: 'verifying {bar} {value}/{total} saves' }, cliProgress.Presets.shades_classic) : undefined;
+  const bar = ctx.interactive && !options.json && files.length > 8 ? new cliProgress.SingleBar({ stream: process.stderr, clearOnComplete: true, hideCursor: true, format: 'verifying {bar} {value}/{total} files' }, cliProgress.Presets.shades_classic) : undefined;
   bar?.start(files.length, 0);
   const results: VerifyResult[] = [];
-  for (const file of files) {
-    const result = verifyOne(ctx, file, options.format);
-    results.push(result);
+  const skipped: VerifyResult[] = [];
+  for (const { file, named } of files) {
+    // A README beside the saves is not a broken save; a file named on its own must be a save.
+    const result = verifyOne(ctx, file, options.format, { skipUnrecognised: !named });
+    (result.status === 'skipped' ? skipped : results).push(result);
     bar?.increment();
-    if (!options.json && result.status !== 'ok') {
-      bar?.stop();
-      ctx.out(`${c.red(result.status === 'invalid' ? 'invalid' : 'differs')} ${file}: ${result.message}`);
-      bar?.start(files.length, results.length);
-    } else if (!options.json && bar === undefined) {
-      ctx.out(`${c.green('ok')} ${file} (${result.format}, ${result.size} bytes)`);
-    }
+    if (options.json || (bar !== undefined && (result.status === 'ok' || result.status === 'skipped'))) continue;
+    bar?.stop();
+    if (result.status === 'ok') ctx.out(`${c.green('ok')} ${file} (${result.format}, ${plural(result.size ?? 0, 'byte')})`);
+    else if (result.status === 'skipped') ctx.out(`${c.dim('skipped')} ${file}: ${result.message}`);
+    else ctx.out(`${c.red(result.status)} ${file}: ${result.message}`);
+    bar?.start(files.length, results.length + skipped.length);
   }
   bar?.stop();
-  const ok = results.filter((r) => r.status === 'ok').length;
-  const invalid = results.filter((r) => r.status === 'invalid').length;
-  const differs = results.length - ok - invalid;
-  if (options.json) ctx.out(JSON.stringify({ results, summary: { saves: results.length, ok, invalid, differs } }, null, 2));
-  else ctx.out(`${results.length} ${results.length === 1 ? 'save' : 'saves'}: ${ok} ok, ${invalid} invalid, ${differs} differ`);
-  return ok === results.length ? 0 : 1;
+  if (results.length === 0) throw new UsageError(`no save among ${plural(skipped.length, 'file')}: no format recognises any of them`);
+  const count = (status: VerifyResult['status']) => results.filter((r) => r.status === status).length;
+  // The same words as each line's status and the --json keys.
+  const summary = { saves: results.length, ok: count('ok'), invalid: count('invalid'), differs: count('differs'), skipped: skipped.length };
+  if (options.json) {
+    ctx.out(JSON.stringify({ results, skipped: skipped.map((r) => r.file), summary }, null, 2));
+  } else {
+    ctx.out(`${plural(summary.saves, 'save')}: ${grouped(summary.ok)} ok, ${grouped(summary.invalid)} invalid, ${grouped(summary.differs)} differs`);
+    if (skipped.length > 0) ctx.out(`skipped: ${plural(skipped.length, 'file')} no format recognises`);
+  }
+  return summary.ok === results.length ? 0 : 1;
 }
