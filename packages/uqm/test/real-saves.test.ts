@@ -140,7 +140,7 @@ maybe('the real UQM saves', () => {
         const path = join(dir, name);
         writeFileSync(path, bytes);
         const run = spawnSync(process.execPath, [join(__dirname, '..', '..', 'cli', 'dist', 'bin.js'), 'verify', path], { encoding: 'utf8' });
-        expect({ name, status: run.status, out: run.stdout }).toEqual({ name, status: 0, out: expect.stringMatching(/^ok .*\(uqm, \d+ bytes\)\n1 save: 1 ok, 0 invalid, 0 differ/) });
+        expect({ name, status: run.status, out: run.stdout }).toEqual({ name, status: 0, out: expect.stringMatching(/^ok .*\(uqm, [\d,]+ bytes\)\n1 save: 1 ok, 0 invalid, 0 differs/) });
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
