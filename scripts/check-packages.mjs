@@ -15,7 +15,9 @@
 //              with no Node built-in and one copy of fp-ts; the minified and gzipped sizes are printed;
 //   cjs        where the README says `require('…')` works on Node ≥ X: the engines field says ≥ X,
 //              every entry loads with require(), and the README example runs as CommonJS.
-// The build is assumed done. Exits 1 on any problem, after a summary. `--keep` keeps the temp folder.
+// The build is assumed done. Exits 1 on any problem, after a summary. `--keep` keeps the temp folder;
+// `--root DIR` and `--browser a,b` check another workspace (test/check-packages.test.ts gives it a
+// broken one, to see every check fail).
 import { execFile as execFileCb } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -27,12 +29,19 @@ import * as esbuild from 'esbuild';
 import ts from 'typescript';
 
 const execFile = promisify(execFileCb);
-const root = resolve(import.meta.dirname, '..');
+/** Where the tools (esbuild, TypeScript, attw, @types/node) are: this repository. */
+const toolRoot = resolve(import.meta.dirname, '..');
+const option = (name) => {
+  const at = process.argv.indexOf(name);
+  return at < 0 ? undefined : process.argv[at + 1];
+};
+/** The workspace whose packages/* are checked. */
+const root = resolve(option('--root') ?? toolRoot);
 const keep = process.argv.includes('--keep');
 const started = Date.now();
 
 /** Packages meant for the browser; the others (and core's ./node, terrarum's ./node) are Node-only. */
-const BROWSER_PACKAGES = new Set(['core', 'lzo1x', 'edge', 'uqm', 'zippy', 'terrarum']);
+const BROWSER_PACKAGES = new Set(option('--browser')?.split(',') ?? ['core', 'lzo1x', 'edge', 'uqm', 'zippy', 'terrarum']);
 const NODE_ONLY_ENTRIES = new Set(['./node', './package.json']);
 const EXAMPLE_MARKER = /<!--\s*example\b[^>]*-->\s*\n```(ts|js)\n([\s\S]*?)```/g;
 const CJS_CLAIM = /`require\('([^']+)'\)`\s+works\s+on\s+Node\s+≥\s+(\d+\.\d+)/;
@@ -52,8 +61,9 @@ const packages = readdirSync(join(root, 'packages'))
   .map((dir) => ({ dir, json: JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')) }))
   .filter((p) => p.json.private !== true);
 for (const p of packages) {
-  if (!existsSync(join(root, 'packages', p.dir, 'dist', 'index.js'))) {
-    console.error(`check-packages: packages/${p.dir}/dist is missing — run \`npm run build\` first`);
+  const main = p.json.exports?.['.']?.default ?? p.json.main ?? './dist/index.js';
+  if (!existsSync(join(root, 'packages', p.dir, main))) {
+    console.error(`check-packages: packages/${p.dir}/${main} is missing — run \`npm run build\` first`);
     process.exit(1);
   }
 }
@@ -75,7 +85,8 @@ try {
     p.tarball = join(tarballs, info.filename.replace(/^@/, '').replace('/', '-'));
     if (!existsSync(p.tarball)) p.tarball = join(tarballs, info.filename);
     const files = info.files.map((f) => f.path);
-    const missing = ['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/index.d.ts'].filter((f) => !files.includes(f));
+    const entryFiles = Object.values(p.json.exports ?? {}).flatMap((target) => (typeof target === 'string' ? [target] : Object.values(target)));
+    const missing = ['LICENSE', 'README.md', 'package.json', ...entryFiles.map((f) => f.replace(/^\.\//, ''))].filter((f, i, all) => !files.includes(f) && all.indexOf(f) === i);
     const unwanted = files.filter((f) => /(^|\/)\.tsbuildinfo$|\.test\.[cm]?[jt]s$|(^|\/)test\//.test(f));
     const j = p.json;
     const fields = [
@@ -96,7 +107,7 @@ try {
   await execFile('npm', ['install', ...packages.map((p) => p.tarball), '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd: project, maxBuffer: 64 << 20 });
 
   // attw runs in the background (its own processes) while the rest goes on.
-  const attwBin = join(root, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js');
+  const attwBin = join(toolRoot, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js');
   const attw = runLimited(
     packages.map((p) => async () => {
       try {
@@ -196,7 +207,7 @@ try {
 
   // --- types: nodenext and bundler ---------------------------------------------------------------
   step('type-checking the examples (nodenext, bundler)');
-  const typeRoots = [join(root, 'node_modules', '@types')];
+  const typeRoots = [join(toolRoot, 'node_modules', '@types')];
   const common = { strict: true, noEmit: true, skipLibCheck: false, target: ts.ScriptTarget.ES2022, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'], types: ['node'], typeRoots };
   const modes = {
     nodenext: { ...common, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext },
