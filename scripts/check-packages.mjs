@@ -13,6 +13,9 @@
 //              nodenext — attw's own TypeScript (5.6) does not model it. The `cjs` step tests it;
 //   bundle     each browser entry (not cli/testkit, not ./node) bundles with esbuild for the browser
 //              with no Node built-in and one copy of fp-ts; the minified and gzipped sizes are printed;
+//   browser    the README example of each browser package, bundled for the browser (only node:assert
+//              left out), runs — so the browser builds the bundle picks (fp-ts's ES build,
+//              fengari-web) work; so does every test/packages/browser/*.mjs (zippy/lua on fengari-web);
 //   cjs        where the README says `require('…')` works on Node ≥ X: the engines field says ≥ X,
 //              every entry loads with require(), and the README example runs as CommonJS.
 // The build is assumed done. Exits 1 on any problem, after a summary. `--keep` keeps the temp folder;
@@ -41,7 +44,9 @@ const keep = process.argv.includes('--keep');
 const started = Date.now();
 
 /** Packages meant for the browser; the others (and core's ./node, terrarum's ./node) are Node-only. */
-const BROWSER_PACKAGES = new Set(option('--browser')?.split(',') ?? ['core', 'lzo1x', 'edge', 'uqm', 'zippy', 'terrarum']);
+const BROWSER_PACKAGES = new Set(
+  option('--browser')?.split(',') ?? ['core', 'lzo1x', 'edge', 'uqm', 'zippy', 'terrarum'],
+);
 const NODE_ONLY_ENTRIES = new Set(['./node', './package.json']);
 const EXAMPLE_MARKER = /<!--\s*example\b[^>]*-->\s*\n```(ts|js)\n([\s\S]*?)```/g;
 const CJS_CLAIM = /`require\('([^']+)'\)`\s+works\s+on\s+Node\s+≥\s+(\d+\.\d+)/;
@@ -78,15 +83,29 @@ const step = (what) => console.log(`check-packages: ${what} (${((Date.now() - st
 try {
   // --- pack (one npm process for every workspace) ---------------------------------------------
   step(`packing ${packages.length} packages`);
-  const { stdout: packed } = await execFile('npm', ['pack', '--json', '--pack-destination', tarballs, ...packages.flatMap((p) => ['--workspace', `packages/${p.dir}`])], { cwd: root, maxBuffer: 64 << 20 });
+  const { stdout: packed } = await execFile(
+    'npm',
+    [
+      'pack',
+      '--json',
+      '--pack-destination',
+      tarballs,
+      ...packages.flatMap((p) => ['--workspace', `packages/${p.dir}`]),
+    ],
+    { cwd: root, maxBuffer: 64 << 20 },
+  );
   const packInfo = new Map(JSON.parse(packed).map((info) => [info.name, info]));
   for (const p of packages) {
     const info = packInfo.get(p.json.name);
     p.tarball = join(tarballs, info.filename.replace(/^@/, '').replace('/', '-'));
     if (!existsSync(p.tarball)) p.tarball = join(tarballs, info.filename);
     const files = info.files.map((f) => f.path);
-    const entryFiles = Object.values(p.json.exports ?? {}).flatMap((target) => (typeof target === 'string' ? [target] : Object.values(target)));
-    const missing = ['LICENSE', 'README.md', 'package.json', ...entryFiles.map((f) => f.replace(/^\.\//, ''))].filter((f, i, all) => !files.includes(f) && all.indexOf(f) === i);
+    const entryFiles = Object.values(p.json.exports ?? {}).flatMap((target) =>
+      typeof target === 'string' ? [target] : Object.values(target),
+    );
+    const missing = ['LICENSE', 'README.md', 'package.json', ...entryFiles.map((f) => f.replace(/^\.\//, ''))].filter(
+      (f, i, all) => !files.includes(f) && all.indexOf(f) === i,
+    );
     const unwanted = files.filter((f) => /(^|\/)\.tsbuildinfo$|\.test\.[cm]?[jt]s$|(^|\/)test\//.test(f));
     const j = p.json;
     const fields = [
@@ -97,21 +116,51 @@ try {
       typeof j.engines?.node === 'string' || 'engines.node',
       'sideEffects' in j || 'sideEffects',
     ].filter((x) => x !== true);
-    const bad = [...missing.map((f) => `missing ${f}`), ...unwanted.map((f) => `ships ${f}`), ...fields.map((f) => `package.json lacks ${f}`)];
-    note(p.dir, 'files', bad.length === 0, `${info.entryCount} files, ${(info.size / 1024).toFixed(0)} KB`, bad.join('; '));
+    const bad = [
+      ...missing.map((f) => `missing ${f}`),
+      ...unwanted.map((f) => `ships ${f}`),
+      ...fields.map((f) => `package.json lacks ${f}`),
+    ];
+    note(
+      p.dir,
+      'files',
+      bad.length === 0,
+      `${info.entryCount} files, ${(info.size / 1024).toFixed(0)} KB`,
+      bad.join('; '),
+    );
   }
 
   // --- a fresh project with the tarballs installed ----------------------------------------------
   step('installing the tarballs into a fresh project');
-  writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'savekit-packed-check', private: true, type: 'module' }, null, 2)}\n`);
-  await execFile('npm', ['install', ...packages.map((p) => p.tarball), '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd: project, maxBuffer: 64 << 20 });
+  writeFileSync(
+    join(project, 'package.json'),
+    `${JSON.stringify({ name: 'savekit-packed-check', private: true, type: 'module' }, null, 2)}\n`,
+  );
+  await execFile(
+    'npm',
+    ['install', ...packages.map((p) => p.tarball), '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'],
+    { cwd: project, maxBuffer: 64 << 20 },
+  );
 
   // attw runs in the background (its own processes) while the rest goes on.
   const attwBin = join(toolRoot, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js');
   const attw = runLimited(
     packages.map((p) => async () => {
       try {
-        await execFile(process.execPath, [attwBin, '--ignore-rules', 'cjs-resolves-to-esm', '--format', 'table-flipped', '--no-color', '--no-emoji', p.tarball], { maxBuffer: 64 << 20 });
+        await execFile(
+          process.execPath,
+          [
+            attwBin,
+            '--ignore-rules',
+            'cjs-resolves-to-esm',
+            '--format',
+            'table-flipped',
+            '--no-color',
+            '--no-emoji',
+            p.tarball,
+          ],
+          { maxBuffer: 64 << 20 },
+        );
         note(p.dir, 'attw', true, '');
       } catch (error) {
         note(p.dir, 'attw', false, 'problems', `\n${error.stdout || error.message}`);
@@ -136,7 +185,10 @@ try {
       const js = esbuild.transformSync(code, { loader: 'ts', format: 'esm', target: 'node20' }).code;
       writeFileSync(join(project, `${name}.mjs`), js);
       // The same example as CommonJS: every import becomes a require() of the installed package.
-      writeFileSync(join(project, `${name}.cjs`), esbuild.transformSync(code, { loader: 'ts', format: 'cjs', target: 'node20' }).code);
+      writeFileSync(
+        join(project, `${name}.cjs`),
+        esbuild.transformSync(code, { loader: 'ts', format: 'cjs', target: 'node20' }).code,
+      );
       return name;
     });
     examples.push(...p.examples.map((name) => `${name}.ts`));
@@ -145,17 +197,19 @@ try {
   const env = { ...process.env, SAVEKIT_TESTKIT_TOTALS: '' };
   delete env.SAVEKIT_TESTKIT_TOTALS;
   await runLimited(
-    packages.filter((p) => p.examples).map((p) => async () => {
-      const failures = [];
-      for (const name of p.examples) {
-        try {
-          await execFile(process.execPath, [`${name}.mjs`], { cwd: project, env, timeout: 120_000 });
-        } catch (error) {
-          failures.push(`${name}: ${(error.stderr || error.message).trim().split('\n').slice(0, 8).join('\n')}`);
+    packages
+      .filter((p) => p.examples)
+      .map((p) => async () => {
+        const failures = [];
+        for (const name of p.examples) {
+          try {
+            await execFile(process.execPath, [`${name}.mjs`], { cwd: project, env, timeout: 120_000 });
+          } catch (error) {
+            failures.push(`${name}: ${(error.stderr || error.message).trim().split('\n').slice(0, 8).join('\n')}`);
+          }
         }
-      }
-      note(p.dir, 'example', failures.length === 0, `${p.examples.length} ran`, failures.join('\n'));
-    }),
+        note(p.dir, 'example', failures.length === 0, `${p.examples.length} ran`, failures.join('\n'));
+      }),
     2,
   );
 
@@ -169,18 +223,36 @@ try {
       .filter((k) => k !== './package.json')
       .map((k) => (k === '.' ? p.json.name : `${p.json.name}/${k.slice(2)}`));
     if (!claim || claim[1] !== p.json.name) {
-      note(p.dir, 'cjs', false, 'no claim', "the README does not say whether `require('…')` works (\"`require('NAME')` works on Node ≥ X\")");
+      note(
+        p.dir,
+        'cjs',
+        false,
+        'no claim',
+        "the README does not say whether `require('…')` works (\"`require('NAME')` works on Node ≥ X\")",
+      );
       continue;
     }
     const version = claim[2];
     if (p.json.engines?.node !== `>=${version}`) {
-      note(p.dir, 'cjs', false, 'engines', `the README says Node ≥ ${version}, engines.node is ${JSON.stringify(p.json.engines?.node)}`);
+      note(
+        p.dir,
+        'cjs',
+        false,
+        'engines',
+        `the README says Node ≥ ${version}, engines.node is ${JSON.stringify(p.json.engines?.node)}`,
+      );
       continue;
     }
     const [major, minor] = process.versions.node.split('.').map(Number);
     const [needMajor, needMinor] = version.split('.').map(Number);
     if (major < needMajor || (major === needMajor && minor < needMinor)) {
-      note(p.dir, 'cjs', false, 'old node', `this Node (${process.versions.node}) is older than the claimed ${version}: the claim is not tested`);
+      note(
+        p.dir,
+        'cjs',
+        false,
+        'old node',
+        `this Node (${process.versions.node}) is older than the claimed ${version}: the claim is not tested`,
+      );
       continue;
     }
     const probe = `cjs-${p.dir}.cjs`;
@@ -197,10 +269,19 @@ try {
           failures.push(`${file}: ${(error.stderr || error.message).trim().split('\n').slice(0, 8).join('\n')}`);
         }
       }
-      note(p.dir, 'cjs', failures.length === 0, `Node ≥ ${version}: ${p.entries.length} ${p.entries.length === 1 ? 'entry' : 'entries'} + example`, failures.join('\n'));
+      note(
+        p.dir,
+        'cjs',
+        failures.length === 0,
+        `Node ≥ ${version}: ${p.entries.length} ${p.entries.length === 1 ? 'entry' : 'entries'} + example`,
+        failures.join('\n'),
+      );
     });
     // TypeScript's side of require(esm): `import x = require()` of every entry from a .cts file.
-    writeFileSync(join(project, `types-${p.dir}.cts`), `${p.entries.map((e, i) => `import entry${i} = require(${JSON.stringify(e)});\nvoid entry${i};`).join('\n')}\nexport {};\n`);
+    writeFileSync(
+      join(project, `types-${p.dir}.cts`),
+      `${p.entries.map((e, i) => `import entry${i} = require(${JSON.stringify(e)});\nvoid entry${i};`).join('\n')}\nexport {};\n`,
+    );
     examples.push(`types-${p.dir}.cts`);
   }
   await runLimited(cjsChecks, 2);
@@ -208,7 +289,15 @@ try {
   // --- types: nodenext and bundler ---------------------------------------------------------------
   step('type-checking the examples (nodenext, bundler)');
   const typeRoots = [join(toolRoot, 'node_modules', '@types')];
-  const common = { strict: true, noEmit: true, skipLibCheck: false, target: ts.ScriptTarget.ES2022, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'], types: ['node'], typeRoots };
+  const common = {
+    strict: true,
+    noEmit: true,
+    skipLibCheck: false,
+    target: ts.ScriptTarget.ES2022,
+    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+    types: ['node'],
+    typeRoots,
+  };
   const modes = {
     nodenext: { ...common, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext },
     bundler: { ...common, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler },
@@ -219,12 +308,32 @@ try {
     const program = ts.createProgram(files, options);
     const diagnostics = ts.getPreEmitDiagnostics(program);
     for (const p of packages) {
-      const own = diagnostics.filter((d) => d.file === undefined || basename(d.file.fileName).includes(`-${p.dir}`) || d.file.fileName.includes(`/node_modules/${p.json.name}/`));
-      const text = own.map((d) => `${d.file ? basename(d.file.fileName) : ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`).join('\n');
+      const own = diagnostics.filter(
+        (d) =>
+          d.file === undefined ||
+          basename(d.file.fileName).includes(`-${p.dir}`) ||
+          d.file.fileName.includes(`/node_modules/${p.json.name}/`),
+      );
+      const text = own
+        .map(
+          (d) => `${d.file ? basename(d.file.fileName) : ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`,
+        )
+        .join('\n');
       note(p.dir, mode, own.length === 0, '', text);
     }
-    const others = diagnostics.filter((d) => d.file !== undefined && !packages.some((p) => basename(d.file.fileName).includes(`-${p.dir}`) || d.file.fileName.includes(`/node_modules/${p.json.name}/`)));
-    if (others.length > 0) problems.push(`types ${mode}: ${others.map((d) => `${d.file.fileName}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`).join('\n')}`);
+    const others = diagnostics.filter(
+      (d) =>
+        d.file !== undefined &&
+        !packages.some(
+          (p) =>
+            basename(d.file.fileName).includes(`-${p.dir}`) ||
+            d.file.fileName.includes(`/node_modules/${p.json.name}/`),
+        ),
+    );
+    if (others.length > 0)
+      problems.push(
+        `types ${mode}: ${others.map((d) => `${d.file.fileName}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`).join('\n')}`,
+      );
   }
 
   // --- browser bundles ---------------------------------------------------------------------------
@@ -233,6 +342,7 @@ try {
   for (const p of packages) {
     if (!BROWSER_PACKAGES.has(p.dir)) {
       cells.get(p.dir).bundle = 'node-only';
+      cells.get(p.dir).browser = 'node-only';
       continue;
     }
     const entries = Object.keys(p.json.exports ?? { '.': {} }).filter((k) => !NODE_ONLY_ENTRIES.has(k));
@@ -255,16 +365,63 @@ try {
         const inputs = Object.keys(result.metafile.inputs);
         const imports = Object.values(result.metafile.inputs).flatMap((input) => input.imports.map((i) => i.path));
         const nodeBuiltins = [...new Set(imports.filter((i) => builtins.has(i)))];
-        const fpCopies = new Set(inputs.filter((i) => i.includes('node_modules/fp-ts/')).map((i) => i.split('node_modules/fp-ts/')[1].split('/')[0]));
+        const fpCopies = new Set(
+          inputs
+            .filter((i) => i.includes('node_modules/fp-ts/'))
+            .map((i) => i.split('node_modules/fp-ts/')[1].split('/')[0]),
+        );
         const code = result.outputFiles[0].contents;
-        if (nodeBuiltins.length > 0) failures.push(`${specifier}: Node built-ins in the bundle: ${nodeBuiltins.join(', ')}`);
+        if (nodeBuiltins.length > 0)
+          failures.push(`${specifier}: Node built-ins in the bundle: ${nodeBuiltins.join(', ')}`);
         if (fpCopies.size > 1) failures.push(`${specifier}: fp-ts twice (${[...fpCopies].join(' and ')})`);
-        sizes.push(`${specifier.replace(/^@savekit\//, '')} ${(code.length / 1024).toFixed(1)} KB (${(gzipSync(code).length / 1024).toFixed(1)} gz)`);
+        sizes.push(
+          `${specifier.replace(/^@savekit\//, '')} ${(code.length / 1024).toFixed(1)} KB (${(gzipSync(code).length / 1024).toFixed(1)} gz)`,
+        );
       } catch (error) {
-        failures.push(`${specifier}: ${(error.errors ?? [error]).map((e) => e.text ?? e.message).slice(0, 6).join('; ')}`);
+        failures.push(
+          `${specifier}: ${(error.errors ?? [error])
+            .map((e) => e.text ?? e.message)
+            .slice(0, 6)
+            .join('; ')}`,
+        );
       }
     }
     note(p.dir, 'bundle', failures.length === 0, sizes.join(', '), failures.join('\n'));
+
+    // The example as a browser bundle, run (Node stands in for the browser: nothing Node-only is in it).
+    const smokes = (p.examples ?? []).map((name) => join(project, `${name}.mjs`));
+    const extra = join(root, 'test', 'packages', 'browser');
+    // Copied into the project, so their imports resolve to the installed tarballs, not the workspace.
+    if (existsSync(extra)) {
+      for (const f of readdirSync(extra).filter((f) => f.startsWith(`${p.dir}-`) && f.endsWith('.mjs'))) {
+        writeFileSync(join(project, `smoke-${f}`), readFileSync(join(extra, f)));
+        smokes.push(join(project, `smoke-${f}`));
+      }
+    }
+    const ran = [];
+    for (const file of smokes) {
+      const out = join(project, `browser-${basename(file)}`);
+      try {
+        await esbuild.build({
+          entryPoints: [file],
+          absWorkingDir: project,
+          bundle: true,
+          platform: 'browser',
+          format: 'esm',
+          external: ['node:assert', 'node:assert/strict'],
+          outfile: out,
+          logLevel: 'silent',
+        });
+        await execFile(process.execPath, [out], { cwd: project, env, timeout: 120_000 });
+        ran.push(basename(file));
+      } catch (error) {
+        failures.push(
+          `${basename(file)} bundled for the browser: ${(error.errors?.map((e) => e.text).join('; ') || error.stderr || error.message).trim().split('\n').slice(0, 8).join('\n')}`,
+        );
+        note(p.dir, 'browser', false, '', failures.at(-1));
+      }
+    }
+    if (!cells.get(p.dir).browser) note(p.dir, 'browser', true, ran.join(', '));
   }
 
   await attw;
@@ -276,7 +433,7 @@ try {
 }
 
 // --- summary ---------------------------------------------------------------------------------------
-const columns = ['files', 'example', 'nodenext', 'bundler', 'attw', 'cjs', 'bundle'];
+const columns = ['files', 'example', 'nodenext', 'bundler', 'attw', 'cjs', 'bundle', 'browser'];
 console.log('');
 for (const p of packages) {
   const row = cells.get(p.dir) ?? {};
@@ -288,7 +445,9 @@ if (problems.length > 0) {
   console.log(`check-packages: ${problems.length} problem${problems.length === 1 ? '' : 's'}:`);
   for (const p of problems) console.log(`- ${p}`);
 }
-console.log(`check-packages: ${packages.length} packages, ${problems.length} problems, ${((Date.now() - started) / 1000).toFixed(0)} s`);
+console.log(
+  `check-packages: ${packages.length} packages, ${problems.length} problems, ${((Date.now() - started) / 1000).toFixed(0)} s`,
+);
 process.exit(problems.length === 0 ? 0 : 1);
 
 /** Runs the tasks, at most `limit` at a time (the machine has two cores). */

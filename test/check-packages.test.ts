@@ -17,24 +17,42 @@ function write(path: string, text: string): void {
 test('a broken package fails every check, each named in the summary', () => {
   const workspace = mkdtempSync(join(tmpdir(), 'savekit-check-fixture-'));
   try {
-    write(join(workspace, 'package.json'), JSON.stringify({ name: 'fixture', private: true, workspaces: ['packages/*'] }));
+    write(
+      join(workspace, 'package.json'),
+      JSON.stringify({ name: 'fixture', private: true, workspaces: ['packages/*'] }),
+    );
     const pkg = join(workspace, 'packages', 'broken');
     write(
       join(pkg, 'package.json'),
-      JSON.stringify({ name: '@fixture/broken', version: '1.0.0', type: 'module', exports: { '.': { types: './lib/index.d.cts', default: './lib/index.js' } }, files: ['lib', 'README.md'] }),
+      JSON.stringify({
+        name: '@fixture/broken',
+        version: '1.0.0',
+        type: 'module',
+        exports: { '.': { types: './lib/index.d.cts', default: './lib/index.js' } },
+        files: ['lib', 'README.md'],
+      }),
     );
-    write(join(pkg, 'lib', 'index.js'), "import { readFileSync } from 'node:fs';\nexport function answer() { return typeof readFileSync === 'function' ? 42 : 0; }\n");
+    write(
+      join(pkg, 'lib', 'index.js'),
+      "import { readFileSync } from 'node:fs';\nexport function answer() { return typeof readFileSync === 'function' ? 42 : 0; }\n",
+    );
     write(join(pkg, 'lib', 'index.d.cts'), 'export declare function answer(): string;\n');
     write(join(pkg, 'lib', '.tsbuildinfo'), '{}\n');
     write(
       join(pkg, 'README.md'),
-      "# @fixture/broken\n\n<!-- example -->\n```ts\nimport { answer } from '@fixture/broken';\nconst n: number = answer();\nif (n !== 41) throw new Error(`wrong answer ${n}`);\n```\n",
+      "# @fixture/broken\n\n<!-- example -->\n```ts\nimport { answer } from '@fixture/broken';\nconst n: number = answer();\nif (n !== 41) throw new Error('wrong answer ' + n);\n```\n",
     );
 
-    const run = spawnSync(process.execPath, [script, '--root', workspace, '--browser', 'broken'], { encoding: 'utf8', timeout: 300_000 });
+    const run = spawnSync(process.execPath, [script, '--root', workspace, '--browser', 'broken'], {
+      encoding: 'utf8',
+      timeout: 300_000,
+    });
     const out = run.stdout;
     expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 1, stderr: '' });
-    const problems = out.split('\n- ').slice(1).map((p) => p.split('\n')[0] ?? '');
+    const problems = out
+      .split('\n- ')
+      .slice(1)
+      .map((p) => p.split('\n')[0] ?? '');
     const byStep = (step: string) => problems.filter((p) => p.startsWith(`broken ${step}:`)).join('\n');
     expect(byStep('files')).toMatch(/missing LICENSE/);
     expect(byStep('files')).toMatch(/ships lib\/\.tsbuildinfo/);
@@ -47,7 +65,8 @@ test('a broken package fails every check, each named in the summary', () => {
     expect(out).toMatch(/Masquerading as CJS|FalseCJS|false-cjs/i);
     expect(byStep('cjs')).toMatch(/does not say whether `require/);
     expect(byStep('bundle')).toMatch(/node:fs/);
-    expect(out).toMatch(/check-packages: 1 packages, 7 problems/);
+    expect(byStep('browser')).toMatch(/example-broken-0\.mjs bundled for the browser: .*node:fs/);
+    expect(out).toMatch(/check-packages: 1 packages, 8 problems/);
   } finally {
     rmSync(workspace, { recursive: true, force: true });
   }

@@ -85,7 +85,8 @@ export function parseCsv(text: string): CsvFile {
           break;
         }
         while (isBlank(text[i])) i++;
-        if (i < n && text[i] !== ';' && text[i] !== '\n' && !(text[i] === '\r' && text[i + 1] === '\n')) fail('only blanks may follow a closing quote', i);
+        if (i < n && text[i] !== ';' && text[i] !== '\n' && !(text[i] === '\r' && text[i + 1] === '\n'))
+          fail('only blanks may follow a closing quote', i);
         field = value;
       } else {
         const start = i;
@@ -131,7 +132,11 @@ export function csvText(file: CsvFile): string {
       if (file.rows.length === 0) return file.text;
       again = [];
     }
-    if (again.length === file.rows.length && again.every((row, i) => row.length === file.rows[i]!.length && row.every((cell, k) => cell === file.rows[i]![k]))) return file.text;
+    if (
+      again.length === file.rows.length &&
+      again.every((row, i) => row.length === file.rows[i]!.length && row.every((cell, k) => cell === file.rows[i]![k]))
+    )
+      return file.text;
   }
   let out = '';
   for (const row of file.rows) if (row.length > 0) out += `${csvLine(row)}\n`;

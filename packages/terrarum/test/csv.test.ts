@@ -6,10 +6,23 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { CsvError, csvText, parseCsv } from '@savekit/terrarum';
 
-const csvParseOptions = { delimiter: ';', quote: '"', relax_column_count: true, trim: true, comment: '#', skip_empty_lines: true } as const;
+const csvParseOptions = {
+  delimiter: ';',
+  quote: '"',
+  relax_column_count: true,
+  trim: true,
+  comment: '#',
+  skip_empty_lines: true,
+} as const;
 
 // Any text, with the dialect's special characters often.
-const cell = fc.string({ unit: fc.oneof(fc.constantFrom('"', ';', '\n', '\r', '#', ' ', '\t', 'a', 'é', '😀'), fc.string({ minLength: 1, maxLength: 1, unit: 'grapheme' })), maxLength: 12 });
+const cell = fc.string({
+  unit: fc.oneof(
+    fc.constantFrom('"', ';', '\n', '\r', '#', ' ', '\t', 'a', 'é', '😀'),
+    fc.string({ minLength: 1, maxLength: 1, unit: 'grapheme' }),
+  ),
+  maxLength: 12,
+});
 const rows = fc.array(fc.array(cell, { maxLength: 6 }), { maxLength: 8 });
 
 // A file of the dialect, as a person or the game would write one: quoted fields holding anything,
@@ -19,8 +32,14 @@ const bare = fc.stringMatching(/^[A-Za-z0-9_.][A-Za-z0-9_. -]{0,8}[A-Za-z0-9_.]$
 const quoted = cell.map((s) => `"${s.replaceAll('"', '""')}"`);
 const field = fc.tuple(blanks, fc.oneof(quoted, bare), blanks).map(([a, f, b]) => a + f + b);
 const record = fc.array(field, { minLength: 1, maxLength: 6 }).map((fs) => fs.join(';'));
-const line = fc.oneof({ weight: 8, arbitrary: record }, { weight: 1, arbitrary: fc.tuple(blanks, cell).map(([b, c]) => `${b}#${c.replace(/[\r\n]/g, '')}`) }, { weight: 1, arbitrary: blanks });
-const dialectText = fc.tuple(fc.array(line, { maxLength: 8 }), fc.constantFrom('\n', '\r\n'), fc.boolean()).map(([lines, eol, last]) => lines.join(eol) + (last && lines.length > 0 ? eol : ''));
+const line = fc.oneof(
+  { weight: 8, arbitrary: record },
+  { weight: 1, arbitrary: fc.tuple(blanks, cell).map(([b, c]) => `${b}#${c.replace(/[\r\n]/g, '')}`) },
+  { weight: 1, arbitrary: blanks },
+);
+const dialectText = fc
+  .tuple(fc.array(line, { maxLength: 8 }), fc.constantFrom('\n', '\r\n'), fc.boolean())
+  .map(([lines, eol, last]) => lines.join(eol) + (last && lines.length > 0 ? eol : ''));
 
 test('what csvText writes, parseCsv reads back (rows without fields have no CSV form)', () => {
   fc.assert(
@@ -43,7 +62,13 @@ test('parseCsv reads every text of the dialect as csv-parse does', () => {
 test('csvText writes what csv-stringify wrote, for rows of non-empty fields', () => {
   // csv-stringify leaves empty fields unquoted (so a row of one empty field became a blank line and
   // was lost); every field here is quoted, as the dialect says. Otherwise the bytes are the same.
-  const nonEmpty = fc.array(fc.array(cell.filter((s) => s !== ''), { minLength: 1, maxLength: 6 }), { maxLength: 8 });
+  const nonEmpty = fc.array(
+    fc.array(
+      cell.filter((s) => s !== ''),
+      { minLength: 1, maxLength: 6 },
+    ),
+    { maxLength: 8 },
+  );
   fc.assert(
     fc.property(nonEmpty, (rs) => {
       expect(csvText({ rows: rs })).toBe(stringify(rs, { delimiter: ';', quoted: true, record_delimiter: '\n' }));
@@ -64,15 +89,23 @@ test('a file keeps its own text, byte for byte, while its rows are unchanged', (
   );
   const padded = '"id"  ;  "name"\r\n# a comment\r\n\r\n  "1" ; "BLOCK_STONE"  \r\n';
   const file = parseCsv(padded);
-  expect(file.rows).toEqual([['id', 'name'], ['1', 'BLOCK_STONE']]);
+  expect(file.rows).toEqual([
+    ['id', 'name'],
+    ['1', 'BLOCK_STONE'],
+  ]);
   expect(csvText(file)).toBe(padded);
   file.rows[1]![1] = 'BLOCK_DIRT';
   expect(csvText(file)).toBe('"id";"name"\n"1";"BLOCK_DIRT"\n');
 });
 
 test('the game files: a header, quoted fields, module parts marked by comment lines', () => {
-  const text = '## from file: basegame ##############################\n"id";"drop";"name";"shdr"\n"1";"1";"BLOCK_STONE";"0.1"\n"2";"2";"BLOCK;DIRT";"0.""5"""\n\n';
-  expect(parseCsv(text).rows).toEqual([['id', 'drop', 'name', 'shdr'], ['1', '1', 'BLOCK_STONE', '0.1'], ['2', '2', 'BLOCK;DIRT', '0."5"']]);
+  const text =
+    '## from file: basegame ##############################\n"id";"drop";"name";"shdr"\n"1";"1";"BLOCK_STONE";"0.1"\n"2";"2";"BLOCK;DIRT";"0.""5"""\n\n';
+  expect(parseCsv(text).rows).toEqual([
+    ['id', 'drop', 'name', 'shdr'],
+    ['1', '1', 'BLOCK_STONE', '0.1'],
+    ['2', '2', 'BLOCK;DIRT', '0."5"'],
+  ]);
   expect(parseCsv('\ufeff"a";b\n').rows).toEqual([['a', 'b']]);
   expect(parseCsv('"multi\r\nline";x').rows).toEqual([['multi\r\nline', 'x']]);
   expect(parseCsv('a;;\n').rows).toEqual([['a', '', '']]);
