@@ -6,7 +6,11 @@
  * A small reader and writer of their own rather than a CSV library: the dialect is one fixed RFC 4180
  * variant, and the general libraries cost ~80 KB (with a `Buffer` polyfill) in a browser bundle. The
  * reader agrees with csv-parse (`delimiter: ';'`, `trim`, `comment: '#'`, `skip_empty_lines`,
- * `relax_column_count`) on every file of this dialect — a test compares the two.
+ * `relax_column_count`) on every file of this dialect — a test compares the two — except where
+ * csv-parse surprises: `#` starts a comment only at the start of a line (csv-parse also cuts a line at
+ * a `#` after a bare field), and a byte-order mark is skipped (csv-parse refuses the file). The writer
+ * quotes every field, empty ones too (csv-stringify left those bare, so a row of one empty field
+ * became a blank line and was lost).
  *
  * @module
  */

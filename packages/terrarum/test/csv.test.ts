@@ -110,6 +110,9 @@ test('the game files: a header, quoted fields, module parts marked by comment li
   expect(parseCsv('"multi\r\nline";x').rows).toEqual([['multi\r\nline', 'x']]);
   expect(parseCsv('a;;\n').rows).toEqual([['a', '', '']]);
   expect(parseCsv('').rows).toEqual([]);
+  // Where csv-parse differs on purpose: a `#` after a field is text, not the start of a comment.
+  expect(parseCsv('"a";b#c\n  # a comment\n').rows).toEqual([['a', 'b#c']]);
+  expect(parse('"a";b#c\n', csvParseOptions)).toEqual([['a', 'b']]);
 });
 
 test('malformed text is a CsvError with its line and offset; csv-parse refuses it too', () => {
