@@ -11,5 +11,6 @@ const { module, exportName, options, progress } = workerData as {
 };
 const format = formatOf((await import(module)) as Record<string, unknown>, exportName);
 parentPort?.postMessage({ ready: format.id });
-const report = fuzzLoop(format, options, (i) => Atomics.store(progress, 0, i));
+// i + 1: a 0 tells the watchdog that no decode has started yet (the format is still loading).
+const report = fuzzLoop(format, options, (i) => Atomics.store(progress, 0, i + 1));
 parentPort?.postMessage(report);

@@ -8,6 +8,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js';
 import { isSaveTree, type SaveFormat, type SaveInput } from '@savekit/core';
+import { testBudget } from './budget.js';
 import { prng } from './data.js';
 import { hostileInputs } from './hostile.js';
 import { finish, preview, type SuiteFailure, type SuiteReport } from './report.js';
@@ -16,7 +17,7 @@ import { finish, preview, type SuiteFailure, type SuiteReport } from './report.j
 export interface FuzzOptions {
   /** Valid saves to mutate. */
   readonly seeds: ReadonlyArray<SaveInput>;
-  /** How many mutated inputs (default: `SAVEKIT_FUZZ_ITERATIONS`, else 100,000). */
+  /** How many mutated inputs (default: {@link defaultIterations}). */
   readonly iterations?: number;
   /**
    * The most one decode may take (default 2,000 ms). A decode over it is timed twice more and fails
@@ -29,14 +30,22 @@ export interface FuzzOptions {
   readonly seed?: number;
   /** Add this run to the CI totals (default true; the kit's own tests of broken formats say false). */
   readonly record?: boolean;
+  /**
+   * The first iteration to decode (default 0). Earlier inputs are still generated, not decoded, so
+   * iteration `i` is the same input in every run: `{ from: i, iterations: i + 1 }` repeats one.
+   */
+  readonly from?: number;
 }
 
-/** The default iteration count: `SAVEKIT_FUZZ_ITERATIONS`, else 10,000 in watch mode, else 100,000. */
+/**
+ * The default iteration count: `SAVEKIT_FUZZ_ITERATIONS` when set, else 10,000 in watch mode and
+ * under the quick test profile (the default), 100,000 under `SAVEKIT_TEST_PROFILE=heavy`.
+ */
 export function defaultIterations(): number {
   const fromEnv = Number(process.env.SAVEKIT_FUZZ_ITERATIONS);
   if (Number.isSafeInteger(fromEnv) && fromEnv > 0) return fromEnv;
   const watching = process.argv.some((arg) => arg === '--watch' || arg === '--watchAll');
-  return watching ? 10_000 : 100_000;
+  return watching ? 10_000 : testBudget({ quick: 10_000, heavy: 100_000 });
 }
 
 /** A source of uniform numbers in [0, 1), such as the testkit's seeded `prng`. */
@@ -164,6 +173,7 @@ export function fuzzLoop<Doc>(format: SaveFormat<Doc>, options: FuzzOptions, pro
   checkSeeds(options.seeds);
   for (let i = 0; i < iterations && failures.length < 20; i++) {
     const { kind, input, shown } = nextInput(options.seeds, i, random);
+    if (i < (options.from ?? 0)) continue;
     progress?.(i);
     const before = allocated();
     const start = performance.now();

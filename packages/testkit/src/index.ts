@@ -5,7 +5,8 @@
  * - {@link roundTripSuite}: the decode/encode laws, JSON identity and sniffing, on samples and
  *   generated documents;
  * - {@link fuzzSuite}: mutated saves into the decoder, which may only answer with DecodeErrors;
- * - {@link hostileInputs}: the shared hostile inputs.
+ * - {@link hostileInputs}: the shared hostile inputs;
+ * - {@link testBudget}: one test's quick and heavy sizes, picked by `SAVEKIT_TEST_PROFILE`.
  *
  * The suites are runner-agnostic: they return a report and throw a `SuiteError` on failure, so they
  * work inside any test runner's test body (jest, vitest, mocha, node:test).
@@ -13,6 +14,7 @@
  * @packageDocumentation
  */
 export { arbitrary, type ArbitraryOptions } from './arbitrary.js';
+export { testBudget, testProfile, type TestBudget, type TestProfile } from './budget.js';
 export { roundTripSuite, type RoundTripOptions } from './round-trip.js';
 export { defaultIterations, fuzzInput, fuzzLoop, fuzzSuite, mutate, type FuzzOptions, type Random } from './fuzz.js';
 export { fuzzSuiteIsolated, type IsolatedFuzzOptions } from './isolated.js';

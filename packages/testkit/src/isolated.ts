@@ -1,6 +1,7 @@
 /**
  * Fuzzing in a worker thread with a watchdog: a decoder that loops forever cannot hang the test run;
- * it is stopped after the time limit and reported with the input that hung it.
+ * it is stopped after the time limit, run again alone to tell a hang from a pause of the machine,
+ * and reported with the input that hung it.
  *
  * @module
  */
@@ -27,22 +28,33 @@ function workerScript(): string {
   return join(dirname(require.resolve('@savekit/testkit/package.json')), 'dist', 'fuzz-worker.js');
 }
 
-/**
- * Like `fuzzSuite`, run in a worker thread: each decode is watched, and one that does not return
- * within `timeoutMs` stops the worker and fails the suite with the input that hung it.
- */
-export async function fuzzSuiteIsolated(options: IsolatedFuzzOptions): Promise<SuiteReport> {
-  const timeoutMs = options.timeoutMs ?? 2000;
-  const iterations = options.iterations ?? defaultIterations();
+/** How many more times a decode over the time limit is run alone, in fresh workers, before it is reported. */
+const SLOW_RETRIES = 2;
+/** How many times a whole run is started again after decodes that were over the limit only once. */
+const MAX_RESTARTS = 3;
+
+/** How one worker's run ended: with its report, or stopped in iteration `hung` after `timeoutMs`. */
+type Run =
+  | { readonly report: SuiteReport; readonly format: string }
+  | { readonly hung: number; readonly format: string };
+
+/** Runs the fuzz loop in a fresh worker under the watchdog. */
+function watched(options: IsolatedFuzzOptions, module: string, loop: FuzzOptions, timeoutMs: number): Promise<Run> {
+  // The worker stores i + 1 before decoding iteration i; 0 means the format is still loading, and
+  // loading is not a decode: only decodes are timed.
   const progress = new Int32Array(new SharedArrayBuffer(8));
   const interval = Math.max(10, Math.min(100, timeoutMs / 4));
-  const module = options.module.startsWith('file:') ? options.module : pathToFileURL(options.module).href;
   const worker = new Worker(workerScript(), {
-    workerData: { module, exportName: options.exportName, options: { ...options, iterations, module: undefined }, progress },
+    workerData: {
+      module,
+      exportName: options.exportName,
+      options: { ...loop, seeds: options.seeds, module: undefined },
+      progress,
+    },
   });
-  return new Promise<SuiteReport>((resolve, reject) => {
-    let formatId = options.module;
-    let last = -1;
+  return new Promise<Run>((resolve, reject) => {
+    let format = options.module;
+    let last = 0;
     let since = Date.now();
     let tick = since;
     const watchdog = setInterval(() => {
@@ -52,39 +64,65 @@ export async function fuzzSuiteIsolated(options: IsolatedFuzzOptions): Promise<S
       // that time does not count against the decode. A real hang is still caught, only later.
       if (at - tick > 4 * interval) since += at - tick - interval;
       tick = at;
-      if (now !== last) {
+      if (now === 0 || now !== last) {
         last = now;
         since = at;
         return;
       }
-      if (Date.now() - since > timeoutMs) {
+      if (at - since > timeoutMs) {
         clearInterval(watchdog);
         void worker.terminate();
-        const { kind, input } = fuzzInput({ ...options, seeds: options.seeds }, now);
-        try {
-          resolve(finish({ suite: 'fuzz', format: formatId, iterations, failures: [{ check: `iteration ${now} (${kind})`, message: `decode did not return within ${timeoutMs} ms`, input }] }, options.record ?? true));
-        } catch (error) {
-          reject(error);
-        }
+        resolve({ hung: now - 1, format });
       }
     }, interval);
     worker.on('message', (message: SuiteReport | { ready: string }) => {
       if ('ready' in message) {
-        formatId = message.ready;
+        format = message.ready;
         return;
       }
-      const report = message;
       clearInterval(watchdog);
       void worker.terminate();
-      try {
-        resolve(finish(report, options.record ?? true));
-      } catch (error) {
-        reject(error);
-      }
+      resolve({ report: message, format });
     });
     worker.once('error', (error) => {
       clearInterval(watchdog);
       reject(error);
     });
   });
+}
+
+/**
+ * Like `fuzzSuite`, run in a worker thread: each decode is watched, and one that does not return
+ * within `timeoutMs` stops the worker. As in `fuzzSuite`, that input is then run twice more, alone
+ * in fresh workers, and reported as a hang only when it is over the limit every time: a decode that
+ * a busy machine paused returns when run again, and the run starts over without it counting.
+ */
+export async function fuzzSuiteIsolated(options: IsolatedFuzzOptions): Promise<SuiteReport> {
+  const timeoutMs = options.timeoutMs ?? 2000;
+  const iterations = options.iterations ?? defaultIterations();
+  const module = options.module.startsWith('file:') ? options.module : pathToFileURL(options.module).href;
+  const loop: FuzzOptions = { ...options, seeds: options.seeds, iterations };
+  const record = options.record ?? true;
+  /** Whether iteration `i`, run alone in a fresh worker, is over the limit again. */
+  const hangsAlone = async (i: number) =>
+    'hung' in (await watched(options, module, { ...loop, from: i, iterations: i + 1 }, timeoutMs));
+  let retimed = 0;
+  for (let restarts = 0; ; restarts++) {
+    const run = await watched(options, module, loop, timeoutMs);
+    if ('report' in run) return finish({ ...run.report, retimed: (run.report.retimed ?? 0) + retimed }, record);
+    let times = 1;
+    while (times <= SLOW_RETRIES && (await hangsAlone(run.hung))) times++;
+    const hang = times > SLOW_RETRIES;
+    if (hang || restarts === MAX_RESTARTS) {
+      const { kind, input } = fuzzInput(loop, run.hung);
+      const message = hang
+        ? `decode did not return within ${timeoutMs} ms, ${times} times out of ${times}`
+        : `decode did not return within ${timeoutMs} ms in ${restarts + 1} runs (it returned when run alone)`;
+      const failures = [{ check: `iteration ${run.hung} (${kind})`, message, input }];
+      return finish({ suite: 'fuzz', format: run.format, iterations, failures, retimed }, record);
+    }
+    // Over the limit once, within it alone: a pause, not a hang. The whole run starts over, so the
+    // failures the stopped worker had found are found again.
+    retimed++;
+  }
 }
