@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as E from 'fp-ts/lib/Either';
 import { isRawChunk } from '@savekit/core';
-import { fuzzSuite, roundTripSuite } from '@savekit/testkit';
+import { defaultIterations, fuzzSuite, roundTripSuite } from '@savekit/testkit';
 import { format, skirmishSave } from '../src/skirmish';
 
 const sample = new Uint8Array(readFileSync(join(__dirname, '..', 'saves', 'skirmish-01.sks')));
@@ -36,7 +36,7 @@ describe('the Skirmish example format', () => {
     expect(report.failures).toEqual([]);
   });
 
-  test('the conformance kit: fuzz suite (SAVEKIT_FUZZ_ITERATIONS mutations, default 100,000)', () => {
+  test(`the conformance kit: fuzz suite (${defaultIterations()} mutations)`, () => {
     const report = fuzzSuite(format, { seeds: [sample] });
     expect(report.failures).toEqual([]);
   });

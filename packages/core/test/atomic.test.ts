@@ -1,14 +1,17 @@
 // writeFileAtomic under SIGKILL: a child rewrites a file as fast as it can and is killed at a random
-// moment, 200 times. The file (and its backup) must always be one complete version, never a mix.
+// moment, 200 times (20 in the quick test profile). The file (and its backup) must always be one
+// complete version, never a mix.
 import { spawn } from 'node:child_process';
 import { existsSync, linkSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { testBudget } from '@savekit/testkit';
 import { writeFileAtomic } from '../src/node/atomic';
 
 const entry = join(__dirname, '..', 'dist', 'node', 'index.js');
 const SIZE = 256 * 1024;
+const KILLS = testBudget({ quick: 20, heavy: 200 });
 const version = (n: number) => {
   const bytes = new Uint8Array(SIZE).fill(n & 0xff);
   new DataView(bytes.buffer).setUint32(0, n, true);
@@ -21,7 +24,7 @@ const isWhole = (bytes: Uint8Array) => {
   return true;
 };
 
-test('a writer killed at random points leaves the old or the new file, never a mix (200 kills)', async () => {
+test(`a writer killed at random points leaves the old or the new file, never a mix (${KILLS} kills)`, async () => {
   expect(existsSync(entry)).toBe(true); // `npm test` builds first
   const dir = mkdtempSync(join(tmpdir(), 'savekit-atomic-'));
   const target = join(dir, 'save.sav');
@@ -45,7 +48,7 @@ test('a writer killed at random points leaves the old or the new file, never a m
   let seed = 12345;
   const random = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
   try {
-    for (let kill = 0; kill < 200; kill++) {
+    for (let kill = 0; kill < KILLS; kill++) {
       const start = newest + 1;
       const proc = spawn(process.execPath, [child, String(start)], { stdio: ['ignore', 'pipe', 'inherit'] });
       // Wait until it has completed one write, then let it run on for a random moment.

@@ -4,7 +4,12 @@ import {
   ArrayNumbering, ArrayTable, decode, encode, graphImage, graphObject, readGraph, writeGraph,
   type GraphImage, type GraphRestorer, type GraphSaver, type RestoreContext, type RestoreGenerator,
 } from '../src/index';
+import { testBudget } from '@savekit/testkit';
 import { checkLaws } from './laws';
+
+// The big graphs: quick is five times the restorer's nesting limit (10,000) and far past any
+// recursion depth, so a recursive walk would still overflow; heavy is the full million.
+const BIG = testBudget({ quick: 50_000, heavy: 1_000_000 });
 
 interface Node {
   id: number;
@@ -128,8 +133,8 @@ describe('writing and reading graphs', () => {
     );
   });
 
-  test('a 1,000,000-node cyclic chain round-trips without a stack overflow', () => {
-    const count = 1_000_000;
+  test(`a ${BIG.toLocaleString('en')}-node cyclic chain round-trips without a stack overflow`, () => {
+    const count = BIG;
     const nodes: Node[] = Array.from({ length: count }, (_, id) => ({ id, refs: [] }));
     for (let i = 0; i < count; i++) nodes[i].refs.push(nodes[(i + 1) % count]);
     const [head] = roundTrip([nodes[0]]);
@@ -141,8 +146,8 @@ describe('writing and reading graphs', () => {
     expect(node).toBe(head);
   });
 
-  test('a 1,000,000-node tree round-trips without a stack overflow', () => {
-    const count = 1_000_000;
+  test(`a ${BIG.toLocaleString('en')}-node tree round-trips without a stack overflow`, () => {
+    const count = BIG;
     const nodes: Node[] = Array.from({ length: count }, (_, id) => ({ id, refs: [] }));
     for (let i = 1; i < count; i++) nodes[(i - 1) >> 1].refs.push(nodes[i]);
     const [root] = roundTrip([nodes[0]]);
@@ -230,10 +235,10 @@ describe('restoreFirst', () => {
     expect(owner.table!.owner).toBe(owner);
   });
 
-  test('generator callbacks restore a 1,000,000-long chain of dependencies iteratively', () => {
-    // Each node's restore needs the next node's contents first (its depth), a chain of 1,000,000.
+  test(`generator callbacks restore a ${BIG.toLocaleString('en')}-long chain of dependencies iteratively`, () => {
+    // Each node's restore needs the next node's contents first (its depth), a chain of BIG.
     interface Link { depth: number; next: Link | null }
-    const count = 1_000_000;
+    const count = BIG;
     let head: Link | null = null;
     for (let i = 0; i < count; i++) head = { depth: 0, next: head };
     const image = ok(writeGraph([head], { kindOf: () => 'link', save: (l, sink) => sink.writeReference(l.next) }));

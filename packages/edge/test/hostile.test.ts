@@ -1,12 +1,12 @@
 // Bad input: every kind the issue lists gives a DecodeError with a path and an offset — never a
-// crash, a hang or a huge allocation — and 100,000 mutated golden files (SAVEKIT_FUZZ_ITERATIONS)
-// give nothing but DecodeErrors.
+// crash, a hang or a huge allocation — and mutated golden files (100,000 in the heavy test profile,
+// 10,000 in the quick one, or SAVEKIT_FUZZ_ITERATIONS) give nothing but DecodeErrors.
 import * as lzo from 'lzo';
 import * as E from 'fp-ts/lib/Either';
 import { Zlib } from 'fflate';
 import { decode, DecodeError } from '@savekit/core';
 import { edgeSave, format } from '@savekit/edge';
-import { fuzzSuite } from '@savekit/testkit';
+import { defaultIterations, fuzzSuite } from '@savekit/testkit';
 import { goldens, warnIfAbsent } from './corpus';
 import { adler32, le32, writeFile } from './independent';
 
@@ -161,7 +161,7 @@ maybe('bad input', () => {
     expect(error.path).toEqual(['chunks', 2, 'Data', '<zlib>', 'elements', 0, 'node', 'next']);
   });
 
-  test('the conformance kit: SAVEKIT_FUZZ_ITERATIONS (default 100,000) mutated golden files give only DecodeErrors', () => {
+  test(`the conformance kit: ${defaultIterations()} mutated golden files give only DecodeErrors`, () => {
     const report = fuzzSuite(format, { seeds: files.map((f) => f.bytes) });
     expect(report.failures).toEqual([]);
   });

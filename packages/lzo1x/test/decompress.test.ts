@@ -2,6 +2,7 @@
 // refusal with its offset), and under fuzzing: only LzoError, never another exception, a hang or
 // an output beyond the limit.
 import fc from 'fast-check';
+import { defaultIterations } from '@savekit/testkit';
 import { compress, decompress, LzoError, lzo1x } from '../src/index';
 import { prng, randomBytes, repetitive, text } from './corpus';
 
@@ -97,7 +98,7 @@ describe('refusals', () => {
 });
 
 describe('fuzz', () => {
-  const iterations = Number(process.env.SAVEKIT_FUZZ_ITERATIONS ?? 100_000);
+  const iterations = defaultIterations();
   const limit = 1 << 18;
 
   test(`${iterations} random and mutated streams give output or an LzoError, nothing else`, () => {

@@ -11,7 +11,7 @@ import {
   tevdDisk, treeToDisk, updateDiskFromTree, worldFields, worldMeta, type TevdDisk,
 } from '@savekit/terrarum';
 import { backupPath, loadSaveFile, saveFile, type LoadedSave } from '@savekit/terrarum/node';
-import { fuzzSuite, roundTripSuite } from '@savekit/testkit';
+import { defaultIterations, fuzzSuite, roundTripSuite } from '@savekit/testkit';
 import { corpusFile, warnIfAbsent } from './corpus';
 import { ourSave, ourSaveTree } from './save-fixture';
 
@@ -53,7 +53,7 @@ withCorpus('the real files', () => {
     expect(layerOf(world, 'layerWall').tiles).toEqual(wall.tiles);
   }, 60_000);
 
-  test('the round-trip suite and 100,000 mutations of the fixture disk (only DecodeErrors)', () => {
+  test(`the round-trip suite and ${defaultIterations()} mutations of the fixture disk (only DecodeErrors)`, () => {
     expect(roundTripSuite(format, { samples: [fixture!] }).failures).toEqual([]);
     expect(fuzzSuite(format, { seeds: [fixture!] }).failures).toEqual([]);
   });

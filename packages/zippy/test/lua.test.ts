@@ -5,7 +5,14 @@ import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
 import { Instance, List, Range, Vector, ZClass } from '@savekit/zippy';
 import { loadLua, LuaRef, luaRef, saveGame, saveLua } from '@savekit/zippy/lua';
+import { testBudget } from '@savekit/testkit';
 import { lua, newState, pushGlobal, run, setGlobal } from './lua-helpers';
+
+// Sizes under SAVEKIT_TEST_PROFILE: the quick run still goes far past any recursion limit and
+// through thousands of random graphs' shapes; the heavy run is the full size.
+const LINKS = testBudget({ quick: 50_000, heavy: 1_000_000 });
+const GRAPH_RUNS = testBudget({ quick: 40, heavy: 120 });
+const BIG_GRAPH = testBudget({ quick: 2_000, heavy: 10_000 });
 
 function roundTrip(source: string, global = 'T', options: Parameters<typeof saveLua>[2] = {}, loadOptions: Parameters<typeof loadLua>[2] = {}): object {
   const L = newState();
@@ -140,9 +147,9 @@ test('C structures and Lua values refer to each other; restore_first finishes a 
   expect(new TextDecoder().decode(values[3] as Uint8Array)).toBe('node');
 });
 
-test('a Lua table chain of 1,000,000 links saves and loads without a stack overflow', () => {
+test(`a Lua table chain of ${LINKS.toLocaleString('en')} links saves and loads without a stack overflow`, () => {
   const L = newState();
-  run(L, 'head = {n = 0}; local t = head; for i = 1, 1000000 do local x = {n = i}; t.next = x; t = x end');
+  run(L, `head = {n = 0}; local t = head; for i = 1, ${LINKS} do local x = {n = i}; t.next = x; t = x end`);
   pushGlobal(L, 'head');
   const saved = saveLua(L, 1, { crc: false });
   if (E.isLeft(saved)) throw saved.left;
@@ -150,8 +157,8 @@ test('a Lua table chain of 1,000,000 links saves and loads without a stack overf
   const loaded = loadLua(L2, saved.right);
   if (E.isLeft(loaded)) throw loaded.left;
   setGlobal(L2, 'head');
-  run(L2, 'local t, n = head, 0; while t.next do t = t.next; n = n + 1; assert(t.n == n) end; assert(n == 1000000)');
-}, 300_000);
+  run(L2, `local t, n = head, 0; while t.next do t = t.next; n = n + 1; assert(t.n == n) end; assert(n == ${LINKS})`);
+}, 600_000);
 
 // Random graphs: every table is listed in root.all (so tables have canonical numbers), tables hold
 // random scalars and references to random tables (sharing, cycles), some keyed by tables.
@@ -242,14 +249,14 @@ function expectRoundTrip(model: Parameters<typeof build>[0]): void {
 test('property: random Lua graphs (sharing, cycles, table keys, odd floats) round-trip with identity kept', () => {
   fc.assert(
     fc.property(models(60), (model) => expectRoundTrip(model)),
-    { numRuns: 120 },
+    { numRuns: GRAPH_RUNS },
   );
 });
 
-test('a graph of 10,000 tables with random sharing and cycles', () => {
-  const [model] = fc.sample(models(10_000).filter((m) => m.tables.length > 9000), { numRuns: 1, seed: 42 });
+test(`a graph of ${BIG_GRAPH.toLocaleString('en')} tables with random sharing and cycles`, () => {
+  const [model] = fc.sample(models(BIG_GRAPH).filter((m) => m.tables.length > BIG_GRAPH * 0.9), { numRuns: 1, seed: 42 });
   expectRoundTrip(model!);
-}, 120_000);
+}, 600_000);
 
 function to(s: string): Uint8Array {
   return new TextEncoder().encode(s);
