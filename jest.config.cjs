@@ -1,22 +1,28 @@
-// One jest run over every package. Sources are TypeScript compiled to CommonJS on the fly by ts-jest
-// (transpile only: `npm run typecheck` does the type checking), so tests need no build step, except
-// the few that check the built output on purpose.
+// One jest run over every package. Sources are TypeScript compiled to CommonJS on the fly by esbuild
+// (scripts/jest-transform.cjs; transpile only: `npm run typecheck` does the type checking), so tests
+// need no build step, except the few that check the built output on purpose.
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/packages', '<rootDir>/examples', '<rootDir>/test'],
-  testMatch: ['<rootDir>/test/**/*.test.ts', '<rootDir>/examples/test/**/*.test.ts', '**/packages/*/test/**/*.test.ts', '**/packages/*/src/**/*.test.ts'],
+  testMatch: [
+    '<rootDir>/test/**/*.test.ts',
+    '<rootDir>/examples/test/**/*.test.ts',
+    '**/packages/*/test/**/*.test.ts',
+    '**/packages/*/src/**/*.test.ts',
+  ],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
   transform: {
     '^.+\\.[tj]s$': [
-      'ts-jest',
+      '<rootDir>/scripts/jest-transform.cjs',
+      // ts-jest's options, for the test files that call jest.mock (they need its hoisting).
       {
         tsconfig: '<rootDir>/tsconfig.jest.json',
         diagnostics: false,
       },
     ],
   },
-  // @noble/hashes 2.x ships ES modules only; let ts-jest turn it into CommonJS too.
+  // @noble/hashes 2.x ships ES modules only; turn it into CommonJS too.
   transformIgnorePatterns: ['/node_modules/(?!@noble/)'],
   moduleNameMapper: {
     // The CSV libraries' browser builds are ES modules with a bundled Buffer; under jest the same

@@ -1,23 +1,91 @@
 #!/usr/bin/env node
-// Runs jest over every package, then prints one plain summary line that CI reads:
+// The test command: builds the packages, type-checks sources and tests, runs jest over every package
+// (one worker per core), then prints the slowest test files, the time each step took, and one plain
+// summary line that CI reads, always last:
 //   tests: N passed, N failed
-// Jest's own summary stays on screen for people; the line below is for machines.
+//
+//   node scripts/run-jest.mjs [--build] [--profile=quick|heavy] [jest arguments…]
+//
+// --build        build and type-check first (`npm test` and `npm run test:heavy` ask for it);
+// --profile=…    the test budgets (SAVEKIT_TEST_PROFILE, read by @savekit/testkit's testBudget):
+//                quick (the default) shrinks fuzz iterations, kill counts and the million-node cases;
+//                heavy runs them at full size, as CI does. SAVEKIT_FUZZ_ITERATIONS still overrides both.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { availableParallelism } from 'node:os';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+const started = performance.now();
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
 const output = join(root, 'test-output');
 const resultsFile = join(output, 'jest-results.json');
 mkdirSync(output, { recursive: true });
 
-const jest = createRequire(import.meta.url).resolve('jest/bin/jest');
-const run = spawnSync(process.execPath, [jest, '--json', `--outputFile=${resultsFile}`, ...process.argv.slice(2)], {
+const args = process.argv.slice(2);
+const take = (flag) => {
+  const at = args.findIndex((a) => a === flag || a.startsWith(`${flag}=`));
+  if (at === -1) return undefined;
+  const [arg] = args.splice(at, 1);
+  if (arg.includes('=')) return arg.slice(arg.indexOf('=') + 1);
+  // A flag without a value (--build), or with it as the next argument (--profile heavy).
+  return flag === '--profile' ? args.splice(at, 1)[0] : '';
+};
+const build = take('--build') !== undefined;
+const profile = take('--profile') ?? process.env.SAVEKIT_TEST_PROFILE ?? 'quick';
+if (profile !== 'quick' && profile !== 'heavy') {
+  console.error(`run-jest: unknown profile "${profile}" (quick or heavy)`);
+  console.log('tests: 0 passed, 1 failed');
+  process.exit(2);
+}
+
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const steps = [];
+/** Runs one step in the foreground and times it; a failed step ends the run, as a failed pretest did. */
+function step(name, command, commandArgs) {
+  const start = performance.now();
+  const run = spawnSync(command, commandArgs, { cwd: root, stdio: 'inherit' });
+  steps.push(`${name} ${seconds(performance.now() - start)}`);
+  if (run.status !== 0) {
+    console.error(`run-jest: ${name} failed (${steps.join(', ')})`);
+    console.log('tests: 0 passed, 1 failed');
+    process.exit(run.status ?? 1);
+  }
+}
+
+if (build) {
+  const tsc = require.resolve('typescript/bin/tsc');
+  // The root solution (tsconfig.json) builds every package in one compiler process, which is what
+  // `npm run build` does package by package: about half the time on two cores.
+  step('build', process.execPath, [tsc, '-b']);
+  // `npm run typecheck`, made incremental: a run after a small change re-checks only what it can affect.
+  step('typecheck', process.execPath, [
+    tsc,
+    '-p',
+    'tsconfig.test.json',
+    '--incremental',
+    '--tsBuildInfoFile',
+    join(output, 'typecheck.tsbuildinfo'),
+  ]);
+}
+
+// Jest's default is one worker fewer than the cores (one worker on two); the slow suites are CPU-bound
+// and each file runs in its own worker, so use every core unless told otherwise.
+const workerArg = args.some((a) => /^(-w|-i|--maxWorkers|--runInBand)(=|$)/.test(a));
+const workers = workerArg ? [] : [`--maxWorkers=${availableParallelism()}`];
+rmSync(resultsFile, { force: true });
+const jest = require.resolve('jest/bin/jest');
+const jestStart = performance.now();
+const run = spawnSync(process.execPath, [jest, ...workers, '--json', `--outputFile=${resultsFile}`, ...args], {
   cwd: root,
   stdio: 'inherit',
+  env: { ...process.env, SAVEKIT_TEST_PROFILE: profile },
 });
+steps.push(
+  `jest ${seconds(performance.now() - jestStart)} (${workers.length > 0 ? `${availableParallelism()} workers, ` : ''}${profile} profile)`,
+);
 
 let passed = 0;
 let failed = 0;
@@ -26,7 +94,16 @@ if (existsSync(resultsFile)) {
   passed = results.numPassedTests;
   // A suite that fails to load counts as a failure even though it ran no test.
   failed = results.numFailedTests + results.numRuntimeErrorTestSuites;
+  const files = results.testResults
+    .map((r) => ({ name: relative(root, r.name), ms: r.endTime - r.startTime }))
+    .filter((f) => Number.isFinite(f.ms))
+    .sort((a, b) => b.ms - a.ms);
+  if (files.length > 1) {
+    console.log(`\nslowest test files (${profile} profile):`);
+    for (const f of files.slice(0, 10)) console.log(`${(f.ms / 1000).toFixed(1).padStart(7)} s  ${f.name}`);
+  }
 }
+console.log(`time: ${steps.join(', ')}; ${seconds(performance.now() - started)} in all`);
 const code = run.status ?? 1;
 if (code !== 0 && failed === 0) failed = 1;
 console.log(`tests: ${passed} passed, ${failed} failed`);
