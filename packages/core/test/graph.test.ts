@@ -55,7 +55,7 @@ function roundTrip(roots: Array<Node | null>): Array<Node | null> {
 function expectSameShape(original: Array<Node | null>, restored: Array<Node | null>): number {
   const forward = new Map<Node, Node>();
   const backward = new Map<Node, Node>();
-  const work: Array<[Node | null, Node | null]> = original.map((o, i) => [o, restored[i]]);
+  const work: Array<[Node | null, Node | null]> = original.map((o, i) => [o, restored[i]!]);
   expect(restored.length).toBe(original.length);
   while (work.length > 0) {
     const [a, b] = work.pop()!;
@@ -72,7 +72,7 @@ function expectSameShape(original: Array<Node | null>, restored: Array<Node | nu
     forward.set(a, b);
     backward.set(b, a);
     if (a.id !== b.id || a.refs.length !== b.refs.length) throw new Error(`node ${a.id}: contents differ`);
-    for (let k = 0; k < a.refs.length; k++) work.push([a.refs[k], b.refs[k]]);
+    for (let k = 0; k < a.refs.length; k++) work.push([a.refs[k]!, b.refs[k]!]);
   }
   return forward.size;
 }
@@ -92,7 +92,7 @@ describe('writing and reading graphs', () => {
     expect(graphObject(image, 3).references).toEqual([3]);
     const [ra, rb] = roundTrip([a, a]);
     expect(ra).toBe(rb);
-    expect(expectSameShape([a], [ra])).toBe(3);
+    expect(expectSameShape([a], [ra!])).toBe(3);
     expect(ra!.refs[1]!.refs[0]).toBe(ra!.refs[1]); // c → c
   });
 
@@ -124,9 +124,9 @@ describe('writing and reading graphs', () => {
         const nodes: Node[] = Array.from({ length: size }, (_, id) => ({ id, refs: [] }));
         for (const node of nodes) {
           const k = (next() * (density + 1)) | 0;
-          for (let i = 0; i < k; i++) node.refs.push(nulls && next() < 0.2 ? null : nodes[(next() * size) | 0]);
+          for (let i = 0; i < k; i++) node.refs.push(nulls && next() < 0.2 ? null : nodes[(next() * size) | 0]!);
         }
-        const rootNodes = Array.from({ length: roots }, () => nodes[(next() * size) | 0]);
+        const rootNodes = Array.from({ length: roots }, () => nodes[(next() * size) | 0]!);
         expectSameShape(rootNodes, roundTrip(rootNodes));
       }),
       { numRuns: 150 },
@@ -136,8 +136,8 @@ describe('writing and reading graphs', () => {
   test(`a ${BIG.toLocaleString('en')}-node cyclic chain round-trips without a stack overflow`, () => {
     const count = BIG;
     const nodes: Node[] = Array.from({ length: count }, (_, id) => ({ id, refs: [] }));
-    for (let i = 0; i < count; i++) nodes[i].refs.push(nodes[(i + 1) % count]);
-    const [head] = roundTrip([nodes[0]]);
+    for (let i = 0; i < count; i++) nodes[i]!.refs.push(nodes[(i + 1) % count]!);
+    const [head] = roundTrip([nodes[0]!]);
     let node = head!;
     for (let i = 0; i < count; i++) {
       if (node.id !== i) throw new Error(`node ${i} has id ${node.id}`);
@@ -149,8 +149,8 @@ describe('writing and reading graphs', () => {
   test(`a ${BIG.toLocaleString('en')}-node tree round-trips without a stack overflow`, () => {
     const count = BIG;
     const nodes: Node[] = Array.from({ length: count }, (_, id) => ({ id, refs: [] }));
-    for (let i = 1; i < count; i++) nodes[(i - 1) >> 1].refs.push(nodes[i]);
-    const [root] = roundTrip([nodes[0]]);
+    for (let i = 1; i < count; i++) nodes[(i - 1) >> 1]!.refs.push(nodes[i]!);
+    const [root] = roundTrip([nodes[0]!]);
     let visited = 0;
     const work = [root!];
     while (work.length > 0) {
@@ -316,6 +316,22 @@ describe('bad graphs', () => {
     expect(failure(broken((i) => void (i.refStart[1] = 9))).message).toMatch(/^malformed graph image/);
   });
 
+  test('graphObject refuses a number that names no object, and a kind index outside the kinds', () => {
+    const thrown = (run: () => unknown): unknown => {
+      try {
+        run();
+      } catch (error) {
+        return error;
+      }
+      throw new Error('expected a throw');
+    };
+    for (const n of [0, 3, -1, 1.5, Number.NaN]) expect(String(thrown(() => graphObject(good, n)))).toBe(`RangeError: object ${n} is not in the graph (1 to 2)`);
+    // An image decoded from a file has its kind indexes checked only by readGraph.
+    const kindless = broken((i) => void (i.kindOf[1] = 4));
+    expect(graphObject(kindless, 1).kind).toBe('node');
+    expect(String(thrown(() => graphObject(kindless, 2)))).toBe('at objects[2] (offset 0): malformed graph image: object 2 has kind 4 of 1');
+  });
+
   test('the image codec refuses hostile counts before allocating, and truncation everywhere', () => {
     const bytes = ok(encode(graphImage, good));
     const hostile = bytes.slice();
@@ -335,7 +351,7 @@ describe('the graph image codec', () => {
       const engine: Node = { id: -1, refs: [] };
       for (const node of nodes) {
         const k = (next() * 3) | 0;
-        for (let i = 0; i < k; i++) node.refs.push(next() < 0.1 ? null : externals && next() < 0.2 ? engine : nodes[(next() * size) | 0]);
+        for (let i = 0; i < k; i++) node.refs.push(next() < 0.1 ? null : externals && next() < 0.2 ? engine : nodes[(next() * size) | 0]!);
       }
       return ok(writeGraph(nodes.slice(0, 2), { ...nodeSaver, externalName: (n) => (n === engine ? 'engine' : undefined) }));
     });

@@ -110,7 +110,7 @@ describe('fuzz', () => {
       if (i % 4 === 0) {
         stream = randomBytes(1 + ((next() * 200) | 0), i);
       } else {
-        stream = seeds[i % seeds.length].slice();
+        stream = seeds[i % seeds.length]!.slice();
         const edits = 1 + ((next() * 4) | 0);
         for (let e = 0; e < edits; e++) {
           const at = (next() * stream.length) | 0;
