@@ -6,17 +6,20 @@
 //                                          needs a pending changeset naming it (.changeset/*.md)
 //   node scripts/api-report.mjs --baseline record the current API as released (run by `npm run version`)
 //   node scripts/api-report.mjs --print    print the reports
+//   … --root=DIR                           another repository of the same layout
 //
 // The released API lives in packages/<dir>/etc/<dir>.released-api.txt, so the check works on a fresh
 // clone with no tags or history, and a reviewer sees an API change as a diff of those files at release.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ts = createRequire(import.meta.url)('typescript');
-const mode = process.argv[2] ?? '--check';
+// --root=DIR checks another repository of the same layout (the script's own tests use it).
+const rootArg = process.argv.find((a) => a.startsWith('--root='));
+const root = rootArg ? resolve(rootArg.slice('--root='.length)) : join(dirname(fileURLToPath(import.meta.url)), '..');
+const mode = process.argv.slice(2).find((a) => !a.startsWith('--root=')) ?? '--check';
 
 /** Published packages: every workspace package under packages/ that is not private. */
 function publishedPackages() {
