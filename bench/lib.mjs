@@ -54,14 +54,21 @@ export async function measure(benchCase, { quick }) {
   verify(benchCase);
   // Heavy cases (a million-node graph) say how many runs are enough.
   const iterations = quick ? 3 : (benchCase.iterations ?? 64);
-  const bench = new Bench({ time: quick ? 20 : (benchCase.time ?? 1500), warmupTime: quick ? 5 : (benchCase.warmupTime ?? 300), warmupIterations: quick ? 1 : (benchCase.warmupIterations ?? Math.min(5, iterations)), iterations, retainSamples: true });
+  const bench = new Bench({
+    time: quick ? 20 : (benchCase.time ?? 1500),
+    warmupTime: quick ? 5 : (benchCase.warmupTime ?? 300),
+    warmupIterations: quick ? 1 : (benchCase.warmupIterations ?? Math.min(5, iterations)),
+    iterations,
+    retainSamples: true,
+  });
   for (const peer of benchCase.peers) if (!peer.fails) bench.add(peer.name, peer.run);
   await bench.run();
   const rows = benchCase.peers.map((peer) => {
     if (peer.fails) return { case: benchCase.name, peer: peer.name, fails: peer.fails };
     const task = bench.getTask(peer.name);
     const result = task.result;
-    if (result.state !== 'completed') return { case: benchCase.name, peer: peer.name, fails: String(result.error ?? result.state) };
+    if (result.state !== 'completed')
+      return { case: benchCase.name, peer: peer.name, fails: String(result.error ?? result.state) };
     const samples = result.latency.samples ? [...result.latency.samples] : undefined;
     const medianMs = result.latency.p50;
     return {
@@ -96,7 +103,16 @@ export function printTable(rows) {
   const body = rows.map((r) =>
     r.fails
       ? [r.case, r.peer, `fails: ${r.fails}`, '', '', '', '', '']
-      : [r.case, r.peer, fmt(r.opsPerSecond), fmt(r.mbPerSecond), fmt(r.medianMs, 4), fmt(r.p95Ms, 4), fmt(r.oursVsPeer), r.peakMemoryMB === undefined ? '' : `${fmt(r.peakMemoryMB)} (${fmt(r.peakVsInput)}×)`],
+      : [
+          r.case,
+          r.peer,
+          fmt(r.opsPerSecond),
+          fmt(r.mbPerSecond),
+          fmt(r.medianMs, 4),
+          fmt(r.p95Ms, 4),
+          fmt(r.oursVsPeer),
+          r.peakMemoryMB === undefined ? '' : `${fmt(r.peakMemoryMB)} (${fmt(r.peakVsInput)}×)`,
+        ],
   );
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => String(row[i]).length)));
   const line = (cells) => cells.map((c, i) => String(c).padEnd(widths[i])).join('  ');

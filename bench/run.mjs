@@ -9,7 +9,9 @@ const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const filters = args.filter((a) => !a.startsWith('--'));
 
-const caseFiles = readdirSync(new URL('./cases/', import.meta.url)).filter((f) => f.endsWith('.mjs')).sort();
+const caseFiles = readdirSync(new URL('./cases/', import.meta.url))
+  .filter((f) => f.endsWith('.mjs'))
+  .sort();
 const rows = [];
 for (const file of caseFiles) {
   const module = await import(`./cases/${file}`);
@@ -20,10 +22,18 @@ for (const file of caseFiles) {
   }
 }
 printTable(rows);
-const machine = { cpu: os.cpus()[0]?.model, cores: os.cpus().length, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}` };
+const machine = {
+  cpu: os.cpus()[0]?.model,
+  cores: os.cpus().length,
+  memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+  node: process.version,
+  platform: `${os.platform()} ${os.release()}`,
+};
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
 const report = JSON.stringify({ date: new Date().toISOString(), quick, machine, rows }, null, 2);
 writeFileSync(new URL('./results/latest.json', import.meta.url), report);
 // A full run of every case is the one the docs publish (results/full.json is committed).
 if (!quick && filters.length === 0) writeFileSync(new URL('./results/full.json', import.meta.url), report);
-console.log(`\n${quick ? 'quick smoke run (speeds not meaningful); ' : ''}machine: ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}`);
+console.log(
+  `\n${quick ? 'quick smoke run (speeds not meaningful); ' : ''}machine: ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}`,
+);

@@ -51,7 +51,12 @@ function report(pkg) {
   }
   const program = ts.createProgram(
     entries.map((e) => e.file),
-    { noEmit: true, skipLibCheck: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext },
+    {
+      noEmit: true,
+      skipLibCheck: true,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    },
   );
   const checker = program.getTypeChecker();
   const blocks = [];
@@ -109,7 +114,13 @@ function around(line, other) {
  * declaration changed, both, cut to where they differ.
  */
 function lineDiff(before, after) {
-  const byName = (text) => new Map(text.split('\n').filter((l) => l.includes(': ')).map((l) => [l, l.slice(0, l.indexOf(': '))]));
+  const byName = (text) =>
+    new Map(
+      text
+        .split('\n')
+        .filter((l) => l.includes(': '))
+        .map((l) => [l, l.slice(0, l.indexOf(': '))]),
+    );
   const old = byName(before);
   const now = byName(after);
   const oldByName = new Map([...old].map(([line, name]) => [name, line]));
@@ -158,7 +169,9 @@ if (mode === '--baseline') {
     console.error(`api: add a changeset for ${missing.join(', ')} (npx changeset), saying what changed for users`);
     process.exit(1);
   }
-  console.log(`api: ${packages.length} packages checked, ${changed} changed since their last release, each with a changeset`);
+  console.log(
+    `api: ${packages.length} packages checked, ${changed} changed since their last release, each with a changeset`,
+  );
 } else {
   console.error('usage: node scripts/api-report.mjs [--check | --baseline | --print]');
   process.exit(2);

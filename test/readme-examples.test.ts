@@ -7,17 +7,24 @@ import ts from 'typescript';
 import * as Either from 'fp-ts/lib/Either';
 
 const root = join(__dirname, '..');
-const packageNames = readdirSync(join(root, 'packages')).filter((name) => existsSync(join(root, 'packages', name, 'src', 'index.ts')));
+const packageNames = readdirSync(join(root, 'packages')).filter((name) =>
+  existsSync(join(root, 'packages', name, 'src', 'index.ts')),
+);
 /** The docs site's pages (not the generated API reference or tables). */
 function docPages(dir = join(root, 'docs')): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return ['api', 'generated', 'node_modules', '.vitepress', 'public'].includes(entry.name) ? [] : docPages(path);
+    if (entry.isDirectory())
+      return ['api', 'generated', 'node_modules', '.vitepress', 'public'].includes(entry.name) ? [] : docPages(path);
     return entry.name.endsWith('.md') ? [path] : [];
   });
 }
-const readmes = [join(root, 'README.md'), ...packageNames.map((name) => join(root, 'packages', name, 'README.md')).filter(existsSync), ...docPages()];
+const readmes = [
+  join(root, 'README.md'),
+  ...packageNames.map((name) => join(root, 'packages', name, 'README.md')).filter(existsSync),
+  ...docPages(),
+];
 const outDir = join(root, 'test-output', 'readme-snippets');
 
 interface Snippet {
@@ -30,8 +37,18 @@ function snippets(): Snippet[] {
   for (const file of readmes) {
     const text = readFileSync(file, 'utf8');
     const blocks = [...text.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
-    const label = file === join(root, 'README.md') ? 'root' : file.startsWith(join(root, 'docs')) ? `docs-${file.slice(join(root, 'docs').length + 1).replace(/\.md$/, '').replace(/\//g, '-')}` : file.split('/').slice(-2)[0];
-    blocks.forEach((code, i) => out.push({ name: `${label}-${i}`, code }));
+    const label =
+      file === join(root, 'README.md')
+        ? 'root'
+        : file.startsWith(join(root, 'docs'))
+          ? `docs-${file
+              .slice(join(root, 'docs').length + 1)
+              .replace(/\.md$/, '')
+              .replace(/\//g, '-')}`
+          : file.split('/').slice(-2)[0];
+    blocks.forEach((code, i) => {
+      out.push({ name: `${label}-${i}`, code });
+    });
   }
   return out;
 }
@@ -59,7 +76,11 @@ test('every example type-checks', () => {
     types: [],
     lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
     baseUrl: root,
-    paths: { ...Object.fromEntries(packageNames.map((name) => [`@savekit/${name}`, [`packages/${name}/src/index.ts`]])), '@savekit/examples/skirmish': ['examples/src/skirmish.ts'], '@savekit/zippy/lua': ['packages/zippy/src/lua/index.ts'] },
+    paths: {
+      ...Object.fromEntries(packageNames.map((name) => [`@savekit/${name}`, [`packages/${name}/src/index.ts`]])),
+      '@savekit/examples/skirmish': ['examples/src/skirmish.ts'],
+      '@savekit/zippy/lua': ['packages/zippy/src/lua/index.ts'],
+    },
     ignoreDeprecations: '6.0',
   });
   const problems = ts
@@ -70,26 +91,40 @@ test('every example type-checks', () => {
 });
 
 // Snippets that declare what they do not define, or say `@check-only`, are only type-checked.
-test.each(all.filter((s) => !/\bdeclare\b|@check-only/.test(s.code)).map((s) => [s.name, s] as const))('example %s runs', (_name, snippet) => {
-  const js = ts.transpileModule(snippet.code, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true } }).outputText;
-  const sandboxRequire = (id: string) => {
-    if (id === 'fp-ts/lib/Either.js') return Either;
-    const match = /^@savekit\/([a-z0-9-]+)$/.exec(id);
-    if (match && packageNames.includes(match[1]!)) return require(`../packages/${match[1]}/src/index`);
-    // Examples may check what they show with Node's assert (and nothing else from Node).
-    if (id === 'node:assert/strict' || id === 'node:assert') return require(id);
-    if (id === '@savekit/examples/skirmish') return require('../examples/src/skirmish');
-    if (id === '@savekit/lzo1x') return require('../packages/lzo1x/src/index');
-    throw new Error(`README example imports ${id}`);
-  };
-  const logged: unknown[] = [];
-  const context = vm.createContext({ require: sandboxRequire, exports: {}, module: { exports: {} }, console: { log: (...args: unknown[]) => logged.push(args) }, TextEncoder, TextDecoder, Uint8Array, DataView });
-  // README examples are not part of CI's conformance totals.
-  const totals = process.env.SAVEKIT_TESTKIT_TOTALS;
-  delete process.env.SAVEKIT_TESTKIT_TOTALS;
-  try {
-    vm.runInContext(js, context, { filename: `${snippet.name}.js` });
-  } finally {
-    if (totals !== undefined) process.env.SAVEKIT_TESTKIT_TOTALS = totals;
-  }
-});
+test.each(all.filter((s) => !/\bdeclare\b|@check-only/.test(s.code)).map((s) => [s.name, s] as const))(
+  'example %s runs',
+  (_name, snippet) => {
+    const js = ts.transpileModule(snippet.code, {
+      compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
+    }).outputText;
+    const sandboxRequire = (id: string) => {
+      if (id === 'fp-ts/lib/Either.js') return Either;
+      const match = /^@savekit\/([a-z0-9-]+)$/.exec(id);
+      if (match && packageNames.includes(match[1]!)) return require(`../packages/${match[1]}/src/index`);
+      // Examples may check what they show with Node's assert (and nothing else from Node).
+      if (id === 'node:assert/strict' || id === 'node:assert') return require(id);
+      if (id === '@savekit/examples/skirmish') return require('../examples/src/skirmish');
+      if (id === '@savekit/lzo1x') return require('../packages/lzo1x/src/index');
+      throw new Error(`README example imports ${id}`);
+    };
+    const logged: unknown[] = [];
+    const context = vm.createContext({
+      require: sandboxRequire,
+      exports: {},
+      module: { exports: {} },
+      console: { log: (...args: unknown[]) => logged.push(args) },
+      TextEncoder,
+      TextDecoder,
+      Uint8Array,
+      DataView,
+    });
+    // README examples are not part of CI's conformance totals.
+    const totals = process.env.SAVEKIT_TESTKIT_TOTALS;
+    delete process.env.SAVEKIT_TESTKIT_TOTALS;
+    try {
+      vm.runInContext(js, context, { filename: `${snippet.name}.js` });
+    } finally {
+      if (totals !== undefined) process.env.SAVEKIT_TESTKIT_TOTALS = totals;
+    }
+  },
+);

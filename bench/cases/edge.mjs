@@ -13,15 +13,28 @@ export function syntheticSave(count, variant) {
   for (let i = 0; i < count; i++) {
     mobjs.push({
       ...newInstance('mobj_t'),
-      x: Math.fround((random() - 0.5) * 8192), y: Math.fround((random() - 0.5) * 8192), z: Math.fround(random() * 256),
-      angle: Math.floor(random() * 2 ** 32), health: Math.fround(random() * 100), info: ['IMP', 'ZOMBIEMAN', 'DEMON', 'BARREL'][i % 4],
-      state: `*:SEE:${1 + (i % 4)}`, next_state: `*:SEE:${2 + (i % 4)}`, flags: i * 2654435761 >>> 8, tics: i % 35,
+      x: Math.fround((random() - 0.5) * 8192),
+      y: Math.fround((random() - 0.5) * 8192),
+      z: Math.fround(random() * 256),
+      angle: Math.floor(random() * 2 ** 32),
+      health: Math.fround(random() * 100),
+      info: ['IMP', 'ZOMBIEMAN', 'DEMON', 'BARREL'][i % 4],
+      state: `*:SEE:${1 + (i % 4)}`,
+      next_state: `*:SEE:${2 + (i % 4)}`,
+      flags: (i * 2654435761) >>> 8,
+      tics: i % 35,
     });
   }
-  mobjs.forEach((m, i) => (m.target = refTo('mobjs', mobjs[Math.floor(random() * count)], 0)));
+  for (const m of mobjs) m.target = refTo('mobjs', mobjs[Math.floor(random() * count)], 0);
   const player = newInstance('player_t');
   player.mo = refTo('mobjs', mobjs[0]);
-  return convertVariant(createSave({ variables: { LEVEL: 'MAP01', SKILL: '3', LEVEL_TIME: '12345' }, arrays: { mobjs, players: [player] } }), variant);
+  return convertVariant(
+    createSave({
+      variables: { LEVEL: 'MAP01', SKILL: '3', LEVEL_TIME: '12345' },
+      arrays: { mobjs, players: [player] },
+    }),
+    variant,
+  );
 }
 
 function must(result) {

@@ -34,15 +34,28 @@ export async function cases(quick) {
     seq: [{ id: 'records', type: 'record', repeat: 'eos' }],
     types: { record: { seq: [u4('a'), u4('b'), u4('c'), u4('d')] } },
   });
-  const KsRecord = await compileKsy({ meta: { id: 'flat_record', endian: 'le' }, seq: [u4('a'), u4('b'), u4('c'), u4('d')] });
+  const KsRecord = await compileKsy({
+    meta: { id: 'flat_record', endian: 'le' },
+    seq: [u4('a'), u4('b'), u4('c'), u4('d')],
+  });
   const ksMany = () => new KsRecords(new KaitaiStream(bytes)).records;
   const ksOne = () => new KsRecord(new KaitaiStream(one));
 
-  const handOne = () => ({ a: oneView.getUint32(0, true), b: oneView.getUint32(4, true), c: oneView.getUint32(8, true), d: oneView.getUint32(12, true) });
+  const handOne = () => ({
+    a: oneView.getUint32(0, true),
+    b: oneView.getUint32(4, true),
+    c: oneView.getUint32(8, true),
+    d: oneView.getUint32(12, true),
+  });
   const handMany = () => {
     const out = [];
     for (let i = 0, at = 0; i < count; i++, at += 16) {
-      out.push({ a: view.getUint32(at, true), b: view.getUint32(at + 4, true), c: view.getUint32(at + 8, true), d: view.getUint32(at + 12, true) });
+      out.push({
+        a: view.getUint32(at, true),
+        b: view.getUint32(at + 4, true),
+        c: view.getUint32(at + 8, true),
+        d: view.getUint32(at + 12, true),
+      });
     }
     return out;
   };
@@ -80,7 +93,11 @@ export async function cases(quick) {
       peers: [
         { name: 'savekit', run: encodeOurs },
         { name: 'DataView (hand-written)', run: encodeHand },
-        { name: 'restructure', run: () => rsRecords.toBuffer(values), check: () => new Uint8Array(rsRecords.toBuffer(values)) },
+        {
+          name: 'restructure',
+          run: () => rsRecords.toBuffer(values),
+          check: () => new Uint8Array(rsRecords.toBuffer(values)),
+        },
         { name: 'typed-binary', run: () => tbWrite(tbRecords, values, count * 16) },
         { name: 'binary-parser', run: () => undefined, fails: 'binary-parser only decodes' },
         { name: 'Kaitai Struct', run: () => undefined, fails: "Kaitai Struct's JavaScript target only reads" },
@@ -108,8 +125,16 @@ export async function cases(quick) {
       peers: [
         { name: 'savekit', run: ours(records, bytes) },
         { name: 'DataView (hand-written)', run: handMany },
-        { name: 'binary-parser', run: () => bpRecords.parse(bytes).items, check: () => bpRecords.parse(bytes).items.map(plain) },
-        { name: 'restructure', run: () => rsRecords.fromBuffer(bytes), check: () => rsRecords.fromBuffer(bytes).map(plain) },
+        {
+          name: 'binary-parser',
+          run: () => bpRecords.parse(bytes).items,
+          check: () => bpRecords.parse(bytes).items.map(plain),
+        },
+        {
+          name: 'restructure',
+          run: () => rsRecords.fromBuffer(bytes),
+          check: () => rsRecords.fromBuffer(bytes).map(plain),
+        },
         { name: 'typed-binary', run: () => tbRead(tbRecords, bytes) },
         { name: 'Kaitai Struct', run: ksMany, check: () => ksMany().map(plain) },
       ],

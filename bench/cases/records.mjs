@@ -8,7 +8,24 @@ import * as E from 'fp-ts/lib/Either.js';
 import { deflateSync, inflateSync } from 'fflate';
 import CRC32 from 'crc-32';
 import {
-  array, checksum, chunkList, compression, crc32, decode, encode, f32le, fixedString, fourcc, magic, maybe, pstring, struct, transform, u16le, u32le, u8,
+  array,
+  checksum,
+  chunkList,
+  compression,
+  crc32,
+  decode,
+  encode,
+  f32le,
+  fixedString,
+  fourcc,
+  magic,
+  maybe,
+  pstring,
+  struct,
+  transform,
+  u16le,
+  u32le,
+  u8,
 } from '@savekit/core';
 import { compileKsy, KaitaiStream } from '../peers/kaitai.mjs';
 import { prng } from '../data.mjs';
@@ -31,7 +48,11 @@ function players(count, seed) {
     name: pick(NAMES),
     title: pick(TITLES),
     stats: Array.from({ length: 8 }, () => Math.floor(random() * 65536)),
-    inventory: Array.from({ length: Math.floor(random() * 9) }, () => ({ id: Math.floor(random() * 65536), count: Math.floor(random() * 256), tag: pick(TAGS) })),
+    inventory: Array.from({ length: Math.floor(random() * 9) }, () => ({
+      id: Math.floor(random() * 65536),
+      count: Math.floor(random() * 256),
+      tag: pick(TAGS),
+    })),
     position: { x: Math.fround((random() - 0.5) * 1e4), y: Math.fround((random() - 0.5) * 1e4) },
   }));
 }
@@ -56,7 +77,11 @@ export const recordsFile = struct({
   players: (p) => array(p.version >= 2 ? playerV2 : playerV1, u32le),
 });
 
-const zlib = compression({ name: 'zlib', compress: (b) => deflateSync(b, { level: 6 }), decompress: (b, max) => inflateSync(b, { out: new Uint8Array(max) }) });
+const zlib = compression({
+  name: 'zlib',
+  compress: (b) => deflateSync(b, { level: 6 }),
+  decompress: (b, max) => inflateSync(b, { out: new Uint8Array(max) }),
+});
 /** The chunked file: a cp437 name, the records, a zlib-compressed tile map, a CRC-32 trailer. */
 export const chunkedFile = checksum(
   struct({
@@ -64,7 +89,11 @@ export const chunkedFile = checksum(
     version: u16le,
     chunks: chunkList(
       { marker: fourcc({ alnum: true }), length: u32le },
-      { NAME: fixedString(32, 'cp437'), PLYR: array(playerV2, u32le), TILE: transform(array(u16le, 'rest'), { decodedLength: u32le }, zlib) },
+      {
+        NAME: fixedString(32, 'cp437'),
+        PLYR: array(playerV2, u32le),
+        TILE: transform(array(u16le, 'rest'), { decodedLength: u32le }, zlib),
+      },
       { until: ['ENDE'] },
     ),
     end: magic('ENDE'),
@@ -76,7 +105,8 @@ export const chunkedFile = checksum(
 
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
 const utf8Encoder = new TextEncoder();
-const CP437_HIGH = 'ÇüéâäàåçêëèïîìÄÅÉæÆôöòûùÿÖÜ¢£¥₧ƒáíóúñÑªº¿⌐¬½¼¡«»░▒▓│┤╡╢╖╕╣║╗╝╜╛┐└┴┬├─┼╞╟╚╔╩╦╠═╬╧╨╤╥╙╘╒╓╫╪┘┌█▄▌▐▀αßΓπΣσµτΦΘΩδ∞φε∩≡±≥≤⌠⌡÷≈°∙·√ⁿ²■\u00a0';
+const CP437_HIGH =
+  'ÇüéâäàåçêëèïîìÄÅÉæÆôöòûùÿÖÜ¢£¥₧ƒáíóúñÑªº¿⌐¬½¼¡«»░▒▓│┤╡╢╖╕╣║╗╝╜╛┐└┴┬├─┼╞╟╚╔╩╦╠═╬╧╨╤╥╙╘╒╓╫╪┘┌█▄▌▐▀αßΓπΣσµτΦΘΩδ∞φε∩≡±≥≤⌠⌡÷≈°∙·√ⁿ²■\u00a0';
 const cp437Encode = new Map([...CP437_HIGH].map((c, i) => [c, 0x80 + i]));
 
 function handReadPlayers(view, bytes, at, version) {
@@ -183,7 +213,7 @@ function handWriteRecords(doc) {
 function handReadChunked(bytes) {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const stored = view.getUint32(bytes.length - 4, true);
-  if ((CRC32.buf(bytes.subarray(0, bytes.length - 4)) >>> 0) !== stored) throw new Error('CRC mismatch');
+  if (CRC32.buf(bytes.subarray(0, bytes.length - 4)) >>> 0 !== stored) throw new Error('CRC mismatch');
   const chunks = [];
   let at = 6;
   for (;;) {
@@ -195,7 +225,8 @@ function handReadChunked(bytes) {
       let end = body;
       while (end < body + 32 && bytes[end] !== 0) end++;
       let name = '';
-      for (let k = body; k < end; k++) name += bytes[k] < 0x80 ? String.fromCharCode(bytes[k]) : CP437_HIGH[bytes[k] - 0x80];
+      for (let k = body; k < end; k++)
+        name += bytes[k] < 0x80 ? String.fromCharCode(bytes[k]) : CP437_HIGH[bytes[k] - 0x80];
       chunks.push({ id, body: name });
     } else if (id === 'PLYR') {
       chunks.push({ id, body: handReadPlayers(view, bytes, body, 2).players });
@@ -229,7 +260,9 @@ function handWriteChunked(doc) {
       header('NAME', 32);
       out.ensure(32);
       out.bytes.fill(0, out.length, out.length + 32);
-      [...chunk.body].forEach((c, k) => (out.bytes[out.length + k] = c.charCodeAt(0) < 0x80 ? c.charCodeAt(0) : cp437Encode.get(c)));
+      [...chunk.body].forEach((c, k) => {
+        out.bytes[out.length + k] = c.charCodeAt(0) < 0x80 ? c.charCodeAt(0) : cp437Encode.get(c);
+      });
       out.length += 32;
     } else if (chunk.id === 'PLYR') {
       const start = out.length;
@@ -239,7 +272,9 @@ function handWriteChunked(doc) {
     } else if (chunk.id === 'TILE') {
       const raw = new Uint8Array(chunk.body.length * 2);
       const rawView = new DataView(raw.buffer);
-      chunk.body.forEach((t, k) => rawView.setUint16(2 * k, t, true));
+      chunk.body.forEach((t, k) => {
+        rawView.setUint16(2 * k, t, true);
+      });
       const packed = deflateSync(raw, { level: 6 });
       header('TILE', 4 + packed.length);
       out.ensure(4 + packed.length);
@@ -259,33 +294,70 @@ function handWriteChunked(doc) {
 // ---- binary-parser, restructure, Kaitai Struct -----------------------------------------------------
 
 function binaryParserPeer() {
-  const text = (name) => new Parser().uint8(`${name}Length`).string(name, { length: `${name}Length`, encoding: 'utf8' });
-  const itemParser = new Parser().endianness('little').uint16('id').uint8('count').nest('', { type: text('tag') });
-  const base = () => new Parser().endianness('little').nest('', { type: text('name') }).nest('', { type: text('title') }).array('stats', { type: 'uint16le', length: 8 }).uint8('inventoryCount').array('inventory', { type: itemParser, length: 'inventoryCount' });
+  const text = (name) =>
+    new Parser().uint8(`${name}Length`).string(name, { length: `${name}Length`, encoding: 'utf8' });
+  const itemParser = new Parser()
+    .endianness('little')
+    .uint16('id')
+    .uint8('count')
+    .nest('', { type: text('tag') });
+  const base = () =>
+    new Parser()
+      .endianness('little')
+      .nest('', { type: text('name') })
+      .nest('', { type: text('title') })
+      .array('stats', { type: 'uint16le', length: 8 })
+      .uint8('inventoryCount')
+      .array('inventory', { type: itemParser, length: 'inventoryCount' });
   const v1 = base();
   const v2 = base().nest('position', { type: new Parser().endianness('little').floatle('x').floatle('y') });
   const body = (p) => new Parser().endianness('little').uint32('count').array('players', { type: p, length: 'count' });
-  const file = new Parser().endianness('little').string('magic', { length: 4 }).uint16('version').choice('body', { tag: 'version', choices: { 1: body(v1), 2: body(v2) } });
+  const file = new Parser()
+    .endianness('little')
+    .string('magic', { length: 4 })
+    .uint16('version')
+    .choice('body', { tag: 'version', choices: { 1: body(v1), 2: body(v2) } });
   const clean = (p) => {
-    const out = { name: p.name, title: p.title, stats: p.stats, inventory: p.inventory.map((i) => ({ id: i.id, count: i.count, tag: i.tag })) };
+    const out = {
+      name: p.name,
+      title: p.title,
+      stats: p.stats,
+      inventory: p.inventory.map((i) => ({ id: i.id, count: i.count, tag: i.tag })),
+    };
     if (p.position) out.position = { x: p.position.x, y: p.position.y };
     return out;
   };
-  return { parse: (bytes) => file.parse(bytes), clean: (v) => ({ magic: v.magic, version: v.version, players: v.body.players.map(clean) }) };
+  return {
+    parse: (bytes) => file.parse(bytes),
+    clean: (v) => ({ magic: v.magic, version: v.version, players: v.body.players.map(clean) }),
+  };
 }
 
 function restructurePeer() {
   const text = new r.String(r.uint8, 'utf8');
   const itemStruct = new r.Struct({ id: r.uint16le, count: r.uint8, tag: text });
-  const fields = { name: text, title: text, stats: new r.Array(r.uint16le, 8), inventory: new r.Array(itemStruct, r.uint8) };
+  const fields = {
+    name: text,
+    title: text,
+    stats: new r.Array(r.uint16le, 8),
+    inventory: new r.Array(itemStruct, r.uint8),
+  };
   const v1 = new r.Struct(fields);
   const v2 = new r.Struct({ ...fields, position: new r.Struct({ x: r.floatle, y: r.floatle }) });
   const file = new r.Struct({
     magic: new r.String(4, 'ascii'),
-    body: new r.VersionedStruct(r.uint16le, { 1: { players: new r.Array(v1, r.uint32le) }, 2: { players: new r.Array(v2, r.uint32le) } }),
+    body: new r.VersionedStruct(r.uint16le, {
+      1: { players: new r.Array(v1, r.uint32le) },
+      2: { players: new r.Array(v2, r.uint32le) },
+    }),
   });
   const clean = (p) => {
-    const out = { name: p.name, title: p.title, stats: [...p.stats], inventory: p.inventory.map((i) => ({ id: i.id, count: i.count, tag: i.tag })) };
+    const out = {
+      name: p.name,
+      title: p.title,
+      stats: [...p.stats],
+      inventory: p.inventory.map((i) => ({ id: i.id, count: i.count, tag: i.tag })),
+    };
     if (p.position) out.position = { x: p.position.x, y: p.position.y };
     return out;
   };
@@ -297,14 +369,23 @@ function restructurePeer() {
 }
 
 async function kaitaiPeer() {
-  const text = (id) => [{ id: `${id}_len`, type: 'u1' }, { id, type: 'str', size: `${id}_len`, encoding: 'UTF-8' }];
+  const text = (id) => [
+    { id: `${id}_len`, type: 'u1' },
+    { id, type: 'str', size: `${id}_len`, encoding: 'UTF-8' },
+  ];
   const Records = await compileKsy({
     meta: { id: 'records_file', endian: 'le' },
-    seq: [{ id: 'magic', contents: 'RLSV' }, { id: 'version', type: 'u2' }, { id: 'count', type: 'u4' }, { id: 'players', type: 'player', repeat: 'expr', 'repeat-expr': 'count' }],
+    seq: [
+      { id: 'magic', contents: 'RLSV' },
+      { id: 'version', type: 'u2' },
+      { id: 'count', type: 'u4' },
+      { id: 'players', type: 'player', repeat: 'expr', 'repeat-expr': 'count' },
+    ],
     types: {
       player: {
         seq: [
-          ...text('name'), ...text('title'),
+          ...text('name'),
+          ...text('title'),
           { id: 'stats', type: 'u2', repeat: 'expr', 'repeat-expr': 8 },
           { id: 'inventory_count', type: 'u1' },
           { id: 'inventory', type: 'item', repeat: 'expr', 'repeat-expr': 'inventory_count' },
@@ -312,15 +393,28 @@ async function kaitaiPeer() {
         ],
       },
       item: { seq: [{ id: 'id', type: 'u2' }, { id: 'count', type: 'u1' }, ...text('tag')] },
-      position: { seq: [{ id: 'x', type: 'f4' }, { id: 'y', type: 'f4' }] },
+      position: {
+        seq: [
+          { id: 'x', type: 'f4' },
+          { id: 'y', type: 'f4' },
+        ],
+      },
     },
   });
   const clean = (p) => {
-    const out = { name: p.name, title: p.title, stats: p.stats, inventory: p.inventory.map((i) => ({ id: i.id, count: i.count, tag: i.tag })) };
+    const out = {
+      name: p.name,
+      title: p.title,
+      stats: p.stats,
+      inventory: p.inventory.map((i) => ({ id: i.id, count: i.count, tag: i.tag })),
+    };
     if (p.position) out.position = { x: p.position.x, y: p.position.y };
     return out;
   };
-  return { parse: (bytes) => new Records(new KaitaiStream(bytes)), clean: (v) => ({ magic: 'RLSV', version: v.version, players: v.players.map(clean) }) };
+  return {
+    parse: (bytes) => new Records(new KaitaiStream(bytes)),
+    clean: (v) => ({ magic: 'RLSV', version: v.version, players: v.players.map(clean) }),
+  };
 }
 
 // ---- the cases -------------------------------------------------------------------------------------
@@ -334,7 +428,9 @@ export async function cases(quick) {
   const ks = await kaitaiPeer();
 
   const random = prng(5);
-  const tiles = Array.from({ length: quick ? 4096 : 256 * 1024 }, (_, i) => (i % 7 === 0 ? Math.floor(random() * 512) : (i >> 6) & 0xff));
+  const tiles = Array.from({ length: quick ? 4096 : 256 * 1024 }, (_, i) =>
+    i % 7 === 0 ? Math.floor(random() * 512) : (i >> 6) & 0xff,
+  );
   const chunked = {
     magic: 'RLCK',
     version: 2,
@@ -347,7 +443,8 @@ export async function cases(quick) {
   };
   const chunkedBytes = must(encode(chunkedFile, chunked));
   // Every hand-written byte must be ours too (the same zlib level, the same layout).
-  if (Buffer.compare(Buffer.from(handWriteChunked(chunked)), Buffer.from(chunkedBytes)) !== 0) throw new Error('the hand-written chunked encoder disagrees');
+  if (Buffer.compare(Buffer.from(handWriteChunked(chunked)), Buffer.from(chunkedBytes)) !== 0)
+    throw new Error('the hand-written chunked encoder disagrees');
   const chunkedPayload = bytes.length + tiles.length * 2;
   const noCp437 = 'no cp437 strings, checksums or compression layers';
   const options = quick ? {} : { iterations: 20, warmupIterations: 3 };
@@ -393,7 +490,11 @@ export async function cases(quick) {
         { name: 'DataView + fflate + crc-32 (hand-written)', run: () => handReadChunked(chunkedBytes) },
         { name: 'binary-parser', run: () => undefined, fails: noCp437 },
         { name: 'restructure', run: () => undefined, fails: noCp437 },
-        { name: 'Kaitai Struct', run: () => undefined, fails: 'no cp437 in its JavaScript runtime (TextDecoder), no checksums' },
+        {
+          name: 'Kaitai Struct',
+          run: () => undefined,
+          fails: 'no cp437 in its JavaScript runtime (TextDecoder), no checksums',
+        },
       ],
     },
     {

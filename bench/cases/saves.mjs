@@ -13,7 +13,15 @@ import { edgeSave, format as edgeFormat } from '@savekit/edge';
 import { syntheticSave } from './edge.mjs';
 import { createUqmSave, format as uqmFormat, uqmSave } from '@savekit/uqm';
 import { adataSaver, format as zippyFormat, Vector, writeSavefile } from '@savekit/zippy';
-import { encodeSave, format as terrarumFormat, parseCsv, PLAYER_REF_ID, temdFile, tevdDisk, treeToDisk } from '@savekit/terrarum';
+import {
+  encodeSave,
+  format as terrarumFormat,
+  parseCsv,
+  PLAYER_REF_ID,
+  temdFile,
+  tevdDisk,
+  treeToDisk,
+} from '@savekit/terrarum';
 import { format as skirmishFormat } from '@savekit/examples/skirmish';
 import { prng } from '../data.mjs';
 
@@ -32,7 +40,11 @@ process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
 
 /** Peak memory of one operation, measured in a fresh process. */
 function peakMemory(moduleName, op, file) {
-  const run = spawnSync(process.execPath, ['--expose-gc', probe, moduleName, op, file], { encoding: 'utf8', cwd: fileURLToPath(new URL('..', import.meta.url)), maxBuffer: 1 << 20 });
+  const run = spawnSync(process.execPath, ['--expose-gc', probe, moduleName, op, file], {
+    encoding: 'utf8',
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
+    maxBuffer: 1 << 20,
+  });
   if (run.status !== 0) throw new Error(`memory probe ${moduleName} ${op} ${file} failed: ${run.stderr}`);
   return JSON.parse(run.stdout);
 }
@@ -45,14 +57,21 @@ function uqmLargest() {
   const random = prng(3);
   const systems = Array.from({ length: 502 }, (_, star) => ({
     star,
-    worlds: Array.from({ length: 1 + (star % 16) }, () => ({ mineral: Math.floor(random() * 2 ** 32), energy: Math.floor(random() * 2 ** 32), bio: Math.floor(random() * 2 ** 32) })),
+    worlds: Array.from({ length: 1 + (star % 16) }, () => ({
+      mineral: Math.floor(random() * 2 ** 32),
+      energy: Math.floor(random() * 2 ** 32),
+      bio: Math.floor(random() * 2 ** 32),
+    })),
   }));
   return must(encode(uqmSave, createUqmSave({ name: 'every system scanned', scan: { systems } })));
 }
 
 function zippySynthetic(count) {
   const random = prng(9);
-  const roots = Array.from({ length: count }, () => new Vector(Array.from({ length: 30 }, () => Math.round(random() * 1e6) / 64)));
+  const roots = Array.from(
+    { length: count },
+    () => new Vector(Array.from({ length: 30 }, () => Math.round(random() * 1e6) / 64)),
+  );
   return must(writeSavefile(roots, adataSaver));
 }
 
@@ -60,26 +79,72 @@ function terrarumSynthetic(side) {
   const n = side * side;
   const random = prng(13);
   const world = {
-    byteOrder: 'le', bytesPerTile: 1, layerCount: 4, reserved: 0, width: side, height: side, spawnX: side >> 1, spawnY: 10,
-    terrain: Uint16Array.from({ length: n }, (_, i) => (i % 11 === 0 ? Math.floor(random() * 4096) : (i / side) & 0xfff)),
+    byteOrder: 'le',
+    bytesPerTile: 1,
+    layerCount: 4,
+    reserved: 0,
+    width: side,
+    height: side,
+    spawnX: side >> 1,
+    spawnY: 10,
+    terrain: Uint16Array.from({ length: n }, (_, i) =>
+      i % 11 === 0 ? Math.floor(random() * 4096) : (i / side) & 0xfff,
+    ),
     wall: Uint16Array.from({ length: n }, (_, i) => (i / side) & 0xff),
     wire: new Uint8Array(n),
   };
   const save = {
-    meta: { magic: 'TESV', name: 'big world', terrainSeed: 1n, randomiserSeed: 2n, crc1: 0, crc2: 0, crc3: 0, crc4: 0, hash4321: new Uint8Array(32), refid: PLAYER_REF_ID, timeT: 0n, created: 1, lastPlayed: 2, playTime: 3 },
+    meta: {
+      magic: 'TESV',
+      name: 'big world',
+      terrainSeed: 1n,
+      randomiserSeed: 2n,
+      crc1: 0,
+      crc2: 0,
+      crc3: 0,
+      crc4: 0,
+      hash4321: new Uint8Array(32),
+      refid: PLAYER_REF_ID,
+      timeT: 0n,
+      created: 1,
+      lastPlayed: 2,
+      playTime: 3,
+    },
     worldinfo1: must(encode(temdFile, { gzip: false, world })),
-    worldinfo2: parseCsv('"id";"name"\n"1";"BLOCK_STONE"\n'), worldinfo3: { rows: [] }, worldinfo4: { rows: [] }, worldinfo5: 'basegame\n',
-    actors: { '91A7E2': '{"referenceID":9545698}' }, files: {},
+    worldinfo2: parseCsv('"id";"name"\n"1";"BLOCK_STONE"\n'),
+    worldinfo3: { rows: [] },
+    worldinfo4: { rows: [] },
+    worldinfo5: 'basegame\n',
+    actors: { '91A7E2': '{"referenceID":9545698}' },
+    files: {},
   };
   return must(encode(tevdDisk, treeToDisk(must(encodeSave(save)), { name: 'save1' })));
 }
 
 export async function cases(quick) {
   const formats = [
-    { id: 'edge', module: '@savekit/edge', format: edgeFormat, sample: 'edge-01.esg', synthetic: () => edgeSynthetic(quick ? 1500 : 170_000) },
+    {
+      id: 'edge',
+      module: '@savekit/edge',
+      format: edgeFormat,
+      sample: 'edge-01.esg',
+      synthetic: () => edgeSynthetic(quick ? 1500 : 170_000),
+    },
     { id: 'uqm', module: '@savekit/uqm', format: uqmFormat, sample: 'uqm-01.sav', synthetic: uqmLargest },
-    { id: 'zippy', module: '@savekit/zippy', format: zippyFormat, sample: 'zippy-01.zsav', synthetic: () => zippySynthetic(quick ? 2000 : 200_000) },
-    { id: 'terrarum', module: '@savekit/terrarum', format: terrarumFormat, sample: 'terrarum-01.tevd', synthetic: () => terrarumSynthetic(quick ? 350 : 3600) },
+    {
+      id: 'zippy',
+      module: '@savekit/zippy',
+      format: zippyFormat,
+      sample: 'zippy-01.zsav',
+      synthetic: () => zippySynthetic(quick ? 2000 : 200_000),
+    },
+    {
+      id: 'terrarum',
+      module: '@savekit/terrarum',
+      format: terrarumFormat,
+      sample: 'terrarum-01.tevd',
+      synthetic: () => terrarumSynthetic(quick ? 350 : 3600),
+    },
     { id: 'skirmish', module: '@savekit/examples/skirmish', format: skirmishFormat, sample: 'skirmish-01.sks' },
   ];
   const out = [];
@@ -94,7 +159,8 @@ export async function cases(quick) {
       const bytes = new Uint8Array(readFileSync(input.path));
       const doc = must(f.format.decode(bytes)).value;
       // Unchanged, the document writes the same bytes: checked before anything is timed.
-      if (Buffer.compare(Buffer.from(must(f.format.encode(doc))), Buffer.from(bytes)) !== 0) throw new Error(`${f.id} ${input.label}: re-encoding differs`);
+      if (Buffer.compare(Buffer.from(must(f.format.encode(doc))), Buffer.from(bytes)) !== 0)
+        throw new Error(`${f.id} ${input.label}: re-encoding differs`);
       const size = `${bytes.length >= 1e6 ? `${(bytes.length / 1e6).toFixed(1)} MB` : `${(bytes.length / 1e3).toFixed(1)} kB`}`;
       const heavy = bytes.length > 1e6 && !quick ? { iterations: 5, warmupIterations: 1, time: 500 } : {};
       for (const op of ['decode', 'encode']) {
@@ -105,7 +171,13 @@ export async function cases(quick) {
           ours: `savekit ${f.id}`,
           ...heavy,
           memory: () => peakMemory(f.module, op, input.path),
-          peers: [{ name: `savekit ${f.id}`, run: op === 'decode' ? () => must(f.format.decode(bytes)).value : () => must(f.format.encode(doc)), check: () => true }],
+          peers: [
+            {
+              name: `savekit ${f.id}`,
+              run: op === 'decode' ? () => must(f.format.decode(bytes)).value : () => must(f.format.encode(doc)),
+              check: () => true,
+            },
+          ],
         });
       }
     }

@@ -13,23 +13,43 @@ function must(result) {
 }
 
 export function cases(quick) {
-  const dir = process.env.SAVEKIT_CORPUS ?? join(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..', 'shared', 'vectors-found');
+  const dir =
+    process.env.SAVEKIT_CORPUS ??
+    join(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..', 'shared', 'vectors-found');
   const uqm = join(dir, 'uqm');
   if (!existsSync(uqm)) {
     console.warn('uqm bench: ../shared/vectors-found/uqm is absent; skipped');
     return [];
   }
-  const files = readdirSync(uqm).filter((f) => !f.endsWith('.txt')).map((f) => new Uint8Array(readFileSync(join(uqm, f))));
+  const files = readdirSync(uqm)
+    .filter((f) => !f.endsWith('.txt'))
+    .map((f) => new Uint8Array(readFileSync(join(uqm, f))));
   const docs = files.map((b) => must(decode(uqmSave, b)).value);
   const legacyFiles = docs.map((d) => must(encode(legacySave, saveToLegacy(d))));
   const legacyDocs = legacyFiles.map((b) => must(decode(legacySave, b)).value);
   const total = (list) => list.reduce((n, b) => n + b.length, 0);
   const options = quick ? {} : { time: 1000 };
   return [
-    { name: `uqm 0.8 decode (${files.length} real saves, ${total(files)} bytes)`, bytes: total(files), run: () => files.map((b) => must(decode(uqmSave, b)).value.magic) },
-    { name: `uqm 0.8 encode (${files.length} real saves)`, bytes: total(files), run: () => docs.map((d) => must(encode(uqmSave, d)).length) },
-    { name: `uqm 0.7 decode (LZHUF, ${legacyFiles.length} saves, ${total(legacyFiles)} bytes)`, bytes: total(legacyFiles), run: () => legacyFiles.map((b) => must(decode(legacySave, b)).value.summary.sis.resUnits) },
-    { name: `uqm 0.7 encode (LZHUF, ${legacyFiles.length} saves)`, bytes: total(legacyFiles), run: () => legacyDocs.map((d) => must(encode(legacySave, d)).length) },
+    {
+      name: `uqm 0.8 decode (${files.length} real saves, ${total(files)} bytes)`,
+      bytes: total(files),
+      run: () => files.map((b) => must(decode(uqmSave, b)).value.magic),
+    },
+    {
+      name: `uqm 0.8 encode (${files.length} real saves)`,
+      bytes: total(files),
+      run: () => docs.map((d) => must(encode(uqmSave, d)).length),
+    },
+    {
+      name: `uqm 0.7 decode (LZHUF, ${legacyFiles.length} saves, ${total(legacyFiles)} bytes)`,
+      bytes: total(legacyFiles),
+      run: () => legacyFiles.map((b) => must(decode(legacySave, b)).value.summary.sis.resUnits),
+    },
+    {
+      name: `uqm 0.7 encode (LZHUF, ${legacyFiles.length} saves)`,
+      bytes: total(legacyFiles),
+      run: () => legacyDocs.map((d) => must(encode(legacySave, d)).length),
+    },
   ].map(({ name, bytes, run }) => ({
     name,
     description: 'MB/s of file bytes',

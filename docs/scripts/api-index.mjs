@@ -22,9 +22,27 @@ const model = JSON.parse(readFileSync(modelFile, 'utf8'));
 const sidebar = JSON.parse(readFileSync(sidebarFile, 'utf8'));
 
 // TypeDoc's ReflectionKind values (typedoc/dist/lib/models/kind), the ones a package exports.
-const KIND = { 2: 'module', 4: 'namespace', 8: 'enum', 32: 'constant', 64: 'function', 128: 'class', 256: 'interface', 2097152: 'type', 4194304: 're-export' };
+const KIND = {
+  2: 'module',
+  4: 'namespace',
+  8: 'enum',
+  32: 'constant',
+  64: 'function',
+  128: 'class',
+  256: 'interface',
+  2097152: 'type',
+  4194304: 're-export',
+};
 // The sidebar group TypeDoc's markdown theme files each kind under.
-const GROUP = { 4: 'Namespaces', 8: 'Enumerations', 32: 'Variables', 64: 'Functions', 128: 'Classes', 256: 'Interfaces', 2097152: 'Type Aliases' };
+const GROUP = {
+  4: 'Namespaces',
+  8: 'Enumerations',
+  32: 'Variables',
+  64: 'Functions',
+  128: 'Classes',
+  256: 'Interfaces',
+  2097152: 'Type Aliases',
+};
 
 /** A comment's parts as Markdown (inline `{@link x}` shown as `x`). */
 function partsText(parts = []) {
@@ -33,9 +51,13 @@ function partsText(parts = []) {
 
 /** The first sentence of a comment summary, on one line. */
 function oneLine(comment, dropPrefix) {
-  let text = partsText(comment?.summary).split(/\n\s*\n/)[0].replace(/\s*\n\s*/g, ' ').trim();
+  let text = partsText(comment?.summary)
+    .split(/\n\s*\n/)[0]
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
   // Module comments open with "`@savekit/x`: …"; the entry point is already named beside it.
-  if (dropPrefix !== undefined && text.startsWith(`\`${dropPrefix}\``)) text = text.slice(dropPrefix.length + 2).replace(/^[:\s—-]+/, '');
+  if (dropPrefix !== undefined && text.startsWith(`\`${dropPrefix}\``))
+    text = text.slice(dropPrefix.length + 2).replace(/^[:\s—-]+/, '');
   // A sentence ends at ". " before a capital or a backtick, outside code spans.
   let inCode = false;
   for (let i = 0; i < text.length; i++) {
@@ -50,7 +72,9 @@ function oneLine(comment, dropPrefix) {
 
 /** The comment of an export: its own, or its first signature's (functions, constructors). */
 function commentOf(reflection) {
-  return reflection.comment ?? reflection.signatures?.[0]?.comment ?? reflection.type?.declaration?.signatures?.[0]?.comment;
+  return (
+    reflection.comment ?? reflection.signatures?.[0]?.comment ?? reflection.type?.declaration?.signatures?.[0]?.comment
+  );
 }
 
 /** Every link under a sidebar node, by the name shown: [{ group, link }]. */
@@ -69,7 +93,11 @@ function readmeImports(readme, specifier) {
   for (const match of readme.matchAll(pattern)) {
     if (match[2] !== specifier) continue;
     for (const raw of match[1].split(',')) {
-      const name = raw.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0].trim();
+      const name = raw
+        .trim()
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+/)[0]
+        .trim();
       if (name !== '' && !names.includes(name)) names.push(name);
     }
   }
@@ -87,14 +115,19 @@ const lines = [
   '',
   'Every published package, what it is for, the entry points it can be imported from and the exports',
   'a reader meets first. Each name links to its full reference; the sidebar lists every export.',
-  'This page is generated from the packages\' metadata and their TSDoc by `docs/scripts/api-index.mjs`.',
+  "This page is generated from the packages' metadata and their TSDoc by `docs/scripts/api-index.mjs`.",
   '',
   '| package | what it is for |',
   '|---|---|',
 ];
 /** The anchor VitePress gives a heading (its slugify: special characters become one dash, trimmed). */
-const anchor = (heading) => heading.replace(/[\s~`!@#$%^&*()\-_+=[\]{}|\\;:"'“”‘’<>,.?/]+/g, '-').replace(/^-+|-+$/g, '').toLowerCase();
-for (const pkg of packages) lines.push(`| [\`${pkg.manifest.name}\`](#${anchor(pkg.manifest.name)}) | ${pkg.manifest.description ?? ''} |`);
+const anchor = (heading) =>
+  heading
+    .replace(/[\s~`!@#$%^&*()\-_+=[\]{}|\\;:"'“”‘’<>,.?/]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .toLowerCase();
+for (const pkg of packages)
+  lines.push(`| [\`${pkg.manifest.name}\`](#${anchor(pkg.manifest.name)}) | ${pkg.manifest.description ?? ''} |`);
 
 let documented = 0;
 for (const pkg of packages) {
@@ -110,13 +143,19 @@ for (const pkg of packages) {
   // typedoc-entry-names.mjs); a package with one entry point is its module.
   const subModules = (reflection.children ?? []).filter((c) => c.kind === 2);
   const modules = subModules.length > 0 ? subModules : [reflection];
-  const moduleNodes = subModules.length > 0 ? new Map(node.items.filter((i) => i.link !== undefined).map((i) => [i.text, i])) : new Map([[name, node]]);
+  const moduleNodes =
+    subModules.length > 0
+      ? new Map(node.items.filter((i) => i.link !== undefined).map((i) => [i.text, i]))
+      : new Map([[name, node]]);
 
   lines.push('', `## ${name}`, '', pkg.manifest.description ?? '');
   const formatList = formats.get(name);
   if (formatList !== undefined) {
     const list = formatList.map((f) => `\`${f.id}\` (${f.title})`).join(', ');
-    lines.push('', `A format package: its \`format\` export registers ${list} with the CLI, the playground and any \`FormatRegistry\`. The bytes, layouts and edits are on its [format page](/formats/${pkg.folder}).`);
+    lines.push(
+      '',
+      `A format package: its \`format\` export registers ${list} with the CLI, the playground and any \`FormatRegistry\`. The bytes, layouts and edits are on its [format page](/formats/${pkg.folder}).`,
+    );
   }
   const bin = pkg.manifest.bin;
   if (bin !== undefined) {
@@ -129,7 +168,8 @@ for (const pkg of packages) {
   for (const key of Object.keys(exportsMap)) {
     if (key === './package.json') continue;
     const specifier = key === '.' ? name : `${name}/${key.replace(/^\.\//, '')}`;
-    const module = modules.find((m) => m.name === specifier) ?? (modules.length === 1 && key === '.' ? modules[0] : undefined);
+    const module =
+      modules.find((m) => m.name === specifier) ?? (modules.length === 1 && key === '.' ? modules[0] : undefined);
     const moduleNode = moduleNodes.get(specifier) ?? (key === '.' ? moduleNodes.get(name) : undefined);
     if (module === undefined || moduleNode === undefined) {
       console.error(`api index: ${specifier} (an entry point of ${name}) is not in the TypeDoc output`);
@@ -152,7 +192,7 @@ for (const pkg of packages) {
     if (shown.length === 0) continue;
     lines.push('', modules.length > 1 ? `Main exports of \`${module.name}\`:` : 'Main exports:', '');
     for (const item of shown) {
-      const target = item.kind === 4194304 ? exported.find((c) => c.id === item.target) ?? item : item;
+      const target = item.kind === 4194304 ? (exported.find((c) => c.id === item.target) ?? item) : item;
       const candidates = links.get(item.name) ?? [];
       const link = (candidates.find((c) => c.group === GROUP[target.kind]) ?? candidates[0])?.link;
       const label = link === undefined ? `\`${item.name}\`` : `[\`${item.name}\`](${link})`;
@@ -161,7 +201,9 @@ for (const pkg of packages) {
     }
     const counts = new Map();
     for (const c of exported) counts.set(KIND[c.kind] ?? 'export', (counts.get(KIND[c.kind] ?? 'export') ?? 0) + 1);
-    const summary = [...counts].map(([kind, n]) => `${n} ${kind}${n === 1 ? '' : kind.endsWith('s') ? 'es' : 's'}`).join(', ');
+    const summary = [...counts]
+      .map(([kind, n]) => `${n} ${kind}${n === 1 ? '' : kind.endsWith('s') ? 'es' : 's'}`)
+      .join(', ');
     lines.push('', `[All ${exported.length} exports of \`${module.name}\`](${moduleNode.link}): ${summary}.`);
   }
 }

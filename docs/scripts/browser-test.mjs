@@ -18,7 +18,15 @@ if (!existsSync(join(dist, 'index.html'))) {
   process.exit(1);
 }
 
-const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.woff2': 'font/woff2', '.png': 'image/png' };
+const types = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.woff2': 'font/woff2',
+  '.png': 'image/png',
+};
 const server = createServer((req, res) => {
   const url = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
   let path = normalize(join(dist, url));
@@ -35,15 +43,39 @@ const base = `http://127.0.0.1:${server.address().port}`;
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   headless: true,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 
 // Each sample: a value its tree must show, and a field to hover (its data-path).
 const cases = [
   { sample: 'edge-01.esg', format: 'edge', shows: ['MAP01', 'OUR HERO', 'thumbnail: 160×100'], hover: 'chunks.1' },
-  { sample: 'uqm-01.sav', format: 'uqm', shows: ['Sample: Sol, Mercury mined', 'star 82 (17 worlds)'], hover: 'summary.sis.resUnits' },
-  { sample: 'zippy-01.zsav', format: 'zippy', shows: ['ZSAV 1.0 (big-endian), 11 objects', 'ADAT'], hover: 'objects.1' },
-  { sample: 'terrarum-01.tevd', format: 'terrarum', shows: ['holds the save "Sample: Nimbus"', 'worldinfo2'], hover: 'disk.entries.4' },
+  {
+    sample: 'uqm-01.sav',
+    format: 'uqm',
+    shows: ['Sample: Sol, Mercury mined', 'star 82 (17 worlds)'],
+    hover: 'summary.sis.resUnits',
+  },
+  {
+    sample: 'zippy-01.zsav',
+    format: 'zippy',
+    shows: ['ZSAV 1.0 (big-endian), 11 objects', 'ADAT'],
+    hover: 'objects.1',
+  },
+  {
+    sample: 'terrarum-01.tevd',
+    format: 'terrarum',
+    shows: ['holds the save "Sample: Nimbus"', 'worldinfo2'],
+    hover: 'disk.entries.4',
+  },
   { sample: 'skirmish-01.sks', format: 'skirmish', shows: ['Bridge at Ütersen', 'scout'], hover: 'chunks.1.body' },
 ];
 
@@ -77,24 +109,49 @@ async function checkHexdump(page, c) {
     }),
   );
   const shown = Math.min(file.length, 64 * 1024);
-  check(`${c.sample}: hexdump has a row per 16 bytes`, rows.length === Math.ceil(shown / 16), `${rows.length} rows for ${shown} bytes`);
+  check(
+    `${c.sample}: hexdump has a row per 16 bytes`,
+    rows.length === Math.ceil(shown / 16),
+    `${rows.length} rows for ${shown} bytes`,
+  );
   const wrong = [];
   rows.forEach((row, r) => {
     const at = r * 16;
     const expected = [...file.subarray(at, Math.min(at + 16, shown))];
     if (Number.parseInt(row.offset, 16) !== at) wrong.push(`row ${r}: offset ${row.offset}`);
-    if (row.hex.join(' ') !== expected.map((b) => b.toString(16).padStart(2, '0')).join(' ')) wrong.push(`row ${r}: hex ${row.hex.join(' ')}`);
-    if (row.chars.join('') !== expected.map(printable).join('')) wrong.push(`row ${r}: ascii ${JSON.stringify(row.chars.join(''))}`);
+    if (row.hex.join(' ') !== expected.map((b) => b.toString(16).padStart(2, '0')).join(' '))
+      wrong.push(`row ${r}: hex ${row.hex.join(' ')}`);
+    if (row.chars.join('') !== expected.map(printable).join(''))
+      wrong.push(`row ${r}: ascii ${JSON.stringify(row.chars.join(''))}`);
     if (expected.length > 8 && row.gapAt !== 8) wrong.push(`row ${r}: the gap is before byte ${row.gapAt}, not 8`);
   });
-  check(`${c.sample}: hexdump rows are offset, 16 bytes and their ASCII ('.' for non-printables)`, wrong.length === 0, wrong.slice(0, 3).join('; '));
+  check(
+    `${c.sample}: hexdump rows are offset, 16 bytes and their ASCII ('.' for non-printables)`,
+    wrong.length === 0,
+    wrong.slice(0, 3).join('; '),
+  );
   const full = rows.filter((row) => row.gap !== undefined);
-  check(`${c.sample}: bytes in two groups of 8 with a visible gap`, full.length > 0 && full.every((row) => row.gap > row.spacing + 3), full.slice(0, 1).map((row) => `gap ${row.gap}px, spacing ${row.spacing}px`).join(''));
+  check(
+    `${c.sample}: bytes in two groups of 8 with a visible gap`,
+    full.length > 0 && full.every((row) => row.gap > row.spacing + 3),
+    full
+      .slice(0, 1)
+      .map((row) => `gap ${row.gap}px, spacing ${row.spacing}px`)
+      .join(''),
+  );
   const lefts = new Set(rows.map((row) => row.asciiLeft));
-  check(`${c.sample}: the ASCII column lines up on every row`, lefts.size === 1 && !lefts.has(undefined), [...lefts].join(', '));
+  check(
+    `${c.sample}: the ASCII column lines up on every row`,
+    lefts.size === 1 && !lefts.has(undefined),
+    [...lefts].join(', '),
+  );
   const lit = rows.reduce((n, row) => n + row.lit, 0);
   const litChars = rows.reduce((n, row) => n + row.litChars, 0);
-  check(`${c.sample}: the hovered field is lit in the ASCII column too`, lit > 0 && litChars === lit, `${lit} bytes, ${litChars} characters lit`);
+  check(
+    `${c.sample}: the hovered field is lit in the ASCII column too`,
+    lit > 0 && litChars === lit,
+    `${lit} bytes, ${litChars} characters lit`,
+  );
 }
 
 let passed = 0;
@@ -111,13 +168,23 @@ try {
   page.on('pageerror', (error) => errors.push(String(error)));
   await page.goto(`${base}/playground.html`, { waitUntil: 'networkidle' });
   check('the playground page loads', (await page.locator('.playground').count()) === 1, errors.join('; '));
-  if (errors.length > 0 && (await page.locator('.playground').count()) === 0) throw new Error(`the playground failed to load: ${errors.join('; ')}`);
+  if (errors.length > 0 && (await page.locator('.playground').count()) === 0)
+    throw new Error(`the playground failed to load: ${errors.join('; ')}`);
   for (const c of cases) {
     await page.click(`button[data-sample="${c.sample}"]`);
     await page.waitForSelector('[data-test="tree"]', { timeout: 10000 }).catch(() => undefined);
-    const status = (await page.locator('[data-test="status"]').textContent().catch(() => '')) ?? '';
+    const status =
+      (await page
+        .locator('[data-test="status"]')
+        .textContent()
+        .catch(() => '')) ?? '';
     check(`${c.sample}: sniffed as ${c.format}`, status.includes(`(${c.format})`), status.slice(0, 200));
-    const text = `${status}\n${(await page.locator('[data-test="tree"]').textContent().catch(() => '')) ?? ''}`;
+    const text = `${status}\n${
+      (await page
+        .locator('[data-test="tree"]')
+        .textContent()
+        .catch(() => '')) ?? ''
+    }`;
     for (const value of c.shows) check(`${c.sample}: shows ${JSON.stringify(value)}`, text.includes(value));
     const node = page.locator(`[data-test="tree"] .node[data-path="${c.hover}"]`).first();
     await node.hover().catch(() => undefined);

@@ -11,7 +11,11 @@ const read = (file) => readFileSync(join(docs, file), 'utf8');
 const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /** A Markdown link, or a frontmatter `link:`, to the format's page (with or without .md/.html and a hash). */
-const linksTo = (text, page) => new RegExp(`(\\]\\(|link:\\s*)(${escapeRegExp(page)}|\\./${escapeRegExp(page.split('/').pop())})(\\.md|\\.html)?(#[^)\\s]*)?(\\)|\\s*$)`, 'm').test(text);
+const linksTo = (text, page) =>
+  new RegExp(
+    `(\\]\\(|link:\\s*)(${escapeRegExp(page)}|\\./${escapeRegExp(page.split('/').pop())})(\\.md|\\.html)?(#[^)\\s]*)?(\\)|\\s*$)`,
+    'm',
+  ).test(text);
 
 const packages = await formatPackages();
 if (packages.length === 0) {
@@ -25,7 +29,8 @@ for (const pkg of packages) {
   const page = `/formats/${pkg.folder}`;
   const ids = pkg.formats.map((f) => f.id).join(', ');
   const missing = (where, what) => problems.push(`${name} (format ${ids}): ${where} ${what}`);
-  if (!existsSync(join(docs, 'formats', `${pkg.folder}.md`))) missing(`docs/formats/${pkg.folder}.md`, 'does not exist (every format has its page)');
+  if (!existsSync(join(docs, 'formats', `${pkg.folder}.md`)))
+    missing(`docs/formats/${pkg.folder}.md`, 'does not exist (every format has its page)');
   for (const [file, label] of [
     ['index.md', 'the home page'],
     ['guide/index.md', 'the guide index'],
@@ -34,9 +39,12 @@ for (const pkg of packages) {
     if (!linksTo(text, page)) missing(`${label} (docs/${file})`, `has no link to ${page}`);
     if (!text.includes(`\`${name}\``)) missing(`${label} (docs/${file})`, `does not name \`${name}\``);
   }
-  if (!linksTo(read('formats/index.md'), page)) missing('the formats overview (docs/formats/index.md)', `has no link to ${page}`);
-  if (!read('.vitepress/config.mts').includes(`link: '${page}'`)) missing('the formats sidebar (docs/.vitepress/config.mts)', `has no entry for ${page}`);
-  if (!read('.vitepress/theme/Playground.vue').includes(`from '${name}'`)) missing('the playground (docs/.vitepress/theme/Playground.vue)', `does not register ${name}`);
+  if (!linksTo(read('formats/index.md'), page))
+    missing('the formats overview (docs/formats/index.md)', `has no link to ${page}`);
+  if (!read('.vitepress/config.mts').includes(`link: '${page}'`))
+    missing('the formats sidebar (docs/.vitepress/config.mts)', `has no entry for ${page}`);
+  if (!read('.vitepress/theme/Playground.vue').includes(`from '${name}'`))
+    missing('the playground (docs/.vitepress/theme/Playground.vue)', `does not register ${name}`);
 }
 
 if (problems.length > 0) {
@@ -44,4 +52,6 @@ if (problems.length > 0) {
   for (const problem of problems) console.error(`  ${problem}`);
   process.exit(1);
 }
-console.log(`docs check: ${packages.length} format packages (${packages.map((p) => p.manifest.name).join(', ')}) on every page that lists formats`);
+console.log(
+  `docs check: ${packages.length} format packages (${packages.map((p) => p.manifest.name).join(', ')}) on every page that lists formats`,
+);

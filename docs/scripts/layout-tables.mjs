@@ -34,7 +34,13 @@ function rows(codec, prefix = '', base = 0, out = []) {
     if (field.kind === 'struct' && field.children.length > 0) {
       rows(field, name, offset, out);
     } else if (field.kind === 'bits') {
-      for (const f of field.meta.fields) out.push({ offset, size: `${f.width} bit${f.width === 1 ? '' : 's'} @ ${f.at}`, name: `${name}.${f.name}`, type: `bits (${field.meta.order})` });
+      for (const f of field.meta.fields)
+        out.push({
+          offset,
+          size: `${f.width} bit${f.width === 1 ? '' : 's'} @ ${f.at}`,
+          name: `${name}.${f.name}`,
+          type: `bits (${field.meta.order})`,
+        });
     } else {
       out.push({ offset, size: field.size === undefined ? 'varies' : String(field.size), name, type: typeName(field) });
     }
@@ -45,7 +51,10 @@ function rows(codec, prefix = '', base = 0, out = []) {
 
 function table(codec) {
   const lines = ['| offset | size | field | type |', '|---:|---:|---|---|'];
-  for (const r of rows(codec)) lines.push(`| ${r.offset === undefined ? '…' : r.offset} | ${r.size} | \`${r.name}\` | \`${r.type.replace(/\|/g, '\\|')}\` |`);
+  for (const r of rows(codec))
+    lines.push(
+      `| ${r.offset === undefined ? '…' : r.offset} | ${r.size} | \`${r.name}\` | \`${r.type.replace(/\|/g, '\\|')}\` |`,
+    );
   const total = codec.size === undefined ? 'varies' : `${codec.size} bytes`;
   return `${lines.join('\n')}\n\n*Total: ${total}. Generated from \`${codec.name}\` by \`docs/scripts/layout-tables.mjs\`.*\n`;
 }
@@ -94,7 +103,8 @@ for (const [name, codec] of Object.entries(tables)) writeFileSync(new URL(`${nam
 const full = new URL('../../bench/results/full.json', import.meta.url);
 const latest = new URL('../../bench/results/latest.json', import.meta.url);
 const source = existsSync(full) ? full : existsSync(latest) ? latest : undefined;
-let bench = 'The benchmark suite has not run on the machine that built this site. Run `npm run bench` at the repository root, then rebuild the docs.\n';
+let bench =
+  'The benchmark suite has not run on the machine that built this site. Run `npm run bench` at the repository root, then rebuild the docs.\n';
 if (source !== undefined) {
   const results = JSON.parse(readFileSync(source, 'utf8'));
   const f = (x, d = 2) => (typeof x === 'number' ? (x >= 100 ? x.toFixed(0) : x.toFixed(d)) : '—');
@@ -106,7 +116,9 @@ if (source !== undefined) {
   ];
   for (const r of results.rows ?? []) {
     const memory = r.peakMemoryMB === undefined ? '' : `${f(r.peakMemoryMB)} MB (${f(r.peakVsInput)}× the input)`;
-    lines.push(`| ${r.case} | ${r.peer} | ${f(r.opsPerSecond)} | ${f(r.mbPerSecond)} | ${f(r.medianMs, 3)} | ${f(r.p95Ms, 3)} | ${r.fails ? `fails: ${String(r.fails).replace(/\|/g, '/').slice(0, 80)}` : f(r.oursVsPeer)} | ${memory} |`);
+    lines.push(
+      `| ${r.case} | ${r.peer} | ${f(r.opsPerSecond)} | ${f(r.mbPerSecond)} | ${f(r.medianMs, 3)} | ${f(r.p95Ms, 3)} | ${r.fails ? `fails: ${String(r.fails).replace(/\|/g, '/').slice(0, 80)}` : f(r.oursVsPeer)} | ${memory} |`,
+    );
   }
   bench = `${lines.join('\n')}\n`;
 }

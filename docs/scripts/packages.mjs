@@ -11,7 +11,14 @@ export const root = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Whether `value` looks like a SaveFormat (what the CLI's `formatsOf` accepts). */
 function isFormat(value) {
-  return typeof value === 'object' && value !== null && typeof value.id === 'string' && typeof value.sniff === 'function' && typeof value.decode === 'function' && typeof value.encode === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof value.id === 'string' &&
+    typeof value.sniff === 'function' &&
+    typeof value.decode === 'function' &&
+    typeof value.encode === 'function'
+  );
 }
 
 /** Every package under packages/: its folder name, directory and package.json, sorted by folder. */
@@ -19,7 +26,11 @@ export function workspacePackages() {
   const dir = join(root, 'packages');
   return readdirSync(dir, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && existsSync(join(dir, entry.name, 'package.json')))
-    .map((entry) => ({ folder: entry.name, dir: join(dir, entry.name), manifest: JSON.parse(readFileSync(join(dir, entry.name, 'package.json'), 'utf8')) }))
+    .map((entry) => ({
+      folder: entry.name,
+      dir: join(dir, entry.name),
+      manifest: JSON.parse(readFileSync(join(dir, entry.name, 'package.json'), 'utf8')),
+    }))
     .sort((a, b) => a.folder.localeCompare(b.folder));
 }
 
@@ -41,9 +52,12 @@ export async function formatPackages() {
     if (pkg.manifest.private === true) continue;
     const entry = mainEntry(pkg);
     if (entry === undefined) continue;
-    if (!existsSync(entry)) throw new Error(`${pkg.manifest.name} is not built (${entry} is missing): run npm run build first`);
+    if (!existsSync(entry))
+      throw new Error(`${pkg.manifest.name} is not built (${entry} is missing): run npm run build first`);
     const module = await import(pathToFileURL(entry).href);
-    const formats = [module.format, module.default, ...(Array.isArray(module.formats) ? module.formats : [])].filter((f, i, all) => isFormat(f) && all.indexOf(f) === i);
+    const formats = [module.format, module.default, ...(Array.isArray(module.formats) ? module.formats : [])].filter(
+      (f, i, all) => isFormat(f) && all.indexOf(f) === i,
+    );
     if (formats.length > 0) found.push({ ...pkg, formats });
   }
   return found;

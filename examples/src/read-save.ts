@@ -11,11 +11,15 @@ if (E.isLeft(result)) {
   process.exit(1);
 }
 const save = result.right.value;
-console.log(`version ${save.version}, difficulty ${save.options.difficulty}, fog of war ${save.options.fogOfWar ? 'on' : 'off'}`);
+console.log(
+  `version ${save.version}, difficulty ${save.options.difficulty}, fog of war ${save.options.fogOfWar ? 'on' : 'off'}`,
+);
 for (const entry of save.chunks) {
   if (isRawChunk(entry)) console.log(`${entry.id}: ${entry.raw.length} bytes this reader does not know (kept)`);
   else if (entry.id === 'Name') console.log(`map name: ${entry.body}`);
   else if (entry.id === 'Turn') console.log(`turn ${entry.body}`);
-  else for (const unit of entry.body) console.log(`unit ${unit.id}: ${unit.kind} at (${unit.x}, ${unit.y}), health ${unit.health}`);
+  else
+    for (const unit of entry.body)
+      console.log(`unit ${unit.id}: ${unit.kind} at (${unit.x}, ${unit.y}), health ${unit.health}`);
 }
 for (const warning of result.right.warnings) console.log(formatWarning(warning));

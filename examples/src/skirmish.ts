@@ -8,8 +8,26 @@
 // Adler-32 of every byte before it.
 import * as E from 'fp-ts/lib/Either.js';
 import {
-  adler32, array, bits, checksum, chunkList, cstring, decode, DecodeError, encode, f32le, fixedString, fourcc,
-  isSaveTree, magic, struct, u16le, u32le, u8, type SaveFormat, type TypeOf,
+  adler32,
+  array,
+  bits,
+  checksum,
+  chunkList,
+  cstring,
+  decode,
+  DecodeError,
+  encode,
+  f32le,
+  fixedString,
+  fourcc,
+  isSaveTree,
+  magic,
+  struct,
+  u16le,
+  u32le,
+  u8,
+  type SaveFormat,
+  type TypeOf,
 } from '@savekit/core';
 
 /** Chunks: a four-letter marker, a u32 length, the body padded to 4 bytes. */
@@ -46,9 +64,18 @@ export const format: SaveFormat<SkirmishSave> = {
   extensions: ['.sks'],
   input: 'file',
   sniff: (input) =>
-    !isSaveTree(input) && input.length >= 4 && input[0] === 0x53 && input[1] === 0x4b && input[2] === 0x52 && input[3] === 0x4d ? 0.9 : 0,
+    !isSaveTree(input) &&
+    input.length >= 4 &&
+    input[0] === 0x53 &&
+    input[1] === 0x4b &&
+    input[2] === 0x52 &&
+    input[3] === 0x4d
+      ? 0.9
+      : 0,
   decode: (input, options) =>
-    isSaveTree(input) ? E.left(new DecodeError([], 0, 'a Skirmish save is one file, not a folder')) : decode(skirmishSave, input, options),
+    isSaveTree(input)
+      ? E.left(new DecodeError([], 0, 'a Skirmish save is one file, not a folder'))
+      : decode(skirmishSave, input, options),
   encode: (doc, options) => encode(skirmishSave, doc, options),
   json: skirmishSave.json,
   // Where each field's bytes are, for hex views (the docs playground highlights them).

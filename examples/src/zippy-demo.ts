@@ -22,14 +22,17 @@ function run(L: object, code: string): void {
 
 /** Builds the game in `L` and returns the roots: the world table, the patrol path and the boss. */
 export function buildGame(L: object): [LuaRef, List, Instance] {
-  run(L, `
+  run(
+    L,
+    `
     world = { name = "Dungeon 1", actors = {} }
     local hero = { name = "Hero", hp = 30 }
     local imp = { name = "Imp", hp = 12 }
     hero.target, imp.target = imp, hero          -- a cycle
     world.actors[1], world.actors[2] = hero, imp
     world.player = hero                          -- shared: stored once
-    bossMembers = { speed = 2, world = world }   -- the class's members point back into the world`);
+    bossMembers = { speed = 2, world = world }   -- the class's members point back into the world`,
+  );
   lua.lua_getglobal(L, to_luastring('bossMembers'));
   const members = luaRef(L, -1);
   lua.lua_pop(L, 1);
@@ -61,13 +64,16 @@ export function demo(): { bytes: Uint8Array; objects: number } {
   lua.lua_setglobal(fresh, to_luastring('bossMembers'));
   lua.lua_pushlightuserdata(fresh, boss);
   lua.lua_setglobal(fresh, to_luastring('boss'));
-  run(fresh, `
+  run(
+    fresh,
+    `
     assert(world.name == "Dungeon 1")
     local hero, imp = world.actors[1], world.actors[2]
     assert(hero.target == imp and imp.target == hero, "the cycle is back")
     assert(world.player == hero, "the shared actor is one table")
     assert(world.boss == boss, "the C structure is the same object")
-    assert(bossMembers.world == world, "C → Lua → C: the class's members point into the world")`);
+    assert(bossMembers.world == world, "C → Lua → C: the class's members point into the world")`,
+  );
   if (patrol.values().length !== 3 || boss.cls.name !== 'Boss') throw new Error('the C structures did not come back');
   return { bytes: saved.right, objects: loaded.right.file.objects.length };
 }

@@ -12,13 +12,24 @@ import { sampleFiles } from '../src/samples';
 
 const registry = new FormatRegistry([skirmish, edge, uqm, zippy, terrarum]);
 
-test.each(Object.entries(sampleFiles()))('saves/%s is what the encoder writes, and its format reads it back to the same bytes', (name, bytes) => {
-  const file = new Uint8Array(readFileSync(join(__dirname, '..', 'saves', name)));
-  expect(file).toEqual(bytes);
-  const format = registry.detect(file)!;
-  expect(format.id).toBe({ 'skirmish-01.sks': 'skirmish', 'edge-01.esg': 'edge', 'uqm-01.sav': 'uqm', 'zippy-01.zsav': 'zippy', 'terrarum-01.tevd': 'terrarum' }[name]);
-  const decoded = format.decode(file);
-  if (E.isLeft(decoded)) throw decoded.left;
-  const again = format.encode(decoded.right.value);
-  expect(E.isRight(again) && again.right).toEqual(file);
-});
+test.each(Object.entries(sampleFiles()))(
+  'saves/%s is what the encoder writes, and its format reads it back to the same bytes',
+  (name, bytes) => {
+    const file = new Uint8Array(readFileSync(join(__dirname, '..', 'saves', name)));
+    expect(file).toEqual(bytes);
+    const format = registry.detect(file)!;
+    expect(format.id).toBe(
+      {
+        'skirmish-01.sks': 'skirmish',
+        'edge-01.esg': 'edge',
+        'uqm-01.sav': 'uqm',
+        'zippy-01.zsav': 'zippy',
+        'terrarum-01.tevd': 'terrarum',
+      }[name],
+    );
+    const decoded = format.decode(file);
+    if (E.isLeft(decoded)) throw decoded.left;
+    const again = format.encode(decoded.right.value);
+    expect(E.isRight(again) && again.right).toEqual(file);
+  },
+);

@@ -5,7 +5,15 @@
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js';
-import { JsonError, reportJsonErrors, type AnySaveFormat, type Decoded, type DecodeOptions, type FormatRegistry, type SaveInput } from '@savekit/core';
+import {
+  JsonError,
+  reportJsonErrors,
+  type AnySaveFormat,
+  type Decoded,
+  type DecodeOptions,
+  type FormatRegistry,
+  type SaveInput,
+} from '@savekit/core';
 import { SaveFailure, UnrecognisedSave, UsageError } from './errors.js';
 import { isDirectory } from './io.js';
 
@@ -14,26 +22,48 @@ export function chooseFormat(registry: FormatRegistry, input: SaveInput, file: s
   if (id !== undefined) {
     const format = registry.get(id);
     if (format === undefined) {
-      throw new UsageError(`unknown format ${JSON.stringify(id)} (known: ${registry.list().map((f) => f.id).join(', ') || 'none'})`);
+      throw new UsageError(
+        `unknown format ${JSON.stringify(id)} (known: ${
+          registry
+            .list()
+            .map((f) => f.id)
+            .join(', ') || 'none'
+        })`,
+      );
     }
     return format;
   }
   const found = registry.detect(input);
   if (found === undefined) {
-    const known = registry.list().map((f) => f.id).join(', ') || 'none registered; use --plugin';
-    throw new UnrecognisedSave(file, `no registered format recognises this ${isDirectory(file) ? 'folder' : 'file'} (formats: ${known})`);
+    const known =
+      registry
+        .list()
+        .map((f) => f.id)
+        .join(', ') || 'none registered; use --plugin';
+    throw new UnrecognisedSave(
+      file,
+      `no registered format recognises this ${isDirectory(file) ? 'folder' : 'file'} (formats: ${known})`,
+    );
   }
   return found;
 }
 
 /** Decodes a save with a format; a DecodeError becomes a failure naming the file. */
-export function decodeSave(format: AnySaveFormat, input: SaveInput, file: string, options?: DecodeOptions): Decoded<unknown> {
+export function decodeSave(
+  format: AnySaveFormat,
+  input: SaveInput,
+  file: string,
+  options?: DecodeOptions,
+): Decoded<unknown> {
   let result: ReturnType<AnySaveFormat['decode']>;
   try {
     result = format.decode(input, options);
   } catch (error) {
     // A format must return its errors; one that throws has a bug, but the user still gets a line.
-    throw new SaveFailure(file, `format ${format.id} failed: ${error instanceof Error ? error.message : String(error)}`);
+    throw new SaveFailure(
+      file,
+      `format ${format.id} failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   if (E.isLeft(result)) throw new SaveFailure(file, result.left);
   return result.right;
@@ -45,7 +75,10 @@ export function encodeSave(format: AnySaveFormat, doc: unknown, file: string): S
   try {
     result = format.encode(doc);
   } catch (error) {
-    throw new SaveFailure(file, `format ${format.id} failed to encode: ${error instanceof Error ? error.message : String(error)}`);
+    throw new SaveFailure(
+      file,
+      `format ${format.id} failed to encode: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   if (E.isLeft(result)) throw new SaveFailure(file, result.left);
   return result.right;
@@ -64,15 +97,28 @@ export function toEnvelope(format: AnySaveFormat, doc: unknown): Envelope {
 }
 
 /** Reads an envelope back: its format, and the document validated by the format's io-ts type. */
-export function fromEnvelope(registry: FormatRegistry, json: unknown, file: string): { format: AnySaveFormat; doc: unknown } {
-  if (typeof json !== 'object' || json === null || (json as Envelope).savekit !== 1 || typeof (json as Envelope).format !== 'string') {
+export function fromEnvelope(
+  registry: FormatRegistry,
+  json: unknown,
+  file: string,
+): { format: AnySaveFormat; doc: unknown } {
+  if (
+    typeof json !== 'object' ||
+    json === null ||
+    (json as Envelope).savekit !== 1 ||
+    typeof (json as Envelope).format !== 'string'
+  ) {
     throw new SaveFailure(file, 'not a savekit JSON document (expected { "savekit": 1, "format": …, "document": … })');
   }
   const envelope = json as Envelope;
   const format = registry.get(envelope.format);
   if (format === undefined) throw new UsageError(`${file}: unknown format ${JSON.stringify(envelope.format)}`);
   const result = format.json.decode(envelope.document);
-  if (E.isLeft(result)) throw new SaveFailure(file, new JsonError(reportJsonErrors(result.left).map((p) => ({ ...p, path: ['document', ...p.path] }))));
+  if (E.isLeft(result))
+    throw new SaveFailure(
+      file,
+      new JsonError(reportJsonErrors(result.left).map((p) => ({ ...p, path: ['document', ...p.path] }))),
+    );
   return { format, doc: result.right };
 }
 

@@ -6,7 +6,13 @@
 export { runCli, type CliIo, type RunOptions } from './program.js';
 export { loadRegistry, formatsOf, BUILTIN_FORMAT_PACKAGES } from './registry.js';
 export { diffJson, type Difference } from './commands/diff.js';
-export { verifyOne, expandSaves, expandSaveArguments, type SaveArgument, type VerifyResult } from './commands/verify.js';
+export {
+  verifyOne,
+  expandSaves,
+  expandSaveArguments,
+  type SaveArgument,
+  type VerifyResult,
+} from './commands/verify.js';
 export { UsageError, SaveFailure, UnrecognisedSave } from './errors.js';
 export { renderTree, SUMMARY_LIMITS, FULL_LIMITS, type TreeLimits } from './tree.js';
 export { plural, grouped } from './text.js';

@@ -51,7 +51,11 @@ function examples(lines: ReadonlyArray<readonly [command: string, what: string]>
  * Runs `savekit` with `args` (without `node` and the script) and returns the exit code. Nothing is
  * thrown: every failure becomes a line on standard error.
  */
-export async function runCli(args: ReadonlyArray<string>, io: CliIo = { stdout: process.stdout, stderr: process.stderr }, options: RunOptions = {}): Promise<number> {
+export async function runCli(
+  args: ReadonlyArray<string>,
+  io: CliIo = { stdout: process.stdout, stderr: process.stderr },
+  options: RunOptions = {},
+): Promise<number> {
   let registry: FormatRegistry | undefined;
   let code = 0;
   let debug = args.includes('--debug');
@@ -72,77 +76,165 @@ export async function runCli(args: ReadonlyArray<string>, io: CliIo = { stdout: 
   program
     .description('Inspect, dump, build, verify, diff, hexdump and edit savegames of every registered format.')
     .version(version)
-    .option('--plugin <module>', 'load a format plugin (a path or a package; repeatable)', (value: string, previous: string[]) => [...previous, value], [] as string[])
+    .option(
+      '--plugin <module>',
+      'load a format plugin (a path or a package; repeatable)',
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
     .option('--no-color', 'no colours, even on a terminal')
     .option('--debug', 'print stack traces of internal errors')
     .exitOverride()
     .configureOutput({ writeOut: (s) => void io.stdout.write(s), writeErr: (s) => void io.stderr.write(s) })
     .showSuggestionAfterError(true)
-    .addHelpText('after', `${examples([
-      ['savekit formats', 'the formats this savekit reads and writes'],
-      ['savekit inspect game.sav', 'format, summary and the document tree'],
-      ['savekit dump game.sav -o game.json', 'the document as JSON, to edit or keep'],
-      ['savekit build game.json -o game.sav', 'and back to a save'],
-      ['savekit verify saves/', 'every save in a folder: decode, re-encode, compare'],
-      ['savekit diff before.sav after.sav', 'what changed, field by field'],
-      ['savekit --plugin ./my-format.js inspect x.sav', 'a format of your own'],
-    ])}\nA save is a file, or a folder for multi-file saves. Exit codes: 0 success; 1 a save is invalid\nor differs; 2 a usage error. Run savekit help <command> for a command's options.\n`)
+    .addHelpText(
+      'after',
+      `${examples([
+        ['savekit formats', 'the formats this savekit reads and writes'],
+        ['savekit inspect game.sav', 'format, summary and the document tree'],
+        ['savekit dump game.sav -o game.json', 'the document as JSON, to edit or keep'],
+        ['savekit build game.json -o game.sav', 'and back to a save'],
+        ['savekit verify saves/', 'every save in a folder: decode, re-encode, compare'],
+        ['savekit diff before.sav after.sav', 'what changed, field by field'],
+        ['savekit --plugin ./my-format.js inspect x.sav', 'a format of your own'],
+      ])}\nA save is a file, or a folder for multi-file saves. Exit codes: 0 success; 1 a save is invalid\nor differs; 2 a usage error. Run savekit help <command> for a command's options.\n`,
+    )
     .hook('preAction', async () => {
       debug = program.opts<{ debug?: boolean }>().debug === true;
       registry = await loadRegistry(program.opts<{ plugin: string[] }>().plugin, options.formats);
     });
 
-  program.command('formats').description('list the registered formats').option('--json', 'machine-readable output')
-    .addHelpText('after', examples([['savekit formats', 'ids, titles and what each reads'], ['savekit --plugin ./my-format.js formats --json', 'with a plugin, as JSON']]))
+  program
+    .command('formats')
+    .description('list the registered formats')
+    .option('--json', 'machine-readable output')
+    .addHelpText(
+      'after',
+      examples([
+        ['savekit formats', 'ids, titles and what each reads'],
+        ['savekit --plugin ./my-format.js formats --json', 'with a plugin, as JSON'],
+      ]),
+    )
     .action((opts) => {
       code = formatsCommand(context(), opts);
     });
-  program.command('inspect').argument('<save>', 'a save file, or a folder for multi-file saves')
-    .description('sniff, decode, and print a summary and the document tree (long arrays, objects and strings cut unless --full)')
-    .option('--format <id>', 'the format, instead of sniffing').option('--depth <n>', 'tree depth (default: 4, or all with --full)', depth)
-    .option('--full', 'show every element, field and byte').option('--json', 'machine-readable output (always the whole document)')
-    .addHelpText('after', examples([
-      ['savekit inspect game.sav', 'a screenful: "… N more" where arrays and objects go on'],
-      ['savekit inspect --depth 1 game.sav', 'the top level only'],
-      ['savekit inspect --full game.sav', 'everything'],
-      ['savekit inspect --json game.sav | jq .summary', 'for scripts'],
-    ]))
+  program
+    .command('inspect')
+    .argument('<save>', 'a save file, or a folder for multi-file saves')
+    .description(
+      'sniff, decode, and print a summary and the document tree (long arrays, objects and strings cut unless --full)',
+    )
+    .option('--format <id>', 'the format, instead of sniffing')
+    .option('--depth <n>', 'tree depth (default: 4, or all with --full)', depth)
+    .option('--full', 'show every element, field and byte')
+    .option('--json', 'machine-readable output (always the whole document)')
+    .addHelpText(
+      'after',
+      examples([
+        ['savekit inspect game.sav', 'a screenful: "… N more" where arrays and objects go on'],
+        ['savekit inspect --depth 1 game.sav', 'the top level only'],
+        ['savekit inspect --full game.sav', 'everything'],
+        ['savekit inspect --json game.sav | jq .summary', 'for scripts'],
+      ]),
+    )
     .action((save, opts) => {
       code = inspectCommand(context(), save, opts);
     });
-  program.command('dump').argument('<save>').description('the lossless JSON document (to standard output by default)')
-    .option('-o, --output <file>', 'write the JSON here').option('--format <id>', 'the format, instead of sniffing')
-    .addHelpText('after', examples([['savekit dump game.sav', 'to standard output'], ['savekit dump game.sav -o game.json', 'to a file (written atomically)']]))
+  program
+    .command('dump')
+    .argument('<save>')
+    .description('the lossless JSON document (to standard output by default)')
+    .option('-o, --output <file>', 'write the JSON here')
+    .option('--format <id>', 'the format, instead of sniffing')
+    .addHelpText(
+      'after',
+      examples([
+        ['savekit dump game.sav', 'to standard output'],
+        ['savekit dump game.sav -o game.json', 'to a file (written atomically)'],
+      ]),
+    )
     .action((save, opts) => {
       code = dumpCommand(context(), save, opts);
     });
-  program.command('build').argument('<json>', 'a JSON document written by dump').description('the save back from its JSON document')
+  program
+    .command('build')
+    .argument('<json>', 'a JSON document written by dump')
+    .description('the save back from its JSON document')
     .option('-o, --output <save>', 'where to write the save (default: standard output, when it is not a terminal)')
-    .addHelpText('after', `${examples([['savekit build game.json -o game.sav', 'to a file (written atomically)'], ['savekit build game.json > game.sav', 'to standard output'], ['savekit build game.json -o world/', 'a multi-file save, to a folder']])}\nWithout -o the save goes to standard output; on a terminal it is refused (a save is binary).\nA folder save always needs -o.\n`)
+    .addHelpText(
+      'after',
+      `${examples([
+        ['savekit build game.json -o game.sav', 'to a file (written atomically)'],
+        ['savekit build game.json > game.sav', 'to standard output'],
+        ['savekit build game.json -o world/', 'a multi-file save, to a folder'],
+      ])}\nWithout -o the save goes to standard output; on a terminal it is refused (a save is binary).\nA folder save always needs -o.\n`,
+    )
     .action((json, opts) => {
       code = buildCommand(context(), json, opts);
     });
-  program.command('verify').argument('<saves...>', 'files, folders or glob patterns').description('decode, check checksums, re-encode and compare bytes')
-    .option('--format <id>', 'the format, instead of sniffing').option('--json', 'machine-readable output')
-    .addHelpText('after', `${examples([['savekit verify game.sav', 'one save'], ['savekit verify saves/', 'every save in a folder'], ["savekit verify 'saves/**/*.sav'", 'a glob (quoted: savekit expands it)'], ['savekit verify --json saves/', 'for scripts']])}\nIn a folder or glob, files no format recognises (a README, notes) are skipped and counted, not\nfailures; a file named on its own must be a save. Exit 1 when a save is invalid or differs.\n`)
+  program
+    .command('verify')
+    .argument('<saves...>', 'files, folders or glob patterns')
+    .description('decode, check checksums, re-encode and compare bytes')
+    .option('--format <id>', 'the format, instead of sniffing')
+    .option('--json', 'machine-readable output')
+    .addHelpText(
+      'after',
+      `${examples([
+        ['savekit verify game.sav', 'one save'],
+        ['savekit verify saves/', 'every save in a folder'],
+        ["savekit verify 'saves/**/*.sav'", 'a glob (quoted: savekit expands it)'],
+        ['savekit verify --json saves/', 'for scripts'],
+      ])}\nIn a folder or glob, files no format recognises (a README, notes) are skipped and counted, not\nfailures; a file named on its own must be a save. Exit 1 when a save is invalid or differs.\n`,
+    )
     .action((saves, opts) => {
       code = verifyCommand(context(), saves, opts);
     });
-  program.command('diff').argument('<a>').argument('<b>').description('field-level differences between two saves of one format')
-    .option('--format <id>', 'the format, instead of sniffing').option('--json', 'machine-readable output')
-    .addHelpText('after', `${examples([['savekit diff before.sav after.sav', 'one line per changed, added or removed field'], ['savekit diff --json before.sav after.sav', 'for scripts']])}\nExit 0 when they are the same, 1 when they differ, 2 when they cannot be compared (different formats).\n`)
+  program
+    .command('diff')
+    .argument('<a>')
+    .argument('<b>')
+    .description('field-level differences between two saves of one format')
+    .option('--format <id>', 'the format, instead of sniffing')
+    .option('--json', 'machine-readable output')
+    .addHelpText(
+      'after',
+      `${examples([
+        ['savekit diff before.sav after.sav', 'one line per changed, added or removed field'],
+        ['savekit diff --json before.sav after.sav', 'for scripts'],
+      ])}\nExit 0 when they are the same, 1 when they differ, 2 when they cannot be compared (different formats).\n`,
+    )
     .action((a, b, opts) => {
       code = diffCommand(context(), a, b, opts);
     });
-  program.command('hexdump').argument('<save>').description('hex with the field path of each byte range beside it')
-    .option('--range <start:end>', 'only these offsets (decimal or 0x hex)').option('--format <id>', 'the format, instead of sniffing')
-    .addHelpText('after', examples([['savekit hexdump game.sav | less', 'every byte'], ['savekit hexdump --range 0x100:0x200 game.sav', 'bytes 256 to 511']]))
+  program
+    .command('hexdump')
+    .argument('<save>')
+    .description('hex with the field path of each byte range beside it')
+    .option('--range <start:end>', 'only these offsets (decimal or 0x hex)')
+    .option('--format <id>', 'the format, instead of sniffing')
+    .addHelpText(
+      'after',
+      examples([
+        ['savekit hexdump game.sav | less', 'every byte'],
+        ['savekit hexdump --range 0x100:0x200 game.sav', 'bytes 256 to 511'],
+      ]),
+    )
     .action((save, opts) => {
       code = hexdumpCommand(context(), save, opts);
     });
-  program.command('edit').argument('<save>').description('edit the JSON document in $EDITOR, then write the save back (the old one kept as .bak)')
+  program
+    .command('edit')
+    .argument('<save>')
+    .description('edit the JSON document in $EDITOR, then write the save back (the old one kept as .bak)')
     .option('--format <id>', 'the format, instead of sniffing')
-    .addHelpText('after', `${examples([['savekit edit game.sav', 'in $VISUAL or $EDITOR (else vi)'], ['EDITOR="code --wait" savekit edit game.sav', 'an editor that needs a flag']])}\nA document that does not build reopens in the editor with the problem at the top (# lines are\nignored); save it unchanged or empty to give up, and nothing is written.\n`)
+    .addHelpText(
+      'after',
+      `${examples([
+        ['savekit edit game.sav', 'in $VISUAL or $EDITOR (else vi)'],
+        ['EDITOR="code --wait" savekit edit game.sav', 'an editor that needs a flag'],
+      ])}\nA document that does not build reopens in the editor with the problem at the top (# lines are\nignored); save it unchanged or empty to give up, and nothing is written.\n`,
+    )
     .action((save, opts) => {
       code = editCommand(context(), save, opts);
     });

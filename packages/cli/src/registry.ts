@@ -14,7 +14,14 @@ export const BUILTIN_FORMAT_PACKAGES = ['@savekit/edge', '@savekit/uqm', '@savek
 
 function isFormat(value: unknown): value is AnySaveFormat {
   const f = value as AnySaveFormat;
-  return typeof value === 'object' && value !== null && typeof f.id === 'string' && typeof f.decode === 'function' && typeof f.encode === 'function' && typeof f.sniff === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof f.id === 'string' &&
+    typeof f.decode === 'function' &&
+    typeof f.encode === 'function' &&
+    typeof f.sniff === 'function'
+  );
 }
 
 /** The formats a module exports: `format`, `formats`, or its default export. */
@@ -36,7 +43,10 @@ function specifierOf(plugin: string): string {
  * A registry with every installed format package and every plugin. With `formats`, those are the
  * formats instead of the installed packages (for embedders and tests); plugins still add to them.
  */
-export async function loadRegistry(plugins: ReadonlyArray<string>, formats?: ReadonlyArray<AnySaveFormat>): Promise<FormatRegistry> {
+export async function loadRegistry(
+  plugins: ReadonlyArray<string>,
+  formats?: ReadonlyArray<AnySaveFormat>,
+): Promise<FormatRegistry> {
   const registry = new FormatRegistry();
   const add = (format: AnySaveFormat) => {
     if (registry.get(format.id) === undefined) registry.register(format);
@@ -56,10 +66,15 @@ export async function loadRegistry(plugins: ReadonlyArray<string>, formats?: Rea
     try {
       module = (await import(specifierOf(plugin))) as Record<string, unknown>;
     } catch (error) {
-      throw new UsageError(`cannot load plugin ${plugin}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+      throw new UsageError(
+        `cannot load plugin ${plugin}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+      );
     }
     const formats = formatsOf(module);
-    if (formats.length === 0) throw new UsageError(`plugin ${plugin} exports no format (export \`format\`, \`formats\` or a default SaveFormat)`);
+    if (formats.length === 0)
+      throw new UsageError(
+        `plugin ${plugin} exports no format (export \`format\`, \`formats\` or a default SaveFormat)`,
+      );
     formats.forEach(add);
   }
   return registry;

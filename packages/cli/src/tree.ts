@@ -26,7 +26,13 @@ export interface TreeLimits {
 export const SUMMARY_LIMITS: TreeLimits = { depth: 4, items: 8, fields: 24, text: 72, hex: 32 };
 
 /** What `inspect --full` shows: everything. */
-export const FULL_LIMITS: TreeLimits = { depth: Infinity, items: Infinity, fields: Infinity, text: Infinity, hex: Infinity };
+export const FULL_LIMITS: TreeLimits = {
+  depth: Infinity,
+  items: Infinity,
+  fields: Infinity,
+  text: Infinity,
+  hex: Infinity,
+};
 
 /** Array elements at most this long (as text) are shown on their array's line. */
 const INLINE_LEAF = 24;
@@ -36,8 +42,10 @@ const isHex = (text: string) => text.length % 2 === 0 && /^[0-9a-f]+$/.test(text
 function leaf(value: unknown, c: Colors, limits: TreeLimits): string {
   if (typeof value === 'string') {
     // Bytes are lower-case hex in the JSON form; say how many bytes rather than how many digits.
-    if (value.length > limits.hex && isHex(value)) return `${c.green(JSON.stringify(value.slice(0, limits.hex)))} ${c.dim(`… ${plural(value.length / 2, 'byte')}`)}`;
-    if (value.length > limits.text) return `${c.green(JSON.stringify(value.slice(0, limits.text)))} ${c.dim(`… ${plural(value.length, 'char')}`)}`;
+    if (value.length > limits.hex && isHex(value))
+      return `${c.green(JSON.stringify(value.slice(0, limits.hex)))} ${c.dim(`… ${plural(value.length / 2, 'byte')}`)}`;
+    if (value.length > limits.text)
+      return `${c.green(JSON.stringify(value.slice(0, limits.text)))} ${c.dim(`… ${plural(value.length, 'char')}`)}`;
     return c.green(JSON.stringify(value));
   }
   if (typeof value === 'number' || typeof value === 'boolean') return c.yellow(String(value));
@@ -48,7 +56,13 @@ function leaf(value: unknown, c: Colors, limits: TreeLimits): string {
 /** An array of short scalars, shown on one line when summarising. */
 function inlineable(node: ReadonlyArray<unknown>, limits: TreeLimits): boolean {
   if (limits.items === Infinity || node.length === 0) return false;
-  return node.every((v) => v === null || typeof v === 'number' || typeof v === 'boolean' || (typeof v === 'string' && v.length + 2 <= INLINE_LEAF));
+  return node.every(
+    (v) =>
+      v === null ||
+      typeof v === 'number' ||
+      typeof v === 'boolean' ||
+      (typeof v === 'string' && v.length + 2 <= INLINE_LEAF),
+  );
 }
 
 type Work = { label: string; value: unknown; level: number } | { more: number; level: number };
@@ -58,8 +72,14 @@ type Work = { label: string; value: unknown; level: number } | { more: number; l
  * summary's other limits; see {@link SUMMARY_LIMITS} and {@link FULL_LIMITS}). Iterative, so a
  * deeply nested document cannot overflow the stack.
  */
-export function renderTree(value: unknown, limits: number | Partial<TreeLimits>, c: Colors, label = 'document'): string[] {
-  const shown: TreeLimits = typeof limits === 'number' ? { ...SUMMARY_LIMITS, depth: limits } : { ...SUMMARY_LIMITS, ...limits };
+export function renderTree(
+  value: unknown,
+  limits: number | Partial<TreeLimits>,
+  c: Colors,
+  label = 'document',
+): string[] {
+  const shown: TreeLimits =
+    typeof limits === 'number' ? { ...SUMMARY_LIMITS, depth: limits } : { ...SUMMARY_LIMITS, ...limits };
   const lines: string[] = [];
   const work: Work[] = [{ label, value, level: 0 }];
   while (work.length > 0) {
@@ -90,7 +110,9 @@ export function renderTree(value: unknown, limits: number | Partial<TreeLimits>,
       continue;
     }
     lines.push(`${indent}${c.cyan(name)} ${c.dim(size)}`);
-    const entries = isArray ? node.slice(0, limit).map((v, i) => [`[${i}]`, v] as const) : Object.entries(node).slice(0, limit);
+    const entries = isArray
+      ? node.slice(0, limit).map((v, i) => [`[${i}]`, v] as const)
+      : Object.entries(node).slice(0, limit);
     // Pushed in reverse so that they pop in order, the "more" line last.
     if (count > entries.length) work.push({ more: count - entries.length, level: level + 1 });
     for (let i = entries.length - 1; i >= 0; i--) {

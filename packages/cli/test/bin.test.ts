@@ -1,14 +1,27 @@
 // `npx savekit` as a user meets it in the repository: npm links node_modules/.bin/savekit to the
 // committed stub in bin/, which runs the built command (or says to build it first).
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const root = join(__dirname, '..', '..', '..');
 const cli = join(root, 'packages', 'cli');
 const stub = join(cli, 'bin', 'savekit.js');
-const manifest = JSON.parse(readFileSync(join(cli, 'package.json'), 'utf8')) as { version: string; bin: Record<string, string>; files: string[] };
+const manifest = JSON.parse(readFileSync(join(cli, 'package.json'), 'utf8')) as {
+  version: string;
+  bin: Record<string, string>;
+  files: string[];
+};
 
 test('package.json points "bin" at the committed stub, and ships it', () => {
   expect(manifest.bin).toEqual({ savekit: './bin/savekit.js' });

@@ -24,7 +24,11 @@ interface Run {
 }
 
 function savekit(args: string[], env: Record<string, string> = {}): Run {
-  const run = spawnSync(process.execPath, [bin, '--plugin', plugin, ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env } });
+  const run = spawnSync(process.execPath, [bin, '--plugin', plugin, ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', ...env },
+  });
   return { code: run.status ?? -1, stdout: run.stdout, stderr: run.stderr };
 }
 
@@ -43,7 +47,14 @@ describe('commands on the example format', () => {
     expect(run.stdout).toMatch(/^skirmish\s+Skirmish \(the example format\)$/m);
     // The plugin, and every installed format package (registered without being named).
     const listed = JSON.parse(savekit(['formats', '--json']).stdout) as Array<{ id: string }>;
-    expect(listed).toContainEqual({ id: 'skirmish', title: 'Skirmish (the example format)', extensions: ['.sks'], input: 'file', reads: true, writes: true });
+    expect(listed).toContainEqual({
+      id: 'skirmish',
+      title: 'Skirmish (the example format)',
+      extensions: ['.sks'],
+      input: 'file',
+      reads: true,
+      writes: true,
+    });
     expect(listed.map((f) => f.id)).toContain('edge');
   });
 
@@ -96,14 +107,18 @@ describe('commands on the example format', () => {
     const flipped = file('flipped.sks', bytes);
     const run = savekit(['verify', sample, flipped]);
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/^invalid .*flipped\.sks: at Adler-32 \(offset 116\): Adler-32 mismatch: stored 0x[0-9a-f]{8}, computed 0x[0-9a-f]{8}$/m);
+    expect(run.stdout).toMatch(
+      /^invalid .*flipped\.sks: at Adler-32 \(offset 116\): Adler-32 mismatch: stored 0x[0-9a-f]{8}, computed 0x[0-9a-f]{8}$/m,
+    );
     expect(run.stdout).toContain('2 saves: 1 ok, 1 invalid, 0 differs');
     const json = JSON.parse(savekit(['verify', '--json', flipped]).stdout);
     expect(json.results[0]).toMatchObject({ status: 'invalid', offset: 116, path: 'Adler-32' });
     // One flipped bit inside a unit's fixed-size name: named at that very byte.
     const inName = new Uint8Array(readFileSync(sample));
     inName[70]! ^= 0x01;
-    expect(savekit(['verify', file('flipped-name.sks', inName)]).stdout).toMatch(/at chunks\[2\]\.Unit\[0\]\.kind \(offset 70\): byte 0x1 after the NUL terminator would be lost/);
+    expect(savekit(['verify', file('flipped-name.sks', inName)]).stdout).toMatch(
+      /at chunks\[2\]\.Unit\[0\]\.kind \(offset 70\): byte 0x1 after the NUL terminator would be lost/,
+    );
   });
 
   test('diff lists field-level differences', () => {
@@ -137,9 +152,12 @@ describe('commands on the example format', () => {
   test('edit with a scripted $EDITOR changes one field and leaves a .bak', () => {
     const target = file('edited.sks');
     copyFileSync(sample, target);
-    const editor = file('editor.cjs', new TextEncoder().encode(
-      "const fs = require('fs'); const f = process.argv[2]; const d = JSON.parse(fs.readFileSync(f, 'utf8')); d.document.chunks[1].body = 99; fs.writeFileSync(f, JSON.stringify(d));",
-    ));
+    const editor = file(
+      'editor.cjs',
+      new TextEncoder().encode(
+        "const fs = require('fs'); const f = process.argv[2]; const d = JSON.parse(fs.readFileSync(f, 'utf8')); d.document.chunks[1].body = 99; fs.writeFileSync(f, JSON.stringify(d));",
+      ),
+    );
     const run = savekit(['edit', target], { EDITOR: `"${process.execPath}" "${editor}"` });
     expect(run.code).toBe(0);
     expect(readFileSync(`${target}.bak`)).toEqual(readFileSync(sample));
@@ -165,7 +183,9 @@ describe('usage errors and bad input', () => {
     expect(missing.stderr.trim()).toBe(`savekit: ${join(work, 'nope.sks')}: no such file or folder`);
     expect(savekit(['build', join(work, 'no-such.json'), '-o', join(work, 'never.sks')]).code).toBe(2);
     expect(savekit([]).code).toBe(2);
-    expect(savekit(['inspect', '--format', 'nope', sample]).stderr).toMatch(/unknown format "nope" \(known: (\w+, )*skirmish(, \w+)*\)/);
+    expect(savekit(['inspect', '--format', 'nope', sample]).stderr).toMatch(
+      /unknown format "nope" \(known: (\w+, )*skirmish(, \w+)*\)/,
+    );
     expect(savekit(['--plugin', './no/such/plugin.js', 'formats']).code).toBe(2);
   });
 
@@ -185,7 +205,13 @@ describe('usage errors and bad input', () => {
     const folder = join(work, 'a-folder');
     mkdirSync(folder, { recursive: true });
     const commands = (input: string): string[][] => [
-      ['inspect', input], ['dump', input], ['verify', input], ['diff', input, sample], ['hexdump', input], ['edit', input], ['build', input, '-o', join(work, 'out.sks')],
+      ['inspect', input],
+      ['dump', input],
+      ['verify', input],
+      ['diff', input, sample],
+      ['hexdump', input],
+      ['edit', input],
+      ['build', input, '-o', join(work, 'out.sks')],
     ];
     for (const input of [...inputs, folder]) {
       for (const args of commands(input)) {
@@ -224,7 +250,10 @@ describe('verify over many files', () => {
   (hasScript ? test : test.skip)('on a terminal: a progress bar', () => {
     // `script` gives the command a pseudo-terminal, as a user's shell would.
     const command = [process.execPath, bin, '--plugin', plugin, 'verify', folder].map((a) => `'${a}'`).join(' ');
-    const run = spawnSync('script', ['-qec', command, '/dev/null'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    const run = spawnSync('script', ['-qec', command, '/dev/null'], {
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/verifying .*\d+\/1000 files/);
     expect(run.stdout).toContain('1,000 saves: 1,000 ok, 0 invalid, 0 differs');

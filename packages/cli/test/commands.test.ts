@@ -46,7 +46,11 @@ function capture(isTTY: boolean): CliIo['stdout'] & { chunks: Buffer[] } {
 async function savekit(args: string[], options: { tty?: boolean; env?: Record<string, string> } = {}): Promise<Run> {
   const stdout = capture(options.tty === true);
   const stderr = capture(options.tty === true);
-  const changes: Record<string, string | undefined> = { NO_COLOR: '1', ...options.env, ...(options.env?.EDITOR !== undefined ? { VISUAL: undefined } : {}) };
+  const changes: Record<string, string | undefined> = {
+    NO_COLOR: '1',
+    ...options.env,
+    ...(options.env?.EDITOR !== undefined ? { VISUAL: undefined } : {}),
+  };
   const saved = Object.fromEntries(Object.keys(changes).map((key) => [key, process.env[key]]));
   const setEnv = (values: Record<string, string | undefined>) => {
     for (const [key, value] of Object.entries(values)) {
@@ -88,7 +92,10 @@ describe('verify: files no format recognises', () => {
     expect(run.stdout).toContain(`skipped ${folder}/a.json: no format recognises it`);
     expect(run.stdout).toMatch(/^ok .*a\.sks \(skirmish, 120 bytes\)$/m);
     expect(run.stdout).toMatch(/^ok .*b\.sav \(uqm, 2,709 bytes\)$/m);
-    expect(run.stdout.trim().split('\n').slice(-2)).toEqual(['2 saves: 2 ok, 0 invalid, 0 differs', 'skipped: 2 files no format recognises']);
+    expect(run.stdout.trim().split('\n').slice(-2)).toEqual([
+      '2 saves: 2 ok, 0 invalid, 0 differs',
+      'skipped: 2 files no format recognises',
+    ]);
   });
 
   test('a real failure still fails the run; skipped files do not', async () => {
@@ -106,7 +113,11 @@ describe('verify: files no format recognises', () => {
 
   test('--json: skipped files listed apart, the summary in the words of the text', async () => {
     const run = await savekit(['verify', '--json', folder]);
-    const json = JSON.parse(run.stdout) as { results: Array<{ status: string }>; skipped: string[]; summary: Record<string, number> };
+    const json = JSON.parse(run.stdout) as {
+      results: Array<{ status: string }>;
+      skipped: string[];
+      summary: Record<string, number>;
+    };
     expect(json.skipped).toEqual([`${folder}/README.txt`, `${folder}/a.json`]);
     expect(json.results.map((r) => r.status)).toEqual(['ok', 'ok']);
     expect(json.summary).toEqual({ saves: 2, ok: 2, invalid: 0, differs: 0, skipped: 2 });
@@ -135,7 +146,9 @@ describe('verify: files no format recognises', () => {
 describe('edit: a document that does not build goes back to the editor', () => {
   // A scripted editor: what it does in each round comes from EDIT_SCRIPT; it logs what it was shown.
   const editor = () =>
-    file('editor.cjs', `
+    file(
+      'editor.cjs',
+      `
 const fs = require('fs');
 const path = process.argv[2];
 const log = process.env.EDIT_LOG;
@@ -149,12 +162,18 @@ if (action === 'fix') { const d = doc(); d.document.version = 3; fs.writeFileSyn
 if (action === 'garble') fs.writeFileSync(path, '{ "savekit": 1, oops');
 if (action === 'empty') fs.writeFileSync(path, '# nothing\\n\\n');
 // "keep": save it as shown
-`);
+`,
+    );
 
   async function edit(target: string, script: string): Promise<Run & { shown: string[] }> {
     const log = file(`${script.replace(/,/g, '-')}.log`, '');
-    const run = await savekit(['edit', target], { env: { EDITOR: `"${process.execPath}" "${editor()}"`, EDIT_LOG: log, EDIT_SCRIPT: script } });
-    const shown = readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as string);
+    const run = await savekit(['edit', target], {
+      env: { EDITOR: `"${process.execPath}" "${editor()}"`, EDIT_LOG: log, EDIT_SCRIPT: script },
+    });
+    const shown = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as string);
     return { ...run, shown };
   }
 
@@ -174,7 +193,10 @@ if (action === 'empty') fs.writeFileSync(path, '# nothing\\n\\n');
       '# Fix it and save to try again; save it unchanged, or empty the file, to cancel.',
     ]);
     // What the user typed in the first round is what they see again.
-    expect(JSON.parse(stripComments(second)).document).toMatchObject({ version: 70000, chunks: [{}, { body: 77 }, {}, {}] });
+    expect(JSON.parse(stripComments(second)).document).toMatchObject({
+      version: 70000,
+      chunks: [{}, { body: 77 }, {}, {}],
+    });
     expect(readFileSync(`${target}.bak`)).toEqual(readFileSync(sample));
     const after = JSON.parse((await savekit(['dump', target])).stdout);
     expect(after.document.version).toBe(3);
@@ -186,7 +208,9 @@ if (action === 'empty') fs.writeFileSync(path, '# nothing\\n\\n');
     const run = await edit(target, 'garble,keep');
     expect(run.code).toBe(1);
     expect(run.shown[1]).toMatch(/^# The document was not saved:\n# {3}not valid JSON: /);
-    const match = /^savekit: .*give-up\.sks: not written \(not valid JSON: .*\); your edits are in (.+)$/m.exec(run.stderr);
+    const match = /^savekit: .*give-up\.sks: not written \(not valid JSON: .*\); your edits are in (.+)$/m.exec(
+      run.stderr,
+    );
     expect(match).not.toBeNull();
     const kept = match![1]!;
     expect(stripComments(readFileSync(kept, 'utf8'))).toBe('{ "savekit": 1, oops');
@@ -213,7 +237,9 @@ describe('diff of two formats', () => {
   test('says which formats, exit 2', async () => {
     const run = await savekit(['diff', sample, uqmSample]);
     expect(run.code).toBe(2);
-    expect(run.stderr.trim()).toBe(`savekit: ${sample} is Skirmish (the example format) (skirmish), ${uqmSample} is The Ur-Quan Masters save (uqm): different formats`);
+    expect(run.stderr.trim()).toBe(
+      `savekit: ${sample} is Skirmish (the example format) (skirmish), ${uqmSample} is The Ur-Quan Masters save (uqm): different formats`,
+    );
     expect(run.stdout).toBe('');
   });
 
@@ -249,7 +275,11 @@ describe('inspect: a summary by default, everything with --full', () => {
   });
 
   test('long byte strings are cut with their size in bytes; other long strings with theirs in chars', () => {
-    const lines = renderTree({ data: 'ab'.repeat(4096), text: 'x'.repeat(100), short: 'cafe' }, SUMMARY_LIMITS, pc.createColors(false));
+    const lines = renderTree(
+      { data: 'ab'.repeat(4096), text: 'x'.repeat(100), short: 'cafe' },
+      SUMMARY_LIMITS,
+      pc.createColors(false),
+    );
     expect(lines).toEqual([
       'document {3}',
       `  data: "${'ab'.repeat(16)}" … 4,096 bytes`,
@@ -261,13 +291,36 @@ describe('inspect: a summary by default, everything with --full', () => {
 
 describe('counts', () => {
   test('plural and grouped', () => {
-    expect([plural(0, 'escort'), plural(1, 'escort'), plural(2, 'escort'), plural(1, 'entry', 'entries'), plural(3, 'entry', 'entries')]).toEqual(['0 escorts', '1 escort', '2 escorts', '1 entry', '3 entries']);
-    expect([grouped(0), grouped(999), grouped(1000), grouped(1234567), grouped(-4096)]).toEqual(['0', '999', '1,000', '1,234,567', '-4,096']);
+    expect([
+      plural(0, 'escort'),
+      plural(1, 'escort'),
+      plural(2, 'escort'),
+      plural(1, 'entry', 'entries'),
+      plural(3, 'entry', 'entries'),
+    ]).toEqual(['0 escorts', '1 escort', '2 escorts', '1 entry', '3 entries']);
+    expect([grouped(0), grouped(999), grouped(1000), grouped(1234567), grouped(-4096)]).toEqual([
+      '0',
+      '999',
+      '1,000',
+      '1,234,567',
+      '-4,096',
+    ]);
   });
 
   test('a UQM save with one escort says "1 escort"', async () => {
     const save = createUqmSave({ name: 'One escort' });
-    setRoster(save, [{ race: 2, captainsNameIndex: 0, raceId: 2, index: 0, crewLevel: 18, maxCrew: 18, energyLevel: 18, maxEnergy: 18 }]);
+    setRoster(save, [
+      {
+        race: 2,
+        captainsNameIndex: 0,
+        raceId: 2,
+        index: 0,
+        crewLevel: 18,
+        maxCrew: 18,
+        energyLevel: 18,
+        maxEnergy: 18,
+      },
+    ]);
     const path = file('one-escort.sav', encodeOrThrow(uqmSave, save));
     const run = await savekit(['inspect', path]);
     expect(run.code).toBe(0);
@@ -302,7 +355,10 @@ describe('build without -o', () => {
   });
 
   test('writes the save to standard output when it is not a terminal', async () => {
-    for (const args of [['build', json], ['build', json, '-o', '-']]) {
+    for (const args of [
+      ['build', json],
+      ['build', json, '-o', '-'],
+    ]) {
       const run = await savekit(args);
       expect(run.code).toBe(0);
       expect(run.bytes).toEqual(readFileSync(sample));
@@ -314,6 +370,8 @@ describe('build without -o', () => {
     const run = await savekit(['build', json], { tty: true });
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toBe('savekit: build writes a binary save: give -o SAVE, or redirect standard output (savekit build IN.json > SAVE)\n');
+    expect(run.stderr).toBe(
+      'savekit: build writes a binary save: give -o SAVE, or redirect standard output (savekit build IN.json > SAVE)\n',
+    );
   });
 });

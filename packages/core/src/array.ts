@@ -51,7 +51,8 @@ export function array<A>(element: Codec<A>, count: CountSpec): Codec<A[]> {
           path[depth] = i;
           const start = r.pos;
           out.push(element.read(r));
-          if (r.pos === start) throw r.error(`element ${i} took no bytes, so an array up to the window's end would never stop`);
+          if (r.pos === start)
+            throw r.error(`element ${i} took no bytes, so an array up to the window's end would never stop`);
           if (spans !== undefined) spans.push({ path: path.slice(), start, end: r.pos, layer: r.layer });
         }
       } else {

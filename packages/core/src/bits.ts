@@ -46,13 +46,17 @@ interface Placed {
  * // byte 0b0110_0101 → { shofixtiVisited: 1, spathiHome: 0, zoqfotSeen: 1, rest: 6 }
  * ```
  */
-export function bits<const F extends Readonly<Record<string, BitFieldSpec>>>(fields: F, options: BitsOptions): Codec<BitFields<F>> {
+export function bits<const F extends Readonly<Record<string, BitFieldSpec>>>(
+  fields: F,
+  options: BitsOptions,
+): Codec<BitFields<F>> {
   const placed: Placed[] = [];
   let cursor = 0;
   for (const [name, spec] of Object.entries(fields)) {
     const at = typeof spec === 'number' ? cursor : spec.at;
     const width = typeof spec === 'number' ? spec : spec.width;
-    if (!Number.isInteger(width) || width < 1 || width > 52) throw new RangeError(`bits: field ${name} has width ${width}; 1 to 52 bits are allowed`);
+    if (!Number.isInteger(width) || width < 1 || width > 52)
+      throw new RangeError(`bits: field ${name} has width ${width}; 1 to 52 bits are allowed`);
     if (!Number.isInteger(at) || at < 0) throw new RangeError(`bits: field ${name} has position ${at}`);
     placed.push({ name, at, width });
     cursor = at + width;
@@ -68,7 +72,8 @@ export function bits<const F extends Readonly<Record<string, BitFieldSpec>>>(fie
     }
   }
   const free = owner.indexOf(undefined);
-  if (free >= 0) throw new RangeError(`bits: bit ${free} belongs to no field; name it (a reserved field) so it is kept`);
+  if (free >= 0)
+    throw new RangeError(`bits: bit ${free} belongs to no field; name it (a reserved field) so it is kept`);
   const lsb = options.order === 'lsb';
   const mask = (p: number) => (lsb ? 1 << (p & 7) : 0x80 >> (p & 7));
   const props: Record<string, t.Mixed> = {};

@@ -87,7 +87,8 @@ export function checksum<A, D>(body: Codec<A>, options: ChecksumOptions<D>): Cod
   const { algorithm, stored } = options;
   const before = options.position === 'before';
   const wholeWindow = options.covers === 'window';
-  if (before && wholeWindow) throw new RangeError('checksum: a digest before its data cannot cover the window up to itself');
+  if (before && wholeWindow)
+    throw new RangeError('checksum: a digest before its data cannot cover the window up to itself');
   const key = algorithm.name;
   return defineCodec<A>({
     name: `checksum(${body.name}, ${algorithm.name})`,
@@ -95,7 +96,11 @@ export function checksum<A, D>(body: Codec<A>, options: ChecksumOptions<D>): Cod
     json: body.json,
     size: body.size !== undefined && stored.size !== undefined ? body.size + stored.size : undefined,
     minSize: body.minSize + stored.minSize,
-    meta: { algorithm: algorithm.name, position: before ? 'before' : 'after', covers: wholeWindow ? 'window' : 'value' },
+    meta: {
+      algorithm: algorithm.name,
+      position: before ? 'before' : 'after',
+      covers: wholeWindow ? 'window' : 'value',
+    },
     children: [
       { key: 'value', codec: body },
       { key, codec: stored },

@@ -72,7 +72,8 @@ export function isRawChunk(entry: { id: string }): entry is RawChunk {
 export function fourcc(options: { readonly alnum?: boolean } = {}): Codec<string> {
   const allowed = (c: number) =>
     !options.alnum || (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
-  const valid = (s: string) => s.length === 4 && Array.from(s).every((ch) => ch.charCodeAt(0) <= 0xff && allowed(ch.charCodeAt(0)));
+  const valid = (s: string) =>
+    s.length === 4 && Array.from(s).every((ch) => ch.charCodeAt(0) <= 0xff && allowed(ch.charCodeAt(0)));
   return defineCodec<string>({
     name: options.alnum ? 'fourcc(alnum)' : 'fourcc',
     kind: 'fourcc',
@@ -89,13 +90,15 @@ export function fourcc(options: { readonly alnum?: boolean } = {}): Codec<string
       r.need(4);
       const b = r.bytes;
       for (let i = 0; i < 4; i++) {
-        if (!allowed(b[at + i]!)) throw r.error(`marker byte 0x${b[at + i]!.toString(16).padStart(2, '0')} is not a letter or digit`, at + i);
+        if (!allowed(b[at + i]!))
+          throw r.error(`marker byte 0x${b[at + i]!.toString(16).padStart(2, '0')} is not a letter or digit`, at + i);
       }
       r.pos = at + 4;
       return String.fromCharCode(b[at]!, b[at + 1]!, b[at + 2]!, b[at + 3]!);
     },
     write(w, value) {
-      if (typeof value !== 'string' || !valid(value)) throw w.error(`${JSON.stringify(value)} is not a valid four-character code`);
+      if (typeof value !== 'string' || !valid(value))
+        throw w.error(`${JSON.stringify(value)} is not a valid four-character code`);
       const at = w.ensure(4);
       for (let i = 0; i < 4; i++) w.buf[at + i] = value.charCodeAt(i);
       w.length = at + 4;
@@ -123,9 +126,12 @@ class Framer {
     this.padCounted = framing.padCounted ?? true;
     this.lengthAfter = framing.lengthPosition === 'after';
     this.uncounted = framing.uncounted ?? 0;
-    if (!Number.isInteger(this.align) || this.align < 1) throw new RangeError('chunk: align must be a positive integer');
-    if (!Number.isInteger(this.uncounted) || this.uncounted < 0) throw new RangeError('chunk: uncounted must be a non-negative integer');
-    if (this.uncounted > 0 && this.lengthAfter) throw new RangeError('chunk: uncounted bytes need the length before the body');
+    if (!Number.isInteger(this.align) || this.align < 1)
+      throw new RangeError('chunk: align must be a positive integer');
+    if (!Number.isInteger(this.uncounted) || this.uncounted < 0)
+      throw new RangeError('chunk: uncounted must be a non-negative integer');
+    if (this.uncounted > 0 && this.lengthAfter)
+      throw new RangeError('chunk: uncounted bytes need the length before the body');
   }
 
   padFor(length: number): number {
@@ -197,7 +203,10 @@ class Framer {
     for (let i = 0; i < expected.length; i++) {
       if (r.bytes[at + i] !== expected.charCodeAt(i)) {
         const found = String.fromCharCode(...r.bytes.subarray(at, at + expected.length));
-        throw r.error(`chunk ${id}: expected end marker ${JSON.stringify(expected)}, found ${JSON.stringify(found)}`, at);
+        throw r.error(
+          `chunk ${id}: expected end marker ${JSON.stringify(expected)}, found ${JSON.stringify(found)}`,
+          at,
+        );
       }
     }
     r.pos = at + expected.length;
@@ -220,7 +229,8 @@ class Framer {
     const padCount = this.padFor(used);
     const writePad = (into: Writer) => {
       if (pad === undefined) into.fill(padCount, 0);
-      else if (pad.length !== padCount) throw into.error(`chunk ${id}: kept padding is ${pad.length} bytes, the body needs ${padCount}`);
+      else if (pad.length !== padCount)
+        throw into.error(`chunk ${id}: kept padding is ${pad.length} bytes, the body needs ${padCount}`);
       else into.append(pad);
     };
     if (this.padCounted) writePad(target);
@@ -244,7 +254,11 @@ class Framer {
 }
 
 function chunkJson<A>(id: t.Type<any, unknown, unknown>, body: t.Type<A, unknown, unknown>, name: string) {
-  return t.intersection([t.type({ id, body }), t.partial({ pad: jsonBytes() })], name) as unknown as t.Type<KnownChunk<any, A>, unknown, unknown>;
+  return t.intersection([t.type({ id, body }), t.partial({ pad: jsonBytes() })], name) as unknown as t.Type<
+    KnownChunk<any, A>,
+    unknown,
+    unknown
+  >;
 }
 
 /**
@@ -269,7 +283,8 @@ export function chunk<M extends string, A>(framing: ChunkFraming, marker: M, bod
       const at = r.pos;
       r.descend();
       const framed = framer.open(r);
-      if (framed.id !== marker) throw r.error(`expected chunk ${JSON.stringify(marker)}, found ${JSON.stringify(framed.id)}`, at);
+      if (framed.id !== marker)
+        throw r.error(`expected chunk ${JSON.stringify(marker)}, found ${JSON.stringify(framed.id)}`, at);
       const bodyStart = framed.body.pos;
       const value = readChild(framed.body, marker, body);
       const pad = framer.close(r, framed, bodyStart);
@@ -278,7 +293,8 @@ export function chunk<M extends string, A>(framing: ChunkFraming, marker: M, bod
     },
     write(w, value) {
       if (typeof value !== 'object' || value === null) throw w.error(`expected a chunk object`);
-      if (value.id !== marker) throw w.error(`expected chunk ${JSON.stringify(marker)}, got ${JSON.stringify(value.id)}`);
+      if (value.id !== marker)
+        throw w.error(`expected chunk ${JSON.stringify(marker)}, got ${JSON.stringify(value.id)}`);
       w.descend();
       w.state.path.push(marker);
       framer.write(w, marker, value.pad, (into) => body.write(into, value.body));
@@ -304,18 +320,25 @@ export function chunkList<M extends Readonly<Record<string, Codec<any>>>>(
   options: ChunkListOptions = {},
 ): Codec<Array<ChunkEntry<M>>> {
   const framer = new Framer(framing);
-  if (framer.lengthAfter) throw new RangeError('chunkList: chunks with the length after the body cannot be skipped when unknown');
+  if (framer.lengthAfter)
+    throw new RangeError('chunkList: chunks with the length after the body cannot be skipped when unknown');
   const markers = Object.keys(known);
   const until = options.until ?? [];
-  const isKnown = (id: string) => Object.prototype.hasOwnProperty.call(known, id);
-  const rawJson = t.intersection([t.type({ id: t.string, raw: jsonBytes() }), t.partial({ pad: jsonBytes() })], 'RawChunk');
-  const members: t.Mixed[] = markers.map((m) => chunkJson(t.literal(m), (known as Record<string, Codec<unknown>>)[m]!.json, `chunk(${m})`));
+  const isKnown = (id: string) => Object.hasOwn(known, id);
+  const rawJson = t.intersection(
+    [t.type({ id: t.string, raw: jsonBytes() }), t.partial({ pad: jsonBytes() })],
+    'RawChunk',
+  );
+  const members: t.Mixed[] = markers.map((m) =>
+    chunkJson(t.literal(m), (known as Record<string, Codec<unknown>>)[m]!.json, `chunk(${m})`),
+  );
   const unknownRaw = new t.Type<RawChunk, unknown, unknown>(
     'RawChunk',
     (u): u is RawChunk => rawJson.is(u) && !isKnown(u.id),
     (u, c) => {
       const result = rawJson.validate(u, c);
-      if (result._tag === 'Right' && isKnown(result.right.id)) return t.failure(u, c, `chunk ${result.right.id} must have a decoded body`);
+      if (result._tag === 'Right' && isKnown(result.right.id))
+        return t.failure(u, c, `chunk ${result.right.id} must have a decoded body`);
       return result as t.Validation<RawChunk>;
     },
     (a) => rawJson.encode(a),
@@ -384,9 +407,14 @@ export function chunkList<M extends Readonly<Record<string, Codec<any>>>>(
           framer.write(w, entry.id, entry.pad, (into) => into.append(raw));
         } else {
           const codec = isKnown(entry.id) ? (known as Record<string, Codec<unknown>>)[entry.id] : undefined;
-          if (codec === undefined) throw w.error(`chunk ${JSON.stringify(entry.id)} has a body but no codec; give unknown chunks as { id, raw }`);
+          if (codec === undefined)
+            throw w.error(
+              `chunk ${JSON.stringify(entry.id)} has a body but no codec; give unknown chunks as { id, raw }`,
+            );
           path.push(entry.id);
-          framer.write(w, entry.id, entry.pad, (into) => codec.write(into, (entry as KnownChunk<string, unknown>).body));
+          framer.write(w, entry.id, entry.pad, (into) =>
+            codec.write(into, (entry as KnownChunk<string, unknown>).body),
+          );
           path.pop();
         }
       }

@@ -8,7 +8,13 @@
 import type * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import { DecodeError, EncodeError, type PathSegment, type Warning } from './errors.js';
-import { resolveDecodeOptions, DEFAULT_MAX_DEPTH, type DecodeOptions, type EncodeOptions, type ResolvedDecodeOptions } from './options.js';
+import {
+  resolveDecodeOptions,
+  DEFAULT_MAX_DEPTH,
+  type DecodeOptions,
+  type EncodeOptions,
+  type ResolvedDecodeOptions,
+} from './options.js';
 
 const DEFAULT_DECODE_OPTIONS: ResolvedDecodeOptions = Object.freeze(resolveDecodeOptions(undefined));
 import { Reader, ReadState, type FieldSpan } from './reader.js';
@@ -145,7 +151,10 @@ export function decode<A>(
   const reader = new Reader(bytes, state);
   try {
     const value = codec.read(reader);
-    const decoded: { value: A; warnings: Warning[]; spans?: FieldSpan[]; trailing?: Uint8Array } = { value, warnings: state.warnings };
+    const decoded: { value: A; warnings: Warning[]; spans?: FieldSpan[]; trailing?: Uint8Array } = {
+      value,
+      warnings: state.warnings,
+    };
     if (reader.pos < reader.end) {
       if (state.options.trailing === 'error') {
         throw reader.error(`${reader.remaining} unread bytes after the end of ${codec.name}`);
@@ -180,7 +189,11 @@ export function decodeOrThrow<A>(codec: Codec<A>, bytes: Uint8Array, options?: D
  * encode(u16le, 70000); // left(EncodeError: at (root) (offset 0): 70000 is out of range for u16le …)
  * ```
  */
-export function encode<A>(codec: Codec<A>, value: NoInfer<A>, options?: EncodeOptions): E.Either<EncodeError, Uint8Array> {
+export function encode<A>(
+  codec: Codec<A>,
+  value: NoInfer<A>,
+  options?: EncodeOptions,
+): E.Either<EncodeError, Uint8Array> {
   const writer = new Writer(new WriteState(options?.maxDepth ?? DEFAULT_MAX_DEPTH), options?.initialCapacity ?? 256);
   try {
     codec.write(writer, value);

@@ -84,6 +84,7 @@ export const ascii: TextEncoding = {
     return out;
   },
   canEncode(text) {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range, control characters included, is what can be encoded
     return /^[\x00-\x7f]*$/.test(text);
   },
 };

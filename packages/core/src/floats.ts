@@ -60,19 +60,24 @@ export function float(
   };
   const readFixed = (r: Reader, at: number): number | NaNBits => {
     const value = wide ? r.view.getFloat64(at, le) : r.view.getFloat32(at, le);
-    if (value !== value) {
+    if (Number.isNaN(value)) {
       const odd = oddNaN(r.view, at);
       if (odd !== undefined) {
         if (keep) return { nan: odd };
-        throw r.error(`NaN with payload 0x${odd} cannot be kept as a number; use float(${bits}, '${endian}', { nan: 'keep' })`, at);
+        throw r.error(
+          `NaN with payload 0x${odd} cannot be kept as a number; use float(${bits}, '${endian}', { nan: 'keep' })`,
+          at,
+        );
       }
     }
     return value;
   };
-  return defineCodec<any>({
+  return defineCodec<number | NaNBits>({
     name: keep ? `${name}(nan: keep)` : name,
     kind: 'float',
-    json: keep ? t.union([jsonFloat, nanBitsJson]) : jsonFloat,
+    // Without 'keep' the codec reads and writes numbers only (the overloads say so), so the narrower
+    // JSON type stands in for the union one.
+    json: (keep ? t.union([jsonFloat, nanBitsJson]) : jsonFloat) as t.Type<number | NaNBits, unknown, unknown>,
     size,
     meta: { bits, endian, nan: keep ? 'keep' : 'refuse' },
     read(r) {
@@ -98,7 +103,7 @@ export function float(
         return;
       }
       if (typeof value !== 'number') throw w.error(`expected a number for ${name}, got ${typeof value}`);
-      if (!wide && value === value && Math.fround(value) !== value) {
+      if (!wide && !Number.isNaN(value) && Math.fround(value) !== value) {
         throw w.error(`${value} is not exactly representable as a 32-bit float`);
       }
       const at = w.ensure(size);

@@ -74,6 +74,7 @@ export interface SaveFormat<Doc> {
 }
 
 /** A format, whatever its document type. */
+// biome-ignore lint/suspicious/noExplicitAny: formats are invariant in their document type (its io-ts `json`), so `SaveFormat<unknown>` would not accept them
 export type AnySaveFormat = SaveFormat<any>;
 
 /** A registry's guess for an input: the format and its confidence. */
@@ -93,7 +94,8 @@ export class FormatRegistry {
 
   /** Adds a format; its id must be new. Returns the registry. */
   register(format: AnySaveFormat): this {
-    if (this.formats.has(format.id)) throw new Error(`a format with id ${JSON.stringify(format.id)} is already registered`);
+    if (this.formats.has(format.id))
+      throw new Error(`a format with id ${JSON.stringify(format.id)} is already registered`);
     this.formats.set(format.id, format);
     return this;
   }

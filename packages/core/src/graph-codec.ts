@@ -50,7 +50,12 @@ function writeColumn(w: Writer, column: Uint32Array | Int32Array): void {
   w.length = at + column.length * 4;
 }
 
-function readColumn<T extends Uint32Array | Int32Array>(r: Reader, count: number, make: (n: number) => T, what: string): T {
+function readColumn<T extends Uint32Array | Int32Array>(
+  r: Reader,
+  count: number,
+  make: (n: number) => T,
+  what: string,
+): T {
   if (count > r.remaining / 4) throw r.error(`${count} ${what} do not fit in the ${r.remaining} bytes left`);
   const out = make(count);
   const bytes = r.borrow(count * 4);
@@ -83,13 +88,19 @@ function prefix(r: Reader, lengths: Uint32Array, what: string): Uint32Array {
 const u32Array = new t.Type<Uint32Array, number[], unknown>(
   'Uint32Array',
   (u): u is Uint32Array => u instanceof Uint32Array,
-  (u, c) => (Array.isArray(u) && u.every((n) => Number.isInteger(n) && n >= 0 && n <= 0xffffffff) ? t.success(Uint32Array.from(u)) : t.failure(u, c, 'expected an array of 32-bit unsigned integers')),
+  (u, c) =>
+    Array.isArray(u) && u.every((n) => Number.isInteger(n) && n >= 0 && n <= 0xffffffff)
+      ? t.success(Uint32Array.from(u))
+      : t.failure(u, c, 'expected an array of 32-bit unsigned integers'),
   (a) => Array.from(a),
 );
 const i32Array = new t.Type<Int32Array, number[], unknown>(
   'Int32Array',
   (u): u is Int32Array => u instanceof Int32Array,
-  (u, c) => (Array.isArray(u) && u.every((n) => Number.isInteger(n) && n >= -0x80000000 && n <= 0x7fffffff) ? t.success(Int32Array.from(u)) : t.failure(u, c, 'expected an array of 32-bit integers')),
+  (u, c) =>
+    Array.isArray(u) && u.every((n) => Number.isInteger(n) && n >= -0x80000000 && n <= 0x7fffffff)
+      ? t.success(Int32Array.from(u))
+      : t.failure(u, c, 'expected an array of 32-bit integers'),
   (a) => Array.from(a),
 );
 
@@ -144,14 +155,18 @@ export const graphImage: Codec<GraphImage> = defineCodec<GraphImage>({
     const segCounts = readColumn(r, objects, (n) => new Uint32Array(n), 'segment counts');
     const refs = readColumn(r, refCount, (n) => new Int32Array(n), 'references');
     const segLengths = readColumn(r, segmentCount, (n) => new Uint32Array(n), 'segment lengths');
-    if (dataLength > r.remaining) throw r.error(`data of ${dataLength} bytes is more than the ${r.remaining} bytes left`);
+    if (dataLength > r.remaining)
+      throw r.error(`data of ${dataLength} bytes is more than the ${r.remaining} bytes left`);
     const data = r.take(dataLength);
     const refStart = prefix(r, refCounts, 'reference counts');
     const segStart = prefix(r, segCounts, 'segment counts');
     const dataStart = prefix(r, segLengths, 'segment lengths');
-    if (refStart[objects] !== refCount) throw r.error(`objects claim ${refStart[objects]} references, the file has ${refCount}`);
-    if (segStart[objects] !== segmentCount) throw r.error(`objects claim ${segStart[objects]} segments, the file has ${segmentCount}`);
-    if (dataStart[segmentCount] !== dataLength) throw r.error(`segments claim ${dataStart[segmentCount]} bytes, the data has ${dataLength}`);
+    if (refStart[objects] !== refCount)
+      throw r.error(`objects claim ${refStart[objects]} references, the file has ${refCount}`);
+    if (segStart[objects] !== segmentCount)
+      throw r.error(`objects claim ${segStart[objects]} segments, the file has ${segmentCount}`);
+    if (dataStart[segmentCount] !== dataLength)
+      throw r.error(`segments claim ${dataStart[segmentCount]} bytes, the data has ${dataLength}`);
     return { roots, kinds, kindOf, sizes, refStart, refs, segStart, dataStart, data, externals };
   },
   write(w, image) {
@@ -162,7 +177,18 @@ export const graphImage: Codec<GraphImage> = defineCodec<GraphImage>({
     for (const name of image.kinds) names += 2 + name.length * 3;
     for (const name of image.externals) names += 2 + name.length * 3;
     w.ensure(28 + names + 4 * (image.roots.length + 4 * objects + image.refs.length + segments) + image.data.length);
-    writeColumn(w, Uint32Array.of(objects, image.roots.length, image.kinds.length, image.externals.length, image.refs.length, segments, image.data.length));
+    writeColumn(
+      w,
+      Uint32Array.of(
+        objects,
+        image.roots.length,
+        image.kinds.length,
+        image.externals.length,
+        image.refs.length,
+        segments,
+        image.data.length,
+      ),
+    );
     writeNames(w, image.kinds);
     writeNames(w, image.externals);
     writeColumn(w, Int32Array.from(image.roots));

@@ -60,14 +60,24 @@ export function graphSize(image: GraphImage): number {
  * @throws {@link DecodeError} when the object's kind index is outside `kinds` (an image decoded
  * from a file is only checked for that by {@link readGraph}).
  */
-export function graphObject(image: GraphImage, n: number): { kind: string; size: number; references: number[]; segments: Uint8Array[] } {
-  if (!Number.isInteger(n) || n < 1 || n > graphSize(image)) throw new RangeError(`object ${n} is not in the graph (1 to ${graphSize(image)})`);
+export function graphObject(
+  image: GraphImage,
+  n: number,
+): { kind: string; size: number; references: number[]; segments: Uint8Array[] } {
+  if (!Number.isInteger(n) || n < 1 || n > graphSize(image))
+    throw new RangeError(`object ${n} is not in the graph (1 to ${graphSize(image)})`);
   const i = n - 1;
   const kind = image.kinds[image.kindOf[i]!];
-  if (kind === undefined) throw new DecodeError(['objects', n], 0, `malformed graph image: object ${n} has kind ${image.kindOf[i]} of ${image.kinds.length}`);
+  if (kind === undefined)
+    throw new DecodeError(
+      ['objects', n],
+      0,
+      `malformed graph image: object ${n} has kind ${image.kindOf[i]} of ${image.kinds.length}`,
+    );
   // The other columns have an entry per object (plus one for the offsets), as GraphImage says.
   const segments: Uint8Array[] = [];
-  for (let s = image.segStart[i]!; s < image.segStart[i + 1]!; s++) segments.push(image.data.subarray(image.dataStart[s], image.dataStart[s + 1]));
+  for (let s = image.segStart[i]!; s < image.segStart[i + 1]!; s++)
+    segments.push(image.data.subarray(image.dataStart[s], image.dataStart[s + 1]));
   return {
     kind,
     size: image.sizes[i]!,
@@ -168,7 +178,10 @@ class Sink<O extends object> implements ObjectSink<O> {
  * // one object: kind 'node', size 1, references [1], one segment [01]
  * ```
  */
-export function writeGraph<O extends object>(roots: ReadonlyArray<O | null>, saver: GraphSaver<O>): E.Either<EncodeError, GraphImage> {
+export function writeGraph<O extends object>(
+  roots: ReadonlyArray<O | null>,
+  saver: GraphSaver<O>,
+): E.Either<EncodeError, GraphImage> {
   const numbers = new Map<O, number>();
   const queue: O[] = [];
   const externals: string[] = [];
@@ -226,7 +239,8 @@ export function writeGraph<O extends object>(roots: ReadonlyArray<O | null>, sav
       const dataBefore = data.length;
       saver.save(object, sink);
       const size = saver.sizeOf ? saver.sizeOf(object, data.length - dataBefore) : data.length - dataBefore;
-      if (!Number.isInteger(size) || size < 0 || size > 0xffffffff) throw new EncodeError(['objects', current], 0, `recorded size ${size} is not a 32-bit size`);
+      if (!Number.isInteger(size) || size < 0 || size > 0xffffffff)
+        throw new EncodeError(['objects', current], 0, `recorded size ${size} is not a 32-bit size`);
       sizes.push(size);
     }
     refStart.push(refs.length);
@@ -245,7 +259,13 @@ export function writeGraph<O extends object>(roots: ReadonlyArray<O | null>, sav
     });
   } catch (error) {
     if (error instanceof EncodeError) return E.left(error);
-    return E.left(new EncodeError(['objects', current], 0, `saving object ${current}: ${error instanceof Error ? error.message : String(error)}`));
+    return E.left(
+      new EncodeError(
+        ['objects', current],
+        0,
+        `saving object ${current}: ${error instanceof Error ? error.message : String(error)}`,
+      ),
+    );
   }
 }
 
@@ -297,6 +317,7 @@ export interface RestoreContext<O> {
  * (and receives the {@link RestoreStatus}). Generators make arbitrarily deep `restoreFirst` chains
  * iterative.
  */
+// biome-ignore lint/suspicious/noConfusingVoidType: most callbacks return nothing; `void` accepts them as written (`undefined` would not)
 export type RestoreCallback<O> = (object: O, context: RestoreContext<O>) => void | RestoreGenerator<O>;
 
 /**
@@ -372,7 +393,10 @@ class Context<O extends object> implements RestoreContext<O> {
       // k < refEnd, and every reference was resolved (so is in range) before any restore ran.
       const ref = this.run.image.refs[k]!;
       const found = ref > 0 ? this.run.image.kinds[this.run.image.kindOf[ref - 1]!] : ref < 0 ? 'external' : undefined;
-      if (found !== undefined && found !== kind) throw this.fail(`reference ${this.nextRef} is to object ${ref} of kind ${JSON.stringify(found)}, expected ${JSON.stringify(kind)}`);
+      if (found !== undefined && found !== kind)
+        throw this.fail(
+          `reference ${this.nextRef} is to object ${ref} of kind ${JSON.stringify(found)}, expected ${JSON.stringify(kind)}`,
+        );
     }
     return this.run.resolved[k] as O | null;
   }
@@ -403,7 +427,12 @@ interface Frame<O> {
 }
 
 function isGenerator<O>(value: unknown): value is Generator<O | null, void, RestoreStatus> {
-  return typeof value === 'object' && value !== null && typeof (value as Generator).next === 'function' && typeof (value as Generator).throw === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Generator).next === 'function' &&
+    typeof (value as Generator).throw === 'function'
+  );
 }
 
 /** One read of an image: the three phases and the restore bookkeeping. */
@@ -432,7 +461,8 @@ class GraphRun<O extends object> {
       this.active = i + 1;
       const kind = image.kinds[image.kindOf[i]!]!; // checked by checkShape
       const object = restorer.allocate(kind, image.sizes[i]!, i + 1);
-      if (object === undefined || object === null) throw this.fail(i + 1, `no object can be allocated for kind ${JSON.stringify(kind)}`);
+      if (object === undefined || object === null)
+        throw this.fail(i + 1, `no object can be allocated for kind ${JSON.stringify(kind)}`);
       this.objects[i] = object;
     }
     this.active = 0;
@@ -461,16 +491,23 @@ class GraphRun<O extends object> {
   private checkShape(count: number): void {
     const { image } = this;
     const bad = (what: string) => this.fail(0, `malformed graph image: ${what}`);
-    if (image.sizes.length !== count || image.refStart.length !== count + 1 || image.segStart.length !== count + 1) throw bad('column lengths differ');
-    if (image.refStart[0] !== 0 || image.refStart[count] !== image.refs.length) throw bad('reference offsets do not cover the references');
+    if (image.sizes.length !== count || image.refStart.length !== count + 1 || image.segStart.length !== count + 1)
+      throw bad('column lengths differ');
+    if (image.refStart[0] !== 0 || image.refStart[count] !== image.refs.length)
+      throw bad('reference offsets do not cover the references');
     // The lengths agree from here on, so the reads below are in range.
-    if (image.segStart[0] !== 0 || image.segStart[count]! + 1 !== image.dataStart.length) throw bad('segment offsets do not cover the segments');
-    if (image.dataStart[0] !== 0 || image.dataStart[image.dataStart.length - 1] !== image.data.length) throw bad('data offsets do not cover the data');
+    if (image.segStart[0] !== 0 || image.segStart[count]! + 1 !== image.dataStart.length)
+      throw bad('segment offsets do not cover the segments');
+    if (image.dataStart[0] !== 0 || image.dataStart[image.dataStart.length - 1] !== image.data.length)
+      throw bad('data offsets do not cover the data');
     for (let i = 0; i < count; i++) {
-      if (image.refStart[i]! > image.refStart[i + 1]! || image.segStart[i]! > image.segStart[i + 1]!) throw bad(`offsets of object ${i + 1} go backwards`);
-      if (image.kindOf[i]! >= image.kinds.length) throw bad(`object ${i + 1} has kind ${image.kindOf[i]} of ${image.kinds.length}`);
+      if (image.refStart[i]! > image.refStart[i + 1]! || image.segStart[i]! > image.segStart[i + 1]!)
+        throw bad(`offsets of object ${i + 1} go backwards`);
+      if (image.kindOf[i]! >= image.kinds.length)
+        throw bad(`object ${i + 1} has kind ${image.kindOf[i]} of ${image.kinds.length}`);
     }
-    for (let s = 0; s + 1 < image.dataStart.length; s++) if (image.dataStart[s]! > image.dataStart[s + 1]!) throw bad(`segment ${s} goes backwards`);
+    for (let s = 0; s + 1 < image.dataStart.length; s++)
+      if (image.dataStart[s]! > image.dataStart[s + 1]!) throw bad(`segment ${s} goes backwards`);
   }
 
   resolve(ref: number, n: number): O | null {
@@ -478,7 +515,10 @@ class GraphRun<O extends object> {
     if (ref === 0) return null;
     if (ref > 0 && ref <= count) return this.objects[ref - 1]!;
     if (ref < 0 && -ref <= this.externals.length) return this.externals[-ref - 1]!;
-    throw this.fail(n, `reference ${ref} names no object (there are ${count}${this.externals.length > 0 ? ` and ${this.externals.length} externals` : ''})`);
+    throw this.fail(
+      n,
+      `reference ${ref} names no object (there are ${count}${this.externals.length > 0 ? ` and ${this.externals.length} externals` : ''})`,
+    );
   }
 
   private statusOf(target: O | null, asker: number): { status: RestoreStatus; number?: number } {
@@ -502,7 +542,11 @@ class GraphRun<O extends object> {
   restoreNow(asker: number, target: O | null): RestoreStatus {
     const found = this.statusOf(target, asker);
     if (found.number === undefined) return found.status;
-    if (++this.plainDepth > this.maxDepth) throw this.fail(asker, `restoreFirst nested deeper than ${this.maxDepth}; write the restore callback as a generator`);
+    if (++this.plainDepth > this.maxDepth)
+      throw this.fail(
+        asker,
+        `restoreFirst nested deeper than ${this.maxDepth}; write the restore callback as a generator`,
+      );
     this.run(found.number);
     this.active = asker;
     this.plainDepth--;
@@ -552,7 +596,10 @@ class GraphRun<O extends object> {
  * external, an allocation refused, a restore callback that throws, a read past the last reference —
  * give a {@link DecodeError} whose path is `objects[n]` (the object number n, 1-based).
  */
-export function readGraph<O extends object>(image: GraphImage, restorer: GraphRestorer<O>): E.Either<DecodeError, RestoredGraph<O>> {
+export function readGraph<O extends object>(
+  image: GraphImage,
+  restorer: GraphRestorer<O>,
+): E.Either<DecodeError, RestoredGraph<O>> {
   let run: GraphRun<O> | undefined;
   try {
     run = new GraphRun(image, restorer);
@@ -564,9 +611,13 @@ export function readGraph<O extends object>(image: GraphImage, restorer: GraphRe
     const active = run?.active ?? 0;
     const path = active === 0 ? [] : ['objects', active];
     if (error instanceof RangeError && /call stack/i.test(error.message)) {
-      return E.left(new DecodeError(path, 0, 'restore callbacks nested too deep for the call stack; write them as generators'));
+      return E.left(
+        new DecodeError(path, 0, 'restore callbacks nested too deep for the call stack; write them as generators'),
+      );
     }
-    return E.left(new DecodeError(path, 0, `restoring object ${active}: ${error instanceof Error ? error.message : String(error)}`));
+    return E.left(
+      new DecodeError(path, 0, `restoring object ${active}: ${error instanceof Error ? error.message : String(error)}`),
+    );
   }
 }
 

@@ -4,7 +4,15 @@
  *
  * @packageDocumentation
  */
-export { DecodeError, EncodeError, formatPath, formatWarning, type Path, type PathSegment, type Warning } from './errors.js';
+export {
+  DecodeError,
+  EncodeError,
+  formatPath,
+  formatWarning,
+  type Path,
+  type PathSegment,
+  type Warning,
+} from './errors.js';
 export {
   resolveDecodeOptions,
   DEFAULT_MAX_DEPTH,
@@ -51,9 +59,25 @@ export {
 export * from './integers.js';
 export { float, f32be, f32le, f64be, f64le, type FloatOptions, type NaNBits } from './floats.js';
 export { bits, type BitFields, type BitFieldSpec, type BitOrder, type BitsOptions } from './bits.js';
-export { ascii, cp437, CP437_UPPER, textEncoding, TextCodingError, utf8, type EncodingName, type TextEncoding } from './encodings.js';
-export { cstring, fixedString, pstring, type FixedStringKeepOptions, type FixedStringOptions, type TextWithTail } from './strings.js';
-export { type CountSpec } from './size.js';
+export {
+  ascii,
+  cp437,
+  CP437_UPPER,
+  textEncoding,
+  TextCodingError,
+  utf8,
+  type EncodingName,
+  type TextEncoding,
+} from './encodings.js';
+export {
+  cstring,
+  fixedString,
+  pstring,
+  type FixedStringKeepOptions,
+  type FixedStringOptions,
+  type TextWithTail,
+} from './strings.js';
+export type { CountSpec } from './size.js';
 export { bytes, bytesEqual } from './bytes.js';
 export { literal, magic } from './literal.js';
 export { struct, type FieldSpec, type Fields, type FieldType, type StructType } from './struct.js';
@@ -75,7 +99,19 @@ export {
   type KnownChunk,
   type RawChunk,
 } from './chunk.js';
-export { compression, layer, transform, transformKeeping, xor, type ByteLayer, type Compressor, type Kept, type LayerArgs, type LayerLimits, type TransformOptions } from './transform.js';
+export {
+  compression,
+  layer,
+  transform,
+  transformKeeping,
+  xor,
+  type ByteLayer,
+  type Compressor,
+  type Kept,
+  type LayerArgs,
+  type LayerLimits,
+  type TransformOptions,
+} from './transform.js';
 export { adler32, checksum, crc32, sha256, type ChecksumAlgorithm, type ChecksumOptions } from './checksum.js';
 export { arena, pointer, type Arena, type Pointer, type PointerOptions, type Unclaimed } from './pointer.js';
 export {

@@ -46,7 +46,9 @@ function rawAccess(bits: IntBits, signed: boolean, le: boolean): [RawRead, RawWr
     case 24: {
       const read: RawRead = (r, at) => {
         const b = r.bytes;
-        const u = le ? b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) : (b[at]! << 16) | (b[at + 1]! << 8) | b[at + 2]!;
+        const u = le
+          ? b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16)
+          : (b[at]! << 16) | (b[at + 1]! << 8) | b[at + 2]!;
         return signed && u & 0x800000 ? u - 0x1000000 : u;
       };
       const write: RawWrite = (w, at, v) => {
@@ -106,7 +108,8 @@ export function int(bits: IntBits, signed: boolean, endian: Endian = 'le'): Code
       w.length = at + size;
     },
     writeFixed(w, at, value) {
-      if (typeof value !== 'number' || !(value >= min && value <= max) || !Number.isInteger(value)) checkInt(w, name, value, min, max);
+      if (typeof value !== 'number' || !(value >= min && value <= max) || !Number.isInteger(value))
+        checkInt(w, name, value, min, max);
       rawWrite(w, at, value);
     },
   });

@@ -166,8 +166,7 @@ export function reportJsonErrors(errors: t.Errors): JsonProblem[] {
       path.push(isArrayType(context[i - 1]!.type) && /^\d+$/.test(key) ? Number(key) : key);
     }
     const last = context[context.length - 1];
-    const message =
-      error.message ?? `expected ${last?.type.name ?? 'a value'}, got ${describeValue(error.value)}`;
+    const message = error.message ?? `expected ${last?.type.name ?? 'a value'}, got ${describeValue(error.value)}`;
     return { path, message };
   });
 }

@@ -20,13 +20,19 @@ function latin1Bytes(text: string): Uint8Array {
 
 function show(bytes: Uint8Array): string {
   let out = '';
-  for (const b of bytes) out += b >= 0x20 && b < 0x7f && b !== 0x22 && b !== 0x5c ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`;
+  for (const b of bytes)
+    out +=
+      b >= 0x20 && b < 0x7f && b !== 0x22 && b !== 0x5c
+        ? String.fromCharCode(b)
+        : `\\x${b.toString(16).padStart(2, '0')}`;
   return `"${out}"`;
 }
 
 function literalJson<V extends string | number | boolean>(values: ReadonlyArray<V>): t.Type<V, unknown, unknown> {
   const types = values.map((v) => t.literal(v));
-  return (types.length === 1 ? types[0] : t.union(types as unknown as [t.Mixed, t.Mixed, ...t.Mixed[]])) as unknown as t.Type<V, unknown, unknown>;
+  return (types.length === 1
+    ? types[0]
+    : t.union(types as unknown as [t.Mixed, t.Mixed, ...t.Mixed[]])) as unknown as t.Type<V, unknown, unknown>;
 }
 
 /**
@@ -69,7 +75,10 @@ export function magic<const S extends readonly [string, ...string[]]>(...alterna
     readFixed,
     write(w, value) {
       const k = alternatives.indexOf(value);
-      if (k < 0) throw w.error(`expected ${alternatives.map((a) => JSON.stringify(a)).join(' or ')}, got ${JSON.stringify(value)}`);
+      if (k < 0)
+        throw w.error(
+          `expected ${alternatives.map((a) => JSON.stringify(a)).join(' or ')}, got ${JSON.stringify(value)}`,
+        );
       w.append(encoded[k]!);
     },
   });
@@ -95,7 +104,10 @@ export function literal<const V extends string | number | boolean>(
       const at = r.pos;
       const value = (codec as Codec<unknown>).read(r) as V;
       if (!values.includes(value)) {
-        throw r.error(`expected ${values.map((v) => JSON.stringify(v)).join(' or ')}, found ${JSON.stringify(value)}`, at);
+        throw r.error(
+          `expected ${values.map((v) => JSON.stringify(v)).join(' or ')}, found ${JSON.stringify(value)}`,
+          at,
+        );
       }
       return value;
     },

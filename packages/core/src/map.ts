@@ -62,7 +62,10 @@ export function map<A, B>(codec: Codec<A>, bijection: Bijection<A, B>): Codec<B>
       return guardRead(r, name, () => bijection.decode(stored), at);
     },
     write(w, value) {
-      codec.write(w, guardWrite(w, name, () => bijection.encode(value)));
+      codec.write(
+        w,
+        guardWrite(w, name, () => bijection.encode(value)),
+      );
     },
   });
 }

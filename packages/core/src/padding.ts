@@ -32,7 +32,9 @@ function writePad(w: Writer, count: number, fill: number, value: Padding): void 
     return;
   }
   if (!(value instanceof Uint8Array) || value.length !== count) {
-    throw w.error(`kept padding must be ${count} bytes, got ${value instanceof Uint8Array ? value.length : typeof value}`);
+    throw w.error(
+      `kept padding must be ${count} bytes, got ${value instanceof Uint8Array ? value.length : typeof value}`,
+    );
   }
   w.append(value);
 }
@@ -55,7 +57,8 @@ export function padding(count: number, fill = 0): Codec<Padding> {
  * file, a chunk body, a sized field).
  */
 export function align(boundary: number, fill = 0): Codec<Padding> {
-  if (!Number.isInteger(boundary) || boundary < 1) throw new RangeError(`align: boundary must be a positive integer, got ${boundary}`);
+  if (!Number.isInteger(boundary) || boundary < 1)
+    throw new RangeError(`align: boundary must be a positive integer, got ${boundary}`);
   return defineCodec<Padding>({
     name: `align(${boundary})`,
     kind: 'align',

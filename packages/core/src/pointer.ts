@@ -11,7 +11,7 @@ import * as t from 'io-ts';
 import { defineCodec, readChild, writeChild, type Codec } from './codec.js';
 import { jsonBytes, jsonInt } from './json.js';
 import type { Reader } from './reader.js';
-import { Writer } from './writer.js';
+import type { Writer } from './writer.js';
 
 /** A pointer's value: its target, and the arena offset it was read from (absent for new targets). */
 export interface Pointer<A> {
@@ -103,14 +103,25 @@ function topScope<S>(stack: unknown[]): S | undefined {
  * The value is `{ at, target }`, or `null` for the null offset. A pointer cycle is a DecodeError, and
  * pointers to the same offset give the same target object.
  */
-export function pointer<A>(offset: Codec<number>, target: Codec<A>, options: PointerOptions = {}): Codec<Pointer<A> | null> {
+export function pointer<A>(
+  offset: Codec<number>,
+  target: Codec<A>,
+  options: PointerOptions = {},
+): Codec<Pointer<A> | null> {
   const nullOffset = 'nullOffset' in options ? options.nullOffset : 0;
   const base = options.base ?? 'arena';
   const align = options.align ?? 1;
   const reserved = new Set<number>([...(options.reserved ?? []), ...(nullOffset !== undefined ? [nullOffset] : [])]);
   if (offset.size === undefined) throw new RangeError('pointer: the offset codec must have a fixed size');
-  const pointerJson = t.intersection([t.type({ target: target.json }), t.partial({ at: jsonInt('offset', 0, Number.MAX_SAFE_INTEGER) })]);
-  const json = (nullOffset === undefined ? pointerJson : t.union([pointerJson, t.null])) as unknown as t.Type<Pointer<A> | null, unknown, unknown>;
+  const pointerJson = t.intersection([
+    t.type({ target: target.json }),
+    t.partial({ at: jsonInt('offset', 0, Number.MAX_SAFE_INTEGER) }),
+  ]);
+  const json = (nullOffset === undefined ? pointerJson : t.union([pointerJson, t.null])) as unknown as t.Type<
+    Pointer<A> | null,
+    unknown,
+    unknown
+  >;
   return defineCodec<Pointer<A> | null>({
     name: `pointer(${offset.name} -> ${target.name})`,
     kind: 'pointer',
@@ -135,7 +146,10 @@ export function pointer<A>(offset: Codec<number>, target: Codec<A>, options: Poi
       const at = absolute - scope.start;
       const cacheKey = target as unknown as Codec<unknown>;
       let seen = scope.cache.get(cacheKey);
-      if (seen === undefined) scope.cache.set(cacheKey, (seen = new Map()));
+      if (seen === undefined) {
+        seen = new Map();
+        scope.cache.set(cacheKey, seen);
+      }
       if (seen.has(at)) return { at, target: seen.get(at) as A };
       const key = `${at}:${target.name}`;
       if (scope.reading.has(key)) throw r.error(`pointer cycle: ${target.name} at ${at} is already being read`, slotAt);
@@ -163,7 +177,8 @@ export function pointer<A>(offset: Codec<number>, target: Codec<A>, options: Poi
       if (typeof value !== 'object' || !('target' in value)) throw w.error('expected { at?, target } or null');
       const scope = topScope<WriteScope>(w.state.arenas);
       if (scope === undefined) throw w.error('a pointer must be written inside an arena');
-      if (w !== scope.writer) throw w.error('a pointer cannot be written inside a transformed or re-buffered region of its arena');
+      if (w !== scope.writer)
+        throw w.error('a pointer cannot be written inside a transformed or re-buffered region of its arena');
       const slot = w.reserve(offset.size as number);
       scope.blobs[scope.blob]!.slots.push(slot); // the blob being written, pushed by arena()
       scope.pending.push({
@@ -229,11 +244,24 @@ export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
   return defineCodec<Arena<A>>({
     name: `arena(${root.name})`,
     kind: 'arena',
-    json: t.type({ root: root.json, unclaimed: unclaimedJson }, 'Arena') as unknown as t.Type<Arena<A>, unknown, unknown>,
+    json: t.type({ root: root.json, unclaimed: unclaimedJson }, 'Arena') as unknown as t.Type<
+      Arena<A>,
+      unknown,
+      unknown
+    >,
     minSize: root.minSize,
     children: [{ key: 'root', codec: root }],
     read(r: Reader) {
-      const scope: ReadScope = { start: r.pos, end: r.end, claims: [], slots: [], owners: [], from: [], cache: new Map(), reading: new Set() };
+      const scope: ReadScope = {
+        start: r.pos,
+        end: r.end,
+        claims: [],
+        slots: [],
+        owners: [],
+        from: [],
+        cache: new Map(),
+        reading: new Set(),
+      };
       r.state.arenas.push(scope);
       const value = readChild(r, 'root', root);
       r.state.arenas.pop();
@@ -244,7 +272,10 @@ export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
       for (let i = 0; i < scope.claims.length; i++) {
         const [from, to] = scope.claims[i]!;
         if (from < rootEnd && to > scope.start) {
-          throw r.error(`pointer to ${from - scope.start} points into the root value (which ends at ${rootEnd - scope.start})`, scope.from[i]);
+          throw r.error(
+            `pointer to ${from - scope.start} points into the root value (which ends at ${rootEnd - scope.start})`,
+            scope.from[i],
+          );
         }
         // Slots overlapping this target must be its own (a pointer field inside it).
         let lo = 0;
@@ -256,7 +287,10 @@ export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
         }
         for (let k = lo; k < slots.length && slots[k]![0] < to; k++) {
           if (slots[k]![2] !== i) {
-            throw r.error(`the target at ${from - scope.start} overlaps the pointer at ${slots[k]![0] - scope.start}`, scope.from[i]);
+            throw r.error(
+              `the target at ${from - scope.start} overlaps the pointer at ${slots[k]![0] - scope.start}`,
+              scope.from[i],
+            );
           }
         }
       }
@@ -287,14 +321,18 @@ export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
         const p = scope.pending[i]!;
         const target = p.value.target;
         let byIdentity = scope.identity.get(p.codec);
-        if (byIdentity === undefined) scope.identity.set(p.codec, (byIdentity = new Map()));
+        if (byIdentity === undefined) {
+          byIdentity = new Map();
+          scope.identity.set(p.codec, byIdentity);
+        }
         const shared = typeof target === 'object' && target !== null ? byIdentity.get(target) : undefined;
         if (shared !== undefined) {
           p.blob = shared;
           continue;
         }
         const at = p.value.at;
-        if (at !== undefined && (!Number.isSafeInteger(at) || at < 0)) throw w.error(`pointer target offset ${at} is not valid`);
+        if (at !== undefined && (!Number.isSafeInteger(at) || at < 0))
+          throw w.error(`pointer target offset ${at} is not valid`);
         const blobWriter = w.sub(64);
         scope.writer = blobWriter;
         scope.blob = scope.blobs.length;
@@ -314,9 +352,12 @@ export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
       layout.put(0, rootBlob.bytes, rootBlob.slots);
       if (!Array.isArray(value.unclaimed)) throw w.error('expected unclaimed to be an array');
       for (const kept of value.unclaimed) {
-        if (!(kept.bytes instanceof Uint8Array) || !Number.isSafeInteger(kept.at) || kept.at < 0) throw w.error('unclaimed entries need { at, bytes }');
+        if (!(kept.bytes instanceof Uint8Array) || !Number.isSafeInteger(kept.at) || kept.at < 0)
+          throw w.error('unclaimed entries need { at, bytes }');
         if (!layout.fits(kept.at, kept.bytes, [])) {
-          throw w.error(`unclaimed bytes at ${kept.at} collide with the root value; clear arena.unclaimed after changing the layout`);
+          throw w.error(
+            `unclaimed bytes at ${kept.at} collide with the root value; clear arena.unclaimed after changing the layout`,
+          );
         }
         layout.put(kept.at, kept.bytes, []);
       }

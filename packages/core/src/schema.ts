@@ -142,13 +142,18 @@ export interface Reconciled {
   readonly warnings: ReadonlyArray<Warning>;
 }
 
-const warn = (warnings: Warning[], code: string, path: PathSegment[], message: string) => warnings.push({ code, path, offset: 0, message });
+const warn = (warnings: Warning[], code: string, path: PathSegment[], message: string) =>
+  warnings.push({ code, path, offset: 0, message });
 
 /**
  * Matches a file's structure definitions to the reader's schema by field name. Throws a
  * {@link DecodeError} when a field's kind changed; every other difference becomes a warning.
  */
-export function reconcile(defs: ReadonlyArray<StructDef>, schema: ReadonlyArray<KnownStruct>, encoding: SchemaEncoding): Reconciled {
+export function reconcile(
+  defs: ReadonlyArray<StructDef>,
+  schema: ReadonlyArray<KnownStruct>,
+  encoding: SchemaEncoding,
+): Reconciled {
   const knownStructs = new Map(schema.map((s) => [s.name, s]));
   const warnings: Warning[] = [];
   const plans = new Map<string, StructPlan>();
@@ -156,40 +161,93 @@ export function reconcile(defs: ReadonlyArray<StructDef>, schema: ReadonlyArray<
     const path: PathSegment[] = ['Stru', def.name];
     if (plans.has(def.name)) throw new DecodeError(path, 0, `structure ${def.name} is defined twice`);
     const known = knownStructs.get(def.name);
-    if (known === undefined) warn(warnings, 'unknown-struct', path, `structure ${def.name} is not known to this reader; its instances are kept as the file defines them`);
+    if (known === undefined)
+      warn(
+        warnings,
+        'unknown-struct',
+        path,
+        `structure ${def.name} is not known to this reader; its instances are kept as the file defines them`,
+      );
     const knownFields = new Map((known?.fields ?? []).map((f) => [f.name, f]));
     const seen = new Set<string>();
     const fields = def.fields.map((field): FieldPlan => {
       const fieldPath = [...path, field.name];
-      if (seen.has(field.name)) throw new DecodeError(fieldPath, 0, `field ${field.name} of ${def.name} is defined twice`);
+      if (seen.has(field.name))
+        throw new DecodeError(fieldPath, 0, `field ${field.name} of ${def.name} is defined twice`);
       seen.add(field.name);
       const mine = knownFields.get(field.name);
       if (mine !== undefined && mine.kind !== field.kind) {
-        throw new DecodeError(fieldPath, 0, `field ${field.name} of ${def.name} changed kind from ${mine.kind} to ${field.kind}; once a name is used its type is fixed for all time`);
+        throw new DecodeError(
+          fieldPath,
+          0,
+          `field ${field.name} of ${def.name} changed kind from ${mine.kind} to ${field.kind}; once a name is used its type is fixed for all time`,
+        );
       }
       if (mine !== undefined && mine.ref !== undefined && field.ref !== undefined && mine.ref !== field.ref) {
-        warn(warnings, 'ref-changed', fieldPath, `field ${field.name} of ${def.name} now refers to ${field.ref}, not ${mine.ref}`);
+        warn(
+          warnings,
+          'ref-changed',
+          fieldPath,
+          `field ${field.name} of ${def.name} now refers to ${field.ref}, not ${mine.ref}`,
+        );
       }
       const sizeAgrees = mine === undefined || field.kind !== 'numeric' || mine.size === field.size;
       if (!sizeAgrees) {
-        warn(warnings, 'size-changed', fieldPath, `numeric field ${field.name} of ${def.name} is declared ${field.size} bytes, not ${mine!.size}; it is kept by its declared size`);
+        warn(
+          warnings,
+          'size-changed',
+          fieldPath,
+          `numeric field ${field.name} of ${def.name} is declared ${field.size} bytes, not ${mine!.size}; it is kept by its declared size`,
+        );
       }
       const usable = mine !== undefined && sizeAgrees ? mine : undefined;
-      if (mine === undefined && known !== undefined) warn(warnings, 'unknown-field', fieldPath, `field ${field.name} of ${def.name} is not known to this reader; it is kept`);
+      if (mine === undefined && known !== undefined)
+        warn(
+          warnings,
+          'unknown-field',
+          fieldPath,
+          `field ${field.name} of ${def.name} is not known to this reader; it is kept`,
+        );
       if (usable !== undefined && field.count > usable.count) {
-        warn(warnings, 'extra-elements', fieldPath, `field ${field.name} of ${def.name} has ${field.count} elements, ${usable.count} expected; the rest are kept`);
+        warn(
+          warnings,
+          'extra-elements',
+          fieldPath,
+          `field ${field.name} of ${def.name} has ${field.count} elements, ${usable.count} expected; the rest are kept`,
+        );
       }
       if (usable !== undefined && field.count < usable.count) {
-        warn(warnings, 'missing-elements', fieldPath, `field ${field.name} of ${def.name} has ${field.count} elements, ${usable.count} expected; the rest take defaults`);
+        warn(
+          warnings,
+          'missing-elements',
+          fieldPath,
+          `field ${field.name} of ${def.name} has ${field.count} elements, ${usable.count} expected; the rest take defaults`,
+        );
       }
       const element: 'struct' | Codec<any> =
         field.kind === 'struct'
           ? 'struct'
-          : (usable?.codec ?? (field.kind === 'numeric' ? encoding.numeric(field.size) : field.kind === 'string' ? encoding.string : indexCodec(encoding, field.ref)));
-      return { def: field, ...(usable !== undefined ? { known: usable } : {}), element, keep: usable === undefined ? 0 : Math.min(field.count, usable.count) };
+          : (usable?.codec ??
+            (field.kind === 'numeric'
+              ? encoding.numeric(field.size)
+              : field.kind === 'string'
+                ? encoding.string
+                : indexCodec(encoding, field.ref)));
+      return {
+        def: field,
+        ...(usable !== undefined ? { known: usable } : {}),
+        element,
+        keep: usable === undefined ? 0 : Math.min(field.count, usable.count),
+      };
     });
     const missing = (known?.fields ?? []).filter((f) => !seen.has(f.name));
-    for (const f of missing) warn(warnings, 'missing-field', [...path, f.name], `field ${f.name} of ${def.name} is not in the file; it takes its default`);
+    for (const f of missing)
+      warn(
+        warnings,
+        'missing-field',
+        [...path, f.name],
+        `field ${f.name} of ${def.name} is not in the file; it takes its default`,
+      );
     plans.set(def.name, { def, ...(known !== undefined ? { known } : {}), fields, missing });
   }
   return { plans, warnings };
@@ -204,7 +262,13 @@ export function definitionsOf(schema: ReadonlyArray<KnownStruct>): StructDef[] {
   return schema.map((s) => ({
     name: s.name,
     marker: s.marker,
-    fields: s.fields.map((f) => ({ name: f.name, kind: f.kind, size: f.size, count: f.count, ...(f.ref !== undefined ? { ref: f.ref } : {}) })),
+    fields: s.fields.map((f) => ({
+      name: f.name,
+      kind: f.kind,
+      size: f.size,
+      count: f.count,
+      ...(f.ref !== undefined ? { ref: f.ref } : {}),
+    })),
   }));
 }
 
@@ -215,7 +279,10 @@ export function defaultInstance(struct: KnownStruct, schema: ReadonlyArray<Known
     if (depth > 64) throw new RangeError(`structure ${s.name} nests itself`);
     const out: Instance = {};
     for (const f of s.fields) {
-      const one = () => (f.kind === 'struct' && f.ref !== undefined && structs.has(f.ref) ? make(structs.get(f.ref)!, depth + 1) : f.default());
+      const one = () =>
+        f.kind === 'struct' && f.ref !== undefined && structs.has(f.ref)
+          ? make(structs.get(f.ref)!, depth + 1)
+          : f.default();
       out[f.name] = f.count === 1 ? one() : Array.from({ length: f.count }, one);
     }
     return out;
@@ -241,7 +308,11 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
       const ref = f.def.ref;
       if (ref === undefined || !reconciled.plans.has(ref)) {
         if (encoding.unresolved !== undefined) return encoding.unresolved(f.def);
-        throw new DecodeError(['Stru', structName, f.def.name], 0, `field ${f.def.name} nests undefined structure ${String(ref)}`);
+        throw new DecodeError(
+          ['Stru', structName, f.def.name],
+          0,
+          `field ${f.def.name} nests undefined structure ${String(ref)}`,
+        );
       }
       return encoding.nest(reconciled.plans.get(ref)!.def, build(ref));
     };
@@ -255,8 +326,16 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
     const blank = (): Instance => {
       if (template === undefined) {
         const keys: Record<string, null> = {};
-        for (const f of plan.fields) if (f.known !== undefined) Object.defineProperty(keys, f.def.name, { value: null, enumerable: true, writable: true, configurable: true });
-        for (const f of plan.missing) Object.defineProperty(keys, f.name, { value: null, enumerable: true, writable: true, configurable: true });
+        for (const f of plan.fields)
+          if (f.known !== undefined)
+            Object.defineProperty(keys, f.def.name, {
+              value: null,
+              enumerable: true,
+              writable: true,
+              configurable: true,
+            });
+        for (const f of plan.missing)
+          Object.defineProperty(keys, f.name, { value: null, enumerable: true, writable: true, configurable: true });
         template = JSON.parse(JSON.stringify(keys)) as Instance;
       }
       return { ...template };
@@ -307,7 +386,8 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
             readField(r, f, list[i]!, out, kept);
           }
         }
-        for (const f of plan.missing) out[f.name] = f.count === 1 ? f.default() : Array.from({ length: f.count }, () => f.default());
+        for (const f of plan.missing)
+          out[f.name] = f.count === 1 ? f.default() : Array.from({ length: f.count }, () => f.default());
         if (kept !== undefined && Object.keys(kept).length > 0) out.$kept = kept;
         r.ascend();
         return out;
@@ -333,12 +413,15 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
             path.pop();
             continue;
           }
-          const own = f.known === undefined ? [] : f.known.count === 1 ? [value[f.def.name]] : (value[f.def.name] as unknown[]);
+          const own =
+            f.known === undefined ? [] : f.known.count === 1 ? [value[f.def.name]] : (value[f.def.name] as unknown[]);
           if (!Array.isArray(own)) throw w.error(`expected ${f.known!.count} elements`);
-          const extra = f.known === undefined ? kept[f.def.name] : kept[f.def.name] ?? [];
-          const rest = f.known === undefined ? (f.def.count === 1 ? [extra] : (extra as unknown[])) : (extra as unknown[]);
+          const extra = f.known === undefined ? kept[f.def.name] : (kept[f.def.name] ?? []);
+          const rest =
+            f.known === undefined ? (f.def.count === 1 ? [extra] : (extra as unknown[])) : (extra as unknown[]);
           const all = [...own.slice(0, f.keep), ...(Array.isArray(rest) ? rest : [])];
-          if (all.length !== f.def.count) throw w.error(`field ${f.def.name} has ${all.length} elements; the definition says ${f.def.count}`);
+          if (all.length !== f.def.count)
+            throw w.error(`field ${f.def.name} has ${all.length} elements; the definition says ${f.def.count}`);
           for (let k = 0; k < all.length; k++) {
             if (f.def.count > 1) path.push(k);
             element.write(w, all[k]);

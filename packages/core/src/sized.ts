@@ -39,7 +39,8 @@ export function sized<A>(size: number | Codec<number>, codec: Codec<A>): Codec<A
       if (n > r.remaining) throw r.error(`length ${n} is more than the ${r.remaining} bytes left`, at);
       const window = r.window(n);
       const value = codec.read(window);
-      if (window.pos < window.end) throw window.error(`${window.end - window.pos} bytes left unread in a ${n}-byte field`);
+      if (window.pos < window.end)
+        throw window.error(`${window.end - window.pos} bytes left unread in a ${n}-byte field`);
       return value;
     },
     write(w, value) {
@@ -49,7 +50,8 @@ export function sized<A>(size: number | Codec<number>, codec: Codec<A>): Codec<A
         w.origin = start;
         codec.write(w, value);
         w.origin = origin;
-        if (w.length - start !== size) throw w.error(`wrote ${w.length - start} bytes into a ${size}-byte field`, start);
+        if (w.length - start !== size)
+          throw w.error(`wrote ${w.length - start} bytes into a ${size}-byte field`, start);
         return;
       }
       if (size.size !== undefined) {

@@ -147,10 +147,14 @@ export function fixedString(
   const keepTail = 'tail' in options && options.tail === 'keep';
   const pad = ('pad' in options ? options.pad : undefined) ?? 0;
   const text = textJson(enc);
-  const json = keepTail
-    ? t.union([text, t.type({ text, tail: jsonBytes() }, 'TextWithTail')])
-    : text;
-  return defineCodec<any>({
+  // Without 'keep' the codec reads and writes plain strings only (the overloads say so), so the
+  // narrower JSON type stands in for the union one.
+  const json = (keepTail ? t.union([text, t.type({ text, tail: jsonBytes() }, 'TextWithTail')]) : text) as t.Type<
+    string | TextWithTail,
+    unknown,
+    unknown
+  >;
+  return defineCodec<string | TextWithTail>({
     name: `fixedString(${size}, ${encoding})`,
     kind: 'fixedString',
     json,

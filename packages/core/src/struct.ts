@@ -26,10 +26,14 @@ function isCodec(spec: FieldSpec): spec is Codec<any> {
 }
 
 function hasOwn(object: object, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(object, key);
+  return Object.hasOwn(object, key);
 }
 
-function structJson(names: ReadonlyArray<string>, specs: ReadonlyArray<FieldSpec>, name: string): t.Type<any, unknown, unknown> {
+function structJson(
+  names: ReadonlyArray<string>,
+  specs: ReadonlyArray<FieldSpec>,
+  name: string,
+): t.Type<any, unknown, unknown> {
   // `names` and `specs` have the same length: the `i < names.length` loops below index both.
   const fieldType = (spec: FieldSpec, parent: any) => (isCodec(spec) ? spec : spec(parent)).json;
   return new t.Type<any, unknown, unknown>(
@@ -53,7 +57,11 @@ function structJson(names: ReadonlyArray<string>, specs: ReadonlyArray<FieldSpec
         try {
           type = fieldType(specs[i]!, out);
         } catch (error) {
-          errors.push({ value: raw, context: [...c, { key, type: t.unknown, actual: raw }], message: `cannot choose the field's codec: ${String(error)}` });
+          errors.push({
+            value: raw,
+            context: [...c, { key, type: t.unknown, actual: raw }],
+            message: `cannot choose the field's codec: ${String(error)}`,
+          });
           break;
         }
         const result = type.validate(raw, [...c, { key, type, actual: raw }]);
@@ -127,7 +135,9 @@ export function struct<F extends Fields>(fields: F, name = 'struct'): Codec<Stru
   // Fast path: every field has a fixed size and a fast read, so the struct is read at precomputed
   // offsets with one bounds check and no per-field path bookkeeping. A failure is redone on the
   // tracked path, so errors still name the field.
-  const fixedReaders = staticCodecs?.every((c) => c.readFixed !== undefined) ? staticCodecs.map((c) => c.readFixed!) : undefined;
+  const fixedReaders = staticCodecs?.every((c) => c.readFixed !== undefined)
+    ? staticCodecs.map((c) => c.readFixed!)
+    : undefined;
   const offsets: number[] = [];
   if (fixedReaders && staticCodecs) {
     let at = 0;
@@ -136,7 +146,9 @@ export function struct<F extends Fields>(fields: F, name = 'struct'): Codec<Stru
       at += c.size as number;
     }
   }
-  const fixedWriters = staticCodecs?.every((c) => c.writeFixed !== undefined && c.size !== undefined) ? staticCodecs.map((c) => c.writeFixed!) : undefined;
+  const fixedWriters = staticCodecs?.every((c) => c.writeFixed !== undefined && c.size !== undefined)
+    ? staticCodecs.map((c) => c.writeFixed!)
+    : undefined;
   if (fixedWriters && staticCodecs && offsets.length === 0) {
     let at = 0;
     for (const c of staticCodecs) {
@@ -149,10 +161,12 @@ export function struct<F extends Fields>(fields: F, name = 'struct'): Codec<Stru
       ? undefined
       : (w: Writer, at: number, value: StructType<F>): void => {
           if (typeof value !== 'object' || value === null) throw w.error(`expected an object for ${name}`);
-          for (let i = 0; i < count; i++) fixedWriters[i]!(w, at + offsets[i]!, (value as Record<string, unknown>)[names[i]!]);
+          for (let i = 0; i < count; i++)
+            fixedWriters[i]!(w, at + offsets[i]!, (value as Record<string, unknown>)[names[i]!]);
         };
   const writeTracked = (w: Writer, value: StructType<F>): void => {
-    if (typeof value !== 'object' || value === null) throw w.error(`expected an object for ${name}, got ${value === null ? 'null' : typeof value}`);
+    if (typeof value !== 'object' || value === null)
+      throw w.error(`expected an object for ${name}, got ${value === null ? 'null' : typeof value}`);
     for (let i = 0; i < count; i++) {
       const spec = specs[i]!;
       const key = names[i]!;
@@ -225,7 +239,8 @@ export function struct<F extends Fields>(fields: F, name = 'struct'): Codec<Stru
 /** A placeholder of the kind of value a field will hold (small integer, double, or anything). */
 function placeholderFor(spec: FieldSpec): unknown {
   if (!isCodec(spec)) return undefined;
-  if (spec.kind === 'int') return typeof spec.meta.bits === 'number' && spec.meta.bits <= 24 ? 0 : spec.meta.bits === 64 ? undefined : 0.5;
+  if (spec.kind === 'int')
+    return typeof spec.meta.bits === 'number' && spec.meta.bits <= 24 ? 0 : spec.meta.bits === 64 ? undefined : 0.5;
   if (spec.kind === 'float') return 0.5;
   return undefined;
 }

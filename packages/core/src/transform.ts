@@ -45,7 +45,8 @@ export type LayerArgs = [ByteLayer, ...ByteLayer[]] | [TransformOptions, ByteLay
 
 function splitLayerArgs(args: LayerArgs): { options: TransformOptions; layers: [ByteLayer, ...ByteLayer[]] } {
   const first = args[0];
-  if (typeof (first as ByteLayer).decode === 'function') return { options: {}, layers: args as [ByteLayer, ...ByteLayer[]] };
+  if (typeof (first as ByteLayer).decode === 'function')
+    return { options: {}, layers: args as [ByteLayer, ...ByteLayer[]] };
   const layers = args.slice(1) as ByteLayer[];
   if (layers.length === 0) throw new RangeError('transform: give at least one layer');
   return { options: first as TransformOptions, layers: layers as [ByteLayer, ...ByteLayer[]] };
@@ -108,12 +109,18 @@ export function compression(compressor: Compressor): ByteLayer {
  * Runs `layers` over the rest of the reader's window and reads `codec` from the result, which it
  * must use whole. Returns the value and the innermost bytes (what the codec read).
  */
-function readThroughLayers<A>(r: Reader, codec: Codec<A>, layers: ReadonlyArray<ByteLayer>, options: TransformOptions = {}): { value: A; inner: Uint8Array; layeredFrom: number } {
+function readThroughLayers<A>(
+  r: Reader,
+  codec: Codec<A>,
+  layers: ReadonlyArray<ByteLayer>,
+  options: TransformOptions = {},
+): { value: A; inner: Uint8Array; layeredFrom: number } {
   let limits: LayerLimits = { maxOutput: r.state.options.maxTransformOutput };
   if (options.decodedLength !== undefined) {
     const lengthAt = r.pos;
     const expected = readChild(r, 'decodedLength', options.decodedLength);
-    if (!Number.isSafeInteger(expected) || expected < 0) throw r.error(`decoded length ${expected} is not a byte count`, lengthAt);
+    if (!Number.isSafeInteger(expected) || expected < 0)
+      throw r.error(`decoded length ${expected} is not a byte count`, lengthAt);
     if (expected > limits.maxOutput) {
       throw r.error(`decoded length ${expected} is over the limit of ${limits.maxOutput} bytes`, lengthAt);
     }
@@ -133,7 +140,8 @@ function readThroughLayers<A>(r: Reader, codec: Codec<A>, layers: ReadonlyArray<
       throw reader.error(`${l.name}: ${error instanceof Error ? error.message : String(error)}`, at);
     }
     if (!(out instanceof Uint8Array)) throw reader.error(`${l.name}: layer returned no bytes`, at);
-    if (out.length > limits.maxOutput) throw reader.error(`${l.name}: output of ${out.length} bytes is over the limit of ${limits.maxOutput}`, at);
+    if (out.length > limits.maxOutput)
+      throw reader.error(`${l.name}: output of ${out.length} bytes is over the limit of ${limits.maxOutput}`, at);
     path.push(`<${l.name}>`);
     reader = reader.layerReader(out);
     data = out;
@@ -144,7 +152,8 @@ function readThroughLayers<A>(r: Reader, codec: Codec<A>, layers: ReadonlyArray<
     throw r.error(`the layers produced ${data.length} bytes, the decoded length says ${limits.expected}`, r.pos);
   }
   const value = codec.read(reader);
-  if (reader.pos < reader.end) throw reader.error(`${reader.end - reader.pos} bytes left unread after the transformed value`);
+  if (reader.pos < reader.end)
+    throw reader.error(`${reader.end - reader.pos} bytes left unread after the transformed value`);
   path.length = depth;
   return { value, inner: data, layeredFrom };
 }
@@ -267,7 +276,10 @@ export function transformKeeping<A>(codec: Codec<A>, ...args: LayerArgs): Codec<
       if (stored instanceof Uint8Array) {
         let storedInner: Uint8Array | undefined;
         try {
-          const limits: LayerLimits = options.decodedLength !== undefined ? { maxOutput: inner.length, expected: inner.length } : { maxOutput: Math.max(inner.length, 1) };
+          const limits: LayerLimits =
+            options.decodedLength !== undefined
+              ? { maxOutput: inner.length, expected: inner.length }
+              : { maxOutput: Math.max(inner.length, 1) };
           storedInner = decodeLayers(stored, limits);
         } catch {
           storedInner = undefined;

@@ -18,7 +18,7 @@ export interface OtherTag<T, A> {
 }
 
 function hasOwn(object: object, key: PropertyKey): boolean {
-  return Object.prototype.hasOwnProperty.call(object, key);
+  return Object.hasOwn(object, key);
 }
 
 /**
@@ -59,13 +59,19 @@ export function taggedUnion<T extends string | number, V extends Readonly<Record
       (u): u is T => tag.json.is(u) && !known.has(u as string | number),
       (u, c) => {
         const r = tag.json.validate(u, c);
-        return r._tag === 'Right' && known.has(r.right as string | number) ? t.failure(u, c, 'tag belongs to a known variant') : r;
+        return r._tag === 'Right' && known.has(r.right as string | number)
+          ? t.failure(u, c, 'tag belongs to a known variant')
+          : r;
       },
       (a) => tag.json.encode(a),
     );
     members.push(t.type({ tag: unknownTag, value: otherwise.json }));
   }
-  const json = (members.length === 1 ? members[0] : t.union(members as [t.Mixed, t.Mixed, ...t.Mixed[]])) as t.Type<any, unknown, unknown>;
+  const json = (members.length === 1 ? members[0] : t.union(members as [t.Mixed, t.Mixed, ...t.Mixed[]])) as t.Type<
+    any,
+    unknown,
+    unknown
+  >;
   const pick = (value: T): Codec<any> | undefined =>
     hasOwn(variants, value as PropertyKey) ? (variants as Record<string, Codec<unknown>>)[String(value)] : otherwise;
   const listed = keys.join(', ');

@@ -46,7 +46,10 @@ test(`a writer killed at random points leaves the old or the new file, never a m
   let mostTemps = 0;
   const leftovers = () => readdirSync(dir).filter((name) => name.endsWith('.tmp'));
   let seed = 12345;
-  const random = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const random = () => {
+    seed = (seed * 1103515245 + 12345) >>> 0;
+    return seed / 2 ** 32;
+  };
   try {
     for (let kill = 0; kill < KILLS; kill++) {
       const start = newest + 1;

@@ -8,11 +8,22 @@ const src = join(__dirname, '..', 'src');
 // Everything but the `node/` entry, which exists to hold the Node-only helpers.
 function files(dir: string, ext: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? (entry.name === 'node' ? [] : files(join(dir, entry.name), ext)) : entry.name.endsWith(ext) ? [join(dir, entry.name)] : [],
+    entry.isDirectory()
+      ? entry.name === 'node'
+        ? []
+        : files(join(dir, entry.name), ext)
+      : entry.name.endsWith(ext)
+        ? [join(dir, entry.name)]
+        : [],
   );
 }
 
-const forbidden = [/\bBuffer\b/, /from ['"](node:)?(fs|path|os|child_process|crypto|zlib)['"]/, /require\(['"](node:)?(fs|path|os|child_process|crypto|zlib)['"]\)/, /\bprocess\./];
+const forbidden = [
+  /\bBuffer\b/,
+  /from ['"](node:)?(fs|path|os|child_process|crypto|zlib)['"]/,
+  /require\(['"](node:)?(fs|path|os|child_process|crypto|zlib)['"]\)/,
+  /\bprocess\./,
+];
 
 test('the built core references neither Buffer nor fs nor other Node built-ins', () => {
   expect(existsSync(dist)).toBe(true); // `npm test` builds first

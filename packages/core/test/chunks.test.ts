@@ -1,8 +1,24 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
 import {
-  bytes, chunk, chunkList, cstring, decode, fourcc, isRawChunk, lazy, magic, struct, u16be, u16le, u32be,
-  u32le, u8, type ChunkFraming, type Codec,
+  bytes,
+  chunk,
+  chunkList,
+  cstring,
+  decode,
+  fourcc,
+  isRawChunk,
+  lazy,
+  magic,
+  struct,
+  u16be,
+  u16le,
+  u32be,
+  u32le,
+  u8,
+  type AnyCodec,
+  type ChunkFraming,
+  type TypeOf,
 } from '../src/index';
 import { checkLaws, decodeFails, encodeFails, encodeOk, hexBytes } from './laws';
 
@@ -18,7 +34,12 @@ const concat = (...parts: Uint8Array[]) => {
 };
 
 // EDGE's nested chunks: marker, u32le length of the padded body, body padded to 4, upper-case end marker.
-const edge: ChunkFraming = { marker: fourcc({ alnum: true }), length: u32le, align: 4, endMarker: (m) => m.toUpperCase() };
+const edge: ChunkFraming = {
+  marker: fourcc({ alnum: true }),
+  length: u32le,
+  align: 4,
+  endMarker: (m) => m.toUpperCase(),
+};
 const edgeString = cstring('ascii');
 const vari = struct({ name: edgeString, value: edgeString });
 
@@ -26,7 +47,9 @@ describe('chunk', () => {
   test('writes marker, length, padded body and end marker', () => {
     const codec = chunk(edge, 'Vari', vari);
     const bytes = encodeOk(codec, { id: 'Vari', body: { name: 'A', value: 'BC' } });
-    expect(bytes).toEqual(concat(ascii('Vari'), hexBytes('08000000'), ascii('A\0BC\0'), hexBytes('000000'), ascii('VARI')));
+    expect(bytes).toEqual(
+      concat(ascii('Vari'), hexBytes('08000000'), ascii('A\0BC\0'), hexBytes('000000'), ascii('VARI')),
+    );
   });
 
   test('obeys the laws, padding bytes kept when they are not zero', () => {
@@ -49,13 +72,19 @@ describe('chunk', () => {
     expect(end.offset).toBe(good.length - 4);
     const long = good.slice();
     long.set(hexBytes('ffffff7f'), 4);
-    expect(decodeFails(codec, long).message).toMatch(/^chunk Vari: length 2147483647 is not a multiple of 4|is more than the/);
+    expect(decodeFails(codec, long).message).toMatch(
+      /^chunk Vari: length 2147483647 is not a multiple of 4|is more than the/,
+    );
     long.set(hexBytes('fcffffff'), 4);
     const past = decodeFails(codec, long);
     expect(past.message).toBe('chunk Vari: length 4294967292 is more than the 8 bytes left');
     expect(past.offset).toBe(4);
-    expect(decodeFails(codec, concat(ascii('Glob'), good.subarray(4))).message).toBe('expected chunk "Vari", found "Glob"');
-    expect(decodeFails(codec, concat(ascii('Va_i'), good.subarray(4))).message).toBe('marker byte 0x5f is not a letter or digit');
+    expect(decodeFails(codec, concat(ascii('Glob'), good.subarray(4))).message).toBe(
+      'expected chunk "Vari", found "Glob"',
+    );
+    expect(decodeFails(codec, concat(ascii('Va_i'), good.subarray(4))).message).toBe(
+      'marker byte 0x5f is not a letter or digit',
+    );
   });
 
   test('a body left partly unread is an error naming the chunk', () => {
@@ -68,13 +97,17 @@ describe('chunk', () => {
   test('big-endian lengths, lengths after the body, padding outside the length', () => {
     const iff: ChunkFraming = { marker: fourcc(), length: u32be, align: 2, padCounted: false };
     const form = chunk(iff, 'NAME', cstring('ascii'));
-    expect(encodeOk(form, { id: 'NAME', body: 'ab' })).toEqual(concat(ascii('NAME'), hexBytes('00000003'), ascii('ab\0'), hexBytes('00')));
+    expect(encodeOk(form, { id: 'NAME', body: 'ab' })).toEqual(
+      concat(ascii('NAME'), hexBytes('00000003'), ascii('ab\0'), hexBytes('00')),
+    );
     checkLaws(form, fc.record({ id: fc.constant('NAME' as const), body: fc.stringMatching(/^[a-z]{0,7}$/) }));
     const trailing: ChunkFraming = { marker: fourcc(), length: u16be, lengthPosition: 'after' };
     const tail = chunk(trailing, 'TAIL', cstring('ascii'));
     expect(encodeOk(tail, { id: 'TAIL', body: 'xy' })).toEqual(concat(ascii('TAILxy\0'), hexBytes('0003')));
     checkLaws(tail, fc.record({ id: fc.constant('TAIL' as const), body: fc.stringMatching(/^[a-z]{0,7}$/) }));
-    expect(decodeFails(tail, concat(ascii('TAILxy\0'), hexBytes('0004'))).message).toBe('chunk TAIL: length says 4, body took 3');
+    expect(decodeFails(tail, concat(ascii('TAILxy\0'), hexBytes('0004'))).message).toBe(
+      'chunk TAIL: length says 4, body took 3',
+    );
   });
 });
 
@@ -84,7 +117,9 @@ describe('chunkList', () => {
   test('keeps unknown chunks as raw bytes, in place, and writes them back', () => {
     const file = concat(
       encodeOk(chunk(edge, 'Vari', vari), { id: 'Vari', body: { name: 'LEVEL', value: 'MAP01' } }),
-      ascii('Zzzz'), hexBytes('04000000 deadbeef'), ascii('ZZZZ'),
+      ascii('Zzzz'),
+      hexBytes('04000000 deadbeef'),
+      ascii('ZZZZ'),
       encodeOk(chunk(edge, 'Vari', vari), { id: 'Vari', body: { name: 'SKILL', value: '3' } }),
     );
     const decoded = decode(glob, file);
@@ -99,15 +134,24 @@ describe('chunkList', () => {
     const name = fc.stringMatching(/^[A-Z_]{0,8}$/);
     const entry = fc.oneof(
       fc.record({ id: fc.constant('Vari' as const), body: fc.record({ name, value: name }) }),
-      fc.record({ id: fc.constant('Wads' as const), body: fc.record({ count: fc.integer({ min: 0, max: 2 ** 32 - 1 }) }) }),
-      fc.record({ id: fc.stringMatching(/^[a-z][a-z0-9]{3}$/), raw: fc.uint8Array({ maxLength: 12 }).map((b) => b.subarray(0, b.length - (b.length % 4))) }),
+      fc.record({
+        id: fc.constant('Wads' as const),
+        body: fc.record({ count: fc.integer({ min: 0, max: 2 ** 32 - 1 }) }),
+      }),
+      fc.record({
+        id: fc.stringMatching(/^[a-z][a-z0-9]{3}$/),
+        raw: fc.uint8Array({ maxLength: 12 }).map((b) => b.subarray(0, b.length - (b.length % 4))),
+      }),
     );
-    checkLaws(glob, fc.array(entry, { maxLength: 6 }) as fc.Arbitrary<any>);
+    checkLaws(glob, fc.array(entry, { maxLength: 6 }) as fc.Arbitrary<TypeOf<typeof glob>>);
   });
 
   test('stops in front of a terminator marker', () => {
     const file = struct({ chunks: chunkList(edge, { Vari: vari }, { until: ['ENDE'] }), end: magic('ENDE') });
-    const bytes = concat(encodeOk(chunk(edge, 'Vari', vari), { id: 'Vari', body: { name: 'A', value: 'B' } }), ascii('ENDE'));
+    const bytes = concat(
+      encodeOk(chunk(edge, 'Vari', vari), { id: 'Vari', body: { name: 'A', value: 'B' } }),
+      ascii('ENDE'),
+    );
     const decoded = decode(file, bytes);
     expect(E.isRight(decoded) && decoded.right.value.end).toBe('ENDE');
   });
@@ -123,11 +167,13 @@ describe('chunkList', () => {
 
   test('a raw chunk under a known marker, or a body without a codec, is refused on encode', () => {
     expect(encodeFails(glob, [{ id: 'Vari', raw: new Uint8Array(4) }]).message).toMatch(/must have a decoded body/);
-    expect(encodeFails(glob, [{ id: 'Nope', body: 1 } as any]).message).toMatch(/has a body but no codec/);
+    expect(encodeFails(glob, [{ id: 'Nope', body: 1 }] as unknown as TypeOf<typeof glob>).message).toMatch(
+      /has a body but no codec/,
+    );
   });
 
   test('100,000 nested chunks fail cleanly at the depth limit, without a stack overflow', () => {
-    const nest: Codec<any> = chunkList(edge, { Nest: lazy(() => nest) });
+    const nest: AnyCodec = chunkList(edge, { Nest: lazy(() => nest) });
     const levels = 100_000;
     const bytes = new Uint8Array(levels * 12);
     const view = new DataView(bytes.buffer);
@@ -166,7 +212,12 @@ describe('uncounted bytes between the length and the body', () => {
     const codec = chunk(framing, 'Glob', struct({ orig: u32le, data: bytes('rest') }));
     const out = encodeOk(codec, { id: 'Glob', body: { orig: 9, data: hexBytes('aabbcc') } });
     expect(out).toEqual(Uint8Array.from([...ascii('Glob'), 3, 0, 0, 0, 9, 0, 0, 0, 0xaa, 0xbb, 0xcc]));
-    checkLaws(codec, fc.record({ orig: fc.nat({ max: 0xffffffff }), data: fc.uint8Array({ maxLength: 20 }) }).map((body) => ({ id: 'Glob' as const, body })));
+    checkLaws(
+      codec,
+      fc
+        .record({ orig: fc.nat({ max: 0xffffffff }), data: fc.uint8Array({ maxLength: 20 }) })
+        .map((body) => ({ id: 'Glob' as const, body })),
+    );
   });
 
   test('unknown chunks keep their uncounted bytes; a length past the end names both', () => {
@@ -177,7 +228,10 @@ describe('uncounted bytes between the length and the body', () => {
     expect(decoded.right.value).toEqual([{ id: 'Abcd', raw: hexBytes('010203040506') }]);
     expect(encodeOk(list, decoded.right.value)).toEqual(bytesIn);
     const error = decodeFails(list, Uint8Array.from([...ascii('Abcd'), 3, 0, 0, 0, 1, 2, 3, 4, 5, 6]));
-    expect([error.offset, error.message]).toEqual([4, 'chunk Abcd: length 3 (+4 uncounted) is more than the 6 bytes left']);
+    expect([error.offset, error.message]).toEqual([
+      4,
+      'chunk Abcd: length 3 (+4 uncounted) is more than the 6 bytes left',
+    ]);
   });
 
   test('is refused with the length after the body, or a negative count', () => {

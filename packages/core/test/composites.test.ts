@@ -1,8 +1,28 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
 import {
-  align, array, bytes, cstring, decode, encode, f32le, i16le, lazy, map, maybe, nothing, optional, padding, sized,
-  struct, taggedUnion, u16le, u32le, u8, type Codec, type TypeOf,
+  align,
+  array,
+  bytes,
+  cstring,
+  decode,
+  encode,
+  f32le,
+  i16le,
+  lazy,
+  map,
+  maybe,
+  nothing,
+  optional,
+  padding,
+  sized,
+  struct,
+  taggedUnion,
+  u16le,
+  u32le,
+  u8,
+  type Codec,
+  type TypeOf,
 } from '../src/index';
 import { checkLaws, decodeFails, encodeFails, encodeOk, hexBytes } from './laws';
 
@@ -18,7 +38,12 @@ describe('struct', () => {
 
   test('obeys the laws; fields in declaration order', () => {
     checkLaws(header, headers, { equal: (a, b) => expect(encodeOk(header, a)).toEqual(encodeOk(header, b)) });
-    expect(Object.keys(E.getOrElseW(() => undefined)(decode(header, encodeOk(header, { id: 1, level: 2, x: 0, name: 'a' })))?.value ?? {})).toEqual(['id', 'level', 'x', 'name']);
+    expect(
+      Object.keys(
+        E.getOrElseW(() => undefined)(decode(header, encodeOk(header, { id: 1, level: 2, x: 0, name: 'a' })))?.value ??
+          {},
+      ),
+    ).toEqual(['id', 'level', 'x', 'name']);
   });
 
   test('an error inside a field names the field path and offset', () => {
@@ -30,7 +55,11 @@ describe('struct', () => {
 
   test('writing a fixed-layout array of structs (the fast path) still names the element and field', () => {
     const rows = array(struct({ a: u8, b: u16le }), 3);
-    const error = encodeFails(rows, [{ a: 1, b: 2 }, { a: 1, b: 70000 }, { a: 1, b: 1 }]);
+    const error = encodeFails(rows, [
+      { a: 1, b: 2 },
+      { a: 1, b: 70000 },
+      { a: 1, b: 1 },
+    ]);
     expect(error.path).toEqual([1, 'b']);
     expect(error.offset).toBe(4);
     expect(error.message).toBe('70000 is out of range for u16le (0 to 65535)');
@@ -54,7 +83,12 @@ describe('struct', () => {
     });
     const values = fc
       .tuple(fc.integer({ min: 1, max: 3 }), fc.array(fc.integer({ min: 0, max: 65535 }), { maxLength: 10 }), fc.nat())
-      .map(([version, items, extra]) => ({ version, count: items.length, items, extra: version >= 2 ? extra % 2 ** 32 : undefined }));
+      .map(([version, items, extra]) => ({
+        version,
+        count: items.length,
+        items,
+        extra: version >= 2 ? extra % 2 ** 32 : undefined,
+      }));
     checkLaws(record, values);
     const error = encodeFails(record, { version: 1, count: 3, items: [1, 2], extra: undefined });
     expect(error.path).toEqual(['items']);
@@ -106,7 +140,13 @@ describe('array', () => {
 describe('optional, tagged unions, lazy, map', () => {
   test('optional is present while bytes are left', () => {
     const tail = struct({ a: u8, b: optional(u16le) });
-    checkLaws(tail, fc.record({ a: fc.integer({ min: 0, max: 255 }), b: fc.option(fc.integer({ min: 0, max: 65535 }), { nil: undefined }) }));
+    checkLaws(
+      tail,
+      fc.record({
+        a: fc.integer({ min: 0, max: 255 }),
+        b: fc.option(fc.integer({ min: 0, max: 65535 }), { nil: undefined }),
+      }),
+    );
   });
 
   test('taggedUnion picks the variant by tag, refuses unknown tags, or keeps them with otherwise', () => {
@@ -120,17 +160,28 @@ describe('optional, tagged unions, lazy, map', () => {
     const open = taggedUnion(u8, { 1: u32le }, { otherwise: bytes('rest') });
     const r = decode(open, hexBytes('09 aabb'));
     expect(E.isRight(r) && r.right.value).toEqual({ tag: 9, value: hexBytes('aabb') });
-    checkLaws(open, fc.oneof(
-      fc.integer({ min: 0, max: 2 ** 32 - 1 }).map((v) => ({ tag: 1, value: v })),
-      fc.tuple(fc.integer({ min: 2, max: 255 }), fc.uint8Array({ maxLength: 5 })).map(([tag, v]) => ({ tag, value: v })),
-    ) as fc.Arbitrary<TypeOf<typeof open>>);
+    checkLaws(
+      open,
+      fc.oneof(
+        fc.integer({ min: 0, max: 2 ** 32 - 1 }).map((v) => ({ tag: 1, value: v })),
+        fc
+          .tuple(fc.integer({ min: 2, max: 255 }), fc.uint8Array({ maxLength: 5 }))
+          .map(([tag, v]) => ({ tag, value: v })),
+      ) as fc.Arbitrary<TypeOf<typeof open>>,
+    );
   });
 
   test('lazy builds recursive types, and deep nesting fails cleanly at the depth limit', () => {
-    interface Tree { value: number; children: Tree[] }
+    interface Tree {
+      value: number;
+      children: Tree[];
+    }
     const tree: Codec<Tree> = struct({ value: u8, children: lazy(() => array(tree, u8)) });
     const trees = fc.letrec<{ tree: Tree }>((tie) => ({
-      tree: fc.record({ value: fc.integer({ min: 0, max: 255 }), children: fc.oneof({ maxDepth: 4 }, fc.constant([] as Tree[]), fc.array(tie('tree'), { maxLength: 3 })) }),
+      tree: fc.record({
+        value: fc.integer({ min: 0, max: 255 }),
+        children: fc.oneof({ maxDepth: 4 }, fc.constant([] as Tree[]), fc.array(tie('tree'), { maxLength: 3 })),
+      }),
     })).tree;
     checkLaws(tree, trees);
     // 100,000 levels: value 0, one child, …
@@ -165,17 +216,31 @@ describe('optional, tagged unions, lazy, map', () => {
 describe('padding, alignment, sized', () => {
   test('padding keeps bytes that are not the fill', () => {
     const rec = struct({ a: u8, pad: padding(3), b: u32le });
-    checkLaws(rec, fc.record({
-      a: fc.integer({ min: 0, max: 255 }),
-      pad: fc.option(fc.uint8Array({ minLength: 3, maxLength: 3 }).filter((p) => p.some((b) => b !== 0)), { nil: undefined }),
-      b: fc.integer({ min: 0, max: 2 ** 32 - 1 }),
-    }), { bytes: fc.uint8Array({ minLength: 8, maxLength: 8 }) });
+    checkLaws(
+      rec,
+      fc.record({
+        a: fc.integer({ min: 0, max: 255 }),
+        pad: fc.option(
+          fc.uint8Array({ minLength: 3, maxLength: 3 }).filter((p) => p.some((b) => b !== 0)),
+          { nil: undefined },
+        ),
+        b: fc.integer({ min: 0, max: 2 ** 32 - 1 }),
+      }),
+      { bytes: fc.uint8Array({ minLength: 8, maxLength: 8 }) },
+    );
   });
 
   test('align pads to a multiple counted from the window start', () => {
     const rec = struct({ name: cstring('ascii'), pad: align(4), value: u16le });
     expect(encodeOk(rec, { name: 'ab', pad: undefined, value: 7 })).toEqual(hexBytes('61 62 00 00 0700'));
-    checkLaws(rec, fc.record({ name: fc.stringMatching(/^[a-z]{0,9}$/), pad: fc.constant(undefined), value: fc.integer({ min: 0, max: 65535 }) }));
+    checkLaws(
+      rec,
+      fc.record({
+        name: fc.stringMatching(/^[a-z]{0,9}$/),
+        pad: fc.constant(undefined),
+        value: fc.integer({ min: 0, max: 65535 }),
+      }),
+    );
   });
 
   test('sized windows must be used whole; prefixed lengths are filled in after the body', () => {

@@ -1,5 +1,15 @@
 import * as E from 'fp-ts/lib/Either';
-import { checkTreePath, decode, encode, FormatRegistry, isSaveTree, magic, struct, u8, type SaveFormat } from '../src/index';
+import {
+  checkTreePath,
+  decode,
+  encode,
+  FormatRegistry,
+  isSaveTree,
+  magic,
+  struct,
+  u8,
+  type SaveFormat,
+} from '../src/index';
 
 const tiny = struct({ magic: magic('TINY'), level: u8 });
 type Tiny = { magic: 'TINY'; level: number };
@@ -19,7 +29,12 @@ function fileFormat(id: string, sniffScore: number): SaveFormat<Tiny> {
 
 describe('FormatRegistry', () => {
   test('picks the most confident format; ignores throwing sniffers and kinds that do not fit', () => {
-    const thrower: SaveFormat<Tiny> = { ...fileFormat('thrower', 1), sniff: () => { throw new TypeError('bug'); } };
+    const thrower: SaveFormat<Tiny> = {
+      ...fileFormat('thrower', 1),
+      sniff: () => {
+        throw new TypeError('bug');
+      },
+    };
     const treeOnly: SaveFormat<Tiny> = { ...fileFormat('tree', 1), input: 'tree' };
     const registry = new FormatRegistry([fileFormat('low', 0.3), fileFormat('high', 0.9), thrower, treeOnly]);
     const input = Uint8Array.from([0x54, 0x49, 0x4e, 0x59, 3]);

@@ -1,8 +1,19 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
 import {
-  ArrayNumbering, ArrayTable, decode, encode, graphImage, graphObject, readGraph, writeGraph,
-  type GraphImage, type GraphRestorer, type GraphSaver, type RestoreContext, type RestoreGenerator,
+  ArrayNumbering,
+  ArrayTable,
+  decode,
+  encode,
+  graphImage,
+  graphObject,
+  readGraph,
+  writeGraph,
+  type GraphImage,
+  type GraphRestorer,
+  type GraphSaver,
+  type RestoreContext,
+  type RestoreGenerator,
 } from '../src/index';
 import { testBudget } from '@savekit/testkit';
 import { checkLaws } from './laws';
@@ -103,7 +114,9 @@ describe('writing and reading graphs', () => {
     expect(image.externals).toEqual(['engine']);
     expect(graphObject(image, 1).references).toEqual([-1, -1]);
     const appEngine: Node = { id: 1000, refs: [] };
-    const restored = ok(readGraph(image, { ...nodeRestorer, external: (name) => (name === 'engine' ? appEngine : undefined) }));
+    const restored = ok(
+      readGraph(image, { ...nodeRestorer, external: (name) => (name === 'engine' ? appEngine : undefined) }),
+    );
     expect((restored.roots[0] as Node).refs).toEqual([appEngine, appEngine]);
     const missing = readGraph(image, nodeRestorer);
     expect(E.isLeft(missing) && missing.left.message).toBe('external "engine" is not known to this application');
@@ -120,7 +133,10 @@ describe('writing and reading graphs', () => {
     fc.assert(
       fc.property(graphs, ({ size, density, nulls, seed, roots }) => {
         let state = seed >>> 0;
-        const next = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+        const next = () => {
+          state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+          return state / 2 ** 32;
+        };
         const nodes: Node[] = Array.from({ length: size }, (_, id) => ({ id, refs: [] }));
         for (const node of nodes) {
           const k = (next() * (density + 1)) | 0;
@@ -164,8 +180,17 @@ describe('writing and reading graphs', () => {
 
 describe('restoreFirst', () => {
   // A needs B's contents (its values) to finish; B refers back to A.
-  interface Owner { kind: 'owner'; name: string; table: Table | null; total: number }
-  interface Table { kind: 'table'; values: number[]; owner: Owner | null }
+  interface Owner {
+    kind: 'owner';
+    name: string;
+    table: Table | null;
+    total: number;
+  }
+  interface Table {
+    kind: 'table';
+    values: number[];
+    owner: Owner | null;
+  }
   type Obj = Owner | Table;
   const saver: GraphSaver<Obj> = {
     kindOf: (o) => o.kind,
@@ -180,7 +205,11 @@ describe('restoreFirst', () => {
     },
   };
   const allocate = (kind: string): Obj | undefined =>
-    kind === 'owner' ? { kind: 'owner', name: '', table: null, total: -1 } : kind === 'table' ? { kind: 'table', values: [], owner: null } : undefined;
+    kind === 'owner'
+      ? { kind: 'owner', name: '', table: null, total: -1 }
+      : kind === 'table'
+        ? { kind: 'table', values: [], owner: null }
+        : undefined;
 
   function sample(): Owner {
     const owner: Owner = { kind: 'owner', name: 'hero', table: null, total: 0 };
@@ -237,7 +266,10 @@ describe('restoreFirst', () => {
 
   test(`generator callbacks restore a ${BIG.toLocaleString('en')}-long chain of dependencies iteratively`, () => {
     // Each node's restore needs the next node's contents first (its depth), a chain of BIG.
-    interface Link { depth: number; next: Link | null }
+    interface Link {
+      depth: number;
+      next: Link | null;
+    }
     const count = BIG;
     let head: Link | null = null;
     for (let i = 0; i < count; i++) head = { depth: 0, next: head };
@@ -256,16 +288,22 @@ describe('restoreFirst', () => {
   });
 
   test('a plain restoreFirst chain past the depth limit is a DecodeError, not a stack overflow', () => {
-    interface Link { next: Link | null }
+    interface Link {
+      next: Link | null;
+    }
     let head: Link | null = null;
     for (let i = 0; i < 50_000; i++) head = { next: head };
     const image = ok(writeGraph([head], { kindOf: () => 'link', save: (l, sink) => sink.writeReference(l.next) }));
     const result = readGraph<Link>(image, {
       allocate: () => ({ next: null }),
-      restore: (link, ctx) => void (link.next = ctx.readReferenceRestoringFirst()),
+      restore: (link, ctx) => {
+        link.next = ctx.readReferenceRestoringFirst();
+      },
       maxRestoreDepth: 1000,
     });
-    expect(E.isLeft(result) && result.left.message).toBe('restoreFirst nested deeper than 1000; write the restore callback as a generator');
+    expect(E.isLeft(result) && result.left.message).toBe(
+      'restoreFirst nested deeper than 1000; write the restore callback as a generator',
+    );
   });
 });
 
@@ -276,7 +314,13 @@ describe('bad graphs', () => {
   const good = ok(writeGraph([a], nodeSaver));
 
   const broken = (change: (image: { -readonly [K in keyof GraphImage]: GraphImage[K] }) => void): GraphImage => {
-    const copy = { ...good, refs: good.refs.slice(), sizes: good.sizes.slice(), kindOf: good.kindOf.slice(), refStart: good.refStart.slice() };
+    const copy = {
+      ...good,
+      refs: good.refs.slice(),
+      sizes: good.sizes.slice(),
+      kindOf: good.kindOf.slice(),
+      refStart: good.refStart.slice(),
+    };
     change(copy);
     return copy;
   };
@@ -287,33 +331,67 @@ describe('bad graphs', () => {
   };
 
   test('a reference to a number that does not exist', () => {
-    const error = failure(broken((i) => void (i.refs[1] = 7)));
+    const error = failure(
+      broken((i) => {
+        i.refs[1] = 7;
+      }),
+    );
     expect(error.path).toEqual(['objects', 2]);
     expect(error.message).toBe('reference 7 names no object (there are 2)');
   });
 
   test('the wrong kind or a size that does not match: the allocation is refused', () => {
-    expect(failure(broken((i) => void (i.sizes[0] = 5))).toString()).toBe('at objects[1] (offset 0): no object can be allocated for kind "node"');
-    const kinds = broken((i) => void (i.kinds = ['node', 'table']));
+    expect(
+      failure(
+        broken((i) => {
+          i.sizes[0] = 5;
+        }),
+      ).toString(),
+    ).toBe('at objects[1] (offset 0): no object can be allocated for kind "node"');
+    const kinds = broken((i) => {
+      i.kinds = ['node', 'table'];
+    });
     kinds.kindOf[1] = 1;
     expect(failure(kinds).path).toEqual(['objects', 2]);
   });
 
   test('a restore callback that throws, or reads past its references', () => {
-    const throwing = failure(good, { ...nodeRestorer, restore: (_node: Node, ctx: RestoreContext<Node>) => { if (ctx.number === 2) throw new TypeError('boom'); } });
+    const throwing = failure(good, {
+      ...nodeRestorer,
+      restore: (_node: Node, ctx: RestoreContext<Node>) => {
+        if (ctx.number === 2) throw new TypeError('boom');
+      },
+    });
     expect(throwing.toString()).toBe('at objects[2] (offset 0): restoring object 2: boom');
-    const greedy = failure(good, { ...nodeRestorer, restore: (_node: Node, ctx: RestoreContext<Node>) => { ctx.readReference(); ctx.readReference(); } });
+    const greedy = failure(good, {
+      ...nodeRestorer,
+      restore: (_node: Node, ctx: RestoreContext<Node>) => {
+        ctx.readReference();
+        ctx.readReference();
+      },
+    });
     expect(greedy.message).toBe('read past the last of its 1 references');
     expect(greedy.path).toEqual(['objects', 1]);
   });
 
   test('a reference to an object of the wrong kind, when the restorer says which kind it expects', () => {
-    const error = failure(good, { ...nodeRestorer, restore: (_node: Node, ctx: RestoreContext<Node>) => void ctx.readReference('table') });
-    expect(error.toString()).toBe('at objects[1] (offset 0): reference 1 is to object 2 of kind "node", expected "table"');
+    const error = failure(good, {
+      ...nodeRestorer,
+      restore: (_node: Node, ctx: RestoreContext<Node>) => void ctx.readReference('table'),
+    });
+    expect(error.toString()).toBe(
+      'at objects[1] (offset 0): reference 1 is to object 2 of kind "node", expected "table"',
+    );
   });
 
   test('malformed columns are refused before anything is indexed', () => {
-    expect(failure(broken((i) => void (i.refStart[1] = 9))).message).toMatch(/^malformed graph image/);
+    expect(
+      failure(
+        broken((i) => {
+          i.refStart[1] = 9;
+        }),
+      ).message,
+    ).toMatch(/^malformed graph image/);
   });
 
   test('graphObject refuses a number that names no object, and a kind index outside the kinds', () => {
@@ -325,11 +403,16 @@ describe('bad graphs', () => {
       }
       throw new Error('expected a throw');
     };
-    for (const n of [0, 3, -1, 1.5, Number.NaN]) expect(String(thrown(() => graphObject(good, n)))).toBe(`RangeError: object ${n} is not in the graph (1 to 2)`);
+    for (const n of [0, 3, -1, 1.5, Number.NaN])
+      expect(String(thrown(() => graphObject(good, n)))).toBe(`RangeError: object ${n} is not in the graph (1 to 2)`);
     // An image decoded from a file has its kind indexes checked only by readGraph.
-    const kindless = broken((i) => void (i.kindOf[1] = 4));
+    const kindless = broken((i) => {
+      i.kindOf[1] = 4;
+    });
     expect(graphObject(kindless, 1).kind).toBe('node');
-    expect(String(thrown(() => graphObject(kindless, 2)))).toBe('at objects[2] (offset 0): malformed graph image: object 2 has kind 4 of 1');
+    expect(String(thrown(() => graphObject(kindless, 2)))).toBe(
+      'at objects[2] (offset 0): malformed graph image: object 2 has kind 4 of 1',
+    );
   });
 
   test('the image codec refuses hostile counts before allocating, and truncation everywhere', () => {
@@ -338,23 +421,32 @@ describe('bad graphs', () => {
     new DataView(hostile.buffer).setUint32(0, 0xffffffff, true);
     const r = decode(graphImage, hostile);
     expect(E.isLeft(r) && r.left.message).toMatch(/do not fit in the \d+ bytes left/);
-    for (let cut = 0; cut < bytes.length; cut++) expect(E.isLeft(decode(graphImage, bytes.subarray(0, cut)))).toBe(true);
+    for (let cut = 0; cut < bytes.length; cut++)
+      expect(E.isLeft(decode(graphImage, bytes.subarray(0, cut)))).toBe(true);
   });
 });
 
 describe('the graph image codec', () => {
   test('obeys both laws (1,000 cases each), on images of random graphs with externals', () => {
-    const images = fc.record({ size: fc.integer({ min: 0, max: 40 }), seed: fc.integer(), externals: fc.boolean() }).map(({ size, seed, externals }) => {
-      let state = seed >>> 0;
-      const next = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32);
-      const nodes: Node[] = Array.from({ length: size }, (_, id) => ({ id, refs: [] }));
-      const engine: Node = { id: -1, refs: [] };
-      for (const node of nodes) {
-        const k = (next() * 3) | 0;
-        for (let i = 0; i < k; i++) node.refs.push(next() < 0.1 ? null : externals && next() < 0.2 ? engine : nodes[(next() * size) | 0]!);
-      }
-      return ok(writeGraph(nodes.slice(0, 2), { ...nodeSaver, externalName: (n) => (n === engine ? 'engine' : undefined) }));
-    });
+    const images = fc
+      .record({ size: fc.integer({ min: 0, max: 40 }), seed: fc.integer(), externals: fc.boolean() })
+      .map(({ size, seed, externals }) => {
+        let state = seed >>> 0;
+        const next = () => {
+          state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+          return state / 2 ** 32;
+        };
+        const nodes: Node[] = Array.from({ length: size }, (_, id) => ({ id, refs: [] }));
+        const engine: Node = { id: -1, refs: [] };
+        for (const node of nodes) {
+          const k = (next() * 3) | 0;
+          for (let i = 0; i < k; i++)
+            node.refs.push(next() < 0.1 ? null : externals && next() < 0.2 ? engine : nodes[(next() * size) | 0]!);
+        }
+        return ok(
+          writeGraph(nodes.slice(0, 2), { ...nodeSaver, externalName: (n) => (n === engine ? 'engine' : undefined) }),
+        );
+      });
     checkLaws(graphImage, images, {
       equal: (a, b) => expect(ok(encode(graphImage, a))).toEqual(ok(encode(graphImage, b))),
     });

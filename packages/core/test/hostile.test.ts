@@ -3,12 +3,42 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
 import {
-  adler32, array, bits, bytes, checksum, chunk, chunkList, cstring, decode, f32le, fixedString, fourcc, i64le, magic,
-  pstring, sized, struct, taggedUnion, transform, u16le, u32le, u48be, u8, xor, type AnyCodec, type ChunkFraming, type Codec,
+  adler32,
+  array,
+  bits,
+  bytes,
+  checksum,
+  chunk,
+  chunkList,
+  cstring,
+  decode,
+  f32le,
+  fixedString,
+  fourcc,
+  i64le,
+  magic,
+  pstring,
+  sized,
+  struct,
+  taggedUnion,
+  transform,
+  u16le,
+  u32le,
+  u48be,
+  u8,
+  xor,
+  type AnyCodec,
+  type ChunkFraming,
+  type Codec,
 } from '../src/index';
 import { encodeOk } from './laws';
 
-const framing: ChunkFraming = { marker: fourcc({ alnum: true }), length: u32le, align: 4, endMarker: (m) => m.toUpperCase() };
+const framing: ChunkFraming = {
+  marker: fourcc({ alnum: true }),
+  length: u32le,
+  align: 4,
+  endMarker: (m) => m.toUpperCase(),
+};
 const entry = struct({ name: pstring(u16le, 'utf8'), value: cstring('cp437') });
 // A small "save file" that uses most of the core: magic, header, chunks (known and unknown), a
 // transformed chunk, bit fields, tagged values and an Adler-32 trailer over everything before it.
@@ -45,7 +75,13 @@ const sample = encodeOk(saveFile, {
   chunks: [
     { id: 'Vari', body: { name: 'LEVEL', value: 'MAP01' } },
     { id: 'Play', body: { health: 100, name: 'marine', items: [1, 2, 3] } },
-    { id: 'Pack', body: [{ name: 'a', value: 'b' }, { name: 'ünï', value: '░▒' }] },
+    {
+      id: 'Pack',
+      body: [
+        { name: 'a', value: 'b' },
+        { name: 'ünï', value: '░▒' },
+      ],
+    },
     { id: 'Tagd', body: { tag: 2, value: 'hello' } },
     { id: 'Zzzz', raw: Uint8Array.from([1, 2, 3, 4]) },
   ],
@@ -53,7 +89,7 @@ const sample = encodeOk(saveFile, {
 });
 
 function expectDecodeError<A>(codec: Codec<A>, input: Uint8Array): void {
-  let result;
+  let result: ReturnType<typeof decode<A>>;
   try {
     result = decode(codec, input);
   } catch (error) {
@@ -108,8 +144,10 @@ describe('hostile input', () => {
         for (const [kind, where, value] of mutations) {
           const at = where % Math.max(1, bytesNow.length);
           if (kind === 'flip') bytesNow[at] = value;
-          else if (kind === 'insert') bytesNow = Uint8Array.from([...bytesNow.subarray(0, at), value, ...bytesNow.subarray(at)]);
-          else if (kind === 'delete') bytesNow = Uint8Array.from([...bytesNow.subarray(0, at), ...bytesNow.subarray(at + 1)]);
+          else if (kind === 'insert')
+            bytesNow = Uint8Array.from([...bytesNow.subarray(0, at), value, ...bytesNow.subarray(at)]);
+          else if (kind === 'delete')
+            bytesNow = Uint8Array.from([...bytesNow.subarray(0, at), ...bytesNow.subarray(at + 1)]);
           else bytesNow.fill(value, at, Math.min(bytesNow.length, at + 4));
         }
         const result = decode(saveFile, bytesNow, { checksums: warn ? 'warn' : 'error' });
@@ -121,7 +159,13 @@ describe('hostile input', () => {
 
   test('lengths and counts of 2^32-1 are refused before anything is allocated', () => {
     const big = Uint8Array.from([0xff, 0xff, 0xff, 0xff]);
-    const codecs: AnyCodec[] = [bytes(u32le), pstring(u32le, 'utf8'), array(u32le, u32le), sized(u32le, bytes('rest')), array(struct({}), u32le)];
+    const codecs: AnyCodec[] = [
+      bytes(u32le),
+      pstring(u32le, 'utf8'),
+      array(u32le, u32le),
+      sized(u32le, bytes('rest')),
+      array(struct({}), u32le),
+    ];
     for (const codec of codecs) {
       const before = process.memoryUsage().arrayBuffers;
       const result = decode(codec, big);

@@ -1,5 +1,20 @@
 import * as E from 'fp-ts/lib/Either';
-import { array, bytes, chunkList, cstring, f64le, fourcc, fromJson, i64le, struct, toJson, u16le, u32le, u8, formatPath } from '../src/index';
+import {
+  array,
+  bytes,
+  chunkList,
+  cstring,
+  f64le,
+  fourcc,
+  fromJson,
+  i64le,
+  struct,
+  toJson,
+  u16le,
+  u32le,
+  u8,
+  formatPath,
+} from '../src/index';
 
 const record = struct({
   id: u16le,
@@ -11,17 +26,33 @@ const record = struct({
 });
 
 describe('lossless JSON', () => {
-  const value = { id: 7, seed: -9007199254740993n, ratio: -0, blob: Uint8Array.from([0, 255, 16]), name: 'ab', items: [{ kind: 1, count: 2 }] };
+  const value = {
+    id: 7,
+    seed: -9007199254740993n,
+    ratio: -0,
+    blob: Uint8Array.from([0, 255, 16]),
+    name: 'ab',
+    items: [{ kind: 1, count: 2 }],
+  };
 
   test('bigint as decimal strings, bytes as hex, -0 spelled out, key order kept', () => {
     const json = toJson(record, value);
-    expect(JSON.stringify(json)).toBe('{"id":7,"seed":"-9007199254740993","ratio":"-0","blob":"00ff10","name":"ab","items":[{"kind":1,"count":2}]}');
+    expect(JSON.stringify(json)).toBe(
+      '{"id":7,"seed":"-9007199254740993","ratio":"-0","blob":"00ff10","name":"ab","items":[{"kind":1,"count":2}]}',
+    );
     const back = fromJson(record, JSON.parse(JSON.stringify(json)));
     expect(E.isRight(back) && back.right).toEqual(value);
   });
 
   test('every problem is reported with its path', () => {
-    const result = fromJson(record, { id: 70000, seed: '1.5', ratio: 'x', blob: 'zz', name: 'é', items: [{ kind: 1 }] });
+    const result = fromJson(record, {
+      id: 70000,
+      seed: '1.5',
+      ratio: 'x',
+      blob: 'zz',
+      name: 'é',
+      items: [{ kind: 1 }],
+    });
     if (E.isRight(result)) throw new Error('expected problems');
     const problems = result.left.problems.map((p) => `${formatPath(p.path)}: ${p.message}`);
     expect(problems).toEqual([
@@ -36,7 +67,9 @@ describe('lossless JSON', () => {
   });
 
   test('keys from Object.prototype and __proto__ never leak into documents', () => {
-    const hostile = JSON.parse('{"__proto__": {"polluted": 1}, "id": 1, "seed": "0", "ratio": 0, "blob": "", "name": "", "items": [], "constructor": 5}');
+    const hostile = JSON.parse(
+      '{"__proto__": {"polluted": 1}, "id": 1, "seed": "0", "ratio": 0, "blob": "", "name": "", "items": [], "constructor": 5}',
+    );
     const result = fromJson(record, hostile);
     expect(E.isRight(result)).toBe(true);
     if (E.isRight(result)) {
@@ -51,7 +84,14 @@ describe('lossless JSON', () => {
 
   test('chunk lists: known chunks need bodies, unknown ones raw bytes', () => {
     const list = chunkList({ marker: fourcc(), length: u32le }, { Vari: cstring('ascii') });
-    expect(E.isRight(fromJson(list, [{ id: 'Vari', body: 'x' }, { id: 'Zzzz', raw: '0102' }]))).toBe(true);
+    expect(
+      E.isRight(
+        fromJson(list, [
+          { id: 'Vari', body: 'x' },
+          { id: 'Zzzz', raw: '0102' },
+        ]),
+      ),
+    ).toBe(true);
     expect(E.isLeft(fromJson(list, [{ id: 'Vari', raw: '0102' }]))).toBe(true);
   });
 });

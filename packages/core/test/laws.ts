@@ -23,7 +23,11 @@ export function candidateBytes<A>(codec: Codec<A>, values: fc.Arbitrary<A>): fc.
       for (const [at, b] of flips) if (bytes.length > 0) bytes[at % bytes.length] = b;
       return cut === 0 && bytes.length > 0 ? bytes.subarray(0, bytes.length - 1) : bytes;
     });
-  return fc.oneof(fc.uint8Array({ maxLength: 64 }), mutated, values.map((v) => encodeOk(codec, v)));
+  return fc.oneof(
+    fc.uint8Array({ maxLength: 64 }),
+    mutated,
+    values.map((v) => encodeOk(codec, v)),
+  );
 }
 
 export interface LawOptions<A> {
@@ -69,7 +73,8 @@ export function checkLaws<A>(codec: Codec<A>, values: fc.Arbitrary<A>, options: 
 /** Decodes and expects a DecodeError; returns it. */
 export function decodeFails<A>(codec: Codec<A>, bytes: Uint8Array) {
   const result = decode(codec, bytes);
-  if (E.isRight(result)) throw new Error(`expected a DecodeError, decoded ${JSON.stringify(toJson(codec, result.right.value))}`);
+  if (E.isRight(result))
+    throw new Error(`expected a DecodeError, decoded ${JSON.stringify(toJson(codec, result.right.value))}`);
   return result.left;
 }
 
@@ -80,4 +85,5 @@ export function encodeFails<A>(codec: Codec<A>, value: A) {
   return result.left;
 }
 
-export const hexBytes = (hex: string) => Uint8Array.from(hex.replace(/\s+/g, '').match(/../g) ?? [], (h) => parseInt(h, 16));
+export const hexBytes = (hex: string) =>
+  Uint8Array.from(hex.replace(/\s+/g, '').match(/../g) ?? [], (h) => parseInt(h, 16));

@@ -1,6 +1,22 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
-import { arena, array, lazy, type Codec, cstring, decode, fromJson, pointer, struct, toJson, u16le, u32le, u8, type Arena, type Pointer } from '../src/index';
+import {
+  arena,
+  array,
+  lazy,
+  type AnyCodec,
+  cstring,
+  decode,
+  fromJson,
+  pointer,
+  struct,
+  toJson,
+  u16le,
+  u32le,
+  u8,
+  type Arena,
+  type Pointer,
+} from '../src/index';
 import { checkLaws, decodeFails, encodeFails, encodeOk, hexBytes } from './laws';
 
 // A header of four u16 offsets to NUL-terminated names; offset 0 means "absent".
@@ -14,7 +30,12 @@ describe('pointers and arenas', () => {
     const decoded = decode(names, file);
     if (E.isLeft(decoded)) throw decoded.left;
     const value = decoded.right.value;
-    expect(value.root.slots).toEqual([{ at: 10, target: 'ab' }, { at: 13, target: 'c' }, null, { at: 10, target: 'ab' }]);
+    expect(value.root.slots).toEqual([
+      { at: 10, target: 'ab' },
+      { at: 13, target: 'c' },
+      null,
+      { at: 10, target: 'ab' },
+    ]);
     expect(value.unclaimed).toEqual([{ at: 9, bytes: hexBytes('ee') }]);
     expect(encodeOk(names, value)).toEqual(file);
     // Through JSON too.
@@ -55,7 +76,8 @@ describe('pointers and arenas', () => {
       .map(([count, slots]) => ({ root: { count, slots }, unclaimed: [] as Names['unclaimed'] }));
     // Values the writer lays out itself get offsets on decode; compare by re-encoding.
     checkLaws(names, values, {
-      equal: (a, b) => expect(a.root.slots.map((s) => s?.target ?? null)).toEqual(b.root.slots.map((s) => s?.target ?? null)),
+      equal: (a, b) =>
+        expect(a.root.slots.map((s) => s?.target ?? null)).toEqual(b.root.slots.map((s) => s?.target ?? null)),
     });
   });
 
@@ -71,11 +93,18 @@ describe('pointers and arenas', () => {
     const own = decode(withField, hexBytes('0200 07 0200'));
     expect(E.isRight(own) && encodeOk(withField, own.right.value)).toEqual(hexBytes('0200 07 0200'));
     // A target laid over another target's pointer cannot be written back: refused.
-    const two = arena(struct({ a: pointer(u16le, struct({ tag: u8, self: pointer(u16le, u8) })), b: pointer(u16le, u16le) }));
-    expect(decodeFails(two, hexBytes('0400 0500 07 0800 00 09')).message).toBe('the target at 5 overlaps the pointer at 5');
+    const two = arena(
+      struct({ a: pointer(u16le, struct({ tag: u8, self: pointer(u16le, u8) })), b: pointer(u16le, u16le) }),
+    );
+    expect(decodeFails(two, hexBytes('0400 0500 07 0800 00 09')).message).toBe(
+      'the target at 5 overlaps the pointer at 5',
+    );
     const fine = decode(withField, hexBytes('0200 07 0500 09'));
     expect(E.isRight(fine) && fine.right.value.root?.target).toEqual({ tag: 7, self: { at: 5, target: 9 } });
-    const selfRef: Codec<any> = pointer(u16le, lazy(() => selfRef));
+    const selfRef: AnyCodec = pointer(
+      u16le,
+      lazy(() => selfRef),
+    );
     const loop = decodeFails(arena(selfRef), hexBytes('0200 0200'));
     expect(loop.message).toMatch(/pointer cycle/);
     expect(decodeFails(pointer(u16le, u8), hexBytes('0100')).message).toBe('a pointer must be read inside an arena');
@@ -91,4 +120,3 @@ describe('pointers and arenas', () => {
     expect(error.message).toMatch(/unclaimed bytes at 9 collide/);
   });
 });
-

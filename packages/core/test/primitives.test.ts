@@ -1,33 +1,83 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
 import {
-  bits, decode, f32be, f32le, f64be, f64le, float, i16be, i16le, i24be, i24le, i32be, i32le, i48be, i48le,
-  i64be, i64le, i8, int, u16be, u16le, u24be, u24le, u32be, u32le, u48be, u48le, u64be, u64le, u8, type Codec,
+  bits,
+  decode,
+  f32be,
+  f32le,
+  f64be,
+  f64le,
+  float,
+  i16be,
+  i16le,
+  i24be,
+  i24le,
+  i32be,
+  i32le,
+  i48be,
+  i48le,
+  i64be,
+  i64le,
+  i8,
+  int,
+  u16be,
+  u16le,
+  u24be,
+  u24le,
+  u32be,
+  u32le,
+  u48be,
+  u48le,
+  u64be,
+  u64le,
+  u8,
+  type Codec,
 } from '../src/index';
 import { checkLaws, decodeFails, encodeFails, encodeOk, hexBytes } from './laws';
 
 const ints: Array<[Codec<number>, number, number]> = [
-  [u8, 0, 255], [i8, -128, 127],
-  [u16le, 0, 65535], [u16be, 0, 65535], [i16le, -32768, 32767], [i16be, -32768, 32767],
-  [u24le, 0, 2 ** 24 - 1], [u24be, 0, 2 ** 24 - 1], [i24le, -(2 ** 23), 2 ** 23 - 1], [i24be, -(2 ** 23), 2 ** 23 - 1],
-  [u32le, 0, 2 ** 32 - 1], [u32be, 0, 2 ** 32 - 1], [i32le, -(2 ** 31), 2 ** 31 - 1], [i32be, -(2 ** 31), 2 ** 31 - 1],
-  [u48le, 0, 2 ** 48 - 1], [u48be, 0, 2 ** 48 - 1], [i48le, -(2 ** 47), 2 ** 47 - 1], [i48be, -(2 ** 47), 2 ** 47 - 1],
+  [u8, 0, 255],
+  [i8, -128, 127],
+  [u16le, 0, 65535],
+  [u16be, 0, 65535],
+  [i16le, -32768, 32767],
+  [i16be, -32768, 32767],
+  [u24le, 0, 2 ** 24 - 1],
+  [u24be, 0, 2 ** 24 - 1],
+  [i24le, -(2 ** 23), 2 ** 23 - 1],
+  [i24be, -(2 ** 23), 2 ** 23 - 1],
+  [u32le, 0, 2 ** 32 - 1],
+  [u32be, 0, 2 ** 32 - 1],
+  [i32le, -(2 ** 31), 2 ** 31 - 1],
+  [i32be, -(2 ** 31), 2 ** 31 - 1],
+  [u48le, 0, 2 ** 48 - 1],
+  [u48be, 0, 2 ** 48 - 1],
+  [i48le, -(2 ** 47), 2 ** 47 - 1],
+  [i48be, -(2 ** 47), 2 ** 47 - 1],
 ];
 
 describe('integers', () => {
-  test.each(ints.map((row) => [row[0].name, ...row] as const))('%s obeys the laws over its whole range', (_name, codec, min, max) => {
-    const values = fc.oneof(fc.integer({ min, max }), fc.constantFrom(min, max, 0));
-    // Every byte string of the right length is accepted.
-    const accepted = checkLaws(codec, values, { bytes: fc.uint8Array({ minLength: codec.size!, maxLength: codec.size! }) });
-    expect(accepted).toBe(1000);
-  });
+  test.each(ints.map((row) => [row[0].name, ...row] as const))(
+    '%s obeys the laws over its whole range',
+    (_name, codec, min, max) => {
+      const values = fc.oneof(fc.integer({ min, max }), fc.constantFrom(min, max, 0));
+      // Every byte string of the right length is accepted.
+      const accepted = checkLaws(codec, values, {
+        bytes: fc.uint8Array({ minLength: codec.size!, maxLength: codec.size! }),
+      });
+      expect(accepted).toBe(1000);
+    },
+  );
 
-  test.each(ints.map((row) => [row[0].name, ...row] as const))('%s refuses out-of-range and non-integer values with an EncodeError', (_name, codec, min, max) => {
-    expect(encodeFails(codec, max + 1).message).toMatch(/out of range/);
-    expect(encodeFails(codec, min - 1).message).toMatch(/out of range/);
-    expect(encodeFails(codec, 1.5).message).toMatch(/expected an integer/);
-    expect(encodeFails(codec, '1' as unknown as number).message).toMatch(/expected an integer/);
-  });
+  test.each(ints.map((row) => [row[0].name, ...row] as const))(
+    '%s refuses out-of-range and non-integer values with an EncodeError',
+    (_name, codec, min, max) => {
+      expect(encodeFails(codec, max + 1).message).toMatch(/out of range/);
+      expect(encodeFails(codec, min - 1).message).toMatch(/out of range/);
+      expect(encodeFails(codec, 1.5).message).toMatch(/expected an integer/);
+      expect(encodeFails(codec, '1' as unknown as number).message).toMatch(/expected an integer/);
+    },
+  );
 
   test('byte orders are what they say', () => {
     expect(encodeOk(u16le, 0x0102)).toEqual(hexBytes('0201'));
@@ -58,27 +108,41 @@ describe('integers', () => {
 
 describe('64-bit integers', () => {
   const cases: Array<[Codec<bigint>, bigint, bigint]> = [
-    [u64le, 0n, 2n ** 64n - 1n], [u64be, 0n, 2n ** 64n - 1n], [i64le, -(2n ** 63n), 2n ** 63n - 1n], [i64be, -(2n ** 63n), 2n ** 63n - 1n],
+    [u64le, 0n, 2n ** 64n - 1n],
+    [u64be, 0n, 2n ** 64n - 1n],
+    [i64le, -(2n ** 63n), 2n ** 63n - 1n],
+    [i64be, -(2n ** 63n), 2n ** 63n - 1n],
   ];
-  test.each(cases.map((row) => [row[0].name, ...row] as const))('%s obeys the laws; JSON holds them as decimal strings', (_name, codec, min, max) => {
-    checkLaws(codec, fc.bigInt({ min, max }), { bytes: fc.uint8Array({ minLength: 8, maxLength: 8 }) });
-    expect(codec.json.encode(max)).toBe(max.toString());
-    expect(encodeFails(codec, max + 1n).message).toMatch(/out of range/);
-    expect(encodeFails(codec, 1 as unknown as bigint).message).toMatch(/expected a bigint/);
-  });
+  test.each(cases.map((row) => [row[0].name, ...row] as const))(
+    '%s obeys the laws; JSON holds them as decimal strings',
+    (_name, codec, min, max) => {
+      checkLaws(codec, fc.bigInt({ min, max }), { bytes: fc.uint8Array({ minLength: 8, maxLength: 8 }) });
+      expect(codec.json.encode(max)).toBe(max.toString());
+      expect(encodeFails(codec, max + 1n).message).toMatch(/out of range/);
+      expect(encodeFails(codec, 1 as unknown as bigint).message).toMatch(/expected a bigint/);
+    },
+  );
 });
 
 describe('floats', () => {
   const sameFloat = (a: number, b: number) => expect(Object.is(a, b)).toBe(true);
-  const canonicalOnly = (bits: 32 | 64) =>
-    fc.uint8Array({ minLength: bits / 8, maxLength: bits / 8 });
+  const canonicalOnly = (bits: 32 | 64) => fc.uint8Array({ minLength: bits / 8, maxLength: bits / 8 });
 
-  test.each([['f32le', f32le], ['f32be', f32be]] as const)('%s obeys the laws, -0, NaN and infinities included', (_name, codec) => {
-    const values = fc.oneof(fc.float({ noDefaultInfinity: false }), fc.constantFrom(-0, 0, NaN, Infinity, -Infinity, 1e-45));
+  test.each([
+    ['f32le', f32le],
+    ['f32be', f32be],
+  ] as const)('%s obeys the laws, -0, NaN and infinities included', (_name, codec) => {
+    const values = fc.oneof(
+      fc.float({ noDefaultInfinity: false }),
+      fc.constantFrom(-0, 0, NaN, Infinity, -Infinity, 1e-45),
+    );
     checkLaws(codec, values.map(Math.fround), { equal: sameFloat, bytes: canonicalOnly(32) });
   });
 
-  test.each([['f64le', f64le], ['f64be', f64be]] as const)('%s obeys the laws, -0, NaN and infinities included', (_name, codec) => {
+  test.each([
+    ['f64le', f64le],
+    ['f64be', f64be],
+  ] as const)('%s obeys the laws, -0, NaN and infinities included', (_name, codec) => {
     const values = fc.oneof(fc.double(), fc.constantFrom(-0, 0, NaN, Infinity, -Infinity, 5e-324));
     checkLaws(codec, values, { equal: sameFloat, bytes: canonicalOnly(64) });
   });
@@ -113,11 +177,17 @@ describe('bit fields', () => {
   const lsb = bits({ a: 1, b: 3, c: 4, d: 12, e: 4 }, { order: 'lsb' });
   const msb = bits({ a: 1, b: 3, c: 4, d: 12, e: 4 }, { order: 'msb' });
   const values = fc.record({
-    a: fc.integer({ min: 0, max: 1 }), b: fc.integer({ min: 0, max: 7 }), c: fc.integer({ min: 0, max: 15 }),
-    d: fc.integer({ min: 0, max: 4095 }), e: fc.integer({ min: 0, max: 15 }),
+    a: fc.integer({ min: 0, max: 1 }),
+    b: fc.integer({ min: 0, max: 7 }),
+    c: fc.integer({ min: 0, max: 15 }),
+    d: fc.integer({ min: 0, max: 4095 }),
+    e: fc.integer({ min: 0, max: 15 }),
   });
 
-  test.each([['lsb', lsb], ['msb', msb]] as const)('%s order obeys the laws', (_name, codec) => {
+  test.each([
+    ['lsb', lsb],
+    ['msb', msb],
+  ] as const)('%s order obeys the laws', (_name, codec) => {
     const accepted = checkLaws(codec, values, { bytes: fc.uint8Array({ minLength: 3, maxLength: 3 }) });
     expect(accepted).toBe(1000);
   });

@@ -1,9 +1,31 @@
 // Schema evolution: files written with an older and a newer schema, read with the other.
 import * as E from 'fp-ts/lib/Either';
 import {
-  array, bytes, chunk, decode, defaultInstance, definitionsOf, encode, f32le, fourcc, instanceCodec, map, maybe,
-  pstring, reconcile, struct, u16le, u32le, u8, type Codec, type FieldKind, type Instance, type KnownStruct,
-  type SchemaEncoding, type StructDef,
+  array,
+  bytes,
+  chunk,
+  decode,
+  defaultInstance,
+  definitionsOf,
+  encode,
+  f32le,
+  fourcc,
+  instanceCodec,
+  map,
+  maybe,
+  pstring,
+  reconcile,
+  struct,
+  u16le,
+  u32le,
+  u8,
+  type Codec,
+  type FieldKind,
+  type Instance,
+  type KnownStruct,
+  type SchemaEncoding,
+  type StructDef,
+  type TypeOf,
 } from '../src/index';
 
 const text = pstring(u8, 'utf8');
@@ -79,7 +101,14 @@ const newer: KnownStruct[] = [
       { name: 'health', kind: 'numeric', size: 4, count: 1, codec: f32le, default: zero },
       { name: 'speed', kind: 'numeric', size: 4, count: 1, codec: wide, default: zero },
       { name: 'name', kind: 'string', size: 0, count: 1, default: () => '' },
-      { name: 'weapons', kind: 'struct', size: 0, count: 3, ref: 'weap_t', default: () => ({ kind: 0, owned: 0, clip: 0 }) },
+      {
+        name: 'weapons',
+        kind: 'struct',
+        size: 0,
+        count: 3,
+        ref: 'weap_t',
+        default: () => ({ kind: 0, owned: 0, clip: 0 }),
+      },
       { name: 'ammo', kind: 'numeric', size: 2, count: 2, codec: u16le, default: zero },
       { name: 'armor', kind: 'numeric', size: 4, count: 1, codec: u32le, default: () => 100 },
     ],
@@ -104,7 +133,7 @@ function fileCodec(defs: StructDef[], schema: KnownStruct[]) {
 function writeWith(schema: KnownStruct[], player: Instance): Uint8Array {
   const defs = definitionsOf(schema);
   const { codec } = fileCodec(defs, schema);
-  const out = encode(codec, { defs: defs as any, player });
+  const out = encode(codec, { defs: defs as TypeOf<typeof structDef>[], player });
   if (E.isLeft(out)) throw out.left;
   return out.right;
 }
@@ -123,7 +152,10 @@ const oldPlayer: Instance = {
   health: 75.5,
   speed: 123456,
   name: 'marine',
-  weapons: [{ kind: 1, owned: 1 }, { kind: 2, owned: 0 }],
+  weapons: [
+    { kind: 1, owned: 1 },
+    { kind: 2, owned: 0 },
+  ],
   target: 3,
   ammo: [10, 20, 30, 40],
 };
@@ -153,7 +185,11 @@ describe('schema evolution', () => {
     expect(player.speed).toBe(123456); // the 6-byte encoding came from the reader's schema
     expect(player.armor).toBe(100); // missing field: default
     expect(player.ammo).toEqual([10, 20]); // fewer expected: the rest kept
-    expect(player.weapons).toEqual([{ kind: 1, owned: 1, clip: 0 }, { kind: 2, owned: 0, clip: 0 }, { kind: 0, owned: 0, clip: 0 }]);
+    expect(player.weapons).toEqual([
+      { kind: 1, owned: 1, clip: 0 },
+      { kind: 2, owned: 0, clip: 0 },
+      { kind: 0, owned: 0, clip: 0 },
+    ]);
     expect(player.$kept).toEqual({ target: 3, ammo: [30, 40] }); // an unknown INDEX is read as one
     // Unknown fields and extra elements ride along: re-encoding gives the identical file.
     expect(reencode()).toEqual(E.right(oldFile));
@@ -164,13 +200,23 @@ describe('schema evolution', () => {
       health: 1,
       speed: 7,
       name: 'doomguy',
-      weapons: [{ kind: 1, owned: 1, clip: 50 }, { kind: 2, owned: 1, clip: 8 }, { kind: 3, owned: 0, clip: 0 }],
+      weapons: [
+        { kind: 1, owned: 1, clip: 50 },
+        { kind: 2, owned: 1, clip: 8 },
+        { kind: 3, owned: 0, clip: 0 },
+      ],
       ammo: [5, 6],
       armor: 200,
     };
     const newFile = writeWith(newer, newPlayer);
     const { value, warnings, reencode } = readWith(older, newFile);
-    expect(warnings.map((w) => w.code)).toEqual(['extra-elements', 'missing-elements', 'unknown-field', 'missing-field', 'unknown-field']);
+    expect(warnings.map((w) => w.code)).toEqual([
+      'extra-elements',
+      'missing-elements',
+      'unknown-field',
+      'missing-field',
+      'unknown-field',
+    ]);
     expect(value.player.ammo).toEqual([5, 6, 0, 0]);
     expect(value.player.target).toBe(0);
     expect((value.player.$kept as Record<string, unknown>).armor).toEqual(Uint8Array.of(200, 0, 0, 0));
@@ -179,24 +225,58 @@ describe('schema evolution', () => {
 
   test('a structure the reader does not know is decoded from the file definition and kept', () => {
     const withExtra: KnownStruct[] = [
-      { ...older[0]!, fields: [...older[0]!.fields, { name: 'stats', kind: 'struct', size: 0, count: 1, ref: 'stat_t', default: () => ({}) }] },
+      {
+        ...older[0]!,
+        fields: [
+          ...older[0]!.fields,
+          { name: 'stats', kind: 'struct', size: 0, count: 1, ref: 'stat_t', default: () => ({}) },
+        ],
+      },
       older[1]!,
-      { name: 'stat_t', marker: 'stat', fields: [{ name: 'kills', kind: 'numeric', size: 2, count: 1, codec: u16le, default: zero }, { name: 'note', kind: 'string', size: 0, count: 1, default: () => '' }] },
+      {
+        name: 'stat_t',
+        marker: 'stat',
+        fields: [
+          { name: 'kills', kind: 'numeric', size: 2, count: 1, codec: u16le, default: zero },
+          { name: 'note', kind: 'string', size: 0, count: 1, default: () => '' },
+        ],
+      },
     ];
     const file = writeWith(withExtra, { ...oldPlayer, stats: { kills: 9, note: 'ok' } });
     const { value, warnings, reencode } = readWith(older, file);
-    expect(warnings.map((w) => `${w.code} ${w.path.join('.')}`)).toEqual(['unknown-field Stru.player_t.stats', 'unknown-struct Stru.stat_t']);
-    expect((value.player.$kept as Record<string, unknown>).stats).toEqual({ $kept: { kills: Uint8Array.of(9, 0), note: 'ok' } });
+    expect(warnings.map((w) => `${w.code} ${w.path.join('.')}`)).toEqual([
+      'unknown-field Stru.player_t.stats',
+      'unknown-struct Stru.stat_t',
+    ]);
+    expect((value.player.$kept as Record<string, unknown>).stats).toEqual({
+      $kept: { kills: Uint8Array.of(9, 0), note: 'ok' },
+    });
     expect(reencode()).toEqual(E.right(file));
   });
 
   test('a field whose kind changed is an error: once a name is used its type is fixed', () => {
-    const retyped: KnownStruct[] = [{ ...older[0]!, fields: older[0]!.fields.map((f) => (f.name === 'name' ? { ...f, kind: 'numeric' as const, size: 4, codec: u32le } : f)) }, older[1]!];
-    expect(() => readWith(retyped, oldFile)).toThrow('field name of player_t changed kind from numeric to string; once a name is used its type is fixed for all time');
+    const retyped: KnownStruct[] = [
+      {
+        ...older[0]!,
+        fields: older[0]!.fields.map((f) =>
+          f.name === 'name' ? { ...f, kind: 'numeric' as const, size: 4, codec: u32le } : f,
+        ),
+      },
+      older[1]!,
+    ];
+    expect(() => readWith(retyped, oldFile)).toThrow(
+      'field name of player_t changed kind from numeric to string; once a name is used its type is fixed for all time',
+    );
   });
 
   test('a numeric field whose declared size changed is kept by its declared size, with a warning', () => {
-    const resized: KnownStruct[] = [{ ...older[0]!, fields: older[0]!.fields.map((f) => (f.name === 'health' ? { ...f, size: 8, codec: bytes(8) } : f)) }, older[1]!];
+    const resized: KnownStruct[] = [
+      {
+        ...older[0]!,
+        fields: older[0]!.fields.map((f) => (f.name === 'health' ? { ...f, size: 8, codec: bytes(8) } : f)),
+      },
+      older[1]!,
+    ];
     const { value, warnings, reencode } = readWith(resized, oldFile);
     expect(warnings.map((w) => w.code)).toEqual(['size-changed']);
     expect((value.player.$kept as Record<string, unknown>).health).toBeInstanceOf(Uint8Array);
@@ -205,16 +285,30 @@ describe('schema evolution', () => {
 
   test('instances have their fields as own properties in file order, whatever their names (__proto__ too)', () => {
     const zero = () => 0;
-    const odd: KnownStruct[] = [{
-      name: 'player_t', marker: 'play',
-      fields: [
-        { name: 'toString', kind: 'numeric', size: 2, count: 1, codec: u16le, default: zero },
-        { name: '__proto__', kind: 'numeric', size: 2, count: 1, codec: u16le, default: zero },
-        { name: 'constructor', kind: 'numeric', size: 2, count: 1, codec: u16le, default: zero },
-      ],
-    }];
+    const odd: KnownStruct[] = [
+      {
+        name: 'player_t',
+        marker: 'play',
+        fields: [
+          { name: 'toString', kind: 'numeric', size: 2, count: 1, codec: u16le, default: zero },
+          { name: '__proto__', kind: 'numeric', size: 2, count: 1, codec: u16le, default: zero },
+          { name: 'constructor', kind: 'numeric', size: 2, count: 1, codec: u16le, default: zero },
+        ],
+      },
+    ];
     const file = writeWith(odd, JSON.parse('{"toString":1,"__proto__":2,"constructor":3}') as Instance);
-    const { value } = readWith([{ ...odd[0]!, fields: [...odd[0]!.fields, { name: 'later', kind: 'numeric', size: 2, count: 1, codec: u16le, default: () => 7 }] }], file);
+    const { value } = readWith(
+      [
+        {
+          ...odd[0]!,
+          fields: [
+            ...odd[0]!.fields,
+            { name: 'later', kind: 'numeric', size: 2, count: 1, codec: u16le, default: () => 7 },
+          ],
+        },
+      ],
+      file,
+    );
     const player = value.player as Record<string, unknown>;
     expect(Object.keys(player)).toEqual(['toString', '__proto__', 'constructor', 'later']);
     expect(Object.getPrototypeOf(player)).toBe(Object.prototype);
@@ -225,15 +319,30 @@ describe('schema evolution', () => {
 
   test('new instances start from defaults, nested structures included', () => {
     expect(defaultInstance(newer[0]!, newer)).toEqual({
-      health: 0, speed: 0, name: '', ammo: [0, 0], armor: 100,
-      weapons: [{ kind: 0, owned: 0, clip: 0 }, { kind: 0, owned: 0, clip: 0 }, { kind: 0, owned: 0, clip: 0 }],
+      health: 0,
+      speed: 0,
+      name: '',
+      ammo: [0, 0],
+      armor: 100,
+      weapons: [
+        { kind: 0, owned: 0, clip: 0 },
+        { kind: 0, owned: 0, clip: 0 },
+        { kind: 0, owned: 0, clip: 0 },
+      ],
     });
   });
 });
 
 describe('schema hooks for formats', () => {
   const defs: StructDef[] = [
-    { name: 'node_t', marker: 'node', fields: [{ name: 'next', kind: 'index', size: 4, count: 1, ref: 'nodes' }, { name: 'tip', kind: 'struct', size: 0, count: 1, ref: 'tip_alias_t' }] },
+    {
+      name: 'node_t',
+      marker: 'node',
+      fields: [
+        { name: 'next', kind: 'index', size: 4, count: 1, ref: 'nodes' },
+        { name: 'tip', kind: 'struct', size: 0, count: 1, ref: 'tip_alias_t' },
+      ],
+    },
     { name: 'tip_t', marker: 'tipp', fields: [{ name: 'v', kind: 'numeric', size: 1, count: 1 }] },
   ];
 

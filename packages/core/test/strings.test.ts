@@ -1,12 +1,30 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
-import { bytes, bytesEqual, CP437_UPPER, cp437, cstring, decode, fixedString, literal, magic, pstring, u16le, u32le, u8, type EncodingName } from '../src/index';
+import {
+  bytes,
+  bytesEqual,
+  CP437_UPPER,
+  cp437,
+  cstring,
+  decode,
+  fixedString,
+  literal,
+  magic,
+  pstring,
+  u16le,
+  u32le,
+  u8,
+  type EncodingName,
+} from '../src/index';
 import { checkLaws, decodeFails, encodeFails, encodeOk, hexBytes } from './laws';
 
 const alphabet: Record<EncodingName, fc.Arbitrary<string>> = {
   utf8: fc.string({ unit: 'grapheme', maxLength: 20 }),
   ascii: fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)), maxLength: 20 }),
-  cp437: fc.string({ unit: fc.integer({ min: 0, max: 255 }).map((b) => (b < 0x80 ? String.fromCharCode(b) : CP437_UPPER[b - 0x80]!)), maxLength: 20 }),
+  cp437: fc.string({
+    unit: fc.integer({ min: 0, max: 255 }).map((b) => (b < 0x80 ? String.fromCharCode(b) : CP437_UPPER[b - 0x80]!)),
+    maxLength: 20,
+  }),
 };
 const noNul = (s: fc.Arbitrary<string>) => s.map((text) => text.replace(/\0/g, ''));
 const encodings: EncodingName[] = ['utf8', 'ascii', 'cp437'];
@@ -20,13 +38,20 @@ describe.each(encodings)('strings in %s', (encoding) => {
   });
   test('fixedString obeys the laws', () => {
     const codec = fixedString(24, encoding);
-    checkLaws(codec, noNul(alphabet[encoding]).filter((s) => encodeLength(s, encoding) <= 24));
+    checkLaws(
+      codec,
+      noNul(alphabet[encoding]).filter((s) => encodeLength(s, encoding) <= 24),
+    );
   });
   test('fixedString with tail: keep obeys the laws on any bytes', () => {
     const codec = fixedString(8, encoding, { tail: 'keep' });
-    const accepted = checkLaws(codec, noNul(alphabet[encoding]).filter((s) => encodeLength(s, encoding) <= 8), {
-      bytes: fc.uint8Array({ minLength: 8, maxLength: 8 }),
-    });
+    const accepted = checkLaws(
+      codec,
+      noNul(alphabet[encoding]).filter((s) => encodeLength(s, encoding) <= 8),
+      {
+        bytes: fc.uint8Array({ minLength: 8, maxLength: 8 }),
+      },
+    );
     if (encoding === 'cp437') expect(accepted).toBe(1000);
   });
 });
@@ -82,7 +107,10 @@ describe('string errors', () => {
     const spaced = fixedString(6, 'ascii', { pad: 0x20 });
     expect(encodeOk(spaced, 'ab')).toEqual(hexBytes('61 62 20 20 20 20'));
     expect(encodeFails(spaced, 'ab ').message).toMatch(/ends with the pad byte/);
-    checkLaws(spaced, alphabet.ascii.map((s) => s.slice(0, 6).replace(/ +$/, '')));
+    checkLaws(
+      spaced,
+      alphabet.ascii.map((s) => s.slice(0, 6).replace(/ +$/, '')),
+    );
   });
 });
 

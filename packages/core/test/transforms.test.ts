@@ -1,8 +1,27 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
 import {
-  adler32, bytes, checksum, chunk, compression, crc32, cstring, decode, fourcc, layer, magic, sha256, sized, struct,
-  transform, transformKeeping, u32be, u32le, u8, xor, type Compressor,
+  adler32,
+  bytes,
+  checksum,
+  chunk,
+  compression,
+  crc32,
+  cstring,
+  decode,
+  fourcc,
+  layer,
+  magic,
+  sha256,
+  sized,
+  struct,
+  transform,
+  transformKeeping,
+  u32be,
+  u32le,
+  u8,
+  xor,
+  type Compressor,
 } from '../src/index';
 import { checkLaws, decodeFails, encodeOk, hexBytes } from './laws';
 
@@ -46,8 +65,14 @@ describe('transform', () => {
   });
 
   test('layers stack: the first is nearest the file', () => {
-    const codec = sized(u32le, transform(struct({ name: cstring('ascii'), level: u8 }), compression(rle), xor('EDGE!')));
-    const values = fc.record({ name: fc.stringMatching(/^a{0,40}[b-z]{0,5}$/), level: fc.integer({ min: 0, max: 255 }) });
+    const codec = sized(
+      u32le,
+      transform(struct({ name: cstring('ascii'), level: u8 }), compression(rle), xor('EDGE!')),
+    );
+    const values = fc.record({
+      name: fc.stringMatching(/^a{0,40}[b-z]{0,5}$/),
+      level: fc.integer({ min: 0, max: 255 }),
+    });
     // A plain transform's byte law holds for canonical streams: here, the ones our coder writes.
     checkLaws(codec, values, { bytes: values.map((v) => encodeOk(codec, v)) });
     const bytesOut = encodeOk(codec, { name: 'aaaa', level: 1 });
@@ -58,17 +83,27 @@ describe('transform', () => {
 
   test('transformKeeping keeps a stream our coder would write differently, and reuses it until the value changes', () => {
     const codec = sized(u32le, transformKeeping(struct({ name: cstring('ascii'), level: u8 }), compression(rle)));
-    const values = fc.record({ name: fc.stringMatching(/^a{0,40}[b-z]{0,5}$/), level: fc.integer({ min: 0, max: 255 }) });
-    // Both laws, on any accepted bytes, including runs split where our coder would not split them.
-    checkLaws(codec, values.map((value) => ({ value })), {
-      bytes: fc.oneof(values.map((v) => encodeOk(codec, { value: v })), fc.uint8Array({ maxLength: 24 }).map((b) => {
-        const out = new Uint8Array(4 + b.length - (b.length % 2));
-        new DataView(out.buffer).setUint32(0, out.length - 4, true);
-        out.set(b.subarray(0, out.length - 4), 4);
-        for (let i = 4; i < out.length; i += 2) out[i] = (out[i]! % 3) + 1;
-        return out;
-      })),
+    const values = fc.record({
+      name: fc.stringMatching(/^a{0,40}[b-z]{0,5}$/),
+      level: fc.integer({ min: 0, max: 255 }),
     });
+    // Both laws, on any accepted bytes, including runs split where our coder would not split them.
+    checkLaws(
+      codec,
+      values.map((value) => ({ value })),
+      {
+        bytes: fc.oneof(
+          values.map((v) => encodeOk(codec, { value: v })),
+          fc.uint8Array({ maxLength: 24 }).map((b) => {
+            const out = new Uint8Array(4 + b.length - (b.length % 2));
+            new DataView(out.buffer).setUint32(0, out.length - 4, true);
+            out.set(b.subarray(0, out.length - 4), 4);
+            for (let i = 4; i < out.length; i += 2) out[i] = (out[i]! % 3) + 1;
+            return out;
+          }),
+        ),
+      },
+    );
     // Runs split on purpose: 2×a + 2×a, then NUL, then level 7.
     const split = Uint8Array.from([8, 0, 0, 0, 2, 0x61, 2, 0x61, 1, 0, 1, 7]);
     const decoded = decode(codec, split);
@@ -99,13 +134,29 @@ describe('transform', () => {
     const result = decode(codec, bomb, { maxTransformOutput: 1 << 20 });
     expect(E.isLeft(result) && result.left.message).toMatch(/rle: output would exceed 1048576 bytes/);
     // A layer that ignores the limit is still caught after the fact.
-    const careless = transform(bytes('rest'), layer('careless', () => new Uint8Array(2048), (b) => b));
+    const careless = transform(
+      bytes('rest'),
+      layer(
+        'careless',
+        () => new Uint8Array(2048),
+        (b) => b,
+      ),
+    );
     const caught = decode(careless, new Uint8Array(1), { maxTransformOutput: 1024 });
     expect(E.isLeft(caught) && caught.left.message).toBe('careless: output of 2048 bytes is over the limit of 1024');
   });
 
   test('a layer that throws a TypeError becomes a DecodeError', () => {
-    const codec = transform(bytes('rest'), layer('buggy', () => { throw new TypeError('x is undefined'); }, (b) => b));
+    const codec = transform(
+      bytes('rest'),
+      layer(
+        'buggy',
+        () => {
+          throw new TypeError('x is undefined');
+        },
+        (b) => b,
+      ),
+    );
     expect(decodeFails(codec, hexBytes('00')).message).toBe('buggy: x is undefined');
   });
 });
@@ -114,7 +165,9 @@ describe('checksum', () => {
   test('the algorithms give their reference values', () => {
     expect(crc32.compute(ascii('123456789'))).toBe(0xcbf43926);
     expect(adler32.compute(ascii('Wikipedia'))).toBe(0x11e60398);
-    expect(sha256.show(sha256.compute(ascii('abc')))).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(sha256.show(sha256.compute(ascii('abc')))).toBe(
+      'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+    );
   });
 
   test('running checksums continue over parts as over the joined bytes', () => {
@@ -125,7 +178,13 @@ describe('checksum', () => {
 
   test('a digest after its data obeys the laws and is recomputed on encode', () => {
     const codec = checksum(struct({ name: cstring('utf8'), level: u8 }), { algorithm: crc32, stored: u32le });
-    checkLaws(codec, fc.record({ name: fc.string({ maxLength: 10 }).map((s) => s.replace(/\0/g, '')), level: fc.integer({ min: 0, max: 255 }) }));
+    checkLaws(
+      codec,
+      fc.record({
+        name: fc.string({ maxLength: 10 }).map((s) => s.replace(/\0/g, '')),
+        level: fc.integer({ min: 0, max: 255 }),
+      }),
+    );
     const bytesOut = encodeOk(codec, { name: 'A', level: 1 });
     expect(new DataView(bytesOut.buffer).getUint32(3, true)).toBe(crc32.compute(hexBytes('41 00 01')));
   });
@@ -149,16 +208,34 @@ describe('checksum', () => {
     const before = checksum(bytes('rest'), { algorithm: sha256, stored: bytes(32), position: 'before' });
     checkLaws(before, fc.uint8Array({ maxLength: 30 }));
     const file = checksum(struct({ magic: magic('SAVE'), body: sized(u8, bytes('rest')), end: magic('ENDE') }), {
-      algorithm: adler32, stored: u32le, covers: 'window',
+      algorithm: adler32,
+      stored: u32le,
+      covers: 'window',
     });
     const out = encodeOk(file, { magic: 'SAVE', body: hexBytes('0102'), end: 'ENDE' });
-    expect(new DataView(out.buffer).getUint32(out.length - 4, true)).toBe(adler32.compute(out.subarray(0, out.length - 4)));
-    checkLaws(file, fc.record({ magic: fc.constant('SAVE' as const), body: fc.uint8Array({ maxLength: 10 }), end: fc.constant('ENDE' as const) }));
+    expect(new DataView(out.buffer).getUint32(out.length - 4, true)).toBe(
+      adler32.compute(out.subarray(0, out.length - 4)),
+    );
+    checkLaws(
+      file,
+      fc.record({
+        magic: fc.constant('SAVE' as const),
+        body: fc.uint8Array({ maxLength: 10 }),
+        end: fc.constant('ENDE' as const),
+      }),
+    );
   });
 
   test('checksums inside chunks use the chunk body as their window', () => {
-    const framed = chunk({ marker: fourcc(), length: u32le }, 'Body', checksum(bytes(4), { algorithm: crc32, stored: u32le, covers: 'window' }));
-    checkLaws(framed, fc.record({ id: fc.constant('Body' as const), body: fc.uint8Array({ minLength: 4, maxLength: 4 }) }));
+    const framed = chunk(
+      { marker: fourcc(), length: u32le },
+      'Body',
+      checksum(bytes(4), { algorithm: crc32, stored: u32le, covers: 'window' }),
+    );
+    checkLaws(
+      framed,
+      fc.record({ id: fc.constant('Body' as const), body: fc.uint8Array({ minLength: 4, maxLength: 4 }) }),
+    );
   });
 });
 
@@ -183,7 +260,11 @@ describe('transform with a stored decoded length', () => {
     expect(decodeFails(codec, tooShort).message).toMatch(/the layers produced 2 bytes, the decoded length says 8/);
     const huge = Uint8Array.from([...hexBytes('ffffffff'), 2, 0x41]);
     const error = decodeFails(codec, huge);
-    expect([error.message, error.offset, error.path]).toEqual(['decoded length 4294967295 is over the limit of 268435456 bytes', 0, []]);
+    expect([error.message, error.offset, error.path]).toEqual([
+      'decoded length 4294967295 is over the limit of 268435456 bytes',
+      0,
+      [],
+    ]);
   });
 
   test('transformKeeping with keep: "always" keeps the file\'s stream even when ours is the same, and reuses it', () => {

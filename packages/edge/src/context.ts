@@ -44,7 +44,16 @@ const KEY = Symbol('savekit.edge.context');
 export function edgeContext(context: Map<unknown, unknown>): EdgeContext {
   let found = context.get(KEY) as EdgeContext | undefined;
   if (found === undefined) {
-    found = { structs: [], arrays: new Map(), elements: new Map(), pending: [], numbering: new Map(), counts: new Map(), warned: new Set(), openInstances: 0 };
+    found = {
+      structs: [],
+      arrays: new Map(),
+      elements: new Map(),
+      pending: [],
+      numbering: new Map(),
+      counts: new Map(),
+      warned: new Set(),
+      openInstances: 0,
+    };
     context.set(KEY, found);
   }
   return found;

@@ -12,8 +12,32 @@ import { VARIANT_VERSIONS, variantOf, type EdgeVariant } from './variants.js';
 
 /** The `Vari` names EDGE 1.29 writes, in its order (edge.md §4). */
 export const ENGINE_VARIABLES: ReadonlyArray<string> = [
-  'GAME', 'LEVEL', 'FLAGS', 'GRAVITY', 'LEVEL_TIME', 'P_RANDOM', 'TOTAL_KILLS', 'TOTAL_ITEMS', 'TOTAL_SECRETS', 'CONSOLE_PLAYER', 'SKILL', 'NETGAME',
-  'SKY_IMAGE', 'DESCRIPTION', 'DESC_DATE', 'MAPSECTOR', 'MAPLINE', 'MAPTHING', 'RSCRIPT', 'DDFATK', 'DDFGAME', 'DDFLEVL', 'DDFLINE', 'DDFSECT', 'DDFMOBJ', 'DDFWEAP',
+  'GAME',
+  'LEVEL',
+  'FLAGS',
+  'GRAVITY',
+  'LEVEL_TIME',
+  'P_RANDOM',
+  'TOTAL_KILLS',
+  'TOTAL_ITEMS',
+  'TOTAL_SECRETS',
+  'CONSOLE_PLAYER',
+  'SKILL',
+  'NETGAME',
+  'SKY_IMAGE',
+  'DESCRIPTION',
+  'DESC_DATE',
+  'MAPSECTOR',
+  'MAPLINE',
+  'MAPTHING',
+  'RSCRIPT',
+  'DDFATK',
+  'DDFGAME',
+  'DDFLEVL',
+  'DDFLINE',
+  'DDFSECT',
+  'DDFMOBJ',
+  'DDFWEAP',
 ];
 
 /** Options of {@link createSave}. */
@@ -44,11 +68,24 @@ export interface CreateSaveOptions {
 export function createSave(options: CreateSaveOptions = {}): EdgeSave {
   const version = options.version ?? VARIANT_VERSIONS[options.variant ?? 'A'];
   const variant = variantOf(version);
-  if (options.variant !== undefined && options.variant !== variant) throw new RangeError(`version 0x${version.toString(16)} is variant ${variant}, not ${options.variant}`);
+  if (options.variant !== undefined && options.variant !== variant)
+    throw new RangeError(`version 0x${version.toString(16)} is variant ${variant}, not ${options.variant}`);
   const table = tableFor(version);
   const given = options.variables ?? {};
   const names = [...ENGINE_VARIABLES, ...Object.keys(given).filter((n) => !ENGINE_VARIABLES.includes(n))];
-  const unused = new Set(['MAPSECTOR', 'MAPLINE', 'MAPTHING', 'RSCRIPT', 'DDFATK', 'DDFGAME', 'DDFLEVL', 'DDFLINE', 'DDFSECT', 'DDFMOBJ', 'DDFWEAP']);
+  const unused = new Set([
+    'MAPSECTOR',
+    'MAPLINE',
+    'MAPTHING',
+    'RSCRIPT',
+    'DDFATK',
+    'DDFGAME',
+    'DDFLEVL',
+    'DDFLINE',
+    'DDFSECT',
+    'DDFMOBJ',
+    'DDFWEAP',
+  ]);
   const vari = names.map((name) => {
     const value = given[name];
     return { id: 'Vari' as const, body: { name, value: value !== undefined ? value : unused.has(name) ? '0 0' : '' } };
@@ -56,13 +93,21 @@ export function createSave(options: CreateSaveOptions = {}): EdgeSave {
   const defs: StructDef[] = definitionsOf(knownStructs(table));
   const arrays = options.arrays ?? {};
   for (const name of Object.keys(arrays)) {
-    if (!table.arrays.some(([a]) => a === name)) throw new RangeError(`release ${table.release} saves no array named ${name}`);
+    if (!table.arrays.some(([a]) => a === name))
+      throw new RangeError(`release ${table.release} saves no array named ${name}`);
   }
   const chunks: TopChunk[] = [
     { id: 'Glob', body: { value: vari } },
     ...defs.map((def): TopChunk => ({ id: 'Stru', body: { value: def } })),
-    ...table.arrays.map(([name, struct]): TopChunk => ({ id: 'Arry', body: { value: { name, struct, count: (arrays[name] ?? []).length } } })),
-    ...table.arrays.map(([name]): TopChunk => ({ id: 'Data', body: { value: { array: name, elements: arrays[name] ?? [] } } })),
+    ...table.arrays.map(
+      ([name, struct]): TopChunk => ({
+        id: 'Arry',
+        body: { value: { name, struct, count: (arrays[name] ?? []).length } },
+      }),
+    ),
+    ...table.arrays.map(
+      ([name]): TopChunk => ({ id: 'Data', body: { value: { array: name, elements: arrays[name] ?? [] } } }),
+    ),
   ];
   return { variant, layout: 'engine', version, padding: ENGINE_HEADER_PADDING.slice(), chunks };
 }

@@ -6,8 +6,27 @@
  */
 import * as t from 'io-ts';
 import {
-  align, chunk, DecodeError, defineCodec, instanceCodec, readChild, reconcile, writeChild,
-  type Codec, type FieldDef, type Instance, type KnownField, type KnownStruct, type Warning, type Padding, type Reader, type Reconciled, type SchemaEncoding, type StructDef, type Writer,
+  align,
+  chunk,
+  DecodeError,
+  defineCodec,
+  instanceCodec,
+  readChild,
+  reconcile,
+  writeChild,
+  type Codec,
+  type FieldDef,
+  type Instance,
+  type KnownChunk,
+  type KnownField,
+  type KnownStruct,
+  type Warning,
+  type Padding,
+  type Reader,
+  type Reconciled,
+  type SchemaEncoding,
+  type StructDef,
+  type Writer,
 } from '@savekit/core';
 import { edgeContext, MAX_CHUNK_DEPTH, type EdgeContext } from './context.js';
 import { edgeString } from './primitives.js';
@@ -72,7 +91,13 @@ class Schema {
     this.guessed = new Set();
     for (const def of structs) {
       const base = tableStructs.get(def.name);
-      if (base === undefined) notes.push({ code: 'unknown-struct', path: ['Stru', def.name], offset: 0, message: `structure ${def.name} is not known to this reader; its fields are read as the file declares them` });
+      if (base === undefined)
+        notes.push({
+          code: 'unknown-struct',
+          path: ['Stru', def.name],
+          offset: 0,
+          message: `structure ${def.name} is not known to this reader; its fields are read as the file declares them`,
+        });
       const fields: KnownField[] = [...(base?.fields ?? [])];
       for (const f of def.fields) {
         if (fields.some((k) => k.name === f.name)) continue;
@@ -81,7 +106,13 @@ class Schema {
           fields.push(other);
           continue;
         }
-        if (base !== undefined) notes.push({ code: 'unknown-field', path: ['Stru', def.name, f.name], offset: 0, message: `field ${f.name} of ${def.name} is not known to this reader; it is read as the file declares it` });
+        if (base !== undefined)
+          notes.push({
+            code: 'unknown-field',
+            path: ['Stru', def.name, f.name],
+            offset: 0,
+            message: `field ${f.name} of ${def.name} is not known to this reader; it is read as the file declares it`,
+          });
         if (f.kind === 'numeric' && !UNAMBIGUOUS_SIZES.has(f.size)) this.guessed.add(def.name);
         fields.push(declared(f));
       }
@@ -130,7 +161,9 @@ class Schema {
     const plan = this.reconciled().plans.get(name);
     if (plan === undefined) return true;
     if (this.guessed.has(name)) return true;
-    return plan.fields.some((f) => f.def.kind === 'struct' && f.def.ref !== undefined && this.findAmbiguity(f.def.ref, seen));
+    return plan.fields.some(
+      (f) => f.def.kind === 'struct' && f.def.ref !== undefined && this.findAmbiguity(f.def.ref, seen),
+    );
   }
 }
 
@@ -139,10 +172,20 @@ const UNAMBIGUOUS_SIZES = new Set([1, 2, 6]);
 
 /** A field known only from the file's declaration. */
 function declared(f: FieldDef): KnownField {
-  const base = { name: f.name, kind: f.kind, size: f.size, count: f.count, ...(f.ref !== undefined ? { ref: f.ref } : {}) };
+  const base = {
+    name: f.name,
+    kind: f.kind,
+    size: f.size,
+    count: f.count,
+    ...(f.ref !== undefined ? { ref: f.ref } : {}),
+  };
   switch (f.kind) {
     case 'numeric':
-      return { ...base, codec: numericBySize(f.size), default: () => (f.size === 6 ? 0 : f.size <= 4 ? 0 : new Uint8Array(f.size)) };
+      return {
+        ...base,
+        codec: numericBySize(f.size),
+        default: () => (f.size === 6 ? 0 : f.size <= 4 ? 0 : new Uint8Array(f.size)),
+      };
     case 'string':
       return { ...base, codec: edgeString, default: () => null };
     case 'index':
@@ -176,9 +219,15 @@ function peekMarker(r: Reader): string | undefined {
  * A structure-instance chunk: marker, length, the field values, padding (and `MARKER` in variant A).
  * With `expected` undefined the structure is found by the marker the file has.
  */
-function instanceChunk(schema: Schema, expected: string | undefined, expectedStruct: string | undefined, body: Codec<Instance> | undefined, field?: FieldDef): Codec<Instance> {
+function instanceChunk(
+  schema: Schema,
+  expected: string | undefined,
+  expectedStruct: string | undefined,
+  body: Codec<Instance> | undefined,
+  field?: FieldDef,
+): Codec<Instance> {
   const framing = nestedFraming(schema.variant);
-  const chunks = new Map<string, Codec<any>>();
+  const chunks = new Map<string, Codec<KnownChunk<string, Instance>>>();
   const chunkFor = (marker: string, structName: string) => {
     let c = chunks.get(marker);
     if (c === undefined) {
@@ -188,8 +237,10 @@ function instanceChunk(schema: Schema, expected: string | undefined, expectedStr
     }
     return c;
   };
-  const structOf = (marker: string): string | undefined => (marker === expected && expectedStruct !== undefined ? expectedStruct : schema.structOfMarker(marker));
-  const missing = (marker: string) => `no structure has the marker ${JSON.stringify(marker)}${field !== undefined ? ` (field ${field.name} names ${String(field.ref)})` : ''}`;
+  const structOf = (marker: string): string | undefined =>
+    marker === expected && expectedStruct !== undefined ? expectedStruct : schema.structOfMarker(marker);
+  const missing = (marker: string) =>
+    `no structure has the marker ${JSON.stringify(marker)}${field !== undefined ? ` (field ${field.name} names ${String(field.ref)})` : ''}`;
   return defineCodec<Instance>({
     name: `instanceChunk(${expected ?? '?'})`,
     kind: 'edgeInstance',
@@ -222,15 +273,20 @@ function instanceChunk(schema: Schema, expected: string | undefined, expectedStr
     write(w, instance) {
       if (typeof instance !== 'object' || instance === null) throw w.error('expected an instance');
       const marker = typeof instance.$marker === 'string' ? instance.$marker : expected;
-      if (marker === undefined) throw w.error(`field ${field?.name ?? '?'} names no defined structure; its instances need $marker`);
+      if (marker === undefined)
+        throw w.error(`field ${field?.name ?? '?'} names no defined structure; its instances need $marker`);
       const structName = structOf(marker);
       if (structName === undefined) throw w.error(missing(marker));
       const pad = instance.$pad instanceof Uint8Array ? instance.$pad : undefined;
       const context = schema.context;
-      if (context.openInstances + 2 > MAX_CHUNK_DEPTH) throw w.error(`chunks nested deeper than ${MAX_CHUNK_DEPTH} (the engine's MAX_CHUNK_DEPTH)`);
+      if (context.openInstances + 2 > MAX_CHUNK_DEPTH)
+        throw w.error(`chunks nested deeper than ${MAX_CHUNK_DEPTH} (the engine's MAX_CHUNK_DEPTH)`);
       context.openInstances += 1;
       try {
-        chunkFor(marker, structName).write(w, pad === undefined ? { id: marker, body: instance } : { id: marker, body: instance, pad });
+        chunkFor(marker, structName).write(
+          w,
+          pad === undefined ? { id: marker, body: instance } : { id: marker, body: instance, pad },
+        );
       } finally {
         context.openInstances -= 1;
       }
@@ -252,7 +308,12 @@ function keepRawWhenAmbiguous(schema: Schema, structName: string, inner: Codec<I
       const start = r.pos;
       if (!schema.ambiguous(structName)) return inner.read(r);
       const state = r.state;
-      const saved = { path: state.path.length, depth: state.depth, warnings: state.warnings.length, pending: schema.context.pending.length };
+      const saved = {
+        path: state.path.length,
+        depth: state.depth,
+        warnings: state.warnings.length,
+        pending: schema.context.pending.length,
+      };
       try {
         const value = inner.read(r);
         if (r.end - r.pos < 4) return value;
@@ -265,7 +326,10 @@ function keepRawWhenAmbiguous(schema: Schema, structName: string, inner: Codec<I
       state.warnings.length = saved.warnings;
       schema.context.pending.length = saved.pending;
       r.pos = start;
-      r.warn('instance-kept-raw', `the fields of ${structName} do not fit its data (a float field no release table knows?); the instance is kept as bytes`);
+      r.warn(
+        'instance-kept-raw',
+        `the fields of ${structName} do not fit its data (a float field no release table knows?); the instance is kept as bytes`,
+      );
       return { $raw: r.take(r.end - r.pos) };
     },
     write(w, value) {
@@ -293,7 +357,10 @@ export function dataBody(variant: EdgeVariant, table: EngineTable): Codec<DataBo
   return defineCodec<DataBody>({
     name: 'dataBody',
     kind: 'edgeData',
-    json: t.intersection([t.type({ array: t.string, elements: t.array(t.UnknownRecord) }), t.partial({ pad: pad4.json })], 'DataBody') as unknown as t.Type<DataBody, unknown, unknown>,
+    json: t.intersection(
+      [t.type({ array: t.string, elements: t.array(t.UnknownRecord) }), t.partial({ pad: pad4.json })],
+      'DataBody',
+    ) as unknown as t.Type<DataBody, unknown, unknown>,
     minSize: 1,
     read(r) {
       const at = r.pos;
@@ -302,9 +369,11 @@ export function dataBody(variant: EdgeVariant, table: EngineTable): Codec<DataBo
       const context = edgeContext(r.state.context);
       const def = context.arrays.get(array);
       if (def === undefined) throw r.error(`array ${array} has no Arry definition before its data`, at);
-      if (def.count * 8 > r.remaining) throw r.error(`array ${array}: ${def.count} elements do not fit in the ${r.remaining} bytes left`);
+      if (def.count * 8 > r.remaining)
+        throw r.error(`array ${array}: ${def.count} elements do not fit in the ${r.remaining} bytes left`);
       const schema = schemaOf(context, variant, table);
-      if (!context.structs.some((s) => s.name === def.struct)) throw r.error(`array ${array} is of structure ${def.struct}, which has no Stru definition`, at);
+      if (!context.structs.some((s) => s.name === def.struct))
+        throw r.error(`array ${array} is of structure ${def.struct}, which has no Stru definition`, at);
       reportReconcileWarnings(r, schema);
       const structDef = context.structs.find((s) => s.name === def.struct) as StructDef;
       const element = instanceChunk(schema, structDef.marker, structDef.name, schema.instance(def.struct));
@@ -322,14 +391,17 @@ export function dataBody(variant: EdgeVariant, table: EngineTable): Codec<DataBo
       return pad === undefined ? { array, elements } : { array, elements, pad };
     },
     write(w: Writer, value) {
-      if (typeof value !== 'object' || value === null || !Array.isArray(value.elements)) throw w.error('expected { array, elements }');
+      if (typeof value !== 'object' || value === null || !Array.isArray(value.elements))
+        throw w.error('expected { array, elements }');
       writeChild(w, 'array', edgeString, value.array);
       const context = edgeContext(w.state.context);
       const def = context.arrays.get(value.array);
       if (def === undefined) throw w.error(`array ${value.array} has no Arry definition before its data`);
-      if (def.count !== value.elements.length) throw w.error(`array ${value.array} has ${value.elements.length} elements; its Arry chunk says ${def.count}`);
+      if (def.count !== value.elements.length)
+        throw w.error(`array ${value.array} has ${value.elements.length} elements; its Arry chunk says ${def.count}`);
       const structDef = context.structs.find((s) => s.name === def.struct);
-      if (structDef === undefined) throw w.error(`array ${value.array} is of structure ${def.struct}, which has no Stru definition`);
+      if (structDef === undefined)
+        throw w.error(`array ${value.array} is of structure ${def.struct}, which has no Stru definition`);
       const schema = schemaOf(context, variant, table);
       let element: Codec<Instance>;
       try {

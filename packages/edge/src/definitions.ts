@@ -5,7 +5,18 @@
  * @module
  */
 import * as t from 'io-ts';
-import { defineCodec, readChild, u16le, u8, writeChild, type ArrayDef, type Codec, type FieldDef, type FieldKind, type StructDef } from '@savekit/core';
+import {
+  defineCodec,
+  readChild,
+  u16le,
+  u8,
+  writeChild,
+  type ArrayDef,
+  type Codec,
+  type FieldDef,
+  type FieldKind,
+  type StructDef,
+} from '@savekit/core';
 import { edgeContext } from './context.js';
 import { edgeInt, edgeString } from './primitives.js';
 
@@ -14,7 +25,15 @@ export const FIELD_KIND_CODES: Readonly<Record<FieldKind, number>> = { numeric: 
 const KIND_BY_CODE: ReadonlyArray<FieldKind | undefined> = [undefined, 'numeric', 'index', 'string', 'struct'];
 
 const fieldDefJson = t.intersection(
-  [t.type({ name: t.string, kind: t.keyof({ numeric: null, index: null, string: null, struct: null }), size: t.Int, count: t.Int }), t.partial({ ref: t.string })],
+  [
+    t.type({
+      name: t.string,
+      kind: t.keyof({ numeric: null, index: null, string: null, struct: null }),
+      size: t.Int,
+      count: t.Int,
+    }),
+    t.partial({ ref: t.string }),
+  ],
   'FieldDef',
 ) as unknown as t.Type<FieldDef, unknown, unknown>;
 
@@ -38,11 +57,13 @@ export const fieldDef: Codec<FieldDef> = defineCodec<FieldDef>({
     const at = r.pos;
     const code = readChild(r, 'kind', u8);
     const kind = KIND_BY_CODE[code];
-    if (kind === undefined) throw r.error(`field kind ${code} is not 1 (numeric), 2 (index), 3 (string) or 4 (struct)`, at);
+    if (kind === undefined)
+      throw r.error(`field kind ${code} is not 1 (numeric), 2 (index), 3 (string) or 4 (struct)`, at);
     const size = readChild(r, 'size', u8);
     const count = readChild(r, 'count', u16le);
     const name = text(r, 'name', 'the field name');
-    if (kind === 'index' || kind === 'struct') return { name, kind, size, count, ref: text(r, 'ref', `the ${kind === 'index' ? 'array' : 'structure'} name`) };
+    if (kind === 'index' || kind === 'struct')
+      return { name, kind, size, count, ref: text(r, 'ref', `the ${kind === 'index' ? 'array' : 'structure'} name`) };
     return { name, kind, size, count };
   },
   write(w, def) {
@@ -59,7 +80,10 @@ export const fieldDef: Codec<FieldDef> = defineCodec<FieldDef>({
   },
 });
 
-const structDefJson = t.type({ name: t.string, marker: t.string, fields: t.array(fieldDefJson) }, 'StructDef') as unknown as t.Type<StructDef, unknown, unknown>;
+const structDefJson = t.type(
+  { name: t.string, marker: t.string, fields: t.array(fieldDefJson) },
+  'StructDef',
+) as unknown as t.Type<StructDef, unknown, unknown>;
 
 /**
  * A structure definition: int field count, name, marker, then the fields. Reading one records it for
@@ -74,7 +98,8 @@ export const structDef: Codec<StructDef> = defineCodec<StructDef>({
     const at = r.pos;
     const count = readChild(r, 'fieldCount', edgeInt);
     // Every field takes at least 5 bytes: refuse a count the data cannot hold before reading.
-    if (count < 0 || count * 5 > r.remaining) throw r.error(`field count ${count} does not fit in the ${r.remaining} bytes left`, at);
+    if (count < 0 || count * 5 > r.remaining)
+      throw r.error(`field count ${count} does not fit in the ${r.remaining} bytes left`, at);
     const name = text(r, 'name', 'the structure name');
     const marker = text(r, 'marker', 'the structure marker');
     const fields: FieldDef[] = [];
@@ -91,7 +116,8 @@ export const structDef: Codec<StructDef> = defineCodec<StructDef>({
     return def;
   },
   write(w, def) {
-    if (typeof def !== 'object' || def === null || !Array.isArray(def.fields)) throw w.error('expected { name, marker, fields }');
+    if (typeof def !== 'object' || def === null || !Array.isArray(def.fields))
+      throw w.error('expected { name, marker, fields }');
     writeChild(w, 'fieldCount', edgeInt, def.fields.length);
     writeChild(w, 'name', edgeString, def.name);
     writeChild(w, 'marker', edgeString, def.marker);
@@ -107,7 +133,11 @@ export const structDef: Codec<StructDef> = defineCodec<StructDef>({
   },
 });
 
-const arrayDefJson = t.type({ name: t.string, struct: t.string, count: t.Int }, 'ArrayDef') as unknown as t.Type<ArrayDef, unknown, unknown>;
+const arrayDefJson = t.type({ name: t.string, struct: t.string, count: t.Int }, 'ArrayDef') as unknown as t.Type<
+  ArrayDef,
+  unknown,
+  unknown
+>;
 
 /**
  * An array definition: int element count, array name, structure name. On write, an array that has a

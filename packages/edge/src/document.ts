@@ -12,8 +12,8 @@ import type { ArryBody, EdgeSave, StruBody, TopChunk } from './save.js';
 import type { Thumbnail } from './thumbnail.js';
 import { VARIANT_VERSIONS, variantOf, type EdgeVariant } from './variants.js';
 
-function known<K extends TopChunk['id']>(save: EdgeSave, id: K): Array<KnownChunk<K, Kept<any>>> {
-  return save.chunks.filter((c) => c.id === id && !isRawChunk(c)) as unknown as Array<KnownChunk<K, Kept<any>>>;
+function known<K extends TopChunk['id']>(save: EdgeSave, id: K): Array<KnownChunk<K, Kept<unknown>>> {
+  return save.chunks.filter((c) => c.id === id && !isRawChunk(c)) as unknown as Array<KnownChunk<K, Kept<unknown>>>;
 }
 
 /** The `Glob` lumps (empty when the save has no `Glob`). */
@@ -23,11 +23,11 @@ export function globEntries(save: EdgeSave): GlobEntry[] {
 }
 
 /** The lump with this marker, decoded, if the `Glob` has one. */
-export function globLump<M extends 'Vari' | 'Wads' | 'View' | 'Wher' | 'When' | 'Skil' | 'Desc' | 'Wdck' | 'Lvck' | 'Dfck'>(
-  save: EdgeSave,
-  marker: M,
-): Extract<GlobEntry, { id: M; body: unknown }>['body'] | undefined {
+export function globLump<
+  M extends 'Vari' | 'Wads' | 'View' | 'Wher' | 'When' | 'Skil' | 'Desc' | 'Wdck' | 'Lvck' | 'Dfck',
+>(save: EdgeSave, marker: M): Extract<GlobEntry, { id: M; body: unknown }>['body'] | undefined {
   const entry = globEntries(save).find((e) => e.id === marker && !isRawChunk(e));
+  // biome-ignore lint/suspicious/noExplicitAny: TypeScript cannot relate any narrower cast to the return type, an indexed access on a union filtered by the generic M
   return entry === undefined ? undefined : (entry as { body: any }).body;
 }
 
@@ -55,7 +55,8 @@ export function setVariable(save: EdgeSave, name: string, value: string | null):
   else throw new Error('the save has no Glob chunk');
 }
 
-const int = (text: string | null | undefined): number | undefined => (text != null && /^\s*-?\d+\s*$/.test(text) ? Number(text) : undefined);
+const int = (text: string | null | undefined): number | undefined =>
+  text != null && /^\s*-?\d+\s*$/.test(text) ? Number(text) : undefined;
 
 /** A count and a check value (Adler-32 of the raw map lump, or the draft's combined CRC). */
 export interface CountCheck {
@@ -120,7 +121,11 @@ export function levelInfo(save: EdgeSave): LevelInfo {
     set('description', v.get('DESCRIPTION'));
     set('date', v.get('DESC_DATE'));
     // A check the save does not hold (or holds unreadably) is absent, not undefined.
-    for (const [key, name] of [['sectors', 'MAPSECTOR'], ['lines', 'MAPLINE'], ['things', 'MAPTHING']] as const) {
+    for (const [key, name] of [
+      ['sectors', 'MAPSECTOR'],
+      ['lines', 'MAPLINE'],
+      ['things', 'MAPTHING'],
+    ] as const) {
       const check = parseCountCheck(v.get(name));
       if (check !== undefined) info.mapChecks[key] = check;
     }
@@ -128,7 +133,14 @@ export function levelInfo(save: EdgeSave): LevelInfo {
   const wher = globLump(save, 'Wher');
   if (wher) Object.assign(info, { game: wher.game, level: wher.level, flags: wher.flags, gravity: wher.gravity });
   const when = globLump(save, 'When');
-  if (when) Object.assign(info, { levelTime: when.levelTime, random: when.random, totalKills: when.totalKills, totalItems: when.totalItems, totalSecrets: when.totalSecrets });
+  if (when)
+    Object.assign(info, {
+      levelTime: when.levelTime,
+      random: when.random,
+      totalKills: when.totalKills,
+      totalItems: when.totalItems,
+      totalSecrets: when.totalSecrets,
+    });
   const skil = globLump(save, 'Skil');
   if (skil) Object.assign(info, { consolePlayer: skil.consolePlayer, skill: skil.skill, netgame: skil.netgame });
   const desc = globLump(save, 'Desc');
@@ -182,14 +194,21 @@ export function elementsOf(save: EdgeSave, name: string): Instance[] | undefined
  * Unknown top-level chunks are carried only between C and D (the same bytes); otherwise they are a
  * RangeError, since their stored bytes belong to the old variant.
  */
-export function convertVariant(save: EdgeSave, variant: EdgeVariant, version: number = VARIANT_VERSIONS[variant]): EdgeSave {
-  if (variantOf(version) !== variant) throw new RangeError(`version 0x${version.toString(16)} is variant ${variantOf(version)}, not ${variant}`);
+export function convertVariant(
+  save: EdgeSave,
+  variant: EdgeVariant,
+  version: number = VARIANT_VERSIONS[variant],
+): EdgeSave {
+  if (variantOf(version) !== variant)
+    throw new RangeError(`version 0x${version.toString(16)} is variant ${variantOf(version)}, not ${variant}`);
   const chunks = save.chunks.map((c): TopChunk => {
     if (!isRawChunk(c)) return { ...c, body: { value: (c.body as Kept<unknown>).value } } as TopChunk;
     // An unknown chunk's stored bytes are the old variant's, and what it holds is unknown (it may
     // nest chunks with end markers): it cannot be carried over faithfully.
     if (variant !== save.variant && !(isZlibVariant(variant) && isZlibVariant(save.variant))) {
-      throw new RangeError(`chunk ${c.id} is not known to this reader, so it cannot be converted from variant ${save.variant} to ${variant}`);
+      throw new RangeError(
+        `chunk ${c.id} is not known to this reader, so it cannot be converted from variant ${save.variant} to ${variant}`,
+      );
     }
     return c;
   });
@@ -201,8 +220,13 @@ const isZlibVariant = (v: EdgeVariant) => v === 'C' || v === 'D';
 /** One-line facts about a save, for tools (the CLI's `inspect` prints them). */
 export function summary(save: EdgeSave): string[] {
   const info = levelInfo(save);
-  const lines = [`EDGE variant ${save.variant} (version 0x${save.version.toString(16)}), ${save.layout} layout, ${save.chunks.length} top-level chunks`];
-  if (info.level !== undefined) lines.push(`level ${String(info.level)}${info.skill !== undefined ? `, skill ${info.skill}` : ''}${info.levelTime !== undefined ? `, level time ${info.levelTime} tics` : ''}`);
+  const lines = [
+    `EDGE variant ${save.variant} (version 0x${save.version.toString(16)}), ${save.layout} layout, ${save.chunks.length} top-level chunks`,
+  ];
+  if (info.level !== undefined)
+    lines.push(
+      `level ${String(info.level)}${info.skill !== undefined ? `, skill ${info.skill}` : ''}${info.levelTime !== undefined ? `, level time ${info.levelTime} tics` : ''}`,
+    );
   if (info.description) lines.push(`description: ${info.description}`);
   const view = thumbnailOf(save);
   lines.push(view === undefined ? 'thumbnail: none' : `thumbnail: ${view.width}×${view.height} RGB 5:5:5`);

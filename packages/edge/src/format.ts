@@ -21,7 +21,10 @@ export const format: SaveFormat<EdgeSave> = {
     for (let i = 0; i < MAGIC.length; i++) if (input[i] !== MAGIC[i]) return 0;
     return 0.95;
   },
-  decode: (input, options) => (isSaveTree(input) ? E.left(new DecodeError([], 0, 'an EDGE save is one file, not a folder')) : decode(edgeSave, input, options)),
+  decode: (input, options) =>
+    isSaveTree(input)
+      ? E.left(new DecodeError([], 0, 'an EDGE save is one file, not a folder'))
+      : decode(edgeSave, input, options),
   encode: (doc, options) => encode(edgeSave, doc, options),
   json: edgeSave.json,
   fieldMap(input) {

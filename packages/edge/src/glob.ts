@@ -18,7 +18,13 @@ export const wads = struct({ files: array(edgeString, u32le) });
 /** Design `Wher`: game name, level name, level flags, gravity. */
 export const wher = struct({ game: edgeString, level: edgeString, flags: u32le, gravity: i32le });
 /** Design `When`: level time in tics, the P_Random snapshot, total kills, items and secrets. */
-export const when = struct({ levelTime: i32le, random: u32le, totalKills: i32le, totalItems: i32le, totalSecrets: i32le });
+export const when = struct({
+  levelTime: i32le,
+  random: u32le,
+  totalKills: i32le,
+  totalItems: i32le,
+  totalSecrets: i32le,
+});
 /** Design `Skil`: console player, skill, netgame mode (0 single player, 1 coop, 2+ deathmatch). */
 export const skil = struct({ consolePlayer: i32le, skill: i32le, netgame: i32le });
 /** Design `Desc`: the user's description and the date/time text. */
@@ -30,15 +36,34 @@ export const countCrc = struct({ count: u32le, crc: u32le });
 /** Design `Lvck`: sector, linedef, thing and RTS script checks. */
 export const lvck = struct({ sectors: countCrc, linedefs: countCrc, things: countCrc, scripts: countCrc });
 /** Design `Dfck`: the DDF checks. */
-export const dfck = struct({ attacks: countCrc, games: countCrc, levels: countCrc, lines: countCrc, sectors: countCrc, things: countCrc, weapons: countCrc });
+export const dfck = struct({
+  attacks: countCrc,
+  games: countCrc,
+  levels: countCrc,
+  lines: countCrc,
+  sectors: countCrc,
+  things: countCrc,
+  weapons: countCrc,
+});
 
 /** Every lump a `Glob` may hold, by marker. */
-export const globLumps = { Vari: vari, Wads: wads, View: thumbnail, Wher: wher, When: when, Skil: skil, Desc: desc, Wdck: wdck, Lvck: lvck, Dfck: dfck } as const;
+export const globLumps = {
+  Vari: vari,
+  Wads: wads,
+  View: thumbnail,
+  Wher: wher,
+  When: when,
+  Skil: skil,
+  Desc: desc,
+  Wdck: wdck,
+  Lvck: lvck,
+  Dfck: dfck,
+} as const;
 
 /** The lumps the design doc's `Glob` has and the engine's does not. */
 export const DESIGN_LUMPS: ReadonlyArray<string> = ['Wher', 'When', 'Skil', 'Desc', 'Wdck', 'Lvck', 'Dfck'];
 
-const cache = new Map<EdgeVariant, Codec<any>>();
+const cache = new Map<EdgeVariant, Codec<GlobEntry[]>>();
 
 /** The `Glob` body of a variant: its lumps as nested chunks. */
 export function globBody(variant: EdgeVariant): Codec<GlobEntry[]> {

@@ -38,8 +38,15 @@ export interface MapLumps {
 /** The checks of a map: counts from the lump sizes (Doom or Hexen records), Adler-32 of the bytes. */
 export function mapChecks(lumps: MapLumps): { sectors: CountCheck; lines: CountCheck; things: CountCheck } {
   const hexen = lumps.BEHAVIOR !== undefined;
-  const check = (bytes: Uint8Array, record: number): CountCheck => ({ count: Math.floor(bytes.length / record), crc: adler32.compute(bytes) });
-  return { sectors: check(lumps.SECTORS, 26), lines: check(lumps.LINEDEFS, hexen ? 16 : 14), things: check(lumps.THINGS, hexen ? 20 : 10) };
+  const check = (bytes: Uint8Array, record: number): CountCheck => ({
+    count: Math.floor(bytes.length / record),
+    crc: adler32.compute(bytes),
+  });
+  return {
+    sectors: check(lumps.SECTORS, 26),
+    lines: check(lumps.LINEDEFS, hexen ? 16 : 14),
+    things: check(lumps.THINGS, hexen ? 20 : 10),
+  };
 }
 
 /** Reads a map's lumps out of a WAD (IWAD or PWAD): the lumps after the map's marker lump. */
@@ -65,7 +72,20 @@ export function mapLumpsFromWad(wad: Uint8Array, map: string): MapLumps {
   for (let i = 0; i < entries.length; i++) if (entries[i]!.name === map.toUpperCase()) start = i;
   if (start < 0) throw new Error(`the WAD has no map ${map}`);
   const found: Record<string, Uint8Array> = {};
-  const MAP_LUMPS = new Set(['THINGS', 'LINEDEFS', 'SIDEDEFS', 'VERTEXES', 'SEGS', 'SSECTORS', 'NODES', 'SECTORS', 'REJECT', 'BLOCKMAP', 'BEHAVIOR', 'SCRIPTS']);
+  const MAP_LUMPS = new Set([
+    'THINGS',
+    'LINEDEFS',
+    'SIDEDEFS',
+    'VERTEXES',
+    'SEGS',
+    'SSECTORS',
+    'NODES',
+    'SECTORS',
+    'REJECT',
+    'BLOCKMAP',
+    'BEHAVIOR',
+    'SCRIPTS',
+  ]);
   for (let i = start + 1; i < entries.length && MAP_LUMPS.has(entries[i]!.name); i++) {
     const { name, at, size } = entries[i]!;
     if (at < 0 || size < 0 || at + size > wad.length) throw new Error(`lump ${name} is outside the file`);
@@ -76,7 +96,12 @@ export function mapLumpsFromWad(wad: Uint8Array, map: string): MapLumps {
     if (lump === undefined) throw new Error(`map ${map} has no ${name} lump`);
     return lump;
   };
-  return { THINGS: needed('THINGS'), LINEDEFS: needed('LINEDEFS'), SECTORS: needed('SECTORS'), ...(found.BEHAVIOR !== undefined ? { BEHAVIOR: found.BEHAVIOR } : {}) };
+  return {
+    THINGS: needed('THINGS'),
+    LINEDEFS: needed('LINEDEFS'),
+    SECTORS: needed('SECTORS'),
+    ...(found.BEHAVIOR !== undefined ? { BEHAVIOR: found.BEHAVIOR } : {}),
+  };
 }
 
 /** The outcome of comparing a save's map checks with a map. */
@@ -86,7 +111,11 @@ export interface LevelCheck {
   /** `undefined`, or EDGE's message: "Level data does not match". */
   readonly message?: string;
   /** Each check that differs: which, what the save says, what the map gives. */
-  readonly mismatches: ReadonlyArray<{ readonly check: 'sectors' | 'lines' | 'things'; readonly saved: CountCheck; readonly map: CountCheck }>;
+  readonly mismatches: ReadonlyArray<{
+    readonly check: 'sectors' | 'lines' | 'things';
+    readonly saved: CountCheck;
+    readonly map: CountCheck;
+  }>;
 }
 
 /**
@@ -101,7 +130,10 @@ export interface LevelCheck {
  * if (!result.ok) console.log(result.message); // "Level data does not match"
  * ```
  */
-export function checkLevel(save: EdgeSave, level: MapLumps | { readonly wad: Uint8Array; readonly map?: string }): LevelCheck {
+export function checkLevel(
+  save: EdgeSave,
+  level: MapLumps | { readonly wad: Uint8Array; readonly map?: string },
+): LevelCheck {
   const info = levelInfo(save);
   const lumps = 'wad' in level ? mapLumpsFromWad(level.wad, level.map ?? String(info.level ?? '')) : level;
   const actual = mapChecks(lumps);
@@ -109,7 +141,10 @@ export function checkLevel(save: EdgeSave, level: MapLumps | { readonly wad: Uin
   for (const key of ['sectors', 'lines', 'things'] as const) {
     const saved = info.mapChecks[key];
     if (saved === undefined) continue;
-    if (saved.count !== actual[key].count || saved.crc >>> 0 !== actual[key].crc >>> 0) mismatches.push({ check: key, saved, map: actual[key] });
+    if (saved.count !== actual[key].count || saved.crc >>> 0 !== actual[key].crc >>> 0)
+      mismatches.push({ check: key, saved, map: actual[key] });
   }
-  return mismatches.length === 0 ? { ok: true, mismatches } : { ok: false, message: 'Level data does not match', mismatches };
+  return mismatches.length === 0
+    ? { ok: true, mismatches }
+    : { ok: false, message: 'Level data does not match', mismatches };
 }

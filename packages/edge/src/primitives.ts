@@ -123,9 +123,16 @@ export const edgeFloat: Codec<EdgeFloatValue> = defineCodec<EdgeFloatValue>({
       if (!Number.isFinite(v)) throw w.error(`${value} cannot be stored: EDGE floats are finite`);
       exponent = storedExponent(v);
       mantissa = splitMantissa;
-    } else if (typeof value === 'object' && value !== null && Number.isInteger(value.exponent) && Number.isInteger(value.mantissa)) {
-      if (value.exponent < 0 || value.exponent > 0xffff) throw w.error(`exponent ${value.exponent} does not fit 16 bits`);
-      if (value.mantissa < -0x80000000 || value.mantissa > 0x7fffffff) throw w.error(`mantissa ${value.mantissa} does not fit 32 bits`);
+    } else if (
+      typeof value === 'object' &&
+      value !== null &&
+      Number.isInteger(value.exponent) &&
+      Number.isInteger(value.mantissa)
+    ) {
+      if (value.exponent < 0 || value.exponent > 0xffff)
+        throw w.error(`exponent ${value.exponent} does not fit 16 bits`);
+      if (value.mantissa < -0x80000000 || value.mantissa > 0x7fffffff)
+        throw w.error(`mantissa ${value.mantissa} does not fit 32 bits`);
       exponent = value.exponent;
       mantissa = value.mantissa;
     } else {
@@ -194,7 +201,10 @@ export const edgeString: Codec<string | null> = defineCodec<string | null>({
     const marker = r.u8();
     if (marker === NULL_STRING_MARKER) return null;
     if (marker !== STRING_MARKER) {
-      throw r.error(`invalid string: marker byte 0x${marker.toString(16).padStart(2, '0')}, expected 0xaa (string) or 0xde (NULL)`, at);
+      throw r.error(
+        `invalid string: marker byte 0x${marker.toString(16).padStart(2, '0')}, expected 0xaa (string) or 0xde (NULL)`,
+        at,
+      );
     }
     r.need(2);
     const length = r.view.getUint16(r.pos, true);

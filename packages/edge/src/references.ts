@@ -35,7 +35,11 @@ export function attachTarget(ref: IndexRef, target: Instance): void {
   Object.defineProperty(ref, 'target', { value: target, enumerable: false, writable: true, configurable: true });
 }
 
-const refJson = t.union([t.null, t.type({ $ref: t.string, index: t.Int })], 'IndexRef') as unknown as t.Type<IndexRef | null, unknown, unknown>;
+const refJson = t.union([t.null, t.type({ $ref: t.string, index: t.Int })], 'IndexRef') as unknown as t.Type<
+  IndexRef | null,
+  unknown,
+  unknown
+>;
 
 /**
  * An INDEX field (u32) into array `array` (the field's declared array; `undefined` keeps whatever the
@@ -74,7 +78,8 @@ export function indexRef(array: string | undefined): Codec<IndexRef | null> {
           }
         }
       } else throw w.error('expected null or { $ref, index }');
-      if (!Number.isInteger(index) || index < 0 || index > 0xffffffff) throw w.error(`INDEX ${index} does not fit 32 bits`);
+      if (!Number.isInteger(index) || index < 0 || index > 0xffffffff)
+        throw w.error(`INDEX ${index} does not fit 32 bits`);
       const at = w.ensure(4);
       w.view.setUint32(at, index, true);
       w.length = at + 4;

@@ -6,8 +6,25 @@
  */
 import * as t from 'io-ts';
 import {
-  adler32, bytes, checksum, chunk, chunkList, DecodeError, defineCodec, isRawChunk, magic, struct, transformKeeping, u32le,
-  type ArrayDef, type Codec, type Instance, type Kept, type KnownChunk, type RawChunk, type StructDef,
+  adler32,
+  bytes,
+  checksum,
+  chunk,
+  chunkList,
+  DecodeError,
+  defineCodec,
+  isRawChunk,
+  magic,
+  struct,
+  transformKeeping,
+  u32le,
+  type ArrayDef,
+  type Codec,
+  type Instance,
+  type Kept,
+  type KnownChunk,
+  type RawChunk,
+  type StructDef,
 } from '@savekit/core';
 import { edgeContext } from './context.js';
 import { dataBody, type DataBody } from './data.js';
@@ -64,10 +81,14 @@ function topChunks(variant: EdgeVariant, table: EngineTable): Codec<TopChunk[]> 
   const keep = <A>(codec: Codec<A>) => transformKeeping(codec, { decodedLength: u32le, keep: 'always' }, ...layers);
   const nested = nestedFraming(variant);
   const padded = <A>(codec: Codec<A>) => alignedBody(codec);
-  const stru = definitionsOrContainer<StructDef>(padded(structDef), chunkList(nested, { Sdef: padded(structDef) }), 'Sdef');
-  const arry = definitionsOrContainer<ArrayDef>(padded(arrayDef), chunkList(nested, { Adef: padded(arrayDef) }), 'Adef');
+  const stru = definitionsOrContainer(padded(structDef), chunkList(nested, { Sdef: padded(structDef) }), 'Sdef');
+  const arry = definitionsOrContainer(padded(arrayDef), chunkList(nested, { Adef: padded(arrayDef) }), 'Adef');
   const data = dataBody(variant, table);
-  const list = chunkList(topFraming(variant), { Glob: keep(globBody(variant)), Stru: keep(stru), Arry: keep(arry), Data: keep(data), Stor: keep(data) }, { until: ['ENDE'] });
+  const list = chunkList(
+    topFraming(variant),
+    { Glob: keep(globBody(variant)), Stru: keep(stru), Arry: keep(arry), Data: keep(data), Stor: keep(data) },
+    { until: ['ENDE'] },
+  );
   return withReferences(list as unknown as Codec<TopChunk[]>);
 }
 
@@ -83,7 +104,8 @@ function alignedBody<A>(codec: Codec<A>): Codec<A> {
       const value = codec.read(r);
       const pad = (4 - ((r.pos - r.start) % 4)) % 4;
       if (r.remaining < pad) throw r.shortfall(pad);
-      for (let i = 0; i < pad; i++) if (r.bytes[r.pos + i] !== 0) throw r.error('padding after a definition is not zero', r.pos + i);
+      for (let i = 0; i < pad; i++)
+        if (r.bytes[r.pos + i] !== 0) throw r.error('padding after a definition is not zero', r.pos + i);
       r.pos += pad;
       return value;
     },
@@ -95,11 +117,15 @@ function alignedBody<A>(codec: Codec<A>): Codec<A> {
 }
 
 /** The engine's single definition, or the draft's container of definition chunks (told by the first marker). */
-function definitionsOrContainer<D>(single: Codec<D>, container: Codec<any[]>, marker: string): Codec<D | any[]> {
-  return defineCodec<D | any[]>({
+function definitionsOrContainer<D extends object, C extends unknown[]>(
+  single: Codec<D>,
+  container: Codec<C>,
+  marker: string,
+): Codec<D | C> {
+  return defineCodec<D | C>({
     name: `${single.name} | ${marker} chunks`,
     kind: 'edgeDefinitions',
-    json: t.union([container.json, single.json]) as unknown as t.Type<D | any[], unknown, unknown>,
+    json: t.union([container.json, single.json]) as unknown as t.Type<D | C, unknown, unknown>,
     minSize: 0,
     children: [
       { key: 'engine', codec: single },
@@ -107,12 +133,14 @@ function definitionsOrContainer<D>(single: Codec<D>, container: Codec<any[]>, ma
     ],
     read(r) {
       const b = r.bytes;
-      const isContainer = r.remaining >= 4 && String.fromCharCode(b[r.pos]!, b[r.pos + 1]!, b[r.pos + 2]!, b[r.pos + 3]!) === marker;
+      const isContainer =
+        r.remaining >= 4 && String.fromCharCode(b[r.pos]!, b[r.pos + 1]!, b[r.pos + 2]!, b[r.pos + 3]!) === marker;
       return isContainer ? container.read(r) : single.read(r);
     },
     write(w, value) {
-      if (Array.isArray(value)) container.write(w, value);
-      else single.write(w, value);
+      // A definition is a record, never an array: an array is the container's chunk list.
+      if (Array.isArray(value)) container.write(w, value as C);
+      else single.write(w, value as D);
     },
   });
 }
@@ -147,7 +175,12 @@ function withReferences(list: Codec<TopChunk[]>): Codec<TopChunk[]> {
       for (const { ref, path, offset } of context.pending) {
         const elements = context.elements.get(ref.$ref);
         if (elements === undefined) continue; // an array the save does not carry (level data): the number is kept
-        if (ref.index > elements.length) throw new DecodeError(path, offset, `INDEX ${ref.index} is past the end of ${ref.$ref} (${elements.length} elements)`);
+        if (ref.index > elements.length)
+          throw new DecodeError(
+            path,
+            offset,
+            `INDEX ${ref.index} is past the end of ${ref.$ref} (${elements.length} elements)`,
+          );
         attachTarget(ref as IndexRef, elements[ref.index - 1]!); // 1 ≤ index ≤ length: 0 reads as null
       }
       return chunks;
@@ -176,7 +209,8 @@ export function layoutOf(chunks: ReadonlyArray<TopChunk>): EdgeLayout {
     if (isRawChunk(c)) continue;
     const value = (c.body as Kept<unknown>).value;
     if ((c.id === 'Stru' || c.id === 'Arry') && Array.isArray(value)) return 'design';
-    if (c.id === 'Glob' && Array.isArray(value) && (value as GlobEntry[]).some((e) => DESIGN_LUMPS.includes(e.id))) return 'design';
+    if (c.id === 'Glob' && Array.isArray(value) && (value as GlobEntry[]).some((e) => DESIGN_LUMPS.includes(e.id)))
+      return 'design';
   }
   return 'engine';
 }
@@ -220,21 +254,46 @@ const topChunkJson = (version: number) => chunksFor(version).json;
 
 const saveJson = new t.Type<EdgeSave, unknown, unknown>(
   'EdgeSave',
-  (u): u is EdgeSave => typeof u === 'object' && u !== null && typeof (u as EdgeSave).version === 'number' && Array.isArray((u as EdgeSave).chunks),
+  (u): u is EdgeSave =>
+    typeof u === 'object' &&
+    u !== null &&
+    typeof (u as EdgeSave).version === 'number' &&
+    Array.isArray((u as EdgeSave).chunks),
   (u, c) => {
-    const head = t.type({ variant: t.keyof({ A: null, B: null, C: null, D: null }), layout: t.keyof({ engine: null, design: null }), version: t.Int }).validate(u, c);
+    const head = t
+      .type({
+        variant: t.keyof({ A: null, B: null, C: null, D: null }),
+        layout: t.keyof({ engine: null, design: null }),
+        version: t.Int,
+      })
+      .validate(u, c);
     if (head._tag === 'Left') return head;
     const o = u as Record<string, unknown>;
-    const padding = bytes(4).json.validate(o.padding, [...c, { key: 'padding', type: bytes(4).json, actual: o.padding }]);
+    const padding = bytes(4).json.validate(o.padding, [
+      ...c,
+      { key: 'padding', type: bytes(4).json, actual: o.padding },
+    ]);
     if (padding._tag === 'Left') return padding;
     const version = head.right.version;
     if (version < 0 || version > 0xffffffff) return t.failure(u, c, `version ${version} does not fit 32 bits`);
     const chunksType = topChunkJson(version);
     const chunks = chunksType.validate(o.chunks, [...c, { key: 'chunks', type: chunksType, actual: o.chunks }]);
     if (chunks._tag === 'Left') return chunks;
-    return t.success({ variant: head.right.variant, layout: head.right.layout, version, padding: padding.right, chunks: chunks.right });
+    return t.success({
+      variant: head.right.variant,
+      layout: head.right.layout,
+      version,
+      padding: padding.right,
+      chunks: chunks.right,
+    });
   },
-  (a) => ({ variant: a.variant, layout: a.layout, version: a.version, padding: bytes(4).json.encode(a.padding), chunks: topChunkJson(a.version).encode(a.chunks) }),
+  (a) => ({
+    variant: a.variant,
+    layout: a.layout,
+    version: a.version,
+    padding: bytes(4).json.encode(a.padding),
+    chunks: topChunkJson(a.version).encode(a.chunks),
+  }),
 );
 
 /**
@@ -251,20 +310,39 @@ export const edgeSave: Codec<EdgeSave> = defineCodec<EdgeSave>({
   children: [{ key: 'file', codec: storedFile }],
   read(r) {
     const file = storedFile.read(r);
-    return { variant: variantOf(file.version), layout: layoutOf(file.chunks), version: file.version, padding: file.padding, chunks: file.chunks };
+    return {
+      variant: variantOf(file.version),
+      layout: layoutOf(file.chunks),
+      version: file.version,
+      padding: file.padding,
+      chunks: file.chunks,
+    };
   },
   write(w, save) {
-    if (typeof save !== 'object' || save === null || !Array.isArray(save.chunks)) throw w.error('expected an EDGE save document');
-    if (!Number.isInteger(save.version) || save.version < 0 || save.version > 0xffffffff) throw w.error(`version ${String(save.version)} does not fit 32 bits`);
+    if (typeof save !== 'object' || save === null || !Array.isArray(save.chunks))
+      throw w.error('expected an EDGE save document');
+    if (!Number.isInteger(save.version) || save.version < 0 || save.version > 0xffffffff)
+      throw w.error(`version ${String(save.version)} does not fit 32 bits`);
     const variant = variantOf(save.version);
     if (save.variant !== variant) {
-      throw w.error(`variant ${save.variant} does not match version 0x${save.version.toString(16)} (variant ${variant}); set the version to change variant (see convertVariant)`);
+      throw w.error(
+        `variant ${save.variant} does not match version 0x${save.version.toString(16)} (variant ${variant}); set the version to change variant (see convertVariant)`,
+      );
     }
     const layout = layoutOf(save.chunks);
-    if (save.layout !== layout) throw w.error(`layout ${save.layout} does not match the chunks, which follow the ${layout} layout`);
-    storedFile.write(w, { magic: 'EdgeSave', padding: save.padding, version: save.version, chunks: save.chunks, end: 'ENDE', magicAgain: 'EdgeSave' });
+    if (save.layout !== layout)
+      throw w.error(`layout ${save.layout} does not match the chunks, which follow the ${layout} layout`);
+    storedFile.write(w, {
+      magic: 'EdgeSave',
+      padding: save.padding,
+      version: save.version,
+      chunks: save.chunks,
+      end: 'ENDE',
+      magicAgain: 'EdgeSave',
+    });
   },
 });
 
 /** A nested chunk codec of a variant, for formats built on EDGE's framing. */
-export const nestedChunk = <M extends string, A>(variant: EdgeVariant, marker: M, body: Codec<A>) => chunk(nestedFraming(variant), marker, body);
+export const nestedChunk = <M extends string, A>(variant: EdgeVariant, marker: M, body: Codec<A>) =>
+  chunk(nestedFraming(variant), marker, body);

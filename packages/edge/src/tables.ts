@@ -6,12 +6,35 @@
  *
  * @module
  */
-import { bytes, u16le, u8, type Codec, type FieldKind, type KnownField, type KnownStruct } from '@savekit/core';
+import { bytes, u16le, u8, type AnyCodec, type FieldKind, type KnownField, type KnownStruct } from '@savekit/core';
 import { indexRef } from './references.js';
-import { edgeAngle, edgeBoolean, edgeByte, edgeFloat, edgeInt, edgeShort, edgeString, edgeVec2, edgeVec3 } from './primitives.js';
+import {
+  edgeAngle,
+  edgeBoolean,
+  edgeByte,
+  edgeFloat,
+  edgeInt,
+  edgeShort,
+  edgeString,
+  edgeVec2,
+  edgeVec3,
+} from './primitives.js';
 
 /** How a field's value is encoded in the data, as the engine's put/get routines do it. */
-export type FieldEncoding = 'int' | 'enum' | 'angle' | 'bool' | 'short' | 'byte' | 'float' | 'vec2' | 'vec3' | 'string' | 'index' | 'struct' | 'declaredFloatString';
+export type FieldEncoding =
+  | 'int'
+  | 'enum'
+  | 'angle'
+  | 'bool'
+  | 'short'
+  | 'byte'
+  | 'float'
+  | 'vec2'
+  | 'vec3'
+  | 'string'
+  | 'index'
+  | 'struct'
+  | 'declaredFloatString';
 
 /** A field of a release table: its name, real encoding, element count and referred array or structure. */
 export interface TableField {
@@ -21,7 +44,7 @@ export interface TableField {
   readonly ref?: string;
 }
 
-const NUMERIC: Readonly<Record<string, { size: number; codec: Codec<any>; zero: () => unknown }>> = {
+const NUMERIC: Readonly<Record<string, { size: number; codec: AnyCodec; zero: () => unknown }>> = {
   int: { size: 4, codec: edgeInt, zero: () => 0 },
   enum: { size: 4, codec: edgeInt, zero: () => 0 },
   angle: { size: 4, codec: edgeAngle, zero: () => 0 },
@@ -44,17 +67,35 @@ function fields(text: string): TableField[] {
       const m = /^([A-Za-z_0-9]+):([A-Za-z0-9]+)(?:\(([A-Za-z_0-9]+)\))?(?:\*(\d+))?$/.exec(item);
       if (m === null) throw new Error(`bad field spec ${item}`);
       const [, name, type, ref, count] = m;
-      const encoding: FieldEncoding = type === 'S' ? 'string' : type === 'I' ? 'index' : type === 'T' ? 'struct' : (type as FieldEncoding);
-      if (encoding !== 'string' && encoding !== 'index' && encoding !== 'struct' && !(encoding in NUMERIC)) throw new Error(`bad field type ${type}`);
-      return { name: name!, encoding, count: count === undefined ? 1 : Number(count), ...(ref !== undefined ? { ref } : {}) };
+      const encoding: FieldEncoding =
+        type === 'S' ? 'string' : type === 'I' ? 'index' : type === 'T' ? 'struct' : (type as FieldEncoding);
+      if (encoding !== 'string' && encoding !== 'index' && encoding !== 'struct' && !(encoding in NUMERIC))
+        throw new Error(`bad field type ${type}`);
+      return {
+        name: name!,
+        encoding,
+        count: count === undefined ? 1 : Number(count),
+        ...(ref !== undefined ? { ref } : {}),
+      };
     });
 }
 
 function known(spec: TableField): KnownField {
-  if (spec.encoding === 'string') return { name: spec.name, kind: 'string', size: 0, count: spec.count, codec: edgeString, default: () => null };
+  if (spec.encoding === 'string')
+    return { name: spec.name, kind: 'string', size: 0, count: spec.count, codec: edgeString, default: () => null };
   const ref = spec.ref !== undefined ? { ref: spec.ref } : {};
-  if (spec.encoding === 'index') return { name: spec.name, kind: 'index', size: 4, count: spec.count, ...ref, codec: indexRef(spec.ref), default: () => null };
-  if (spec.encoding === 'struct') return { name: spec.name, kind: 'struct', size: 0, count: spec.count, ...ref, default: () => null };
+  if (spec.encoding === 'index')
+    return {
+      name: spec.name,
+      kind: 'index',
+      size: 4,
+      count: spec.count,
+      ...ref,
+      codec: indexRef(spec.ref),
+      default: () => null,
+    };
+  if (spec.encoding === 'struct')
+    return { name: spec.name, kind: 'struct', size: 0, count: spec.count, ...ref, default: () => null };
   const n = NUMERIC[spec.encoding]!; // fields() accepts only these encodings
   return { name: spec.name, kind: 'numeric', size: n.size, count: spec.count, codec: n.codec, default: n.zero };
 }
@@ -84,7 +125,12 @@ const MOBJ_129 =
   'source:I(mobjs) target:I(mobjs) tracer:I(mobjs) supportobj:I(mobjs) above_mo:I(mobjs) below_mo:I(mobjs) ride_dx:float ride_dy:float on_ladder:int ' +
   'path_trigger:S dlight_qty:float dlight_target:float shot_count:int';
 
-const PLAYER = (armour: number, weapons: number, ammo: number, extra: { flags: boolean; idle: boolean; v135: boolean }) =>
+const PLAYER = (
+  armour: number,
+  weapons: number,
+  ammo: number,
+  extra: { flags: boolean; idle: boolean; v135: boolean },
+) =>
   'pnum:int playerstate:int ' +
   (extra.flags ? 'playerflags:int ' : '') +
   'playername:S mo:I(mobjs) viewz:float viewheight:float deltaviewheight:float std_viewheight:float ' +
@@ -108,7 +154,11 @@ const COMMON_129 = {
   surf: s('surface_t', 'surf', 'image:S translucency:float offset:vec2 scroll:vec2 x_mat:vec2 y_mat:vec2 override_p:S'),
   side: s('side_t', 'side', 'top:T(surface_t) middle:T(surface_t) bottom:T(surface_t)'),
   line: s('line_t', 'line', 'flags:int tag:int count:int special:S'),
-  rprp: s('region_properties_t', 'rprp', 'lightlevel_i:int colourmap:S special:S gravity:float friction:float viscosity:float drag:float push:vec3'),
+  rprp: s(
+    'region_properties_t',
+    'rprp',
+    'lightlevel_i:int colourmap:S special:S gravity:float friction:float viscosity:float drag:float push:vec3',
+  ),
   exfl: s(
     'extrafloor_t',
     'exfl',
@@ -121,7 +171,11 @@ const COMMON_129 = {
       'sound_player:int bottom_ef:I(extrafloors) top_ef:I(extrafloors) bottom_liq:I(extrafloors) top_liq:I(extrafloors)',
   ),
   butn: s('button_t', 'butn', 'line:I(lines) where:enum bimage:S btimer:int'),
-  lite: s('light_t', 'lite', 'type:S sector:I(sectors) count:int minlight:int maxlight:int direction:int fade_count:int'),
+  lite: s(
+    'light_t',
+    'lite',
+    'type:S sector:I(sectors) count:int minlight:int maxlight:int direction:int fade_count:int',
+  ),
   dtip: s(
     'drawtip_t',
     'dtip',
@@ -150,7 +204,10 @@ const ARRAYS_129: ReadonlyArray<readonly [string, string]> = [
   ['mobjs', 'mobj_t'],
 ];
 
-function ordered(c: typeof COMMON_129, rest: { trig: TableStruct; weap: TableStruct; play: TableStruct; mobj: TableStruct; extra?: TableStruct[] }): TableStruct[] {
+function ordered(
+  c: typeof COMMON_129,
+  rest: { trig: TableStruct; weap: TableStruct; play: TableStruct; mobj: TableStruct; extra?: TableStruct[] },
+): TableStruct[] {
   return [
     ...(rest.extra ?? []),
     c.pmov,
@@ -174,7 +231,8 @@ function ordered(c: typeof COMMON_129, rest: { trig: TableStruct; weap: TableStr
   ];
 }
 
-const TRIG_127 = 'info:S disabled:bool activated:bool repeats_left:int repeat_delay:int state:int wait_tics:int tip_slot:int';
+const TRIG_127 =
+  'info:S disabled:bool activated:bool repeats_left:int repeat_delay:int state:int wait_tics:int tip_slot:int';
 
 /** EDGE 1.25–1.28 (read from 1.27, commit 67455652e). */
 export const TABLE_127: EngineTable = {
@@ -183,7 +241,13 @@ export const TABLE_127: EngineTable = {
     trig: s('rad_trigger_t', 'trig', TRIG_127),
     weap: s('playerweapon_t', 'weap', 'info:S owned:bool clip_size:int sa_clip_size:int'),
     play: s('player_t', 'play', PLAYER(4, 32, 8, { flags: false, idle: false, v135: false })),
-    mobj: s('mobj_t', 'mobj', MOBJ_129.replace(' hyperflags:int', '').replace(' shot_count:int', '').replace('currentattack:S', 'currentattack:declaredFloatString')),
+    mobj: s(
+      'mobj_t',
+      'mobj',
+      MOBJ_129.replace(' hyperflags:int', '')
+        .replace(' shot_count:int', '')
+        .replace('currentattack:S', 'currentattack:declaredFloatString'),
+    ),
   }),
   arrays: ARRAYS_129,
 };
@@ -207,8 +271,16 @@ const MOBJ_135 = MOBJ_129.replace(' spreadcount:int side:int', ' spreadcount:int
 const COMMON_135 = {
   ...COMMON_129,
   line: s('line_t', 'line', 'flags:int tag:int count:int special:S slide_door:S'),
-  rprp: s('region_properties_t', 'rprp', 'lightlevel_i:int colourmap:S type:int special:S gravity:float friction:float viscosity:float drag:float push:vec3'),
-  dtip: s('drawtip_t', 'dtip', 'x_pos:float y_pos:float left_just:int color:int translucency:float delay:int tip_text:S tip_graphic:S playsound:bool fade_time:int fade_target:float'),
+  rprp: s(
+    'region_properties_t',
+    'rprp',
+    'lightlevel_i:int colourmap:S type:int special:S gravity:float friction:float viscosity:float drag:float push:vec3',
+  ),
+  dtip: s(
+    'drawtip_t',
+    'dtip',
+    'x_pos:float y_pos:float left_just:int color:int translucency:float delay:int tip_text:S tip_graphic:S playsound:bool fade_time:int fade_target:float',
+  ),
   pmov: s(
     'plane_move_t',
     'pmov',
@@ -316,7 +388,7 @@ export function knownField(struct: string, field: string, kind: FieldKind): Know
  * byte, a short, an int, or (size 6, the design doc's declaration of a float) a float; other sizes
  * as raw bytes.
  */
-export function numericBySize(size: number): Codec<any> {
+export function numericBySize(size: number): AnyCodec {
   if (size === 1) return u8;
   if (size === 2) return u16le;
   if (size === 4) return edgeInt;

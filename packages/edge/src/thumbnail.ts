@@ -29,13 +29,18 @@ const MAX_PIXELS = 4096 * 4096;
 export const thumbnail: Codec<Thumbnail> = defineCodec<Thumbnail>({
   name: 'thumbnail',
   kind: 'edgeThumbnail',
-  json: t.type({ width: t.Int, height: t.Int, pixels: jsonBytes() }, 'Thumbnail') as unknown as t.Type<Thumbnail, unknown, unknown>,
+  json: t.type({ width: t.Int, height: t.Int, pixels: jsonBytes() }, 'Thumbnail') as unknown as t.Type<
+    Thumbnail,
+    unknown,
+    unknown
+  >,
   minSize: 8,
   read(r) {
     const at = r.pos;
     const width = readChild(r, 'width', edgeInt);
     const height = readChild(r, 'height', edgeInt);
-    if (width < 0 || height < 0 || width * height > MAX_PIXELS) throw r.error(`a ${width}×${height} thumbnail is not a size this reader accepts`, at);
+    if (width < 0 || height < 0 || width * height > MAX_PIXELS)
+      throw r.error(`a ${width}×${height} thumbnail is not a size this reader accepts`, at);
     const count = width * height * 2;
     if (count > r.remaining) throw r.error(`${width}×${height} pixels need ${count} bytes, ${r.remaining} left`);
     r.state.path.push('pixels');
@@ -44,8 +49,12 @@ export const thumbnail: Codec<Thumbnail> = defineCodec<Thumbnail>({
     return { width, height, pixels };
   },
   write(w, value) {
-    if (typeof value !== 'object' || value === null || !(value.pixels instanceof Uint8Array)) throw w.error('expected { width, height, pixels }');
-    if (value.pixels.length !== value.width * value.height * 2) throw w.error(`${value.width}×${value.height} pixels need ${value.width * value.height * 2} bytes, got ${value.pixels.length}`);
+    if (typeof value !== 'object' || value === null || !(value.pixels instanceof Uint8Array))
+      throw w.error('expected { width, height, pixels }');
+    if (value.pixels.length !== value.width * value.height * 2)
+      throw w.error(
+        `${value.width}×${value.height} pixels need ${value.width * value.height * 2} bytes, got ${value.pixels.length}`,
+      );
     writeChild(w, 'width', edgeInt, value.width);
     writeChild(w, 'height', edgeInt, value.height);
     w.append(value.pixels);
@@ -61,7 +70,8 @@ const widen = (c: number) => (c << 3) | (c >> 2);
 export function thumbnailToRgba(view: Thumbnail): Uint8Array {
   const n = view.width * view.height;
   // An edited thumbnail may disagree with its size; short pixels would read as black.
-  if (!Number.isInteger(n) || n < 0 || view.pixels.length !== n * 2) throw new RangeError(`${view.width}×${view.height} pixels need ${n * 2} bytes, got ${view.pixels.length}`);
+  if (!Number.isInteger(n) || n < 0 || view.pixels.length !== n * 2)
+    throw new RangeError(`${view.width}×${view.height} pixels need ${n * 2} bytes, got ${view.pixels.length}`);
   const out = new Uint8Array(n * 4);
   for (let i = 0; i < n; i++) {
     const p = view.pixels[i * 2]! | (view.pixels[i * 2 + 1]! << 8);
@@ -75,12 +85,18 @@ export function thumbnailToRgba(view: Thumbnail): Uint8Array {
 
 /** A thumbnail from RGBA bytes: each channel narrowed to 5 bits (alpha 254 sets the top bit). */
 export function thumbnailFromRgba(width: number, height: number, rgba: Uint8Array): Thumbnail {
-  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 0 || height < 0) throw new RangeError(`bad thumbnail size ${width}×${height}`);
-  if (rgba.length !== width * height * 4) throw new RangeError(`${width}×${height} RGBA needs ${width * height * 4} bytes, got ${rgba.length}`);
+  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 0 || height < 0)
+    throw new RangeError(`bad thumbnail size ${width}×${height}`);
+  if (rgba.length !== width * height * 4)
+    throw new RangeError(`${width}×${height} RGBA needs ${width * height * 4} bytes, got ${rgba.length}`);
   const n = width * height;
   const pixels = new Uint8Array(n * 2);
   for (let i = 0; i < n; i++) {
-    const p = ((rgba[i * 4]! >> 3) << 10) | ((rgba[i * 4 + 1]! >> 3) << 5) | (rgba[i * 4 + 2]! >> 3) | (rgba[i * 4 + 3] === 254 ? 0x8000 : 0);
+    const p =
+      ((rgba[i * 4]! >> 3) << 10) |
+      ((rgba[i * 4 + 1]! >> 3) << 5) |
+      (rgba[i * 4 + 2]! >> 3) |
+      (rgba[i * 4 + 3] === 254 ? 0x8000 : 0);
     pixels[i * 2] = p & 0xff;
     pixels[i * 2 + 1] = p >> 8;
   }

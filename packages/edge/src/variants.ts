@@ -20,7 +20,12 @@ export type EdgeVariant = 'A' | 'B' | 'C' | 'D';
 export const EDGE_CLASSIC_VERSION = 0xec;
 
 /** A representative version of each variant, for new saves: 1.29.00, 1.29.01, 1.35, EDGE-classic. */
-export const VARIANT_VERSIONS: Readonly<Record<EdgeVariant, number>> = { A: 0x12900, B: 0x12901, C: 0x13506, D: EDGE_CLASSIC_VERSION };
+export const VARIANT_VERSIONS: Readonly<Record<EdgeVariant, number>> = {
+  A: 0x12900,
+  B: 0x12901,
+  C: 0x13506,
+  D: EDGE_CLASSIC_VERSION,
+};
 
 /** The variant a version field means, as the engines decide it. */
 export function variantOf(version: number): EdgeVariant {
@@ -63,7 +68,8 @@ export const lzoLayer: ByteLayer = layer(
   (stored, limits) => {
     const expected = expectedOf('lzo1x', limits.expected);
     const most = expected + Math.floor(expected / 16) + 20;
-    if (stored.length > most) throw new Error(`stored length ${stored.length} is more than ${most}, the most LZO makes of ${expected} bytes`);
+    if (stored.length > most)
+      throw new Error(`stored length ${stored.length} is more than ${most}, the most LZO makes of ${expected} bytes`);
     // An LZO1X stream cannot expand a byte into more than 255 bytes: a larger claim is refused
     // before anything is allocated for it.
     const reachable = stored.length * 256 + 64;
@@ -139,7 +145,8 @@ export const zlibOrStoredLayer: ByteLayer = layer(
   (stored, limits) => {
     const expected = expectedOf('zlib', limits.expected);
     const most = zlibBound(expected) + 4;
-    if (stored.length > most) throw new Error(`stored length ${stored.length} is more than ${most}, compressBound(${expected}) + 4`);
+    if (stored.length > most)
+      throw new Error(`stored length ${stored.length} is more than ${most}, compressBound(${expected}) + 4`);
     if (stored.length === expected) return stored.slice();
     if (expected > limits.maxOutput) throw new Error(`${expected} bytes is over the limit of ${limits.maxOutput}`);
     return inflateBounded(stored, expected);

@@ -69,5 +69,6 @@ export function goldens(): Golden[] {
 
 /** Warns once, in each test file that needs the corpus, that it is absent. */
 export function warnIfAbsent(what: string): void {
-  if (corpusDir() === undefined) console.warn(`${what}: ../shared/vectors-found is absent (set SAVEKIT_CORPUS); the golden-file tests are skipped`);
+  if (corpusDir() === undefined)
+    console.warn(`${what}: ../shared/vectors-found is absent (set SAVEKIT_CORPUS); the golden-file tests are skipped`);
 }

@@ -8,7 +8,18 @@ import { join } from 'node:path';
 import * as E from 'fp-ts/lib/Either';
 import { decode, decodeOrThrow, encodeOrThrow, formatWarning, type Instance, type StructDef } from '@savekit/core';
 import {
-  arrays, combineCrcs, DESIGN_HEADER_PADDING, edgeSave, elementsOf, levelInfo, refTo, structures, summary, thumbnailFromRgba, thumbnailOf, thumbnailToRgba,
+  arrays,
+  combineCrcs,
+  DESIGN_HEADER_PADDING,
+  edgeSave,
+  elementsOf,
+  levelInfo,
+  refTo,
+  structures,
+  summary,
+  thumbnailFromRgba,
+  thumbnailOf,
+  thumbnailToRgba,
   type EdgeSave,
 } from '@savekit/edge';
 import { Cursor, readFile } from './independent';
@@ -19,7 +30,14 @@ const shootspot: StructDef = {
   // The design doc declares NUMERIC sizes honestly: a float is 6 bytes.
   fields: ['x', 'y', 'z'].map((name) => ({ name, kind: 'numeric' as const, size: 6, count: 1 })),
 };
-const ammo: StructDef = { name: 'playerammo_t', marker: 'pamo', fields: [{ name: 'num', kind: 'numeric', size: 4, count: 1 }, { name: 'max', kind: 'numeric', size: 4, count: 1 }] };
+const ammo: StructDef = {
+  name: 'playerammo_t',
+  marker: 'pamo',
+  fields: [
+    { name: 'num', kind: 'numeric', size: 4, count: 1 },
+    { name: 'max', kind: 'numeric', size: 4, count: 1 },
+  ],
+};
 const thing: StructDef = {
   name: 'thing_t',
   marker: 'thng',
@@ -42,9 +60,36 @@ function designSave(): EdgeSave {
     { x: 1024, y: Math.fround(0.1), z: Math.fround(-Math.PI) },
   ];
   const things: Instance[] = [
-    { name: 'IMP', spot: { x: 64, y: 32, z: 0 }, target: null, ammo: [{ num: 5, max: 50 }, { num: 0, max: 200 }], health: 60 },
-    { name: 'PLAYER', spot: { x: -8, y: 8, z: 41 }, target: null, ammo: [{ num: 1, max: 2 }, { num: 3, max: 4 }], health: 100 },
-    { name: null, spot: { x: 0, y: 0, z: 0 }, target: null, ammo: [{ num: 0, max: 0 }, { num: 0, max: 0 }], health: -1 },
+    {
+      name: 'IMP',
+      spot: { x: 64, y: 32, z: 0 },
+      target: null,
+      ammo: [
+        { num: 5, max: 50 },
+        { num: 0, max: 200 },
+      ],
+      health: 60,
+    },
+    {
+      name: 'PLAYER',
+      spot: { x: -8, y: 8, z: 41 },
+      target: null,
+      ammo: [
+        { num: 1, max: 2 },
+        { num: 3, max: 4 },
+      ],
+      health: 100,
+    },
+    {
+      name: null,
+      spot: { x: 0, y: 0, z: 0 },
+      target: null,
+      ammo: [
+        { num: 0, max: 0 },
+        { num: 0, max: 0 },
+      ],
+      health: -1,
+    },
   ];
   things[0]!.target = refTo('things', things[1]!);
   things[1]!.target = refTo('things', things[0]!);
@@ -66,20 +111,47 @@ function designSave(): EdgeSave {
             { id: 'Wdck', body: { wads: ['DOOM2.WAD', 'MYMOD.WAD'] } },
             {
               id: 'Lvck',
-              body: { sectors: { count: 2, crc: combineCrcs(sectorCrcs) }, linedefs: { count: 3, crc: combineCrcs([1, 2, 3]) }, things: { count: 3, crc: 7 }, scripts: { count: 0, crc: 0 } },
+              body: {
+                sectors: { count: 2, crc: combineCrcs(sectorCrcs) },
+                linedefs: { count: 3, crc: combineCrcs([1, 2, 3]) },
+                things: { count: 3, crc: 7 },
+                scripts: { count: 0, crc: 0 },
+              },
             },
             {
               id: 'Dfck',
               body: {
-                attacks: { count: 1, crc: 11 }, games: { count: 2, crc: 22 }, levels: { count: 3, crc: 33 }, lines: { count: 4, crc: 44 },
-                sectors: { count: 5, crc: 55 }, things: { count: 6, crc: 66 }, weapons: { count: 7, crc: 77 },
+                attacks: { count: 1, crc: 11 },
+                games: { count: 2, crc: 22 },
+                levels: { count: 3, crc: 33 },
+                lines: { count: 4, crc: 44 },
+                sectors: { count: 5, crc: 55 },
+                things: { count: 6, crc: 66 },
+                weapons: { count: 7, crc: 77 },
               },
             },
           ],
         },
       },
-      { id: 'Stru', body: { value: [{ id: 'Sdef', body: shootspot }, { id: 'Sdef', body: ammo }, { id: 'Sdef', body: thing }] } },
-      { id: 'Arry', body: { value: [{ id: 'Adef', body: { name: 'spots', struct: 'shootspot_t', count: 2 } }, { id: 'Adef', body: { name: 'things', struct: 'thing_t', count: 3 } }] } },
+      {
+        id: 'Stru',
+        body: {
+          value: [
+            { id: 'Sdef', body: shootspot },
+            { id: 'Sdef', body: ammo },
+            { id: 'Sdef', body: thing },
+          ],
+        },
+      },
+      {
+        id: 'Arry',
+        body: {
+          value: [
+            { id: 'Adef', body: { name: 'spots', struct: 'shootspot_t', count: 2 } },
+            { id: 'Adef', body: { name: 'things', struct: 'thing_t', count: 3 } },
+          ],
+        },
+      },
       { id: 'Stor', body: { value: { array: 'spots', elements: spots } } },
       { id: 'Stor', body: { value: { array: 'things', elements: things } } },
     ],
@@ -160,11 +232,21 @@ describe("the design doc's layout", () => {
       const name = data.string()!;
       const structMarker = data.string()!;
       const fields = Array.from({ length: count }, () => {
-        const kind = (['', 'numeric', 'index', 'string', 'struct'] as const)[data.byte()] as 'numeric' | 'index' | 'string' | 'struct';
+        const kind = (['', 'numeric', 'index', 'string', 'struct'] as const)[data.byte()] as
+          | 'numeric'
+          | 'index'
+          | 'string'
+          | 'struct';
         const size = data.byte();
         const n = data.short();
         const fieldName = data.string()!;
-        return { name: fieldName, kind, size, count: n, ...(kind === 'index' || kind === 'struct' ? { ref: data.string()! } : {}) };
+        return {
+          name: fieldName,
+          kind,
+          size,
+          count: n,
+          ...(kind === 'index' || kind === 'struct' ? { ref: data.string()! } : {}),
+        };
       });
       defs.push({ name, marker: structMarker, fields });
     }
@@ -179,7 +261,10 @@ describe("the design doc's layout", () => {
       const count = data.int();
       arrayDefs.push({ count, name: data.string()!, struct: data.string()! });
     }
-    expect(arrayDefs).toEqual([{ name: 'spots', struct: 'shootspot_t', count: 2 }, { name: 'things', struct: 'thing_t', count: 3 }]);
+    expect(arrayDefs).toEqual([
+      { name: 'spots', struct: 'shootspot_t', count: 2 },
+      { name: 'things', struct: 'thing_t', count: 3 },
+    ]);
 
     // STOR chunks: array name, then the instances.
     const stored: Record<string, unknown[]> = {};
@@ -199,9 +284,36 @@ describe("the design doc's layout", () => {
       { x: 1024, y: Math.fround(0.1), z: Math.fround(-Math.PI) },
     ]);
     expect(stored.things).toEqual([
-      { name: 'IMP', spot: { x: 64, y: 32, z: 0 }, target: 2, ammo: [{ num: 5, max: 50 }, { num: 0, max: 200 }], health: 60 },
-      { name: 'PLAYER', spot: { x: -8, y: 8, z: 41 }, target: 1, ammo: [{ num: 1, max: 2 }, { num: 3, max: 4 }], health: 100 },
-      { name: null, spot: { x: 0, y: 0, z: 0 }, target: 0, ammo: [{ num: 0, max: 0 }, { num: 0, max: 0 }], health: -1 },
+      {
+        name: 'IMP',
+        spot: { x: 64, y: 32, z: 0 },
+        target: 2,
+        ammo: [
+          { num: 5, max: 50 },
+          { num: 0, max: 200 },
+        ],
+        health: 60,
+      },
+      {
+        name: 'PLAYER',
+        spot: { x: -8, y: 8, z: 41 },
+        target: 1,
+        ammo: [
+          { num: 1, max: 2 },
+          { num: 3, max: 4 },
+        ],
+        health: 100,
+      },
+      {
+        name: null,
+        spot: { x: 0, y: 0, z: 0 },
+        target: 0,
+        ammo: [
+          { num: 0, max: 0 },
+          { num: 0, max: 0 },
+        ],
+        health: -1,
+      },
     ]);
   });
 
@@ -210,15 +322,34 @@ describe("the design doc's layout", () => {
     expect(back.layout).toBe('design');
     expect(back.variant).toBe('A');
     expect(structures(back)).toEqual([shootspot, ammo, thing]);
-    expect(arrays(back).map((a) => `${a.name}:${a.struct}[${a.count}]`)).toEqual(['spots:shootspot_t[2]', 'things:thing_t[3]']);
+    expect(arrays(back).map((a) => `${a.name}:${a.struct}[${a.count}]`)).toEqual([
+      'spots:shootspot_t[2]',
+      'things:thing_t[3]',
+    ]);
     const things = elementsOf(back, 'things')!;
     expect(things[0]!.target).toEqual({ $ref: 'things', index: 2 });
     expect((things[0]!.target as { target?: Instance }).target).toBe(things[1]);
     expect(elementsOf(back, 'spots')).toEqual(elementsOf(save, 'spots'));
     expect(levelInfo(back)).toEqual({
-      game: 'HELL_ON_EARTH', level: 'MAP07', flags: 0x40, gravity: 8, levelTime: 4321, random: 77, totalKills: 10, totalItems: 4, totalSecrets: 2,
-      consolePlayer: 0, skill: 3, netgame: 1, description: 'Dead simple', date: ' 5:20 PM  01/Jan/2001',
-      mapChecks: { sectors: { count: 2, crc: 0xdfdb5fd3 }, lines: { count: 3, crc: 0x01002003 }, things: { count: 3, crc: 7 } },
+      game: 'HELL_ON_EARTH',
+      level: 'MAP07',
+      flags: 0x40,
+      gravity: 8,
+      levelTime: 4321,
+      random: 77,
+      totalKills: 10,
+      totalItems: 4,
+      totalSecrets: 2,
+      consolePlayer: 0,
+      skill: 3,
+      netgame: 1,
+      description: 'Dead simple',
+      date: ' 5:20 PM  01/Jan/2001',
+      mapChecks: {
+        sectors: { count: 2, crc: 0xdfdb5fd3 },
+        lines: { count: 3, crc: 0x01002003 },
+        things: { count: 3, crc: 7 },
+      },
       wads: ['DOOM2.WAD', 'MYMOD.WAD'],
     });
     expect(summary(back)).toContain('thumbnail: 160×100 RGB 5:5:5');
@@ -231,7 +362,11 @@ describe("the design doc's layout", () => {
     try {
       const path = join(dir, 'design.esg');
       writeFileSync(path, bytes);
-      const run = spawnSync(process.execPath, [join(__dirname, '..', '..', 'cli', 'dist', 'bin.js'), 'inspect', '--depth', '1', path], { encoding: 'utf8' });
+      const run = spawnSync(
+        process.execPath,
+        [join(__dirname, '..', '..', 'cli', 'dist', 'bin.js'), 'inspect', '--depth', '1', path],
+        { encoding: 'utf8' },
+      );
       expect(run.status).toBe(0);
       expect(run.stdout).toContain('EDGE variant A (version 0x125), design layout, 5 top-level chunks');
       expect(run.stdout).toContain('thumbnail: 160×100 RGB 5:5:5');

@@ -3,7 +3,18 @@
 // their elements when arrays change.
 import * as E from 'fp-ts/lib/Either';
 import { decodeOrThrow, encode, encodeOrThrow, type Instance } from '@savekit/core';
-import { arrays, createSave, edgeSave, elementsOf, newInstance, refTo, setVariable, variable, type EdgeSave, type IndexRef } from '@savekit/edge';
+import {
+  arrays,
+  createSave,
+  edgeSave,
+  elementsOf,
+  newInstance,
+  refTo,
+  setVariable,
+  variable,
+  type EdgeSave,
+  type IndexRef,
+} from '@savekit/edge';
 import { goldens, warnIfAbsent } from './corpus';
 import { readFile } from './independent';
 
@@ -14,7 +25,9 @@ const maybe = files.length > 0 ? describe : describe.skip;
 /** The top-level chunks' bytes (marker to end) of a file, read independently. */
 function chunkBytes(file: Uint8Array): Map<string, string> {
   const out = new Map<string, string>();
-  readFile(file).chunks.forEach((c, i) => out.set(`${i}:${c.marker}`, Buffer.from(file.subarray(c.start, c.end)).toString('hex')));
+  readFile(file).chunks.forEach((c, i) => {
+    out.set(`${i}:${c.marker}`, Buffer.from(file.subarray(c.start, c.end)).toString('hex'));
+  });
   return out;
 }
 
@@ -26,23 +39,26 @@ function changedChunks(before: Uint8Array, after: Uint8Array): string[] {
 }
 
 maybe('edits of the golden saves', () => {
-  test.each(['edgeA_xor_lzo_v12900_engine_layout.sav', 'edgeD_classic_miniz_vEC_engine_layout.sav'])('%s: a Vari and a float in a struct', (name) => {
-    const golden = files.find((f) => f.name === name)!;
-    const save = decodeOrThrow(edgeSave, golden.bytes);
-    setVariable(save, 'LEVEL_TIME', '5678');
-    const queued = elementsOf(save, 'itemquehead')!;
-    (queued[0]!.spawnpoint as Instance).x = 123.5;
-    const bytes = encodeOrThrow(edgeSave, save);
+  test.each(['edgeA_xor_lzo_v12900_engine_layout.sav', 'edgeD_classic_miniz_vEC_engine_layout.sav'])(
+    '%s: a Vari and a float in a struct',
+    (name) => {
+      const golden = files.find((f) => f.name === name)!;
+      const save = decodeOrThrow(edgeSave, golden.bytes);
+      setVariable(save, 'LEVEL_TIME', '5678');
+      const queued = elementsOf(save, 'itemquehead')!;
+      (queued[0]!.spawnpoint as Instance).x = 123.5;
+      const bytes = encodeOrThrow(edgeSave, save);
 
-    expect(readFile(bytes).checksumOk).toBe(true);
-    const back = decodeOrThrow(edgeSave, bytes);
-    expect(variable(back, 'LEVEL_TIME')).toBe('5678');
-    expect((elementsOf(back, 'itemquehead')![0]!.spawnpoint as Instance).x).toBe(123.5);
-    // The Glob and the itemquehead Data chunk were recompressed; every other chunk kept its bytes.
-    expect(changedChunks(golden.bytes, bytes)).toEqual(['0:Glob', '7:Data']);
-    // And the edited file re-encodes to itself.
-    expect(encodeOrThrow(edgeSave, back)).toEqual(bytes);
-  });
+      expect(readFile(bytes).checksumOk).toBe(true);
+      const back = decodeOrThrow(edgeSave, bytes);
+      expect(variable(back, 'LEVEL_TIME')).toBe('5678');
+      expect((elementsOf(back, 'itemquehead')![0]!.spawnpoint as Instance).x).toBe(123.5);
+      // The Glob and the itemquehead Data chunk were recompressed; every other chunk kept its bytes.
+      expect(changedChunks(golden.bytes, bytes)).toEqual(['0:Glob', '7:Data']);
+      // And the edited file re-encodes to itself.
+      expect(encodeOrThrow(edgeSave, back)).toEqual(bytes);
+    },
+  );
 
   test('changing one value only: exactly that chunk differs', () => {
     const golden = files.find((f) => f.name === 'edgeA_xor_lzo_v12900_engine_layout.sav')!;
@@ -93,7 +109,9 @@ describe('references follow their elements', () => {
     const mobjs = elementsOf(back, 'mobjs')!;
     mobjs.splice(2, 1); // remove C, which A and B refer to
     const result = encode(edgeSave, back);
-    expect(E.isLeft(result) && result.left.toString()).toMatch(/chunks\[\d+\]\.Data\..*elements\[0\]\.mobj\.target .*no longer in mobjs/);
+    expect(E.isLeft(result) && result.left.toString()).toMatch(
+      /chunks\[\d+\]\.Data\..*elements\[0\]\.mobj\.target .*no longer in mobjs/,
+    );
   });
 
   test('references from JSON (no element attached) keep their number', () => {

@@ -31,15 +31,25 @@ function resealed(bytes: Uint8Array): Uint8Array {
 }
 
 // Plain chunk data by hand, for variant C files made by the independent writer.
-const str = (s: string | null): number[] => (s === null ? [0xde] : [0xaa, s.length & 0xff, s.length >> 8, ...Buffer.from(s, 'latin1')]);
+const str = (s: string | null): number[] =>
+  s === null ? [0xde] : [0xaa, s.length & 0xff, s.length >> 8, ...Buffer.from(s, 'latin1')];
 const int = (n: number): number[] => le32(n >>> 0);
 const pad4 = (bytes: number[]): number[] => [...bytes, ...new Array((4 - (bytes.length % 4)) % 4).fill(0)];
 const nested = (marker: string, data: number[]): number[] => {
   const padded = pad4(data);
   return [...Buffer.from(marker), ...le32(padded.length), ...padded];
 };
-const structDef = (name: string, marker: string, fields: Array<[kind: number, size: number, name: string, ref?: string]>) =>
-  pad4([...int(fields.length), ...str(name), ...str(marker), ...fields.flatMap(([kind, size, n, ref]) => [kind, size, 1, 0, ...str(n), ...(ref !== undefined ? str(ref) : [])])]);
+const structDef = (
+  name: string,
+  marker: string,
+  fields: Array<[kind: number, size: number, name: string, ref?: string]>,
+) =>
+  pad4([
+    ...int(fields.length),
+    ...str(name),
+    ...str(marker),
+    ...fields.flatMap(([kind, size, n, ref]) => [kind, size, 1, 0, ...str(n), ...(ref !== undefined ? str(ref) : [])]),
+  ]);
 
 maybe('bad input', () => {
   test('truncated at every offset: a DecodeError with path and offset', () => {
@@ -94,13 +104,33 @@ maybe('bad input', () => {
   test('an LZO stream that expands past orig_len, or claims more than LZO can reach', () => {
     const bomb = new Uint8Array(lzo.compress(Buffer.alloc(64 << 10))); // 64 KiB of zeros in a few hundred bytes
     const file = (orig: number, stored: Uint8Array) =>
-      resealed(Uint8Array.from([...Buffer.from('EdgeSave'), 0x1a, 0x0d, 0x0a, 0, ...le32(0x12901), ...Buffer.from('Glob'), ...le32(stored.length), ...le32(orig), ...stored, ...Buffer.from('ENDEEdgeSave'), 0, 0, 0, 0]));
+      resealed(
+        Uint8Array.from([
+          ...Buffer.from('EdgeSave'),
+          0x1a,
+          0x0d,
+          0x0a,
+          0,
+          ...le32(0x12901),
+          ...Buffer.from('Glob'),
+          ...le32(stored.length),
+          ...le32(orig),
+          ...stored,
+          ...Buffer.from('ENDEEdgeSave'),
+          0,
+          0,
+          0,
+          0,
+        ]),
+      );
     const small = decodeError(file(4096, bomb));
     expect(small.message).toMatch(/lzo1x: .*(exceed|overrun)/);
     // 200 MiB from a few hundred bytes is impossible for LZO: refused without decompressing.
     expect(decodeError(file(200 << 20, bomb)).message).toMatch(/cannot decompress to 209715200/);
     // And the caller's decode limit is honoured before that.
-    expect(decodeError(file(8 << 20, bomb), { maxTransformOutput: 1 << 20 }).message).toMatch(/over the limit of 1048576/);
+    expect(decodeError(file(8 << 20, bomb), { maxTransformOutput: 1 << 20 }).message).toMatch(
+      /over the limit of 1048576/,
+    );
   });
 
   test('a zlib stream that expands without bound stops at orig_len', () => {
@@ -111,7 +141,23 @@ maybe('bad input', () => {
     for (let i = 0; i < 256; i++) packer.push(zeros, i === 255);
     const bomb = Uint8Array.from(Buffer.concat(parts));
     const bytes = resealed(
-      Uint8Array.from([...Buffer.from('EdgeSave'), 0x1a, 0x0d, 0x0a, 0, ...le32(0x13506), ...Buffer.from('Glob'), ...le32(bomb.length), ...le32(1 << 20), ...bomb, ...Buffer.from('ENDEEdgeSave'), 0, 0, 0, 0]),
+      Uint8Array.from([
+        ...Buffer.from('EdgeSave'),
+        0x1a,
+        0x0d,
+        0x0a,
+        0,
+        ...le32(0x13506),
+        ...Buffer.from('Glob'),
+        ...le32(bomb.length),
+        ...le32(1 << 20),
+        ...bomb,
+        ...Buffer.from('ENDEEdgeSave'),
+        0,
+        0,
+        0,
+        0,
+      ]),
     );
     const before = process.memoryUsage().arrayBuffers;
     const error = decodeError(bytes);
@@ -133,7 +179,11 @@ maybe('bad input', () => {
     const chain = (levels: number) => {
       // s1 holds an s2, …, the last holds an int: Data's top-level chunk plus `levels` instance chunks.
       const defs = Array.from({ length: levels }, (_, i) =>
-        structDef(`s${i + 1}_t`, `s${String(i + 1).padStart(3, '0')}`, i + 1 < levels ? [[4, 0, 'child', `s${i + 2}_t`]] : [[1, 4, 'v']]),
+        structDef(
+          `s${i + 1}_t`,
+          `s${String(i + 1).padStart(3, '0')}`,
+          i + 1 < levels ? [[4, 0, 'child', `s${i + 2}_t`]] : [[1, 4, 'v']],
+        ),
       );
       let instance = nested(`s${String(levels).padStart(3, '0')}`, int(7));
       for (let i = levels - 1; i >= 1; i--) instance = nested(`s${String(i).padStart(3, '0')}`, instance);

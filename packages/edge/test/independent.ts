@@ -12,7 +12,8 @@ export function adler32(bytes: Uint8Array): number {
 }
 
 export type Variant = 'A' | 'B' | 'C' | 'D';
-export const variantOfVersion = (v: number): Variant => (v === 0xec ? 'D' : v < 0x12901 ? 'A' : v === 0x12901 ? 'B' : 'C');
+export const variantOfVersion = (v: number): Variant =>
+  v === 0xec ? 'D' : v < 0x12901 ? 'A' : v === 0x12901 ? 'B' : 'C';
 
 const KEY = [0x45, 0x44, 0x47, 0x45, 0x21]; // "EDGE!"
 const xor = (b: Uint8Array) => b.map((x, i) => x ^ KEY[i % 5]!);
@@ -23,7 +24,8 @@ const byteAt = (b: Uint8Array, at: number): number => {
   if (x === undefined) throw new RangeError(`read past the end: byte ${at} of ${b.length}`);
   return x;
 };
-const u32 = (b: Uint8Array, at: number) => (byteAt(b, at) | (byteAt(b, at + 1) << 8) | (byteAt(b, at + 2) << 16) | (byteAt(b, at + 3) << 24)) >>> 0;
+const u32 = (b: Uint8Array, at: number) =>
+  (byteAt(b, at) | (byteAt(b, at + 1) << 8) | (byteAt(b, at + 2) << 16) | (byteAt(b, at + 3) << 24)) >>> 0;
 
 /** A top-level chunk as the independent reader sees it. */
 export interface RawTop {
@@ -38,7 +40,12 @@ export interface RawTop {
 }
 
 /** Reads a whole file: header, top-level chunks (decompressed), trailer; checks the Adler-32. */
-export function readFile(file: Uint8Array): { version: number; padding: Uint8Array; chunks: RawTop[]; checksumOk: boolean } {
+export function readFile(file: Uint8Array): {
+  version: number;
+  padding: Uint8Array;
+  chunks: RawTop[];
+  checksumOk: boolean;
+} {
   if (ascii(file.subarray(0, 8)) !== 'EdgeSave') throw new Error('no EdgeSave magic');
   const version = u32(file, 12);
   const variant = variantOfVersion(version);
@@ -72,7 +79,11 @@ export function readFile(file: Uint8Array): { version: number; padding: Uint8Arr
 }
 
 /** Writes a file from plain payloads (each a multiple of 4), compressing the variant's way. */
-export function writeFile(version: number, chunks: ReadonlyArray<{ marker: string; plain: Uint8Array }>, padding = Uint8Array.of(0x1a, 0x0d, 0x0a, 0)): Uint8Array {
+export function writeFile(
+  version: number,
+  chunks: ReadonlyArray<{ marker: string; plain: Uint8Array }>,
+  padding = Uint8Array.of(0x1a, 0x0d, 0x0a, 0),
+): Uint8Array {
   const variant = variantOfVersion(version);
   const parts: number[] = [...Buffer.from('EdgeSave'), ...padding, ...le32(version)];
   for (const { marker, plain } of chunks) {

@@ -28,10 +28,23 @@ const fill = (n: number, seed: number) => Uint8Array.from({ length: n }, (_, i) 
 const things = fill(3 * 10, 1);
 const linedefs = fill(4 * 14, 2);
 const sectors = fill(2 * 26, 3);
-const wad = pwad('MAP03', [['THINGS', things], ['LINEDEFS', linedefs], ['SIDEDEFS', fill(30, 4)], ['VERTEXES', fill(16, 5)], ['SECTORS', sectors]]);
+const wad = pwad('MAP03', [
+  ['THINGS', things],
+  ['LINEDEFS', linedefs],
+  ['SIDEDEFS', fill(30, 4)],
+  ['VERTEXES', fill(16, 5)],
+  ['SECTORS', sectors],
+]);
 
 function saveFor(sectorCheck = `2 ${adler32(sectors)}`) {
-  return createSave({ variables: { LEVEL: 'MAP03', MAPSECTOR: sectorCheck, MAPLINE: `4 ${adler32(linedefs)}`, MAPTHING: `3 ${adler32(things)}` } });
+  return createSave({
+    variables: {
+      LEVEL: 'MAP03',
+      MAPSECTOR: sectorCheck,
+      MAPLINE: `4 ${adler32(linedefs)}`,
+      MAPTHING: `3 ${adler32(things)}`,
+    },
+  });
 }
 
 test('the checks of a map: record counts from the lump sizes, Adler-32 of the raw bytes', () => {
@@ -41,10 +54,12 @@ test('the checks of a map: record counts from the lump sizes, Adler-32 of the ra
     things: { count: 3, crc: adler32(things) },
   });
   // Hexen-format maps (with BEHAVIOR) have 16-byte linedefs and 20-byte things.
-  expect(mapChecks({ THINGS: fill(40, 0), LINEDEFS: fill(32, 0), SECTORS: sectors, BEHAVIOR: fill(8, 0) })).toMatchObject({ lines: { count: 2 }, things: { count: 2 } });
+  expect(
+    mapChecks({ THINGS: fill(40, 0), LINEDEFS: fill(32, 0), SECTORS: sectors, BEHAVIOR: fill(8, 0) }),
+  ).toMatchObject({ lines: { count: 2 }, things: { count: 2 } });
 });
 
-test('a save made on this map passes; the map name defaults to the save\'s LEVEL', () => {
+test("a save made on this map passes; the map name defaults to the save's LEVEL", () => {
   expect(checkLevel(saveFor(), { wad })).toEqual({ ok: true, mismatches: [] });
   expect(mapLumpsFromWad(wad, 'map03').SECTORS).toEqual(sectors);
 });
@@ -55,7 +70,9 @@ test('another map: "Level data does not match", with what differs', () => {
   const result = checkLevel(saveFor(), { THINGS: things, LINEDEFS: linedefs, SECTORS: changed });
   expect(result.ok).toBe(false);
   expect(result.message).toBe('Level data does not match');
-  expect(result.mismatches).toEqual([{ check: 'sectors', saved: { count: 2, crc: adler32(sectors) }, map: { count: 2, crc: adler32(changed) } }]);
+  expect(result.mismatches).toEqual([
+    { check: 'sectors', saved: { count: 2, crc: adler32(sectors) }, map: { count: 2, crc: adler32(changed) } },
+  ]);
 });
 
 test('1.29 prints the check value signed; it compares as unsigned', () => {

@@ -4,7 +4,13 @@ import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
 import { decode, decodeOrThrow, encode, encodeOrThrow } from '@savekit/core';
 import {
-  edgeBoolean, edgeFloat, edgeString, parseStringRef, splitEdgeFloat, thumbnailFromRgba, thumbnailToRgba,
+  edgeBoolean,
+  edgeFloat,
+  edgeString,
+  parseStringRef,
+  splitEdgeFloat,
+  thumbnailFromRgba,
+  thumbnailToRgba,
 } from '@savekit/edge';
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
@@ -19,7 +25,9 @@ describe('the 6-byte float', () => {
     [-1, '0101 000000e0'],
     [0.25, 'ff00 00000020'],
     [1.5, '0101 00000030'],
+    // biome-ignore lint/suspicious/noApproximativeNumericConstant: 3.1416 (not π) is the value these bytes encode
     [Math.fround(3.1416), '0201 40fe4332'],
+    // biome-ignore lint/suspicious/noApproximativeNumericConstant: as above, negated
     [Math.fround(-3.1416), '0201 c001bccd'],
     [1000, '0a01 0000803e'],
     [Math.fround(0.001), 'f700 c09bc420'],
@@ -41,7 +49,7 @@ describe('the 6-byte float', () => {
     );
   });
 
-  test('bytes that are not the engine\'s encoding of their value are kept as { exponent, mantissa }', () => {
+  test("bytes that are not the engine's encoding of their value are kept as { exponent, mantissa }", () => {
     // An unnormalised mantissa (1 instead of 2^29), and a zero with another exponent.
     for (const stored of ['0101 01000000', '0500 00000000', 'ffff ffffff7f']) {
       const value = decodeOrThrow(edgeFloat, bytes(stored));
@@ -51,7 +59,7 @@ describe('the 6-byte float', () => {
     expect(splitEdgeFloat(-2)).toEqual({ exponent: 258, mantissa: -(2 ** 29) });
   });
 
-  test('NaN and infinities cannot be written (the engine\'s behaviour is undefined)', () => {
+  test("NaN and infinities cannot be written (the engine's behaviour is undefined)", () => {
     for (const x of [NaN, Infinity, -Infinity]) expect(E.isLeft(encode(edgeFloat, x))).toBe(true);
   });
 });
@@ -75,7 +83,10 @@ describe('strings', () => {
 
   test('another marker byte is an "invalid string" error at its offset; too long a string cannot be written', () => {
     const result = decode(edgeString, bytes('ab0000'));
-    expect(E.isLeft(result) && [result.left.offset, result.left.message]).toEqual([0, 'invalid string: marker byte 0xab, expected 0xaa (string) or 0xde (NULL)']);
+    expect(E.isLeft(result) && [result.left.offset, result.left.message]).toEqual([
+      0,
+      'invalid string: marker byte 0xab, expected 0xaa (string) or 0xde (NULL)',
+    ]);
     expect(E.isLeft(encode(edgeString, 'x'.repeat(70000)))).toBe(true);
     expect(E.isLeft(encode(edgeString, '→ not cp437 ✗'))).toBe(true);
   });
@@ -89,15 +100,36 @@ test('booleans: 0 and 1 as false and true; any other value kept as its number', 
 });
 
 test('string references parse into typed values and keep their text', () => {
-  expect(parseStringRef('mobj_t', 'state', 'IMP:SEE:3')).toEqual({ kind: 'state', value: { text: 'IMP:SEE:3', owner: 'IMP', label: 'SEE', offset: 3 } });
-  expect(parseStringRef('pspdef_t', 'state', '*:*:1')).toEqual({ kind: 'state', value: { text: '*:*:1', owner: '*', label: '*', offset: 1 } });
-  expect(parseStringRef('extrafloor_t', 'top', 'C:12')).toEqual({ kind: 'surface', value: { text: 'C:12', plane: 'ceiling', sector: 12 } });
+  expect(parseStringRef('mobj_t', 'state', 'IMP:SEE:3')).toEqual({
+    kind: 'state',
+    value: { text: 'IMP:SEE:3', owner: 'IMP', label: 'SEE', offset: 3 },
+  });
+  expect(parseStringRef('pspdef_t', 'state', '*:*:1')).toEqual({
+    kind: 'state',
+    value: { text: '*:*:1', owner: '*', label: '*', offset: 1 },
+  });
+  expect(parseStringRef('extrafloor_t', 'top', 'C:12')).toEqual({
+    kind: 'surface',
+    value: { text: 'C:12', plane: 'ceiling', sector: 12 },
+  });
   expect(parseStringRef('sector_t', 'p', '7')).toEqual({ kind: 'sector', value: { text: '7', sector: 7 } });
   expect(parseStringRef('line_t', 'special', ':51')).toEqual({ kind: 'special', value: { text: ':51', number: 51 } });
-  expect(parseStringRef('surface_t', 'image', 'F:FLOOR0_1')).toEqual({ kind: 'image', value: { text: 'F:FLOOR0_1', namespace: 'F', name: 'FLOOR0_1' } });
-  expect(parseStringRef('light_t', 'type', 'S:8')).toEqual({ kind: 'lightType', value: { text: 'S:8', source: 'sector', number: 8 } });
-  expect(parseStringRef('plane_move_t', 'type', 'D:C:2')).toEqual({ kind: 'planeMover', value: { text: 'D:C:2', source: 'donut', plane: 'ceiling', number: 2 } });
-  expect(parseStringRef('rad_trigger_t', 'info', 'B:MAP01:2:1A2B3C4D')).toEqual({ kind: 'script', value: { text: 'B:MAP01:2:1A2B3C4D', map: 'MAP01', index: 2, crc: 0x1a2b3c4d } });
+  expect(parseStringRef('surface_t', 'image', 'F:FLOOR0_1')).toEqual({
+    kind: 'image',
+    value: { text: 'F:FLOOR0_1', namespace: 'F', name: 'FLOOR0_1' },
+  });
+  expect(parseStringRef('light_t', 'type', 'S:8')).toEqual({
+    kind: 'lightType',
+    value: { text: 'S:8', source: 'sector', number: 8 },
+  });
+  expect(parseStringRef('plane_move_t', 'type', 'D:C:2')).toEqual({
+    kind: 'planeMover',
+    value: { text: 'D:C:2', source: 'donut', plane: 'ceiling', number: 2 },
+  });
+  expect(parseStringRef('rad_trigger_t', 'info', 'B:MAP01:2:1A2B3C4D')).toEqual({
+    kind: 'script',
+    value: { text: 'B:MAP01:2:1A2B3C4D', map: 'MAP01', index: 2, crc: 0x1a2b3c4d },
+  });
   expect(parseStringRef('mobj_t', 'info', 'IMP')).toEqual({ kind: 'ddfName', value: { text: 'IMP', name: 'IMP' } });
   expect(parseStringRef('mobj_t', 'state', null)).toBeUndefined();
   expect(parseStringRef('mobj_t', 'state', 'garbage')).toBeUndefined();
@@ -106,25 +138,34 @@ test('string references parse into typed values and keep their text', () => {
 
 test('the thumbnail: RGB 5:5:5 to RGBA and back loses no stored bit', () => {
   fc.assert(
-    fc.property(fc.integer({ min: 0, max: 12 }), fc.integer({ min: 0, max: 12 }), fc.infiniteStream(fc.integer({ min: 0, max: 0xffff })), (w, h, pixels) => {
-      const stored = new Uint8Array(w * h * 2);
-      const it = pixels[Symbol.iterator]();
-      for (let i = 0; i < w * h; i++) {
-        const p = it.next().value as number;
-        stored[i * 2] = p & 0xff;
-        stored[i * 2 + 1] = p >> 8;
-      }
-      const rgba = thumbnailToRgba({ width: w, height: h, pixels: stored });
-      expect(thumbnailFromRgba(w, h, rgba).pixels).toEqual(stored);
-    }),
+    fc.property(
+      fc.integer({ min: 0, max: 12 }),
+      fc.integer({ min: 0, max: 12 }),
+      fc.infiniteStream(fc.integer({ min: 0, max: 0xffff })),
+      (w, h, pixels) => {
+        const stored = new Uint8Array(w * h * 2);
+        const it = pixels[Symbol.iterator]();
+        for (let i = 0; i < w * h; i++) {
+          const p = it.next().value as number;
+          stored[i * 2] = p & 0xff;
+          stored[i * 2 + 1] = p >> 8;
+        }
+        const rgba = thumbnailToRgba({ width: w, height: h, pixels: stored });
+        expect(thumbnailFromRgba(w, h, rgba).pixels).toEqual(stored);
+      },
+    ),
   );
   // Pure white and pure red widen to full 8-bit channels.
-  expect([...thumbnailToRgba({ width: 2, height: 1, pixels: bytes('ff7f 007c') })]).toEqual([255, 255, 255, 255, 255, 0, 0, 255]);
+  expect([...thumbnailToRgba({ width: 2, height: 1, pixels: bytes('ff7f 007c') })]).toEqual([
+    255, 255, 255, 255, 255, 0, 0, 255,
+  ]);
 });
 
 test('a thumbnail whose pixels disagree with its size is refused, not read as black', () => {
   // Edited to 2×2 with one pixel's bytes: the encoder refuses it, and so does the conversion.
-  expect(() => thumbnailToRgba({ width: 2, height: 2, pixels: bytes('ff7f') })).toThrow(new RangeError('2×2 pixels need 8 bytes, got 2'));
+  expect(() => thumbnailToRgba({ width: 2, height: 2, pixels: bytes('ff7f') })).toThrow(
+    new RangeError('2×2 pixels need 8 bytes, got 2'),
+  );
   expect(() => thumbnailToRgba({ width: 1, height: 1, pixels: bytes('ff7f 007c') })).toThrow(RangeError);
   expect(() => thumbnailToRgba({ width: -1, height: 2, pixels: new Uint8Array(0) })).toThrow(RangeError);
 });

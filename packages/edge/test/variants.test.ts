@@ -2,7 +2,15 @@
 // Node's zlib, fflate's Adler-32): the variant is detected from the version and chosen on write.
 import * as E from 'fp-ts/lib/Either';
 import { decodeOrThrow, encode, encodeOrThrow } from '@savekit/core';
-import { convertVariant, edgeSave, elementsOf, levelInfo, variantOf, VARIANT_VERSIONS, type EdgeVariant } from '@savekit/edge';
+import {
+  convertVariant,
+  edgeSave,
+  elementsOf,
+  levelInfo,
+  variantOf,
+  VARIANT_VERSIONS,
+  type EdgeVariant,
+} from '@savekit/edge';
 import { fromHex, goldens, toHex, warnIfAbsent } from './corpus';
 import { readFile } from './independent';
 
@@ -11,7 +19,17 @@ const files = goldens();
 const maybe = files.length > 0 ? describe : describe.skip;
 
 test('variant detection follows the engines: < 0x12901 A, 0x12901 B, ≥ 0x12902 C, 0xEC D', () => {
-  expect([0x12500, 0x12700, 0x12900, 0x12901, 0x12902, 0x13506, 0x21007, 0xec, 0x125].map(variantOf)).toEqual(['A', 'A', 'A', 'B', 'C', 'C', 'C', 'D', 'A']);
+  expect([0x12500, 0x12700, 0x12900, 0x12901, 0x12902, 0x13506, 0x21007, 0xec, 0x125].map(variantOf)).toEqual([
+    'A',
+    'A',
+    'A',
+    'B',
+    'C',
+    'C',
+    'C',
+    'D',
+    'A',
+  ]);
   for (const v of ['A', 'B', 'C', 'D'] as const) expect(variantOf(VARIANT_VERSIONS[v])).toBe(v);
 });
 
@@ -21,25 +39,33 @@ maybe('written variants', () => {
   // Variant A nests end markers inside the data; B, C and D do not: their plain payloads are D's.
   const plains = (file: typeof a) => file.json.top_level_chunks.map((c) => c.plain_payload_hex);
 
-  test.each(['A', 'B', 'C', 'D'] as const)('the engine-layout save converted to %s: the independent reader gets the engine\'s payloads', (variant: EdgeVariant) => {
-    for (const source of [a, d]) {
-      const save = convertVariant(decodeOrThrow(edgeSave, source.bytes), variant);
-      const bytes = encodeOrThrow(edgeSave, save);
-      const file = readFile(bytes);
-      expect(file.checksumOk).toBe(true);
-      expect(variantOf(file.version)).toBe(variant);
-      expect(file.chunks.map((c) => toHex(c.plain))).toEqual(variant === 'A' ? plains(a) : plains(d));
-      if (variant === 'C' || variant === 'D') {
-        // zlib level 1, or stored raw exactly when that is not smaller.
-        for (const c of file.chunks) expect(c.storedLength === c.origLength ? c.stored[0] !== 0x78 || c.origLength <= c.storedLength : c.stored[0] === 0x78 && c.stored[1] === 0x01).toBe(true);
+  test.each(['A', 'B', 'C', 'D'] as const)(
+    "the engine-layout save converted to %s: the independent reader gets the engine's payloads",
+    (variant: EdgeVariant) => {
+      for (const source of [a, d]) {
+        const save = convertVariant(decodeOrThrow(edgeSave, source.bytes), variant);
+        const bytes = encodeOrThrow(edgeSave, save);
+        const file = readFile(bytes);
+        expect(file.checksumOk).toBe(true);
+        expect(variantOf(file.version)).toBe(variant);
+        expect(file.chunks.map((c) => toHex(c.plain))).toEqual(variant === 'A' ? plains(a) : plains(d));
+        if (variant === 'C' || variant === 'D') {
+          // zlib level 1, or stored raw exactly when that is not smaller.
+          for (const c of file.chunks)
+            expect(
+              c.storedLength === c.origLength
+                ? c.stored[0] !== 0x78 || c.origLength <= c.storedLength
+                : c.stored[0] === 0x78 && c.stored[1] === 0x01,
+            ).toBe(true);
+        }
+        // And the package reads its own output to the same values.
+        const back = decodeOrThrow(edgeSave, bytes);
+        expect(levelInfo(back)).toEqual(levelInfo(save));
+        expect(elementsOf(back, 'buttonlist')).toEqual(elementsOf(save, 'buttonlist'));
+        expect(encodeOrThrow(edgeSave, back)).toEqual(bytes);
       }
-      // And the package reads its own output to the same values.
-      const back = decodeOrThrow(edgeSave, bytes);
-      expect(levelInfo(back)).toEqual(levelInfo(save));
-      expect(elementsOf(back, 'buttonlist')).toEqual(elementsOf(save, 'buttonlist'));
-      expect(encodeOrThrow(edgeSave, back)).toEqual(bytes);
-    }
-  });
+    },
+  );
 
   test('an incompressible chunk is stored raw in C (stored_len = orig_len), as the golden file has it', () => {
     const golden = files.find((f) => f.name === 'edgeC_zlib_v13506_incompressible.sav')!;
@@ -61,7 +87,7 @@ maybe('written variants', () => {
     expect(readFile(bytes).checksumOk).toBe(true);
   });
 
-  test('an unknown chunk cannot be converted across compressions (its stored bytes are the old variant\'s)', () => {
+  test("an unknown chunk cannot be converted across compressions (its stored bytes are the old variant's)", () => {
     const prim = files.find((f) => f.name === 'edgeA_xor_lzo_v12900_primitives.sav')!;
     expect(() => convertVariant(decodeOrThrow(edgeSave, prim.bytes), 'C')).toThrow(/chunk Prim is not known/);
     const primC = files.find((f) => f.name === 'edgeC_zlib_v13506_primitives.sav')!;

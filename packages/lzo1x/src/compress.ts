@@ -40,7 +40,15 @@ let outputEnd = 0;
  * Emits `count` literals from `input[from…]` at `op`, with the instruction that announces them, and
  * returns the new output position.
  */
-function emitLiterals(out: Uint8Array, outView: DataView, op: number, input: Uint8Array, inView: DataView, from: number, count: number): number {
+function emitLiterals(
+  out: Uint8Array,
+  outView: DataView,
+  op: number,
+  input: Uint8Array,
+  inView: DataView,
+  from: number,
+  count: number,
+): number {
   if (count <= 3) {
     out[op - 2]! |= count; // carried in the state bits of the previous instruction
   } else if (count <= 18) {

@@ -40,9 +40,22 @@ function inputOverrun(ip: number): never {
   throw new LzoError('input-overrun', ip, 'compressed data ends in the middle of an instruction');
 }
 
-function grow(out: Uint8Array, used: number, needed: number, limit: number, exact: number | undefined, at: number): Uint8Array {
+function grow(
+  out: Uint8Array,
+  used: number,
+  needed: number,
+  limit: number,
+  exact: number | undefined,
+  at: number,
+): Uint8Array {
   if (needed > limit) {
-    throw new LzoError('output-overrun', at, exact !== undefined ? `output would exceed the expected ${exact} bytes` : `output would exceed the limit of ${limit} bytes`);
+    throw new LzoError(
+      'output-overrun',
+      at,
+      exact !== undefined
+        ? `output would exceed the expected ${exact} bytes`
+        : `output would exceed the limit of ${limit} bytes`,
+    );
   }
   let capacity = Math.max(64, out.length * 2);
   while (capacity < needed) capacity *= 2;
@@ -66,7 +79,8 @@ function extendedLength(input: Uint8Array, ip: number, base: number, limit: numb
     }
     length += 255;
     // A run of zeros this long cannot fit any output we accept.
-    if (length > limit + 255) throw new LzoError('output-overrun', ip, `length field exceeds the output limit of ${limit} bytes`);
+    if (length > limit + 255)
+      throw new LzoError('output-overrun', ip, `length field exceeds the output limit of ${limit} bytes`);
   }
 }
 
@@ -90,7 +104,8 @@ export const DEFAULT_MAX_OUTPUT_LENGTH = 256 * 1024 * 1024;
 export function decompress(input: Uint8Array, options: DecompressOptions = {}): Uint8Array {
   const exact = options.outputLength;
   const limit = exact ?? options.maxOutputLength ?? DEFAULT_MAX_OUTPUT_LENGTH;
-  if (!Number.isSafeInteger(limit) || limit < 0) throw new LzoError('bad-argument', 0, `output length ${limit} is not a non-negative integer`);
+  if (!Number.isSafeInteger(limit) || limit < 0)
+    throw new LzoError('bad-argument', 0, `output length ${limit} is not a non-negative integer`);
   if (!(input instanceof Uint8Array)) throw new LzoError('bad-argument', 0, 'input must be a Uint8Array');
 
   const inEnd = input.length;
@@ -189,7 +204,8 @@ export function decompress(input: Uint8Array, options: DecompressOptions = {}): 
     }
     // Copy the match (byte by byte when it overlaps its own output).
     const from = op - distance;
-    if (from < 0) throw new LzoError('lookbehind-overrun', at, `match reaches ${-from} bytes before the start of the output`);
+    if (from < 0)
+      throw new LzoError('lookbehind-overrun', at, `match reaches ${-from} bytes before the start of the output`);
     if (op + count > outEnd) {
       out = grow(out, op, op + count, limit, exact, at);
       outEnd = out.length;
@@ -233,10 +249,10 @@ export function decompress(input: Uint8Array, options: DecompressOptions = {}): 
     } else {
       if (inEnd - ip < count) inputOverrun(ip);
       if (op + count > outEnd) {
-      out = grow(out, op, op + count, limit, exact, at);
-      outEnd = out.length;
-      outView = new DataView(out.buffer);
-    }
+        out = grow(out, op, op + count, limit, exact, at);
+        outEnd = out.length;
+        outView = new DataView(out.buffer);
+      }
       if (op + 4 <= outEnd && ip + 4 <= inEnd) outView.setInt32(op, inView.getInt32(ip, true), true);
       else {
         out[op] = input[ip]!;

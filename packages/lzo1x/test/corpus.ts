@@ -29,7 +29,9 @@ export function edgeChunks(): EdgeChunk[] {
   if (dir === undefined) return [];
   const edge = join(dir, 'edge');
   const chunks: EdgeChunk[] = [];
-  for (const name of readdirSync(edge).filter((f) => f.endsWith('.json')).sort()) {
+  for (const name of readdirSync(edge)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     const doc = JSON.parse(readFileSync(join(edge, name), 'utf8'));
     for (const c of doc.top_level_chunks) {
       chunks.push({
@@ -48,8 +50,14 @@ export function edgeChunks(): EdgeChunk[] {
 
 /** The named inputs of the interop corpus (at least 200, up to 4 MiB). */
 export function interopCorpus(): Array<[string, Uint8Array]> {
-  const inputs: Array<[string, Uint8Array]> = [['empty', new Uint8Array(0)], ['one byte', Uint8Array.of(0x41)]];
-  const sizes = [1, 2, 3, 4, 5, 7, 15, 16, 17, 18, 19, 20, 21, 22, 29, 30, 31, 32, 33, 63, 64, 100, 237, 238, 239, 240, 255, 256, 257, 1000, 2048, 2049, 4096, 16383, 16384, 16385, 49151, 49152, 49153, 65536, 100_000, 262_144];
+  const inputs: Array<[string, Uint8Array]> = [
+    ['empty', new Uint8Array(0)],
+    ['one byte', Uint8Array.of(0x41)],
+  ];
+  const sizes = [
+    1, 2, 3, 4, 5, 7, 15, 16, 17, 18, 19, 20, 21, 22, 29, 30, 31, 32, 33, 63, 64, 100, 237, 238, 239, 240, 255, 256,
+    257, 1000, 2048, 2049, 4096, 16383, 16384, 16385, 49151, 49152, 49153, 65536, 100_000, 262_144,
+  ];
   sizes.forEach((size, i) => {
     inputs.push([`zeros ${size}`, new Uint8Array(size)]);
     inputs.push([`random ${size}`, randomBytes(size, 1000 + i)]);
@@ -57,7 +65,12 @@ export function interopCorpus(): Array<[string, Uint8Array]> {
     inputs.push([`repetitive ${size}`, repetitive(size, 3000 + i)]);
     inputs.push([`ones ${size}`, new Uint8Array(size).fill(0xff)]);
   });
-  inputs.push(['text 1 MiB', text(1 << 20, 7)], ['repetitive 4 MiB', repetitive(4 << 20, 8)], ['random 1 MiB', randomBytes(1 << 20, 9)], ['text 4 MiB', text(4 << 20, 10)]);
+  inputs.push(
+    ['text 1 MiB', text(1 << 20, 7)],
+    ['repetitive 4 MiB', repetitive(4 << 20, 8)],
+    ['random 1 MiB', randomBytes(1 << 20, 9)],
+    ['text 4 MiB', text(4 << 20, 10)],
+  );
   for (const c of edgeChunks()) {
     inputs.push([`${c.file} ${c.marker} payload`, c.plain]);
     if (c.xored) inputs.push([`${c.file} ${c.marker} xored payload`, c.xored]);

@@ -41,7 +41,11 @@ describe('instruction forms', () => {
   });
 
   test('M2, M3 and M4 matches, extended lengths and trailing literals in the state bits', () => {
-    const input = new Uint8Array([...ascii('abcdefgh'.repeat(40)), ...randomBytes(20000, 2), ...ascii('abcdefgh'.repeat(40))]);
+    const input = new Uint8Array([
+      ...ascii('abcdefgh'.repeat(40)),
+      ...randomBytes(20000, 2),
+      ...ascii('abcdefgh'.repeat(40)),
+    ]);
     expect(decompress(compress(input))).toEqual(input);
     expect(decompress(compress(new Uint8Array(100_000)))).toEqual(new Uint8Array(100_000));
   });
@@ -102,7 +106,9 @@ describe('fuzz', () => {
   const limit = 1 << 18;
 
   test(`${iterations} random and mutated streams give output or an LzoError, nothing else`, () => {
-    const seeds = [text(2000, 5), repetitive(3000, 6), randomBytes(500, 7), new Uint8Array(1000), text(8000, 8)].map(compress);
+    const seeds = [text(2000, 5), repetitive(3000, 6), randomBytes(500, 7), new Uint8Array(1000), text(8000, 8)].map(
+      compress,
+    );
     const next = prng(42);
     const counts = { ok: 0, refused: 0 };
     for (let i = 0; i < iterations; i++) {
@@ -141,9 +147,15 @@ describe('fuzz', () => {
 
   test('property: compress then decompress is the identity', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.uint8Array({ maxLength: 5000 }), fc.array(fc.constantFrom(0, 1, 2, 255), { maxLength: 5000 }).map((a) => Uint8Array.from(a))), (input) => {
-        expect(decompress(compress(input), { outputLength: input.length })).toEqual(input);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 5000 }),
+          fc.array(fc.constantFrom(0, 1, 2, 255), { maxLength: 5000 }).map((a) => Uint8Array.from(a)),
+        ),
+        (input) => {
+          expect(decompress(compress(input), { outputLength: input.length })).toEqual(input);
+        },
+      ),
       { numRuns: 1000 },
     );
   });

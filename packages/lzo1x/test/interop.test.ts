@@ -7,7 +7,8 @@ import { corpusDir, edgeChunks, interopCorpus } from './corpus';
 const corpus = interopCorpus();
 const asBuffer = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
 // jest's deep equality walks arrays element by element: far too slow for megabytes.
-const same = (a: Uint8Array, b: Uint8Array | undefined) => b !== undefined && Buffer.compare(asBuffer(a), asBuffer(b)) === 0;
+const same = (a: Uint8Array, b: Uint8Array | undefined) =>
+  b !== undefined && Buffer.compare(asBuffer(a), asBuffer(b)) === 0;
 
 test('the corpus has at least 200 inputs, up to 4 MiB', () => {
   expect(corpus.length).toBeGreaterThanOrEqual(200);
@@ -21,7 +22,7 @@ describe.each(corpus.map(([name, bytes]) => [name, bytes] as const))('%s', (_nam
     expect(same(decompress(packed), input)).toBe(true);
   });
 
-  test('our compress → native decompress gives the original, and our bytes are liblzo\'s', () => {
+  test("our compress → native decompress gives the original, and our bytes are liblzo's", () => {
     const ours = compress(input);
     expect(ours.length).toBeLessThanOrEqual(compressBound(input.length));
     if (input.length > 0) expect(same(native.decompress(asBuffer(ours), input.length), input)).toBe(true);
@@ -43,16 +44,22 @@ test('compressed sizes on text and repetitive inputs are within 2% of native', (
 
 const edge = edgeChunks().filter((c) => c.storedForm.startsWith('lzo1x_1'));
 const describeEdge = corpusDir() && edge.length > 0 ? describe : describe.skip;
-if (!corpusDir()) console.warn('LZO tests: ../shared/vectors-found is absent (set SAVEKIT_CORPUS); the EDGE golden-file tests are skipped');
+if (!corpusDir())
+  console.warn(
+    'LZO tests: ../shared/vectors-found is absent (set SAVEKIT_CORPUS); the EDGE golden-file tests are skipped',
+  );
 
 describeEdge('EDGE variant A golden files (miniLZO 1.06)', () => {
-  test.each(edge.map((c) => [`${c.file} ${c.marker}`, c] as const))('%s: stored bytes decompress to the XOR-ed payload', (_name, chunk) => {
-    const unpacked = decompress(chunk.stored, { outputLength: chunk.origLength });
-    expect(unpacked).toEqual(chunk.xored);
-    // Undo the XOR with "EDGE!" and the payload the JSON gives comes out.
-    const key = new TextEncoder().encode('EDGE!');
-    expect(unpacked.map((b, i) => b ^ key[i % 5]!)).toEqual(chunk.plain);
-    // And our compressor's output for the same payload reads back the same.
-    expect(decompress(compress(unpacked), { outputLength: chunk.origLength })).toEqual(unpacked);
-  });
+  test.each(edge.map((c) => [`${c.file} ${c.marker}`, c] as const))(
+    '%s: stored bytes decompress to the XOR-ed payload',
+    (_name, chunk) => {
+      const unpacked = decompress(chunk.stored, { outputLength: chunk.origLength });
+      expect(unpacked).toEqual(chunk.xored);
+      // Undo the XOR with "EDGE!" and the payload the JSON gives comes out.
+      const key = new TextEncoder().encode('EDGE!');
+      expect(unpacked.map((b, i) => b ^ key[i % 5]!)).toEqual(chunk.plain);
+      // And our compressor's output for the same payload reads back the same.
+      expect(decompress(compress(unpacked), { outputLength: chunk.origLength })).toEqual(unpacked);
+    },
+  );
 });

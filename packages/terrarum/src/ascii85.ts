@@ -7,7 +7,7 @@
  */
 
 /** The alphabet, value order. */
-export const TERRARUM_ASCII85 = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!#%&\'()*+-.:;<=>?@^_`|~';
+export const TERRARUM_ASCII85 = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!#%&'()*+-.:;<=>?@^_`|~";
 
 const VALUE = new Int16Array(128).fill(-1);
 for (let i = 0; i < TERRARUM_ASCII85.length; i++) VALUE[TERRARUM_ASCII85.charCodeAt(i)] = i;
@@ -55,7 +55,8 @@ export function ascii85Decode(text: string): Uint8Array {
       if (k < n) {
         const c = text.charCodeAt(i + k);
         d = c < 128 ? VALUE[c]! : -1;
-        if (d < 0) throw new Ascii85Error(`${JSON.stringify(text[i + k])} is not in Terrarum's Ascii85 alphabet`, i + k);
+        if (d < 0)
+          throw new Ascii85Error(`${JSON.stringify(text[i + k])} is not in Terrarum's Ascii85 alphabet`, i + k);
       }
       v = v * 85 + d;
     }

@@ -6,7 +6,17 @@
  */
 import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
-import { decode, DecodeError, encode, EncodeError, isSaveTree, jsonBytes, type Decoded, type SaveFormat, type Warning } from '@savekit/core';
+import {
+  decode,
+  DecodeError,
+  encode,
+  EncodeError,
+  isSaveTree,
+  jsonBytes,
+  type Decoded,
+  type SaveFormat,
+  type Warning,
+} from '@savekit/core';
 import { jsonWorld, type JsonWorld } from './world-json.js';
 import { worldMeta, type WorldMeta } from './meta.js';
 import { decodeSave, encodeSave, type TerrarumSave } from './save.js';
@@ -45,18 +55,25 @@ const documentJson = t.union([
   t.type({ kind: t.literal('temd'), temd: temdFile.json }),
 ]) as unknown as t.Type<TerrarumDocument, unknown, unknown>;
 
-const startsWith = (b: Uint8Array, s: string) => b.length >= s.length && [...s].every((c, i) => b[i] === c.charCodeAt(0));
+const startsWith = (b: Uint8Array, s: string) =>
+  b.length >= s.length && [...s].every((c, i) => b[i] === c.charCodeAt(0));
 
 function summary(doc: TerrarumDocument): string[] {
   switch (doc.kind) {
     case 'save':
-      return [`Terrarum save "${doc.save.meta.name}" (design-doc layout), ${Object.keys(doc.save.actors).length} actors, ${Object.keys(doc.save.files).length} other files`];
+      return [
+        `Terrarum save "${doc.save.meta.name}" (design-doc layout), ${Object.keys(doc.save.actors).length} actors, ${Object.keys(doc.save.files).length} other files`,
+      ];
     case 'disk': {
       const files = doc.disk.entries.filter((e) => e.content.kind === 'file').length;
-      const lines = [`${doc.disk.layout === 'tvda' ? 'TVDA' : `TEVd spec ${doc.disk.version} (${doc.disk.layout === 'tevd-2017' ? '2017 layout' : '2023 layout'})`} "${doc.disk.name}", ${doc.disk.entries.length} entries (${files} files)`];
+      const lines = [
+        `${doc.disk.layout === 'tvda' ? 'TVDA' : `TEVd spec ${doc.disk.version} (${doc.disk.layout === 'tevd-2017' ? '2017 layout' : '2023 layout'})`} "${doc.disk.name}", ${doc.disk.entries.length} entries (${files} files)`,
+      ];
       // A save on the disk: name it, and its world's size when worldinfo1 is a TEMD dump.
       if (doc.save !== undefined) {
-        lines.push(`holds the save "${doc.save.meta.name}" (design-doc layout), ${Object.keys(doc.save.actors).length} actors`);
+        lines.push(
+          `holds the save "${doc.save.meta.name}" (design-doc layout), ${Object.keys(doc.save.actors).length} actors`,
+        );
         return lines;
       }
       const world = doc.disk.entries.find((e) => e.name === 'world' && e.parent === doc.disk.entries[0]?.id);
@@ -70,7 +87,9 @@ function summary(doc: TerrarumDocument): string[] {
       return [`Terrarum save meta "${doc.meta.name}"`];
     case 'temd': {
       const w = doc.temd.gzip ? doc.temd.world.value : doc.temd.world;
-      return [`TEMD world ${w.width}×${w.height} (${w.byteOrder === 'le' ? 'little-endian' : 'big-endian, 2016'}${doc.temd.gzip ? ', gzipped' : ''}), spawn ${w.spawnX},${w.spawnY}`];
+      return [
+        `TEMD world ${w.width}×${w.height} (${w.byteOrder === 'le' ? 'little-endian' : 'big-endian, 2016'}${doc.temd.gzip ? ', gzipped' : ''}), spawn ${w.spawnX},${w.spawnY}`,
+      ];
     }
     default:
       return [`Terrarum JSON world (${doc.world.text.length} characters)`];
@@ -98,7 +117,9 @@ export const format: SaveFormat<TerrarumDocument> = {
   decode(input, options): E.Either<DecodeError, Decoded<TerrarumDocument>> {
     if (isSaveTree(input)) {
       const save = decodeSave(input, options);
-      return E.isLeft(save) ? save : E.right({ value: { kind: 'save', save: save.right.value }, warnings: save.right.warnings });
+      return E.isLeft(save)
+        ? save
+        : E.right({ value: { kind: 'save', save: save.right.value }, warnings: save.right.warnings });
     }
     if (startsWith(input, 'TEVd')) {
       const disk = decode(tevdDisk, input, options);
@@ -121,14 +142,20 @@ export const format: SaveFormat<TerrarumDocument> = {
     }
     if (startsWith(input, 'TESV')) {
       const meta = decode(worldMeta, input, options);
-      return E.isLeft(meta) ? meta : E.right({ value: { kind: 'meta', meta: meta.right.value }, warnings: meta.right.warnings });
+      return E.isLeft(meta)
+        ? meta
+        : E.right({ value: { kind: 'meta', meta: meta.right.value }, warnings: meta.right.warnings });
     }
     if (startsWith(input, 'TEMD') || (input[0] === 0x1f && input[1] === 0x8b)) {
       const temd = decode(temdFile, input, options);
-      return E.isLeft(temd) ? temd : E.right({ value: { kind: 'temd', temd: temd.right.value }, warnings: temd.right.warnings });
+      return E.isLeft(temd)
+        ? temd
+        : E.right({ value: { kind: 'temd', temd: temd.right.value }, warnings: temd.right.warnings });
     }
     const world = decode(jsonWorld, input, options);
-    return E.isLeft(world) ? world : E.right({ value: { kind: 'world', world: world.right.value }, warnings: world.right.warnings });
+    return E.isLeft(world)
+      ? world
+      : E.right({ value: { kind: 'world', world: world.right.value }, warnings: world.right.warnings });
   },
   encode(doc, options) {
     switch (doc.kind) {
@@ -160,7 +187,12 @@ export const format: SaveFormat<TerrarumDocument> = {
     const codec = startsWith(input, 'TEVd') ? tevdDisk : startsWith(input, 'TESV') ? worldMeta : undefined;
     if (codec === undefined) return [];
     const result = decode(codec as typeof tevdDisk, input, { trace: true, checksums: 'warn' });
-    return E.isRight(result) ? (result.right.spans ?? []).map((span) => ({ ...span, path: [startsWith(input, 'TEVd') ? 'disk' : 'meta', ...span.path] })) : [];
+    return E.isRight(result)
+      ? (result.right.spans ?? []).map((span) => ({
+          ...span,
+          path: [startsWith(input, 'TEVd') ? 'disk' : 'meta', ...span.path],
+        }))
+      : [];
   },
   summary,
 };

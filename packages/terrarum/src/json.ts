@@ -17,7 +17,8 @@ export function parseJsonSafely(text: string): unknown {
   let value: unknown;
   try {
     value = JSON.parse(text, (key, v) => {
-      if (FORBIDDEN.has(key)) throw new JsonParseError(`the key ${JSON.stringify(key)} is refused (prototype pollution)`);
+      if (FORBIDDEN.has(key))
+        throw new JsonParseError(`the key ${JSON.stringify(key)} is refused (prototype pollution)`);
       return v;
     });
   } catch (error) {

@@ -38,6 +38,8 @@ export const PLAYER_REF_ID = 0x0091a7e2;
 export function hash4321(crcs: readonly [number, number, number, number]): Uint8Array {
   const b = new Uint8Array(16);
   const v = new DataView(b.buffer);
-  [crcs[3], crcs[2], crcs[1], crcs[0]].forEach((c, i) => v.setUint32(i * 4, c >>> 0, false));
+  [crcs[3], crcs[2], crcs[1], crcs[0]].forEach((c, i) => {
+    v.setUint32(i * 4, c >>> 0, false);
+  });
   return sha256.compute(b);
 }

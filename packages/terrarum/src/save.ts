@@ -10,7 +10,19 @@
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js';
-import { bytesEqual, checkTreePath, crc32, decode, DecodeError, encode, EncodeError, utf8, type DecodeOptions, type Decoded, type Warning } from '@savekit/core';
+import {
+  bytesEqual,
+  checkTreePath,
+  crc32,
+  decode,
+  DecodeError,
+  encode,
+  EncodeError,
+  utf8,
+  type DecodeOptions,
+  type Decoded,
+  type Warning,
+} from '@savekit/core';
 import { everyFourthByteCrc } from './crc.js';
 import { csvText, parseCsv, type CsvFile } from './csv.js';
 import { parseJsonSafely } from './json.js';
@@ -46,7 +58,14 @@ export function worldinfoCrc(data: Uint8Array, rule: CrcRule = 'plain'): number 
   if (rule === 'plain') return crc32.compute(data);
   const framed = new Uint8Array(6 + data.length);
   const n = data.length;
-  framed.set([Math.floor(n / 2 ** 40) & 0xff, Math.floor(n / 2 ** 32) & 0xff, (n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff]);
+  framed.set([
+    Math.floor(n / 2 ** 40) & 0xff,
+    Math.floor(n / 2 ** 32) & 0xff,
+    (n >>> 24) & 0xff,
+    (n >>> 16) & 0xff,
+    (n >>> 8) & 0xff,
+    n & 0xff,
+  ]);
   framed.set(data, 6);
   return everyFourthByteCrc(framed);
 }
@@ -61,7 +80,10 @@ export interface SaveDecodeOptions extends DecodeOptions {
 }
 
 /** A save directory (as a tree of files) to its document, with the integrity checks. */
-export function decodeSave(tree: ReadonlyMap<string, Uint8Array>, options: SaveDecodeOptions = {}): E.Either<DecodeError, Decoded<TerrarumSave>> {
+export function decodeSave(
+  tree: ReadonlyMap<string, Uint8Array>,
+  options: SaveDecodeOptions = {},
+): E.Either<DecodeError, Decoded<TerrarumSave>> {
   for (const path of tree.keys()) {
     const problem = checkTreePath(path);
     if (problem !== undefined) return E.left(new DecodeError([path], 0, `refused entry name: ${problem}`));
@@ -72,7 +94,16 @@ export function decodeSave(tree: ReadonlyMap<string, Uint8Array>, options: SaveD
   const meta = decode(worldMeta, metaBytes, options);
   if (E.isLeft(meta)) return E.left(new DecodeError(['world', ...meta.left.path], meta.left.offset, meta.left.message));
   const warnings: Warning[] = [...meta.right.warnings];
-  const save: TerrarumSave = { meta: meta.right.value, worldinfo1: new Uint8Array(0), worldinfo2: { rows: [] }, worldinfo3: { rows: [] }, worldinfo4: { rows: [] }, worldinfo5: '', actors: {}, files: {} };
+  const save: TerrarumSave = {
+    meta: meta.right.value,
+    worldinfo1: new Uint8Array(0),
+    worldinfo2: { rows: [] },
+    worldinfo3: { rows: [] },
+    worldinfo4: { rows: [] },
+    worldinfo5: '',
+    actors: {},
+    files: {},
+  };
   // Integrity, as the doc asks: the stored CRCs against the files, the hash against the CRCs.
   const rule = options.crcRule ?? 'plain';
   const differ: string[] = [];
@@ -85,7 +116,14 @@ export function decodeSave(tree: ReadonlyMap<string, Uint8Array>, options: SaveD
   if (!bytesEqual(hash, m.hash4321)) differ.push('world (hash4321)');
   if (differ.length > 0) {
     const message = `Save file corrupted. These entries do not match the checksums in world: ${differ.join(', ')}`;
-    if (options.checksums === 'warn') for (const entry of differ) warnings.push({ code: 'save-corrupted', path: [entry.split(' ')[0]!], offset: 0, message: `Save file corrupted: ${entry} does not match its checksum` });
+    if (options.checksums === 'warn')
+      for (const entry of differ)
+        warnings.push({
+          code: 'save-corrupted',
+          path: [entry.split(' ')[0]!],
+          offset: 0,
+          message: `Save file corrupted: ${entry} does not match its checksum`,
+        });
     else return E.left(new DecodeError([differ[0]!.split(' ')[0]!], 0, message));
   }
   save.worldinfo1 = file('worldinfo1') ?? new Uint8Array(0);
@@ -102,7 +140,12 @@ export function decodeSave(tree: ReadonlyMap<string, Uint8Array>, options: SaveD
     } catch (error) {
       // Kept as text (so nothing is lost); only a corrupted save gets this far.
       save[name] = { rows: [], text: csv };
-      warnings.push({ code: 'csv-unparsed', path: [name], offset: 0, message: `${name} does not parse as CSV (${error instanceof Error ? error.message : String(error)}); kept as text` });
+      warnings.push({
+        code: 'csv-unparsed',
+        path: [name],
+        offset: 0,
+        message: `${name} does not parse as CSV (${error instanceof Error ? error.message : String(error)}); kept as text`,
+      });
     }
   }
   try {
@@ -118,7 +161,9 @@ export function decodeSave(tree: ReadonlyMap<string, Uint8Array>, options: SaveD
         parseJsonSafely(json);
         save.actors[path] = json;
       } catch (error) {
-        return E.left(new DecodeError([path], 0, `actor ${path}: ${error instanceof Error ? error.message : String(error)}`));
+        return E.left(
+          new DecodeError([path], 0, `actor ${path}: ${error instanceof Error ? error.message : String(error)}`),
+        );
       }
     } else save.files[path] = bytes;
   }
@@ -128,7 +173,9 @@ export function decodeSave(tree: ReadonlyMap<string, Uint8Array>, options: SaveD
 /** The save's world (`worldinfo1`) as a TEMD world, gzipped or not. */
 export function worldOf(save: TerrarumSave): E.Either<DecodeError, TemdFile> {
   const world = decode(temdFile, save.worldinfo1);
-  return E.isLeft(world) ? E.left(new DecodeError(['worldinfo1', ...world.left.path], world.left.offset, world.left.message)) : E.right(world.right.value);
+  return E.isLeft(world)
+    ? E.left(new DecodeError(['worldinfo1', ...world.left.path], world.left.offset, world.left.message))
+    : E.right(world.right.value);
 }
 
 /** An actor's JSON, parsed safely. */
@@ -138,22 +185,41 @@ export function actorOf(save: TerrarumSave, refid: string): unknown {
 }
 
 /** A save document to its files, the meta's CRCs and hash recomputed. */
-export function encodeSave(save: TerrarumSave, options: { readonly crcRule?: CrcRule | undefined } = {}): E.Either<EncodeError, Map<string, Uint8Array>> {
+export function encodeSave(
+  save: TerrarumSave,
+  options: { readonly crcRule?: CrcRule | undefined } = {},
+): E.Either<EncodeError, Map<string, Uint8Array>> {
   const out = new Map<string, Uint8Array>();
   const rule = options.crcRule ?? 'plain';
-  const info = [save.worldinfo1, utf8.encode(csvText(save.worldinfo2)), utf8.encode(csvText(save.worldinfo3)), utf8.encode(csvText(save.worldinfo4))];
+  const info = [
+    save.worldinfo1,
+    utf8.encode(csvText(save.worldinfo2)),
+    utf8.encode(csvText(save.worldinfo3)),
+    utf8.encode(csvText(save.worldinfo4)),
+  ];
   const crcs = info.map((d) => worldinfoCrc(d, rule)) as [number, number, number, number];
-  const meta = encode(worldMeta, { ...save.meta, crc1: crcs[0], crc2: crcs[1], crc3: crcs[2], crc4: crcs[3], hash4321: hash4321(crcs) });
+  const meta = encode(worldMeta, {
+    ...save.meta,
+    crc1: crcs[0],
+    crc2: crcs[1],
+    crc3: crcs[2],
+    crc4: crcs[3],
+    hash4321: hash4321(crcs),
+  });
   if (E.isLeft(meta)) return E.left(new EncodeError(['world', ...meta.left.path], meta.left.offset, meta.left.message));
   out.set('world', meta.right);
-  info.forEach((d, i) => out.set(`worldinfo${i + 1}`, d));
+  info.forEach((d, i) => {
+    out.set(`worldinfo${i + 1}`, d);
+  });
   out.set('worldinfo5', utf8.encode(save.worldinfo5));
   for (const [name, value] of Object.entries(save.actors)) {
     if (!HEX_NAME.test(name)) return E.left(new EncodeError(['actors', name], 0, 'actor files are named by hex refid'));
     try {
       parseJsonSafely(value);
     } catch (error) {
-      return E.left(new EncodeError(['actors', name], 0, `not JSON: ${error instanceof Error ? error.message : String(error)}`));
+      return E.left(
+        new EncodeError(['actors', name], 0, `not JSON: ${error instanceof Error ? error.message : String(error)}`),
+      );
     }
     out.set(name, utf8.encode(value));
   }

@@ -47,7 +47,18 @@ const u16Json = new t.Type<Uint16Array, string, unknown>(
 );
 
 const temdJson = t.intersection([
-  t.type({ byteOrder: t.keyof({ le: null, be: null }), bytesPerTile: t.number, layerCount: t.number, reserved: t.number, width: t.number, height: t.number, spawnX: t.number, spawnY: t.number, terrain: u16Json, wall: u16Json }),
+  t.type({
+    byteOrder: t.keyof({ le: null, be: null }),
+    bytesPerTile: t.number,
+    layerCount: t.number,
+    reserved: t.number,
+    width: t.number,
+    height: t.number,
+    spawnX: t.number,
+    spawnY: t.number,
+    terrain: u16Json,
+    wall: u16Json,
+  }),
   t.partial({ wire: jsonBytes() }),
 ]) as unknown as t.Type<TemdWorld, unknown, unknown>;
 
@@ -67,16 +78,22 @@ export const temd: Codec<TemdWorld> = defineCodec<TemdWorld>({
   read(r: Reader) {
     const base = r.pos;
     r.need(HEADER);
-    if (String.fromCharCode(...r.bytes.subarray(base, base + 4)) !== 'TEMD') throw r.error('not a TEMD world: the magic is not "TEMD"', base);
+    if (String.fromCharCode(...r.bytes.subarray(base, base + 4)) !== 'TEMD')
+      throw r.error('not a TEMD world: the magic is not "TEMD"', base);
     const bytesPerTile = r.bytes[base + 4];
     const layerCount = r.bytes[base + 5];
     if (bytesPerTile !== 1) throw r.error(`${bytesPerTile} bytes per tile; TEMD has 1`, base + 4);
     if (layerCount !== 3 && layerCount !== 4) throw r.error(`${layerCount} layers; TEMD has 3 or 4`, base + 5);
     const size = r.end - base;
     const read = (le: boolean) => ({ w: r.view.getInt32(base + 8, le), h: r.view.getInt32(base + 12, le) });
-    const fits = (d: { w: number; h: number }) => d.w > 0 && d.h > 0 && (d.w * d.h) % 2 === 0 && d.w * d.h < 2 ** 31 && sizeFor(d.w, d.h, layerCount) === size;
+    const fits = (d: { w: number; h: number }) =>
+      d.w > 0 && d.h > 0 && (d.w * d.h) % 2 === 0 && d.w * d.h < 2 ** 31 && sizeFor(d.w, d.h, layerCount) === size;
     const le = fits(read(true));
-    if (!le && !fits(read(false))) throw r.error(`the header's size does not match the ${size - HEADER} bytes of layers (either byte order)`, base + 8);
+    if (!le && !fits(read(false)))
+      throw r.error(
+        `the header's size does not match the ${size - HEADER} bytes of layers (either byte order)`,
+        base + 8,
+      );
     const { w, h } = read(le);
     const n = w * h;
     const reserved = r.view.getUint16(base + 6, le);
@@ -93,16 +110,29 @@ export const temd: Codec<TemdWorld> = defineCodec<TemdWorld>({
       terrain[i] = (b[at + i]! << 4) | ((b[lowT + (i >> 1)]! >> shift) & 15);
       wall[i] = (b[at + n + i]! << 4) | ((b[lowW + (i >> 1)]! >> shift) & 15);
     }
-    const world: TemdWorld = { byteOrder: le ? 'le' : 'be', bytesPerTile, layerCount, reserved, width: w, height: h, spawnX, spawnY, terrain, wall };
+    const world: TemdWorld = {
+      byteOrder: le ? 'le' : 'be',
+      bytesPerTile,
+      layerCount,
+      reserved,
+      width: w,
+      height: h,
+      spawnX,
+      spawnY,
+      terrain,
+      wall,
+    };
     if (layerCount === 4) world.wire = b.slice(lowW + n / 2, lowW + n / 2 + n);
     r.pos = r.end;
     return world;
   },
   write(w, world) {
     const n = world.width * world.height;
-    if (!Number.isInteger(n) || n <= 0 || n % 2 !== 0) throw w.error(`a ${world.width}×${world.height} world: TEMD needs a positive, even tile count`);
+    if (!Number.isInteger(n) || n <= 0 || n % 2 !== 0)
+      throw w.error(`a ${world.width}×${world.height} world: TEMD needs a positive, even tile count`);
     if (world.terrain.length !== n || world.wall.length !== n) throw w.error(`${n} tiles expected in terrain and wall`);
-    if ((world.layerCount === 4) !== (world.wire !== undefined && world.wire.length === n)) throw w.error('4 layers need a wire layer of one byte per tile, 3 none');
+    if ((world.layerCount === 4) !== (world.wire !== undefined && world.wire.length === n))
+      throw w.error('4 layers need a wire layer of one byte per tile, 3 none');
     const le = world.byteOrder === 'le';
     const at = w.ensure(sizeFor(world.width, world.height, world.layerCount));
     const b = w.buf;
@@ -119,7 +149,8 @@ export const temd: Codec<TemdWorld> = defineCodec<TemdWorld>({
     for (let i = 0; i < n; i++) {
       const tile = world.terrain[i]!; // both lengths were checked against n
       const wallTile = world.wall[i]!;
-      if (tile > 0xfff || wallTile > 0xfff) throw w.error(`tile ${Math.max(tile, wallTile)} at ${i} does not fit 12 bits`);
+      if (tile > 0xfff || wallTile > 0xfff)
+        throw w.error(`tile ${Math.max(tile, wallTile)} at ${i} does not fit 12 bits`);
       const shift = i % 2 === 0 ? 4 : 0;
       b[d + i] = tile >> 4;
       b[d + n + i] = wallTile >> 4;
@@ -148,7 +179,10 @@ export type TemdFile = { gzip: true; world: Kept<TemdWorld> } | { gzip: false; w
 export const temdFile: Codec<TemdFile> = defineCodec<TemdFile>({
   name: 'temdFile',
   kind: 'terrarumTemdFile',
-  json: t.union([t.type({ gzip: t.literal(true), world: temdGz.json }), t.type({ gzip: t.literal(false), world: temd.json })]) as unknown as t.Type<TemdFile, unknown, unknown>,
+  json: t.union([
+    t.type({ gzip: t.literal(true), world: temdGz.json }),
+    t.type({ gzip: t.literal(false), world: temd.json }),
+  ]) as unknown as t.Type<TemdFile, unknown, unknown>,
   minSize: 4,
   read(r) {
     const gz = r.remaining >= 2 && r.bytes[r.pos] === 0x1f && r.bytes[r.pos + 1] === 0x8b;

@@ -66,7 +66,17 @@ const contentJson = t.union([
   t.type({ kind: t.literal('symlink'), target: t.string }),
   t.type({ kind: t.literal('compressed'), originalLength: t.number, data: jsonBytes() }),
 ]);
-const entryJson = t.intersection([t.type({ id: t.string, parent: t.string, type: t.number, created: t.number, modified: t.number, content: contentJson }), t.partial({ name: t.string })]);
+const entryJson = t.intersection([
+  t.type({
+    id: t.string,
+    parent: t.string,
+    type: t.number,
+    created: t.number,
+    modified: t.number,
+    content: contentJson,
+  }),
+  t.partial({ name: t.string }),
+]);
 const diskJson = t.type({
   layout: t.keyof({ 'tevd-2017': null, 'tevd-2023': null, tvda: null }),
   version: t.number,
@@ -85,7 +95,8 @@ function fixedText(r: Reader, at: number, size: number, what: string): string {
   const bytes = r.bytes.subarray(at, at + size);
   let end = bytes.indexOf(0);
   if (end < 0) end = size;
-  for (let i = end; i < size; i++) if (bytes[i] !== 0) throw r.error(`${what}: bytes after its end are not zero`, at + i);
+  for (let i = end; i < size; i++)
+    if (bytes[i] !== 0) throw r.error(`${what}: bytes after its end are not zero`, at + i);
   try {
     return utf8.decode(bytes.subarray(0, end));
   } catch {
@@ -101,7 +112,8 @@ function idOf(w: Writer, id: string, bits: 32 | 64): bigint {
   } catch {
     throw w.error(`entry id ${JSON.stringify(id)} is not an integer`);
   }
-  if (v < -(2n ** BigInt(bits - 1)) || v >= 2n ** BigInt(bits - 1)) throw w.error(`entry id ${id} does not fit ${bits} bits`);
+  if (v < -(2n ** BigInt(bits - 1)) || v >= 2n ** BigInt(bits - 1))
+    throw w.error(`entry id ${id} does not fit ${bits} bits`);
   return v;
 }
 
@@ -111,7 +123,15 @@ function idOf(w: Writer, id: string, bits: 32 | 64): bigint {
  */
 function contentParts(entry: TevdEntry, tvda: boolean): { head: Uint8Array; data?: Uint8Array } {
   const w: number[] = [];
-  const push48 = (v: number) => w.push(Math.floor(v / 2 ** 40) & 0xff, Math.floor(v / 2 ** 32) & 0xff, (v >>> 24) & 0xff, (v >>> 16) & 0xff, (v >>> 8) & 0xff, v & 0xff);
+  const push48 = (v: number) =>
+    w.push(
+      Math.floor(v / 2 ** 40) & 0xff,
+      Math.floor(v / 2 ** 32) & 0xff,
+      (v >>> 24) & 0xff,
+      (v >>> 16) & 0xff,
+      (v >>> 8) & 0xff,
+      v & 0xff,
+    );
   const pushId = (id: string) => {
     const v = BigInt(id);
     const n = tvda ? 8 : 4;
@@ -129,7 +149,15 @@ function contentParts(entry: TevdEntry, tvda: boolean): { head: Uint8Array; data
     return { head: Uint8Array.from(w), data: c.data };
   }
   if (c.kind === 'directory') {
-    if (tvda) w.push(...[(c.children.length >>> 24) & 0xff, (c.children.length >>> 16) & 0xff, (c.children.length >>> 8) & 0xff, c.children.length & 0xff]);
+    if (tvda)
+      w.push(
+        ...[
+          (c.children.length >>> 24) & 0xff,
+          (c.children.length >>> 16) & 0xff,
+          (c.children.length >>> 8) & 0xff,
+          c.children.length & 0xff,
+        ],
+      );
     else w.push((c.children.length >>> 8) & 0xff, c.children.length & 0xff);
     for (const id of c.children) pushId(id);
     return { head: Uint8Array.from(w) };
@@ -144,7 +172,8 @@ function entrySize(entry: TevdEntry, tvda: boolean): number {
   if (typeof c !== 'object' || c === null) return 0;
   const header = tvda ? TVDA_ENTRY_HEADER : TEVD_ENTRY_HEADER;
   const idSize = tvda ? 8 : 4;
-  if ((c.kind === 'file' || c.kind === 'compressed') && c.data instanceof Uint8Array) return header + (c.kind === 'file' ? 6 : 12) + c.data.length;
+  if ((c.kind === 'file' || c.kind === 'compressed') && c.data instanceof Uint8Array)
+    return header + (c.kind === 'file' ? 6 : 12) + c.data.length;
   if (c.kind === 'directory' && Array.isArray(c.children)) return header + (tvda ? 4 : 2) + c.children.length * idSize;
   if (c.kind === 'symlink') return header + idSize;
   return 0;
@@ -165,10 +194,12 @@ export function entryCrc(entry: TevdEntry, layout: TevdLayout): number {
 function layoutOf(r: Reader, base: number, size: number): { layout: TevdLayout; version: number } {
   const version = r.bytes[base + 46];
   if (version === 254) return { layout: 'tvda', version };
-  if (version !== 2 && version !== 3) throw r.error(`TEVd spec version ${version} is not 2, 3 or 254 (TVDA)`, base + 46);
+  if (version !== 2 && version !== 3)
+    throw r.error(`TEVd spec version ${version} is not 2, 3 or 254 (TVDA)`, base + 46);
   const b = r.bytes;
   const end = base + size;
-  const footer = size >= 47 + 14 && b[end - 2] === 0xff && b[end - 1] === 0x19 && r.view.getUint32(end - 14, false) === FOOTER_MARK;
+  const footer =
+    size >= 47 + 14 && b[end - 2] === 0xff && b[end - 1] === 0x19 && r.view.getUint32(end - 14, false) === FOOTER_MARK;
   return { layout: version === 2 || footer ? 'tevd-2017' : 'tevd-2023', version };
 }
 
@@ -182,7 +213,8 @@ export const tevdDisk: Codec<TevdDisk> = defineCodec<TevdDisk>({
     const base = r.pos;
     const size = r.end - base;
     r.need(47);
-    for (let i = 0; i < 4; i++) if (r.bytes[base + i] !== MAGIC[i]) throw r.error('not a TerranVirtualDisk: the magic is not "TEVd"', base);
+    for (let i = 0; i < 4; i++)
+      if (r.bytes[base + i] !== MAGIC[i]) throw r.error('not a TerranVirtualDisk: the magic is not "TEVd"', base);
     const { layout, version } = layoutOf(r, base, size);
     const tvda = layout === 'tvda';
     r.pos = base;
@@ -196,7 +228,8 @@ export const tevdDisk: Codec<TevdDisk> = defineCodec<TevdDisk>({
     const path = r.state.path;
     if (tvda) {
       r.need(300 - 47);
-      if (r.bytes[base + 47] !== 0xfe) throw r.error('a TVDA header has the marker byte 0xFE after its version', base + 47);
+      if (r.bytes[base + 47] !== 0xfe)
+        throw r.error('a TVDA header has the marker byte 0xFE after its version', base + 47);
       const extension = tvdaHeaderExtension.read(r);
       attributes = extension.extraInfo;
       const nameBytes = new Uint8Array(268);
@@ -225,10 +258,17 @@ export const tevdDisk: Codec<TevdDisk> = defineCodec<TevdDisk>({
       if (end - at < headerSize) throw r.error(`entry header of ${headerSize} bytes runs past the end`, at);
       r.pos = at;
       const typeAt = tvda ? at + 16 : at + 8;
-      let id: string, parent: string, type: number, entryName: string | undefined, created: number, modified: number, storedCrc: number;
+      let id: string,
+        parent: string,
+        type: number,
+        entryName: string | undefined,
+        created: number,
+        modified: number,
+        storedCrc: number;
       if (tvda) {
         const h = tvdaEntryHeader.read(r);
-        if ((h.reserved[0]! | h.reserved[1]! | h.reserved[2]!) !== 0) throw r.error('reserved entry bytes are not zero', at + 17);
+        if ((h.reserved[0]! | h.reserved[1]! | h.reserved[2]!) !== 0)
+          throw r.error('reserved entry bytes are not zero', at + 17);
         ({ type, created, modified, crc: storedCrc } = h);
         id = h.id.toString();
         parent = h.parent.toString();
@@ -266,7 +306,10 @@ export const tevdDisk: Codec<TevdDisk> = defineCodec<TevdDisk>({
         p += countSize + count * idSize;
       } else if (kind === 3) {
         need(tvda ? 8 : 4);
-        content = { kind: 'symlink', target: tvda ? r.view.getBigInt64(p, false).toString() : String(r.view.getInt32(p, false)) };
+        content = {
+          kind: 'symlink',
+          target: tvda ? r.view.getBigInt64(p, false).toString() : String(r.view.getInt32(p, false)),
+        };
         p += tvda ? 8 : 4;
       } else if (!tvda && type === 0x11) {
         need(12);
@@ -280,7 +323,10 @@ export const tevdDisk: Codec<TevdDisk> = defineCodec<TevdDisk>({
       }
       if (ids.has(id)) throw r.error(`entry id ${id} is used twice`, at);
       ids.add(id);
-      const entry: TevdEntry = entryName === undefined ? { id, parent, type, created, modified, content } : { id, parent, type, name: entryName, created, modified, content };
+      const entry: TevdEntry =
+        entryName === undefined
+          ? { id, parent, type, created, modified, content }
+          : { id, parent, type, name: entryName, created, modified, content };
       const computed = entryCrc(entry, layout);
       if (computed !== storedCrc) {
         const message = `entry ${id}${entryName ? ` (${entryName})` : ''}: CRC stored 0x${storedCrc.toString(16).padStart(8, '0')}, computed 0x${computed.toString(16).padStart(8, '0')}`;
@@ -299,7 +345,8 @@ export const tevdDisk: Codec<TevdDisk> = defineCodec<TevdDisk>({
       path.length -= 2;
     }
     if (layout === 'tevd-2017') {
-      if (r.view.getUint32(end, false) !== FOOTER_MARK) throw r.error('the entries do not end at the FE FE FE FE footer', end);
+      if (r.view.getUint32(end, false) !== FOOTER_MARK)
+        throw r.error('the entries do not end at the FE FE FE FE footer', end);
     }
     const computedDisk = diskCrc(crcs);
     if (computedDisk !== storedDiskCrc) {
@@ -311,24 +358,37 @@ export const tevdDisk: Codec<TevdDisk> = defineCodec<TevdDisk>({
     return { layout, version, capacity, name, attributes, entries };
   },
   write(w, disk) {
-    if (typeof disk !== 'object' || disk === null || !Array.isArray(disk.entries)) throw w.error('expected a TEVd disk');
+    if (typeof disk !== 'object' || disk === null || !Array.isArray(disk.entries))
+      throw w.error('expected a TEVd disk');
     const tvda = disk.layout === 'tvda';
     if (tvda !== (disk.version === 254)) throw w.error(`layout ${disk.layout} and version ${disk.version} disagree`);
     const attrSize = disk.layout === 'tevd-2017' ? 8 : 17;
-    if (disk.attributes.length !== attrSize) throw w.error(`layout ${disk.layout} has ${attrSize} attribute bytes, got ${disk.attributes.length}`);
+    if (disk.attributes.length !== attrSize)
+      throw w.error(`layout ${disk.layout} has ${attrSize} attribute bytes, got ${disk.attributes.length}`);
     const start = w.length;
     const nameBytes = utf8.encode(disk.name);
     const nameSize = tvda ? 268 : 32;
-    if (nameBytes.length > nameSize) throw w.error(`the disk name is ${nameBytes.length} bytes; the field holds ${nameSize}`);
+    if (nameBytes.length > nameSize)
+      throw w.error(`the disk name is ${nameBytes.length} bytes; the field holds ${nameSize}`);
     if (nameBytes.includes(0)) throw w.error('the disk name contains NUL');
     const paddedName = new Uint8Array(nameSize);
     paddedName.set(nameBytes);
-    if (!Number.isInteger(disk.capacity) || disk.capacity < 0 || disk.capacity >= 2 ** 48) throw w.error(`capacity ${disk.capacity} does not fit 48 bits`);
+    if (!Number.isInteger(disk.capacity) || disk.capacity < 0 || disk.capacity >= 2 ** 48)
+      throw w.error(`capacity ${disk.capacity} does not fit 48 bits`);
     // Sized once: a large save is then written without regrowing and handed over without a copy.
-    let size = TEVD_HEADER + (tvda ? TVDA_HEADER_EXTENSION : disk.layout === 'tevd-2023' ? attrSize : 0) + (disk.layout === 'tevd-2017' ? 4 + attrSize + 2 : 0);
+    let size =
+      TEVD_HEADER +
+      (tvda ? TVDA_HEADER_EXTENSION : disk.layout === 'tevd-2023' ? attrSize : 0) +
+      (disk.layout === 'tevd-2017' ? 4 + attrSize + 2 : 0);
     if (Array.isArray(disk.entries)) for (const entry of disk.entries) size += entrySize(entry, tvda);
     w.presize(size);
-    tevdHeader.write(w, { magic: 'TEVd', capacity: disk.capacity, name: paddedName.subarray(0, 32), diskCrc: 0, version: disk.version });
+    tevdHeader.write(w, {
+      magic: 'TEVd',
+      capacity: disk.capacity,
+      name: paddedName.subarray(0, 32),
+      diskCrc: 0,
+      version: disk.version,
+    });
     const crcAt = start + 42; // patched once every entry's CRC is known
     if (tvda) tvdaHeaderExtension.write(w, { extraInfo: disk.attributes, nameTail: paddedName.subarray(32) });
     else if (disk.layout === 'tevd-2023') w.append(disk.attributes);
@@ -339,17 +399,26 @@ export const tevdDisk: Codec<TevdDisk> = defineCodec<TevdDisk>({
       const bits = tvda ? 64 : 32;
       const id = idOf(w, entry.id, bits);
       const parent = idOf(w, entry.parent, bits);
-      if (entry.content.kind === 'directory') entry.content.children.forEach((child) => idOf(w, child, bits));
+      if (entry.content.kind === 'directory') for (const child of entry.content.children) idOf(w, child, bits);
       if (entry.content.kind === 'symlink') idOf(w, entry.content.target, bits);
       const parts = contentParts(entry, tvda);
       const crc = crcOfParts(parts, disk.layout);
       crcs.push(crc);
       const times = { created: entry.created, modified: entry.modified };
-      for (const [key, value] of Object.entries(times)) if (!Number.isInteger(value) || value < 0 || value >= 2 ** 48) throw w.error(`the ${key} time ${value} does not fit 48 bits`);
+      for (const [key, value] of Object.entries(times))
+        if (!Number.isInteger(value) || value < 0 || value >= 2 ** 48)
+          throw w.error(`the ${key} time ${value} does not fit 48 bits`);
       if (tvda) {
         tvdaEntryHeader.write(w, { id, parent, type: entry.type, reserved: new Uint8Array(3), ...times, crc });
       } else {
-        tevdEntryHeader.write(w, { id: Number(id), parent: Number(parent), type: entry.type, name: entry.name ?? '', ...times, crc });
+        tevdEntryHeader.write(w, {
+          id: Number(id),
+          parent: Number(parent),
+          type: entry.type,
+          name: entry.name ?? '',
+          ...times,
+          crc,
+        });
       }
       w.append(parts.head);
       if (parts.data !== undefined) w.append(parts.data);
@@ -371,13 +440,18 @@ export const tevdDisk: Codec<TevdDisk> = defineCodec<TevdDisk>({
 /** The files of a disk as a save tree: paths from the directory structure (TVDA: the entry ids). */
 export function diskToTree(disk: TevdDisk): Map<string, Uint8Array> {
   for (const e of disk.entries) {
-    if (e.name !== undefined && e.id !== '0' && (e.name === '' || e.name === '.' || e.name === '..' || e.name.includes('/') || e.name.includes('\\'))) {
+    if (
+      e.name !== undefined &&
+      e.id !== '0' &&
+      (e.name === '' || e.name === '.' || e.name === '..' || e.name.includes('/') || e.name.includes('\\'))
+    ) {
       throw new Error(`refused entry name ${JSON.stringify(e.name)} (entry ${e.id}): it would leave the save`);
     }
   }
   const byId = new Map(disk.entries.map((e) => [e.id, e]));
   const out = new Map<string, Uint8Array>();
-  for (const [id, path] of entryPaths(disk, 'file')) out.set(path, (byId.get(id)!.content as { data: Uint8Array }).data);
+  for (const [id, path] of entryPaths(disk, 'file'))
+    out.set(path, (byId.get(id)!.content as { data: Uint8Array }).data);
   return out;
 }
 
@@ -385,16 +459,39 @@ export function diskToTree(disk: TevdDisk): Map<string, Uint8Array> {
  * A 2017-layout TEVd disk holding a save tree: a root directory (id 0), a directory per folder, a
  * file per entry; ids numbered in path order; times given (default 0).
  */
-export function treeToDisk(tree: ReadonlyMap<string, Uint8Array>, options: { readonly name?: string | undefined; readonly time?: number | undefined; readonly capacity?: number | undefined } = {}): TevdDisk {
+export function treeToDisk(
+  tree: ReadonlyMap<string, Uint8Array>,
+  options: {
+    readonly name?: string | undefined;
+    readonly time?: number | undefined;
+    readonly capacity?: number | undefined;
+  } = {},
+): TevdDisk {
   const time = options.time ?? 0;
   const entries: TevdEntry[] = [];
   const dirs = new Map<string, TevdEntry>();
-  const root: TevdEntry = { id: '0', parent: '0', type: 2, name: '(root)', created: time, modified: time, content: { kind: 'directory', children: [] } };
+  const root: TevdEntry = {
+    id: '0',
+    parent: '0',
+    type: 2,
+    name: '(root)',
+    created: time,
+    modified: time,
+    content: { kind: 'directory', children: [] },
+  };
   entries.push(root);
   dirs.set('', root);
   let next = 1;
   const newDirectory = (parent: TevdEntry, name: string): TevdEntry => {
-    const dir: TevdEntry = { id: String(next++), parent: parent.id, type: 2, name, created: time, modified: time, content: { kind: 'directory', children: [] } };
+    const dir: TevdEntry = {
+      id: String(next++),
+      parent: parent.id,
+      type: 2,
+      name,
+      created: time,
+      modified: time,
+      content: { kind: 'directory', children: [] },
+    };
     (parent.content as unknown as { children: string[] }).children.push(dir.id);
     entries.push(dir);
     return dir;
@@ -402,11 +499,26 @@ export function treeToDisk(tree: ReadonlyMap<string, Uint8Array>, options: { rea
   for (const path of [...tree.keys()].sort()) {
     const slash = path.lastIndexOf('/');
     const parent = directoryOf(dirs, slash < 0 ? '' : path.slice(0, slash), newDirectory);
-    const file: TevdEntry = { id: String(next++), parent: parent.id, type: 1, name: path.slice(slash + 1), created: time, modified: time, content: { kind: 'file', data: tree.get(path) as Uint8Array } };
+    const file: TevdEntry = {
+      id: String(next++),
+      parent: parent.id,
+      type: 1,
+      name: path.slice(slash + 1),
+      created: time,
+      modified: time,
+      content: { kind: 'file', data: tree.get(path) as Uint8Array },
+    };
     (parent.content as unknown as { children: string[] }).children.push(file.id);
     entries.push(file);
   }
-  return { layout: 'tevd-2017', version: 3, capacity: options.capacity ?? 0xffffffffffff, name: options.name ?? '', attributes: new Uint8Array(8), entries };
+  return {
+    layout: 'tevd-2017',
+    version: 3,
+    capacity: options.capacity ?? 0xffffffffffff,
+    name: options.name ?? '',
+    attributes: new Uint8Array(8),
+    entries,
+  };
 }
 
 /**
@@ -437,7 +549,11 @@ function entryPaths(disk: TevdDisk, kind: 'file' | 'directory'): Map<string, str
  * The directory at `path` (`''` is the root), made with `create` — and its missing ancestors, outermost
  * first — where `dirs` (path → entry) lacks it. A loop, not recursion: paths may be deep.
  */
-function directoryOf(dirs: Map<string, TevdEntry>, path: string, create: (parent: TevdEntry, name: string) => TevdEntry): TevdEntry {
+function directoryOf(
+  dirs: Map<string, TevdEntry>,
+  path: string,
+  create: (parent: TevdEntry, name: string) => TevdEntry,
+): TevdEntry {
   let known = path;
   const missing: string[] = [];
   let dir = dirs.get(known);
@@ -461,7 +577,11 @@ function directoryOf(dirs: Map<string, TevdEntry>, path: string, create: (parent
  * file the tree no longer has is removed; a new file gets a new entry (and directories as needed).
  * Directories, symlinks and compressed entries are kept. On a TVDA disk paths are entry ids.
  */
-export function updateDiskFromTree(disk: TevdDisk, tree: ReadonlyMap<string, Uint8Array>, options: { readonly time?: number | undefined } = {}): TevdDisk {
+export function updateDiskFromTree(
+  disk: TevdDisk,
+  tree: ReadonlyMap<string, Uint8Array>,
+  options: { readonly time?: number | undefined } = {},
+): TevdDisk {
   const time = options.time ?? Math.floor(Date.now() / 1000);
   const paths = entryPaths(disk, 'file');
   const removed = new Set<string>();
@@ -482,10 +602,15 @@ export function updateDiskFromTree(disk: TevdDisk, tree: ReadonlyMap<string, Uin
     entries.push(bytesEqual(data, e.content.data) ? e : { ...e, modified: time, content: { kind: 'file', data } });
   }
   // Children lists without the removed files (copied: the input disk is not changed).
-  const updated = entries.map((e) => (e.content.kind === 'directory' && e.content.children.some((c) => removed.has(c)) ? { ...e, content: { kind: 'directory' as const, children: e.content.children.filter((c) => !removed.has(c)) } } : e));
+  const updated = entries.map((e) =>
+    e.content.kind === 'directory' && e.content.children.some((c) => removed.has(c))
+      ? { ...e, content: { kind: 'directory' as const, children: e.content.children.filter((c) => !removed.has(c)) } }
+      : e,
+  );
   const added = [...tree.keys()].filter((p) => !seenPaths.has(p)).sort();
   for (const path of added) {
-    if (path.split('/').some((part) => part === '' || part === '.' || part === '..' || part.includes('\\'))) throw new Error(`refused entry name ${JSON.stringify(path)}: it would leave the save`);
+    if (path.split('/').some((part) => part === '' || part === '.' || part === '..' || part.includes('\\')))
+      throw new Error(`refused entry name ${JSON.stringify(path)}: it would leave the save`);
   }
   if (added.length === 0) return { ...disk, entries: updated };
   const tvda = disk.layout === 'tvda';
@@ -507,23 +632,52 @@ export function updateDiskFromTree(disk: TevdDisk, tree: ReadonlyMap<string, Uin
     for (const [id, path] of entryPaths({ ...disk, entries: updated }, 'directory')) dirs.set(path, byId.get(id)!);
   }
   const newDirectory = (parent: TevdEntry, name: string): TevdEntry => {
-    const dir: TevdEntry = { id: String(next++), parent: parent.id, type: 2, name, created: time, modified: time, content: { kind: 'directory', children: [] } };
+    const dir: TevdEntry = {
+      id: String(next++),
+      parent: parent.id,
+      type: 2,
+      name,
+      created: time,
+      modified: time,
+      content: { kind: 'directory', children: [] },
+    };
     childrenOf(parent).push(dir.id);
     updated.push(dir);
     return dir;
   };
   for (const path of added) {
     if (tvda) {
-      if (!/^-?\d+$/.test(path)) throw new Error(`a TVDA disk names its files by id; ${JSON.stringify(path)} is not one`);
-      updated.push({ id: path, parent: '0', type: 1, created: time, modified: time, content: { kind: 'file', data: tree.get(path)! } });
+      if (!/^-?\d+$/.test(path))
+        throw new Error(`a TVDA disk names its files by id; ${JSON.stringify(path)} is not one`);
+      updated.push({
+        id: path,
+        parent: '0',
+        type: 1,
+        created: time,
+        modified: time,
+        content: { kind: 'file', data: tree.get(path)! },
+      });
       childrenOf(root).push(path);
       continue;
     }
     const slash = path.lastIndexOf('/');
     const parent = directoryOf(dirs, slash < 0 ? '' : path.slice(0, slash), newDirectory);
     const id = String(next++);
-    updated.push({ id, parent: parent.id, type: 1, name: path.slice(slash + 1), created: time, modified: time, content: { kind: 'file', data: tree.get(path)! } });
+    updated.push({
+      id,
+      parent: parent.id,
+      type: 1,
+      name: path.slice(slash + 1),
+      created: time,
+      modified: time,
+      content: { kind: 'file', data: tree.get(path)! },
+    });
     childrenOf(parent).push(id);
   }
-  return { ...disk, entries: updated.map((e) => (children.has(e.id) ? { ...e, content: { kind: 'directory' as const, children: children.get(e.id)! } } : e)) };
+  return {
+    ...disk,
+    entries: updated.map((e) =>
+      children.has(e.id) ? { ...e, content: { kind: 'directory' as const, children: children.get(e.id)! } } : e,
+    ),
+  };
 }

@@ -94,7 +94,12 @@ export function layerOf(world: JsonWorld, key: string): { width: number; height:
 export const LAYER_KEYS: ReadonlyArray<string> = ['layerTerrain', 'layerWall', 'layerOre', 'layerFluids'];
 
 function isLayer(v: unknown): v is StoredLayer {
-  return typeof v === 'object' && v !== null && typeof (v as StoredLayer).h === 'string' && typeof (v as StoredLayer).b === 'string';
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof (v as StoredLayer).h === 'string' &&
+    typeof (v as StoredLayer).b === 'string'
+  );
 }
 
 /** Gunzips at most `limit` bytes (a bomb stops early). */
@@ -108,7 +113,8 @@ export function gunzipBounded(data: Uint8Array, limit: number): Uint8Array {
     parts.push(chunk);
     if (final) ended = true;
   });
-  for (let at = 0; at < data.length; at += 16384) g.push(data.subarray(at, Math.min(data.length, at + 16384)), at + 16384 >= data.length);
+  for (let at = 0; at < data.length; at += 16384)
+    g.push(data.subarray(at, Math.min(data.length, at + 16384)), at + 16384 >= data.length);
   if (data.length === 0) g.push(data, true);
   if (!ended) throw new Error('gzip stream ends early');
   const out = new Uint8Array(total);
@@ -124,9 +130,11 @@ export function gunzipBounded(data: Uint8Array, limit: number): Uint8Array {
 export function decodeLayer(layer: StoredLayer): { width: number; height: number; tiles: Uint16Array } {
   const width = Number(layer.x);
   const height = Number(layer.y);
-  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 0 || height < 0 || width * height > 1 << 28) throw new Error(`a ${layer.x}×${layer.y} layer is not a size this reader accepts`);
+  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 0 || height < 0 || width * height > 1 << 28)
+    throw new Error(`a ${layer.x}×${layer.y} layer is not a size this reader accepts`);
   const raw = gunzipBounded(ascii85Decode(layer.b), width * height * 2);
-  if (raw.length !== width * height * 2) throw new Error(`the layer holds ${raw.length} bytes; ${width}×${height} tiles need ${width * height * 2}`);
+  if (raw.length !== width * height * 2)
+    throw new Error(`the layer holds ${raw.length} bytes; ${width}×${height} tiles need ${width * height * 2}`);
   const hash = toHex(sha256.compute(raw));
   if (hash !== layer.h.toLowerCase()) throw new Error(`SHA-256 of the tiles is ${hash}, the layer says ${layer.h}`);
   const tiles = new Uint16Array(width * height);
@@ -135,14 +143,24 @@ export function decodeLayer(layer: StoredLayer): { width: number; height: number
 }
 
 /** A layer for these tiles: raw little-endian bytes, their SHA-256, gzip, Ascii85. */
-export function encodeLayer(width: number, height: number, tiles: Uint16Array, size: 'string' | 'number' = 'string'): StoredLayer {
+export function encodeLayer(
+  width: number,
+  height: number,
+  tiles: Uint16Array,
+  size: 'string' | 'number' = 'string',
+): StoredLayer {
   if (tiles.length !== width * height) throw new RangeError(`${width}×${height} tiles, got ${tiles.length}`);
   const raw = new Uint8Array(tiles.length * 2);
   for (let i = 0; i < tiles.length; i++) {
     raw[i * 2] = tiles[i]! & 0xff;
     raw[i * 2 + 1] = tiles[i]! >> 8;
   }
-  return { h: toHex(sha256.compute(raw)), b: ascii85Encode(gzipSync(raw, { level: 9 })), x: size === 'string' ? String(width) : width, y: size === 'string' ? String(height) : height };
+  return {
+    h: toHex(sha256.compute(raw)),
+    b: ascii85Encode(gzipSync(raw, { level: 9 })),
+    x: size === 'string' ? String(width) : width,
+    y: size === 'string' ? String(height) : height,
+  };
 }
 
 /**
@@ -164,7 +182,9 @@ export function setLayerTiles(world: JsonWorld, key: string, tiles: Uint16Array)
   if (current.tiles.length === tiles.length && current.tiles.every((v, i) => v === tiles[i])) return;
   const span = topLevelSpans(world.text).get(key);
   if (span === undefined) throw new Error(`layer ${key} not found in the text`);
-  const replacement = JSON.stringify(encodeLayer(current.width, current.height, tiles, typeof layer.x === 'number' ? 'number' : 'string'));
+  const replacement = JSON.stringify(
+    encodeLayer(current.width, current.height, tiles, typeof layer.x === 'number' ? 'number' : 'string'),
+  );
   world.text = world.text.slice(0, span[0]) + replacement + world.text.slice(span[1]);
 }
 
@@ -191,7 +211,8 @@ export const jsonWorld: Codec<JsonWorld> = defineCodec<JsonWorld>({
     } catch (error) {
       throw r.error(`not JSON: ${error instanceof Error ? error.message : String(error)}`, at);
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw r.error('a JSON world is an object', at);
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      throw r.error('a JSON world is an object', at);
     const fields = value as Record<string, unknown>;
     for (const key of Object.keys(fields)) {
       const layer = fields[key];
@@ -200,7 +221,10 @@ export const jsonWorld: Codec<JsonWorld> = defineCodec<JsonWorld>({
       try {
         decodeLayer(layer);
       } catch (error) {
-        const message = error instanceof Ascii85Error ? `${key}.b: ${error.message} (character ${error.position})` : `${key}: ${error instanceof Error ? error.message : String(error)}`;
+        const message =
+          error instanceof Ascii85Error
+            ? `${key}.b: ${error.message} (character ${error.position})`
+            : `${key}: ${error instanceof Error ? error.message : String(error)}`;
         if (r.state.options.checksums === 'warn' && /SHA-256/.test(message)) r.warn('checksum-mismatch', message, at);
         else throw r.error(message, at);
       }
@@ -209,7 +233,8 @@ export const jsonWorld: Codec<JsonWorld> = defineCodec<JsonWorld>({
     return { text };
   },
   write(w, world) {
-    if (typeof world !== 'object' || world === null || typeof world.text !== 'string') throw w.error('expected { text }');
+    if (typeof world !== 'object' || world === null || typeof world.text !== 'string')
+      throw w.error('expected { text }');
     try {
       parseJsonSafely(world.text);
     } catch (error) {

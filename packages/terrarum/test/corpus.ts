@@ -9,5 +9,6 @@ export function corpusFile(name: string): Uint8Array | undefined {
 }
 
 export function warnIfAbsent(what: string, present: boolean): void {
-  if (!present) console.warn(`${what}: ../shared/vectors-found is absent (set SAVEKIT_CORPUS); the real-file tests are skipped`);
+  if (!present)
+    console.warn(`${what}: ../shared/vectors-found is absent (set SAVEKIT_CORPUS); the real-file tests are skipped`);
 }

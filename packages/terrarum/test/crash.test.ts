@@ -45,7 +45,10 @@ test(`killed ${KILLS} times while saving: the save or its backup always loads, n
   let fromBackup = 0;
   try {
     for (let round = 0; round < KILLS; round++) {
-      const proc = spawn(process.execPath, ['--input-type=module', '-e', child, path, String(lastCompleted)], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+      const proc = spawn(process.execPath, ['--input-type=module', '-e', child, path, String(lastCompleted)], {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
       let err = '';
@@ -53,7 +56,9 @@ test(`killed ${KILLS} times while saving: the save or its backup always loads, n
       // Let it start and save a few times, then kill it at a random moment.
       await new Promise<void>((resolve) => {
         const timers: NodeJS.Timeout[] = [];
-        proc.stdout.once('data', () => timers.push(setTimeout(() => proc.kill('SIGKILL'), Math.floor(Math.random() * 25))));
+        proc.stdout.once('data', () =>
+          timers.push(setTimeout(() => proc.kill('SIGKILL'), Math.floor(Math.random() * 25))),
+        );
         // Only for a child that never reports a save; generous, as a busy machine starts it slowly.
         timers.push(setTimeout(() => proc.kill('SIGKILL'), 60_000));
         proc.on('exit', () => {
@@ -65,7 +70,8 @@ test(`killed ${KILLS} times while saving: the save or its backup always loads, n
       if (completed.length > 0) lastCompleted = completed[completed.length - 1]!;
       if (lastCompleted === 0) throw new Error(`the child saved nothing: ${err}`);
       const loaded = loadSaveFile(path);
-      if (E.isLeft(loaded)) throw new Error(`round ${round}: neither the save nor its backup loads: ${loaded.left.message}`);
+      if (E.isLeft(loaded))
+        throw new Error(`round ${round}: neither the save nor its backup loads: ${loaded.left.message}`);
       if (loaded.right.from === 'backup') fromBackup++;
       const document = loaded.right.document;
       if (document.kind !== 'disk') throw new Error('expected a disk');

@@ -3,18 +3,56 @@
 import * as E from 'fp-ts/lib/Either';
 import { crc32, decode, decodeOrThrow, encodeOrThrow } from '@savekit/core';
 import fc from 'fast-check';
-import { diskCrc, everyFourthByteCrc, format, fullCrc, temdFile, tevdDisk, treeToDisk, worldOf, type TemdWorld, type TevdDisk } from '@savekit/terrarum';
+import {
+  diskCrc,
+  everyFourthByteCrc,
+  format,
+  fullCrc,
+  temdFile,
+  tevdDisk,
+  treeToDisk,
+  worldOf,
+  type TemdWorld,
+  type TevdDisk,
+} from '@savekit/terrarum';
 import { gzipSync } from 'fflate';
 import { ourSave } from './save-fixture';
 
 function tvda(): TevdDisk {
-  const player = new TextEncoder().encode('{"genver":1,"class":"net.torvald.terrarum.modulebasegame.gameactors.IngamePlayer"}');
+  const player = new TextEncoder().encode(
+    '{"genver":1,"class":"net.torvald.terrarum.modulebasegame.gameactors.IngamePlayer"}',
+  );
   return {
-    layout: 'tvda', version: 254, capacity: 0, name: 'A player whose name is longer than thirty-two bytes, in UTF-8: Ünïcödé', attributes: Uint8Array.of(0xfe, 0, 0, 1, 0, 0x12, 0x34, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
+    layout: 'tvda',
+    version: 254,
+    capacity: 0,
+    name: 'A player whose name is longer than thirty-two bytes, in UTF-8: Ünïcödé',
+    attributes: Uint8Array.of(0xfe, 0, 0, 1, 0, 0x12, 0x34, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
     entries: [
-      { id: '0', parent: '0', type: 2, created: 1_700_000_000, modified: 1_700_000_000, content: { kind: 'directory', children: ['-1', '-4'] } },
-      { id: '-1', parent: '0', type: 1, created: 1_700_000_000, modified: 1_700_000_100, content: { kind: 'file', data: player } },
-      { id: '-4', parent: '0', type: 1, created: 1_700_000_000, modified: 1_700_000_000, content: { kind: 'file', data: new TextEncoder().encode('basegame\n') } },
+      {
+        id: '0',
+        parent: '0',
+        type: 2,
+        created: 1_700_000_000,
+        modified: 1_700_000_000,
+        content: { kind: 'directory', children: ['-1', '-4'] },
+      },
+      {
+        id: '-1',
+        parent: '0',
+        type: 1,
+        created: 1_700_000_000,
+        modified: 1_700_000_100,
+        content: { kind: 'file', data: player },
+      },
+      {
+        id: '-4',
+        parent: '0',
+        type: 1,
+        created: 1_700_000_000,
+        modified: 1_700_000_000,
+        content: { kind: 'file', data: new TextEncoder().encode('basegame\n') },
+      },
     ],
   };
 }
@@ -32,14 +70,23 @@ test('TVDA (version 254): a 300-byte header with the long name split, 64-bit ids
   const framed = Uint8Array.from([0, 0, 0, 0, 0, data.length, ...data]);
   expect(stored).toBe(crc32.compute(framed));
   // The disk CRC keeps the low-byte quirk.
-  const crcs = [0, 1, 2].map((k) => new DataView(bytes.buffer).getUint32([300, entryAt, entryAt + 36 + 6 + data.length][k]! + 32, false));
+  const crcs = [0, 1, 2].map((k) =>
+    new DataView(bytes.buffer).getUint32([300, entryAt, entryAt + 36 + 6 + data.length][k]! + 32, false),
+  );
   expect(new DataView(bytes.buffer).getUint32(42, false)).toBe(diskCrc(crcs));
   expect(format.sniff(bytes)).toBeGreaterThan(0.9);
 });
 
 test('TEVd 2023 (spec 3, 64-byte header, no footer) round-trips; a changed byte fails its entry CRC', () => {
-  const disk2017 = treeToDisk(new Map([['a.txt', new TextEncoder().encode('hello world!')]]), { name: 'DOS', time: 1_677_888_000 });
-  const disk: TevdDisk = { ...disk2017, layout: 'tevd-2023', attributes: new Uint8Array(17).fill(0).map((_, i) => (i === 0 ? 1 : i)) };
+  const disk2017 = treeToDisk(new Map([['a.txt', new TextEncoder().encode('hello world!')]]), {
+    name: 'DOS',
+    time: 1_677_888_000,
+  });
+  const disk: TevdDisk = {
+    ...disk2017,
+    layout: 'tevd-2023',
+    attributes: new Uint8Array(17).fill(0).map((_, i) => (i === 0 ? 1 : i)),
+  };
   const bytes = encodeOrThrow(tevdDisk, disk);
   expect(decodeOrThrow(tevdDisk, bytes)).toEqual(disk);
   const bad = bytes.slice();
@@ -51,12 +98,39 @@ test('TEVd 2023 (spec 3, 64-byte header, no footer) round-trips; a changed byte 
 });
 
 test('the disk writer sizes its output exactly in every layout (one buffer, handed over without a copy)', () => {
-  const tree = new Map([['a.txt', new TextEncoder().encode('hello world!')], ['dir/b.bin', new Uint8Array(1000).fill(7)], ['dir/sub/c', new Uint8Array(0)]]);
+  const tree = new Map([
+    ['a.txt', new TextEncoder().encode('hello world!')],
+    ['dir/b.bin', new Uint8Array(1000).fill(7)],
+    ['dir/sub/c', new Uint8Array(0)],
+  ]);
   const disk2017 = treeToDisk(tree, { name: 'sizes', time: 1_677_888_000 });
   const disks: TevdDisk[] = [
     disk2017,
     { ...disk2017, layout: 'tevd-2023', attributes: new Uint8Array(17) },
-    { ...disk2017, entries: [...disk2017.entries, { id: '99', parent: '0', type: 3, name: 'link', created: 0, modified: 0, content: { kind: 'symlink', target: '1' } }, { id: '98', parent: '0', type: 0x11, name: 'packed', created: 0, modified: 0, content: { kind: 'compressed', data: Uint8Array.of(1, 2, 3), originalLength: 9 } }] },
+    {
+      ...disk2017,
+      entries: [
+        ...disk2017.entries,
+        {
+          id: '99',
+          parent: '0',
+          type: 3,
+          name: 'link',
+          created: 0,
+          modified: 0,
+          content: { kind: 'symlink', target: '1' },
+        },
+        {
+          id: '98',
+          parent: '0',
+          type: 0x11,
+          name: 'packed',
+          created: 0,
+          modified: 0,
+          content: { kind: 'compressed', data: Uint8Array.of(1, 2, 3), originalLength: 9 },
+        },
+      ],
+    },
     tvda(),
   ];
   for (const disk of disks) {
@@ -70,7 +144,14 @@ test('the disk writer sizes its output exactly in every layout (one buffer, hand
 function world(width: number, height: number, byteOrder: 'le' | 'be', layers = 4): TemdWorld {
   const n = width * height;
   return {
-    byteOrder, bytesPerTile: 1, layerCount: layers, reserved: 0, width, height, spawnX: 3, spawnY: 1,
+    byteOrder,
+    bytesPerTile: 1,
+    layerCount: layers,
+    reserved: 0,
+    width,
+    height,
+    spawnX: 3,
+    spawnY: 1,
     terrain: Uint16Array.from({ length: n }, (_, i) => (i * 37) & 0xfff),
     wall: Uint16Array.from({ length: n }, (_, i) => (i * 91 + 5) & 0xfff),
     ...(layers === 4 ? { wire: Uint8Array.from({ length: n }, (_, i) => i & 0xff) } : {}),
@@ -109,7 +190,7 @@ test('TEMD bad input: a size that does not fill the file, too many layers, a gzi
   expect(E.isLeft(r) && r.left.message).toMatch(/expands past|over the limit/);
 });
 
-test('a save\'s worldinfo1 read as TEMD', () => {
+test("a save's worldinfo1 read as TEMD", () => {
   const save = ourSave();
   save.worldinfo1 = encodeOrThrow(temdFile, { gzip: false, world: world(4, 2, 'le') });
   const temd = worldOf(save);
@@ -117,8 +198,11 @@ test('a save\'s worldinfo1 read as TEMD', () => {
   expect(E.isLeft(worldOf(ourSave()))).toBe(true); // our fixture's worldinfo1 is not a TEMD
 });
 
-test('fieldMap: a disk\'s header fields and each entry (header and content) have byte spans, under the document\'s paths', () => {
-  const bytes = encodeOrThrow(tevdDisk, treeToDisk(new Map([['a.txt', new TextEncoder().encode('hello')]]), { name: 'DOS', time: 1 }));
+test("fieldMap: a disk's header fields and each entry (header and content) have byte spans, under the document's paths", () => {
+  const bytes = encodeOrThrow(
+    tevdDisk,
+    treeToDisk(new Map([['a.txt', new TextEncoder().encode('hello')]]), { name: 'DOS', time: 1 }),
+  );
   const spans = format.fieldMap!(bytes);
   const find = (path: string) => spans.find((s) => s.path.join('.') === path);
   expect(find('disk.capacity')).toMatchObject({ start: 4, end: 10 });
@@ -142,5 +226,7 @@ test('CRCs over two parts equal the CRCs over their concatenation (every-4th-byt
   );
   // Content past one 64 KiB block of picked bytes (the CRC is taken block by block).
   const big = Uint8Array.from({ length: 1_000_003 }, (_, i) => (i * 2654435761) >>> 24);
-  expect(everyFourthByteCrc(big.subarray(3), big.subarray(0, 3))).toBe(crc32.compute(big.filter((_, i) => i % 4 === 0)));
+  expect(everyFourthByteCrc(big.subarray(3), big.subarray(0, 3))).toBe(
+    crc32.compute(big.filter((_, i) => i % 4 === 0)),
+  );
 });

@@ -5,15 +5,30 @@ import { encodeSave, parseCsv, PLAYER_REF_ID, type TerrarumSave } from '@savekit
 export function ourSave(counter = 0): TerrarumSave {
   return {
     meta: {
-      magic: 'TESV', name: `Nimbus ${counter}`, terrainSeed: 0x1234_5678_9abcn, randomiserSeed: -42n, crc1: 0, crc2: 0, crc3: 0, crc4: 0, hash4321: new Uint8Array(32),
-      refid: PLAYER_REF_ID, timeT: 86400n * 3n, created: 1_542_896_747, lastPlayed: 1_542_900_000 + counter, playTime: 3600 + counter,
+      magic: 'TESV',
+      name: `Nimbus ${counter}`,
+      terrainSeed: 0x1234_5678_9abcn,
+      randomiserSeed: -42n,
+      crc1: 0,
+      crc2: 0,
+      crc3: 0,
+      crc4: 0,
+      hash4321: new Uint8Array(32),
+      refid: PLAYER_REF_ID,
+      timeT: 86400n * 3n,
+      created: 1_542_896_747,
+      lastPlayed: 1_542_900_000 + counter,
+      playTime: 3600 + counter,
     },
     worldinfo1: Uint8Array.from({ length: 300 }, (_, i) => (i * 7) & 0xff),
     worldinfo2: parseCsv('"id";"drop";"name"\n"1";"1";"BLOCK_STONE"\n"2";"2";"BLOCK_DIRT"\n'),
     worldinfo3: parseCsv('"id";"classname"\n"8448";"net.torvald.terrarum.itemproperties.Pickaxe"\n'),
     worldinfo4: parseCsv('"idst";"dsty";"comments"\n"ROCK";"2400";"stone"\n'),
     worldinfo5: '# load order\nbasegame\n',
-    actors: { '91A7E2': '{"referenceID":9545698,"actorValue":{"name":"Nimbus"}}', '2A93BC5F': '{"referenceID":714325087}' },
+    actors: {
+      '91A7E2': '{"referenceID":9545698,"actorValue":{"name":"Nimbus"}}',
+      '2A93BC5F': '{"referenceID":714325087}',
+    },
     files: { 'Tiles_list.txt': new TextEncoder().encode('1 BLOCK_STONE\n'), 'tapestries/1': Uint8Array.of(1, 2, 3) },
   };
 }

@@ -7,8 +7,27 @@ import { dirname, join } from 'node:path';
 import * as E from 'fp-ts/lib/Either';
 import { decode, DecodeError, encode, EncodeError, encodeOrThrow } from '@savekit/core';
 import {
-  actorOf, ascii85Decode, ascii85Encode, decodeSave, diskCrc, diskToTree, encodeSave, entryCrc, everyFourthByteCrc, format, hash4321, jsonWorld, layerOf, setLayerTiles,
-  tevdDisk, treeToDisk, updateDiskFromTree, worldFields, worldMeta, type TevdDisk,
+  actorOf,
+  ascii85Decode,
+  ascii85Encode,
+  decodeSave,
+  diskCrc,
+  diskToTree,
+  encodeSave,
+  entryCrc,
+  everyFourthByteCrc,
+  format,
+  hash4321,
+  jsonWorld,
+  layerOf,
+  setLayerTiles,
+  tevdDisk,
+  treeToDisk,
+  updateDiskFromTree,
+  worldFields,
+  worldMeta,
+  type TerrarumSave,
+  type TevdDisk,
 } from '@savekit/terrarum';
 import { backupPath, loadSaveFile, saveFile, type LoadedSave } from '@savekit/terrarum/node';
 import { defaultIterations, fuzzSuite, roundTripSuite } from '@savekit/testkit';
@@ -27,13 +46,25 @@ withCorpus('the real files', () => {
     if (E.isLeft(result)) throw result.left;
     const disk = result.right.value;
     expect([disk.layout, disk.version, disk.capacity, disk.name]).toEqual(['tevd-2017', 3, 368640, '']);
-    expect(disk.entries.map((e) => e.name)).toEqual(['(root)', 'append-after-me', 'hello.txt', 'deleteme', 'instruction.txt', '01_preamble']);
+    expect(disk.entries.map((e) => e.name)).toEqual([
+      '(root)',
+      'append-after-me',
+      'hello.txt',
+      'deleteme',
+      'instruction.txt',
+      '01_preamble',
+    ]);
     // The stored CRCs are the every-4th-byte ones (the root's is 0x0E1E6659; a full CRC-32 would be 0x8D406CCA).
     expect(entryCrc(disk.entries[0]!, 'tevd-2017')).toBe(0x0e1e6659);
     expect(new DataView(fixture!.buffer).getUint32(42, false)).toBe(0xb1293f27);
     expect(diskCrc(disk.entries.map((e) => entryCrc(e, 'tevd-2017')))).toBe(0xb1293f27);
     expect(encodeOrThrow(tevdDisk, disk)).toEqual(fixture);
-    expect([...diskToTree(disk).keys()].sort()).toEqual(['01_preamble/append-after-me', '01_preamble/deleteme', 'hello.txt', 'instruction.txt']);
+    expect([...diskToTree(disk).keys()].sort()).toEqual([
+      '01_preamble/append-after-me',
+      '01_preamble/deleteme',
+      'hello.txt',
+      'instruction.txt',
+    ]);
   });
 
   test('the demo world: both layers decode and match their SHA-256; the file re-encodes to the same text', () => {
@@ -42,7 +73,12 @@ withCorpus('the real files', () => {
     const world = result.right.value;
     const terrain = layerOf(world, 'layerTerrain');
     const wall = layerOf(world, 'layerWall');
-    expect([terrain.width, terrain.height, terrain.tiles.length, wall.tiles.length]).toEqual([2400, 1280, 2400 * 1280, 2400 * 1280]);
+    expect([terrain.width, terrain.height, terrain.tiles.length, wall.tiles.length]).toEqual([
+      2400,
+      1280,
+      2400 * 1280,
+      2400 * 1280,
+    ]);
     expect(worldFields(world).tileNumberToNameMap).toMatchObject({ '64': 'basegame:0' });
     expect(encodeOrThrow(jsonWorld, world)).toEqual(demo);
     // Changing a tile re-encodes that layer only; it decodes back and its hash is right.
@@ -59,7 +95,7 @@ withCorpus('the real files', () => {
   });
 });
 
-test('Ascii85 with Terrarum\'s alphabet round-trips any bytes, partial groups included', () => {
+test("Ascii85 with Terrarum's alphabet round-trips any bytes, partial groups included", () => {
   for (let n = 0; n < 40; n++) {
     const bytes = Uint8Array.from({ length: n }, (_, i) => (i * 97 + n) & 0xff);
     expect(ascii85Decode(ascii85Encode(bytes))).toEqual(bytes);
@@ -68,7 +104,7 @@ test('Ascii85 with Terrarum\'s alphabet round-trips any bytes, partial groups in
   expect(() => ascii85Decode('abc"e')).toThrow(/not in Terrarum's Ascii85 alphabet/);
 });
 
-describe('the design doc\'s save', () => {
+describe("the design doc's save", () => {
   test('written by us: it decodes, verifies, and writes back the same files', () => {
     const tree = ourSaveTree();
     const result = decodeSave(tree);
@@ -77,7 +113,11 @@ describe('the design doc\'s save', () => {
     const save = result.right.value;
     expect(save.meta.name).toBe('Nimbus 0');
     expect(save.meta.hash4321).toEqual(hash4321([save.meta.crc1, save.meta.crc2, save.meta.crc3, save.meta.crc4]));
-    expect(save.worldinfo2.rows).toEqual([['id', 'drop', 'name'], ['1', '1', 'BLOCK_STONE'], ['2', '2', 'BLOCK_DIRT']]);
+    expect(save.worldinfo2.rows).toEqual([
+      ['id', 'drop', 'name'],
+      ['1', '1', 'BLOCK_STONE'],
+      ['2', '2', 'BLOCK_DIRT'],
+    ]);
     expect(actorOf(save, '91A7E2')).toEqual({ referenceID: 9545698, actorValue: { name: 'Nimbus' } });
     const again = encodeSave(save);
     expect(E.isRight(again) && again.right).toEqual(tree);
@@ -89,11 +129,17 @@ describe('the design doc\'s save', () => {
     changed[5]! ^= 0x20;
     tree.set('worldinfo2', changed);
     const refused = decodeSave(tree);
-    expect(E.isLeft(refused) && [refused.left.path, refused.left.message]).toEqual([['worldinfo2'], expect.stringMatching(/^Save file corrupted\. .*: worldinfo2$/)]);
+    expect(E.isLeft(refused) && [refused.left.path, refused.left.message]).toEqual([
+      ['worldinfo2'],
+      expect.stringMatching(/^Save file corrupted\. .*: worldinfo2$/),
+    ]);
     const continued = decodeSave(tree, { checksums: 'warn' });
     if (E.isLeft(continued)) throw continued.left;
     // The changed byte also breaks the CSV's quoting: that file is kept as text, with its own warning.
-    expect(continued.right.warnings.map((w) => [w.code, w.path])).toEqual([['save-corrupted', ['worldinfo2']], ['csv-unparsed', ['worldinfo2']]]);
+    expect(continued.right.warnings.map((w) => [w.code, w.path])).toEqual([
+      ['save-corrupted', ['worldinfo2']],
+      ['csv-unparsed', ['worldinfo2']],
+    ]);
     const back = encodeSave(continued.right.value);
     expect(E.isRight(back) && back.right.get('worldinfo2')).toEqual(changed);
     expect(continued.right.value.meta.name).toBe('Nimbus 0');
@@ -112,7 +158,11 @@ describe('the design doc\'s save', () => {
       writeFileSync(join(dir, 'save1.tevd'), disk);
       for (const target of [folder, join(dir, 'save1.tevd')]) {
         const run = spawnSync(process.execPath, [cli, 'verify', target], { encoding: 'utf8' });
-        expect({ target, status: run.status, out: run.stdout }).toEqual({ target, status: 0, out: expect.stringMatching(/^ok .*\(terrarum, \d[\d,]* bytes\)/) }); // the CLI groups thousands with commas
+        expect({ target, status: run.status, out: run.stdout }).toEqual({
+          target,
+          status: 0,
+          out: expect.stringMatching(/^ok .*\(terrarum, \d[\d,]* bytes\)/),
+        }); // the CLI groups thousands with commas
       }
       // A disk whose save has a changed worldinfo2 is reported corrupted too.
       const broken = new Map(tree);
@@ -151,7 +201,11 @@ describe('bad input', () => {
     // Entries after the root: find the first type byte 1 at an entry boundary by re-walking.
     let at = 47;
     for (const e of d.entries) {
-      const size = 281 + (e.content.kind === 'file' ? 6 + e.content.data.length : 2 + 4 * (e.content.kind === 'directory' ? e.content.children.length : 0));
+      const size =
+        281 +
+        (e.content.kind === 'file'
+          ? 6 + e.content.data.length
+          : 2 + 4 * (e.content.kind === 'directory' ? e.content.children.length : 0));
       if (e.content.kind === 'file') {
         bad.set([0x01, 0, 0, 0, 0, 0], at + 281);
         break;
@@ -169,7 +223,12 @@ describe('bad input', () => {
       const file = d.entries.find((e) => e.content.kind === 'file')!;
       const tree = new Map(ourSaveTree());
       tree.set(name.replace(/^\//, '').replace('../', 'x/'), new Uint8Array(1));
-      const evil: TevdDisk = { ...d, entries: d.entries.map((e) => (e === file ? { ...e, ...(name.split('/').pop() === 'evil' ? { name: '..' } : {}) } : e)) };
+      const evil: TevdDisk = {
+        ...d,
+        entries: d.entries.map((e) =>
+          e === file ? { ...e, ...(name.split('/').pop() === 'evil' ? { name: '..' } : {}) } : e,
+        ),
+      };
       const r = format.decode(encodeOrThrow(tevdDisk, evil));
       if (name === '../evil') expect(E.isLeft(r) && r.left.message).toMatch(/refused entry name/);
       const saveTree = new Map(ourSaveTree());
@@ -179,7 +238,7 @@ describe('bad input', () => {
     }
   });
 
-  test('a gzip bomb in a world layer stops at the layer\'s size', () => {
+  test("a gzip bomb in a world layer stops at the layer's size", () => {
     const { gzipSync } = require('fflate') as typeof import('fflate');
     const bomb = gzipSync(new Uint8Array(64 << 20), { level: 9 });
     const text = JSON.stringify({ layerTerrain: { h: '00', b: ascii85Encode(bomb), x: '16', y: '16' } });
@@ -206,13 +265,16 @@ describe('bad input', () => {
   });
 
   test('every-4th-byte CRC: the quirk, exactly', () => {
-    expect(everyFourthByteCrc(Uint8Array.of(1, 2, 3, 4, 5))).toBe(require('@savekit/core').crc32.compute(Uint8Array.of(1, 5)));
+    expect(everyFourthByteCrc(Uint8Array.of(1, 2, 3, 4, 5))).toBe(
+      require('@savekit/core').crc32.compute(Uint8Array.of(1, 5)),
+    );
   });
 });
 
 describe('@savekit/terrarum/node: the backup rule', () => {
   const diskOf = (counter: number) => encodeOrThrow(tevdDisk, treeToDisk(ourSaveTree(counter), { name: 'save1' }));
-  const nameOf = (loaded: LoadedSave) => (loaded.document.kind === 'disk' ? loaded.document.disk.entries.find((e) => e.name === 'world') : undefined);
+  const nameOf = (loaded: LoadedSave) =>
+    loaded.document.kind === 'disk' ? loaded.document.disk.entries.find((e) => e.name === 'world') : undefined;
 
   test('saving keeps the previous save as the backup; a corrupt or missing main save falls back to it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'savekit-backup-'));
@@ -247,6 +309,15 @@ describe('@savekit/terrarum/node: the backup rule', () => {
   });
 });
 
+/** A disk's document, decoded, with the save it holds (the tests edit it). */
+function diskWithSave(bytes: Uint8Array): { kind: 'disk'; disk: TevdDisk; save: TerrarumSave } {
+  const decoded = format.decode(bytes);
+  if (E.isLeft(decoded)) throw decoded.left;
+  const doc = decoded.right.value;
+  if (doc.kind !== 'disk' || doc.save === undefined) throw new Error('expected a disk holding a save');
+  return { ...doc, save: doc.save };
+}
+
 describe('a save on a disk is the same document as the save in a folder', () => {
   const diskBytes = () => encodeOrThrow(tevdDisk, treeToDisk(ourSaveTree(5), { name: 'save1', time: 1_600_000_000 }));
 
@@ -269,11 +340,16 @@ describe('a save on a disk is the same document as the save in a folder', () => 
 
   test('an edit to the save is written into the disk: checksums recomputed, other entries untouched, files added and removed', () => {
     const bytes = diskBytes();
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- edited freely below
-    const doc = (format.decode(bytes) as E.Right<{ value: any }>).right.value;
-    const before = doc.disk as TevdDisk;
+    const doc = diskWithSave(bytes);
+    const before = doc.disk;
     doc.save.meta.name = 'Renamed';
-    doc.save.worldinfo2 = { rows: [['id', 'drop', 'name'], ['1', '1', 'BLOCK_STONE'], ['3', '3', 'BLOCK_SAND']] };
+    doc.save.worldinfo2 = {
+      rows: [
+        ['id', 'drop', 'name'],
+        ['1', '1', 'BLOCK_STONE'],
+        ['3', '3', 'BLOCK_SAND'],
+      ],
+    };
     delete doc.save.files['tapestries/1'];
     doc.save.files['computers/0f1e2d3c'] = Uint8Array.of(9, 9, 9);
     const written = format.encode(doc);
@@ -291,11 +367,13 @@ describe('a save on a disk is the same document as the save in a folder', () => 
     // Files the edit did not touch keep their entries exactly (ids, times).
     const untouched = (d: TevdDisk) => d.entries.find((e) => e.name === 'worldinfo3');
     expect(untouched(after.disk)).toEqual(untouched(before));
-    expect(after.disk.entries.find((e) => e.name === 'worldinfo2')!.id).toBe(before.entries.find((e) => e.name === 'worldinfo2')!.id);
+    expect(after.disk.entries.find((e) => e.name === 'worldinfo2')!.id).toBe(
+      before.entries.find((e) => e.name === 'worldinfo2')!.id,
+    );
   });
 
   test('a save file that cannot be written is an EncodeError, not a crash', () => {
-    const doc = (format.decode(diskBytes()) as E.Right<{ value: any }>).right.value; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const doc = diskWithSave(diskBytes());
     doc.save.meta.created = 2 ** 48;
     const written = format.encode(doc);
     expect(E.isLeft(written) && written.left).toBeInstanceOf(EncodeError);
@@ -304,34 +382,60 @@ describe('a save on a disk is the same document as the save in a folder', () => 
 
 test('a file added to a save on a disk under a path that would leave the save is refused on write', () => {
   const bytes = encodeOrThrow(tevdDisk, treeToDisk(ourSaveTree(1), { name: 'save1' }));
-  const doc = (format.decode(bytes) as E.Right<{ value: any }>).right.value; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const doc = diskWithSave(bytes);
   for (const name of ['../evil', '/etc/passwd', 'a//b']) {
     doc.save.files = { [name]: Uint8Array.of(1) };
     const written = format.encode(doc);
     expect(E.isLeft(written) && written.left.message).toMatch(/refused (entry name|path)/);
   }
   // updateDiskFromTree refuses such paths itself too.
-  expect(() => updateDiskFromTree(treeToDisk(new Map([['a', Uint8Array.of(1)]])), new Map([['../x', Uint8Array.of(1)]]))).toThrow(/refused entry name/);
+  expect(() =>
+    updateDiskFromTree(treeToDisk(new Map([['a', Uint8Array.of(1)]])), new Map([['../x', Uint8Array.of(1)]])),
+  ).toThrow(/refused entry name/);
 });
 
 test('updateDiskFromTree: directories whose parents loop do not hang it; new files go under existing or new directories', () => {
   const disk = treeToDisk(new Map([['d/e/a', Uint8Array.of(1)]]), { time: 5 });
   // d (1) and e (2) made parents of each other: a hostile disk's directory chain that never reaches the root.
   const looped: TevdDisk = { ...disk, entries: disk.entries.map((e) => (e.id === '1' ? { ...e, parent: '2' } : e)) };
-  const updated = updateDiskFromTree(looped, new Map([['d/e/a', Uint8Array.of(1)], ['x/y/b', Uint8Array.of(2)]]), { time: 9 });
+  const updated = updateDiskFromTree(
+    looped,
+    new Map([
+      ['d/e/a', Uint8Array.of(1)],
+      ['x/y/b', Uint8Array.of(2)],
+    ]),
+    { time: 9 },
+  );
   const names = updated.entries.map((e) => [e.id, e.parent, e.name]);
-  expect(names.slice(-3)).toEqual([['4', '0', 'x'], ['5', '4', 'y'], ['6', '5', 'b']]);
+  expect(names.slice(-3)).toEqual([
+    ['4', '0', 'x'],
+    ['5', '4', 'y'],
+    ['6', '5', 'b'],
+  ]);
   expect(diskToTree(updated).get('x/y/b')).toEqual(Uint8Array.of(2));
   // An added file under a directory the disk already has joins it.
-  const joined = updateDiskFromTree(disk, new Map([['d/e/a', Uint8Array.of(1)], ['d/c', Uint8Array.of(3)]]), { time: 9 });
+  const joined = updateDiskFromTree(
+    disk,
+    new Map([
+      ['d/e/a', Uint8Array.of(1)],
+      ['d/c', Uint8Array.of(3)],
+    ]),
+    { time: 9 },
+  );
   expect(joined.entries.find((e) => e.name === 'c')!.parent).toBe('1');
   expect(joined.entries.filter((e) => e.content.kind === 'directory')).toHaveLength(3);
 });
 
 test('a 100,000-deep path makes its directories without a stack overflow', () => {
-  const path = Array.from({ length: 100_000 }, (_, i) => `d${i}`).join('/') + '/f';
+  const path = `${Array.from({ length: 100_000 }, (_, i) => `d${i}`).join('/')}/f`;
   const disk = treeToDisk(new Map([[path, Uint8Array.of(7)]]));
   expect(disk.entries).toHaveLength(100_002);
-  const updated = updateDiskFromTree(treeToDisk(new Map([['a', Uint8Array.of(1)]])), new Map([['a', Uint8Array.of(1)], [path, Uint8Array.of(7)]]));
+  const updated = updateDiskFromTree(
+    treeToDisk(new Map([['a', Uint8Array.of(1)]])),
+    new Map([
+      ['a', Uint8Array.of(1)],
+      [path, Uint8Array.of(7)],
+    ]),
+  );
   expect(updated.entries).toHaveLength(100_003); // root, a, 100,000 directories, f
 });

@@ -5,7 +5,16 @@
  * @module
  */
 import fc from 'fast-check';
-import { CP437_UPPER, encode, type AnyCodec, type Codec, type CountSpec, type EncodingName, type FieldSpec, type GraphImage } from '@savekit/core';
+import {
+  CP437_UPPER,
+  encode,
+  type AnyCodec,
+  type Codec,
+  type CountSpec,
+  type EncodingName,
+  type FieldSpec,
+  type GraphImage,
+} from '@savekit/core';
 
 /** Options of {@link arbitrary}. */
 export interface ArbitraryOptions {
@@ -23,7 +32,10 @@ const text = (encoding: EncodingName, maxLength: number, allowNul: boolean): fc.
     case 'ascii':
       return fc.string({ unit: fc.integer({ min, max: 0x7f }).map((c) => String.fromCharCode(c)), maxLength });
     case 'cp437':
-      return fc.string({ unit: fc.integer({ min, max: 0xff }).map((b) => (b < 0x80 ? String.fromCharCode(b) : CP437_UPPER[b - 0x80]!)), maxLength });
+      return fc.string({
+        unit: fc.integer({ min, max: 0xff }).map((b) => (b < 0x80 ? String.fromCharCode(b) : CP437_UPPER[b - 0x80]!)),
+        maxLength,
+      });
     case 'utf8':
       return fc.string({ unit: 'grapheme', maxLength }).map((s) => (allowNul ? s : s.replace(/\0/g, '')));
   }
@@ -60,33 +72,44 @@ function graphImages(max: number): fc.Arbitrary<GraphImage> {
       refs: fc.array(fc.integer({ min: -externals, max: count }), { maxLength: 4 }),
       segments: fc.array(fc.uint8Array({ maxLength: 8 }), { maxLength: 3 }),
     });
-  return fc.record({ count: fc.integer({ min: 0, max: max * 2 }), externals: fc.integer({ min: 0, max: 2 }) }).chain(({ count, externals }) =>
-    fc.record({ objects: fc.array(object(count, externals), { minLength: count, maxLength: count }), roots: fc.array(fc.integer({ min: 0, max: count }), { maxLength: 3 }) }).map(({ objects, roots }) => {
-      const segments = objects.flatMap((o) => o.segments);
-      const refStart = new Uint32Array(count + 1);
-      const segStart = new Uint32Array(count + 1);
-      const dataStart = new Uint32Array(segments.length + 1);
-      objects.forEach((o, i) => {
-        refStart[i + 1] = refStart[i]! + o.refs.length;
-        segStart[i + 1] = segStart[i]! + o.segments.length;
-      });
-      segments.forEach((s, i) => (dataStart[i + 1] = dataStart[i]! + s.length));
-      const data = new Uint8Array(dataStart[segments.length]!);
-      segments.forEach((s, i) => data.set(s, dataStart[i]!));
-      return {
-        roots,
-        kinds: ['node', 'LUA\0', 'DATA'],
-        kindOf: Uint32Array.from(objects, (o) => o.kind),
-        sizes: Uint32Array.from(objects, (o) => o.size),
-        refStart,
-        refs: Int32Array.from(objects.flatMap((o) => o.refs)),
-        segStart,
-        dataStart,
-        data,
-        externals: Array.from({ length: externals }, (_, i) => `external${i}`),
-      };
-    }),
-  );
+  return fc
+    .record({ count: fc.integer({ min: 0, max: max * 2 }), externals: fc.integer({ min: 0, max: 2 }) })
+    .chain(({ count, externals }) =>
+      fc
+        .record({
+          objects: fc.array(object(count, externals), { minLength: count, maxLength: count }),
+          roots: fc.array(fc.integer({ min: 0, max: count }), { maxLength: 3 }),
+        })
+        .map(({ objects, roots }) => {
+          const segments = objects.flatMap((o) => o.segments);
+          const refStart = new Uint32Array(count + 1);
+          const segStart = new Uint32Array(count + 1);
+          const dataStart = new Uint32Array(segments.length + 1);
+          objects.forEach((o, i) => {
+            refStart[i + 1] = refStart[i]! + o.refs.length;
+            segStart[i + 1] = segStart[i]! + o.segments.length;
+          });
+          segments.forEach((s, i) => {
+            dataStart[i + 1] = dataStart[i]! + s.length;
+          });
+          const data = new Uint8Array(dataStart[segments.length]!);
+          segments.forEach((s, i) => {
+            data.set(s, dataStart[i]!);
+          });
+          return {
+            roots,
+            kinds: ['node', 'LUA\0', 'DATA'],
+            kindOf: Uint32Array.from(objects, (o) => o.kind),
+            sizes: Uint32Array.from(objects, (o) => o.size),
+            refStart,
+            refs: Int32Array.from(objects.flatMap((o) => o.refs)),
+            segStart,
+            dataStart,
+            data,
+            externals: Array.from({ length: externals }, (_, i) => `external${i}`),
+          };
+        }),
+    );
 }
 
 /**
@@ -105,9 +128,10 @@ function graphImages(max: number): fc.Arbitrary<GraphImage> {
 export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): fc.Arbitrary<A> {
   const maxLength = options.maxLength ?? 8;
   const maxDepth = options.maxDepth ?? 3;
-  const build = (c: AnyCodec, depth: number): fc.Arbitrary<any> => {
+  const build = (c: AnyCodec, depth: number): fc.Arbitrary<unknown> => {
     const override = options.overrides?.get(c);
     if (override !== undefined) return override;
+    // biome-ignore lint/suspicious/noExplicitAny: each kind's parameters (`meta`) are read by that kind's case below
     const m = c.meta as Record<string, any>;
     const child = (key: string | number) => c.children.find((k) => k.key === key)?.codec as AnyCodec;
     const limit = depth >= maxDepth ? 0 : maxLength;
@@ -118,7 +142,8 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
         return m.bits === 32 ? fc.float({ noDefaultInfinity: false }).map(Math.fround) : fc.double();
       case 'bits': {
         const record: Record<string, fc.Arbitrary<number>> = {};
-        for (const f of m.fields as Array<{ name: string; width: number }>) record[f.name] = intRange(0, 2 ** f.width - 1);
+        for (const f of m.fields as Array<{ name: string; width: number }>)
+          record[f.name] = intRange(0, 2 ** f.width - 1);
         return fc.record(record);
       }
       case 'magic':
@@ -128,12 +153,16 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
       case 'fourcc':
         return m.alnum
           ? fc.stringMatching(/^[A-Za-z0-9]{4}$/)
-          : fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 4, maxLength: 4 }).map((codes) => String.fromCharCode(...codes));
+          : fc
+              .array(fc.integer({ min: 0, max: 255 }), { minLength: 4, maxLength: 4 })
+              .map((codes) => String.fromCharCode(...codes));
       case 'cstring':
         return text(m.encoding, maxLength, false);
       case 'pstring': {
         const lengthMax = typeof m.lengthCodec?.meta?.max === 'number' ? m.lengthCodec.meta.max : Infinity;
-        return text(m.encoding, maxLength, true).filter((s) => (m.encoding === 'utf8' ? utf8Length(s) : s.length) <= lengthMax);
+        return text(m.encoding, maxLength, true).filter(
+          (s) => (m.encoding === 'utf8' ? utf8Length(s) : s.length) <= lengthMax,
+        );
       }
       case 'fixedString': {
         const size = c.size as number;
@@ -150,7 +179,9 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
         const dependent = specs.some((s) => typeof s === 'function');
         if (!dependent) {
           const record: Record<string, fc.Arbitrary<unknown>> = {};
-          names.forEach((name, i) => (record[name] = build(specs[i] as AnyCodec, depth)));
+          names.forEach((name, i) => {
+            record[name] = build(specs[i] as AnyCodec, depth);
+          });
           return fc.record(record);
         }
         // A field may depend on the ones before it: generate them in order.
@@ -175,16 +206,24 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
       case 'align':
         return fc.constant(undefined);
       case 'padding':
-        return fc.option(fc.uint8Array({ minLength: m.count, maxLength: m.count }).filter((b) => b.some((x) => x !== m.fill)), { nil: undefined, freq: 4 });
+        return fc.option(
+          fc.uint8Array({ minLength: m.count, maxLength: m.count }).filter((b) => b.some((x) => x !== m.fill)),
+          { nil: undefined, freq: 4 },
+        );
       case 'taggedUnion': {
         const tagCodec = child('tag');
         const variants = m.variants as Record<string, AnyCodec>;
-        const members = Object.keys(variants).map((key) =>
+        const members: fc.Arbitrary<{ tag: unknown; value: unknown }>[] = Object.keys(variants).map((key) =>
           build(variants[key]!, depth).map((value) => ({ tag: tagCodec.kind === 'int' ? Number(key) : key, value })),
         );
         if (m.otherwise !== undefined) {
           const known = new Set((m.tags as unknown[]).map(String));
-          members.push(fc.record({ tag: build(tagCodec, depth).filter((t: unknown) => !known.has(String(t))), value: build(m.otherwise, depth) }));
+          members.push(
+            fc.record({
+              tag: build(tagCodec, depth).filter((t: unknown) => !known.has(String(t))),
+              value: build(m.otherwise, depth),
+            }),
+          );
         }
         return fc.oneof(...members);
       }
@@ -201,7 +240,9 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
             return false;
           }
         };
-        return build(child('stored'), depth).filter(decodes).map((stored) => bijection.decode(stored));
+        return build(child('stored'), depth)
+          .filter(decodes)
+          .map((stored) => bijection.decode(stored));
       }
       case 'sized': {
         const body = build(child('body'), depth);
@@ -213,12 +254,17 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
         const known = m.known as Record<string, AnyCodec>;
         const framing = m.framing as { marker: AnyCodec; align?: number; padCounted?: boolean };
         const align = framing.align ?? 1;
-        const taken = new Set([...Object.keys(known), ...(m.until as string[])]);
+        const taken = new Set<unknown>([...Object.keys(known), ...(m.until as string[])]);
         const raw = fc.record({
-          id: build(framing.marker, depth).filter((id: string) => !taken.has(id)),
-          raw: fc.uint8Array({ maxLength: maxLength * 4 }).map((b) => (framing.padCounted === false ? b : b.subarray(0, b.length - (b.length % align)))),
+          id: build(framing.marker, depth).filter((id) => !taken.has(id)),
+          raw: fc
+            .uint8Array({ maxLength: maxLength * 4 })
+            .map((b) => (framing.padCounted === false ? b : b.subarray(0, b.length - (b.length % align)))),
         });
-        const entries = [...Object.keys(known).map((id) => fc.record({ id: fc.constant(id), body: build(known[id]!, depth) })), raw];
+        const entries = [
+          ...Object.keys(known).map((id) => fc.record({ id: fc.constant(id), body: build(known[id]!, depth) })),
+          raw,
+        ];
         return fc.array(fc.oneof(...entries), { maxLength: limit });
       }
       case 'transform': {
@@ -236,7 +282,9 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
       case 'graphImage':
         return graphImages(limit);
       default:
-        throw new Error(`no arbitrary can be derived for codec ${c.name} (kind ${c.kind}); pass one in options.overrides`);
+        throw new Error(
+          `no arbitrary can be derived for codec ${c.name} (kind ${c.kind}); pass one in options.overrides`,
+        );
     }
   };
   return build(codec as AnyCodec, 0) as fc.Arbitrary<A>;

@@ -25,7 +25,10 @@ export function randomBytes(length: number, seed: number): Uint8Array {
   return out;
 }
 
-const WORDS = 'the quick brown fox jumps over lazy dog save game level player monster weapon door key secret sector line thing map episode skill health armor ammo'.split(' ');
+const WORDS =
+  'the quick brown fox jumps over lazy dog save game level player monster weapon door key secret sector line thing map episode skill health armor ammo'.split(
+    ' ',
+  );
 
 /** English-like text: words from a small vocabulary, with punctuation and line breaks, as UTF-8. */
 export function text(length: number, seed: number): Uint8Array {

@@ -79,7 +79,11 @@ export function mutate(input: Uint8Array, kind: Mutation, random: Random): Uint8
     case 'truncate':
       return input.slice(0, at);
     case 'insert':
-      return out([input.subarray(0, at), Uint8Array.from({ length: span }, () => Math.floor(random() * 256)), input.subarray(at)]);
+      return out([
+        input.subarray(0, at),
+        Uint8Array.from({ length: span }, () => Math.floor(random() * 256)),
+        input.subarray(at),
+      ]);
     case 'inflate': {
       // Lengths and counts are usually 2 or 4 bytes: make one claim everything.
       const copy = input.slice();
@@ -93,7 +97,13 @@ export function mutate(input: Uint8Array, kind: Mutation, random: Random): Uint8
       const other = Math.floor(random() * Math.max(1, n - span));
       const [a, b] = at < other ? [at, other] : [other, at];
       if (b < a + span || b + span > n) return input.slice();
-      return out([input.subarray(0, a), input.subarray(b, b + span), input.subarray(a + span, b), input.subarray(a, a + span), input.subarray(b + span)]);
+      return out([
+        input.subarray(0, a),
+        input.subarray(b, b + span),
+        input.subarray(a + span, b),
+        input.subarray(a, a + span),
+        input.subarray(b + span),
+      ]);
     }
     case 'zero': {
       const copy = input.slice();
@@ -102,7 +112,9 @@ export function mutate(input: Uint8Array, kind: Mutation, random: Random): Uint8
     }
     case 'hostile': {
       const pattern = pick(hostileInputs.bytes, random).bytes;
-      return random() < 0.5 ? out([input.subarray(0, at), pattern, input.subarray(at + pattern.length)]) : out([input.subarray(0, at), pattern, input.subarray(at)]);
+      return random() < 0.5
+        ? out([input.subarray(0, at), pattern, input.subarray(at + pattern.length)])
+        : out([input.subarray(0, at), pattern, input.subarray(at)]);
     }
   }
 }
@@ -139,7 +151,8 @@ function pick<T>(items: ReadonlyArray<T>, random: Random): T {
 function checkSeeds(seeds: ReadonlyArray<SaveInput>): void {
   if (seeds.length === 0) throw new Error('fuzzSuite needs at least one seed');
   seeds.forEach((seed, k) => {
-    if (isSaveTree(seed) && seed.size === 0) throw new Error(`fuzzSuite: seed ${k} is an empty folder, with no file to mutate`);
+    if (isSaveTree(seed) && seed.size === 0)
+      throw new Error(`fuzzSuite: seed ${k} is an empty folder, with no file to mutate`);
   });
 }
 
@@ -147,7 +160,11 @@ function checkSeeds(seeds: ReadonlyArray<SaveInput>): void {
  * Iteration `i`'s input: the seeds taken in turn, a mutation and, in a folder, one file mutated.
  * The loop and {@link fuzzInput} both go through here, so a reported input is regenerated exactly.
  */
-function nextInput(seeds: ReadonlyArray<SaveInput>, i: number, random: Random): { kind: Mutation; input: SaveInput; shown: string } {
+function nextInput(
+  seeds: ReadonlyArray<SaveInput>,
+  i: number,
+  random: Random,
+): { kind: Mutation; input: SaveInput; shown: string } {
   const seed = seeds[i % seeds.length]!; // checkSeeds: not empty
   const kind = pick(MUTATIONS, random);
   if (!isSaveTree(seed)) {
@@ -162,7 +179,11 @@ function nextInput(seeds: ReadonlyArray<SaveInput>, i: number, random: Random): 
 }
 
 /** The fuzz loop itself; `progress`, when given, receives each iteration number before its decode. */
-export function fuzzLoop<Doc>(format: SaveFormat<Doc>, options: FuzzOptions, progress?: (iteration: number) => void): SuiteReport {
+export function fuzzLoop<Doc>(
+  format: SaveFormat<Doc>,
+  options: FuzzOptions,
+  progress?: (iteration: number) => void,
+): SuiteReport {
   const iterations = options.iterations ?? defaultIterations();
   const timeoutMs = options.timeoutMs ?? 2000;
   const maxAllocation = options.maxAllocationBytes ?? 512 * 1024 * 1024;
@@ -177,11 +198,15 @@ export function fuzzLoop<Doc>(format: SaveFormat<Doc>, options: FuzzOptions, pro
     progress?.(i);
     const before = allocated();
     const start = performance.now();
-    let result;
+    let result: ReturnType<typeof format.decode>;
     try {
       result = format.decode(input);
     } catch (error) {
-      failures.push({ check: `iteration ${i} (${kind})`, message: `decode threw ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`, input: shown });
+      failures.push({
+        check: `iteration ${i} (${kind})`,
+        message: `decode threw ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
+        input: shown,
+      });
       continue;
     }
     let ms = performance.now() - start;
@@ -190,17 +215,45 @@ export function fuzzLoop<Doc>(format: SaveFormat<Doc>, options: FuzzOptions, pro
       // collection or a busy machine (CI runs suites side by side on two cores) does not.
       const first = ms;
       for (let retry = 0; retry < SLOW_RETRIES && ms > timeoutMs; retry++) ms = Math.min(ms, timeDecode(format, input));
-      if (ms > timeoutMs) failures.push({ check: `iteration ${i} (${kind})`, message: `decode took ${first.toFixed(0)} ms, over ${timeoutMs} ms, and ${ms.toFixed(0)} ms at best when timed again`, input: shown });
+      if (ms > timeoutMs)
+        failures.push({
+          check: `iteration ${i} (${kind})`,
+          message: `decode took ${first.toFixed(0)} ms, over ${timeoutMs} ms, and ${ms.toFixed(0)} ms at best when timed again`,
+          input: shown,
+        });
       else retimed++;
     }
     if (ms > slowest.ms) slowest = { ms, mutation: kind };
     const grew = allocated() - before;
-    if (grew > maxAllocation) failures.push({ check: `iteration ${i} (${kind})`, message: `decode grew memory by ${(grew / 2 ** 20).toFixed(0)} MiB`, input: shown });
-    if (E.isLeft(result) && (result.left === null || typeof result.left !== 'object' || result.left.name !== 'DecodeError' || !Array.isArray(result.left.path) || typeof result.left.offset !== 'number')) {
-      failures.push({ check: `iteration ${i} (${kind})`, message: `decode failed with something other than a DecodeError: ${String(result.left)}`, input: shown });
+    if (grew > maxAllocation)
+      failures.push({
+        check: `iteration ${i} (${kind})`,
+        message: `decode grew memory by ${(grew / 2 ** 20).toFixed(0)} MiB`,
+        input: shown,
+      });
+    if (
+      E.isLeft(result) &&
+      (result.left === null ||
+        typeof result.left !== 'object' ||
+        result.left.name !== 'DecodeError' ||
+        !Array.isArray(result.left.path) ||
+        typeof result.left.offset !== 'number')
+    ) {
+      failures.push({
+        check: `iteration ${i} (${kind})`,
+        message: `decode failed with something other than a DecodeError: ${String(result.left)}`,
+        input: shown,
+      });
     }
   }
-  return { suite: 'fuzz', format: format.id, iterations, failures, slowest: { ms: Math.round(slowest.ms * 100) / 100, mutation: slowest.mutation }, retimed };
+  return {
+    suite: 'fuzz',
+    format: format.id,
+    iterations,
+    failures,
+    slowest: { ms: Math.round(slowest.ms * 100) / 100, mutation: slowest.mutation },
+    retimed,
+  };
 }
 
 /** The input of iteration `target`, regenerated exactly as the loop made it (for hang reports). */

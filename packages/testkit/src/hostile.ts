@@ -32,7 +32,10 @@ export const hostileInputs = {
     { name: 'invalid UTF-8', bytes: Uint8Array.of(0xc3, 0x28, 0xa0, 0xa1, 0xed, 0xa0, 0x80) },
     { name: 'overlong NUL', bytes: Uint8Array.of(0xc0, 0x80) },
     // An LZO1X stream whose M4 match length runs on in zero bytes: claims gigabytes.
-    { name: 'LZO bomb', bytes: Uint8Array.from([0x12, 0x61, 0x10, ...new Uint8Array(4096), 0x01, 0x04, 0x00, 0x11, 0x00, 0x00]) },
+    {
+      name: 'LZO bomb',
+      bytes: Uint8Array.from([0x12, 0x61, 0x10, ...new Uint8Array(4096), 0x01, 0x04, 0x00, 0x11, 0x00, 0x00]),
+    },
     // A zlib stream header followed by a stored block claiming 65535 bytes it does not have.
     { name: 'truncated zlib', bytes: Uint8Array.of(0x78, 0x01, 0x00, 0xff, 0xff, 0x00, 0x00) },
   ] as ReadonlyArray<HostileBytes>,
@@ -45,5 +48,15 @@ export const hostileInputs = {
     '{"a": {"__proto__": {"polluted": true}}}',
   ] as ReadonlyArray<string>,
   /** Entry names a container must refuse: escaping, absolute, NUL. */
-  paths: ['../escape', 'a/../../escape', '/etc/passwd', 'C:\\Windows\\win.ini', 'a\\..\\b', 'name\0.txt', '', '.', 'a//b'] as ReadonlyArray<string>,
+  paths: [
+    '../escape',
+    'a/../../escape',
+    '/etc/passwd',
+    'C:\\Windows\\win.ini',
+    'a\\..\\b',
+    'name\0.txt',
+    '',
+    '.',
+    'a//b',
+  ] as ReadonlyArray<string>,
 } as const;

@@ -35,7 +35,10 @@ export class SuiteError extends Error {
   constructor(readonly report: SuiteReport) {
     super(
       `${report.suite} suite for ${report.format}: ${report.failures.length} of ${report.iterations} failed\n` +
-        report.failures.slice(0, 10).map((f) => `  ${f.check}: ${f.message}${f.input ? ` (input ${f.input})` : ''}`).join('\n'),
+        report.failures
+          .slice(0, 10)
+          .map((f) => `  ${f.check}: ${f.message}${f.input ? ` (input ${f.input})` : ''}`)
+          .join('\n'),
     );
   }
 }
@@ -54,7 +57,10 @@ export function recordTotals(report: SuiteReport): void {
   const file = process.env.SAVEKIT_TESTKIT_TOTALS;
   if (!file) return;
   mkdirSync(dirname(file), { recursive: true });
-  appendFileSync(file, `${JSON.stringify({ suite: report.suite, format: report.format, iterations: report.iterations, failures: report.failures.length, slowest: report.slowest, retimed: report.retimed })}\n`);
+  appendFileSync(
+    file,
+    `${JSON.stringify({ suite: report.suite, format: report.format, iterations: report.iterations, failures: report.failures.length, slowest: report.slowest, retimed: report.retimed })}\n`,
+  );
 }
 
 /** Records the report (unless `record` is false), and throws a {@link SuiteError} when it has failures. */

@@ -57,29 +57,45 @@ export function roundTripSuite<Doc>(format: SaveFormat<Doc>, options: RoundTripO
   // One document through every law; returns the failures it showed.
   const lawsOn = (check: string, input: SaveInput, fromDoc: boolean) => {
     const decoded = format.decode(input);
-    if (E.isLeft(decoded)) return failures.push({ check, message: `does not decode: ${decoded.left.toString()}`, input: show(input) });
+    if (E.isLeft(decoded))
+      return failures.push({ check, message: `does not decode: ${decoded.left.toString()}`, input: show(input) });
     const again = format.encode(decoded.right.value);
-    if (E.isLeft(again)) return failures.push({ check, message: `does not re-encode: ${again.left.toString()}`, input: show(input) });
-    if (!sameSave(again.right, input)) return failures.push({ check, message: 'encode(decode(bytes)) differs from the bytes', input: show(input) });
+    if (E.isLeft(again))
+      return failures.push({ check, message: `does not re-encode: ${again.left.toString()}`, input: show(input) });
+    if (!sameSave(again.right, input))
+      return failures.push({ check, message: 'encode(decode(bytes)) differs from the bytes', input: show(input) });
     const json = JSON.parse(JSON.stringify(format.json.encode(decoded.right.value)));
     const back = format.json.decode(json);
-    if (E.isLeft(back)) return failures.push({ check, message: 'its JSON does not validate against the format\'s own type', input: show(input) });
+    if (E.isLeft(back))
+      return failures.push({
+        check,
+        message: "its JSON does not validate against the format's own type",
+        input: show(input),
+      });
     const rebuilt = format.encode(back.right);
-    if (E.isLeft(rebuilt) || !sameSave(rebuilt.right, input)) return failures.push({ check, message: 'JSON dump then build gives other bytes', input: show(input) });
+    if (E.isLeft(rebuilt) || !sameSave(rebuilt.right, input))
+      return failures.push({ check, message: 'JSON dump then build gives other bytes', input: show(input) });
     let confidence = 0;
     try {
       confidence = format.sniff(input);
     } catch (error) {
       return failures.push({ check, message: `sniff threw: ${String(error)}`, input: show(input) });
     }
-    if (!(confidence > 0)) return failures.push({ check, message: `sniff does not recognise ${fromDoc ? 'the format\'s own output' : 'the sample'}`, input: show(input) });
+    if (!(confidence > 0))
+      return failures.push({
+        check,
+        message: `sniff does not recognise ${fromDoc ? "the format's own output" : 'the sample'}`,
+        input: show(input),
+      });
     return undefined;
   };
   for (const [i, sample] of (options.samples ?? []).entries()) {
     iterations++;
     lawsOn(`sample ${i}`, sample, false);
   }
-  const documents = options.arbitraries ?? (options.codec ? (arbitrary(options.codec, options.arbitraryOptions) as fc.Arbitrary<Doc>) : undefined);
+  const documents =
+    options.arbitraries ??
+    (options.codec ? (arbitrary(options.codec, options.arbitraryOptions) as fc.Arbitrary<Doc>) : undefined);
   if (documents !== undefined) {
     const runs = options.numRuns ?? 1000;
     const before = failures.length;
@@ -93,7 +109,11 @@ export function roundTripSuite<Doc>(format: SaveFormat<Doc>, options: RoundTripO
         }
         const decoded = format.decode(bytes.right);
         if (E.isLeft(decoded)) {
-          failures.push({ check: 'generated document', message: `its encoding does not decode: ${decoded.left.toString()}`, input: show(bytes.right) });
+          failures.push({
+            check: 'generated document',
+            message: `its encoding does not decode: ${decoded.left.toString()}`,
+            input: show(bytes.right),
+          });
           return false;
         }
         return lawsOn('generated document', bytes.right, true) === undefined;
@@ -103,6 +123,7 @@ export function roundTripSuite<Doc>(format: SaveFormat<Doc>, options: RoundTripO
     // fast-check shrinks; keep only the first (unshrunk) failure and the smallest, not every step.
     if (failures.length - before > 2) failures.splice(before + 1, failures.length - before - 2);
   }
-  if (iterations === 0) failures.push({ check: 'setup', message: 'nothing to check: give samples, arbitraries or a codec' });
+  if (iterations === 0)
+    failures.push({ check: 'setup', message: 'nothing to check: give samples, arbitraries or a codec' });
   return finish({ suite: 'roundTrip', format: format.id, iterations, failures }, options.record ?? true);
 }

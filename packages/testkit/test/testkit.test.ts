@@ -1,30 +1,114 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
 import {
-  arena, array, bits, bytes, checksum, chunk, chunkList, crc32, cstring, decode, encode, f32le, f64le, fixedString,
-  fourcc, i64le, lazy, literal, magic, map, maybe, nothing, optional, padding, pointer, pstring, sized, struct,
-  taggedUnion, transform, transformKeeping, u16le, u32le, u48le, u8, xor, compression, graphImage, type AnyCodec, type Codec, type SaveFormat,
+  arena,
+  array,
+  bits,
+  bytes,
+  checksum,
+  chunk,
+  chunkList,
+  crc32,
+  cstring,
+  decode,
+  encode,
+  f32le,
+  f64le,
+  fixedString,
+  fourcc,
+  i64le,
+  lazy,
+  literal,
+  magic,
+  map,
+  maybe,
+  nothing,
+  optional,
+  padding,
+  pointer,
+  pstring,
+  sized,
+  struct,
+  taggedUnion,
+  transform,
+  transformKeeping,
+  u16le,
+  u32le,
+  u48le,
+  u8,
+  xor,
+  compression,
+  graphImage,
+  type AnyCodec,
+  type Codec,
+  type SaveFormat,
 } from '@savekit/core';
-import { arbitrary, fuzzInput, fuzzLoop, fuzzSuite, fuzzSuiteIsolated, hostileInputs, mutate, roundTripSuite, SuiteError } from '../src/index';
+import {
+  arbitrary,
+  fuzzInput,
+  fuzzLoop,
+  fuzzSuite,
+  fuzzSuiteIsolated,
+  hostileInputs,
+  mutate,
+  roundTripSuite,
+  SuiteError,
+} from '../src/index';
 
 const framing = { marker: fourcc({ alnum: true }), length: u32le, align: 4, endMarker: (m: string) => m.toUpperCase() };
-interface Tree { value: number; children: Tree[] }
+interface Tree {
+  value: number;
+  children: Tree[];
+}
 const tree: Codec<Tree> = struct({ value: u8, children: lazy(() => array(tree, u8)) });
 const identity = { name: 'identity', compress: (b: Uint8Array) => b.slice(), decompress: (b: Uint8Array) => b.slice() };
 
 const codecs: Array<[string, AnyCodec]> = [
   ['integers and floats', struct({ a: u8, b: u16le, c: u48le, d: i64le, e: f32le, f: f64le })],
   ['bits', bits({ a: 1, b: 3, c: 12 }, { order: 'lsb' })],
-  ['strings', struct({ c: cstring('utf8'), p: pstring(u8, 'cp437'), f: fixedString(10, 'ascii'), s: fixedString(6, 'ascii', { pad: 0x20 }) })],
-  ['bytes, magic, literal, padding', struct({ m: magic('AB', 'CD'), v: literal(u8, 1, 2), pad: padding(3), b: bytes(u16le), rest: bytes('rest') })],
-  ['dependent struct', struct({ version: u8, count: u8, items: (p: { count: number }) => array(u16le, p.count), extra: (p: { version: number }) => maybe(p.version > 1, u32le) })],
+  [
+    'strings',
+    struct({
+      c: cstring('utf8'),
+      p: pstring(u8, 'cp437'),
+      f: fixedString(10, 'ascii'),
+      s: fixedString(6, 'ascii', { pad: 0x20 }),
+    }),
+  ],
+  [
+    'bytes, magic, literal, padding',
+    struct({ m: magic('AB', 'CD'), v: literal(u8, 1, 2), pad: padding(3), b: bytes(u16le), rest: bytes('rest') }),
+  ],
+  [
+    'dependent struct',
+    struct({
+      version: u8,
+      count: u8,
+      items: (p: { count: number }) => array(u16le, p.count),
+      extra: (p: { version: number }) => maybe(p.version > 1, u32le),
+    }),
+  ],
   ['optional, nothing', struct({ a: u8, n: nothing, tail: optional(u16le) })],
   ['tagged union with otherwise', taggedUnion(u8, { 1: u32le, 2: cstring('ascii') }, { otherwise: bytes('rest') })],
   ['lazy tree', tree],
   ['map', map(u8, { decode: (n: number) => n * 2, encode: (n: number) => n / 2 })],
-  ['sized, checksum, transform', struct({ s: sized(u16le, cstring('ascii')), c: checksum(u32le, { algorithm: crc32, stored: u32le }), t: sized(u8, transform(bytes('rest'), xor('K'))) })],
+  [
+    'sized, checksum, transform',
+    struct({
+      s: sized(u16le, cstring('ascii')),
+      c: checksum(u32le, { algorithm: crc32, stored: u32le }),
+      t: sized(u8, transform(bytes('rest'), xor('K'))),
+    }),
+  ],
   ['transformKeeping', sized(u16le, transformKeeping(array(u16le, 'rest'), compression(identity)))],
-  ['chunks', struct({ one: chunk(framing, 'Vari', struct({ n: cstring('ascii') })), list: chunkList(framing, { Vari: cstring('ascii'), Wads: u32le }, { until: ['ENDE'] }), end: magic('ENDE') })],
+  [
+    'chunks',
+    struct({
+      one: chunk(framing, 'Vari', struct({ n: cstring('ascii') })),
+      list: chunkList(framing, { Vari: cstring('ascii'), Wads: u32le }, { until: ['ENDE'] }),
+      end: magic('ENDE'),
+    }),
+  ],
   ['pointers in an arena', arena(struct({ slots: array(pointer(u16le, cstring('ascii')), 3) }))],
   ['graph images', graphImage],
 ];
@@ -47,7 +131,10 @@ describe('arbitrary(codec)', () => {
   test('a codec of unknown kind asks for an override, and overrides are used', () => {
     const custom = { ...u8, kind: 'custom', name: 'custom' } as Codec<number>;
     expect(() => arbitrary(custom)).toThrow(/no arbitrary can be derived for codec custom/);
-    const values = fc.sample(arbitrary(struct({ x: custom }), { overrides: new Map([[custom as AnyCodec, fc.constant(7)]]) }), 5);
+    const values = fc.sample(
+      arbitrary(struct({ x: custom }), { overrides: new Map([[custom as AnyCodec, fc.constant(7)]]) }),
+      5,
+    );
     expect(values).toEqual(Array(5).fill({ x: 7 }));
   });
 });
@@ -79,12 +166,17 @@ describe('roundTripSuite', () => {
   });
 
   test('catches an encoder that drops a byte', () => {
-    const dropsAByte: SaveFormat<Rec> = { ...goodFormat, encode: (doc) => E.map((b: Uint8Array) => b.subarray(0, b.length - 1))(encode(record, doc)) };
+    const dropsAByte: SaveFormat<Rec> = {
+      ...goodFormat,
+      encode: (doc) => E.map((b: Uint8Array) => b.subarray(0, b.length - 1))(encode(record, doc)),
+    };
     expect(() => roundTripSuite(dropsAByte, { samples: [sample], codec: record, record: false })).toThrow(SuiteError);
   });
 
   test('catches a sniffer that does not recognise its own output', () => {
-    expect(() => roundTripSuite({ ...goodFormat, sniff: () => 0 }, { samples: [sample], record: false })).toThrow(/sniff does not recognise the sample/);
+    expect(() => roundTripSuite({ ...goodFormat, sniff: () => 0 }, { samples: [sample], record: false })).toThrow(
+      /sniff does not recognise the sample/,
+    );
   });
 });
 
@@ -103,21 +195,32 @@ describe('fuzzSuite', () => {
         return goodFormat.decode(input, options);
       },
     };
-    expect(() => fuzzSuite(throws, { seeds: [sample], iterations: 5_000, record: false })).toThrow(/decode threw TypeError: cannot read properties of undefined/);
+    expect(() => fuzzSuite(throws, { seeds: [sample], iterations: 5_000, record: false })).toThrow(
+      /decode threw TypeError: cannot read properties of undefined/,
+    );
   });
 
   test('catches a decoder that answers with a plain Error instead of a DecodeError, or hangs', () => {
-    const wrongError: SaveFormat<Rec> = { ...goodFormat, decode: (input, options) => E.mapLeft(() => new Error('nope') as never)(goodFormat.decode(input, options)) };
-    expect(() => fuzzSuite(wrongError, { seeds: [sample], iterations: 2_000, record: false })).toThrow(/something other than a DecodeError/);
+    const wrongError: SaveFormat<Rec> = {
+      ...goodFormat,
+      decode: (input, options) => E.mapLeft(() => new Error('nope') as never)(goodFormat.decode(input, options)),
+    };
+    expect(() => fuzzSuite(wrongError, { seeds: [sample], iterations: 2_000, record: false })).toThrow(
+      /something other than a DecodeError/,
+    );
     const slow: SaveFormat<Rec> = {
       ...goodFormat,
       decode: (input, options) => {
         const until = Date.now() + 30;
-        while (Date.now() < until) { /* a decoder that spins */ }
+        while (Date.now() < until) {
+          /* a decoder that spins */
+        }
         return goodFormat.decode(input, options);
       },
     };
-    expect(() => fuzzSuite(slow, { seeds: [sample], iterations: 3, timeoutMs: 10, record: false })).toThrow(/over 10 ms, and \d+ ms at best when timed again/);
+    expect(() => fuzzSuite(slow, { seeds: [sample], iterations: 3, timeoutMs: 10, record: false })).toThrow(
+      /over 10 ms, and \d+ ms at best when timed again/,
+    );
   });
 
   test('a decode that is slow once (a pause, not a hang) is timed again and not reported', () => {
@@ -129,7 +232,9 @@ describe('fuzzSuite', () => {
           // Far over the limit, which is far over a healthy decode (microseconds): the verdict does
           // not hang on how fast the machine is.
           const until = Date.now() + 300;
-          while (Date.now() < until) { /* the machine paused during this decode */ }
+          while (Date.now() < until) {
+            /* the machine paused during this decode */
+          }
         }
         return goodFormat.decode(input, options);
       },
@@ -143,7 +248,10 @@ describe('fuzzSuite', () => {
 
   test('mutations change inputs in every advertised way', () => {
     let s = 1;
-    const random = () => ((s = (s * 16807) % 2147483647) / 2147483647);
+    const random = () => {
+      s = (s * 16807) % 2147483647;
+      return s / 2147483647;
+    };
     for (const kind of ['flip', 'truncate', 'insert', 'inflate', 'duplicate', 'swap', 'zero', 'hostile'] as const) {
       const results = Array.from({ length: 50 }, () => mutate(sample, kind, random));
       expect(results.some((r) => r.length !== sample.length || r.some((b, i) => b !== sample[i]))).toBe(true);
@@ -151,10 +259,16 @@ describe('fuzzSuite', () => {
   });
 
   test('seeds with nothing to mutate are refused up front: none, or an empty folder', () => {
-    expect(() => fuzzSuite(goodFormat, { seeds: [], iterations: 1, record: false })).toThrow('fuzzSuite needs at least one seed');
+    expect(() => fuzzSuite(goodFormat, { seeds: [], iterations: 1, record: false })).toThrow(
+      'fuzzSuite needs at least one seed',
+    );
     // An empty folder used to reach mutate() as undefined and fail with a TypeError of its own.
-    expect(() => fuzzSuite(goodFormat, { seeds: [sample, new Map()], iterations: 4, record: false })).toThrow('fuzzSuite: seed 1 is an empty folder, with no file to mutate');
-    expect(() => fuzzInput({ seeds: [new Map()] }, 0)).toThrow('fuzzSuite: seed 0 is an empty folder, with no file to mutate');
+    expect(() => fuzzSuite(goodFormat, { seeds: [sample, new Map()], iterations: 4, record: false })).toThrow(
+      'fuzzSuite: seed 1 is an empty folder, with no file to mutate',
+    );
+    expect(() => fuzzInput({ seeds: [new Map()] }, 0)).toThrow(
+      'fuzzSuite: seed 0 is an empty folder, with no file to mutate',
+    );
   });
 
   test('fuzzInput regenerates the inputs of the loop exactly, folder seeds included', () => {
@@ -164,7 +278,17 @@ describe('fuzzSuite', () => {
         throw new TypeError('rejects everything');
       },
     };
-    const options = { seeds: [sample, new Map([['a.bin', sample], ['b.bin', sample.subarray(0, 4)]])], iterations: 20, record: false };
+    const options = {
+      seeds: [
+        sample,
+        new Map([
+          ['a.bin', sample],
+          ['b.bin', sample.subarray(0, 4)],
+        ]),
+      ],
+      iterations: 20,
+      record: false,
+    };
     const report = fuzzLoop(rejectsAll, options);
     expect(report.failures).toHaveLength(20);
     report.failures.forEach((failure, i) => {
@@ -198,7 +322,9 @@ describe('fuzzSuiteIsolated', () => {
 
   test('runs a format from its module in a worker and passes a correct one', async () => {
     const { readFileSync } = require('node:fs') as typeof import('node:fs');
-    const seed = new Uint8Array(readFileSync(join(__dirname, '..', '..', '..', 'examples', 'saves', 'skirmish-01.sks')));
+    const seed = new Uint8Array(
+      readFileSync(join(__dirname, '..', '..', '..', 'examples', 'saves', 'skirmish-01.sks')),
+    );
     const report = await fuzzSuiteIsolated({ module: examplePlugin, seeds: [seed], iterations: 3_000, record: false });
     expect(report.format).toBe('skirmish');
     expect(report.failures).toEqual([]);
@@ -206,22 +332,36 @@ describe('fuzzSuiteIsolated', () => {
 
   test('stops a decoder that hangs and names the input', async () => {
     const hanging = join(dir, 'hanging.mjs');
-    writeFileSync(hanging, `export const format = { id: 'hangs', decode(input) { if (input.length < 6) { for (;;) {} } return { _tag: 'Left', left: { name: 'DecodeError', path: [], offset: 0 } }; } };`);
+    writeFileSync(
+      hanging,
+      `export const format = { id: 'hangs', decode(input) { if (input.length < 6) { for (;;) {} } return { _tag: 'Left', left: { name: 'DecodeError', path: [], offset: 0 } }; } };`,
+    );
     // The limit is generous and the verdict is which input: only the short ones never return (at
     // most 5 bytes, 10 hex digits), so a healthy decode stalled by a busy machine cannot pass for it.
-    await expect(fuzzSuiteIsolated({ module: hanging, seeds: [sample], iterations: 10_000, timeoutMs: 1000, record: false })).rejects.toThrow(/decode did not return within 1000 ms, 3 times out of 3 \(input [0-9a-f]{0,10}\)/);
+    await expect(
+      fuzzSuiteIsolated({ module: hanging, seeds: [sample], iterations: 10_000, timeoutMs: 1000, record: false }),
+    ).rejects.toThrow(/decode did not return within 1000 ms, 3 times out of 3 \(input [0-9a-f]{0,10}\)/);
   });
 
   test('a decode over the limit once (a pause of the machine, not a hang) is run again and not reported', async () => {
     // The decoder spins far past the limit on its first call only (a marker file tells later workers).
     const paused = join(dir, 'paused.mjs');
     const marker = join(dir, 'paused-once');
-    writeFileSync(paused, `import { existsSync, writeFileSync } from 'node:fs';
+    writeFileSync(
+      paused,
+      `import { existsSync, writeFileSync } from 'node:fs';
       export const format = { id: 'pauses', decode() {
         if (!existsSync(${JSON.stringify(marker)})) { writeFileSync(${JSON.stringify(marker)}, ''); const until = Date.now() + 3000; while (Date.now() < until) {} }
         return { _tag: 'Left', left: { name: 'DecodeError', path: [], offset: 0 } };
-      } };`);
-    const report = await fuzzSuiteIsolated({ module: paused, seeds: [sample], iterations: 200, timeoutMs: 1000, record: false });
+      } };`,
+    );
+    const report = await fuzzSuiteIsolated({
+      module: paused,
+      seeds: [sample],
+      iterations: 200,
+      timeoutMs: 1000,
+      record: false,
+    });
     expect(report.failures).toEqual([]);
     expect(report.retimed).toBeGreaterThanOrEqual(1);
   });

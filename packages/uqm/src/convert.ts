@@ -6,9 +6,17 @@
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js';
-import { decode, encode, isRawChunk, type KnownChunk } from '@savekit/core';
+import { decode, encode, isRawChunk, type KnownChunk, type TypeOf } from '@savekit/core';
 import { DEFINED_GROUPS, groupOffsetEntry, type GameState } from './game-state.js';
-import { readDefinedGroups, randomGroups, stateBattleGroup, stateGroupList, writeDefinedGroups, groupHeader, type StateBattleGroup } from './groups.js';
+import {
+  readDefinedGroups,
+  randomGroups,
+  stateBattleGroup,
+  stateGroupList,
+  writeDefinedGroups,
+  groupHeader,
+  type StateBattleGroup,
+} from './groups.js';
 import type { BattleGroups, GroupList } from './records.js';
 import type { KnownChunks, SaveChunk, UqmSave } from './save.js';
 import { starInfo, type StarInfo } from './star-info.js';
@@ -39,14 +47,16 @@ export type DefgrpLayout =
 
 const RANDGRP_HEADER = 268;
 
-function chunk<K extends keyof KnownChunks>(save: UqmSave, id: K): Array<KnownChunk<K, any>> {
-  return save.chunks.filter((c) => c.id === id && !isRawChunk(c)) as unknown as Array<KnownChunk<K, any>>;
+function chunk<K extends keyof KnownChunks>(save: UqmSave, id: K): Array<KnownChunk<K, TypeOf<KnownChunks[K]>>> {
+  return save.chunks.filter((c) => c.id === id && !isRawChunk(c)) as unknown as Array<
+    KnownChunk<K, TypeOf<KnownChunks[K]>>
+  >;
 }
 
 function gameStateOf(save: UqmSave): GameState {
   const gm = chunk(save, 'GmSt')[0];
   if (gm === undefined) throw new Error('the save has no GmSt chunk');
-  if ('raw' in gm.body) throw new Error('the save\'s game state is of no known revision');
+  if ('raw' in gm.body) throw new Error("the save's game state is of no known revision");
   return gm.body as GameState;
 }
 
@@ -56,12 +66,14 @@ function must<A>(result: E.Either<{ toString(): string }, A>): A {
 }
 
 function nibble(value: number, what: string): number {
-  if (!Number.isInteger(value) || value < 0 || value > 15) throw new RangeError(`${what} ${value} does not fit the state file's nibble`);
+  if (!Number.isInteger(value) || value < 0 || value > 15)
+    throw new RangeError(`${what} ${value} does not fit the state file's nibble`);
   return value;
 }
 
 function byte(value: number, what: string): number {
-  if (!Number.isInteger(value) || value < 0 || value > 255) throw new RangeError(`${what} ${value} does not fit the state file's byte (the game would truncate it)`);
+  if (!Number.isInteger(value) || value < 0 || value > 255)
+    throw new RangeError(`${what} ${value} does not fit the state file's byte (the game would truncate it)`);
   return value;
 }
 
@@ -71,8 +83,18 @@ function toStateGroup(group: BattleGroups['groups'][number]): StateBattleGroup {
     ships: group.ships.map((s) => ({
       race: s.raceOuter,
       ship: {
-        unused0: 0, captainsNameIndex: s.captainsNameIndex, pad3: 0, unused4: 0, raceId: s.raceId, index: s.index,
-        crewLevel: byte(s.crewLevel, 'crew level'), maxCrew: byte(s.maxCrew, 'max crew'), energyLevel: s.energyLevel, maxEnergy: s.maxEnergy, unused12: 0, unused14: 0,
+        unused0: 0,
+        captainsNameIndex: s.captainsNameIndex,
+        pad3: 0,
+        unused4: 0,
+        raceId: s.raceId,
+        index: s.index,
+        crewLevel: byte(s.crewLevel, 'crew level'),
+        maxCrew: byte(s.maxCrew, 'max crew'),
+        energyLevel: s.energyLevel,
+        maxEnergy: s.maxEnergy,
+        unused12: 0,
+        unused14: 0,
       },
     })),
   };
@@ -83,8 +105,14 @@ function fromStateGroup(group: StateBattleGroup | null): BattleGroups['groups'][
   return {
     icon: group.raceType,
     ships: group.ships.map(({ race, ship }) => ({
-      raceOuter: race, captainsNameIndex: ship.captainsNameIndex, raceId: ship.raceId, index: ship.index,
-      crewLevel: ship.crewLevel, maxCrew: ship.maxCrew, energyLevel: ship.energyLevel, maxEnergy: ship.maxEnergy,
+      raceOuter: race,
+      captainsNameIndex: ship.captainsNameIndex,
+      raceId: ship.raceId,
+      index: ship.index,
+      crewLevel: ship.crewLevel,
+      maxCrew: ship.maxCrew,
+      energyLevel: ship.energyLevel,
+      maxEnergy: ship.maxEnergy,
     })),
   };
 }
@@ -109,7 +137,10 @@ class StateFile {
  * The state files a save becomes when the game loads it. `defgrp.dat` is laid out as the writer had
  * it (default; the game state's offsets stay) or exactly as the loader builds it (offsets renumbered).
  */
-export function saveToStateFiles(save: UqmSave, options: { readonly defgrpLayout?: DefgrpLayout | undefined } = {}): StateFiles {
+export function saveToStateFiles(
+  save: UqmSave,
+  options: { readonly defgrpLayout?: DefgrpLayout | undefined } = {},
+): StateFiles {
   const layout = options.defgrpLayout ?? 'writer';
   const record = save.magic === 'UMS\x01' ? 12 : 108;
   const scan = chunk(save, 'Scan')[0];
@@ -118,7 +149,15 @@ export function saveToStateFiles(save: UqmSave, options: { readonly defgrpLayout
 
   // randgrp.dat: a fresh header (InitGroupInfo), then Grps and the random BtGp in file order.
   const randgrp = new StateFile();
-  const header = { numGroups: 0, day: 0, month: 0, pad: undefined, starIndex: 0xffff, year: 0, offsets: new Array<number>(65).fill(0) };
+  const header = {
+    numGroups: 0,
+    day: 0,
+    month: 0,
+    pad: undefined,
+    starIndex: 0xffff,
+    year: 0,
+    offsets: new Array<number>(65).fill(0),
+  };
   randgrp.append(new Uint8Array(RANDGRP_HEADER));
   const defined: Array<{ id: number; value: BattleGroups }> = [];
   for (const c of save.chunks) {
@@ -129,15 +168,31 @@ export function saveToStateFiles(save: UqmSave, options: { readonly defgrpLayout
       const entries = list.groups.entries.map((g) => ({
         race: g.raceOuter,
         group: {
-          unused0: 0, unused2: 0, pad3: 0, groupCounter: g.groupCounter, raceId: g.raceId, place: { sysLoc: nibble(g.sysLoc, 'sys_loc'), task: nibble(g.task, 'task') },
-          inSystem: g.inSystem, unused9: 0, orbit: { destLoc: nibble(g.destLoc, 'dest_loc'), orbitPos: nibble(g.orbitPos, 'orbit_pos') }, groupId: g.groupId, locX: g.locX, locY: g.locY,
+          unused0: 0,
+          unused2: 0,
+          pad3: 0,
+          groupCounter: g.groupCounter,
+          raceId: g.raceId,
+          place: { sysLoc: nibble(g.sysLoc, 'sys_loc'), task: nibble(g.task, 'task') },
+          inSystem: g.inSystem,
+          unused9: 0,
+          orbit: { destLoc: nibble(g.destLoc, 'dest_loc'), orbitPos: nibble(g.orbitPos, 'orbit_pos') },
+          groupId: g.groupId,
+          locX: g.locX,
+          locY: g.locY,
         },
       }));
       randgrp.append(must(encode(stateGroupList, { lastEncGroup: list.lastEncGroup, groups: entries })));
     } else if (c.id === 'BtGp') {
       const value = c.body as BattleGroups;
       if (value.encounterId === 0) {
-        Object.assign(header, { starIndex: value.starIndex, day: value.day, month: value.month, year: value.year, numGroups: value.groups.length });
+        Object.assign(header, {
+          starIndex: value.starIndex,
+          day: value.day,
+          month: value.month,
+          year: value.year,
+          numGroups: value.groups.length,
+        });
         value.groups.forEach((g, i) => {
           header.offsets[i + 1] = randgrp.append(must(encode(stateBattleGroup, toStateGroup(g))));
         });
@@ -151,10 +206,20 @@ export function saveToStateFiles(save: UqmSave, options: { readonly defgrpLayout
   const wanted = defined.map(({ id, value }) => ({
     id,
     ...(layout === 'writer' && (stale.get(id) ?? 0) > 0 ? { at: stale.get(id) as number } : {}),
-    header: { numGroups: value.groups.length, day: value.day, month: value.month, pad: undefined, starIndex: value.starIndex, year: value.year, offsets: new Array<number>(65).fill(0) },
+    header: {
+      numGroups: value.groups.length,
+      day: value.day,
+      month: value.month,
+      pad: undefined,
+      starIndex: value.starIndex,
+      year: value.year,
+      offsets: new Array<number>(65).fill(0),
+    },
     groups: value.groups.map(toStateGroup),
   }));
-  if (layout === 'writer' && !writerLayoutFits(wanted)) wanted.forEach((w) => delete (w as { at?: number }).at);
+  if (layout === 'writer' && !writerLayoutFits(wanted)) {
+    for (const w of wanted) delete (w as { at?: number }).at;
+  }
   const written = writeDefinedGroups(wanted);
   let battleGroupRef = 0;
   for (const name of DEFINED_GROUPS) state[`${name}_GRPOFFS`] = 0;
@@ -169,7 +234,9 @@ export function saveToStateFiles(save: UqmSave, options: { readonly defgrpLayout
 
 /** Whether every defined group can sit where the writer had it (no two over each other). */
 function writerLayoutFits(groups: ReadonlyArray<{ at?: number; groups: StateBattleGroup[] }>): boolean {
-  const spans = groups.map((g) => [g.at ?? -1, (g.at ?? -1) + 268 + g.groups.reduce((n, x) => n + 2 + 17 * x.ships.length, 0)] as const);
+  const spans = groups.map(
+    (g) => [g.at ?? -1, (g.at ?? -1) + 268 + g.groups.reduce((n, x) => n + 2 + 17 * x.ships.length, 0)] as const,
+  );
   if (spans.some(([a]) => a < 1)) return false;
   const sorted = [...spans].sort((a, b) => a[0] - b[0]);
   return sorted.every((s, i) => i === 0 || s[0] >= sorted[i - 1]![1]);
@@ -185,18 +252,33 @@ export function stateFilesToSave(save: UqmSave, files: StateFiles): UqmSave {
   const scan = must(decode(starInfo(record), files.starinfo)).value;
   const rand = must(decode(randomGroups, files.randgrp, { trailing: 'keep' })).value.root;
   // SaveGroups reads the list at GroupOffset[0], even when that is 0 (the header's own bytes).
-  const list = rand.list !== null ? rand.list.target : must(decode(stateGroupList, files.randgrp, { trailing: 'keep' })).value;
+  const list =
+    rand.list !== null ? rand.list.target : must(decode(stateGroupList, files.randgrp, { trailing: 'keep' })).value;
   const grps: GroupList = {
     lastEncGroup: list.lastEncGroup,
     groups: {
       entries: list.groups.map(({ race, group }) => ({
-        raceOuter: race, groupCounter: group.groupCounter, raceId: group.raceId, sysLoc: group.place.sysLoc, task: group.place.task, inSystem: group.inSystem,
-        destLoc: group.orbit.destLoc, orbitPos: group.orbit.orbitPos, groupId: group.groupId, locX: group.locX, locY: group.locY,
+        raceOuter: race,
+        groupCounter: group.groupCounter,
+        raceId: group.raceId,
+        sysLoc: group.place.sysLoc,
+        task: group.place.task,
+        inSystem: group.inSystem,
+        destLoc: group.orbit.destLoc,
+        orbitPos: group.orbit.orbitPos,
+        groupId: group.groupId,
+        locX: group.locX,
+        locY: group.locY,
       })),
     },
   };
   const random: BattleGroups = {
-    encounterId: 0, current: 0, starIndex: rand.starIndex, day: rand.day, month: rand.month, year: rand.year,
+    encounterId: 0,
+    current: 0,
+    starIndex: rand.starIndex,
+    day: rand.day,
+    month: rand.month,
+    year: rand.year,
     groups: rand.groups.slice(0, rand.numGroups).map((p) => fromStateGroup(p === null ? null : p.target)),
     rest: undefined,
   };
@@ -207,8 +289,14 @@ export function stateFilesToSave(save: UqmSave, files: StateFiles): UqmSave {
   });
   const defined = must(readDefinedGroups(files.defgrp, offsets)).map(
     (d): BattleGroups => ({
-      encounterId: d.id, current: d.at === files.battleGroupRef ? 1 : 0, starIndex: d.header.starIndex, day: d.header.day, month: d.header.month, year: d.header.year,
-      groups: d.groups.map(fromStateGroup), rest: undefined,
+      encounterId: d.id,
+      current: d.at === files.battleGroupRef ? 1 : 0,
+      starIndex: d.header.starIndex,
+      day: d.header.day,
+      month: d.header.month,
+      year: d.header.year,
+      groups: d.groups.map(fromStateGroup),
+      rest: undefined,
     }),
   );
   const battle: SaveChunk[] = [random, ...defined].map((body) => ({ id: 'BtGp', body }) as SaveChunk);

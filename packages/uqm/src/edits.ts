@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { isRawChunk, type KnownChunk } from '@savekit/core';
+import { isRawChunk, type KnownChunk, type TypeOf } from '@savekit/core';
 import type { GameState } from './game-state.js';
 import type { ShipEntry } from './records.js';
 import type { KnownChunks, Summary, UqmSave } from './save.js';
@@ -12,13 +12,38 @@ import { isTaken, take, type ScanKind, type StarInfo } from './star-info.js';
 
 /** The race ids of `races.h` (ship and fleet `race_id`). */
 export const RACES: ReadonlyArray<string> = [
-  'ARILOU', 'CHMMR', 'HUMAN', 'ORZ', 'PKUNK', 'SHOFIXTI', 'SPATHI', 'SUPOX', 'THRADDASH', 'UTWIG', 'VUX', 'YEHAT', 'MELNORME', 'DRUUGE', 'ILWRATH', 'MYCON',
-  'SLYLANDRO', 'UMGAH', 'URQUAN', 'ZOQFOTPIK', 'SYREEN', 'BLACK_URQUAN', 'YEHAT_REBEL', 'SAMATRA',
+  'ARILOU',
+  'CHMMR',
+  'HUMAN',
+  'ORZ',
+  'PKUNK',
+  'SHOFIXTI',
+  'SPATHI',
+  'SUPOX',
+  'THRADDASH',
+  'UTWIG',
+  'VUX',
+  'YEHAT',
+  'MELNORME',
+  'DRUUGE',
+  'ILWRATH',
+  'MYCON',
+  'SLYLANDRO',
+  'UMGAH',
+  'URQUAN',
+  'ZOQFOTPIK',
+  'SYREEN',
+  'BLACK_URQUAN',
+  'YEHAT_REBEL',
+  'SAMATRA',
 ];
 
 /** The chunk with this tag (the first), decoded. */
-export function chunkOf<K extends keyof KnownChunks>(save: UqmSave, id: K): KnownChunk<K, any> | undefined {
-  return save.chunks.find((c) => c.id === id && !isRawChunk(c)) as KnownChunk<K, any> | undefined;
+export function chunkOf<K extends keyof KnownChunks>(
+  save: UqmSave,
+  id: K,
+): KnownChunk<K, TypeOf<KnownChunks[K]>> | undefined {
+  return save.chunks.find((c) => c.id === id && !isRawChunk(c)) as KnownChunk<K, TypeOf<KnownChunks[K]>> | undefined;
 }
 
 /** The game state (`GmSt`), when its size is a known revision. */
@@ -39,7 +64,8 @@ export function resourceUnits(save: UqmSave): number {
 
 /** Sets the resource units. */
 export function setResourceUnits(save: UqmSave, value: number): void {
-  if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) throw new RangeError(`resource units ${value} do not fit 32 bits`);
+  if (!Number.isInteger(value) || value < 0 || value > 0xffffffff)
+    throw new RangeError(`resource units ${value} do not fit 32 bits`);
   save.summary.sis.resUnits = value;
 }
 
@@ -53,7 +79,8 @@ export function fuel(save: UqmSave): number {
 
 /** Sets the fuel on board (game units). */
 export function setFuel(save: UqmSave, value: number): void {
-  if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) throw new RangeError(`fuel ${value} does not fit 32 bits`);
+  if (!Number.isInteger(value) || value < 0 || value > 0xffffffff)
+    throw new RangeError(`fuel ${value} does not fit 32 bits`);
   save.summary.sis.fuelOnBoard = value;
 }
 
@@ -64,7 +91,8 @@ export function crew(save: UqmSave): number {
 
 /** Sets the flagship's crew. */
 export function setCrew(save: UqmSave, value: number): void {
-  if (!Number.isInteger(value) || value < 0 || value > 0xffff) throw new RangeError(`crew ${value} does not fit 16 bits`);
+  if (!Number.isInteger(value) || value < 0 || value > 0xffff)
+    throw new RangeError(`crew ${value} does not fit 16 bits`);
   save.summary.sis.crewEnlisted = value;
 }
 
@@ -111,7 +139,14 @@ export function isHarvested(save: UqmSave, star: number, world: number, kind: Sc
  * Marks a node harvested, as the game does on pickup (a system's first pickup adds its block, for
  * which the caller gives the system's world count).
  */
-export function harvest(save: UqmSave, star: number, world: number, kind: ScanKind, node: number, worldCount?: number): void {
+export function harvest(
+  save: UqmSave,
+  star: number,
+  world: number,
+  kind: ScanKind,
+  node: number,
+  worldCount?: number,
+): void {
   const scan = scanOf(save);
   if (scan === undefined) throw new Error('the save has no Scan chunk');
   take(scan, star, world, kind, node, worldCount, save.magic === 'UMS\x01' ? 12 : 108);

@@ -21,7 +21,8 @@ export function isChunkedSave(doc: UqmDocument): doc is UqmSave {
 const documentJson = new t.Type<UqmDocument, unknown, unknown>(
   'UqmDocument',
   (u): u is UqmDocument => uqmSave.json.is(u) || legacySave.json.is(u),
-  (u, c) => (typeof u === 'object' && u !== null && 'magic' in u ? uqmSave.json.validate(u, c) : legacySave.json.validate(u, c)),
+  (u, c) =>
+    typeof u === 'object' && u !== null && 'magic' in u ? uqmSave.json.validate(u, c) : legacySave.json.validate(u, c),
   (a) => (isChunkedSave(a) ? uqmSave.json.encode(a) : legacySave.json.encode(a)),
 );
 
@@ -36,7 +37,10 @@ export const uqmDocument = defineCodec<UqmDocument>({
     { key: 'legacy', codec: legacySave },
   ],
   read: (r) => (magicOf(r.bytes.subarray(r.pos, r.end)) !== undefined ? uqmSave.read(r) : legacySave.read(r)),
-  write: (w, doc) => (typeof doc === 'object' && doc !== null && isChunkedSave(doc) ? uqmSave.write(w, doc) : legacySave.write(w, doc as LegacySave)),
+  write: (w, doc) =>
+    typeof doc === 'object' && doc !== null && isChunkedSave(doc)
+      ? uqmSave.write(w, doc)
+      : legacySave.write(w, doc as LegacySave),
 });
 
 /** A count and its noun in the right number: "1 escort", "2 escorts". */
@@ -50,9 +54,15 @@ function summary(doc: UqmDocument): string[] {
   const s = doc.summary;
   const kind = doc.magic === 'UMS\x01' ? 'UQM 0.8 save' : `MegaMod save (${doc.magic})`;
   const name = typeof s.name === 'string' ? s.name : '(name not UTF-8)';
-  const lines = [`${kind} "${name}", ${s.summary.day}.${s.summary.month}.${s.summary.year}`, `${resourceUnits(doc)} RU, fuel ${fuel(doc) / 100}, crew ${s.sis.crewEnlisted}, ${count(roster(doc).length, 'escort')}`];
+  const lines = [
+    `${kind} "${name}", ${s.summary.day}.${s.summary.month}.${s.summary.year}`,
+    `${resourceUnits(doc)} RU, fuel ${fuel(doc) / 100}, crew ${s.sis.crewEnlisted}, ${count(roster(doc).length, 'escort')}`,
+  ];
   const scan = scanOf(doc);
-  if (scan !== undefined) lines.push(`scanned systems: ${scan.systems.map((x) => `star ${x.star} (${count(x.worlds.length, 'world')})`).join(', ') || 'none'}`);
+  if (scan !== undefined)
+    lines.push(
+      `scanned systems: ${scan.systems.map((x) => `star ${x.star} (${count(x.worlds.length, 'world')})`).join(', ') || 'none'}`,
+    );
   return lines;
 }
 
@@ -64,7 +74,15 @@ export const format: SaveFormat<UqmDocument> = {
   input: 'file',
   sniff(input) {
     if (isSaveTree(input)) return 0;
-    if (magicOf(input) !== undefined && input.length >= 12 && input[4] === 0x53 && input[5] === 0x75 && input[6] === 0x6d && input[7] === 0x6d) return 0.95;
+    if (
+      magicOf(input) !== undefined &&
+      input.length >= 12 &&
+      input[4] === 0x53 &&
+      input[5] === 0x75 &&
+      input[6] === 0x6d &&
+      input[7] === 0x6d
+    )
+      return 0.95;
     return looksLegacy(input) ? 0.4 : 0;
   },
   decode(input, options) {

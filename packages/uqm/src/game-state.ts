@@ -27,14 +27,27 @@ export const VANILLA_ENTRIES: ReadonlyArray<readonly [string, number]> = parse(V
 
 /** The defined encounters (DEFGRP index = BtGp encounter id, 1…14) and their offset entries. */
 export const DEFINED_GROUPS: ReadonlyArray<string> = [
-  'SHOFIXTI', 'ZOQFOT', 'MELNORME0', 'MELNORME1', 'MELNORME2', 'MELNORME3', 'MELNORME4', 'MELNORME5', 'MELNORME6', 'MELNORME7', 'MELNORME8',
-  'URQUAN_PROBE', 'COLONY', 'SAMATRA',
+  'SHOFIXTI',
+  'ZOQFOT',
+  'MELNORME0',
+  'MELNORME1',
+  'MELNORME2',
+  'MELNORME3',
+  'MELNORME4',
+  'MELNORME5',
+  'MELNORME6',
+  'MELNORME7',
+  'MELNORME8',
+  'URQUAN_PROBE',
+  'COLONY',
+  'SAMATRA',
 ];
 
 /** The game-state entry holding encounter `id`'s defgrp offset (`URQUAN_PROBE_GRPOFFS` for 12). */
 export function groupOffsetEntry(id: number): string {
   const name = DEFINED_GROUPS[id - 1];
-  if (name === undefined) throw new RangeError(`encounter ${id} is not a defined group (1 to ${DEFINED_GROUPS.length})`);
+  if (name === undefined)
+    throw new RangeError(`encounter ${id} is not a defined group (1 to ${DEFINED_GROUPS.length})`);
   return `${name}_GRPOFFS`;
 }
 
@@ -52,7 +65,10 @@ function sequential(entries: ReadonlyArray<readonly [string, number]>, bytes: nu
 /** Byte sizes of MegaMod's game-state revisions 0–5 (`getGameStateRevByBytes`). */
 export const MEGAMOD_STATE_SIZES: ReadonlyArray<number> = [155, 157, 229, 297, 305, 309];
 
-const revisionEntries = (revision: number) => [...VANILLA_ENTRIES, ...MEGAMOD_REVISIONS.slice(0, revision).flatMap(parse)];
+const revisionEntries = (revision: number) => [
+  ...VANILLA_ENTRIES,
+  ...MEGAMOD_REVISIONS.slice(0, revision).flatMap(parse),
+];
 
 const cache = new Map<number, Codec<GameState>>();
 

@@ -7,8 +7,23 @@
  * @module
  */
 import {
-  arena, array, bits, DecodeError, decode, encode, i16le, padding, pointer, struct, u16le, u32le, u8,
-  type Arena, type Codec, type Pointer, type TypeOf,
+  arena,
+  array,
+  bits,
+  DecodeError,
+  decode,
+  encode,
+  i16le,
+  padding,
+  pointer,
+  struct,
+  u16le,
+  u32le,
+  u8,
+  type Arena,
+  type Codec,
+  type Pointer,
+  type TypeOf,
 } from '@savekit/core';
 import * as E from 'fp-ts/lib/Either.js';
 
@@ -93,22 +108,37 @@ export const randomGroups: Codec<RandomGroups> = {
   read(r) {
     const at = r.pos;
     const value = randomArena.read(r);
-    if (value.root.numGroups > 64) throw new DecodeError([...r.state.path, 'root', 'numGroups'], at, `NumGroups ${value.root.numGroups} is more than the 64 slots a GROUP_HEADER has`);
+    if (value.root.numGroups > 64)
+      throw new DecodeError(
+        [...r.state.path, 'root', 'numGroups'],
+        at,
+        `NumGroups ${value.root.numGroups} is more than the 64 slots a GROUP_HEADER has`,
+      );
     const extents: Array<[number, number, string]> = [];
-    const add = (p: Pointer<unknown> | null, codec: Codec<any>, what: string) => {
+    const add = <A>(p: Pointer<A> | null, codec: Codec<A>, what: string) => {
       if (p !== null && p.at !== undefined) extents.push([p.at, p.at + sizeOf(codec, p.target), what]);
     };
     add(value.root.list, stateGroupList, 'the group list');
-    value.root.groups.forEach((g, i) => add(g, stateBattleGroup, `group ${i + 1}`));
+    value.root.groups.forEach((g, i) => {
+      add(g, stateBattleGroup, `group ${i + 1}`);
+    });
     extents.sort((a, b) => a[0] - b[0]);
     for (let i = 1; i < extents.length; i++) {
       const [start, , what] = extents[i]!;
       const [prevStart, prevEnd, prevWhat] = extents[i - 1]!;
       if (start < prevEnd && start !== prevStart) {
-        throw new DecodeError([...r.state.path, 'root'], start, `${what} at ${start} overlaps ${prevWhat} (${prevStart}–${prevEnd})`);
+        throw new DecodeError(
+          [...r.state.path, 'root'],
+          start,
+          `${what} at ${start} overlaps ${prevWhat} (${prevStart}–${prevEnd})`,
+        );
       }
       if (start === prevStart) {
-        throw new DecodeError([...r.state.path, 'root'], start, `${what} and ${prevWhat} are at the same offset ${start}`);
+        throw new DecodeError(
+          [...r.state.path, 'root'],
+          start,
+          `${what} and ${prevWhat} are at the same offset ${start}`,
+        );
       }
     }
     return value;
@@ -131,13 +161,20 @@ export interface DefinedGroup {
  * their groups. Byte 0 must be the reserved zero; a header or group outside the file, over byte 0 or
  * over another one is a DecodeError.
  */
-export function readDefinedGroups(bytes: Uint8Array, offsets: ReadonlyMap<number, number>): E.Either<DecodeError, DefinedGroup[]> {
-  if (bytes.length === 0 || bytes[0] !== 0) return E.left(new DecodeError([], 0, 'defgrp.dat must start with its reserved zero byte'));
+export function readDefinedGroups(
+  bytes: Uint8Array,
+  offsets: ReadonlyMap<number, number>,
+): E.Either<DecodeError, DefinedGroup[]> {
+  if (bytes.length === 0 || bytes[0] !== 0)
+    return E.left(new DecodeError([], 0, 'defgrp.dat must start with its reserved zero byte'));
   const out: DefinedGroup[] = [];
   const extents: Array<[number, number, string]> = [[0, 1, 'the reserved byte']];
   for (const [id, at] of [...offsets].sort((a, b) => a[0] - b[0])) {
     const header = decode(groupHeader, bytes.subarray(at), { trailing: 'keep' });
-    if (E.isLeft(header)) return E.left(new DecodeError([`encounter ${id}`, ...header.left.path], at + header.left.offset, header.left.message));
+    if (E.isLeft(header))
+      return E.left(
+        new DecodeError([`encounter ${id}`, ...header.left.path], at + header.left.offset, header.left.message),
+      );
     extents.push([at, at + 268, `the header of encounter ${id}`]);
     const groups: Array<StateBattleGroup | null> = [];
     for (let g = 1; g <= header.right.value.numGroups && g < 65; g++) {
@@ -146,19 +183,37 @@ export function readDefinedGroups(bytes: Uint8Array, offsets: ReadonlyMap<number
         groups.push(null);
         continue;
       }
-      const group = offset < bytes.length ? decode(stateBattleGroup, bytes.subarray(offset), { trailing: 'keep' }) : E.left(new DecodeError([], 0, `offset ${offset} is past the end (${bytes.length} bytes)`));
-      if (E.isLeft(group)) return E.left(new DecodeError([`encounter ${id}`, 'groups', g, ...group.left.path], offset + group.left.offset, group.left.message));
+      const group =
+        offset < bytes.length
+          ? decode(stateBattleGroup, bytes.subarray(offset), { trailing: 'keep' })
+          : E.left(new DecodeError([], 0, `offset ${offset} is past the end (${bytes.length} bytes)`));
+      if (E.isLeft(group))
+        return E.left(
+          new DecodeError(
+            [`encounter ${id}`, 'groups', g, ...group.left.path],
+            offset + group.left.offset,
+            group.left.message,
+          ),
+        );
       extents.push([offset, offset + 2 + 17 * group.right.value.ships.length, `group ${g} of encounter ${id}`]);
       groups.push(group.right.value);
     }
-    if (header.right.value.numGroups > 64) return E.left(new DecodeError([`encounter ${id}`, 'numGroups'], at, `NumGroups ${header.right.value.numGroups} is more than the 64 slots`));
+    if (header.right.value.numGroups > 64)
+      return E.left(
+        new DecodeError(
+          [`encounter ${id}`, 'numGroups'],
+          at,
+          `NumGroups ${header.right.value.numGroups} is more than the 64 slots`,
+        ),
+      );
     out.push({ id, at, header: header.right.value, groups });
   }
   extents.sort((a, b) => a[0] - b[0]);
   for (let i = 1; i < extents.length; i++) {
     const [start, , what] = extents[i]!;
     const [prevStart, prevEnd, prevWhat] = extents[i - 1]!;
-    if (start < prevEnd) return E.left(new DecodeError([], start, `${what} at ${start} overlaps ${prevWhat} (${prevStart}–${prevEnd})`));
+    if (start < prevEnd)
+      return E.left(new DecodeError([], start, `${what} at ${start} overlaps ${prevWhat} (${prevStart}–${prevEnd})`));
   }
   return E.right(out);
 }
@@ -167,7 +222,10 @@ export function readDefinedGroups(bytes: Uint8Array, offsets: ReadonlyMap<number
  * Writes `defgrp.dat`: the reserved zero byte, then each header — at its `at` when given and free
  * (its groups right after it), else at the end — and returns the bytes and each encounter's offset.
  */
-export function writeDefinedGroups(groups: ReadonlyArray<Omit<DefinedGroup, 'at'> & { at?: number }>): { bytes: Uint8Array; offsets: Map<number, number> } {
+export function writeDefinedGroups(groups: ReadonlyArray<Omit<DefinedGroup, 'at'> & { at?: number }>): {
+  bytes: Uint8Array;
+  offsets: Map<number, number>;
+} {
   const blocks = groups.map((g) => {
     const body = g.groups.map((group) => (group === null ? new Uint8Array(0) : must(encode(stateBattleGroup, group))));
     return { g, size: 268 + body.reduce((n, b) => n + b.length, 0), body };
@@ -176,7 +234,9 @@ export function writeDefinedGroups(groups: ReadonlyArray<Omit<DefinedGroup, 'at'
   const placed = new Map<number, number>();
   const taken: Array<[number, number]> = [[0, 1]];
   const fits = (at: number, size: number) => taken.every(([a, b]) => at + size <= a || at >= b);
-  for (const block of [...blocks].filter((b) => b.g.at !== undefined).sort((a, b) => (a.g.at as number) - (b.g.at as number))) {
+  for (const block of [...blocks]
+    .filter((b) => b.g.at !== undefined)
+    .sort((a, b) => (a.g.at as number) - (b.g.at as number))) {
     const at = block.g.at as number;
     if (at >= 1 && fits(at, block.size)) {
       placed.set(block.g.id, at);

@@ -7,8 +7,22 @@
  */
 
 import {
-  array, bytes, i16le, i32le, layer, padding, sized, struct, transformKeeping, u16le, u32le, u8,
-  type Codec, type Kept, type TypeOf,
+  array,
+  bytes,
+  i16le,
+  i32le,
+  layer,
+  padding,
+  sized,
+  struct,
+  transformKeeping,
+  u16le,
+  u32le,
+  u8,
+  type AnyCodec,
+  type Codec,
+  type Kept,
+  type TypeOf,
 } from '@savekit/core';
 import { legacyGameState } from './game-state.js';
 import { ipGroup, shipFragment } from './groups.js';
@@ -16,8 +30,7 @@ import { lzhufDecode, lzhufEncode } from './lzhuf.js';
 import { saveToStateFiles } from './convert.js';
 import { chunkOf } from './edits.js';
 import { name16, sisCore, starDesc, summaryTail, type GlobalState, type ShipEntry } from './records.js';
-import type { UqmSave } from './save.js';
-
+import type { KnownChunks, UqmSave } from './save.js';
 
 /** The uncompressed summary (164 bytes). */
 export const legacySummary = struct({
@@ -93,10 +106,27 @@ export const legacyShip = struct({ race: u16le, ship: shipFragment });
 /** A group in the 0.7 IP queue: u16 race, then an IP_GROUP. */
 export const legacyIpGroup = struct({ race: u16le, group: ipGroup });
 /** A 0.7 event (16 bytes). */
-export const legacyEvent = struct({ dummies: bytes(8), day: u8, month: u8, year: u16le, funcIndex: u8, pad13: padding(3) });
+export const legacyEvent = struct({
+  dummies: bytes(8),
+  day: u8,
+  month: u8,
+  year: u16le,
+  funcIndex: u8,
+  pad13: padding(3),
+});
 /** One of a 0.7 encounter's ships (24 bytes). */
 export const legacyEncounterShip = struct({
-  shipFlags: u16le, raceId: u8, var2: u8, crew: u8, maxCrew: u8, energy: u8, maxEnergy: u8, locX: u16le, locY: u16le, raceStrings: u32le, dummies: bytes(8),
+  shipFlags: u16le,
+  raceId: u8,
+  var2: u8,
+  crew: u8,
+  maxCrew: u8,
+  energy: u8,
+  maxEnergy: u8,
+  locX: u16le,
+  locY: u16le,
+  raceStrings: u32le,
+  dummies: bytes(8),
 });
 /** A 0.7 encounter (204 bytes). */
 export const legacyEncounter = struct({
@@ -120,7 +150,7 @@ const START_INTERPLANETARY = 0x0800;
 const IN_INTERPLANETARY = 4;
 
 /** The queue after the race queue, chosen by CurrentActivity (uqm.md §5.1 C). */
-function conditionalQueue(activity: number): Codec<any> {
+function conditionalQueue(activity: number): AnyCodec {
   if (activity & START_INTERPLANETARY) return struct({});
   if (activity & START_ENCOUNTER) return struct({ npcShips: array(legacyShip, u16le) });
   if ((activity & 0xff) === IN_INTERPLANETARY) return struct({ ipGroups: array(legacyIpGroup, u16le) });
@@ -145,7 +175,7 @@ export const legacyStream = struct({
 export const lzhufLayer = layer(
   'lzhuf',
   (code, limits) => {
-    if (limits.expected === undefined) throw new Error('LZHUF needs the stream\'s length');
+    if (limits.expected === undefined) throw new Error("LZHUF needs the stream's length");
     return lzhufDecode(code, limits.expected, { maxOutput: limits.maxOutput });
   },
   (plain) => lzhufEncode(plain),
@@ -164,7 +194,6 @@ export const legacySave: Codec<LegacySave> = struct({
   stream: transformKeeping(legacyStream, { decodedLength: u32le }, lzhufLayer),
 }) as unknown as Codec<LegacySave>;
 
-
 /** Whether bytes look like a 0.7 save: a summary whose year is in the game's range, then a plausible stream. */
 export function looksLegacy(input: Uint8Array): boolean {
   if (input.length < 164 + 4 + 1) return false;
@@ -177,11 +206,16 @@ export function looksLegacy(input: Uint8Array): boolean {
 
 /** Fits a value into a byte, as the 0.7 structures need (refusing what the game would truncate). */
 function byte(value: number, what: string): number {
-  if (!Number.isInteger(value) || value < 0 || value > 255) throw new RangeError(`${what} ${value} does not fit the 0.7 format's byte`);
+  if (!Number.isInteger(value) || value < 0 || value > 255)
+    throw new RangeError(`${what} ${value} does not fit the 0.7 format's byte`);
   return value;
 }
 
 const zeroShip = { unused0: 0, pad3: 0, unused4: 0, unused12: 0, unused14: 0 };
+
+/** The tags of the queue chunks, and the entries each holds. */
+type QueueTag = 'RacQ' | 'NpcQ' | 'IGpQ' | 'ShpQ' | 'Evts' | 'Enct';
+type QueueEntry<K extends QueueTag> = TypeOf<KnownChunks[K]>['entries'][number];
 
 /**
  * The 0.7 save a vanilla 0.8 save corresponds to: the same summary, global and game state (in the
@@ -193,10 +227,19 @@ export function saveToLegacy(save: UqmSave): LegacySave {
   const files = saveToStateFiles(save);
   const gl = chunkOf(save, 'GlSt')?.body as GlobalState | undefined;
   if (gl === undefined) throw new Error('the save has no GlSt chunk');
-  const entries = <K extends 'RacQ' | 'NpcQ' | 'IGpQ' | 'ShpQ' | 'Evts' | 'Enct'>(id: K) => (chunkOf(save, id)?.body.entries ?? []) as any[];
+  const entries = <K extends QueueTag>(id: K) => (chunkOf(save, id)?.body.entries ?? []) as QueueEntry<K>[];
   const ship = (s: ShipEntry) => ({
     race: s.race,
-    ship: { ...zeroShip, captainsNameIndex: s.captainsNameIndex, raceId: s.raceId, index: s.index, crewLevel: byte(s.crewLevel, 'crew'), maxCrew: byte(s.maxCrew, 'max crew'), energyLevel: s.energyLevel, maxEnergy: s.maxEnergy },
+    ship: {
+      ...zeroShip,
+      captainsNameIndex: s.captainsNameIndex,
+      raceId: s.raceId,
+      index: s.index,
+      crewLevel: byte(s.crewLevel, 'crew'),
+      maxCrew: byte(s.maxCrew, 'max crew'),
+      energyLevel: s.energyLevel,
+      maxEnergy: s.maxEnergy,
+    },
   });
   const activity = gl.currentActivity;
   const activityQueue =
@@ -209,8 +252,18 @@ export function saveToLegacy(save: UqmSave): LegacySave {
               ipGroups: entries('IGpQ').map((g) => ({
                 race: g.raceId,
                 group: {
-                  unused0: 0, unused2: 0, pad3: 0, groupCounter: g.groupCounter, raceId: g.raceId, place: { sysLoc: g.sysLoc, task: g.task }, inSystem: g.inSystem, unused9: 0,
-                  orbit: { destLoc: g.destLoc, orbitPos: g.orbitPos }, groupId: g.groupId, locX: g.locX, locY: g.locY,
+                  unused0: 0,
+                  unused2: 0,
+                  pad3: 0,
+                  groupCounter: g.groupCounter,
+                  raceId: g.raceId,
+                  place: { sysLoc: g.sysLoc, task: g.task },
+                  inSystem: g.inSystem,
+                  unused9: 0,
+                  orbit: { destLoc: g.destLoc, orbitPos: g.orbitPos },
+                  groupId: g.groupId,
+                  locX: g.locX,
+                  locY: g.locY,
                 },
               })),
             }
@@ -218,26 +271,90 @@ export function saveToLegacy(save: UqmSave): LegacySave {
   const star = chunkOf(save, 'Star')?.body ?? { x: 0, y: 0, type: 0, index: 0, prefix: 0, postfix: 0, rest: undefined };
   const stream: TypeOf<typeof legacyStream> = {
     globals: {
-      curState: 0, globFlags: gl.globFlags, crewCost: gl.crewCost, fuelCost: gl.fuelCost, moduleCost: gl.moduleCost, elementWorth: gl.elementWorth,
-      displayArray: new Uint8Array(4), currentActivity: gl.currentActivity, pad38: undefined, day: gl.day, month: gl.month, year: gl.year, tickCount: gl.tickCount,
-      dayInTicks: gl.dayInTicks, clockDummies: new Uint8Array(12), eventQueueDummy: new Uint8Array(24), autopilotX: gl.autopilotX, autopilotY: gl.autopilotY,
-      ipLocationX: gl.ipLocationX, ipLocationY: gl.ipLocationY, shipOriginX: gl.shipOriginX, shipOriginY: gl.shipOriginY, shipFacing: gl.shipFacing, ipPlanet: gl.ipPlanet,
+      curState: 0,
+      globFlags: gl.globFlags,
+      crewCost: gl.crewCost,
+      fuelCost: gl.fuelCost,
+      moduleCost: gl.moduleCost,
+      elementWorth: gl.elementWorth,
+      displayArray: new Uint8Array(4),
+      currentActivity: gl.currentActivity,
+      pad38: undefined,
+      day: gl.day,
+      month: gl.month,
+      year: gl.year,
+      tickCount: gl.tickCount,
+      dayInTicks: gl.dayInTicks,
+      clockDummies: new Uint8Array(12),
+      eventQueueDummy: new Uint8Array(24),
+      autopilotX: gl.autopilotX,
+      autopilotY: gl.autopilotY,
+      ipLocationX: gl.ipLocationX,
+      ipLocationY: gl.ipLocationY,
+      shipOriginX: gl.shipOriginX,
+      shipOriginY: gl.shipOriginY,
+      shipFacing: gl.shipFacing,
+      ipPlanet: gl.ipPlanet,
       inOrbit: gl.inOrbit,
-      velocity: [gl.travelAngle, gl.vectorWidth, gl.vectorHeight, gl.fractWidth, gl.fractHeight, gl.errorWidth, gl.errorHeight, gl.incrWidth, gl.incrHeight].map((v) => v & 0xffff),
-      pad118: undefined, battleGroupRef: files.battleGroupRef, queueDummies: new Uint8Array(96), gameState: files.gameState, pad375: undefined,
+      velocity: [
+        gl.travelAngle,
+        gl.vectorWidth,
+        gl.vectorHeight,
+        gl.fractWidth,
+        gl.fractHeight,
+        gl.errorWidth,
+        gl.errorHeight,
+        gl.incrWidth,
+        gl.incrHeight,
+      ].map((v) => v & 0xffff),
+      pad118: undefined,
+      battleGroupRef: files.battleGroupRef,
+      queueDummies: new Uint8Array(96),
+      gameState: files.gameState,
+      pad375: undefined,
     },
-    raceQueue: entries('RacQ').map((r) => ({ ...r, crewLevel: byte(r.crewLevel, 'race crew'), maxCrew: byte(r.maxCrew, 'race max crew'), pad28: undefined })),
+    raceQueue: entries('RacQ').map((r) => ({
+      ...r,
+      crewLevel: byte(r.crewLevel, 'race crew'),
+      maxCrew: byte(r.maxCrew, 'race max crew'),
+      pad28: undefined,
+    })),
     activityQueue,
     shipQueue: entries('ShpQ').map(ship),
-    events: entries('Evts').map((e) => ({ dummies: new Uint8Array(8), day: e.day, month: e.month, year: e.year, funcIndex: e.funcIndex, pad13: undefined })),
+    events: entries('Evts').map((e) => ({
+      dummies: new Uint8Array(8),
+      day: e.day,
+      month: e.month,
+      year: e.year,
+      funcIndex: e.funcIndex,
+      pad13: undefined,
+    })),
     encounters: entries('Enct').map((e) => ({
-      dummies: new Uint8Array(12), transitionState: e.transitionState, originX: e.originX, originY: e.originY, radius: e.radius, starX: e.locX, starY: e.locY,
-      type: e.raceId, index: (e.numShips & 0x0f) | (e.flags & 0xf0), pad26: undefined,
+      dummies: new Uint8Array(12),
+      transitionState: e.transitionState,
+      originX: e.originX,
+      originY: e.originY,
+      radius: e.radius,
+      starX: e.locX,
+      starY: e.locY,
+      type: e.raceId,
+      index: (e.numShips & 0x0f) | (e.flags & 0xf0),
+      pad26: undefined,
       ships: e.ships.map((s: { raceId: number; crew: number; maxCrew: number; maxEnergy: number }) => ({
-        shipFlags: 0, raceId: s.raceId, var2: 0, crew: byte(s.crew, 'encounter crew'), maxCrew: byte(s.maxCrew, 'encounter max crew'), energy: 0, maxEnergy: s.maxEnergy,
-        locX: 0, locY: 0, raceStrings: 0, dummies: new Uint8Array(8),
+        shipFlags: 0,
+        raceId: s.raceId,
+        var2: 0,
+        crew: byte(s.crew, 'encounter crew'),
+        maxCrew: byte(s.maxCrew, 'encounter max crew'),
+        energy: 0,
+        maxEnergy: s.maxEnergy,
+        locX: 0,
+        locY: 0,
+        raceStrings: 0,
+        dummies: new Uint8Array(8),
       })),
-      logX: e.logX, logY: e.logY,
+      logX: e.logX,
+      logY: e.logY,
     })),
     starinfo: files.starinfo,
     defgrp: files.defgrp,
@@ -246,7 +363,15 @@ export function saveToLegacy(save: UqmSave): LegacySave {
   };
   const s = save.summary;
   return {
-    summary: { sis: s.sis, shipName: s.shipName, commanderName: s.commanderName, planetName: s.planetName, pad122: undefined, summary: s.summary, pad162: undefined },
+    summary: {
+      sis: s.sis,
+      shipName: s.shipName,
+      commanderName: s.commanderName,
+      planetName: s.planetName,
+      pad122: undefined,
+      summary: s.summary,
+      pad162: undefined,
+    },
     stream: { value: stream },
   };
 }

@@ -19,13 +19,14 @@ const MAX_FREQ = 0x8000;
 
 /** Upper 6 bits of a position: code lengths and codes (the classic LZHUF table). */
 const P_LEN = Uint8Array.from([
-  3, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
-  8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,
+  3, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
+  7, 7, 7, 7, 7, 7, 7, 7, 7, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,
 ]);
 const P_CODE = Uint8Array.from([
-  0x00, 0x20, 0x30, 0x40, 0x50, 0x58, 0x60, 0x68, 0x70, 0x78, 0x80, 0x88, 0x90, 0x94, 0x98, 0x9c, 0xa0, 0xa4, 0xa8, 0xac, 0xb0, 0xb4, 0xb8, 0xbc,
-  0xc0, 0xc2, 0xc4, 0xc6, 0xc8, 0xca, 0xcc, 0xce, 0xd0, 0xd2, 0xd4, 0xd6, 0xd8, 0xda, 0xdc, 0xde, 0xe0, 0xe2, 0xe4, 0xe6, 0xe8, 0xea, 0xec, 0xee,
-  0xf0, 0xf1, 0xf2, 0xf3, 0xf4, 0xf5, 0xf6, 0xf7, 0xf8, 0xf9, 0xfa, 0xfb, 0xfc, 0xfd, 0xfe, 0xff,
+  0x00, 0x20, 0x30, 0x40, 0x50, 0x58, 0x60, 0x68, 0x70, 0x78, 0x80, 0x88, 0x90, 0x94, 0x98, 0x9c, 0xa0, 0xa4, 0xa8,
+  0xac, 0xb0, 0xb4, 0xb8, 0xbc, 0xc0, 0xc2, 0xc4, 0xc6, 0xc8, 0xca, 0xcc, 0xce, 0xd0, 0xd2, 0xd4, 0xd6, 0xd8, 0xda,
+  0xdc, 0xde, 0xe0, 0xe2, 0xe4, 0xe6, 0xe8, 0xea, 0xec, 0xee, 0xf0, 0xf1, 0xf2, 0xf3, 0xf4, 0xf5, 0xf6, 0xf7, 0xf8,
+  0xf9, 0xfa, 0xfb, 0xfc, 0xfd, 0xfe, 0xff,
 ]);
 
 // The decoder's tables, derived from the encoder's: for each first byte, the upper position bits
@@ -213,12 +214,16 @@ export function lzhufCompress(input: Uint8Array): Uint8Array {
         return;
       }
       let i = 1;
-      for (; i < F; i++) if ((cmp = text[r + i]! - text[p + i]!) !== 0) break;
+      for (; i < F; i++) {
+        cmp = text[r + i]! - text[p + i]!;
+        if (cmp !== 0) break;
+      }
       if (i > THRESHOLD) {
         const position = ((r - p) & (N - 1)) - 1;
         if (i > matchLength) {
           matchPosition = position;
-          if ((matchLength = i) >= F) break;
+          matchLength = i;
+          if (matchLength >= F) break;
         }
         if (i === matchLength && position < matchPosition) matchPosition = position;
       }
@@ -334,7 +339,8 @@ export interface LzhufOptions {
  * code that ends before the length is reached, is an {@link LzhufError} with its offset.
  */
 export function lzhufDecompress(stream: Uint8Array, options: LzhufOptions = {}): Uint8Array {
-  if (stream.length < 4) throw new LzhufError(`an LZHUF stream starts with its 4-byte length; ${stream.length} bytes given`, 0);
+  if (stream.length < 4)
+    throw new LzhufError(`an LZHUF stream starts with its 4-byte length; ${stream.length} bytes given`, 0);
   const size = new DataView(stream.buffer, stream.byteOffset, stream.byteLength).getUint32(0, true);
   return decodeStream(stream, 4, size, options);
 }
@@ -353,7 +359,8 @@ function decodeStream(stream: Uint8Array, start: number, size: number, options: 
   const limit = options.maxOutput ?? 256 * 1024 * 1024;
   if (size > limit) throw new LzhufError(`the stream claims ${size} bytes, over the limit of ${limit}`, 0);
   // Each symbol takes at least one bit and a match gives at most 16 bytes: refuse what the code cannot hold.
-  if (size > (stream.length - start) * 8 * F + F) throw new LzhufError(`${stream.length - start} bytes of code cannot hold ${size} bytes`, 0);
+  if (size > (stream.length - start) * 8 * F + F)
+    throw new LzhufError(`${stream.length - start} bytes of code cannot hold ${size} bytes`, 0);
   const out = new Uint8Array(size);
   const huff = new Huffman();
   const text = new Uint8Array(N);

@@ -23,7 +23,8 @@ export interface MegaModOptions {
 /** The same save as MegaMod writes it (`MMV4`). */
 export function toMegaMod(save: UqmSave, options: MegaModOptions = {}): UqmSave {
   if (save.magic === 'MMV4') return save;
-  if (save.magic !== 'UMS\x01') throw new RangeError(`converting ${save.magic} saves is not supported; read them as they are`);
+  if (save.magic !== 'UMS\x01')
+    throw new RangeError(`converting ${save.magic} saves is not supported; read them as they are`);
   const summary: Summary = {
     ...save.summary,
     difficulty: options.difficulty ?? 0,
@@ -44,7 +45,16 @@ export function toMegaMod(save: UqmSave, options: MegaModOptions = {}): UqmSave 
     }
     if (c.id === 'Scan') {
       const scan = c.body as StarInfo;
-      return { id: 'Scan', body: { ...scan, systems: scan.systems.map((s) => ({ star: s.star, worlds: s.worlds.map((w) => ({ ...w, partial: new Uint8Array(96) })) })) } } as SaveChunk;
+      return {
+        id: 'Scan',
+        body: {
+          ...scan,
+          systems: scan.systems.map((s) => ({
+            star: s.star,
+            worlds: s.worlds.map((w) => ({ ...w, partial: new Uint8Array(96) })),
+          })),
+        },
+      } as SaveChunk;
     }
     return c;
   });

@@ -4,7 +4,24 @@
  * @module
  */
 import * as t from 'io-ts';
-import { array, bytesEqual, defineCodec, fixedString, i16le, i32le, jsonBytes, readChild, struct, u16le, u32le, u8, utf8, writeChild, type Codec, type TypeOf } from '@savekit/core';
+import {
+  array,
+  bytesEqual,
+  defineCodec,
+  fixedString,
+  i16le,
+  i32le,
+  jsonBytes,
+  readChild,
+  struct,
+  u16le,
+  u32le,
+  u8,
+  utf8,
+  writeChild,
+  type Codec,
+  type TypeOf,
+} from '@savekit/core';
 
 /** A name in a NUL-padded field (bytes after the NUL kept when not zero). */
 export const name16 = fixedString(16, 'utf8', { tail: 'keep' });
@@ -49,7 +66,11 @@ export const summaryTail = struct({
 export const restText: Codec<string | { bytes: Uint8Array }> = defineCodec<string | { bytes: Uint8Array }>({
   name: 'restText',
   kind: 'uqmText',
-  json: t.union([t.string, t.type({ bytes: jsonBytes() })]) as unknown as t.Type<string | { bytes: Uint8Array }, unknown, unknown>,
+  json: t.union([t.string, t.type({ bytes: jsonBytes() })]) as unknown as t.Type<
+    string | { bytes: Uint8Array },
+    unknown,
+    unknown
+  >,
   minSize: 0,
   read(r) {
     const raw = r.take(r.remaining);
@@ -230,7 +251,10 @@ export function trailing(): Codec<Uint8Array | undefined> {
 export function queue<A>(entry: Codec<A>): Codec<{ entries: A[]; rest?: Uint8Array }> {
   const size = entry.size;
   if (size === undefined) throw new RangeError('queue entries must have a fixed size');
-  const json = t.intersection([t.type({ entries: t.array(entry.json) }), t.partial({ rest: jsonBytes() })]) as unknown as t.Type<{ entries: A[]; rest?: Uint8Array }, unknown, unknown>;
+  const json = t.intersection([
+    t.type({ entries: t.array(entry.json) }),
+    t.partial({ rest: jsonBytes() }),
+  ]) as unknown as t.Type<{ entries: A[]; rest?: Uint8Array }, unknown, unknown>;
   const list = array(entry, 'rest');
   return defineCodec({
     name: `queue(${entry.name})`,
@@ -246,7 +270,8 @@ export function queue<A>(entry: Codec<A>): Codec<{ entries: A[]; rest?: Uint8Arr
     write(w, value) {
       writeChild(w, 'entries', list, value.entries);
       if (value.rest !== undefined) {
-        if (value.rest.length >= size) throw w.error(`kept rest of ${value.rest.length} bytes would make whole entries`);
+        if (value.rest.length >= size)
+          throw w.error(`kept rest of ${value.rest.length} bytes would make whole entries`);
         w.append(value.rest);
       }
     },

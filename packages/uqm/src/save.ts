@@ -6,13 +6,37 @@
  */
 import * as t from 'io-ts';
 import {
-  chunkList, defineCodec, i32le, jsonBytes, magic, readChild, struct, u32le, u8, writeChild,
-  type ChunkEntry, type Codec, type TypeOf,
+  chunkList,
+  defineCodec,
+  i32le,
+  jsonBytes,
+  magic,
+  readChild,
+  struct,
+  u32le,
+  u8,
+  writeChild,
+  type ChunkEntry,
+  type Codec,
+  type TypeOf,
 } from '@savekit/core';
 import { fourcc } from '@savekit/core';
 import { gameState, revisionOfSize, type GameState } from './game-state.js';
 import {
-  battleGroups, encounterEntry, eventEntry, globalState, groupList, ipGroupEntry, name16, name32, queue, raceEntry, restText, shipEntry, sisCore, starDesc,
+  battleGroups,
+  encounterEntry,
+  eventEntry,
+  globalState,
+  groupList,
+  ipGroupEntry,
+  name16,
+  name32,
+  queue,
+  raceEntry,
+  restText,
+  shipEntry,
+  sisCore,
+  starDesc,
   summaryTail,
 } from './records.js';
 import { starInfo } from './star-info.js';
@@ -25,16 +49,57 @@ export const chunkFraming = { marker: fourcc(), length: u32le };
 
 /** The fields of the `Summ` chunk before the name, by magic (MegaMod adds difficulty, seed, …). */
 export const summaryFields = {
-  'UMS\x01': struct({ sis: sisCore, shipName: name16, commanderName: name16, planetName: name16, summary: summaryTail }),
-  MMV4: struct({ sis: sisCore, shipName: name32, commanderName: name32, planetName: name32, difficulty: u8, extended: u8, nomad: u8, seed: i32le, shipSeed: u8, summary: summaryTail, resFactor: u8 }),
-  MMV3: struct({ sis: sisCore, shipName: name32, commanderName: name32, planetName: name32, difficulty: u8, extended: u8, nomad: u8, seed: i32le, summary: summaryTail, resFactor: u8 }),
-  MEGA: struct({ sis: sisCore, shipName: name16, commanderName: name16, planetName: name16, difficulty: u8, extended: u8, nomad: u8, seed: i32le, summary: summaryTail, resFactor: u8 }),
+  'UMS\x01': struct({
+    sis: sisCore,
+    shipName: name16,
+    commanderName: name16,
+    planetName: name16,
+    summary: summaryTail,
+  }),
+  MMV4: struct({
+    sis: sisCore,
+    shipName: name32,
+    commanderName: name32,
+    planetName: name32,
+    difficulty: u8,
+    extended: u8,
+    nomad: u8,
+    seed: i32le,
+    shipSeed: u8,
+    summary: summaryTail,
+    resFactor: u8,
+  }),
+  MMV3: struct({
+    sis: sisCore,
+    shipName: name32,
+    commanderName: name32,
+    planetName: name32,
+    difficulty: u8,
+    extended: u8,
+    nomad: u8,
+    seed: i32le,
+    summary: summaryTail,
+    resFactor: u8,
+  }),
+  MEGA: struct({
+    sis: sisCore,
+    shipName: name16,
+    commanderName: name16,
+    planetName: name16,
+    difficulty: u8,
+    extended: u8,
+    nomad: u8,
+    seed: i32le,
+    summary: summaryTail,
+    resFactor: u8,
+  }),
 } as const;
 
 /** The `Summ` chunk's value: the SIS state and load-menu summary (MegaMod: more), and the save's name. */
-export type Summary = TypeOf<(typeof summaryFields)['UMS\x01']> & Partial<Omit<TypeOf<(typeof summaryFields)['MMV4']>, keyof TypeOf<(typeof summaryFields)['UMS\x01']>>> & {
-  name: string | { bytes: Uint8Array };
-};
+export type Summary = TypeOf<(typeof summaryFields)['UMS\x01']> &
+  Partial<Omit<TypeOf<(typeof summaryFields)['MMV4']>, keyof TypeOf<(typeof summaryFields)['UMS\x01']>>> & {
+    name: string | { bytes: Uint8Array };
+  };
 
 /**
  * The leading `Summ` chunk. Its size is 160 + the name's length — in MegaMod too, although MegaMod
@@ -42,7 +107,11 @@ export type Summary = TypeOf<(typeof summaryFields)['UMS\x01']> & Partial<Omit<T
  */
 function summaryChunk(kind: SaveMagic): Codec<Summary> {
   const fields = summaryFields[kind] as unknown as Codec<Record<string, unknown>>;
-  const json = t.intersection([fields.json, t.type({ name: restText.json })]) as unknown as t.Type<Summary, unknown, unknown>;
+  const json = t.intersection([fields.json, t.type({ name: restText.json })]) as unknown as t.Type<
+    Summary,
+    unknown,
+    unknown
+  >;
   return defineCodec<Summary>({
     name: `summary(${JSON.stringify(kind)})`,
     kind: 'uqmSummary',
@@ -57,7 +126,8 @@ function summaryChunk(kind: SaveMagic): Codec<Summary> {
       if (size < 160) throw r.error(`Summ size ${size} is less than its 160 fixed bytes`, sizeAt);
       const nameLength = size - 160;
       const fixed = fields.size as number;
-      if (fixed + nameLength > r.remaining) throw r.error(`Summ of ${fixed} + ${nameLength} bytes is more than the ${r.remaining} bytes left`, sizeAt);
+      if (fixed + nameLength > r.remaining)
+        throw r.error(`Summ of ${fixed} + ${nameLength} bytes is more than the ${r.remaining} bytes left`, sizeAt);
       const value = readChild(r, 'Summ', fields);
       const name = readChild(r.window(nameLength), 'name', restText);
       return { ...value, name } as Summary;
@@ -78,12 +148,19 @@ function summaryChunk(kind: SaveMagic): Codec<Summary> {
 export const gameStateChunk: Codec<GameState | { raw: Uint8Array }> = defineCodec<GameState | { raw: Uint8Array }>({
   name: 'gameStateChunk',
   kind: 'uqmGameState',
-  json: t.union([t.type({ raw: jsonBytes() }), t.record(t.string, t.number)]) as unknown as t.Type<GameState | { raw: Uint8Array }, unknown, unknown>,
+  json: t.union([t.type({ raw: jsonBytes() }), t.record(t.string, t.number)]) as unknown as t.Type<
+    GameState | { raw: Uint8Array },
+    unknown,
+    unknown
+  >,
   minSize: 0,
   read(r) {
     const revision = revisionOfSize(r.remaining);
     if (revision === undefined) {
-      r.warn('game-state-size', `a game state of ${r.remaining} bytes is no known revision (155 vanilla; MegaMod 157, 229, 297, 305, 309); kept as bytes`);
+      r.warn(
+        'game-state-size',
+        `a game state of ${r.remaining} bytes is no known revision (155 vanilla; MegaMod 157, 229, 297, 305, 309); kept as bytes`,
+      );
       return { raw: r.take(r.remaining) };
     }
     return gameState(revision).read(r);
@@ -148,7 +225,11 @@ const fileCodecs = new Map<SaveMagic, Codec<UqmSave>>();
 function fileCodec(kind: SaveMagic): Codec<UqmSave> {
   let codec = fileCodecs.get(kind);
   if (codec === undefined) {
-    codec = struct({ magic: magic(kind), summary: summaryChunk(kind), chunks: chunkList(chunkFraming, knownChunks(kind)) }) as unknown as Codec<UqmSave>;
+    codec = struct({
+      magic: magic(kind),
+      summary: summaryChunk(kind),
+      chunks: chunkList(chunkFraming, knownChunks(kind)),
+    }) as unknown as Codec<UqmSave>;
     fileCodecs.set(kind, codec);
   }
   return codec;
@@ -161,8 +242,10 @@ function fileCodec(kind: SaveMagic): Codec<UqmSave> {
  */
 function structureProblem(save: UqmSave): string | undefined {
   const ids = save.chunks.map((c) => c.id);
-  if (ids[0] !== 'GlSt' || ids[1] !== 'GmSt') return `GlSt and GmSt must follow Summ (the loader reads them by position); found ${ids.slice(0, 2).join(', ') || 'nothing'}`;
-  if (!ids.includes('Star')) return 'the save ends without its Star chunk, which the game always writes last: the file is cut short';
+  if (ids[0] !== 'GlSt' || ids[1] !== 'GmSt')
+    return `GlSt and GmSt must follow Summ (the loader reads them by position); found ${ids.slice(0, 2).join(', ') || 'nothing'}`;
+  if (!ids.includes('Star'))
+    return 'the save ends without its Star chunk, which the game always writes last: the file is cut short';
   return undefined;
 }
 
@@ -180,7 +263,8 @@ const saveJson = new t.Type<UqmSave, unknown, unknown>(
   (u): u is UqmSave => typeof u === 'object' && u !== null && MAGICS.includes((u as UqmSave).magic),
   (u, c) => {
     const kind = (u as { magic?: unknown })?.magic;
-    if (typeof kind !== 'string' || !MAGICS.includes(kind as SaveMagic)) return t.failure(u, c, 'expected a save with magic UMS\\u0001, MMV4, MMV3 or MEGA');
+    if (typeof kind !== 'string' || !MAGICS.includes(kind as SaveMagic))
+      return t.failure(u, c, 'expected a save with magic UMS\\u0001, MMV4, MMV3 or MEGA');
     return fileCodec(kind as SaveMagic).json.validate(u, c);
   },
   (a) => fileCodec(a.magic).json.encode(a),
@@ -207,7 +291,8 @@ export const uqmSave: Codec<UqmSave> = defineCodec<UqmSave>({
     return save;
   },
   write(w, save) {
-    if (typeof save !== 'object' || save === null || !MAGICS.includes(save.magic)) throw w.error('expected a save with its magic');
+    if (typeof save !== 'object' || save === null || !MAGICS.includes(save.magic))
+      throw w.error('expected a save with its magic');
     const problem = Array.isArray(save.chunks) ? structureProblem(save) : 'expected the chunks';
     if (problem !== undefined) throw w.error(problem);
     fileCodec(save.magic).write(w, save);

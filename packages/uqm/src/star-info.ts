@@ -51,8 +51,14 @@ export type RecordSize = 12 | 108;
  * the table, shared blocks, and blocks that are not whole records are DecodeErrors.
  */
 export function starInfo(recordSize: RecordSize = 12): Codec<StarInfo> {
-  const world = recordSize === 12 ? t.type({ mineral: t.number, energy: t.number, bio: t.number }) : t.type({ mineral: t.number, energy: t.number, bio: t.number, partial: jsonBytes(96) });
-  const json = t.intersection([t.type({ systems: t.array(t.type({ star: t.number, worlds: t.array(world) })) }), t.partial({ lead: jsonBytes() })]) as unknown as t.Type<StarInfo, unknown, unknown>;
+  const world =
+    recordSize === 12
+      ? t.type({ mineral: t.number, energy: t.number, bio: t.number })
+      : t.type({ mineral: t.number, energy: t.number, bio: t.number, partial: jsonBytes(96) });
+  const json = t.intersection([
+    t.type({ systems: t.array(t.type({ star: t.number, worlds: t.array(world) })) }),
+    t.partial({ lead: jsonBytes() }),
+  ]) as unknown as t.Type<StarInfo, unknown, unknown>;
   return defineCodec<StarInfo>({
     name: `starInfo(${recordSize})`,
     kind: 'uqmStarInfo',
@@ -69,8 +75,10 @@ export function starInfo(recordSize: RecordSize = 12): Codec<StarInfo> {
         const offset = r.view.getUint32(base + star * 4, true);
         if (offset === 0) continue;
         path.push('offsets', star);
-        if (offset < STAR_TABLE_SIZE) throw r.error(`star ${star}: offset ${offset} points into the offset table`, base + star * 4);
-        if (offset >= size) throw r.error(`star ${star}: offset ${offset} is past the end (${size} bytes)`, base + star * 4);
+        if (offset < STAR_TABLE_SIZE)
+          throw r.error(`star ${star}: offset ${offset} points into the offset table`, base + star * 4);
+        if (offset >= size)
+          throw r.error(`star ${star}: offset ${offset} is past the end (${size} bytes)`, base + star * 4);
         path.length -= 2;
         blocks.push({ star, offset });
       }
@@ -81,11 +89,20 @@ export function starInfo(recordSize: RecordSize = 12): Codec<StarInfo> {
         const following = blocks[i + 1];
         const next = following === undefined ? size : following.offset;
         path.push('systems', star);
-        if (following !== undefined && next === offset) throw r.error(`stars ${star} and ${following.star} share the block at ${offset}`, base + following.star * 4);
-        if ((next - offset) % recordSize !== 0) throw r.error(`star ${star}: its block of ${next - offset} bytes is not whole ${recordSize}-byte world records`, base + offset);
+        if (following !== undefined && next === offset)
+          throw r.error(`stars ${star} and ${following.star} share the block at ${offset}`, base + following.star * 4);
+        if ((next - offset) % recordSize !== 0)
+          throw r.error(
+            `star ${star}: its block of ${next - offset} bytes is not whole ${recordSize}-byte world records`,
+            base + offset,
+          );
         const worlds: WorldRecord[] = [];
         for (let at = base + offset; at < base + next; at += recordSize) {
-          const record: WorldRecord = { mineral: r.view.getUint32(at, true), energy: r.view.getUint32(at + 4, true), bio: r.view.getUint32(at + 8, true) };
+          const record: WorldRecord = {
+            mineral: r.view.getUint32(at, true),
+            energy: r.view.getUint32(at + 4, true),
+            bio: r.view.getUint32(at + 8, true),
+          };
           if (recordSize === 108) record.partial = r.bytes.slice(at + 12, at + 108);
           worlds.push(record);
         }
@@ -99,7 +116,8 @@ export function starInfo(recordSize: RecordSize = 12): Codec<StarInfo> {
       return info;
     },
     write(w, info) {
-      if (typeof info !== 'object' || info === null || !Array.isArray(info.systems)) throw w.error('expected { systems }');
+      if (typeof info !== 'object' || info === null || !Array.isArray(info.systems))
+        throw w.error('expected { systems }');
       const table = w.reserve(STAR_TABLE_SIZE);
       if (info.lead !== undefined) w.append(info.lead);
       const seen = new Set<number>();
@@ -107,7 +125,8 @@ export function starInfo(recordSize: RecordSize = 12): Codec<StarInfo> {
       info.systems.forEach((system, i) => {
         path.push('systems', i);
         const { star, worlds } = system;
-        if (!Number.isInteger(star) || star < 0 || star >= NUM_SOLAR_SYSTEMS) throw w.error(`star ${star} is not 0 to ${NUM_SOLAR_SYSTEMS - 1}`);
+        if (!Number.isInteger(star) || star < 0 || star >= NUM_SOLAR_SYSTEMS)
+          throw w.error(`star ${star} is not 0 to ${NUM_SOLAR_SYSTEMS - 1}`);
         if (seen.has(star)) throw w.error(`star ${star} has two blocks`);
         if (worlds.length === 0) throw w.error(`star ${star}: a block has at least one world`);
         seen.add(star);
@@ -120,7 +139,8 @@ export function starInfo(recordSize: RecordSize = 12): Codec<StarInfo> {
             w.view.setUint32(at + k * 4, v, true);
           }
           if (recordSize === 108) {
-            if (!(world.partial instanceof Uint8Array) || world.partial.length !== 96) throw w.error('a MegaMod world record needs 96 partial bytes');
+            if (!(world.partial instanceof Uint8Array) || world.partial.length !== 96)
+              throw w.error('a MegaMod world record needs 96 partial bytes');
             w.buf.set(world.partial, at + 12);
           }
           w.length = at + recordSize;
@@ -152,17 +172,30 @@ export function isTaken(info: StarInfo, star: number, world: number, kind: ScanK
  * the end, with a zeroed record for each of its `worldCount` worlds (the file does not know how many
  * worlds an untouched system has, so the caller says).
  */
-export function take(info: StarInfo, star: number, world: number, kind: ScanKind, node: number, worldCount?: number, recordSize: RecordSize = 12): void {
+export function take(
+  info: StarInfo,
+  star: number,
+  world: number,
+  kind: ScanKind,
+  node: number,
+  worldCount?: number,
+  recordSize: RecordSize = 12,
+): void {
   if (!Number.isInteger(node) || node < 0 || node > 31) throw new RangeError(`node ${node} is not 0 to 31`);
   let system = info.systems.find((s) => s.star === star);
   if (system === undefined) {
-    if (worldCount === undefined || worldCount < 1) throw new RangeError(`star ${star} has no block yet: give its world count`);
-    const blank = (): WorldRecord => (recordSize === 108 ? { mineral: 0, energy: 0, bio: 0, partial: new Uint8Array(96) } : { mineral: 0, energy: 0, bio: 0 });
+    if (worldCount === undefined || worldCount < 1)
+      throw new RangeError(`star ${star} has no block yet: give its world count`);
+    const blank = (): WorldRecord =>
+      recordSize === 108
+        ? { mineral: 0, energy: 0, bio: 0, partial: new Uint8Array(96) }
+        : { mineral: 0, energy: 0, bio: 0 };
     system = { star, worlds: Array.from({ length: worldCount }, blank) };
     info.systems.push(system);
   }
   const record = system.worlds[world];
-  if (record === undefined) throw new RangeError(`star ${star} has ${system.worlds.length} worlds; there is no world ${world}`);
+  if (record === undefined)
+    throw new RangeError(`star ${star} has ${system.worlds.length} worlds; there is no world ${world}`);
   const key = KIND_INDEX[kind];
   record[key] = (record[key] | (1 << node)) >>> 0;
 }

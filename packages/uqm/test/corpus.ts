@@ -14,11 +14,15 @@ export function realSaves(): Map<string, Uint8Array> {
   const out = new Map<string, Uint8Array>();
   if (dir === undefined) return out;
   const uqm = join(dir, 'uqm');
-  for (const name of readdirSync(uqm).filter((f) => !f.endsWith('.txt')).sort()) out.set(name, new Uint8Array(readFileSync(join(uqm, name))));
+  for (const name of readdirSync(uqm)
+    .filter((f) => !f.endsWith('.txt'))
+    .sort())
+    out.set(name, new Uint8Array(readFileSync(join(uqm, name))));
   return out;
 }
 
 /** Warns, in each test file that needs the corpus, that it is absent. */
 export function warnIfAbsent(what: string): void {
-  if (corpusDir() === undefined) console.warn(`${what}: ../shared/vectors-found is absent (set SAVEKIT_CORPUS); the real-save tests are skipped`);
+  if (corpusDir() === undefined)
+    console.warn(`${what}: ../shared/vectors-found is absent (set SAVEKIT_CORPUS); the real-save tests are skipped`);
 }

@@ -1,6 +1,20 @@
 // Typed edits through the document: each changes its value and nothing else of the file.
 import { decodeOrThrow, encodeOrThrow } from '@savekit/core';
-import { crew, fuel, harvest, isHarvested, resourceUnits, roster, setCrew, setFuel, setResourceUnits, setRoster, uqmSave, worldCount, scanOf } from '@savekit/uqm';
+import {
+  crew,
+  fuel,
+  harvest,
+  isHarvested,
+  resourceUnits,
+  roster,
+  setCrew,
+  setFuel,
+  setResourceUnits,
+  setRoster,
+  uqmSave,
+  worldCount,
+  scanOf,
+} from '@savekit/uqm';
 import { realSaves, warnIfAbsent } from './corpus';
 
 warnIfAbsent('UQM edits');
@@ -12,7 +26,10 @@ function chunkBytes(bytes: Uint8Array): Array<[string, string]> {
   const out: Array<[string, string]> = [];
   for (let at = 4; at < bytes.length; ) {
     const size = new DataView(bytes.buffer, bytes.byteOffset).getUint32(at + 4, true);
-    out.push([String.fromCharCode(...bytes.subarray(at, at + 4)), Buffer.from(bytes.subarray(at, at + 8 + size)).toString('hex')]);
+    out.push([
+      String.fromCharCode(...bytes.subarray(at, at + 4)),
+      Buffer.from(bytes.subarray(at, at + 8 + size)).toString('hex'),
+    ]);
     at += 8 + size;
   }
   return out;
@@ -40,10 +57,12 @@ maybe('typed edits', () => {
     expect(() => setCrew(save, 70000)).toThrow(RangeError);
   });
 
-  test('the ship roster: ShpQ and the load menu\'s ship list follow', () => {
+  test("the ship roster: ShpQ and the load menu's ship list follow", () => {
     const save = decodeOrThrow(uqmSave, original);
     const ships = roster(save);
-    expect(ships.map((s) => s.raceName)).toEqual(ships.map((s) => ['ARILOU', 'CHMMR', 'HUMAN', 'ORZ', 'PKUNK', 'SHOFIXTI', 'SPATHI'][s.raceId] ?? s.raceName));
+    expect(ships.map((s) => s.raceName)).toEqual(
+      ships.map((s) => ['ARILOU', 'CHMMR', 'HUMAN', 'ORZ', 'PKUNK', 'SHOFIXTI', 'SPATHI'][s.raceId] ?? s.raceName),
+    );
     const extra = { ...ships[0]!, raceId: 2, race: 2, crewLevel: 18, maxCrew: 18 };
     setRoster(save, [...ships, extra]);
     const bytes = encodeOrThrow(uqmSave, save);

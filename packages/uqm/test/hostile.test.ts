@@ -4,7 +4,17 @@
 // in the quick one) give nothing else.
 import * as E from 'fp-ts/lib/Either';
 import { decode, DecodeError, decodeOrThrow, encodeOrThrow, type Codec } from '@savekit/core';
-import { format, legacySave, randomGroups, readDefinedGroups, saveToLegacy, starInfo, uqmSave, groupHeader, stateBattleGroup } from '@savekit/uqm';
+import {
+  format,
+  legacySave,
+  randomGroups,
+  readDefinedGroups,
+  saveToLegacy,
+  starInfo,
+  uqmSave,
+  groupHeader,
+  stateBattleGroup,
+} from '@savekit/uqm';
 import { defaultIterations, fuzzSuite } from '@savekit/testkit';
 import { realSaves, warnIfAbsent } from './corpus';
 
@@ -25,8 +35,39 @@ const le32 = (n: number) => [n & 0xff, (n >>> 8) & 0xff, (n >>> 16) & 0xff, n >>
 /** A randgrp.dat: header (NumGroups, star 82), then the given groups at the given offsets. */
 function randgrp(numGroups: number, offsets: number[], size: number): Uint8Array {
   const bytes = new Uint8Array(size);
-  bytes.set(encodeOrThrow(groupHeader, { numGroups, day: 1, month: 1, pad: undefined, starIndex: 82, year: 2155, offsets: [0, ...offsets, ...new Array(64 - offsets.length).fill(0)] }));
-  const group = encodeOrThrow(stateBattleGroup, { raceType: 4, ships: [{ race: 4, ship: { unused0: 0, captainsNameIndex: 1, pad3: 0, unused4: 0, raceId: 4, index: 0, crewLevel: 8, maxCrew: 8, energyLevel: 0, maxEnergy: 12, unused12: 0, unused14: 0 } }] });
+  bytes.set(
+    encodeOrThrow(groupHeader, {
+      numGroups,
+      day: 1,
+      month: 1,
+      pad: undefined,
+      starIndex: 82,
+      year: 2155,
+      offsets: [0, ...offsets, ...new Array(64 - offsets.length).fill(0)],
+    }),
+  );
+  const group = encodeOrThrow(stateBattleGroup, {
+    raceType: 4,
+    ships: [
+      {
+        race: 4,
+        ship: {
+          unused0: 0,
+          captainsNameIndex: 1,
+          pad3: 0,
+          unused4: 0,
+          raceId: 4,
+          index: 0,
+          crewLevel: 8,
+          maxCrew: 8,
+          energyLevel: 0,
+          maxEnergy: 12,
+          unused12: 0,
+          unused14: 0,
+        },
+      },
+    ],
+  });
   for (const at of offsets) if (at >= 268 && at + group.length <= size) bytes.set(group, at);
   return bytes;
 }
@@ -34,7 +75,9 @@ function randgrp(numGroups: number, offsets: number[], size: number): Uint8Array
 describe('state files', () => {
   test('randgrp.dat: a good one decodes; overlapping groups, an offset into the header, NumGroups over 64 do not', () => {
     expect(E.isRight(decode(randomGroups, randgrp(2, [268, 287], 306)))).toBe(true);
-    expect(fails(randomGroups, randgrp(2, [268, 280], 306)).message).toMatch(/group 2 at 280 overlaps group 1 \(268–287\)/);
+    expect(fails(randomGroups, randgrp(2, [268, 280], 306)).message).toMatch(
+      /group 2 at 280 overlaps group 1 \(268–287\)/,
+    );
     expect(fails(randomGroups, randgrp(1, [100], 306)).message).toMatch(/points into the root value/);
     expect(fails(randomGroups, randgrp(65, [268], 306)).message).toMatch(/NumGroups 65 is more than the 64 slots/);
     expect(fails(randomGroups, randgrp(1, [400], 306)).message).toMatch(/400/);
@@ -46,16 +89,50 @@ describe('state files', () => {
       for (const [star, offset] of entries) bytes.set(le32(offset), star * 4);
       return bytes;
     };
-    expect(decodeOrThrow(starInfo(12), table([[82, 2008]], 2008 + 24)).systems).toEqual([{ star: 82, worlds: [{ mineral: 0, energy: 0, bio: 0 }, { mineral: 0, energy: 0, bio: 0 }] }]);
+    expect(decodeOrThrow(starInfo(12), table([[82, 2008]], 2008 + 24)).systems).toEqual([
+      {
+        star: 82,
+        worlds: [
+          { mineral: 0, energy: 0, bio: 0 },
+          { mineral: 0, energy: 0, bio: 0 },
+        ],
+      },
+    ]);
     const into = fails(starInfo(12), table([[82, 100]], 2008 + 24));
-    expect([into.message, into.offset, into.path]).toEqual(['star 82: offset 100 points into the offset table', 328, ['offsets', 82]]);
+    expect([into.message, into.offset, into.path]).toEqual([
+      'star 82: offset 100 points into the offset table',
+      328,
+      ['offsets', 82],
+    ]);
     expect(fails(starInfo(12), table([[82, 5000]], 2008 + 24)).message).toMatch(/past the end/);
-    expect(fails(starInfo(12), table([[82, 2008], [90, 2008]], 2008 + 24)).message).toMatch(/share the block at 2008/);
+    expect(
+      fails(
+        starInfo(12),
+        table(
+          [
+            [82, 2008],
+            [90, 2008],
+          ],
+          2008 + 24,
+        ),
+      ).message,
+    ).toMatch(/share the block at 2008/);
     expect(fails(starInfo(12), table([[82, 2008]], 2008 + 20)).message).toMatch(/not whole 12-byte world records/);
   });
 
   test('defgrp.dat: headers over each other or over the reserved byte, groups outside the file', () => {
-    const header = (at: number, group: number) => ({ at, bytes: encodeOrThrow(groupHeader, { numGroups: 1, day: 1, month: 1, pad: undefined, starIndex: 82, year: 2155, offsets: [0, group, ...new Array(63).fill(0)] }) });
+    const header = (at: number, group: number) => ({
+      at,
+      bytes: encodeOrThrow(groupHeader, {
+        numGroups: 1,
+        day: 1,
+        month: 1,
+        pad: undefined,
+        starIndex: 82,
+        year: 2155,
+        offsets: [0, group, ...new Array(63).fill(0)],
+      }),
+    });
     const file = (...parts: Array<{ at: number; bytes: Uint8Array }>) => {
       const out = new Uint8Array(Math.max(...parts.map((p) => p.at + p.bytes.length), 1) + 2);
       for (const p of parts) out.set(p.bytes, p.at);
@@ -63,7 +140,13 @@ describe('state files', () => {
     };
     const good = file(header(1, 269));
     expect(E.isRight(readDefinedGroups(good, new Map([[12, 1]])))).toBe(true);
-    const overlap = readDefinedGroups(file(header(1, 600), header(200, 620), { at: 660, bytes: new Uint8Array(4) }), new Map([[12, 1], [4, 200]]));
+    const overlap = readDefinedGroups(
+      file(header(1, 600), header(200, 620), { at: 660, bytes: new Uint8Array(4) }),
+      new Map([
+        [12, 1],
+        [4, 200],
+      ]),
+    );
     expect(E.isLeft(overlap) && overlap.left.message).toMatch(/overlaps/);
     const atZero = readDefinedGroups(file(header(0, 268)), new Map([[12, 0 + 1]]));
     expect(E.isLeft(atZero)).toBe(true);
@@ -96,7 +179,10 @@ maybe('bad saves', () => {
     const huge = legacy.slice();
     huge.set(le32(0xffffffff), 164);
     const claim = fails(legacySave, huge);
-    expect([claim.offset, claim.message]).toEqual([164, 'decoded length 4294967295 is over the limit of 268435456 bytes']);
+    expect([claim.offset, claim.message]).toEqual([
+      164,
+      'decoded length 4294967295 is over the limit of 268435456 bytes',
+    ]);
     const cut = fails(legacySave, legacy.subarray(0, legacy.length - 40));
     expect(cut.message).toMatch(/lzhuf: the code ends before its \d+ bytes/);
     expect(cut.path).toEqual(['stream']);

@@ -1,7 +1,15 @@
 // 0.7 saves, written by our LZHUF coder from the real 0.8 saves and read back.
 import * as E from 'fp-ts/lib/Either';
 import { decodeOrThrow, encodeOrThrow } from '@savekit/core';
-import { format, legacySave, lzhufDecompress, saveToLegacy, saveToStateFiles, uqmSave, type LegacySave } from '@savekit/uqm';
+import {
+  format,
+  legacySave,
+  lzhufDecompress,
+  saveToLegacy,
+  saveToStateFiles,
+  uqmSave,
+  type LegacySave,
+} from '@savekit/uqm';
 import { realSaves, warnIfAbsent } from './corpus';
 
 warnIfAbsent('UQM 0.7 saves');

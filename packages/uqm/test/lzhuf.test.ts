@@ -6,16 +6,26 @@ import { randomBytes, repetitive, text } from '@savekit/testkit';
 
 test('10,000 random inputs round-trip', () => {
   fc.assert(
-    fc.property(fc.oneof(fc.uint8Array({ maxLength: 600 }), fc.string({ maxLength: 400 }).map((s) => new TextEncoder().encode(s.repeat(3)))), (input) => {
-      expect(lzhufDecompress(lzhufCompress(input))).toEqual(input);
-    }),
+    fc.property(
+      fc.oneof(
+        fc.uint8Array({ maxLength: 600 }),
+        fc.string({ maxLength: 400 }).map((s) => new TextEncoder().encode(s.repeat(3))),
+      ),
+      (input) => {
+        expect(lzhufDecompress(lzhufCompress(input))).toEqual(input);
+      },
+    ),
     { numRuns: 10_000 },
   );
 });
 
-test.each([0, 1, 2, 3, 15, 16, 17, 4079, 4080, 4096, 4097, 70_000, 300_000])('%d bytes of text, random and repetitive data round-trip (ring wrap, tree rebuild)', (size) => {
-  for (const input of [text(size, size + 1), randomBytes(size, size + 2), repetitive(size, size + 3)]) expect(lzhufDecompress(lzhufCompress(input))).toEqual(input);
-});
+test.each([0, 1, 2, 3, 15, 16, 17, 4079, 4080, 4096, 4097, 70_000, 300_000])(
+  '%d bytes of text, random and repetitive data round-trip (ring wrap, tree rebuild)',
+  (size) => {
+    for (const input of [text(size, size + 1), randomBytes(size, size + 2), repetitive(size, size + 3)])
+      expect(lzhufDecompress(lzhufCompress(input))).toEqual(input);
+  },
+);
 
 test('the stream: u32 little-endian length, then the code; long runs compress', () => {
   const zeros = new Uint8Array(10_000);
@@ -28,7 +38,8 @@ test('the stream: u32 little-endian length, then the code; long runs compress', 
 test('a stream cut short, one that claims 4 GB, and one whose code cannot hold its length are LzhufErrors', () => {
   const input = text(5000, 7);
   const stream = lzhufCompress(input);
-  for (const cut of [5, 10, stream.length >> 1, stream.length - 2]) expect(() => lzhufDecompress(stream.subarray(0, cut))).toThrow(LzhufError);
+  for (const cut of [5, 10, stream.length >> 1, stream.length - 2])
+    expect(() => lzhufDecompress(stream.subarray(0, cut))).toThrow(LzhufError);
   const huge = stream.slice();
   huge.set([0xff, 0xff, 0xff, 0xff], 0);
   expect(() => lzhufDecompress(huge)).toThrow(/claims 4294967295 bytes, over the limit/);

@@ -7,8 +7,20 @@ import { join } from 'node:path';
 import * as E from 'fp-ts/lib/Either';
 import { decode, decodeOrThrow, encodeOrThrow, isRawChunk } from '@savekit/core';
 import {
-  chunkOf, gameStateOf, groupHeader, randomGroups, readDefinedGroups, saveToStateFiles, scanOf, stateBattleGroup, stateFilesToSave, starInfo, uqmSave, worldCount,
-  type BattleGroups, type UqmSave,
+  chunkOf,
+  gameStateOf,
+  groupHeader,
+  randomGroups,
+  readDefinedGroups,
+  saveToStateFiles,
+  scanOf,
+  stateBattleGroup,
+  stateFilesToSave,
+  starInfo,
+  uqmSave,
+  worldCount,
+  type BattleGroups,
+  type UqmSave,
 } from '@savekit/uqm';
 import { realSaves, warnIfAbsent } from './corpus';
 
@@ -41,18 +53,23 @@ maybe('the real UQM saves', () => {
   test('01-Start: the chunks the README lists, the probe at defgrp offset 1, no world records', () => {
     const bytes = saves.get('01-Start.uqmsave.dat')!;
     const save = load('01-Start.uqmsave.dat');
-    expect(sizes(save, bytes)).toBe('Summ(165) GlSt(75) GmSt(155) RacQ(720) IGpQ(13) ShpQ(11) Evts(20) Scan(2008) Grps(15) BtGp(12) BtGp(24) Star(8)');
+    expect(sizes(save, bytes)).toBe(
+      'Summ(165) GlSt(75) GmSt(155) RacQ(720) IGpQ(13) ShpQ(11) Evts(20) Scan(2008) Grps(15) BtGp(12) BtGp(24) Star(8)',
+    );
     expect(save.summary.name).toBe('Start');
     expect(chunkOf(save, 'RacQ')!.body.entries).toHaveLength(24);
     expect(chunkOf(save, 'Evts')!.body.entries).toHaveLength(4);
     expect(gameStateOf(save)!.URQUAN_PROBE_GRPOFFS).toBe(1);
     expect(scanOf(save)!.systems).toEqual([]);
     const battle = save.chunks.filter((c) => c.id === 'BtGp').map((c) => (c as { body: BattleGroups }).body);
-    expect(battle.map((b) => [b.encounterId, b.current, b.groups.length])).toEqual([[0, 0, 0], [12, 1, 1]]);
+    expect(battle.map((b) => [b.encounterId, b.current, b.groups.length])).toEqual([
+      [0, 0, 0],
+      [12, 1, 1],
+    ]);
     expect(chunkOf(save, 'Star')!.body).toMatchObject({ x: 1752, y: 1450 }); // Sol
   });
 
-  test('02: star 82 is Sol with 17 worlds; Mercury\'s mineral mask is 0x00004000', () => {
+  test("02: star 82 is Sol with 17 worlds; Mercury's mineral mask is 0x00004000", () => {
     const save = load('02-SingleRadioactiveFromMercury.uqmsave.dat');
     const scan = scanOf(save)!;
     expect(scan.systems.map((s) => s.star)).toEqual([82]);
@@ -68,12 +85,20 @@ maybe('the real UQM saves', () => {
     expect([state.MELNORME1_GRPOFFS, state.URQUAN_PROBE_GRPOFFS]).toEqual([288, 1]);
     // As bytes: probe = 1 is byte 142 = 0x40, MELNORME1 = 288 is byte 111 = 0x48 (uqm.md §4).
     const gm = encodeOrThrow(uqmSave, save);
-    const gmAt = gm.findIndex((_, i) => gm[i] === 0x47 && gm[i + 1] === 0x6d && gm[i + 2] === 0x53 && gm[i + 3] === 0x74) + 8;
+    const gmAt =
+      gm.findIndex((_, i) => gm[i] === 0x47 && gm[i + 1] === 0x6d && gm[i + 2] === 0x53 && gm[i + 3] === 0x74) + 8;
     expect([gm[gmAt + 142], gm[gmAt + 111]]).toEqual([0x40, 0x48]);
     const battle = save.chunks.filter((c) => c.id === 'BtGp').map((c) => (c as { body: BattleGroups }).body);
-    expect(battle.map((b) => [b.encounterId, b.current])).toEqual([[0, 0], [4, 1], [12, 0]]);
+    expect(battle.map((b) => [b.encounterId, b.current])).toEqual([
+      [0, 0],
+      [4, 1],
+      [12, 0],
+    ]);
     expect(battle[2]!.groups).toEqual([{ icon: 0, ships: [] }]); // the dead probe
-    expect(scanOf(save)!.systems.map((s) => [s.star, s.worlds.length])).toEqual([[82, 17], [72, 3]]);
+    expect(scanOf(save)!.systems.map((s) => [s.star, s.worlds.length])).toEqual([
+      [82, 17],
+      [72, 3],
+    ]);
   });
 
   test('uqmsave.16: saved at an encounter (START_ENCOUNTER): 4 Pkunk ships in NpcQ, one random group of 4', () => {
@@ -129,7 +154,13 @@ maybe('the real UQM saves', () => {
     const again = stateFilesToSave(save, files);
     expect(gameStateOf(again)!.MELNORME1_GRPOFFS).toBe(1);
     expect(again.chunks.filter((c) => c.id === 'BtGp')).toEqual(save.chunks.filter((c) => c.id === 'BtGp'));
-    const defined = readDefinedGroups(files.defgrp, new Map([[4, 1], [12, 288]]));
+    const defined = readDefinedGroups(
+      files.defgrp,
+      new Map([
+        [4, 1],
+        [12, 288],
+      ]),
+    );
     expect(E.isRight(defined) && defined.right.map((d) => d.id)).toEqual([4, 12]);
   });
 
@@ -139,8 +170,16 @@ maybe('the real UQM saves', () => {
       for (const [name, bytes] of saves) {
         const path = join(dir, name);
         writeFileSync(path, bytes);
-        const run = spawnSync(process.execPath, [join(__dirname, '..', '..', 'cli', 'dist', 'bin.js'), 'verify', path], { encoding: 'utf8' });
-        expect({ name, status: run.status, out: run.stdout }).toEqual({ name, status: 0, out: expect.stringMatching(/^ok .*\(uqm, [\d,]+ bytes\)\n1 save: 1 ok, 0 invalid, 0 differs/) });
+        const run = spawnSync(
+          process.execPath,
+          [join(__dirname, '..', '..', 'cli', 'dist', 'bin.js'), 'verify', path],
+          { encoding: 'utf8' },
+        );
+        expect({ name, status: run.status, out: run.stdout }).toEqual({
+          name,
+          status: 0,
+          out: expect.stringMatching(/^ok .*\(uqm, [\d,]+ bytes\)\n1 save: 1 ok, 0 invalid, 0 differs/),
+        });
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -2,7 +2,17 @@
 // and MMV4 saves made from them (decode, re-encode, JSON dump and build, sniff).
 import fc from 'fast-check';
 import { decodeOrThrow, encodeOrThrow } from '@savekit/core';
-import { format, legacySave, saveToLegacy, setCrew, setFuel, setResourceUnits, toMegaMod, uqmSave, type UqmDocument } from '@savekit/uqm';
+import {
+  format,
+  legacySave,
+  saveToLegacy,
+  setCrew,
+  setFuel,
+  setResourceUnits,
+  toMegaMod,
+  uqmSave,
+  type UqmDocument,
+} from '@savekit/uqm';
 import { roundTripSuite } from '@savekit/testkit';
 import { realSaves, warnIfAbsent } from './corpus';
 
@@ -18,7 +28,13 @@ maybe('the round-trip suite: real, 0.7 and MMV4 saves, and 200 edited ones', () 
     ...vanilla.map((s) => encodeOrThrow(uqmSave, toMegaMod(s))),
   ];
   const edited: fc.Arbitrary<UqmDocument> = fc
-    .tuple(fc.integer({ min: 0, max: vanilla.length - 1 }), fc.nat(), fc.nat(), fc.integer({ min: 0, max: 0xffff }), fc.constantFrom('0.8', '0.7', 'MMV4'))
+    .tuple(
+      fc.integer({ min: 0, max: vanilla.length - 1 }),
+      fc.nat(),
+      fc.nat(),
+      fc.integer({ min: 0, max: 0xffff }),
+      fc.constantFrom('0.8', '0.7', 'MMV4'),
+    )
     .map(([i, ru, fuel, crew, kind]) => {
       const save = decodeOrThrow(uqmSave, encodeOrThrow(uqmSave, vanilla[i]!));
       setResourceUnits(save, ru);

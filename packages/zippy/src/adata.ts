@@ -7,7 +7,7 @@
  * @module
  */
 import { ADATA_TAG, DataType } from './tags.js';
-import { SegmentError, SegmentReader, SegmentWriter, type ZValue } from './values.js';
+import { SegmentError, type SegmentReader, SegmentWriter, type ZValue } from './values.js';
 
 /** A vector of numbers. */
 export class Vector {
@@ -75,7 +75,13 @@ export type AData = Vector | Range | List | ZClass | Instance;
 
 /** Whether a value is one of the C structures. */
 export function isAData(value: unknown): value is AData {
-  return value instanceof Vector || value instanceof Range || value instanceof List || value instanceof ZClass || value instanceof Instance;
+  return (
+    value instanceof Vector ||
+    value instanceof Range ||
+    value instanceof List ||
+    value instanceof ZClass ||
+    value instanceof Instance
+  );
 }
 
 /** The DataType of a structure. */
@@ -92,7 +98,10 @@ export function dataTypeOf(value: AData): number {
  * graph object that stands for it (a Lua value's, another structure). Returns the segment, the
  * references in slot order and the payload's length (the recorded size).
  */
-export function writeAData(value: AData, ref: (v: ZValue) => ZValue = (v) => v): { segment: Uint8Array; references: Array<object | null>; size: number } {
+export function writeAData(
+  value: AData,
+  ref: (v: ZValue) => ZValue = (v) => v,
+): { segment: Uint8Array; references: Array<object | null>; size: number } {
   const w = new SegmentWriter();
   w.u32(ADATA_TAG);
   w.u32(dataTypeOf(value));
@@ -176,9 +185,11 @@ export function restoreAData(value: AData, reader: SegmentReader, hooks: ADataRe
     const superAt = reader.pos;
     const superclass = reader.value();
     if (superclass !== null) {
-      if (typeof superclass !== 'object' || !('ref' in superclass) || !(superclass.ref instanceof ZClass)) throw new SegmentError('a superclass must be a Class', superAt);
+      if (typeof superclass !== 'object' || !('ref' in superclass) || !(superclass.ref instanceof ZClass))
+        throw new SegmentError('a superclass must be a Class', superAt);
       // The superclass is needed whole (its members decide this class's); a cycle is an error.
-      if (hooks.restoreFirst(superclass.ref) === 'in-progress') throw new SegmentError(`class ${value.name}'s superclass chain is a cycle`, superAt);
+      if (hooks.restoreFirst(superclass.ref) === 'in-progress')
+        throw new SegmentError(`class ${value.name}'s superclass chain is a cycle`, superAt);
       value.superclass = superclass.ref;
     } else value.superclass = null;
     value.members = hooks.value(reader.value());
@@ -186,7 +197,8 @@ export function restoreAData(value: AData, reader: SegmentReader, hooks: ADataRe
   } else {
     const clsAt = reader.pos;
     const cls = reader.value();
-    if (cls === null || typeof cls !== 'object' || !('ref' in cls) || !(cls.ref instanceof ZClass)) throw new SegmentError('an Instance needs a Class', clsAt);
+    if (cls === null || typeof cls !== 'object' || !('ref' in cls) || !(cls.ref instanceof ZClass))
+      throw new SegmentError('an Instance needs a Class', clsAt);
     // read_reference_restoring_first: the class decides how the fields are read. A class that holds
     // its own instances is fine — restoring it needs only pointers.
     hooks.restoreFirst(cls.ref);
@@ -195,5 +207,6 @@ export function restoreAData(value: AData, reader: SegmentReader, hooks: ADataRe
     const n = reader.count(1);
     value.native = reader.take(n).slice();
   }
-  if (!reader.atEnd) throw new SegmentError(`${reader.bytes.length - reader.pos} bytes left after the payload`, reader.pos);
+  if (!reader.atEnd)
+    throw new SegmentError(`${reader.bytes.length - reader.pos} bytes left after the payload`, reader.pos);
 }

@@ -54,7 +54,12 @@ function u32(r: Reader, le: boolean, at: number): number {
   return r.view.getUint32(at, le);
 }
 
-const objectJson = t.type({ tag: t.string, size: t.number, references: t.array(t.number), segments: t.array(jsonBytes()) });
+const objectJson = t.type({
+  tag: t.string,
+  size: t.number,
+  references: t.array(t.number),
+  segments: t.array(jsonBytes()),
+});
 const fileJson = t.type(
   {
     byteOrder: t.keyof({ be: null, le: null }),
@@ -92,7 +97,8 @@ export const zippyFile: Codec<ZippyFile> = defineCodec<ZippyFile>({
     const path = r.state.path;
     const magicBE = r.view.getUint32(base, false);
     const le = magicBE === 0x5641535a; // "VASZ": every integer byte-swapped
-    if (magicBE !== MAGIC && !le) throw r.error(`not a ZSAV file: magic 0x${magicBE.toString(16).padStart(8, '0')}`, base);
+    if (magicBE !== MAGIC && !le)
+      throw r.error(`not a ZSAV file: magic 0x${magicBE.toString(16).padStart(8, '0')}`, base);
     const major = r.view.getUint16(base + 4, le);
     const minor = r.view.getUint16(base + 6, le);
     if (major !== 1) throw r.error(`ZSAV major version ${major}; this reader knows 1`, base + 4);
@@ -109,8 +115,10 @@ export const zippyFile: Codec<ZippyFile> = defineCodec<ZippyFile>({
     const dataAt = u32(r, le, base + 28);
     const end = r.end - (crc ? 8 : 0);
     const size = end - base;
-    if (!hasExternals && externalCount !== 0) throw r.error(`${externalCount} externals but the externals flag is clear`, base + 20);
-    if (count > 0x7fffffff || rootCount * 4 > size || count * DIRECTORY_ENTRY > size) throw r.error(`${count} objects and ${rootCount} roots do not fit in ${size} bytes`, base + 12);
+    if (!hasExternals && externalCount !== 0)
+      throw r.error(`${externalCount} externals but the externals flag is clear`, base + 20);
+    if (count > 0x7fffffff || rootCount * 4 > size || count * DIRECTORY_ENTRY > size)
+      throw r.error(`${count} objects and ${rootCount} roots do not fit in ${size} bytes`, base + 12);
     if (crc) {
       if (r.end - base < HEADER + 8) throw r.shortfall(8);
       const at = r.end - 8;
@@ -146,8 +154,16 @@ export const zippyFile: Codec<ZippyFile> = defineCodec<ZippyFile>({
     }
     const padded = base + align4(at - base);
     for (; at < padded; at++) if (r.bytes[at] !== 0) throw r.error('non-zero padding after the externals', at);
-    if (directoryAt !== at - base) throw r.error(`the directory should follow the externals at ${at - base}, the header says ${directoryAt}`, base + 24);
-    if (dataAt !== directoryAt + count * DIRECTORY_ENTRY) throw r.error(`the data area should follow the directory at ${directoryAt + count * DIRECTORY_ENTRY}, the header says ${dataAt}`, base + 28);
+    if (directoryAt !== at - base)
+      throw r.error(
+        `the directory should follow the externals at ${at - base}, the header says ${directoryAt}`,
+        base + 24,
+      );
+    if (dataAt !== directoryAt + count * DIRECTORY_ENTRY)
+      throw r.error(
+        `the data area should follow the directory at ${directoryAt + count * DIRECTORY_ENTRY}, the header says ${dataAt}`,
+        base + 28,
+      );
     if (dataAt > size) throw r.error(`the data area starts at ${dataAt}, past the end (${size})`, base + 28);
     // Directory and bodies, in index order, contiguous.
     const objects: ZObject[] = [];
@@ -162,9 +178,18 @@ export const zippyFile: Codec<ZippyFile> = defineCodec<ZippyFile>({
       const segCount = u32(r, le, entry + 12);
       const bodyAt = u32(r, le, entry + 16);
       const bodyLength = u32(r, le, entry + 20);
-      if (bodyAt !== expectedBody) throw r.error(`object ${n}: body at ${bodyAt}, expected ${expectedBody} (bodies follow each other in index order)`, entry + 16);
-      if (dataBase + bodyAt + bodyLength > base + size) throw r.error(`object ${n}: body of ${bodyLength} bytes runs past the end`, entry + 20);
-      if (refCount * 4 + segCount * 4 > bodyLength) throw r.error(`object ${n}: ${refCount} references and ${segCount} segments do not fit its ${bodyLength}-byte body`, entry + 8);
+      if (bodyAt !== expectedBody)
+        throw r.error(
+          `object ${n}: body at ${bodyAt}, expected ${expectedBody} (bodies follow each other in index order)`,
+          entry + 16,
+        );
+      if (dataBase + bodyAt + bodyLength > base + size)
+        throw r.error(`object ${n}: body of ${bodyLength} bytes runs past the end`, entry + 20);
+      if (refCount * 4 + segCount * 4 > bodyLength)
+        throw r.error(
+          `object ${n}: ${refCount} references and ${segCount} segments do not fit its ${bodyLength}-byte body`,
+          entry + 8,
+        );
       let p = dataBase + bodyAt;
       const bodyEnd = p + bodyLength;
       const references: number[] = [];
@@ -178,7 +203,8 @@ export const zippyFile: Codec<ZippyFile> = defineCodec<ZippyFile>({
         path.push('segments', s);
         if (p + 4 > bodyEnd) throw r.error(`object ${n}: segment ${s} runs past its body`, p);
         const length = u32(r, le, p);
-        if (p + 4 + length > bodyEnd) throw r.error(`object ${n}: segment ${s} of ${length} bytes runs past its body`, p);
+        if (p + 4 + length > bodyEnd)
+          throw r.error(`object ${n}: segment ${s} of ${length} bytes runs past its body`, p);
         // A view, not a copy: a separate buffer per segment doubled the memory of large saves.
         segments.push(r.bytes.subarray(p + 4, p + 4 + length));
         p += 4 + length;
@@ -187,22 +213,37 @@ export const zippyFile: Codec<ZippyFile> = defineCodec<ZippyFile>({
         for (; p < next; p++) if (r.bytes[p] !== 0) throw r.error(`object ${n}: non-zero segment padding`, p);
         path.length -= 2;
       }
-      if (p !== bodyEnd) throw r.error(`object ${n}: its body is ${bodyLength} bytes, its references and segments take ${p - (dataBase + bodyAt)}`, entry + 20);
+      if (p !== bodyEnd)
+        throw r.error(
+          `object ${n}: its body is ${bodyLength} bytes, its references and segments take ${p - (dataBase + bodyAt)}`,
+          entry + 20,
+        );
       const first = segments[0];
-      if (first === undefined || first.length < 4) throw r.error(`object ${n}: segment 0 must start with the tag`, dataBase + bodyAt);
+      if (first === undefined || first.length < 4)
+        throw r.error(`object ${n}: segment 0 must start with the tag`, dataBase + bodyAt);
       const segTag = new DataView(first.buffer, first.byteOffset, first.byteLength).getUint32(0, le);
-      if (segTag !== tag) throw r.error(`object ${n}: the directory says ${JSON.stringify(tagName(tag))}, segment 0 says ${JSON.stringify(tagName(segTag))}`, dataBase + bodyAt + refCount * 4 + 4);
+      if (segTag !== tag)
+        throw r.error(
+          `object ${n}: the directory says ${JSON.stringify(tagName(tag))}, segment 0 says ${JSON.stringify(tagName(segTag))}`,
+          dataBase + bodyAt + refCount * 4 + 4,
+        );
       objects.push({ tag: tagName(tag), size: recorded, references, segments });
       // For hex views: the object (by its index in the document) is its body; its directory entry too.
       const spans = r.state.spans;
       if (spans !== undefined) {
         spans.push({ path: ['objects', n - 1], start: dataBase + bodyAt, end: bodyEnd, layer: r.layer });
-        spans.push({ path: ['objects', n - 1, 'directory'], start: entry, end: entry + DIRECTORY_ENTRY, layer: r.layer });
+        spans.push({
+          path: ['objects', n - 1, 'directory'],
+          start: entry,
+          end: entry + DIRECTORY_ENTRY,
+          layer: r.layer,
+        });
       }
       expectedBody = bodyEnd - dataBase;
       path.length -= 2;
     }
-    if (dataBase + expectedBody !== base + size) throw r.error(`${base + size - dataBase - expectedBody} bytes after the last body`, dataBase + expectedBody);
+    if (dataBase + expectedBody !== base + size)
+      throw r.error(`${base + size - dataBase - expectedBody} bytes after the last body`, dataBase + expectedBody);
     if (r.state.spans !== undefined) {
       r.state.spans.push({ path: ['header'], start: base, end: base + HEADER, layer: r.layer });
       r.state.spans.push({ path: ['roots'], start: base + HEADER, end: base + HEADER + rootCount * 4, layer: r.layer });
@@ -211,7 +252,8 @@ export const zippyFile: Codec<ZippyFile> = defineCodec<ZippyFile>({
     return { byteOrder: le ? 'le' : 'be', minor, numberFormat, crc, roots, externals, objects };
   },
   write(w, file) {
-    if (typeof file !== 'object' || file === null || !Array.isArray(file.objects)) throw w.error('expected a ZSAV file');
+    if (typeof file !== 'object' || file === null || !Array.isArray(file.objects))
+      throw w.error('expected a ZSAV file');
     const le = file.byteOrder === 'le';
     const start = w.length;
     const count = file.objects.length;
@@ -220,7 +262,10 @@ export const zippyFile: Codec<ZippyFile> = defineCodec<ZippyFile>({
     const directoryAt = HEADER + file.roots.length * 4 + externalsSize;
     const dataAt = directoryAt + count * DIRECTORY_ENTRY;
     const ref = (value: number, what: string) => {
-      if (!Number.isInteger(value) || value > count || value < -file.externals.length) throw w.error(`${what}: reference ${value} is not 0, an object (1–${count}) or an external (−1…−${file.externals.length})`);
+      if (!Number.isInteger(value) || value > count || value < -file.externals.length)
+        throw w.error(
+          `${what}: reference ${value} is not 0, an object (1–${count}) or an external (−1…−${file.externals.length})`,
+        );
       return value < 0 ? EXTERNAL + (-value - 1) : value;
     };
     const put32 = (v: number) => {
@@ -236,14 +281,17 @@ export const zippyFile: Codec<ZippyFile> = defineCodec<ZippyFile>({
     put32(MAGIC);
     put16(1);
     put16(file.minor);
-    if (file.numberFormat !== 0 && file.numberFormat !== 1) throw w.error(`number format ${file.numberFormat} is neither 0 nor 1`);
+    if (file.numberFormat !== 0 && file.numberFormat !== 1)
+      throw w.error(`number format ${file.numberFormat} is neither 0 nor 1`);
     put32((file.externals.length > 0 ? 1 : 0) | (file.crc ? 2 : 0) | (file.numberFormat << 8));
     put32(count);
     put32(file.roots.length);
     put32(file.externals.length);
     put32(directoryAt);
     put32(dataAt);
-    file.roots.forEach((root, i) => put32(ref(root, `roots[${i}]`)));
+    file.roots.forEach((root, i) => {
+      put32(ref(root, `roots[${i}]`));
+    });
     for (const name of names) {
       if (name.length > 0xffff) throw w.error('an external name is longer than 65535 bytes');
       put16(name.length);
@@ -259,7 +307,8 @@ export const zippyFile: Codec<ZippyFile> = defineCodec<ZippyFile>({
     for (let i = 0; i < count; i++) {
       const o = file.objects[i];
       path.push('objects', i + 1);
-      if (typeof o !== 'object' || o === null || !Array.isArray(o.references) || !Array.isArray(o.segments)) throw w.error(`object ${i + 1}: expected { tag, size, references, segments }`);
+      if (typeof o !== 'object' || o === null || !Array.isArray(o.references) || !Array.isArray(o.segments))
+        throw w.error(`object ${i + 1}: expected { tag, size, references, segments }`);
       let length = 4 * o.references.length;
       for (let k = 0; k < o.segments.length; k++) {
         const segment = o.segments[k];
@@ -267,7 +316,11 @@ export const zippyFile: Codec<ZippyFile> = defineCodec<ZippyFile>({
         length += 4 + align4(segment.length);
       }
       const first = o.segments[0];
-      if (first === undefined || first.length < 4 || new DataView(first.buffer, first.byteOffset, first.byteLength).getUint32(0, le) !== tagValue(o.tag)) {
+      if (
+        first === undefined ||
+        first.length < 4 ||
+        new DataView(first.buffer, first.byteOffset, first.byteLength).getUint32(0, le) !== tagValue(o.tag)
+      ) {
         throw w.error(`object ${i + 1}: segment 0 must start with its tag ${JSON.stringify(o.tag)}`);
       }
       bodyLengths[i] = length;
@@ -349,17 +402,45 @@ export function toGraphImage(file: ZippyFile): GraphImage {
   refStart[n] = r;
   segStart[n] = s;
   dataStart[s] = d;
-  return { roots: file.roots, kinds, kindOf, sizes, refStart, refs, segStart, dataStart, data, externals: file.externals };
+  return {
+    roots: file.roots,
+    kinds,
+    kindOf,
+    sizes,
+    refStart,
+    refs,
+    segStart,
+    dataStart,
+    data,
+    externals: file.externals,
+  };
 }
 
 /** A core graph image as a file's objects. */
-export function fromGraphImage(image: GraphImage, options: { readonly crc?: boolean; readonly numberFormat?: number; readonly byteOrder?: 'be' | 'le' } = {}): ZippyFile {
+export function fromGraphImage(
+  image: GraphImage,
+  options: { readonly crc?: boolean; readonly numberFormat?: number; readonly byteOrder?: 'be' | 'le' } = {},
+): ZippyFile {
   const objects: ZObject[] = [];
   for (let i = 0; i < image.kindOf.length; i++) {
     const segments: Uint8Array[] = [];
     // In range by the image's invariants: every per-object array has an entry per object (plus one).
-    for (let x = image.segStart[i]!; x < image.segStart[i + 1]!; x++) segments.push(image.data.slice(image.dataStart[x], image.dataStart[x + 1]));
-    objects.push({ tag: image.kinds[image.kindOf[i]!]!, size: image.sizes[i]!, references: Array.from(image.refs.subarray(image.refStart[i], image.refStart[i + 1])), segments });
+    for (let x = image.segStart[i]!; x < image.segStart[i + 1]!; x++)
+      segments.push(image.data.slice(image.dataStart[x], image.dataStart[x + 1]));
+    objects.push({
+      tag: image.kinds[image.kindOf[i]!]!,
+      size: image.sizes[i]!,
+      references: Array.from(image.refs.subarray(image.refStart[i], image.refStart[i + 1])),
+      segments,
+    });
   }
-  return { byteOrder: options.byteOrder ?? 'be', minor: 0, numberFormat: options.numberFormat ?? 0, crc: options.crc ?? true, roots: [...image.roots], externals: [...image.externals], objects };
+  return {
+    byteOrder: options.byteOrder ?? 'be',
+    minor: 0,
+    numberFormat: options.numberFormat ?? 0,
+    crc: options.crc ?? true,
+    roots: [...image.roots],
+    externals: [...image.externals],
+    objects,
+  };
 }

@@ -8,11 +8,16 @@ import { decode, DecodeError, encode, isSaveTree, type SaveFormat } from '@savek
 import { zippyFile, type ZippyFile } from './container.js';
 
 function summary(file: ZippyFile): string[] {
-  const lines = [`ZSAV 1.${file.minor} (${file.byteOrder === 'be' ? 'big-endian' : 'byte-swapped'}), ${file.objects.length} objects, ${file.roots.length} roots, ${file.externals.length} externals${file.crc ? ', CRC-32' : ''}`];
+  const lines = [
+    `ZSAV 1.${file.minor} (${file.byteOrder === 'be' ? 'big-endian' : 'byte-swapped'}), ${file.objects.length} objects, ${file.roots.length} roots, ${file.externals.length} externals${file.crc ? ', CRC-32' : ''}`,
+  ];
   lines.push('  #  tag   size  references');
-  const show = (r: number) => (r === 0 ? 'null' : r < 0 ? `external ${JSON.stringify(file.externals[-r - 1])}` : `#${r}`);
+  const show = (r: number) =>
+    r === 0 ? 'null' : r < 0 ? `external ${JSON.stringify(file.externals[-r - 1])}` : `#${r}`;
   file.objects.slice(0, 200).forEach((o, i) => {
-    lines.push(`${String(i + 1).padStart(3)}  ${o.tag.replace(/\0/g, '\\0').padEnd(5)} ${String(o.size).padStart(5)}  ${o.references.map(show).join(', ') || '—'}`);
+    lines.push(
+      `${String(i + 1).padStart(3)}  ${o.tag.replace(/\0/g, '\\0').padEnd(5)} ${String(o.size).padStart(5)}  ${o.references.map(show).join(', ') || '—'}`,
+    );
   });
   if (file.objects.length > 200) lines.push(`  … ${file.objects.length - 200} more`);
   return lines;
@@ -29,7 +34,10 @@ export const format: SaveFormat<ZippyFile> = {
     const magic = String.fromCharCode(input[0]!, input[1]!, input[2]!, input[3]!);
     return magic === 'ZSAV' || magic === 'VASZ' ? 0.95 : 0;
   },
-  decode: (input, options) => (isSaveTree(input) ? E.left(new DecodeError([], 0, 'a Zippy save is one file, not a folder')) : decode(zippyFile, input, options)),
+  decode: (input, options) =>
+    isSaveTree(input)
+      ? E.left(new DecodeError([], 0, 'a Zippy save is one file, not a folder'))
+      : decode(zippyFile, input, options),
   encode: (doc, options) => encode(zippyFile, doc, options),
   json: zippyFile.json,
   fieldMap(input) {

@@ -9,8 +9,17 @@
  */
 import * as E from 'fp-ts/lib/Either.js';
 import {
-  decode, DecodeError, encode, EncodeError, readGraph, writeGraph,
-  type DecodeOptions, type GraphRestorer, type GraphSaver, type RestoreContext, type RestoredGraph,
+  decode,
+  DecodeError,
+  encode,
+  type EncodeError,
+  readGraph,
+  writeGraph,
+  type DecodeOptions,
+  type GraphRestorer,
+  type GraphSaver,
+  type RestoreContext,
+  type RestoredGraph,
 } from '@savekit/core';
 import { allocateAData, isAData, restoreAData, writeAData, type AData } from './adata.js';
 import { fromGraphImage, toGraphImage, zippyFile, type ZippyFile } from './container.js';
@@ -26,7 +35,11 @@ export interface WriteOptions {
 }
 
 /** Saves the graph reachable from `roots` as a ZSAV file. */
-export function writeSavefile<O extends object>(roots: ReadonlyArray<O | null>, saver: GraphSaver<O>, options: WriteOptions = {}): E.Either<EncodeError, Uint8Array> {
+export function writeSavefile<O extends object>(
+  roots: ReadonlyArray<O | null>,
+  saver: GraphSaver<O>,
+  options: WriteOptions = {},
+): E.Either<EncodeError, Uint8Array> {
   const image = writeGraph(roots, saver);
   if (E.isLeft(image)) return image;
   return encode(zippyFile, fromGraphImage(image.right, options));
@@ -47,14 +60,20 @@ export function readSavefile<O extends object>(
 /** The DataType in segment 0 of object `n` (bytes 4…7), for allocating a C structure. */
 export function dataTypeAt(file: ZippyFile, n: number): number {
   const segment = file.objects[n - 1]?.segments[0];
-  if (segment === undefined || segment.length < 8) throw new DecodeError(['objects', n], 0, `object ${n}: segment 0 has no DataType`);
+  if (segment === undefined || segment.length < 8)
+    throw new DecodeError(['objects', n], 0, `object ${n}: segment 0 has no DataType`);
   return new DataView(segment.buffer, segment.byteOffset, segment.byteLength).getUint32(4, false);
 }
 
 /** A DecodeError for a segment that did not parse, naming the object, its segment and the offset in it. */
 export function segmentFailure(ctx: RestoreContext<unknown>, error: unknown): DecodeError {
   if (error instanceof DecodeError) return error;
-  if (error instanceof SegmentError) return new DecodeError(['objects', ctx.number, 'segments', 0], error.offset, `object ${ctx.number} (${JSON.stringify(ctx.kind)}): ${error.message}`);
+  if (error instanceof SegmentError)
+    return new DecodeError(
+      ['objects', ctx.number, 'segments', 0],
+      error.offset,
+      `object ${ctx.number} (${JSON.stringify(ctx.kind)}): ${error.message}`,
+    );
   return ctx.fail(error instanceof Error ? error.message : String(error));
 }
 
@@ -89,7 +108,8 @@ export function adataRestorer(file: ZippyFile): GraphRestorer<AData> {
       if (segment === undefined) throw ctx.fail('no segment');
       try {
         const reader = new SegmentReader(segment, (slot, at) => {
-          if (slot >= refs.length) throw new SegmentError(`slot ${slot}, but the object has ${refs.length} references`, at);
+          if (slot >= refs.length)
+            throw new SegmentError(`slot ${slot}, but the object has ${refs.length} references`, at);
           return refs[slot]!;
         });
         restoreAData(object, reader, { value: (v) => v, restoreFirst: (t) => ctx.restoreFirst(t as AData) });

@@ -19,7 +19,15 @@ export const DataType = { Vector: 1, Range: 2, List: 3, Class: 4, Instance: 5 } 
 export type DataTypeName = keyof typeof DataType;
 
 /** The type byte of a value inside a data segment (zippy.md §3.1; 0x06 is savekit's, for Lua 5.3 integers). */
-export const ValueType = { nil: 0x00, false: 0x01, true: 0x02, number: 0x03, string: 0x04, reference: 0x05, integer: 0x06 } as const;
+export const ValueType = {
+  nil: 0x00,
+  false: 0x01,
+  true: 0x02,
+  number: 0x03,
+  string: 0x04,
+  reference: 0x05,
+  integer: 0x06,
+} as const;
 
 /** A tag as its four characters (`0x4C554100` → `"LUA\u0000"`). */
 export function tagName(tag: number): string {

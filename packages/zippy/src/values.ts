@@ -50,8 +50,10 @@ export class SegmentWriter {
   }
   f64(v: number): void {
     const at = this.room(8);
-    if (Number.isNaN(v)) this.view.setUint32(at, 0x7ff80000, false), this.view.setUint32(at + 4, 0, false);
-    else this.view.setFloat64(at, v, false);
+    if (Number.isNaN(v)) {
+      this.view.setUint32(at, 0x7ff80000, false);
+      this.view.setUint32(at + 4, 0, false);
+    } else this.view.setFloat64(at, v, false);
   }
   i64(v: bigint): void {
     const at = this.room(8);
@@ -137,7 +139,8 @@ export class SegmentReader {
   }
 
   private need(n: number): number {
-    if (this.pos + n > this.bytes.length) throw new SegmentError(`expected ${n} more bytes, ${this.bytes.length - this.pos} left`, this.pos);
+    if (this.pos + n > this.bytes.length)
+      throw new SegmentError(`expected ${n} more bytes, ${this.bytes.length - this.pos} left`, this.pos);
     const at = this.pos;
     this.pos += n;
     return at;
@@ -159,7 +162,8 @@ export class SegmentReader {
   count(minSize: number): number {
     const at = this.pos;
     const n = this.u32();
-    if (n * minSize > this.bytes.length - this.pos) throw new SegmentError(`a count of ${n} cannot fit in the ${this.bytes.length - this.pos} bytes left`, at);
+    if (n * minSize > this.bytes.length - this.pos)
+      throw new SegmentError(`a count of ${n} cannot fit in the ${this.bytes.length - this.pos} bytes left`, at);
     return n;
   }
   get atEnd(): boolean {

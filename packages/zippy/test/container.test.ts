@@ -3,8 +3,19 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as E from 'fp-ts/lib/Either';
-import { decode, DecodeError, decodeOrThrow, encode, encodeOrThrow } from '@savekit/core';
-import { adataRestorer, adataSaver, format, readSavefile, Vector, writeSavefile, ZClass, zippyFile, type AData, type ZippyFile } from '@savekit/zippy';
+import { decode, type DecodeError, decodeOrThrow, encode, encodeOrThrow } from '@savekit/core';
+import {
+  adataRestorer,
+  adataSaver,
+  format,
+  readSavefile,
+  Vector,
+  writeSavefile,
+  ZClass,
+  zippyFile,
+  type AData,
+  type ZippyFile,
+} from '@savekit/zippy';
 import { saveLua } from '@savekit/zippy/lua';
 import { defaultIterations, fuzzSuite, roundTripSuite, testBudget } from '@savekit/testkit';
 import { lua, newState, pushGlobal, run, to_luastring } from './lua-helpers';
@@ -39,7 +50,7 @@ function readmeExample(): Uint8Array {
 
 const example = workedExample();
 
-test('the worked example: the code writes the README\'s 248 bytes exactly', () => {
+test("the worked example: the code writes the README's 248 bytes exactly", () => {
   expect(example.length).toBe(248);
   expect(Buffer.from(example).toString('hex')).toBe(Buffer.from(readmeExample()).toString('hex'));
 });
@@ -62,21 +73,41 @@ test('decoded segments are views into the input (no copies); a replaced segment 
   expect(data.every((segment) => segment.buffer === input.buffer)).toBe(true);
   // The DATA object's payload (after its tag): replacing it changes only those bytes of the output.
   const replaced = data[0]!.map((b, i) => (i < 4 ? b : b ^ 0xff));
-  const edited = { ...file, objects: file.objects.map((o, i) => (i === 1 ? { ...o, segments: [replaced, ...data.slice(1)] } : o)) };
+  const edited = {
+    ...file,
+    objects: file.objects.map((o, i) => (i === 1 ? { ...o, segments: [replaced, ...data.slice(1)] } : o)),
+  };
   const out = encodeOrThrow(zippyFile, { ...edited, crc: false });
   const plain = encodeOrThrow(zippyFile, { ...file, crc: false });
   expect(out.length).toBe(plain.length);
   const differing = [...out].flatMap((b, i) => (b !== plain[i] ? [i] : []));
   expect(differing.length).toBe(data[0]!.length - 4);
   expect(Buffer.from(input).equals(Buffer.from(example))).toBe(true); // the input is untouched
-  const bad = { ...file, objects: file.objects.map((o, i) => (i === 2 ? { ...o, segments: [o.segments[0]!, 'text' as unknown as Uint8Array] } : o)) };
+  const bad = {
+    ...file,
+    objects: file.objects.map((o, i) =>
+      i === 2 ? { ...o, segments: [o.segments[0]!, 'text' as unknown as Uint8Array] } : o,
+    ),
+  };
   const error = encode(zippyFile, bad);
-  expect(E.isLeft(error) && [error.left.path, error.left.message]).toEqual([['objects', 3], 'object 3: segment 1 is not bytes']);
+  expect(E.isLeft(error) && [error.left.path, error.left.message]).toEqual([
+    ['objects', 3],
+    'object 3: segment 1 is not bytes',
+  ]);
 });
 
 test('a byte-swapped file (magic VASZ) is read, and written back as it was', () => {
   const file = decodeOrThrow(zippyFile, example);
-  const swapped = encodeOrThrow(zippyFile, { ...file, byteOrder: 'le', objects: file.objects.map((o) => ({ ...o, segments: o.segments.map((s, i) => (i === 0 ? Uint8Array.from([...s.subarray(0, 4)].reverse().concat([...s.subarray(4)])) : s)) })) });
+  const swapped = encodeOrThrow(zippyFile, {
+    ...file,
+    byteOrder: 'le',
+    objects: file.objects.map((o) => ({
+      ...o,
+      segments: o.segments.map((s, i) =>
+        i === 0 ? Uint8Array.from([...s.subarray(0, 4)].reverse().concat([...s.subarray(4)])) : s,
+      ),
+    })),
+  });
   expect(String.fromCharCode(...swapped.subarray(0, 4))).toBe('VASZ');
   const back = decodeOrThrow(zippyFile, swapped);
   expect(back.byteOrder).toBe('le');
@@ -107,7 +138,11 @@ describe('bad input: DecodeErrors with the object number, path and offset', () =
     const bad = noCrc.slice();
     bad.set([0, 0, 0, 9], 0x6c);
     const error = fails(bad);
-    expect([error.path, error.offset, error.message]).toEqual([['objects', 1, 'references', 0], 0x6c, 'reference to object 9, but there are 3']);
+    expect([error.path, error.offset, error.message]).toEqual([
+      ['objects', 1, 'references', 0],
+      0x6c,
+      'reference to object 9, but there are 3',
+    ]);
   });
 
   test('a wrong tag: the directory and segment 0 disagree', () => {
@@ -143,10 +178,16 @@ describe('bad input: DecodeErrors with the object number, path and offset', () =
     // The first pair's key ("self", a string) becomes nil: type byte 04 → 00, then the rest no longer parses as it was.
     const keyAt = segment.indexOf(0x04, 4 + 4 + 9 + 6 + 4);
     segment[keyAt] = 0x00;
-    const bad = encodeOrThrow(zippyFile, { ...file, objects: [{ ...file.objects[0]!, segments: [segment] }, ...file.objects.slice(1)] });
+    const bad = encodeOrThrow(zippyFile, {
+      ...file,
+      objects: [{ ...file.objects[0]!, segments: [segment] }, ...file.objects.slice(1)],
+    });
     const { loadLua } = require('@savekit/zippy/lua') as typeof import('@savekit/zippy/lua');
     const result = loadLua(newState(), bad);
-    expect(E.isLeft(result) && [result.left.path.slice(0, 2), result.left.message]).toEqual([['objects', 1], expect.stringMatching(/a table key is nil/)]);
+    expect(E.isLeft(result) && [result.left.path.slice(0, 2), result.left.message]).toEqual([
+      ['objects', 1],
+      expect.stringMatching(/a table key is nil/),
+    ]);
   });
 
   // Quick: five times the restorer's nesting limit (10,000); heavy: the full million.
@@ -184,5 +225,7 @@ test('C structures alone (no Lua): a superclass chain and shared classes round-t
 
 test('the round-trip suite on saved files', () => {
   const file: ZippyFile = decodeOrThrow(zippyFile, example);
-  expect(roundTripSuite(format, { samples: [example, encodeOrThrow(zippyFile, { ...file, crc: false })] }).failures).toEqual([]);
+  expect(
+    roundTripSuite(format, { samples: [example, encodeOrThrow(zippyFile, { ...file, crc: false })] }).failures,
+  ).toEqual([]);
 });

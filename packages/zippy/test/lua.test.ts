@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
 import { Instance, List, Range, Vector, ZClass } from '@savekit/zippy';
-import { loadLua, LuaRef, luaRef, saveGame, saveLua } from '@savekit/zippy/lua';
+import { loadLua, type LuaRef, luaRef, saveGame, saveLua } from '@savekit/zippy/lua';
 import { testBudget } from '@savekit/testkit';
 import { lua, newState, pushGlobal, run, setGlobal } from './lua-helpers';
 
@@ -14,7 +14,12 @@ const LINKS = testBudget({ quick: 50_000, heavy: 1_000_000 });
 const GRAPH_RUNS = testBudget({ quick: 40, heavy: 120 });
 const BIG_GRAPH = testBudget({ quick: 2_000, heavy: 10_000 });
 
-function roundTrip(source: string, global = 'T', options: Parameters<typeof saveLua>[2] = {}, loadOptions: Parameters<typeof loadLua>[2] = {}): object {
+function roundTrip(
+  source: string,
+  global = 'T',
+  options: Parameters<typeof saveLua>[2] = {},
+  loadOptions: Parameters<typeof loadLua>[2] = {},
+): object {
   const L = newState();
   run(L, source);
   pushGlobal(L, global);
@@ -38,19 +43,26 @@ test('a table with shared children, cycles, self-reference, table keys and a met
     a.other = b; b.other = a
     T.ring = a
     T.meta = setmetatable({}, {__index = {hidden = 42}})`);
-  run(L, `
+  run(
+    L,
+    `
     assert(T[1] == 1 and T[2] == "a" and T[3] == 2.5 and T[4] == true and T[5] == false)
     assert(T.self == T, "self-reference")
     assert(T.c1 == T.c2 and T.c1.x == 1, "shared child stored once")
     assert(T[T.c1] == "child as a key", "table key")
     assert(T.ring.other.other == T.ring and T.ring.other.name == "b", "two-cycle")
     assert(T.meta.hidden == 42, "metatable")
-    assert(getmetatable(T.meta).__index.hidden == 42)`);
+    assert(getmetatable(T.meta).__index.hidden == 42)`,
+  );
 });
 
 test('numbers are exact: integers stay integers, floats keep −0, NaN, ±inf; strings are binary-safe', () => {
-  const L = roundTrip(`T = {i = 7, f = 7.0, neg = -0.0, nan = 0/0, inf = 1/0, ninf = -1/0, tiny = 5e-324, big = 2^53 + 0.0, s = "a\\0b\\255c", long = string.rep("xyz\\0", 20000)}`);
-  run(L, `
+  const L = roundTrip(
+    `T = {i = 7, f = 7.0, neg = -0.0, nan = 0/0, inf = 1/0, ninf = -1/0, tiny = 5e-324, big = 2^53 + 0.0, s = "a\\0b\\255c", long = string.rep("xyz\\0", 20000)}`,
+  );
+  run(
+    L,
+    `
     assert(math.type(T.i) == "integer" and T.i == 7)
     assert(math.type(T.f) == "float" and T.f == 7.0)
     assert(1 / T.neg == -math.huge, "-0.0 kept")
@@ -58,7 +70,8 @@ test('numbers are exact: integers stay integers, floats keep −0, NaN, ±inf; s
     assert(T.inf == math.huge and T.ninf == -math.huge)
     assert(T.tiny == 5e-324 and T.big == 2^53)
     assert(#T.s == 5 and T.s:byte(2) == 0 and T.s:byte(4) == 255)
-    assert(#T.long == 80000 and T.long:sub(1, 4) == "xyz\\0")`);
+    assert(#T.long == 80000 and T.long:sub(1, 4) == "xyz\\0")`,
+  );
 });
 
 test('userdata keep their payload and metatable; a userdata referenced twice loads as one', () => {
@@ -89,7 +102,9 @@ test('functions are an error naming their path, unless registered as externals',
   run(L, 'T = {actors = {{name = "imp", think = function() return 1 end}}}');
   pushGlobal(L, 'T');
   const refused = saveLua(L, 1);
-  expect(E.isLeft(refused) && refused.left.message).toMatch(/the function at roots\[0\]\.actors\[1\]\.think cannot be saved: register it as an external/);
+  expect(E.isLeft(refused) && refused.left.message).toMatch(
+    /the function at roots\[0\]\.actors\[1\]\.think cannot be saved: register it as an external/,
+  );
   // With the function registered by name, the file holds the name; the loader supplies the value.
   run(L, 'function think() return 1 end; T.actors[1].think = think');
   pushGlobal(L, 'T');
@@ -125,7 +140,12 @@ test('C structures and Lua values refer to each other; restore_first finishes a 
   lua.lua_pushlightuserdata(L, imp);
   lua.lua_setfield(L, -2, to('prototype'));
   lua.lua_pop(L, 1);
-  const path = List.of([{ ref: new Vector([1, 2, 3]) }, { ref: new Range(0, 10, false, true) }, 7, new TextEncoder().encode('node')]);
+  const path = List.of([
+    { ref: new Vector([1, 2, 3]) },
+    { ref: new Range(0, 10, false, true) },
+    7,
+    new TextEncoder().encode('node'),
+  ]);
   const saved = saveGame(L, [imp, path]);
   if (E.isLeft(saved)) throw saved.left;
   const L2 = newState();
@@ -177,12 +197,43 @@ const scalar: fc.Arbitrary<Scalar> = fc.oneof(
 
 function models(maxTables: number): fc.Arbitrary<Model> {
   return fc.integer({ min: 1, max: maxTables }).chain((n) =>
-    fc.array(fc.array(fc.tuple(fc.oneof(scalar, fc.nat({ max: n - 1 }).map((t) => ({ t }))), fc.oneof(scalar, fc.nat({ max: n - 1 }).map((t) => ({ t })))), { maxLength: 4 }), { minLength: n, maxLength: n }).map((tables) => ({ tables })),
+    fc
+      .array(
+        fc.array(
+          fc.tuple(
+            fc.oneof(
+              scalar,
+              fc.nat({ max: n - 1 }).map((t) => ({ t })),
+            ),
+            fc.oneof(
+              scalar,
+              fc.nat({ max: n - 1 }).map((t) => ({ t })),
+            ),
+          ),
+          { maxLength: 4 },
+        ),
+        { minLength: n, maxLength: n },
+      )
+      .map((tables) => ({ tables })),
   );
 }
 
 const luaScalar = (v: Scalar): string =>
-  's' in v ? JSON.stringify(v.s).replace(/\\u([0-9a-f]{4})/g, (_, h) => `\\u{${h}}`) : 'i' in v ? `math.tointeger(${v.i})` : 'b' in v ? String(v.b) : Number.isNaN(v.f) ? '(0/0)' : v.f === Infinity ? '(1/0)' : v.f === -Infinity ? '(-1/0)' : Object.is(v.f, -0) ? '(-0.0)' : `(${v.f.toPrecision(17)} + 0.0)`;
+  's' in v
+    ? JSON.stringify(v.s).replace(/\\u([0-9a-f]{4})/g, (_, h) => `\\u{${h}}`)
+    : 'i' in v
+      ? `math.tointeger(${v.i})`
+      : 'b' in v
+        ? String(v.b)
+        : Number.isNaN(v.f)
+          ? '(0/0)'
+          : v.f === Infinity
+            ? '(1/0)'
+            : v.f === -Infinity
+              ? '(-1/0)'
+              : Object.is(v.f, -0)
+                ? '(-0.0)'
+                : `(${v.f.toPrecision(17)} + 0.0)`;
 
 /** Lua source building the model in `all` (keys never nil or NaN), root = all[1]. */
 function build(model: Model): string {
@@ -254,7 +305,10 @@ test('property: random Lua graphs (sharing, cycles, table keys, odd floats) roun
 });
 
 test(`a graph of ${BIG_GRAPH.toLocaleString('en')} tables with random sharing and cycles`, () => {
-  const [model] = fc.sample(models(BIG_GRAPH).filter((m) => m.tables.length > BIG_GRAPH * 0.9), { numRuns: 1, seed: 42 });
+  const [model] = fc.sample(
+    models(BIG_GRAPH).filter((m) => m.tables.length > BIG_GRAPH * 0.9),
+    { numRuns: 1, seed: 42 },
+  );
   expectRoundTrip(model!);
 }, 600_000);
 

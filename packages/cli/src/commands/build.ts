@@ -14,7 +14,10 @@ import { plural } from '../text.js';
 export function buildCommand(ctx: CliContext, file: string, options: { output?: string }): number {
   const output = options.output === '-' ? undefined : options.output;
   // Refused before any work, so the mistake costs nothing.
-  if (output === undefined && ctx.stdoutIsTerminal) throw new UsageError('build writes a binary save: give -o SAVE, or redirect standard output (savekit build IN.json > SAVE)');
+  if (output === undefined && ctx.stdoutIsTerminal)
+    throw new UsageError(
+      'build writes a binary save: give -o SAVE, or redirect standard output (savekit build IN.json > SAVE)',
+    );
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

@@ -18,7 +18,8 @@ export interface Difference {
 export function diffJson(a: unknown, b: unknown): Difference[] {
   const out: Difference[] = [];
   const work: Array<[PathSegment[], unknown, unknown]> = [[[], a, b]];
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const isObject = (v: unknown): v is Record<string, unknown> =>
+    typeof v === 'object' && v !== null && !Array.isArray(v);
   while (work.length > 0) {
     const [path, x, y] = work.pop()!;
     if (Array.isArray(x) && Array.isArray(y)) {
@@ -52,14 +53,21 @@ const show = (v: unknown) => {
  * Prints the field-level differences of two saves. Exit 0 when there are none, 1 when there are,
  * 2 when the saves cannot be compared (two different formats), as diff(1) does.
  */
-export function diffCommand(ctx: CliContext, first: string, second: string, options: { format?: string; json?: boolean }): number {
+export function diffCommand(
+  ctx: CliContext,
+  first: string,
+  second: string,
+  options: { format?: string; json?: boolean },
+): number {
   const a = readSave(first);
   const b = readSave(second);
   const format = chooseFormat(ctx.registry, a, first, options.format);
   // Each save is sniffed on its own: decoding B with A's format would only say "bad magic".
   const other = options.format === undefined ? chooseFormat(ctx.registry, b, second) : format;
   if (other !== format) {
-    throw new UsageError(`${first} is ${format.title} (${format.id}), ${second} is ${other.title} (${other.id}): different formats`);
+    throw new UsageError(
+      `${first} is ${format.title} (${format.id}), ${second} is ${other.title} (${other.id}): different formats`,
+    );
   }
   const left = format.json.encode(decodeSave(format, a, first).value);
   const right = format.json.encode(decodeSave(format, b, second).value);

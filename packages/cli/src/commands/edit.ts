@@ -45,7 +45,10 @@ function runEditor(file: string, temp: string): void {
   // environment this program sees (an embedder's changes included).
   const run = spawnSync(`${editor} "${temp}"`, { shell: true, stdio: 'inherit', env: process.env });
   if (run.error !== undefined || run.status !== 0) {
-    throw new SaveFailure(file, `the editor (${editor}) ${run.error ? `could not run: ${run.error.message}` : `exited with status ${run.status}`}; nothing was written`);
+    throw new SaveFailure(
+      file,
+      `the editor (${editor}) ${run.error ? `could not run: ${run.error.message}` : `exited with status ${run.status}`}; nothing was written`,
+    );
   }
 }
 
@@ -88,7 +91,12 @@ export function editCommand(ctx: CliContext, file: string, options: { format?: s
           ctx.err(`savekit: your edits are in ${temp}`);
           throw error;
         }
-        problem = error instanceof UsageError ? error.message : typeof error.detail === 'string' ? error.detail : error.detail.toString();
+        problem =
+          error instanceof UsageError
+            ? error.message
+            : typeof error.detail === 'string'
+              ? error.detail
+              : error.detail.toString();
         shown = `${header(file, format, problem)}${body}`;
       }
     }

@@ -5,7 +5,20 @@ import type { CliContext } from '../context.js';
 export function formatsCommand(ctx: CliContext, options: { json?: boolean }): number {
   const formats = ctx.registry.list();
   if (options.json) {
-    ctx.out(JSON.stringify(formats.map((f) => ({ id: f.id, title: f.title, extensions: f.extensions, input: f.input, reads: true, writes: true })), null, 2));
+    ctx.out(
+      JSON.stringify(
+        formats.map((f) => ({
+          id: f.id,
+          title: f.title,
+          extensions: f.extensions,
+          input: f.input,
+          reads: true,
+          writes: true,
+        })),
+        null,
+        2,
+      ),
+    );
     return 0;
   }
   if (formats.length === 0) {
@@ -16,7 +29,9 @@ export function formatsCommand(ctx: CliContext, options: { json?: boolean }): nu
   for (const f of formats) {
     const kind = f.input === 'tree' ? 'folders' : f.input === 'both' ? 'files and folders' : 'files';
     ctx.out(`${c.bold(f.id.padEnd(12))} ${f.title}`);
-    ctx.out(`${' '.repeat(13)}${c.dim(`reads and writes ${kind}${f.extensions.length > 0 ? ` (${f.extensions.join(', ')})` : ''}`)}`);
+    ctx.out(
+      `${' '.repeat(13)}${c.dim(`reads and writes ${kind}${f.extensions.length > 0 ? ` (${f.extensions.join(', ')})` : ''}`)}`,
+    );
   }
   return 0;
 }

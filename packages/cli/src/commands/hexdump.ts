@@ -7,7 +7,8 @@ import { readSave } from '../io.js';
 
 function parseOffset(text: string, what: string): number {
   const value = Number(text.trim());
-  if (!Number.isSafeInteger(value) || value < 0) throw new UsageError(`--range: ${what} ${JSON.stringify(text)} is not an offset (decimal or 0x hex)`);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new UsageError(`--range: ${what} ${JSON.stringify(text)} is not an offset (decimal or 0x hex)`);
   return value;
 }
 
@@ -26,7 +27,9 @@ export function parseRange(text: string | undefined, size: number): [number, num
 
 /** Spans that contain no other span: the fields a reader cares about in a hex view. */
 function leaves(spans: ReadonlyArray<FieldSpan>): FieldSpan[] {
-  const sorted = spans.filter((s) => s.layer === 0 && s.end > s.start).sort((a, b) => a.start - b.start || b.end - a.end);
+  const sorted = spans
+    .filter((s) => s.layer === 0 && s.end > s.start)
+    .sort((a, b) => a.start - b.start || b.end - a.end);
   return sorted.filter((s, i) => {
     const after = sorted[i + 1];
     return !(after !== undefined && after.start < s.end && after.end <= s.end);
@@ -73,7 +76,9 @@ export function hexdumpCommand(ctx: CliContext, file: string, options: { format?
       if (span.start >= line || span.start < start) here.push(`${formatPath(span.path)}@${span.start}`);
     }
     const fields = here.length > 3 ? `${here.slice(0, 3).join(' ')} +${here.length - 3}` : here.join(' ');
-    ctx.out(`${c.dim(line.toString(16).padStart(8, '0'))}  ${cells.slice(0, 8).join(' ')}  ${cells.slice(8).join(' ')}  |${text}|  ${c.cyan(fields)}`.trimEnd());
+    ctx.out(
+      `${c.dim(line.toString(16).padStart(8, '0'))}  ${cells.slice(0, 8).join(' ')}  ${cells.slice(8).join(' ')}  |${text}|  ${c.cyan(fields)}`.trimEnd(),
+    );
   }
   if (failure !== undefined) throw failure;
   return 0;

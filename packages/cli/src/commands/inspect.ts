@@ -24,7 +24,20 @@ export function inspectCommand(ctx: CliContext, file: string, options: InspectOp
   const json = format.json.encode(decoded.value);
   if (options.json) {
     const summary = format.summary?.(decoded.value);
-    ctx.out(JSON.stringify({ file, format: format.id, size: saveSize(input), ...(summary !== undefined ? { summary } : {}), warnings: decoded.warnings.map((w) => ({ ...w, path: [...w.path] })), document: json }, null, 2));
+    ctx.out(
+      JSON.stringify(
+        {
+          file,
+          format: format.id,
+          size: saveSize(input),
+          ...(summary !== undefined ? { summary } : {}),
+          warnings: decoded.warnings.map((w) => ({ ...w, path: [...w.path] })),
+          document: json,
+        },
+        null,
+        2,
+      ),
+    );
     return 0;
   }
   const c = ctx.colors;
@@ -32,6 +45,11 @@ export function inspectCommand(ctx: CliContext, file: string, options: InspectOp
   for (const line of format.summary?.(decoded.value) ?? []) ctx.out(line);
   for (const warning of decoded.warnings) ctx.out(c.yellow(formatWarning(warning)));
   const limits = options.full ? FULL_LIMITS : SUMMARY_LIMITS;
-  for (const line of renderTree(json, { ...limits, ...(options.depth !== undefined ? { depth: options.depth } : {}) }, c)) ctx.out(line);
+  for (const line of renderTree(
+    json,
+    { ...limits, ...(options.depth !== undefined ? { depth: options.depth } : {}) },
+    c,
+  ))
+    ctx.out(line);
   return 0;
 }

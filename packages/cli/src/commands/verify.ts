@@ -95,7 +95,12 @@ function compare(original: SaveInput, rebuilt: SaveInput): { offset: number; ent
  * Verifies one save. Never throws for a bad save: that is a result. With `skipUnrecognised`, a
  * file no format recognises is `skipped` rather than `invalid`.
  */
-export function verifyOne(ctx: CliContext, file: string, formatId?: string, options: { skipUnrecognised?: boolean } = {}): VerifyResult {
+export function verifyOne(
+  ctx: CliContext,
+  file: string,
+  formatId?: string,
+  options: { skipUnrecognised?: boolean } = {},
+): VerifyResult {
   try {
     const input = readSave(file);
     const format = chooseFormat(ctx.registry, input, file, formatId);
@@ -108,7 +113,10 @@ export function verifyOne(ctx: CliContext, file: string, formatId?: string, opti
       const traced = format.decode(input, { trace: true });
       if (traced._tag === 'Right') path = fieldAt(format.fieldMap?.(input) ?? traced.right.spans, difference.offset);
     }
-    const where = difference.entry !== undefined ? `${difference.entry} at offset ${difference.offset}` : `offset ${difference.offset}`;
+    const where =
+      difference.entry !== undefined
+        ? `${difference.entry} at offset ${difference.offset}`
+        : `offset ${difference.offset}`;
     return {
       file,
       status: 'differs',
@@ -118,25 +126,46 @@ export function verifyOne(ctx: CliContext, file: string, formatId?: string, opti
       message: `re-encoding differs first at ${where}${path !== undefined ? ` (${path})` : ''}`,
     };
   } catch (error) {
-    if (error instanceof UnrecognisedSave && options.skipUnrecognised) return { file, status: 'skipped', message: 'no format recognises it' };
+    if (error instanceof UnrecognisedSave && options.skipUnrecognised)
+      return { file, status: 'skipped', message: 'no format recognises it' };
     if (error instanceof UsageError) return { file, status: 'invalid', message: error.message };
     if (error instanceof SaveFailure) {
       const detail = error.detail;
       return typeof detail === 'string'
         ? { file, status: 'invalid', message: detail }
-        : { file, status: 'invalid', message: detail.toString(), ...('offset' in detail ? { offset: detail.offset, path: formatPath(detail.path) } : {}) };
+        : {
+            file,
+            status: 'invalid',
+            message: detail.toString(),
+            ...('offset' in detail ? { offset: detail.offset, path: formatPath(detail.path) } : {}),
+          };
     }
     throw error;
   }
 }
 
 /** Verifies saves and prints a line for each and a summary; returns the exit code. */
-export function verifyCommand(ctx: CliContext, args: ReadonlyArray<string>, options: { format?: string; json?: boolean }): number {
+export function verifyCommand(
+  ctx: CliContext,
+  args: ReadonlyArray<string>,
+  options: { format?: string; json?: boolean },
+): number {
   const files = expandSaveArguments(ctx, args);
   if (files.length === 0) throw new UsageError('verify needs at least one save');
   const c = ctx.colors;
   // A progress bar on a terminal, for more than a few saves; never in a pipe or with --json.
-  const bar = ctx.interactive && !options.json && files.length > 8 ? new cliProgress.SingleBar({ stream: process.stderr, clearOnComplete: true, hideCursor: true, format: 'verifying {bar} {value}/{total} files' }, cliProgress.Presets.shades_classic) : undefined;
+  const bar =
+    ctx.interactive && !options.json && files.length > 8
+      ? new cliProgress.SingleBar(
+          {
+            stream: process.stderr,
+            clearOnComplete: true,
+            hideCursor: true,
+            format: 'verifying {bar} {value}/{total} files',
+          },
+          cliProgress.Presets.shades_classic,
+        )
+      : undefined;
   bar?.start(files.length, 0);
   const results: VerifyResult[] = [];
   const skipped: VerifyResult[] = [];
@@ -147,20 +176,30 @@ export function verifyCommand(ctx: CliContext, args: ReadonlyArray<string>, opti
     bar?.increment();
     if (options.json || (bar !== undefined && (result.status === 'ok' || result.status === 'skipped'))) continue;
     bar?.stop();
-    if (result.status === 'ok') ctx.out(`${c.green('ok')} ${file} (${result.format}, ${plural(result.size ?? 0, 'byte')})`);
+    if (result.status === 'ok')
+      ctx.out(`${c.green('ok')} ${file} (${result.format}, ${plural(result.size ?? 0, 'byte')})`);
     else if (result.status === 'skipped') ctx.out(`${c.dim('skipped')} ${file}: ${result.message}`);
     else ctx.out(`${c.red(result.status)} ${file}: ${result.message}`);
     bar?.start(files.length, results.length + skipped.length);
   }
   bar?.stop();
-  if (results.length === 0) throw new UsageError(`no save among ${plural(skipped.length, 'file')}: no format recognises any of them`);
+  if (results.length === 0)
+    throw new UsageError(`no save among ${plural(skipped.length, 'file')}: no format recognises any of them`);
   const count = (status: VerifyResult['status']) => results.filter((r) => r.status === status).length;
   // The same words as each line's status and the --json keys.
-  const summary = { saves: results.length, ok: count('ok'), invalid: count('invalid'), differs: count('differs'), skipped: skipped.length };
+  const summary = {
+    saves: results.length,
+    ok: count('ok'),
+    invalid: count('invalid'),
+    differs: count('differs'),
+    skipped: skipped.length,
+  };
   if (options.json) {
     ctx.out(JSON.stringify({ results, skipped: skipped.map((r) => r.file), summary }, null, 2));
   } else {
-    ctx.out(`${plural(summary.saves, 'save')}: ${grouped(summary.ok)} ok, ${grouped(summary.invalid)} invalid, ${grouped(summary.differs)} differs`);
+    ctx.out(
+      `${plural(summary.saves, 'save')}: ${grouped(summary.ok)} ok, ${grouped(summary.invalid)} invalid, ${grouped(summary.differs)} differs`,
+    );
     if (skipped.length > 0) ctx.out(`skipped: ${plural(skipped.length, 'file')} no format recognises`);
   }
   return summary.ok === results.length ? 0 : 1;

@@ -4,7 +4,18 @@
  *
  * @module
  */
-import { closeSync, fsyncSync, openSync, readdirSync, renameSync, unlinkSync, writeSync, existsSync, linkSync, copyFileSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+  existsSync,
+  linkSync,
+  copyFileSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 

@@ -40,7 +40,13 @@ export function loadSaveFile(path: string, options?: DecodeOptions): E.Either<De
   const main = attempt(path);
   if (E.isRight(main)) return E.right({ from: 'main', document: main.right.value, warnings: main.right.warnings });
   const backup = attempt(backupPath(path));
-  if (E.isRight(backup)) return E.right({ from: 'backup', document: backup.right.value, warnings: backup.right.warnings, mainProblem: main.left.message });
+  if (E.isRight(backup))
+    return E.right({
+      from: 'backup',
+      document: backup.right.value,
+      warnings: backup.right.warnings,
+      mainProblem: main.left.message,
+    });
   return E.left(main.left);
 }
 

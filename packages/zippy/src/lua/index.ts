@@ -12,17 +12,36 @@
  */
 import fengari from 'fengari';
 import * as E from 'fp-ts/lib/Either.js';
-import { DecodeError, EncodeError, type DecodeOptions, type GraphRestorer, type GraphSaver, type ObjectSink, type RestoreContext } from '@savekit/core';
+import {
+  type DecodeError,
+  EncodeError,
+  type DecodeOptions,
+  type GraphRestorer,
+  type GraphSaver,
+  type ObjectSink,
+  type RestoreContext,
+} from '@savekit/core';
 import { allocateAData, isAData, restoreAData, writeAData, type AData } from '../adata.js';
 import type { ZippyFile } from '../container.js';
-import { dataTypeAt, readSavefile, RESTORE_DEPTH, segmentFailure, writeSavefile, type WriteOptions } from '../savefile.js';
+import {
+  dataTypeAt,
+  readSavefile,
+  RESTORE_DEPTH,
+  segmentFailure,
+  writeSavefile,
+  type WriteOptions,
+} from '../savefile.js';
 import { DATA_TAG, KIND, LUA_TAG } from '../tags.js';
 import { LuaInteger, SegmentError, SegmentReader, SegmentWriter, type ZValue } from '../values.js';
 
 const { lua, lauxlib } = fengari;
 // fengari's integers are 32-bit (luaconf.js); a file may hold wider ones from another Lua.
-const MAX_INTEGER = BigInt((fengari as unknown as { luaconf?: { LUA_MAXINTEGER?: number } }).luaconf?.LUA_MAXINTEGER ?? 2147483647);
-const MIN_INTEGER = BigInt((fengari as unknown as { luaconf?: { LUA_MININTEGER?: number } }).luaconf?.LUA_MININTEGER ?? -2147483648);
+const MAX_INTEGER = BigInt(
+  (fengari as unknown as { luaconf?: { LUA_MAXINTEGER?: number } }).luaconf?.LUA_MAXINTEGER ?? 2147483647,
+);
+const MIN_INTEGER = BigInt(
+  (fengari as unknown as { luaconf?: { LUA_MININTEGER?: number } }).luaconf?.LUA_MININTEGER ?? -2147483648,
+);
 
 /** A Lua state (fengari's `lua_State`). */
 export type LuaState = object;
@@ -78,7 +97,16 @@ interface Known {
   readonly path: string;
 }
 
-const keyText = (k: ZValue): string => (k instanceof Uint8Array ? `.${new TextDecoder().decode(k)}` : k instanceof LuaInteger ? `[${k.value}]` : typeof k === 'number' ? `[${k}]` : typeof k === 'boolean' ? `[${k}]` : '[table]');
+const keyText = (k: ZValue): string =>
+  k instanceof Uint8Array
+    ? `.${new TextDecoder().decode(k)}`
+    : k instanceof LuaInteger
+      ? `[${k.value}]`
+      : typeof k === 'number'
+        ? `[${k}]`
+        : typeof k === 'boolean'
+          ? `[${k}]`
+          : '[table]';
 
 /**
  * Values met while saving or restoring are kept in one table on the stack, at integer keys: cheaper
@@ -172,7 +200,9 @@ class LuaSaver implements GraphSaver<object> {
       case lua.LUA_TBOOLEAN:
         return lua.lua_toboolean(L, index);
       case lua.LUA_TNUMBER:
-        return lua.lua_isinteger(L, index) ? new LuaInteger(BigInt(lua.lua_tointeger(L, index))) : lua.lua_tonumber(L, index);
+        return lua.lua_isinteger(L, index)
+          ? new LuaInteger(BigInt(lua.lua_tointeger(L, index)))
+          : lua.lua_tonumber(L, index);
       case lua.LUA_TSTRING:
         return Uint8Array.from(lua.lua_tolstring(L, index));
       default:
@@ -198,7 +228,7 @@ class LuaSaver implements GraphSaver<object> {
     if (v !== null && typeof v === 'object' && 'ref' in v && v.ref instanceof LuaRef) {
       v.ref.push();
       const top = lua.lua_gettop(this.L);
-      const out = this.valueAt(top, 'a C structure\'s field');
+      const out = this.valueAt(top, "a C structure's field");
       lua.lua_pop(this.L, 1);
       return out;
     }
@@ -310,11 +340,21 @@ function compareKeys(a: ZValue, b: ZValue): number {
  * ```
  */
 export function saveLua(L: LuaState, count: number, options: LuaSaveOptions = {}): E.Either<EncodeError, Uint8Array> {
-  return saveGame(L, Array.from({ length: count }, (_, i) => luaRef(L, -count + i)), options, true);
+  return saveGame(
+    L,
+    Array.from({ length: count }, (_, i) => luaRef(L, -count + i)),
+    options,
+    true,
+  );
 }
 
 /** Saves a game whose roots mix Lua values (as {@link LuaRef}s) and C structures. */
-export function saveGame(L: LuaState, roots: ReadonlyArray<LuaRef | AData | null>, options: LuaSaveOptions = {}, releaseRoots = false): E.Either<EncodeError, Uint8Array> {
+export function saveGame(
+  L: LuaState,
+  roots: ReadonlyArray<LuaRef | AData | null>,
+  options: LuaSaveOptions = {},
+  releaseRoots = false,
+): E.Either<EncodeError, Uint8Array> {
   const saver = new LuaSaver(L, options.externals ?? {});
   try {
     let objects: Array<object | null>;
@@ -325,7 +365,8 @@ export function saveGame(L: LuaState, roots: ReadonlyArray<LuaRef | AData | null
         const top = lua.lua_gettop(L);
         const v = saver.valueAt(top, `roots[${i}]`);
         lua.lua_pop(L, 1);
-        if (v === null || typeof v !== 'object' || !('ref' in v)) throw new Error(`roots[${i}] is not a table, userdata or structure`);
+        if (v === null || typeof v !== 'object' || !('ref' in v))
+          throw new Error(`roots[${i}] is not a table, userdata or structure`);
         return v.ref;
       });
     } catch (error) {
@@ -398,7 +439,8 @@ class LuaRestorer implements GraphRestorer<object> {
     else if (typeof v === 'boolean') lua.lua_pushboolean(L, v);
     else if (typeof v === 'number') lua.lua_pushnumber(L, v);
     else if (v instanceof LuaInteger) {
-      if (v.value < MIN_INTEGER || v.value > MAX_INTEGER) throw new SegmentError(`integer ${v.value} does not fit this Lua's integers`, 0);
+      if (v.value < MIN_INTEGER || v.value > MAX_INTEGER)
+        throw new SegmentError(`integer ${v.value} does not fit this Lua's integers`, 0);
       lua.lua_pushinteger(L, Number(v.value));
     } else if (v instanceof Uint8Array) lua.lua_pushstring(L, v);
     else if (v.ref instanceof Handle) this.keeper.push(v.ref.ref);
@@ -412,12 +454,16 @@ class LuaRestorer implements GraphRestorer<object> {
     if (segment === undefined) throw ctx.fail('no data segment');
     try {
       const reader = new SegmentReader(segment, (slot, at) => {
-        if (slot >= refs.length) throw new SegmentError(`slot ${slot}, but the object has ${refs.length} references`, at);
+        if (slot >= refs.length)
+          throw new SegmentError(`slot ${slot}, but the object has ${refs.length} references`, at);
         return refs[slot]!;
       });
       if (isAData(object)) {
         restoreAData(object as AData, reader, {
-          value: (v) => (v !== null && typeof v === 'object' && 'ref' in v && v.ref instanceof Handle ? { ref: new LuaRef(L, this.copyRef(v.ref)) } : v),
+          value: (v) =>
+            v !== null && typeof v === 'object' && 'ref' in v && v.ref instanceof Handle
+              ? { ref: new LuaRef(L, this.copyRef(v.ref)) }
+              : v,
           restoreFirst: (t) => ctx.restoreFirst(t),
         });
         return;
@@ -459,7 +505,8 @@ class LuaRestorer implements GraphRestorer<object> {
             lua.lua_setmetatable(L, at);
           }
         }
-        if (!reader.atEnd) throw new SegmentError(`${segment.length - reader.pos} bytes left after the value`, reader.pos);
+        if (!reader.atEnd)
+          throw new SegmentError(`${segment.length - reader.pos} bytes left after the value`, reader.pos);
       } finally {
         lua.lua_settop(L, at - 1);
       }
@@ -492,7 +539,11 @@ export interface LoadedLua {
  * Restores a ZSAV file into `L` (a fresh state, typically): allocates every object, resolves every
  * reference, restores each — then pushes the roots onto the stack.
  */
-export function loadLua(L: LuaState, bytes: Uint8Array, options: LuaLoadOptions = {}): E.Either<DecodeError, LoadedLua> {
+export function loadLua(
+  L: LuaState,
+  bytes: Uint8Array,
+  options: LuaLoadOptions = {},
+): E.Either<DecodeError, LoadedLua> {
   let restorer: LuaRestorer | undefined;
   const top = lua.lua_gettop(L);
   const result = readSavefile(bytes, (file) => (restorer = new LuaRestorer(L, file, options.externals ?? {})), options);
