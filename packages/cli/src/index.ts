@@ -15,5 +15,4 @@ export {
 } from './commands/verify.js';
 export { UsageError, SaveFailure, UnrecognisedSave } from './errors.js';
 export { renderTree, SUMMARY_LIMITS, FULL_LIMITS, type TreeLimits } from './tree.js';
-export { plural, grouped } from './text.js';
 export type { CliContext } from './context.js';

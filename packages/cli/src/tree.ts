@@ -6,7 +6,7 @@
  * @module
  */
 import type { Colors } from 'picocolors/types.js';
-import { grouped, plural } from './text.js';
+import { grouped, plural } from '@savekit/core';
 
 /** How much of a document {@link renderTree} shows. `Infinity` anywhere means "all of it". */
 export interface TreeLimits {

@@ -8,7 +8,6 @@ import { encodeOrThrow } from '@savekit/core';
 import { createUqmSave, format as uqm, setRoster, uqmSave } from '@savekit/uqm';
 import { format as skirmish } from '../../../examples/src/skirmish';
 import { runCli, type CliIo } from '../src/program';
-import { plural, grouped } from '../src/text';
 import { renderTree, SUMMARY_LIMITS } from '../src/tree';
 import { stripComments } from '../src/commands/edit';
 
@@ -290,23 +289,6 @@ describe('inspect: a summary by default, everything with --full', () => {
 });
 
 describe('counts', () => {
-  test('plural and grouped', () => {
-    expect([
-      plural(0, 'escort'),
-      plural(1, 'escort'),
-      plural(2, 'escort'),
-      plural(1, 'entry', 'entries'),
-      plural(3, 'entry', 'entries'),
-    ]).toEqual(['0 escorts', '1 escort', '2 escorts', '1 entry', '3 entries']);
-    expect([grouped(0), grouped(999), grouped(1000), grouped(1234567), grouped(-4096)]).toEqual([
-      '0',
-      '999',
-      '1,000',
-      '1,234,567',
-      '-4,096',
-    ]);
-  });
-
   test('a UQM save with one escort says "1 escort"', async () => {
     const save = createUqmSave({ name: 'One escort' });
     setRoster(save, [

@@ -125,6 +125,7 @@ export {
   type SaveTree,
   type SniffResult,
 } from './format.js';
+export { grouped, plural } from './counts.js';
 export {
   ArrayNumbering,
   ArrayTable,

@@ -5,7 +5,15 @@
  *
  * @module
  */
-import { isRawChunk, type ArrayDef, type Instance, type KnownChunk, type Kept, type StructDef } from '@savekit/core';
+import {
+  isRawChunk,
+  plural,
+  type ArrayDef,
+  type Instance,
+  type KnownChunk,
+  type Kept,
+  type StructDef,
+} from '@savekit/core';
 import type { DataBody } from './data.js';
 import type { GlobEntry } from './glob.js';
 import type { ArryBody, EdgeSave, StruBody, TopChunk } from './save.js';
@@ -221,7 +229,7 @@ const isZlibVariant = (v: EdgeVariant) => v === 'C' || v === 'D';
 export function summary(save: EdgeSave): string[] {
   const info = levelInfo(save);
   const lines = [
-    `EDGE variant ${save.variant} (version 0x${save.version.toString(16)}), ${save.layout} layout, ${save.chunks.length} top-level chunks`,
+    `EDGE variant ${save.variant} (version 0x${save.version.toString(16)}), ${save.layout} layout, ${plural(save.chunks.length, 'top-level chunk')}`,
   ];
   if (info.level !== undefined)
     lines.push(

@@ -13,6 +13,7 @@ import {
   EncodeError,
   isSaveTree,
   jsonBytes,
+  plural,
   type Decoded,
   type SaveFormat,
   type Warning,
@@ -62,17 +63,17 @@ function summary(doc: TerrarumDocument): string[] {
   switch (doc.kind) {
     case 'save':
       return [
-        `Terrarum save "${doc.save.meta.name}" (design-doc layout), ${Object.keys(doc.save.actors).length} actors, ${Object.keys(doc.save.files).length} other files`,
+        `Terrarum save "${doc.save.meta.name}" (design-doc layout), ${plural(Object.keys(doc.save.actors).length, 'actor')}, ${plural(Object.keys(doc.save.files).length, 'other file')}`,
       ];
     case 'disk': {
       const files = doc.disk.entries.filter((e) => e.content.kind === 'file').length;
       const lines = [
-        `${doc.disk.layout === 'tvda' ? 'TVDA' : `TEVd spec ${doc.disk.version} (${doc.disk.layout === 'tevd-2017' ? '2017 layout' : '2023 layout'})`} "${doc.disk.name}", ${doc.disk.entries.length} entries (${files} files)`,
+        `${doc.disk.layout === 'tvda' ? 'TVDA' : `TEVd spec ${doc.disk.version} (${doc.disk.layout === 'tevd-2017' ? '2017 layout' : '2023 layout'})`} "${doc.disk.name}", ${plural(doc.disk.entries.length, 'entry', 'entries')} (${plural(files, 'file')})`,
       ];
       // A save on the disk: name it, and its world's size when worldinfo1 is a TEMD dump.
       if (doc.save !== undefined) {
         lines.push(
-          `holds the save "${doc.save.meta.name}" (design-doc layout), ${Object.keys(doc.save.actors).length} actors`,
+          `holds the save "${doc.save.meta.name}" (design-doc layout), ${plural(Object.keys(doc.save.actors).length, 'actor')}`,
         );
         return lines;
       }
@@ -92,7 +93,7 @@ function summary(doc: TerrarumDocument): string[] {
       ];
     }
     default:
-      return [`Terrarum JSON world (${doc.world.text.length} characters)`];
+      return [`Terrarum JSON world (${plural(doc.world.text.length, 'character')})`];
   }
 }
 

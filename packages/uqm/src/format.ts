@@ -5,7 +5,7 @@
  */
 import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
-import { decode, DecodeError, defineCodec, encode, isSaveTree, type SaveFormat } from '@savekit/core';
+import { decode, DecodeError, defineCodec, encode, isSaveTree, plural, type SaveFormat } from '@savekit/core';
 import { legacySave, looksLegacy, type LegacySave } from './legacy.js';
 import { magicOf, uqmSave, type UqmSave } from './save.js';
 import { fuel, resourceUnits, roster, scanOf } from './edits.js';
@@ -43,9 +43,6 @@ export const uqmDocument = defineCodec<UqmDocument>({
       : legacySave.write(w, doc as LegacySave),
 });
 
-/** A count and its noun in the right number: "1 escort", "2 escorts". */
-const count = (n: number, noun: string) => `${n} ${n === 1 ? noun : `${noun}s`}`;
-
 function summary(doc: UqmDocument): string[] {
   if (!isChunkedSave(doc)) {
     const s = doc.summary;
@@ -56,12 +53,12 @@ function summary(doc: UqmDocument): string[] {
   const name = typeof s.name === 'string' ? s.name : '(name not UTF-8)';
   const lines = [
     `${kind} "${name}", ${s.summary.day}.${s.summary.month}.${s.summary.year}`,
-    `${resourceUnits(doc)} RU, fuel ${fuel(doc) / 100}, crew ${s.sis.crewEnlisted}, ${count(roster(doc).length, 'escort')}`,
+    `${resourceUnits(doc)} RU, fuel ${fuel(doc) / 100}, crew ${s.sis.crewEnlisted}, ${plural(roster(doc).length, 'escort')}`,
   ];
   const scan = scanOf(doc);
   if (scan !== undefined)
     lines.push(
-      `scanned systems: ${scan.systems.map((x) => `star ${x.star} (${count(x.worlds.length, 'world')})`).join(', ') || 'none'}`,
+      `scanned systems: ${scan.systems.map((x) => `star ${x.star} (${plural(x.worlds.length, 'world')})`).join(', ') || 'none'}`,
     );
   return lines;
 }

@@ -4,12 +4,12 @@
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js';
-import { decode, DecodeError, encode, isSaveTree, type SaveFormat } from '@savekit/core';
+import { decode, DecodeError, encode, isSaveTree, plural, type SaveFormat } from '@savekit/core';
 import { zippyFile, type ZippyFile } from './container.js';
 
 function summary(file: ZippyFile): string[] {
   const lines = [
-    `ZSAV 1.${file.minor} (${file.byteOrder === 'be' ? 'big-endian' : 'byte-swapped'}), ${file.objects.length} objects, ${file.roots.length} roots, ${file.externals.length} externals${file.crc ? ', CRC-32' : ''}`,
+    `ZSAV 1.${file.minor} (${file.byteOrder === 'be' ? 'big-endian' : 'byte-swapped'}), ${plural(file.objects.length, 'object')}, ${plural(file.roots.length, 'root')}, ${plural(file.externals.length, 'external')}${file.crc ? ', CRC-32' : ''}`,
   ];
   lines.push('  #  tag   size  references');
   const show = (r: number) =>

@@ -1,11 +1,10 @@
 /** `savekit build IN.json [-o SAVE]`: the save back from its JSON document. */
 import { readFileSync } from 'node:fs';
-import { isSaveTree } from '@savekit/core';
+import { isSaveTree, plural } from '@savekit/core';
 import type { CliContext } from '../context.js';
 import { encodeSave, fromEnvelope, parseJson } from '../document.js';
 import { UsageError } from '../errors.js';
 import { saveSize, writeSave } from '../io.js';
-import { plural } from '../text.js';
 
 /**
  * Builds the save of a JSON document. Without `-o` (or with `-o -`) a one-file save goes to

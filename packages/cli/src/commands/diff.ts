@@ -1,10 +1,9 @@
 /** `savekit diff A B`: field-level differences between two saves of one format. */
-import { formatPath, type PathSegment } from '@savekit/core';
+import { formatPath, type PathSegment, plural } from '@savekit/core';
 import type { CliContext } from '../context.js';
 import { chooseFormat, decodeSave } from '../document.js';
 import { UsageError } from '../errors.js';
 import { readSave } from '../io.js';
-import { plural } from '../text.js';
 
 /** One difference between two JSON documents. */
 export interface Difference {

@@ -1,9 +1,8 @@
 /** `savekit inspect SAVE`: format, size, warnings and the document tree. */
-import { formatWarning } from '@savekit/core';
+import { formatWarning, plural } from '@savekit/core';
 import type { CliContext } from '../context.js';
 import { chooseFormat, decodeSave } from '../document.js';
 import { readSave, saveSize } from '../io.js';
-import { plural } from '../text.js';
 import { FULL_LIMITS, renderTree, SUMMARY_LIMITS } from '../tree.js';
 
 /** Options of `inspect`. */

@@ -1,12 +1,11 @@
 /** `savekit verify SAVE...`: decode, check checksums, re-encode, compare bytes. */
 import { isDynamicPattern, globSync } from 'tinyglobby';
 import cliProgress from 'cli-progress';
-import { formatPath, isSaveTree, type FieldSpan, type SaveInput } from '@savekit/core';
+import { type FieldSpan, formatPath, grouped, isSaveTree, plural, type SaveInput } from '@savekit/core';
 import type { CliContext } from '../context.js';
 import { chooseFormat, decodeSave, encodeSave } from '../document.js';
 import { SaveFailure, UnrecognisedSave, UsageError } from '../errors.js';
 import { isDirectory, listFiles, readSave, saveSize } from '../io.js';
-import { grouped, plural } from '../text.js';
 
 /** One save's verdict (`skipped`: a file found in a folder or glob that no format recognises). */
 export interface VerifyResult {

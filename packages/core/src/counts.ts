@@ -1,12 +1,13 @@
 /**
- * Small text helpers shared by the commands, so every message counts and groups numbers alike.
+ * Counts in text, for the lines a format's `summary` prints and the messages tools show: every package
+ * counts and groups numbers alike ("1 escort", "2,048 entries").
  *
  * @module
  */
 
 /**
  * A count with its noun in the right number: `1 save`, `2 saves`, `1 entry`/`3 entries` (give the
- * plural when it is not the singular plus "s").
+ * plural when it is not the singular plus "s"). Thousands are grouped as by {@link grouped}.
  */
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
   return `${grouped(count)} ${count === 1 ? singular : pluralForm}`;
