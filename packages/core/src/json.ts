@@ -181,3 +181,53 @@ export function fromJson<A>(codec: Codec<A>, json: unknown): E.Either<JsonError,
   const result = codec.json.decode(json);
   return E.isLeft(result) ? E.left(new JsonError(reportJsonErrors(result.left))) : E.right(result.right);
 }
+
+/**
+ * A record keyed by names that are data (file names, actor ids, table names): an object with no
+ * prototype, so `__proto__`, `constructor`, `prototype` and `hasOwnProperty` are ordinary keys —
+ * `record['__proto__'] = v` stores an own property, and looking up a name that is not there gives
+ * `undefined`, never an `Object.prototype` member. Built from `entries` when given (later entries
+ * win).
+ */
+export function nameRecord<A>(entries: Iterable<readonly [string, A]> = []): Record<string, A> {
+  const out = Object.create(null) as Record<string, A>;
+  for (const [key, value] of entries) out[key] = value;
+  return out;
+}
+
+const isPlainRecord = (u: unknown): u is Record<string, unknown> =>
+  typeof u === 'object' && u !== null && !Array.isArray(u) && !(u instanceof Uint8Array);
+
+/**
+ * The JSON form of a {@link nameRecord}: an object whose keys are names (any string, `__proto__`
+ * included) and whose values are `codomain`'s. Unlike io-ts's `t.record`, which assigns into `{}`
+ * (so a `__proto__` key sets the prototype and vanishes), both directions keep every own key as an
+ * own key: decoding gives a null-prototype record, encoding a null-prototype JSON object
+ * (`JSON.stringify` writes it like any other).
+ */
+export function jsonRecord<A, O>(
+  codomain: t.Type<A, O, unknown>,
+  name = `{ [name: string]: ${codomain.name} }`,
+): t.Type<Record<string, A>, Record<string, O>, unknown> {
+  return new t.Type<Record<string, A>, Record<string, O>, unknown>(
+    name,
+    (u): u is Record<string, A> => isPlainRecord(u) && Object.keys(u).every((k) => codomain.is(u[k])),
+    (u, c) => {
+      if (!isPlainRecord(u)) return t.failure(u, c, 'expected an object of names');
+      const out = nameRecord<A>();
+      const errors: t.ValidationError[] = [];
+      for (const key of Object.keys(u)) {
+        const value = u[key];
+        const result = codomain.validate(value, [...c, { key, type: codomain, actual: value }]);
+        if (result._tag === 'Left') errors.push(...result.left);
+        else out[key] = result.right;
+      }
+      return errors.length > 0 ? t.failures(errors) : t.success(out);
+    },
+    (a) => {
+      const out = nameRecord<O>();
+      for (const key of Object.keys(a)) out[key] = codomain.encode(a[key]!);
+      return out;
+    },
+  );
+}

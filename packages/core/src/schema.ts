@@ -18,6 +18,7 @@
 import * as t from 'io-ts';
 import { defineCodec, type Codec } from './codec.js';
 import { DecodeError, type PathSegment, type Warning } from './errors.js';
+import { nameRecord } from './json.js';
 import type { Reader } from './reader.js';
 import type { Writer } from './writer.js';
 
@@ -382,7 +383,8 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
             out[f.def.name] = list[i]!.read(r);
             path.pop();
           } else {
-            kept ??= {};
+            // Kept fields are named by the file: `__proto__` or `constructor` must stay ordinary names.
+            kept ??= nameRecord();
             readField(r, f, list[i]!, out, kept);
           }
         }
@@ -416,7 +418,8 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
           const own =
             f.known === undefined ? [] : f.known.count === 1 ? [value[f.def.name]] : (value[f.def.name] as unknown[]);
           if (!Array.isArray(own)) throw w.error(`expected ${f.known!.count} elements`);
-          const extra = f.known === undefined ? kept[f.def.name] : (kept[f.def.name] ?? []);
+          const mine = Object.hasOwn(kept, f.def.name) ? kept[f.def.name] : undefined;
+          const extra = f.known === undefined ? mine : (mine ?? []);
           const rest =
             f.known === undefined ? (f.def.count === 1 ? [extra] : (extra as unknown[])) : (extra as unknown[]);
           const all = [...own.slice(0, f.keep), ...(Array.isArray(rest) ? rest : [])];

@@ -13,6 +13,7 @@ import {
   EncodeError,
   isSaveTree,
   jsonBytes,
+  jsonRecord,
   plural,
   type Decoded,
   type SaveFormat,
@@ -45,8 +46,9 @@ const saveJson = t.type({
   worldinfo3: csvJson,
   worldinfo4: csvJson,
   worldinfo5: t.string,
-  actors: t.record(t.string, t.string),
-  files: t.record(t.string, jsonBytes()),
+  // Names are data: `t.record` would turn a `__proto__` key into the prototype and drop it.
+  actors: jsonRecord(t.string),
+  files: jsonRecord(jsonBytes()),
 });
 const documentJson = t.union([
   t.type({ kind: t.literal('save'), save: saveJson }),

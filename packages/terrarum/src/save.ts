@@ -18,6 +18,7 @@ import {
   DecodeError,
   encode,
   EncodeError,
+  nameRecord,
   utf8,
   type DecodeOptions,
   type Decoded,
@@ -47,9 +48,15 @@ export interface TerrarumSave {
   worldinfo4: CsvFile;
   /** Module load order, one module per line. */
   worldinfo5: string;
-  /** Actor and faction JSON by hex refid (file name), as the file's text (checked to parse safely). */
+  /**
+   * Actor and faction JSON by hex refid (file name), as the file's text (checked to parse safely).
+   * Decoding makes it a null-prototype record (see `nameRecord`), as it does `files`.
+   */
   actors: Record<string, string>;
-  /** Every other file (lists, computers/, tapestries/, anything unknown), kept as bytes. */
+  /**
+   * Every other file (lists, computers/, tapestries/, anything unknown), kept as bytes, by path. A
+   * null-prototype record: a file named `__proto__` or `constructor` is an ordinary entry.
+   */
   files: Record<string, Uint8Array>;
 }
 
@@ -101,8 +108,8 @@ export function decodeSave(
     worldinfo3: { rows: [] },
     worldinfo4: { rows: [] },
     worldinfo5: '',
-    actors: {},
-    files: {},
+    actors: nameRecord(),
+    files: nameRecord(),
   };
   // Integrity, as the doc asks: the stored CRCs against the files, the hash against the CRCs.
   const rule = options.crcRule ?? 'plain';
@@ -180,7 +187,7 @@ export function worldOf(save: TerrarumSave): E.Either<DecodeError, TemdFile> {
 
 /** An actor's JSON, parsed safely. */
 export function actorOf(save: TerrarumSave, refid: string): unknown {
-  const text = save.actors[refid];
+  const text = Object.hasOwn(save.actors, refid) ? save.actors[refid] : undefined;
   return text === undefined ? undefined : parseJsonSafely(text);
 }
 
