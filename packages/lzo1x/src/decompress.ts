@@ -26,18 +26,41 @@ import { LzoError } from './error.js';
 export interface DecompressOptions {
   /**
    * The exact decompressed length, when known (EDGE stores it): anything else is an error.
-   * `undefined` means unknown, so a caller can forward an optional length of its own.
+   * `undefined` means unknown, so a caller can forward an optional length of its own. It is a
+   * claim, often read from a file: one above `maxOutputLength` (or its default), or above what the
+   * input could expand to ({@link MAX_EXPANSION} bytes per input byte), is refused before anything
+   * is allocated.
    */
   readonly outputLength?: number | undefined;
   /**
-   * The most bytes the output may have (default 256 MiB); a stream that would exceed it is refused.
-   * `undefined` means the default.
+   * The most bytes the output may have (default 256 MiB), also with `outputLength`; a stream that
+   * would exceed it is refused. `undefined` means the default.
    */
   readonly maxOutputLength?: number | undefined;
 }
 
 function inputOverrun(ip: number): never {
   throw new LzoError('input-overrun', ip, 'compressed data ends in the middle of an instruction');
+}
+
+/**
+ * The most output bytes one input byte can account for. Per instruction: a literal copies at most
+ * the bytes it consumes; a short match (2 bytes) writes at most 8; an M3 or M4 match with `k` zero
+ * bytes of length extension takes `k + 4` bytes (opcode, `k` zeros, the final length byte, two
+ * distance bytes) for at most `255k + 31 + 255 + 2 = 255k + 288` bytes, and `255k + 288 ≤ 255(k + 4)`.
+ * So a stream of `n` bytes never decompresses to more than `255n`.
+ */
+export const MAX_EXPANSION = 255;
+
+/** Allocates the output, as a typed error when the engine refuses the size (over its maximum, or no memory). */
+function allocate(length: number, at: number): Uint8Array {
+  try {
+    return new Uint8Array(length);
+  } catch (error) {
+    if (error instanceof RangeError)
+      throw new LzoError('output-overrun', at, `cannot allocate an output of ${length} bytes: ${error.message}`);
+    throw error;
+  }
 }
 
 function grow(
@@ -47,7 +70,12 @@ function grow(
   limit: number,
   exact: number | undefined,
   at: number,
+  reachable: number,
 ): Uint8Array {
+  if (needed > reachable && needed <= limit) {
+    // Cannot happen (see MAX_EXPANSION); refused rather than written past the allocation.
+    throw new LzoError('output-overrun', at, `output would exceed the ${reachable} bytes the input can expand to`);
+  }
   if (needed > limit) {
     throw new LzoError(
       'output-overrun',
@@ -59,7 +87,9 @@ function grow(
   }
   let capacity = Math.max(64, out.length * 2);
   while (capacity < needed) capacity *= 2;
-  const grown = new Uint8Array(Math.min(capacity, limit));
+  // Never beyond what the input can expand to: a growth step does not allocate bytes the stream
+  // cannot fill.
+  const grown = allocate(Math.min(capacity, limit, reachable), at);
   grown.set(out.subarray(0, used));
   return grown;
 }
@@ -87,12 +117,32 @@ function extendedLength(input: Uint8Array, ip: number, base: number, limit: numb
 /** Default output limit: a hostile stream cannot make the decompressor allocate more than this. */
 export const DEFAULT_MAX_OUTPUT_LENGTH = 256 * 1024 * 1024;
 
+/** A length or limit argument: a safe integer, zero or more, or `undefined` for `otherwise`. */
+function lengthArgument<T extends number | undefined>(name: string, value: unknown, otherwise: T): number | T {
+  if (value === undefined) return otherwise;
+  if (Number.isSafeInteger(value) && (value as number) >= 0) return value as number;
+  // Shown without calling anything of the value's own (a toString could throw).
+  const shown =
+    typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint'
+      ? String(value)
+      : typeof value === 'string'
+        ? JSON.stringify(value)
+        : value === null
+          ? 'null'
+          : typeof value === 'object'
+            ? 'an object'
+            : `a ${typeof value}`;
+  throw new LzoError('bad-argument', 0, `${name} ${shown} is not a non-negative integer`);
+}
+
 /**
  * Decompresses an LZO1X stream (any LZO1X compressor's output: 1x-1, 1x-999, miniLZO).
  *
  * @throws {@link LzoError} on a stream that reads past its end, writes past the output limit, copies
  * from before the start of the output, has bytes after its end marker, or (with `outputLength`)
- * decompresses to another length.
+ * decompresses to another length; before reading, on an `outputLength` over the limit or over what
+ * the input can expand to, and on an argument that is not a length (`bad-argument`). Nothing else
+ * escapes, whatever the options.
  *
  * @example
  * ```ts
@@ -101,17 +151,34 @@ export const DEFAULT_MAX_OUTPUT_LENGTH = 256 * 1024 * 1024;
  * decompress(compress(text), { outputLength: text.length }); // the same bytes
  * ```
  */
-export function decompress(input: Uint8Array, options: DecompressOptions = {}): Uint8Array {
-  const exact = options.outputLength;
-  const limit = exact ?? options.maxOutputLength ?? DEFAULT_MAX_OUTPUT_LENGTH;
-  if (!Number.isSafeInteger(limit) || limit < 0)
-    throw new LzoError('bad-argument', 0, `output length ${limit} is not a non-negative integer`);
+export function decompress(input: Uint8Array, options: DecompressOptions | undefined = {}): Uint8Array {
+  // Every argument is checked before anything is allocated.
+  const exact = lengthArgument('outputLength', options?.outputLength, undefined);
+  const maxOutput = lengthArgument('maxOutputLength', options?.maxOutputLength, DEFAULT_MAX_OUTPUT_LENGTH);
   if (!(input instanceof Uint8Array)) throw new LzoError('bad-argument', 0, 'input must be a Uint8Array');
-
   const inEnd = input.length;
-  // With a known length the output is allocated once; otherwise it starts from a guess and grows,
-  // never past the limit. (Everything below works on locals: this loop is the hot path.)
-  let out: Uint8Array = new Uint8Array(exact ?? Math.min(limit, Math.max(64, inEnd * 4)));
+  // What this input can expand to at most: no allocation goes beyond it.
+  const reachable = inEnd * MAX_EXPANSION;
+  if (exact !== undefined) {
+    if (exact > maxOutput)
+      throw new LzoError(
+        'output-overrun',
+        0,
+        `expected output of ${exact} bytes exceeds the limit of ${maxOutput} bytes`,
+      );
+    if (exact > reachable)
+      throw new LzoError(
+        'output-length-mismatch',
+        0,
+        `${inEnd} bytes of LZO1X cannot decompress to ${exact} bytes (at most ${MAX_EXPANSION} per byte)`,
+      );
+  }
+  const limit = exact ?? maxOutput;
+
+  // With a known length (justified by the input, checked above) the output is allocated once;
+  // otherwise it starts from a guess and grows, never past the limit nor what the input can expand
+  // to. (Everything below works on locals: this loop is the hot path.)
+  let out: Uint8Array = allocate(exact ?? Math.min(limit, reachable, Math.max(64, inEnd * 4)), 0);
   let outEnd = out.length;
   let outView = new DataView(out.buffer, out.byteOffset, out.byteLength);
   const inView = new DataView(input.buffer, input.byteOffset, input.byteLength);
@@ -132,7 +199,7 @@ export function decompress(input: Uint8Array, options: DecompressOptions = {}): 
     ip = 1;
     if (inEnd - ip < count) inputOverrun(ip);
     if (op + count > outEnd) {
-      out = grow(out, op, op + count, limit, exact, at);
+      out = grow(out, op, op + count, limit, exact, at, reachable);
       outEnd = out.length;
       outView = new DataView(out.buffer);
     }
@@ -155,7 +222,7 @@ export function decompress(input: Uint8Array, options: DecompressOptions = {}): 
         } else count = t + 3;
         if (inEnd - ip < count) inputOverrun(ip);
         if (op + count > outEnd) {
-          out = grow(out, op, op + count, limit, exact, at);
+          out = grow(out, op, op + count, limit, exact, at, reachable);
           outEnd = out.length;
           outView = new DataView(out.buffer);
         }
@@ -207,7 +274,7 @@ export function decompress(input: Uint8Array, options: DecompressOptions = {}): 
     if (from < 0)
       throw new LzoError('lookbehind-overrun', at, `match reaches ${-from} bytes before the start of the output`);
     if (op + count > outEnd) {
-      out = grow(out, op, op + count, limit, exact, at);
+      out = grow(out, op, op + count, limit, exact, at, reachable);
       outEnd = out.length;
       outView = new DataView(out.buffer);
     }
@@ -249,7 +316,7 @@ export function decompress(input: Uint8Array, options: DecompressOptions = {}): 
     } else {
       if (inEnd - ip < count) inputOverrun(ip);
       if (op + count > outEnd) {
-        out = grow(out, op, op + count, limit, exact, at);
+        out = grow(out, op, op + count, limit, exact, at, reachable);
         outEnd = out.length;
         outView = new DataView(out.buffer);
       }

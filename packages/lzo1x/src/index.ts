@@ -8,7 +8,7 @@ import { compress } from './compress.js';
 import { decompress } from './decompress.js';
 
 export { compress, compressBound } from './compress.js';
-export { decompress, DEFAULT_MAX_OUTPUT_LENGTH, type DecompressOptions } from './decompress.js';
+export { DEFAULT_MAX_OUTPUT_LENGTH, type DecompressOptions, decompress, MAX_EXPANSION } from './decompress.js';
 export { LzoError, type LzoErrorReason } from './error.js';
 
 /**

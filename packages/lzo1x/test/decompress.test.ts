@@ -2,8 +2,8 @@
 // refusal with its offset), and under fuzzing: only LzoError, never another exception, a hang or
 // an output beyond the limit.
 import fc from 'fast-check';
-import { defaultIterations } from '@savekit/testkit';
-import { compress, decompress, LzoError, lzo1x } from '../src/index';
+import { defaultIterations, testBudget } from '@savekit/testkit';
+import { compress, DEFAULT_MAX_OUTPUT_LENGTH, decompress, LzoError, lzo1x, MAX_EXPANSION } from '../src/index';
 import { prng, randomBytes, repetitive, text } from './corpus';
 
 const bytes = (...values: number[]) => Uint8Array.from(values);
@@ -98,6 +98,132 @@ describe('refusals', () => {
   test('bad arguments', () => {
     expect(refusal(valid, { maxOutputLength: -1 }).reason).toBe('bad-argument');
     expect(refusal('nope' as unknown as Uint8Array).reason).toBe('bad-argument');
+  });
+});
+
+describe('declared output lengths (issue 17): checked before anything is allocated', () => {
+  const hello = compress(ascii('hello hello hello hello'));
+
+  /** The sizes of the outputs `run` allocates (`new Uint8Array(length)`); `instanceof` still works. */
+  function allocations(run: () => unknown): number[] {
+    const sizes: number[] = [];
+    const original = globalThis.Uint8Array;
+    globalThis.Uint8Array = new Proxy(original, {
+      construct(target, args) {
+        const made = Reflect.construct(target, args) as Uint8Array;
+        sizes.push(made.byteLength);
+        return made;
+      },
+    });
+    try {
+      run();
+    } catch (error) {
+      if (!(error instanceof LzoError)) throw error;
+    } finally {
+      globalThis.Uint8Array = original;
+    }
+    return sizes;
+  }
+
+  test('outputLength 4e9 with maxOutputLength 1024: output-overrun, nothing allocated', () => {
+    const before = process.memoryUsage().arrayBuffers;
+    const error = refusal(hello, { outputLength: 4e9, maxOutputLength: 1024 });
+    expect(error).toBeInstanceOf(LzoError);
+    expect(error.reason).toBe('output-overrun');
+    expect(error.offset).toBe(0);
+    // The old code reserved the 4 GB here (arrayBuffers grew by 4,000,000,000) before reading.
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(1 << 20);
+  });
+
+  test('outputLength of 2^32 + 4 and more: a typed error, never a RangeError', () => {
+    for (const outputLength of [2 ** 32 + 4, 2 ** 32, 2 ** 40, Number.MAX_SAFE_INTEGER]) {
+      expect(refusal(hello, { outputLength }).reason).toBe('output-overrun'); // over the default limit
+      const raised = refusal(hello, { outputLength, maxOutputLength: Number.MAX_SAFE_INTEGER });
+      expect(raised.reason).toBe('output-length-mismatch'); // over what 26 bytes can expand to
+      expect(raised.message).toContain('cannot decompress to');
+    }
+  });
+
+  test('a length within the limit but beyond what the input can expand to is refused before allocating', () => {
+    const claim = hello.length * MAX_EXPANSION + 1;
+    expect(refusal(hello, { outputLength: claim }).reason).toBe('output-length-mismatch');
+    expect(allocations(() => decompress(hello, { outputLength: claim }))).toEqual([]);
+    // One byte less is allowed to allocate (the input could justify it) and fails at the end instead.
+    expect(refusal(hello, { outputLength: claim - 1 }).reason).toBe('output-length-mismatch');
+  });
+
+  test('outputLength and maxOutputLength that are not lengths: bad-argument', () => {
+    const notLengths: unknown[] = [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, -0.5, 2 ** 53, '23', null, {}, 23n];
+    for (const value of notLengths) {
+      expect(refusal(hello, { outputLength: value as number }).reason).toBe('bad-argument');
+      expect(refusal(hello, { maxOutputLength: value as number }).reason).toBe('bad-argument');
+    }
+    // A value whose toString throws is described without calling it.
+    const hostile = {
+      toString: () => {
+        throw new Error('no');
+      },
+    };
+    expect(refusal(hello, { outputLength: hostile as unknown as number }).message).toContain('an object');
+    // No options at all, as a JavaScript caller may pass them.
+    expect(decompress(hello, null as unknown as undefined)).toEqual(ascii('hello hello hello hello'));
+  });
+
+  test('the expansion bound is reached by real streams, and never exceeded', () => {
+    // One literal, then an M3 match at distance 1 whose length runs over k zero bytes:
+    // 1 + 255k + 288 bytes out of k + 9 bytes in — the most any LZO1X stream expands.
+    const k = testBudget({ quick: 20_000, heavy: 1_000_000 });
+    const stream = Uint8Array.from([0x12, 0x61, 0x20, ...new Uint8Array(k), 0xff, 0x00, 0x00, ...EOF]);
+    const expected = 1 + 255 * k + 288;
+    expect(expected).toBeLessThanOrEqual(stream.length * MAX_EXPANSION);
+    expect(expected / stream.length).toBeGreaterThan(MAX_EXPANSION - 1);
+    const out = decompress(stream, { outputLength: expected });
+    expect(out.length).toBe(expected);
+    expect(out.every((b) => b === 0x61)).toBe(true);
+    // The growing path: no step allocates beyond what the stream can expand to (doubling alone
+    // would reach 2^23 or more here), whatever the limit.
+    const reachable = stream.length * MAX_EXPANSION;
+    for (const maxOutputLength of [undefined, 2 ** 40]) {
+      expect(decompress(stream, { maxOutputLength }).length).toBe(expected);
+      const sizes = allocations(() => decompress(stream, { maxOutputLength }));
+      expect(Math.max(...sizes)).toBeLessThanOrEqual(reachable);
+    }
+    // And every real compressor output of highly compressible data stays under it.
+    const zeros = compress(new Uint8Array(1 << 20));
+    expect(zeros.length * MAX_EXPANSION).toBeGreaterThanOrEqual(1 << 20);
+  });
+
+  test('property: any (outputLength, maxOutputLength) gives the output or an LzoError, never another error', () => {
+    const lengthLike = fc.oneof(
+      fc.constant(undefined),
+      fc.nat({ max: 4096 }),
+      fc.integer(),
+      fc.constantFrom(2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 32 + 4, 2 ** 40, Number.MAX_SAFE_INTEGER, 2 ** 53, 4e9),
+      fc.constantFrom(DEFAULT_MAX_OUTPUT_LENGTH, DEFAULT_MAX_OUTPUT_LENGTH + 1),
+      fc.double(),
+      fc.constantFrom<unknown>(null, '16', true, {}, [], 1n),
+    );
+    const streams = fc.oneof(
+      fc.uint8Array({ maxLength: 600 }).map((plain) => ({ stream: compress(plain), plain })),
+      fc.uint8Array({ maxLength: 64 }).map((stream) => ({ stream, plain: undefined })),
+    );
+    fc.assert(
+      fc.property(streams, lengthLike, lengthLike, ({ stream, plain }, outputLength, maxOutputLength) => {
+        const options = { outputLength, maxOutputLength } as Parameters<typeof decompress>[1];
+        let out: Uint8Array;
+        try {
+          out = decompress(stream, options);
+        } catch (error) {
+          if (!(error instanceof LzoError)) throw error;
+          return;
+        }
+        // Accepted: only with lengths that are lengths, and the output keeps to them.
+        expect(outputLength === undefined || out.length === outputLength).toBe(true);
+        expect(out.length).toBeLessThanOrEqual((maxOutputLength as number | undefined) ?? DEFAULT_MAX_OUTPUT_LENGTH);
+        if (plain !== undefined) expect(out).toEqual(plain);
+      }),
+      { numRuns: testBudget({ quick: 2000, heavy: 20_000 }) },
+    );
   });
 });
 
