@@ -3,7 +3,8 @@
 // metatables, userdata, exact numbers, binary strings, externals, C structures pointing into Lua.
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
-import { Instance, List, Range, Vector, ZClass } from '@savekit/zippy';
+import { DecodeError, decodeOrThrow, encodeOrThrow } from '@savekit/core';
+import { Instance, List, Range, Vector, ZClass, zippyFile } from '@savekit/zippy';
 import { loadLua, type LuaRef, luaRef, saveGame, saveLua } from '@savekit/zippy/lua';
 import { testBudget } from '@savekit/testkit';
 import { lua, newState, pushGlobal, run, setGlobal } from './lua-helpers';
@@ -314,4 +315,63 @@ test(`a graph of ${BIG_GRAPH.toLocaleString('en')} tables with random sharing an
 
 function to(s: string): Uint8Array {
   return new TextEncoder().encode(s);
+}
+
+// Recorded sizes (issue 17): allocation follows the bytes present. (`describe` is this file's own helper.)
+{
+  /** A saved table of `count` userdata of 4 bytes each, every DATA object's recorded size set to `size`. */
+  function claiming(count: number, size: number): Uint8Array {
+    const L = newState();
+    lua.lua_createtable(L, count, 0);
+    for (let i = 1; i <= count; i++) {
+      (lua.lua_newuserdata(L, 4) as { payload?: Uint8Array }).payload = Uint8Array.of(1, 2, 3, i & 255);
+      lua.lua_rawseti(L, -2, i);
+    }
+    const saved = saveLua(L, 1);
+    if (E.isLeft(saved)) throw saved.left;
+    const file = decodeOrThrow(zippyFile, saved.right);
+    for (const o of file.objects) if (o.tag === 'DATA') o.size = size;
+    return encodeOrThrow(zippyFile, file);
+  }
+
+  /** Bytes of every Uint8Array allocated while `run` runs. */
+  function allocatedBy(run: () => void): number {
+    let total = 0;
+    const original = globalThis.Uint8Array;
+    globalThis.Uint8Array = new Proxy(original, {
+      construct(target, args) {
+        const made = Reflect.construct(target, args) as Uint8Array;
+        total += made.byteLength;
+        return made;
+      },
+    });
+    try {
+      run();
+    } finally {
+      globalThis.Uint8Array = original;
+    }
+    return total;
+  }
+
+  test('recorded sizes: 1,000 DATA objects claiming 0xFFFFFFFF each: a DecodeError naming the first, nothing allocated for the claims', () => {
+    const bytes = claiming(1000, 0xffffffff);
+    let result: ReturnType<typeof loadLua> | undefined;
+    // The old restorer allocated each claim (1,000 × 4 GiB) before reading the object.
+    const allocated = allocatedBy(() => {
+      result = loadLua(newState(), bytes);
+    });
+    expect(allocated).toBeLessThan(1 << 20);
+    if (result === undefined || E.isRight(result)) throw new Error('expected a refusal');
+    expect(result.left).toBeInstanceOf(DecodeError);
+    expect(result.left.path).toEqual(['objects', 2, 'size']); // object 1 is the table
+    expect(result.left.message).toContain('recorded size 4294967295 is more than the 13 bytes of its data segment');
+  });
+
+  test('recorded sizes: a size the data segment can hold still loads, with the payload from the file', () => {
+    const L2 = newState();
+    const loaded = loadLua(L2, claiming(3, 4));
+    if (E.isLeft(loaded)) throw loaded.left;
+    lua.lua_rawgeti(L2, -1, 3);
+    expect((lua.lua_touserdata(L2, -1) as { payload: Uint8Array }).payload).toEqual(Uint8Array.of(1, 2, 3, 3));
+  });
 }

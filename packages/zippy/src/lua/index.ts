@@ -13,7 +13,7 @@
 import fengari from 'fengari';
 import * as E from 'fp-ts/lib/Either.js';
 import {
-  type DecodeError,
+  DecodeError,
   EncodeError,
   type DecodeOptions,
   type GraphRestorer,
@@ -411,8 +411,18 @@ class LuaRestorer implements GraphRestorer<object> {
       return this.handle('table');
     }
     if (kind === KIND.data) {
-      const data = lua.lua_newuserdata(L, size) as { payload?: Uint8Array };
-      data.payload = new Uint8Array(size);
+      // The recorded size is a claim of the file: the payload lies in the object's own data
+      // segment, so a size beyond that segment is refused, and nothing is allocated for it here —
+      // `restore` sets the payload from the bytes actually present.
+      const present = this.file.objects[n - 1]?.segments[0]?.length ?? 0;
+      if (size > present)
+        throw new DecodeError(
+          ['objects', n, 'size'],
+          0,
+          `object ${n} (DATA): recorded size ${size} is more than the ${present} bytes of its data segment`,
+        );
+      const data = lua.lua_newuserdata(L, size) as { payload?: Uint8Array }; // fengari allocates nothing for `size`
+      data.payload = new Uint8Array(0);
       return this.handle('userdata');
     }
     if (kind === KIND.adata) return allocateAData(dataTypeAt(this.file, n));
