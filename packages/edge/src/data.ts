@@ -26,6 +26,7 @@ import {
   type Reconciled,
   type SchemaEncoding,
   type StructDef,
+  type StructPlan,
   type Writer,
 } from '@savekit/core';
 import { edgeContext, MAX_CHUNK_DEPTH, type EdgeContext } from './context.js';
@@ -51,13 +52,27 @@ export interface DataBody {
 
 const pad4 = align(4);
 
-/** Everything instance codecs of one save need: the reconciled plans and the codecs built from them. */
+/**
+ * Everything instance codecs of one save need: the reconciled plans and the codecs built from them.
+ * Definitions are reconciled once each, as they arrive (a save may interleave `Stru` and `Data`
+ * chunks), and every lookup is by name in a map, so the work is linear in the definitions' size.
+ */
 class Schema {
   private codecs = new Map<string, Codec<Instance>>();
+  /** Structures by name and by marker, the first defined of each (as the engine's lookups). */
+  private byName = new Map<string, StructDef>();
   private byMarker = new Map<string, string>();
-  private plans: Reconciled | undefined;
-  private seen = -1;
-  private guessed = new Set<string>();
+  /** How many of `context.structs` are in `byName` and `byMarker`. */
+  private indexed = 0;
+  /** The plans so far: extended in place as definitions arrive. */
+  private readonly plans = new Map<string, StructPlan>();
+  private readonly warnings: Warning[] = [];
+  private readonly view: Reconciled = { plans: this.plans, warnings: this.warnings };
+  /** How many of `context.structs` are reconciled into `plans`. */
+  private seen = 0;
+  /** How many of `warnings` {@link newWarnings} handed out. */
+  private reported = 0;
+  private readonly guessed = new Set<string>();
   private ambiguity = new Map<string, boolean>();
   readonly encoding: SchemaEncoding;
 
@@ -80,16 +95,20 @@ class Schema {
    * from any other release that knows them, then from the file's own declaration (a structure the
    * reader does not know still decodes to plain properties). A NUMERIC field no release knows is
    * read by its declared size; sizes 4, 8 and 12 are a guess (the engine declares floats as 4), and
-   * such a structure is "ambiguous".
+   * such a structure is "ambiguous". Only definitions read since the last call are reconciled.
    */
   reconciled(): Reconciled {
     const structs = this.context.structs;
-    if (this.plans !== undefined && this.seen === structs.length) return this.plans;
-    const tableStructs = new Map(knownStructs(this.table).map((st) => [st.name, st]));
-    const schema: KnownStruct[] = [];
+    if (this.seen === structs.length) return this.view;
+    const tableStructs = tableStructsOf(this.table);
     const notes: Warning[] = [];
-    this.guessed = new Set();
-    for (const def of structs) {
+    const found: Warning[] = [];
+    const added = new Map<string, StructPlan>();
+    const guessed: string[] = [];
+    for (let i = this.seen; i < structs.length; i++) {
+      const def = structs[i]!;
+      if (this.plans.has(def.name) || added.has(def.name))
+        throw new DecodeError(['Stru', def.name], 0, `structure ${def.name} is defined twice`);
       const base = tableStructs.get(def.name);
       if (base === undefined)
         notes.push({
@@ -99,8 +118,10 @@ class Schema {
           message: `structure ${def.name} is not known to this reader; its fields are read as the file declares them`,
         });
       const fields: KnownField[] = [...(base?.fields ?? [])];
+      const names = new Set(fields.map((k) => k.name));
       for (const f of def.fields) {
-        if (fields.some((k) => k.name === f.name)) continue;
+        if (names.has(f.name)) continue;
+        names.add(f.name);
         const other = knownField(def.name, f.name, f.kind);
         if (other !== undefined) {
           fields.push(other);
@@ -113,24 +134,52 @@ class Schema {
             offset: 0,
             message: `field ${f.name} of ${def.name} is not known to this reader; it is read as the file declares it`,
           });
-        if (f.kind === 'numeric' && !UNAMBIGUOUS_SIZES.has(f.size)) this.guessed.add(def.name);
+        if (f.kind === 'numeric' && !UNAMBIGUOUS_SIZES.has(f.size)) guessed.push(def.name);
         fields.push(declared(f));
       }
-      schema.push({ name: def.name, marker: def.marker, fields });
+      const one = reconcile([def], [{ name: def.name, marker: def.marker, fields }], this.encoding);
+      for (const [name, plan] of one.plans) added.set(name, plan);
+      found.push(...one.warnings);
     }
-    const reconciled = reconcile(structs, schema, this.encoding);
-    this.plans = { plans: reconciled.plans, warnings: [...notes, ...reconciled.warnings] };
+    // Nothing changes unless every new definition reconciled (a failure is thrown again next time).
+    for (const [name, plan] of added) this.plans.set(name, plan);
+    for (const name of guessed) this.guessed.add(name);
+    for (const w of notes) this.warnings.push(w);
+    for (const w of found) this.warnings.push(w);
     this.seen = structs.length;
+    // Codecs resolve nested structures when first used: a new definition may resolve one differently.
     this.codecs = new Map();
     this.ambiguity = new Map();
-    this.byMarker = new Map();
-    for (const def of structs) if (!this.byMarker.has(def.marker)) this.byMarker.set(def.marker, def.name);
-    return this.plans;
+    return this.view;
+  }
+
+  /** Reconciliation warnings not handed out by an earlier call. */
+  newWarnings(): ReadonlyArray<Warning> {
+    const warnings = this.reconciled().warnings;
+    const fresh = warnings.slice(this.reported);
+    this.reported = warnings.length;
+    return fresh;
+  }
+
+  private index(): void {
+    const structs = this.context.structs;
+    for (; this.indexed < structs.length; this.indexed++) {
+      const def = structs[this.indexed]!;
+      if (!this.byName.has(def.name)) this.byName.set(def.name, def);
+      if (!this.byMarker.has(def.marker)) this.byMarker.set(def.marker, def.name);
+    }
+  }
+
+  /** The definition of structure `name` (the first, if defined twice), without reconciling. */
+  structNamed(name: string): StructDef | undefined {
+    this.index();
+    return this.byName.get(name);
   }
 
   /** The structure whose instances carry `marker` (the first defined, as the engine's lookup). */
   structOfMarker(marker: string): string | undefined {
     this.reconciled();
+    this.index();
     return this.byMarker.get(marker);
   }
 
@@ -166,6 +215,18 @@ class Schema {
     );
   }
 }
+
+/** A release table's structures by name. */
+function tableStructsOf(table: EngineTable): ReadonlyMap<string, KnownStruct> {
+  let found = TABLE_STRUCTS.get(table);
+  if (found === undefined) {
+    found = new Map(knownStructs(table).map((st) => [st.name, st]));
+    TABLE_STRUCTS.set(table, found);
+  }
+  return found;
+}
+
+const TABLE_STRUCTS = new WeakMap<EngineTable, ReadonlyMap<string, KnownStruct>>();
 
 /** Declared NUMERIC sizes that say how the field is encoded: 1 byte, 2 short, 6 float (the design doc's honest size). */
 const UNAMBIGUOUS_SIZES = new Set([1, 2, 6]);
@@ -344,7 +405,7 @@ function keepRawWhenAmbiguous(schema: Schema, structName: string, inner: Codec<I
 
 function reportReconcileWarnings(r: Reader, schema: Schema): void {
   const { context } = schema;
-  for (const warning of schema.reconciled().warnings) {
+  for (const warning of schema.newWarnings()) {
     const key = `${warning.code}:${warning.path.join('.')}`;
     if (context.warned.has(key)) continue;
     context.warned.add(key);
@@ -372,10 +433,10 @@ export function dataBody(variant: EdgeVariant, table: EngineTable): Codec<DataBo
       if (def.count * 8 > r.remaining)
         throw r.error(`array ${array}: ${def.count} elements do not fit in the ${r.remaining} bytes left`);
       const schema = schemaOf(context, variant, table);
-      if (!context.structs.some((s) => s.name === def.struct))
+      const structDef = schema.structNamed(def.struct);
+      if (structDef === undefined)
         throw r.error(`array ${array} is of structure ${def.struct}, which has no Stru definition`, at);
       reportReconcileWarnings(r, schema);
-      const structDef = context.structs.find((s) => s.name === def.struct) as StructDef;
       const element = instanceChunk(schema, structDef.marker, structDef.name, schema.instance(def.struct));
       const elements: Instance[] = [];
       const path = r.state.path;
@@ -399,10 +460,10 @@ export function dataBody(variant: EdgeVariant, table: EngineTable): Codec<DataBo
       if (def === undefined) throw w.error(`array ${value.array} has no Arry definition before its data`);
       if (def.count !== value.elements.length)
         throw w.error(`array ${value.array} has ${value.elements.length} elements; its Arry chunk says ${def.count}`);
-      const structDef = context.structs.find((s) => s.name === def.struct);
+      const schema = schemaOf(context, variant, table);
+      const structDef = schema.structNamed(def.struct);
       if (structDef === undefined)
         throw w.error(`array ${value.array} is of structure ${def.struct}, which has no Stru definition`);
-      const schema = schemaOf(context, variant, table);
       let element: Codec<Instance>;
       try {
         element = instanceChunk(schema, structDef.marker, structDef.name, schema.instance(def.struct));
