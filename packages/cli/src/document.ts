@@ -6,8 +6,8 @@
  */
 import * as E from 'fp-ts/lib/Either.js';
 import {
+  fromJson,
   JsonError,
-  reportJsonErrors,
   type AnySaveFormat,
   type Decoded,
   type DecodeOptions,
@@ -113,11 +113,12 @@ export function fromEnvelope(
   const envelope = json as Envelope;
   const format = registry.get(envelope.format);
   if (format === undefined) throw new UsageError(`${file}: unknown format ${JSON.stringify(envelope.format)}`);
-  const result = format.json.decode(envelope.document);
+  // The core's fromJson: a document nested past its limit is a JsonError like any other problem.
+  const result = fromJson(format, envelope.document);
   if (E.isLeft(result))
     throw new SaveFailure(
       file,
-      new JsonError(reportJsonErrors(result.left).map((p) => ({ ...p, path: ['document', ...p.path] }))),
+      new JsonError(result.left.problems.map((p) => ({ ...p, path: ['document', ...p.path] }))),
     );
   return { format, doc: result.right };
 }

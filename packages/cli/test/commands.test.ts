@@ -357,3 +357,27 @@ describe('build without -o', () => {
     );
   });
 });
+
+describe('build of a deeply nested document', () => {
+  /** The dumped sample with the document, or its first field, an array nested `depth` deep. */
+  async function deepJson(name: string, depth: number, whole: boolean): Promise<{ path: string; field: string }> {
+    const envelope = JSON.parse((await savekit(['dump', sample])).stdout) as { document: Record<string, unknown> };
+    const field = Object.keys(envelope.document)[0]!;
+    if (whole) (envelope as { document: unknown }).document = '@deep@';
+    else envelope.document[field] = '@deep@';
+    const text = JSON.stringify(envelope).replace('"@deep@"', `${'['.repeat(depth)}1${']'.repeat(depth)}`);
+    return { path: file(name, text), field: whole ? 'document' : `document.${field}` };
+  }
+
+  test.each([4_100, 10_000, 100_000])('an array %i deep: one line naming the path, exit 1', async (depth) => {
+    for (const whole of [true, false]) {
+      const { path, field } = await deepJson(`deep-${depth}.json`, depth, whole);
+      const run = await savekit(['build', path, '-o', file(`deep-${depth}.sks`)]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).not.toContain('internal error');
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      expect(run.stderr).toContain(`deep-${depth}.json: at ${field}: expected`);
+      expect(run.stderr.length).toBeLessThan(400);
+    }
+  });
+});

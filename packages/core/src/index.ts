@@ -56,6 +56,7 @@ export {
   toHex,
   toJson,
   type FloatJson,
+  type JsonOptions,
   type JsonProblem,
 } from './json.js';
 export * from './integers.js';

@@ -9,6 +9,7 @@ import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import { formatPath, type Path, type PathSegment } from './errors.js';
 import type { Codec } from './codec.js';
+import { jsonDescend, jsonTooDeep, tooDeepMessage, withJsonDepthLimit } from './json-depth.js';
 
 /** An integer in `[min, max]`, as a JSON number. */
 export function jsonInt(name: string, min: number, max: number): t.Type<number, number, unknown> {
@@ -119,37 +120,233 @@ export interface JsonProblem {
   readonly message: string;
 }
 
-/** A JSON document does not fit a codec's type. Lists every problem io-ts found, each with its path. */
+/** Path segments a message shows in full at each end of a long path; the middle is counted. */
+const PATH_HEAD = 8;
+const PATH_TAIL = 4;
+
+/**
+ * A path as messages print it, cut when long: `kids[0].kids[0]…(1016 more)…kids[0]`. The
+ * problem's `path` keeps every segment.
+ */
+function formatPathCut(path: Path): string {
+  if (path.length <= PATH_HEAD + PATH_TAIL + 1) return formatPath(path);
+  const hidden = path.length - PATH_HEAD - PATH_TAIL;
+  return `${formatPath(path.slice(0, PATH_HEAD))}…(${hidden} more)…${formatPath(path.slice(-PATH_TAIL))}`;
+}
+
+/**
+ * A JSON document does not fit a codec's type (from {@link fromJson}), or a value is nested deeper
+ * than the limit allows (from {@link fromJson} or {@link toJson}). Lists every problem found, each
+ * with its path; messages cut long paths in the middle, `problems` keeps them whole.
+ */
 export class JsonError extends Error {
   override readonly name = 'JsonError';
   /** The problems, each with a path. */
   readonly problems: ReadonlyArray<JsonProblem>;
 
   constructor(problems: ReadonlyArray<JsonProblem>) {
-    super(problems.map((p) => `at ${formatPath(p.path)}: ${p.message}`).join('; '));
+    super(problems.map((p) => `at ${formatPathCut(p.path)}: ${p.message}`).join('; '));
     this.problems = problems;
   }
 
   /** One line per problem. */
   override toString(): string {
-    return this.problems.map((p) => `at ${formatPath(p.path)}: ${p.message}`).join('\n');
+    return this.problems.map((p) => `at ${formatPathCut(p.path)}: ${p.message}`).join('\n');
   }
 }
 
+/** Options of {@link fromJson} and {@link toJson}. `undefined` means the default, as for `decode`. */
+export interface JsonOptions {
+  /**
+   * How deep recursive codecs (`lazy`) may nest in the document or value before the conversion fails
+   * with a {@link JsonError}. Default 512, as for `decode` and `encode`.
+   */
+  readonly maxDepth?: number | undefined;
+}
+
+/** Values found too deep, by the error reporting them (so `toJson` can say where they are). */
+const tooDeepValues = new WeakMap<JsonError, unknown>();
+
+/**
+ * The error of a value met past the nesting limit while checking or encoding;
+ * {@link fromJson} and {@link toJson} find its path.
+ */
+function tooDeepError(value: unknown): JsonError {
+  const error = new JsonError([{ path: [], message: tooDeepMessage() }]);
+  tooDeepValues.set(error, value);
+  return error;
+}
+
+/**
+ * The path of `target` in `root` (the shortest, breadth first), or `undefined`. A work list with a
+ * parent link per object: no recursion, each object visited once.
+ */
+function findPath(root: unknown, target: unknown): PathSegment[] | undefined {
+  const isNode = (u: unknown): u is object => typeof u === 'object' && u !== null && !ArrayBuffer.isView(u);
+  if (!isNode(target)) return undefined;
+  const parents = new Map<object, { readonly parent: object; readonly key: PathSegment } | null>();
+  if (!isNode(root)) return undefined;
+  parents.set(root, null);
+  const queue: object[] = [root];
+  for (let head = 0; head < queue.length; head++) {
+    const node = queue[head]!;
+    if (node === target) {
+      const path: PathSegment[] = [];
+      for (let link = parents.get(node); link; link = parents.get(link.parent)) path.push(link.key);
+      return path.reverse();
+    }
+    const visit = (key: PathSegment, child: unknown) => {
+      if (isNode(child) && !parents.has(child)) {
+        parents.set(child, { parent: node, key });
+        queue.push(child);
+      }
+    };
+    if (Array.isArray(node)) for (let i = 0; i < node.length; i++) visit(i, node[i]);
+    else for (const key of Object.keys(node)) visit(key, (node as Record<string, unknown>)[key]);
+  }
+  return undefined;
+}
+
+/** A too-deep error from inside a conversion, with the path of the value in `root` when it is found. */
+function placeTooDeep(error: JsonError, root: unknown): JsonError {
+  if (!tooDeepValues.has(error)) return error;
+  const path = findPath(root, tooDeepValues.get(error));
+  return path === undefined ? error : new JsonError(error.problems.map((p) => ({ ...p, path })));
+}
+
+function isStackOverflow(error: unknown): boolean {
+  return error instanceof RangeError && /call stack/i.test(error.message);
+}
+
+/** The error of a conversion the call stack could not hold (when a limit was raised too far). */
+const stackOverflowError = () => new JsonError([{ path: [], message: 'nesting too deep for the call stack' }]);
+
+/**
+ * The JSON type of a `lazy` codec (internal: `lazy` builds its type with it). Each level is a level
+ * of recursion in io-ts, so each is counted and refused past the limit: validation as a failure at
+ * the document path, `is` and `encode` as a thrown {@link JsonError}.
+ */
+class LazyJsonType<A> extends t.Type<A, unknown, unknown> {
+  readonly _tag = 'LazyJsonType' as const;
+  constructor(
+    name: string,
+    readonly resolve: () => t.Type<A, unknown, unknown>,
+  ) {
+    super(
+      name,
+      (u): u is A => {
+        if (jsonTooDeep()) throw tooDeepError(u);
+        return jsonDescend(() => resolve().is(u));
+      },
+      (u, c) => (jsonTooDeep() ? t.failure(u, c, tooDeepMessage()) : jsonDescend(() => resolve().validate(u, c))),
+      (a) => {
+        if (jsonTooDeep()) throw tooDeepError(a);
+        return jsonDescend(() => resolve().encode(a));
+      },
+    );
+  }
+}
+
+/** The JSON type of `lazy(define)`: `resolve` gives the defined codec's type (internal). */
+export function lazyJson<A>(name: string, resolve: () => t.Type<A, unknown, unknown>): t.Type<A, unknown, unknown> {
+  return new LazyJsonType(name, resolve);
+}
+
+/** A type with the `lazy` levels around it looked through (they pass the context on unchanged). */
+function resolved(type: t.Decoder<unknown, unknown>): t.Decoder<unknown, unknown> {
+  let current = type;
+  for (let i = 0; current instanceof LazyJsonType && i < 64; i++) current = current.resolve();
+  return current;
+}
+
 function isArrayType(type: t.Decoder<unknown, unknown>): boolean {
-  const tag = (type as { _tag?: string })._tag;
+  const tag = (resolved(type) as { _tag?: string })._tag;
   return tag === 'ArrayType' || tag === 'ReadonlyArrayType' || tag === 'TupleType';
 }
+
+/** How much of a value a message shows. */
+const PREVIEW_CHARS = 60;
 
 function describeValue(value: unknown): string {
   if (value === undefined) return 'undefined';
   if (typeof value === 'bigint') return `${value}n`;
-  try {
-    const text = JSON.stringify(value);
-    return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-  } catch {
-    return String(value);
+  const text = jsonPreview(value, PREVIEW_CHARS + 1);
+  return text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS - 3)}...` : text;
+}
+
+/** What is left to write of a value's preview: text, a value, or the rest of an array or object. */
+type PreviewStep =
+  | string
+  | { readonly value: unknown; readonly inArray: boolean }
+  | { readonly array: ArrayLike<unknown>; readonly index: number }
+  | {
+      readonly object: Record<string, unknown>;
+      readonly keys: string[];
+      readonly index: number;
+      readonly wrote: boolean;
+    };
+
+/**
+ * The start of a value's JSON text, as `JSON.stringify` writes it, stopping once it has `limit`
+ * characters: a work list, not recursion, so the work is bounded by `limit` (and the keys of the
+ * objects opened), not by the size or depth of the value. Values JSON cannot hold are written as
+ * `String` does (a bigint with `n`).
+ */
+function jsonPreview(value: unknown, limit: number): string {
+  let out = '';
+  const todo: PreviewStep[] = [{ value, inArray: false }];
+  while (todo.length > 0 && out.length < limit) {
+    const step = todo.pop()!;
+    if (typeof step === 'string') {
+      out += step;
+    } else if ('array' in step) {
+      if (step.index >= step.array.length) out += ']';
+      else {
+        if (step.index > 0) out += ',';
+        todo.push({ array: step.array, index: step.index + 1 }, { value: step.array[step.index], inArray: true });
+      }
+    } else if ('object' in step) {
+      let index = step.index;
+      // Keys whose values JSON leaves out (undefined, functions, symbols) are skipped, as JSON.stringify does.
+      while (index < step.keys.length && isOmitted(step.object[step.keys[index]!])) index++;
+      if (index >= step.keys.length) out += '}';
+      else {
+        const key = step.keys[index]!;
+        out += `${step.wrote ? ',' : ''}${JSON.stringify(key.slice(0, limit))}:`;
+        todo.push(
+          { object: step.object, keys: step.keys, index: index + 1, wrote: true },
+          { value: step.object[key], inArray: false },
+        );
+      }
+    } else {
+      let v = step.value;
+      if (typeof v === 'object' && v !== null && typeof (v as { toJSON?: unknown }).toJSON === 'function') {
+        try {
+          v = (v as { toJSON: () => unknown }).toJSON();
+        } catch {
+          v = String(v);
+        }
+      }
+      if (typeof v === 'string') out += JSON.stringify(v.slice(0, limit));
+      else if (typeof v === 'number') out += Number.isFinite(v) ? String(v) : 'null';
+      else if (typeof v === 'boolean' || v === null) out += String(v);
+      else if (typeof v === 'bigint') out += `${v}n`;
+      else if (isOmitted(v)) out += step.inArray ? 'null' : String(v);
+      else if (Array.isArray(v)) {
+        out += '[';
+        todo.push({ array: v, index: 0 });
+      } else {
+        out += '{';
+        const object = v as Record<string, unknown>;
+        todo.push({ object, keys: Object.keys(object), index: 0, wrote: false });
+      }
+    }
   }
+  return out;
+}
+
+function isOmitted(value: unknown): boolean {
+  return value === undefined || typeof value === 'function' || typeof value === 'symbol';
 }
 
 /** Turns io-ts validation errors into {@link JsonProblem}s with readable paths. */
@@ -160,7 +357,7 @@ export function reportJsonErrors(errors: t.Errors): JsonProblem[] {
     for (let i = 1; i < context.length; i++) {
       const key = context[i]!.key;
       // Unions and intersections add entries whose key is a member index, not a document key.
-      const parent = context[i - 1]!.type as { _tag?: string };
+      const parent = resolved(context[i - 1]!.type) as { _tag?: string };
       if (parent._tag === 'UnionType' || parent._tag === 'IntersectionType') continue;
       if (key === '') continue;
       path.push(isArrayType(context[i - 1]!.type) && /^\d+$/.test(key) ? Number(key) : key);
@@ -171,14 +368,42 @@ export function reportJsonErrors(errors: t.Errors): JsonProblem[] {
   });
 }
 
-/** The lossless JSON form of a value (numbers, strings, arrays and plain objects only). */
-export function toJson<A>(codec: Codec<A>, value: A): unknown {
-  return codec.json.encode(value);
+/**
+ * The lossless JSON form of a value (numbers, strings, arrays and plain objects only). Takes a codec,
+ * or anything with its `json` type (a save format).
+ *
+ * @throws {@link JsonError} when recursive codecs nest deeper than `options.maxDepth` (default 512),
+ * naming the path of the value where the limit was reached.
+ */
+export function toJson<A>(codec: Pick<Codec<A>, 'json'>, value: A, options?: JsonOptions): unknown {
+  try {
+    return withJsonDepthLimit(options?.maxDepth, () => codec.json.encode(value));
+  } catch (error) {
+    if (error instanceof JsonError) throw placeTooDeep(error, value);
+    if (isStackOverflow(error)) throw stackOverflowError();
+    throw error;
+  }
 }
 
-/** Reads a value back from its JSON form, validated by the codec's io-ts type. */
-export function fromJson<A>(codec: Codec<A>, json: unknown): E.Either<JsonError, A> {
-  const result = codec.json.decode(json);
+/**
+ * Reads a value back from its JSON form, validated by the io-ts type of the codec (or of anything with
+ * a `json` type, such as a save format). A document in which
+ * recursive codecs (`lazy`) nest deeper than `options.maxDepth` (default 512) is a {@link JsonError}
+ * at the path where the limit was reached, found before the call stack runs out.
+ */
+export function fromJson<A>(
+  codec: Pick<Codec<A>, 'json'>,
+  json: unknown,
+  options?: JsonOptions,
+): E.Either<JsonError, A> {
+  let result: t.Validation<A>;
+  try {
+    result = withJsonDepthLimit(options?.maxDepth, () => codec.json.decode(json));
+  } catch (error) {
+    if (error instanceof JsonError) return E.left(placeTooDeep(error, json));
+    if (isStackOverflow(error)) return E.left(stackOverflowError());
+    throw error;
+  }
   return E.isLeft(result) ? E.left(new JsonError(reportJsonErrors(result.left))) : E.right(result.right);
 }
 

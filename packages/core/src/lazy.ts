@@ -1,11 +1,13 @@
 /**
- * Recursive codecs. Each level counts against the decode's `maxDepth`, so hostile nesting fails with a
- * DecodeError long before the call stack runs out.
+ * Recursive codecs. Each level counts against the decode's or encode's `maxDepth`, so hostile nesting
+ * fails with a DecodeError or EncodeError long before the call stack runs out; in the JSON direction
+ * each level counts against the `maxDepth` of `fromJson` / `toJson` (default 512), and going past it is
+ * a JsonError.
  *
  * @module
  */
-import * as t from 'io-ts';
 import { defineCodec, type Codec } from './codec.js';
+import { lazyJson } from './json.js';
 
 /**
  * A codec defined later, for recursive types.
@@ -19,12 +21,7 @@ import { defineCodec, type Codec } from './codec.js';
 export function lazy<A>(define: () => Codec<A>, name = 'lazy'): Codec<A> {
   let resolved: Codec<A> | undefined;
   const get = () => (resolved ??= define());
-  const json = new t.Type<A, unknown, unknown>(
-    name,
-    (u): u is A => get().json.is(u),
-    (u, c) => get().json.validate(u, c),
-    (a) => get().json.encode(a),
-  );
+  const json = lazyJson(name, () => get().json);
   return defineCodec<A>({
     name,
     kind: 'lazy',

@@ -1,19 +1,27 @@
 import * as E from 'fp-ts/lib/Either';
+import * as t from 'io-ts';
 import {
   array,
   bytes,
   chunkList,
   cstring,
+  DecodeError,
+  decode,
+  EncodeError,
+  encode,
   f64le,
   fourcc,
   fromJson,
   i64le,
+  JsonError,
+  lazy,
   struct,
   toJson,
   u16le,
   u32le,
   u8,
   formatPath,
+  type Codec,
 } from '../src/index';
 
 const record = struct({
@@ -93,5 +101,123 @@ describe('lossless JSON', () => {
       ),
     ).toBe(true);
     expect(E.isLeft(fromJson(list, [{ id: 'Vari', raw: '0102' }]))).toBe(true);
+  });
+});
+
+describe('deep nesting: a typed error naming the path, never a RangeError', () => {
+  interface Node {
+    v: number;
+    kids: Node[];
+  }
+  const node: Codec<Node> = struct({ v: u8, kids: lazy(() => array(node, u8)) });
+  /** A chain of `depth` nodes below the root, as a value (its JSON form is the same). */
+  const chain = (depth: number): Node => {
+    let value: Node = { v: 1, kids: [] };
+    for (let i = 0; i < depth; i++) value = { v: 1, kids: [value] };
+    return value;
+  };
+  /** The same chain as bytes: v = 1, count = 1 a level, then v = 1, count = 0. */
+  const chainBytes = (depth: number) => {
+    const out = new Uint8Array(2 * depth + 2).fill(1);
+    out[2 * depth + 1] = 0;
+    return out;
+  };
+  /** An array nested `depth` deep around 1. */
+  const nested = (depth: number): unknown => {
+    let value: unknown = 1;
+    for (let i = 0; i < depth; i++) value = [value];
+    return value;
+  };
+  /** The path to the 513th lazy level: kids[0] 512 times, then kids. */
+  const limitPath = [...Array.from({ length: 512 }, () => ['kids', 0]).flat(), 'kids'];
+
+  test.each([10_000, 100_000])('fromJson of a document %i levels deep: JsonError at the cut path', (depth) => {
+    const result = fromJson(node, chain(depth));
+    if (E.isRight(result)) throw new Error('expected a JsonError');
+    expect(result.left).toBeInstanceOf(JsonError);
+    expect(result.left.problems).toEqual([{ path: limitPath, message: 'nesting deeper than 512 levels' }]);
+    // The message names the path, cut in the middle with the count of what is left out.
+    expect(result.left.message).toBe(
+      'at kids[0].kids[0].kids[0].kids[0]…(1013 more)…[0].kids[0].kids: nesting deeper than 512 levels',
+    );
+  });
+
+  test.each([10_000, 100_000])('toJson of a value %i levels deep throws a JsonError with the path', (depth) => {
+    let thrown: unknown;
+    try {
+      toJson(node, chain(depth));
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(JsonError);
+    expect((thrown as JsonError).problems).toEqual([{ path: limitPath, message: 'nesting deeper than 512 levels' }]);
+  });
+
+  test.each([10_000, 100_000])('encode and decode %i levels deep: EncodeError and DecodeError', (depth) => {
+    const encoded = encode(node, chain(depth));
+    if (E.isRight(encoded)) throw new Error('expected an EncodeError');
+    expect(encoded.left).toBeInstanceOf(EncodeError);
+    expect(encoded.left.path.slice(0, 4)).toEqual(['kids', 0, 'kids', 0]);
+    expect(encoded.left.message).toBe('nesting deeper than 512 levels');
+    const decoded = decode(node, chainBytes(depth));
+    if (E.isRight(decoded)) throw new Error('expected a DecodeError');
+    expect(decoded.left).toBeInstanceOf(DecodeError);
+    expect(decoded.left.path.slice(0, 4)).toEqual(['kids', 0, 'kids', 0]);
+    expect(decoded.left.message).toBe('nesting deeper than 512 levels');
+  });
+
+  test('a limit raised past what the stack holds is still a typed error', () => {
+    const value = chain(100_000);
+    const limits = { maxDepth: Number.POSITIVE_INFINITY };
+    const parsed = fromJson(node, value, limits);
+    expect(E.isLeft(parsed) && parsed.left).toBeInstanceOf(JsonError);
+    expect(() => toJson(node, value, limits)).toThrow(JsonError);
+    expect(E.isLeft(encode(node, value, limits)) && E.isLeft(decode(node, chainBytes(100_000), limits))).toBe(true);
+  });
+
+  test('maxDepth is an option of fromJson and toJson; the count starts afresh after a failure', () => {
+    expect(E.isLeft(fromJson(node, chain(20), { maxDepth: 10 }))).toBe(true);
+    expect(() => toJson(node, chain(20), { maxDepth: 10 })).toThrow(/nesting deeper than 10 levels/);
+    // The default, 512, holds what decode accepts; a failed call leaves no levels counted behind.
+    for (const depth of [20, 500]) {
+      const json = toJson(node, chain(depth));
+      expect(JSON.parse(JSON.stringify(json))).toEqual(chain(depth));
+      const back = fromJson(node, json);
+      expect(E.isRight(back) && back.right).toEqual(chain(depth));
+    }
+    expect(E.isRight(fromJson(node, chain(20), { maxDepth: 21 }))).toBe(true);
+  });
+
+  test('paths through lazy levels have numeric indexes', () => {
+    const result = fromJson(node, { v: 1, kids: [{ v: 1, kids: [{ v: 300, kids: [] }] }] });
+    expect(E.isLeft(result) && result.left.problems[0]!.path).toEqual(['kids', 0, 'kids', 0, 'v']);
+  });
+
+  test.each([10_000, 100_000])('a value %i deep where a leaf belongs is described in 60 characters', (depth) => {
+    const type = { json: t.type({ name: t.string }) as t.Type<{ name: string }, unknown, unknown> };
+    for (const name of [nested(depth), { a: nested(depth) }]) {
+      const result = fromJson(type, { name });
+      if (E.isRight(result)) throw new Error('expected a JsonError');
+      const [problem] = result.left.problems;
+      expect(problem!.path).toEqual(['name']);
+      expect(problem!.message).toMatch(/^expected string, got [[{]/);
+      expect(problem!.message.length).toBeLessThanOrEqual('expected string, got '.length + 60);
+    }
+  });
+
+  test('short values are described as JSON.stringify writes them', () => {
+    const type = { json: t.type({ name: t.string }) as t.Type<{ name: string }, unknown, unknown> };
+    const samples: unknown[] = [
+      [1, 'a', null, true, [2, { b: [] }], {}],
+      { x: undefined, y: 1, z: [undefined, Number.NaN] },
+      { long: 'x'.repeat(100) },
+      Array.from({ length: 100 }, (_, i) => i),
+    ];
+    for (const name of samples) {
+      const result = fromJson(type, { name });
+      const text = JSON.stringify(name);
+      const expected = text.length > 60 ? `${text.slice(0, 57)}...` : text;
+      expect(E.isLeft(result) && result.left.problems[0]!.message).toBe(`expected string, got ${expected}`);
+    }
   });
 });
