@@ -31,28 +31,23 @@ beforeEach(() => {
 
 afterEach(() => rmSync(repo, { recursive: true, force: true }));
 
-test('an unchanged API passes, and so does a changed comment', () => {
-  expect(api()).toMatchObject({ status: 0, out: expect.stringContaining('0 changed since their last release') });
+test('the check: comments are not API, a changed export needs a changeset naming its package, a release resets', () => {
+  // Unchanged, and a changed comment only: both pass.
   declarations('/** Adds two numbers. */\nexport declare function add(a: number, b: number): number;\n');
-  expect(api().status).toBe(0);
-});
-
-test('a changed or added export without a changeset fails, naming the package and the declaration', () => {
+  expect(api()).toMatchObject({ status: 0, out: expect.stringContaining('0 changed since their last release') });
+  // A changed and an added export, and a changeset for another package only: fails, naming both declarations.
   declarations('export declare function add(a: number, b?: number): number;\nexport declare const zero: 0;\n');
+  writeFileSync(join(repo, '.changeset', 'other.md'), "---\n'@savekit/other': patch\n---\n\nNot this one.\n");
   const run = api();
   expect(run.status).toBe(1);
   expect(run.out).toContain("@savekit/demo's public API changed");
   expect(run.out).toContain('- add: export declare function add(a: number, b: number): number;');
   expect(run.out).toContain('+ add: export declare function add(a: number, b?: number): number;');
   expect(run.out).toContain('+ zero: ');
-});
-
-test('a pending changeset naming the package lets the change through; recording the release resets the check', () => {
-  declarations('export declare function add(a: number, b?: number): number;\n');
-  writeFileSync(join(repo, '.changeset', 'other.md'), "---\n'@savekit/other': patch\n---\n\nNot this one.\n");
-  expect(api().status).toBe(1);
-  writeFileSync(join(repo, '.changeset', 'optional-b.md'), "---\n'@savekit/demo': minor\n---\n\n`b` is optional.\n");
+  // A changeset naming the package lets it through.
+  writeFileSync(join(repo, '.changeset', 'optional-b.md'), '---\n"@savekit/demo": minor\n---\n\n`b` is optional.\n');
   expect(api()).toMatchObject({ status: 0, out: expect.stringContaining('1 changed since their last release') });
+  // Released: the changeset is consumed and the API recorded; the check passes with no changeset.
   rmSync(join(repo, '.changeset', 'optional-b.md'));
   expect(api('--baseline').status).toBe(0);
   expect(api().status).toBe(0);
