@@ -4,3 +4,17 @@
  * @packageDocumentation
  */
 export { writeFileAtomic, type AtomicWriteOptions } from './atomic.js';
+export {
+  DEFAULT_MAX_FILE_BYTES,
+  DEFAULT_MAX_TOTAL_BYTES,
+  FileSystemError,
+  isSavekitTemporary,
+  loadTree,
+  readTree,
+  writeTreeAtomic,
+  type FileSystemErrorCode,
+  type LoadedTree,
+  type LoadTreeOptions,
+  type TreeReadOptions,
+  type TreeWriteOptions,
+} from './tree.js';
