@@ -49,6 +49,7 @@ export function array<A>(element: Codec<A>, count: CountSpec): Codec<A[]> {
       if (n === undefined) {
         for (let i = 0; r.pos < r.end; i++) {
           path[depth] = i;
+          r.work(1);
           const start = r.pos;
           out.push(element.read(r));
           if (r.pos === start)
@@ -65,6 +66,7 @@ export function array<A>(element: Codec<A>, count: CountSpec): Codec<A[]> {
             at,
           );
         }
+        r.work(n);
         const readFixed = element.readFixed;
         if (readFixed !== undefined && spans === undefined) {
           // Fixed-size elements: the count was checked against what is left, so read them at their

@@ -370,6 +370,7 @@ export function chunkList<M extends Readonly<Record<string, Codec<any>>>>(
       path.push(0);
       for (let i = 0; r.pos < r.end && !stopsAt(r); i++) {
         path[depth] = i;
+        r.work(1);
         const start = r.pos;
         const framed = framer.open(r);
         const bodyStart = framed.body.pos;

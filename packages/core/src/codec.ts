@@ -18,6 +18,7 @@ import {
 
 const DEFAULT_DECODE_OPTIONS: ResolvedDecodeOptions = Object.freeze(resolveDecodeOptions(undefined));
 import { Reader, ReadState, type FieldSpan } from './reader.js';
+import { DecodeBudget } from './budget.js';
 import { Writer, WriteState } from './writer.js';
 
 /** A named child of a codec, for tools that walk codec trees (layout tables, arbitraries). */
@@ -128,6 +129,14 @@ function isStackOverflow(error: unknown): boolean {
   return error instanceof RangeError && /call stack/i.test(error.message);
 }
 
+/** Whether the engine refused an allocation (a size past what the platform can hold). */
+function isAllocationFailure(error: unknown): boolean {
+  return (
+    error instanceof RangeError &&
+    /allocation failed|invalid (typed )?array length|array buffer length/i.test(error.message)
+  );
+}
+
 /**
  * Decodes a whole buffer with a codec.
  *
@@ -147,7 +156,10 @@ export function decode<A>(
   bytes: Uint8Array,
   options?: DecodeOptions,
 ): E.Either<DecodeError, Decoded<A>> {
-  const state = new ReadState(options === undefined ? DEFAULT_DECODE_OPTIONS : resolveDecodeOptions(options));
+  const state = new ReadState(
+    options === undefined ? DEFAULT_DECODE_OPTIONS : resolveDecodeOptions(options),
+    DecodeBudget.of(options, bytes.length),
+  );
   const reader = new Reader(bytes, state);
   try {
     const value = codec.read(reader);
@@ -167,6 +179,10 @@ export function decode<A>(
     if (error instanceof DecodeError) return E.left(error);
     if (isStackOverflow(error)) {
       return E.left(new DecodeError(state.path.slice(), reader.pos, 'nesting too deep for the call stack'));
+    }
+    if (isAllocationFailure(error)) {
+      const reason = (error as Error).message;
+      return E.left(new DecodeError(state.path.slice(), reader.pos, `could not allocate memory: ${reason}`));
     }
     throw error;
   }
@@ -203,6 +219,10 @@ export function encode<A>(
     if (isStackOverflow(error)) {
       return E.left(new EncodeError(writer.state.path.slice(), writer.length, 'nesting too deep for the call stack'));
     }
+    if (isAllocationFailure(error)) {
+      const reason = (error as Error).message;
+      return E.left(new EncodeError(writer.state.path.slice(), writer.length, `could not allocate memory: ${reason}`));
+    }
     throw error;
   }
 }
@@ -221,6 +241,7 @@ export function encodeOrThrow<A>(codec: Codec<A>, value: NoInfer<A>, options?: E
 export function readChild<A>(reader: Reader, key: PathSegment, codec: Codec<A>): A {
   const { path, spans } = reader.state;
   path.push(key);
+  reader.work(1);
   const start = reader.pos;
   const value = codec.read(reader);
   if (spans !== undefined) spans.push({ path: path.slice(), start, end: reader.pos, layer: reader.layer });

@@ -23,6 +23,22 @@ export {
   type EncodeOptions,
   type ResolvedDecodeOptions,
 } from './options.js';
+export {
+  BUDGET_OPTION,
+  BudgetError,
+  DecodeBudget,
+  defaultBudgetLimits,
+  isOutputLimitError,
+  MIN_TOTAL_OUTPUT,
+  MIN_WORK,
+  OUTPUT_PER_INPUT_BYTE,
+  OutputLimitError,
+  WORK_PER_INPUT_BYTE,
+  type BudgetLimits,
+  type BudgetName,
+  type BudgetOptions,
+} from './budget.js';
+export { inflateBounded, type DeflateWrapper, type InflateLimits } from './inflate.js';
 export { Reader, ReadState, type FieldSpan } from './reader.js';
 export { Writer, WriteState } from './writer.js';
 export {

@@ -4,6 +4,8 @@
  * @module
  */
 
+import type { DecodeBudget } from './budget.js';
+
 /** What a checksum mismatch does while decoding. */
 export type ChecksumPolicy = 'error' | 'warn';
 
@@ -18,6 +20,24 @@ export interface DecodeOptions {
   readonly maxDepth?: number | undefined;
   /** The most bytes one transform layer (a decompressor) may produce. Default 256 MiB. */
   readonly maxTransformOutput?: number | undefined;
+  /**
+   * The most bytes all transform layers and decompressors of one decode may produce together (a
+   * bomb split over many chunks adds up). Default: 64 MiB or 32 bytes per input byte, whichever is
+   * more. Going over is a `BudgetError` with `budget: 'output'`.
+   */
+  readonly maxTotalOutput?: number | undefined;
+  /**
+   * The most structural units — fields, array elements, chunks, entries, nesting steps — one decode
+   * may read. Default: 4 Mi or 2 per input byte, whichever is more. Going over is a `BudgetError`
+   * with `budget: 'work'`.
+   */
+  readonly maxWork?: number | undefined;
+  /**
+   * A budget to share instead of starting a fresh one: a format that decodes nested parts passes its
+   * own, so the whole save has one budget (see `DecodeBudget.of`). Overrides `maxTotalOutput` and
+   * `maxWork`.
+   */
+  readonly budget?: DecodeBudget | undefined;
   /** The most elements an array of zero-width elements may hold. Default 16 Mi. */
   readonly maxElements?: number | undefined;
   /** Record which byte range each field came from (for hex views); see `Decoded.spans`. */

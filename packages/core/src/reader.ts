@@ -6,6 +6,7 @@
  */
 import { DecodeError, type PathSegment, type Warning } from './errors.js';
 import type { ResolvedDecodeOptions } from './options.js';
+import { DecodeBudget } from './budget.js';
 
 /** A byte range a decoded field came from (collected when decoding with `trace: true`). */
 export interface FieldSpan {
@@ -42,7 +43,11 @@ export class ReadState {
    */
   readonly context = new Map<unknown, unknown>();
 
-  constructor(readonly options: ResolvedDecodeOptions) {
+  constructor(
+    readonly options: ResolvedDecodeOptions,
+    /** What this decode may still spend (see {@link DecodeBudget}); shared by nested decodes. */
+    readonly budget: DecodeBudget = DecodeBudget.of(undefined, 0),
+  ) {
     this.spans = options.trace ? [] : undefined;
   }
 }
@@ -174,11 +179,34 @@ export class Reader {
     return new Reader(bytes, this.state, 0, bytes.length, undefined, this.state.layers);
   }
 
-  /** Enters one nesting level of a recursive codec; fails past the depth limit. */
+  /** Enters one nesting level of a recursive codec; fails past the depth limit. Costs a unit of work. */
   descend(): void {
     if (++this.state.depth > this.state.options.maxDepth) {
       throw this.error(`nesting deeper than ${this.state.options.maxDepth} levels`);
     }
+    this.work(1);
+  }
+
+  /** Spends `units` of the decode's work budget (fields, elements, entries); a BudgetError past it. */
+  work(units: number): void {
+    const budget = this.state.budget;
+    const total = budget.workSpent + units;
+    if (total > budget.limits.maxWork) throw budget.workError(this.state.path.slice(), this.pos);
+    budget.workSpent = total;
+  }
+
+  /** Spends `bytes` of the decode's output budget (what a decompressor produced); a BudgetError past it. */
+  output(bytes: number, offset: number = this.pos): void {
+    this.state.budget.spendOutput(bytes, this.state.path.slice(), offset);
+  }
+
+  /**
+   * Checks a size recorded in the file before allocating for it: `count` items of at least
+   * `bytesEach` bytes must fit in what is left of this window (or in `available`, for data yet to be
+   * produced). An allocation BudgetError naming `what` otherwise.
+   */
+  claim(count: number, bytesEach: number, what: string, available: number = this.end - this.pos): void {
+    this.state.budget.claim(count, bytesEach, available, what, this.state.path.slice(), this.pos);
   }
 
   /** Leaves a nesting level entered with {@link descend}. */

@@ -9,6 +9,8 @@ import { defineCodec, readChild, writeChild, type Codec } from './codec.js';
 import { bytesEqual } from './bytes.js';
 import { jsonBytes } from './json.js';
 import type { Reader } from './reader.js';
+import { isOutputLimitError } from './budget.js';
+import { DecodeError } from './errors.js';
 import type { Writer } from './writer.js';
 
 /** Limits a layer must respect while decoding. */
@@ -115,15 +117,18 @@ function readThroughLayers<A>(
   layers: ReadonlyArray<ByteLayer>,
   options: TransformOptions = {},
 ): { value: A; inner: Uint8Array; layeredFrom: number } {
-  let limits: LayerLimits = { maxOutput: r.state.options.maxTransformOutput };
+  const { budget } = r.state;
+  const perLayer = r.state.options.maxTransformOutput;
+  let limits: LayerLimits = { maxOutput: Math.min(perLayer, budget.outputLeft) };
   if (options.decodedLength !== undefined) {
     const lengthAt = r.pos;
     const expected = readChild(r, 'decodedLength', options.decodedLength);
     if (!Number.isSafeInteger(expected) || expected < 0)
       throw r.error(`decoded length ${expected} is not a byte count`, lengthAt);
-    if (expected > limits.maxOutput) {
-      throw r.error(`decoded length ${expected} is over the limit of ${limits.maxOutput} bytes`, lengthAt);
+    if (expected > perLayer) {
+      throw r.error(`decoded length ${expected} is over the limit of ${perLayer} bytes`, lengthAt);
     }
+    if (expected > budget.outputLeft) throw budget.outputError(expected, r.state.path.slice(), lengthAt);
     limits = { maxOutput: expected, expected };
   }
   let at = r.pos;
@@ -133,15 +138,23 @@ function readThroughLayers<A>(
   const { path } = r.state;
   const depth = path.length;
   for (const l of layers) {
+    // Each layer may produce what is left of the decode's output budget, at most the per-layer limit.
+    if (limits.expected === undefined) limits = { maxOutput: Math.min(perLayer, budget.outputLeft) };
+    const budgetBound = limits.maxOutput < perLayer && limits.expected === undefined;
     let out: Uint8Array;
     try {
       out = l.decode(data, limits);
     } catch (error) {
+      if (error instanceof DecodeError) throw error;
+      if (budgetBound && isOutputLimitError(error)) throw budget.outputError(limits.maxOutput + 1, path.slice(), at);
       throw reader.error(`${l.name}: ${error instanceof Error ? error.message : String(error)}`, at);
     }
     if (!(out instanceof Uint8Array)) throw reader.error(`${l.name}: layer returned no bytes`, at);
-    if (out.length > limits.maxOutput)
+    if (out.length > limits.maxOutput) {
+      if (budgetBound) throw budget.outputError(out.length, path.slice(), at);
       throw reader.error(`${l.name}: output of ${out.length} bytes is over the limit of ${limits.maxOutput}`, at);
+    }
+    budget.spendOutput(out.length, path.slice(), at);
     path.push(`<${l.name}>`);
     reader = reader.layerReader(out);
     data = out;

@@ -1,0 +1,198 @@
+/**
+ * One decode's work budget. A small file must not cost minutes or gigabytes, however it is built:
+ * every decode carries a {@link DecodeBudget} that counts what the input makes the decoder do, across
+ * every chunk, layer, nested decode and format-specific loop, and stops the decode with a
+ * {@link BudgetError} naming the budget when it runs out.
+ *
+ * - **output**: bytes produced by decompressors and other byte layers, in total (a bomb split over
+ *   many chunks, each under the per-layer limit, still adds up);
+ * - **work**: structural units — fields, array elements, chunks, entries, nesting steps — so a wide
+ *   or deep structure costs in proportion to its size, and a file cannot ask for more than a budget;
+ * - **allocation**: memory a size recorded in the file asks for, which must be justified by bytes
+ *   actually present (or by output budget left) before anything is allocated.
+ *
+ * Defaults grow with the input (a large real save gets a large budget) from a floor that fits every
+ * small real save; each is overridable in `DecodeOptions`.
+ *
+ * @module
+ */
+import { DecodeError, type Path } from './errors.js';
+
+/** Which budget ran out. */
+export type BudgetName = 'output' | 'work' | 'allocation';
+
+/** The `DecodeOptions` field that raises each budget (named in every {@link BudgetError}). */
+export const BUDGET_OPTION: Readonly<Record<BudgetName, string>> = {
+  output: 'maxTotalOutput',
+  work: 'maxWork',
+  allocation: 'maxTotalOutput',
+};
+
+/**
+ * A decode stopped because the input asked for more than its budget: `budget` says which, `limit`
+ * what it was. The message names the `DecodeOptions` field that raises it.
+ */
+export class BudgetError extends DecodeError {
+  /** A stable, machine-readable code. */
+  readonly code = 'budget-exceeded';
+  constructor(
+    path: Path,
+    offset: number,
+    /** Which budget ran out. */
+    readonly budget: BudgetName,
+    /** The budget's size (bytes for output and allocation, units for work). */
+    readonly limit: number,
+    message: string,
+  ) {
+    super(path, offset, message);
+  }
+}
+
+/**
+ * What a decompressor or other byte layer throws when its output would pass the limit it was
+ * given. The core turns it into a {@link BudgetError} when the limit was the decode's budget, and
+ * into an ordinary DecodeError when it was the per-layer limit. (Any error with
+ * `code === 'output-limit'` counts, so packages that do not depend on the core can throw their own.)
+ */
+export class OutputLimitError extends RangeError {
+  override readonly name = 'OutputLimitError';
+  /** A stable, machine-readable code. */
+  readonly code = 'output-limit';
+  constructor(
+    /** The limit that would have been passed, in bytes. */
+    readonly limit: number,
+    message = `output passes the limit of ${limit} bytes`,
+  ) {
+    super(message);
+  }
+}
+
+/** Whether `error` says that an output limit was reached (see {@link OutputLimitError}). */
+export function isOutputLimitError(error: unknown): boolean {
+  return (
+    error instanceof OutputLimitError ||
+    (typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'output-limit')
+  );
+}
+
+/** Floor of the total output budget: 64 MiB, more than any real save of the four formats inflates to. */
+export const MIN_TOTAL_OUTPUT = 64 * 1024 * 1024;
+/** The total output budget grows with the input: this many bytes of output per input byte. */
+export const OUTPUT_PER_INPUT_BYTE = 32;
+/** Floor of the work budget: 4 Mi units (fields, elements, chunks, entries). */
+export const MIN_WORK = 4 * 1024 * 1024;
+/** The work budget grows with the input: this many units per input byte (each unit reads at least half a byte). */
+export const WORK_PER_INPUT_BYTE = 2;
+
+/** The sizes of a budget. */
+export interface BudgetLimits {
+  /** Total bytes all byte layers and decompressors of the decode may produce. */
+  readonly maxTotalOutput: number;
+  /** Total structural units (fields, elements, chunks, entries, nesting steps) the decode may take. */
+  readonly maxWork: number;
+}
+
+/** The default budget for an input of `inputBytes` bytes: `max(floor, per-byte × input)` for each. */
+export function defaultBudgetLimits(inputBytes: number): BudgetLimits {
+  return {
+    maxTotalOutput: Math.max(MIN_TOTAL_OUTPUT, OUTPUT_PER_INPUT_BYTE * inputBytes),
+    maxWork: Math.max(MIN_WORK, WORK_PER_INPUT_BYTE * inputBytes),
+  };
+}
+
+/** The budget options of `DecodeOptions` (kept apart so this module does not import the options). */
+export interface BudgetOptions {
+  readonly maxTotalOutput?: number | undefined;
+  readonly maxWork?: number | undefined;
+  readonly budget?: DecodeBudget | undefined;
+}
+
+const grouped = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * What one decode may still spend. Codecs reach it as `reader.state.budget` (or through
+ * `Reader.work`/`Reader.output`/`Reader.claim`); a format's own loops — a tree builder, a
+ * decompressor, an interpreter restoring objects — take it from {@link DecodeBudget.of} and pass the
+ * same one, as `DecodeOptions.budget`, to every nested decode, so one decode has one budget.
+ */
+export class DecodeBudget {
+  /** Bytes of output spent so far. */
+  outputSpent = 0;
+  /** Units of work spent so far. */
+  workSpent = 0;
+
+  constructor(readonly limits: BudgetLimits) {}
+
+  /**
+   * The budget to use for a decode of `inputBytes` bytes with `options`: the one passed in
+   * `options.budget` (a nested decode shares its caller's), else a fresh one from the options and
+   * the defaults.
+   */
+  static of(options: BudgetOptions | undefined, inputBytes: number): DecodeBudget {
+    if (options?.budget !== undefined) return options.budget;
+    const defaults = defaultBudgetLimits(inputBytes);
+    return new DecodeBudget({
+      maxTotalOutput: options?.maxTotalOutput ?? defaults.maxTotalOutput,
+      maxWork: options?.maxWork ?? defaults.maxWork,
+    });
+  }
+
+  /** Output bytes left. */
+  get outputLeft(): number {
+    return this.limits.maxTotalOutput - this.outputSpent;
+  }
+
+  /** Spends `bytes` of output; throws a {@link BudgetError} at `path`/`offset` past the budget. */
+  spendOutput(bytes: number, path: Path, offset: number): void {
+    if (bytes > this.outputLeft) throw this.outputError(bytes, path, offset);
+    this.outputSpent += bytes;
+  }
+
+  /** The error for an output of `bytes` that does not fit. */
+  outputError(bytes: number, path: Path, offset: number): BudgetError {
+    const limit = this.limits.maxTotalOutput;
+    return new BudgetError(
+      path,
+      offset,
+      'output',
+      limit,
+      `decompressed output of ${grouped(this.outputSpent + bytes)} bytes in total is over the budget of ${grouped(limit)} (DecodeOptions.maxTotalOutput)`,
+    );
+  }
+
+  /** Spends `units` of work; throws a {@link BudgetError} at `path`/`offset` past the budget. */
+  spendWork(units: number, path: Path, offset: number): void {
+    const total = this.workSpent + units;
+    if (total > this.limits.maxWork) throw this.workError(path, offset);
+    this.workSpent = total;
+  }
+
+  /** The error for work past the budget. */
+  workError(path: Path, offset: number): BudgetError {
+    const limit = this.limits.maxWork;
+    return new BudgetError(
+      path,
+      offset,
+      'work',
+      limit,
+      `more than ${grouped(limit)} fields, elements and entries to read (DecodeOptions.maxWork)`,
+    );
+  }
+
+  /**
+   * Checks a size recorded in the file before allocating for it: `count` items of at least
+   * `bytesEach` bytes must fit in the `available` bytes that could back them (what is left of the
+   * input, or of the output budget for data that will be produced). Throws an `allocation`
+   * {@link BudgetError} naming `what` otherwise.
+   */
+  claim(count: number, bytesEach: number, available: number, what: string, path: Path, offset: number): void {
+    if (Number.isFinite(count) && count >= 0 && count * bytesEach <= available) return;
+    throw new BudgetError(
+      path,
+      offset,
+      'allocation',
+      available,
+      `${what}: ${grouped(count)} × ${bytesEach} bytes claimed, only ${grouped(available)} can back it`,
+    );
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * DEFLATE decompression that cannot be made to produce more than it is allowed: the compressed
+ * stream is fed in small slices and the output counted as it arrives, so a bomb stops at the limit
+ * (plus one slice's worth of work), never after inflating whole.
+ *
+ * @module
+ */
+import { Gunzip, Inflate, Unzlib } from 'fflate';
+import { OutputLimitError } from './budget.js';
+
+/** How the DEFLATE data is wrapped: a zlib stream (RFC 1950), gzip members (RFC 1952) or raw (RFC 1951). */
+export type DeflateWrapper = 'zlib' | 'gzip' | 'raw';
+
+/** Limits of {@link inflateBounded}. */
+export interface InflateLimits {
+  /** The most bytes the stream may inflate to; past it an {@link OutputLimitError} is thrown. */
+  readonly maxOutput: number;
+  /** The exact length the output must have, when the format records it (checked, and allocated once). */
+  readonly expected?: number | undefined;
+}
+
+/**
+ * Compressed bytes fed per step. DEFLATE expands at most about 1032:1, so one step inflates at most
+ * some 4 MiB before the output is counted.
+ */
+const SLICE = 4096;
+
+/**
+ * Inflates `data` (wrapped as `wrapper`), producing at most `limits.maxOutput` bytes, and exactly
+ * `limits.expected` when given. Throws an {@link OutputLimitError} past the limit, and an `Error`
+ * saying why for a corrupt or truncated stream.
+ *
+ * @example
+ * ```ts
+ * import { inflateBounded } from '@savekit/core';
+ * import { zlibSync } from 'fflate';
+ * const packed = zlibSync(new Uint8Array(1000));
+ * inflateBounded(packed, 'zlib', { maxOutput: 1000 }).length; // 1000
+ * inflateBounded(packed, 'zlib', { maxOutput: 999 }); // throws OutputLimitError
+ * ```
+ */
+export function inflateBounded(data: Uint8Array, wrapper: DeflateWrapper, limits: InflateLimits): Uint8Array {
+  const { maxOutput, expected } = limits;
+  if (expected !== undefined && expected > maxOutput) throw new OutputLimitError(maxOutput);
+  const whole = expected !== undefined ? new Uint8Array(expected) : undefined;
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  let ended = false;
+  const take = (chunk: Uint8Array, final: boolean) => {
+    if (total + chunk.length > maxOutput) throw new OutputLimitError(maxOutput);
+    if (whole !== undefined) {
+      if (total + chunk.length > whole.length)
+        throw new Error(`the stream inflates past the ${whole.length} bytes recorded for it`);
+      whole.set(chunk, total);
+    } else parts.push(chunk);
+    total += chunk.length;
+    if (final) ended = true;
+  };
+  const stream = wrapper === 'zlib' ? new Unzlib(take) : wrapper === 'gzip' ? new Gunzip(take) : new Inflate(take);
+  try {
+    for (let at = 0; at < data.length; at += SLICE) {
+      const end = Math.min(data.length, at + SLICE);
+      stream.push(data.subarray(at, end), end === data.length);
+    }
+    if (data.length === 0) stream.push(data, true);
+  } catch (error) {
+    if (error instanceof OutputLimitError) throw error;
+    throw new Error(`corrupt ${wrapper} stream: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (!ended) throw new Error(`the ${wrapper} stream ends early`);
+  if (whole !== undefined) {
+    if (total !== whole.length)
+      throw new Error(`the stream inflates to ${total} bytes, ${whole.length} were recorded for it`);
+    return whole;
+  }
+  if (parts.length === 1) return parts[0]!;
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}

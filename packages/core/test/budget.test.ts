@@ -1,0 +1,180 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { deflateSync, gzipSync, zlibSync } from 'fflate';
+import {
+  array,
+  BudgetError,
+  bytes,
+  cstring,
+  DecodeBudget,
+  type DecodeError,
+  decode,
+  defaultBudgetLimits,
+  defineCodec,
+  encodeOrThrow,
+  inflateBounded,
+  isOutputLimitError,
+  layer,
+  MIN_TOTAL_OUTPUT,
+  MIN_WORK,
+  OutputLimitError,
+  sized,
+  struct,
+  transform,
+  u8,
+  u32le,
+  type Codec,
+} from '@savekit/core';
+
+/** A layer that inflates zlib with the core's bounded inflater, as every format's zlib layer does. */
+const zlibLayer = layer(
+  'zlib',
+  (stored, limits) => inflateBounded(stored, 'zlib', limits),
+  (plain) => zlibSync(plain),
+);
+
+/** A list of sized chunks, each a zlib stream of bytes. */
+const chunks = array(sized(u32le, transform(bytes('rest'), zlibLayer)), u32le);
+
+function failure(result: E.Either<DecodeError, unknown>): DecodeError {
+  if (E.isRight(result)) throw new Error('expected the decode to fail');
+  return result.left;
+}
+
+describe('the decode budget', () => {
+  test('defaults grow with the input from a floor', () => {
+    expect(defaultBudgetLimits(0)).toEqual({ maxTotalOutput: MIN_TOTAL_OUTPUT, maxWork: MIN_WORK });
+    expect(defaultBudgetLimits(10 * 1024 * 1024)).toEqual({
+      maxTotalOutput: 320 * 1024 * 1024,
+      maxWork: 20 * 1024 * 1024,
+    });
+  });
+
+  test('bombs split over many chunks, each under the per-layer limit, add up to one budget', () => {
+    const one = new Uint8Array(1 << 20); // each chunk inflates to 1 MiB
+    const file = encodeOrThrow(chunks, [one, one, one, one, one]);
+    // Per layer the limit is 2 MiB, which every chunk keeps; together they pass 4 MiB.
+    const options = { maxTransformOutput: 2 << 20, maxTotalOutput: 4 << 20 };
+    const error = failure(decode(chunks, file, options));
+    expect(error).toBeInstanceOf(BudgetError);
+    expect(error).toMatchObject({ budget: 'output', code: 'budget-exceeded', limit: 4 << 20 });
+    expect(error.path).toEqual([4]); // the fifth chunk is the one that does not fit
+    expect(error.message).toMatch(/maxTotalOutput/);
+    // Four of them fit exactly.
+    expect(E.isRight(decode(chunks, encodeOrThrow(chunks, [one, one, one, one]), options))).toBe(true);
+  });
+
+  test('the per-layer limit is still an ordinary DecodeError naming the layer', () => {
+    const file = encodeOrThrow(chunks, [new Uint8Array(5000)]);
+    const error = failure(decode(chunks, file, { maxTransformOutput: 4000 }));
+    expect(error).not.toBeInstanceOf(BudgetError);
+    expect(error.message).toMatch(/^zlib: /);
+  });
+
+  test('a shared budget spans nested decodes', () => {
+    const budget = new DecodeBudget({ maxTotalOutput: 3000, maxWork: 1000 });
+    const file = encodeOrThrow(chunks, [new Uint8Array(2000)]);
+    expect(E.isRight(decode(chunks, file, { budget }))).toBe(true);
+    expect(budget.outputSpent).toBe(2000);
+    const error = failure(decode(chunks, file, { budget }));
+    expect(error).toMatchObject({ budget: 'output' });
+  });
+
+  test('wide structures spend work; past the budget is a BudgetError at the element', () => {
+    const wide = array(u8, u32le);
+    const file = encodeOrThrow(wide, new Array(1000).fill(7));
+    expect(E.isRight(decode(wide, file, { maxWork: 1001 }))).toBe(true);
+    const error = failure(decode(wide, file, { maxWork: 500 }));
+    expect(error).toMatchObject({ budget: 'work', limit: 500 });
+    expect(error.message).toMatch(/maxWork/);
+    // Records of variable size: 100 elements + 200 fields.
+    const records = array(struct({ a: u8, name: cstring('ascii') }), u32le);
+    const many = encodeOrThrow(
+      records,
+      Array.from({ length: 100 }, () => ({ a: 1, name: 'x' })),
+    );
+    expect(E.isRight(decode(records, many, { maxWork: 300 }))).toBe(true);
+    expect(failure(decode(records, many, { maxWork: 250 }))).toMatchObject({ budget: 'work', path: [75, 'a'] });
+  });
+
+  test('work is counted once per decode, not per nested reading', () => {
+    const budget = new DecodeBudget({ maxTotalOutput: 1 << 20, maxWork: 1 << 20 });
+    const records = array(struct({ a: u8, name: cstring('ascii') }), u32le);
+    const many = encodeOrThrow(
+      records,
+      Array.from({ length: 100 }, () => ({ a: 1, name: 'x' })),
+    );
+    decode(records, many, { budget });
+    expect(budget.workSpent).toBe(300);
+    // Fixed-size records are read as a run: one unit per element.
+    const fixed = array(struct({ a: u8, b: u8 }), u32le);
+    decode(
+      fixed,
+      encodeOrThrow(
+        fixed,
+        Array.from({ length: 100 }, () => ({ a: 1, b: 2 })),
+      ),
+      { budget },
+    );
+    expect(budget.workSpent).toBe(400);
+  });
+
+  test('sizes claimed by the file are checked before allocating', () => {
+    // A codec that allocates what a u32 in the file says, after claiming it against what is left.
+    const claimed: Codec<Uint8Array> = defineCodec({
+      name: 'claimed',
+      kind: 'test',
+      json: bytes('rest').json,
+      minSize: 4,
+      read(r) {
+        const n = u32le.read(r);
+        r.claim(n, 1, 'payload');
+        return r.take(n);
+      },
+      write(w, value) {
+        u32le.write(w, value.length);
+        w.append(value);
+      },
+    });
+    const file = Uint8Array.of(0xff, 0xff, 0xff, 0xff, 1, 2, 3);
+    const error = failure(decode(claimed, file));
+    expect(error).toMatchObject({ budget: 'allocation', offset: 4 });
+    expect(error.message).toMatch(/payload: 4,294,967,295 × 1 bytes claimed, only 3 can back it/);
+  });
+});
+
+describe('inflateBounded', () => {
+  const plain = new Uint8Array(100_000).map((_, i) => (i * 7) & 0x3f);
+  test.each([
+    ['zlib', zlibSync(plain)],
+    ['gzip', gzipSync(plain)],
+    ['raw', deflateSync(plain)],
+  ] as const)('%s streams inflate, bounded', (wrapper, packed) => {
+    expect(inflateBounded(packed, wrapper, { maxOutput: plain.length })).toEqual(plain);
+    expect(inflateBounded(packed, wrapper, { maxOutput: 1 << 30, expected: plain.length })).toEqual(plain);
+    expect(() => inflateBounded(packed, wrapper, { maxOutput: plain.length - 1 })).toThrow(OutputLimitError);
+    expect(() => inflateBounded(packed, wrapper, { maxOutput: 1 << 30, expected: 10 })).toThrow(/recorded/);
+    expect(() => inflateBounded(packed, wrapper, { maxOutput: 1 << 30, expected: plain.length + 1 })).toThrow(
+      /recorded/,
+    );
+    expect(() => inflateBounded(packed.subarray(0, packed.length >> 1), wrapper, { maxOutput: 1 << 30 })).toThrow(
+      /ends early|corrupt/,
+    );
+  });
+
+  test('a bomb stops near the limit: the work done is bounded by the limit, not the stream', () => {
+    const bomb = zlibSync(new Uint8Array(16 << 20)); // 16 MiB of zeros, about 16 KB
+    let produced = 0;
+    try {
+      inflateBounded(bomb, 'zlib', { maxOutput: 1 << 20 });
+    } catch (error) {
+      expect(isOutputLimitError(error)).toBe(true);
+      produced = (error as OutputLimitError).limit;
+    }
+    expect(produced).toBe(1 << 20);
+  });
+
+  test('any error with code output-limit counts as one', () => {
+    expect(isOutputLimitError(Object.assign(new Error('x'), { code: 'output-limit' }))).toBe(true);
+    expect(isOutputLimitError(new Error('x'))).toBe(false);
+  });
+});
