@@ -45,6 +45,7 @@ export default defineConfig({
             { text: 'Self-describing schemas', link: '/guide/schemas' },
             { text: 'Object graphs and restore_first', link: '/guide/graphs' },
             { text: 'Errors and warnings', link: '/guide/errors' },
+            { text: 'Limits and budgets', link: '/guide/limits' },
             { text: 'Lossless JSON', link: '/guide/json' },
           ],
         },

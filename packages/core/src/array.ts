@@ -66,7 +66,10 @@ export function array<A>(element: Codec<A>, count: CountSpec): Codec<A[]> {
             at,
           );
         }
+        // Charged for the whole array at once, so a budget error names the array, not an element.
+        path.pop();
         r.work(n);
+        path.push(0);
         const readFixed = element.readFixed;
         if (readFixed !== undefined && spans === undefined) {
           // Fixed-size elements: the count was checked against what is left, so read them at their

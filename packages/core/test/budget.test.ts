@@ -96,6 +96,13 @@ describe('the decode budget', () => {
     expect(failure(decode(records, many, { maxWork: 250 }))).toMatchObject({ budget: 'work', path: [75, 'a'] });
   });
 
+  test('a counted array is charged at once, and the error names the array (the example of the limits guide)', () => {
+    const error = failure(decode(array(u8, u32le), Uint8Array.of(3, 0, 0, 0, 1, 2, 3), { maxWork: 2 }));
+    expect(error.toString()).toBe(
+      'at (root) (offset 4): more than 2 fields, elements and entries to read (DecodeOptions.maxWork)',
+    );
+  });
+
   test('work is counted once per decode, not per nested reading', () => {
     const budget = new DecodeBudget({ maxTotalOutput: 1 << 20, maxWork: 1 << 20 });
     const records = array(struct({ a: u8, name: cstring('ascii') }), u32le);
