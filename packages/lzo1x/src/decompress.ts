@@ -29,12 +29,14 @@ export interface DecompressOptions {
    * `undefined` means unknown, so a caller can forward an optional length of its own. It is a
    * claim, often read from a file: one above `maxOutputLength` (or its default), or above what the
    * input could expand to ({@link MAX_EXPANSION} bytes per input byte), is refused before anything
-   * is allocated.
+   * is allocated. One over {@link MAX_OUTPUT_LENGTH} (4 GiB − 1), or not a whole number, is a
+   * `bad-argument`.
    */
   readonly outputLength?: number | undefined;
   /**
    * The most bytes the output may have (default 256 MiB), also with `outputLength`; a stream that
-   * would exceed it is refused. `undefined` means the default.
+   * would exceed it is refused with an LzoError whose `code` is `'output-limit'` (and `limit` this
+   * value). `undefined` means the default.
    */
   readonly maxOutputLength?: number | undefined;
 }
@@ -77,13 +79,9 @@ function grow(
     throw new LzoError('output-overrun', at, `output would exceed the ${reachable} bytes the input can expand to`);
   }
   if (needed > limit) {
-    throw new LzoError(
-      'output-overrun',
-      at,
-      exact !== undefined
-        ? `output would exceed the expected ${exact} bytes`
-        : `output would exceed the limit of ${limit} bytes`,
-    );
+    if (exact !== undefined)
+      throw new LzoError('output-overrun', at, `output would exceed the expected ${exact} bytes`);
+    throw new LzoError('output-overrun', at, `output would exceed the limit of ${limit} bytes`, limit);
   }
   let capacity = Math.max(64, out.length * 2);
   while (capacity < needed) capacity *= 2;
@@ -97,8 +95,11 @@ function grow(
 /** Where {@link extendedLength} stopped reading. */
 let scanEnd = 0;
 
-/** A length continued in zero bytes from `ip`: each zero adds 255, then a final non-zero byte. */
-function extendedLength(input: Uint8Array, ip: number, base: number, limit: number): number {
+/**
+ * A length continued in zero bytes from `ip`: each zero adds 255, then a final non-zero byte.
+ * `exact`: whether `limit` is a declared length (else it is `maxOutputLength`).
+ */
+function extendedLength(input: Uint8Array, ip: number, base: number, limit: number, exact: boolean): number {
   let length = 0;
   for (;;) {
     if (ip >= input.length) inputOverrun(ip);
@@ -110,17 +111,39 @@ function extendedLength(input: Uint8Array, ip: number, base: number, limit: numb
     length += 255;
     // A run of zeros this long cannot fit any output we accept.
     if (length > limit + 255)
-      throw new LzoError('output-overrun', ip, `length field exceeds the output limit of ${limit} bytes`);
+      throw new LzoError(
+        'output-overrun',
+        ip,
+        `length field exceeds the output ${exact ? 'length' : 'limit'} of ${limit} bytes`,
+        exact ? undefined : limit,
+      );
   }
 }
 
 /** Default output limit: a hostile stream cannot make the decompressor allocate more than this. */
 export const DEFAULT_MAX_OUTPUT_LENGTH = 256 * 1024 * 1024;
 
-/** A length or limit argument: a safe integer, zero or more, or `undefined` for `otherwise`. */
-function lengthArgument<T extends number | undefined>(name: string, value: unknown, otherwise: T): number | T {
+/**
+ * The largest `outputLength` accepted: 4 GiB − 1, LZO's 32-bit lengths (and more than a typed array
+ * may hold on some engines). A larger one is a `bad-argument`, not a size to try.
+ */
+export const MAX_OUTPUT_LENGTH = 0xffffffff;
+
+/**
+ * A length or limit argument: a safe integer from 0 to `max`, or `undefined` for `otherwise`.
+ * Anything else is a `bad-argument` LzoError.
+ */
+function lengthArgument<T extends number | undefined>(
+  name: string,
+  value: unknown,
+  otherwise: T,
+  max = Number.MAX_SAFE_INTEGER,
+): number | T {
   if (value === undefined) return otherwise;
-  if (Number.isSafeInteger(value) && (value as number) >= 0) return value as number;
+  if (Number.isSafeInteger(value) && (value as number) >= 0) {
+    if ((value as number) <= max) return value as number;
+    throw new LzoError('bad-argument', 0, `${name} ${value} is over ${max}, the most it may be`);
+  }
   // Shown without calling anything of the value's own (a toString could throw).
   const shown =
     typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint'
@@ -153,7 +176,7 @@ function lengthArgument<T extends number | undefined>(name: string, value: unkno
  */
 export function decompress(input: Uint8Array, options: DecompressOptions | undefined = {}): Uint8Array {
   // Every argument is checked before anything is allocated.
-  const exact = lengthArgument('outputLength', options?.outputLength, undefined);
+  const exact = lengthArgument('outputLength', options?.outputLength, undefined, MAX_OUTPUT_LENGTH);
   const maxOutput = lengthArgument('maxOutputLength', options?.maxOutputLength, DEFAULT_MAX_OUTPUT_LENGTH);
   if (!(input instanceof Uint8Array)) throw new LzoError('bad-argument', 0, 'input must be a Uint8Array');
   const inEnd = input.length;
@@ -165,6 +188,7 @@ export function decompress(input: Uint8Array, options: DecompressOptions | undef
         'output-overrun',
         0,
         `expected output of ${exact} bytes exceeds the limit of ${maxOutput} bytes`,
+        maxOutput,
       );
     if (exact > reachable)
       throw new LzoError(
@@ -217,7 +241,7 @@ export function decompress(input: Uint8Array, options: DecompressOptions | undef
       if (state === 0) {
         // A literal run of 4 or more.
         if (t === 0) {
-          count = extendedLength(input, ip, 15, limit) + 3;
+          count = extendedLength(input, ip, 15, limit, exact !== undefined) + 3;
           ip = scanEnd;
         } else count = t + 3;
         if (inEnd - ip < count) inputOverrun(ip);
@@ -249,7 +273,7 @@ export function decompress(input: Uint8Array, options: DecompressOptions | undef
       count = (t >> 5) + 1;
     } else if (t >= 32) {
       if ((t & 31) === 0) {
-        count = extendedLength(input, ip, 31, limit) + 2;
+        count = extendedLength(input, ip, 31, limit, exact !== undefined) + 2;
         ip = scanEnd;
       } else count = (t & 31) + 2;
       if (inEnd - ip < 2) inputOverrun(ip);
@@ -259,7 +283,7 @@ export function decompress(input: Uint8Array, options: DecompressOptions | undef
     } else {
       const high = (t & 8) << 11;
       if ((t & 7) === 0) {
-        count = extendedLength(input, ip, 7, limit) + 2;
+        count = extendedLength(input, ip, 7, limit, exact !== undefined) + 2;
         ip = scanEnd;
       } else count = (t & 7) + 2;
       if (inEnd - ip < 2) inputOverrun(ip);

@@ -3,7 +3,17 @@
 // an output beyond the limit.
 import fc from 'fast-check';
 import { defaultIterations, testBudget } from '@savekit/testkit';
-import { compress, DEFAULT_MAX_OUTPUT_LENGTH, decompress, LzoError, lzo1x, MAX_EXPANSION } from '../src/index';
+import * as E from 'fp-ts/lib/Either';
+import { BudgetError, bytes as bytesCodec, compression, decode, transform } from '@savekit/core';
+import {
+  compress,
+  DEFAULT_MAX_OUTPUT_LENGTH,
+  decompress,
+  LzoError,
+  lzo1x,
+  MAX_EXPANSION,
+  MAX_OUTPUT_LENGTH,
+} from '../src/index';
 import { prng, randomBytes, repetitive, text } from './corpus';
 
 const bytes = (...values: number[]) => Uint8Array.from(values);
@@ -135,13 +145,61 @@ describe('declared output lengths (issue 17): checked before anything is allocat
     expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(1 << 20);
   });
 
-  test('outputLength of 2^32 + 4 and more: a typed error, never a RangeError', () => {
+  test('outputLength of 2^32 and more: bad-argument (a typed error, never a RangeError), whatever the limit', () => {
+    const large = new Uint8Array(20 << 20);
     for (const outputLength of [2 ** 32 + 4, 2 ** 32, 2 ** 40, Number.MAX_SAFE_INTEGER]) {
-      expect(refusal(hello, { outputLength }).reason).toBe('output-overrun'); // over the default limit
-      const raised = refusal(hello, { outputLength, maxOutputLength: Number.MAX_SAFE_INTEGER });
-      expect(raised.reason).toBe('output-length-mismatch'); // over what 26 bytes can expand to
-      expect(raised.message).toContain('cannot decompress to');
+      for (const maxOutputLength of [undefined, 1024, Number.MAX_SAFE_INTEGER]) {
+        const error = refusal(hello, { outputLength, maxOutputLength });
+        expect([error.reason, error.code, error.offset]).toEqual(['bad-argument', 'bad-argument', 0]);
+        expect(error.message).toContain(`outputLength ${outputLength} is over ${MAX_OUTPUT_LENGTH}`);
+      }
+      // Also when the input is large enough to justify gigabytes: refused before allocating.
+      expect(allocations(() => decompress(large, { outputLength }))).toEqual([]);
     }
+    // The largest accepted length is still checked against the limit and what the input can reach.
+    expect(refusal(hello, { outputLength: MAX_OUTPUT_LENGTH }).code).toBe('output-limit');
+    const raised = refusal(hello, { outputLength: MAX_OUTPUT_LENGTH, maxOutputLength: Number.MAX_SAFE_INTEGER });
+    expect(raised.reason).toBe('output-length-mismatch'); // over what 26 bytes can expand to
+    expect(raised.message).toContain('cannot decompress to');
+  });
+
+  test("past maxOutputLength the error's code is 'output-limit' with the limit; other overruns keep their reason", () => {
+    const big = compress(new Uint8Array(100_000).fill(7));
+    // Growing past the limit, a declared length over it, and an extended length field over it.
+    const grown = refusal(big, { maxOutputLength: 1000 });
+    const declared = refusal(big, { outputLength: 100_000, maxOutputLength: 1000 });
+    const bomb = Uint8Array.from([0x12, 0x61, 0x20, ...new Uint8Array(100), 0x01, 0x00, 0x00, ...EOF]);
+    const field = refusal(bomb, { maxOutputLength: 1000 });
+    for (const error of [grown, declared, field]) {
+      expect([error.reason, error.code, error.limit]).toEqual(['output-overrun', 'output-limit', 1000]);
+    }
+    // Longer than a declared length is not a limit: no code 'output-limit', no limit.
+    const exact = refusal(big, { outputLength: 99_999 });
+    expect([exact.reason, exact.code, exact.limit]).toEqual(['output-overrun', 'output-overrun', undefined]);
+    expect(refusal(big, { outputLength: 50, maxOutputLength: 1_000_000 }).code).toBe('output-overrun');
+    expect(refusal(big.subarray(0, 10)).code).toBe('input-overrun');
+  });
+
+  test('through the core: a bomb under the per-layer limit but over the decode budget is a BudgetError', () => {
+    const codec = transform(bytesCodec('rest'), compression(lzo1x));
+    const plain = new Uint8Array(1 << 20).fill(1);
+    const packed = compress(plain);
+    const within = decode(codec, packed, { maxTotalOutput: 2 << 20 });
+    expect(E.isRight(within) && within.right.value.length).toBe(1 << 20);
+    const over = decode(codec, packed, { maxTotalOutput: 64 << 10, maxTransformOutput: 4 << 20 });
+    if (E.isRight(over)) throw new Error('expected a refusal');
+    expect(over.left).toBeInstanceOf(BudgetError);
+    expect((over.left as BudgetError).budget).toBe('output');
+    // The per-layer limit binding is an ordinary DecodeError naming the layer.
+    const layer = decode(codec, packed, { maxTransformOutput: 64 << 10 });
+    if (E.isRight(layer)) throw new Error('expected a refusal');
+    expect(layer.left).not.toBeInstanceOf(BudgetError);
+    expect(layer.left.message).toMatch(/^lzo1x: output would exceed the limit of 65536 bytes/);
+    // Any limit the core computes is accepted by the pair (no bad-argument for Infinity or a fraction).
+    // (Compared as Buffers: jest's deep equality walks a megabyte slowly.)
+    const same = (out: Uint8Array) => Buffer.from(out).equals(Buffer.from(plain));
+    expect(same(lzo1x.decompress(packed, Number.POSITIVE_INFINITY))).toBe(true);
+    expect(same(lzo1x.decompress(packed, (1 << 20) + 0.5))).toBe(true);
   });
 
   test('a length within the limit but beyond what the input can expand to is refused before allocating', () => {
