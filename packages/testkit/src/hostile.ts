@@ -1,9 +1,11 @@
 /**
  * The shared list of hostile inputs every format is held to: huge lengths, deep nesting,
  * decompression bombs, prototype-polluting JSON, escaping paths, invalid text, non-finite floats.
+ * Everything here is plain data or a pure function (no Node API), so the kit may be bundled.
  *
  * @module
  */
+import { type BombKind, deflateRawBomb, gzipBomb, manyBombs, zlibBomb } from './bombs.js';
 
 /** A hostile byte pattern, meant to be spliced into a valid save. */
 export interface HostileBytes {
@@ -16,6 +18,39 @@ const u32 = (value: number, le: boolean) => {
   new DataView(b.buffer).setUint32(0, value, le);
   return b;
 };
+
+const filled = (length: number, byte: number) => new Uint8Array(length).fill(byte);
+
+/** Sizes and counts that claim everything, in both byte orders and the usual widths. */
+const sizeClaims: ReadonlyArray<HostileBytes> = [
+  { name: 'u16 65535', bytes: filled(2, 0xff) },
+  { name: 'u32le 2^32-1', bytes: u32(0xffffffff, true) },
+  { name: 'u32be 2^32-1', bytes: u32(0xffffffff, false) },
+  { name: 'u32le 2^31', bytes: u32(0x80000000, true) },
+  { name: 'u32be 2^31', bytes: u32(0x80000000, false) },
+  { name: 'u32le 2^31-1', bytes: u32(0x7fffffff, true) },
+  { name: 'u32be 2^31-1', bytes: u32(0x7fffffff, false) },
+  { name: 'u32le 2^28', bytes: u32(0x10000000, true) },
+  { name: 'u32be 2^28', bytes: u32(0x10000000, false) },
+  { name: 'u48 2^48-1', bytes: filled(6, 0xff) },
+  { name: 'u64 2^64-1', bytes: filled(8, 0xff) },
+];
+
+/** JSON nested `depth` levels: arrays (`[[[…]]]`) or objects (`{"a":{"a":…0}}`). */
+function deepJson(depth = 1_000_000, shape: 'array' | 'object' = 'array'): string {
+  return shape === 'array'
+    ? `${'['.repeat(depth)}${']'.repeat(depth)}`
+    : `${'{"a":'.repeat(depth)}0${'}'.repeat(depth)}`;
+}
+
+/** JSON `width` wide: an array of `width` zeros, or an object of `width` distinct keys (`k0` … ). */
+function wideJson(width: number, shape: 'array' | 'object' = 'array'): string {
+  if (width <= 0) return shape === 'array' ? '[]' : '{}';
+  if (shape === 'array') return `[${'0,'.repeat(width - 1)}0]`;
+  const keys: string[] = [];
+  for (let i = 0; i < width; i++) keys.push(`"k${i}":0`);
+  return `{${keys.join(',')}}`;
+}
 
 /** Hostile inputs, by kind. */
 export const hostileInputs = {
@@ -39,8 +74,30 @@ export const hostileInputs = {
     // A zlib stream header followed by a stored block claiming 65535 bytes it does not have.
     { name: 'truncated zlib', bytes: Uint8Array.of(0x78, 0x01, 0x00, 0xff, 0xff, 0x00, 0x00) },
   ] as ReadonlyArray<HostileBytes>,
-  /** Nesting deeper than any format allows: a million opening brackets (JSON) and markers. */
-  deepJson: () => `${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}`,
+  /** Sizes and counts that claim everything: u16, u32 (2^32−1, 2^31, 2^31−1, 2^28), u48 and u64, LE and BE. */
+  sizeClaims: sizeClaims as ReadonlyArray<HostileBytes>,
+  /**
+   * JSON nested `depth` levels (default a million, deeper than any format allows): arrays
+   * (`[[[…]]]`, the default) or objects (`{"a":{"a":…0}}`).
+   */
+  deepJson: deepJson as (depth?: number, shape?: 'array' | 'object') => string,
+  /** JSON `width` wide: an array of `width` zeros (the default), or an object of `width` distinct keys. */
+  wideJson: wideJson as (width: number, shape?: 'array' | 'object') => string,
+  /**
+   * A zlib stream (RFC 1950) inflating to `outputBytes` zeros, about 1,032 times smaller (256 MiB in
+   * 260 KB), with a correct checksum. Made without compressing or allocating the output.
+   */
+  zlibBomb: zlibBomb as (outputBytes: number) => Uint8Array,
+  /** A gzip member (RFC 1952) inflating to `outputBytes` zeros, with a correct CRC-32 and size. */
+  gzipBomb: gzipBomb as (outputBytes: number) => Uint8Array,
+  /** A raw deflate stream (RFC 1951) inflating to `outputBytes` zeros. */
+  deflateRawBomb: deflateRawBomb as (outputBytes: number) => Uint8Array,
+  /**
+   * `count` bombs of `eachBytes` each (`kind`: `'zlib'`, the default, `'gzip'` or `'deflate-raw'`),
+   * for containers with a per-chunk or per-layer limit: each bomb stays under it, so only a budget
+   * over the whole decode stops them.
+   */
+  manyBombs: manyBombs as (count: number, eachBytes: number, kind?: BombKind) => Uint8Array[],
   /** JSON documents that try prototype pollution. */
   json: [
     '{"__proto__": {"polluted": true}}',

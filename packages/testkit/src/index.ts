@@ -5,7 +5,10 @@
  * - {@link roundTripSuite}: the decode/encode laws, JSON identity and sniffing, on samples and
  *   generated documents;
  * - {@link fuzzSuite}: mutated saves into the decoder, which may only answer with DecodeErrors;
- * - {@link hostileInputs}: the shared hostile inputs;
+ * - {@link encodeSuite}: whatever encodes decodes, to the same document, on documents mutated in one place;
+ * - {@link budgetSuite}: named attacks, each decoded in a fresh process, held to CPU and memory limits;
+ * - {@link scalingSuite}: doubling a structure at most about doubles its decode's cost;
+ * - {@link hostileInputs}: the shared hostile inputs, and generators of bombs, size claims, deep and wide JSON;
  * - {@link testBudget}: one test's quick and heavy sizes, picked by `SAVEKIT_TEST_PROFILE`.
  *
  * The suites are runner-agnostic: they return a report and throw a `SuiteError` on failure, so they
@@ -20,5 +23,19 @@ export { defaultIterations, fuzzInput, fuzzLoop, fuzzSuite, mutate, type FuzzOpt
 export { fuzzSuiteIsolated, type IsolatedFuzzOptions } from './isolated.js';
 export { formatOf } from './load.js';
 export { hostileInputs, type HostileBytes } from './hostile.js';
+export type { BombKind } from './bombs.js';
+export {
+  budgetSuite,
+  budgetTable,
+  type Attack,
+  type AttackError,
+  type AttackExpectation,
+  type AttackOutcome,
+  type AttackResult,
+  type BudgetReport,
+  type BudgetSuiteOptions,
+} from './budget-suite.js';
+export { scalingSuite, type ScalingOptions, type ScalingReport, type ScalingSize } from './scaling.js';
+export { encodeSuite, type EncodeReport, type EncodeSuiteOptions } from './encode-suite.js';
 export { prng, randomBytes, repetitive, text } from './data.js';
 export { finish, preview, recordTotals, SuiteError, type SuiteFailure, type SuiteReport } from './report.js';

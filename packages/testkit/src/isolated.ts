@@ -5,11 +5,10 @@
  *
  * @module
  */
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { fuzzInput, type FuzzOptions, defaultIterations } from './fuzz.js';
+import { kitScript } from './load.js';
 import { finish, type SuiteReport } from './report.js';
 
 /** Options of {@link fuzzSuiteIsolated}: those of `fuzzSuite`, plus where the format lives. */
@@ -20,12 +19,6 @@ export interface IsolatedFuzzOptions extends Omit<FuzzOptions, 'seeds'> {
   readonly module: string;
   /** Its export (default: `format`, else the default export). */
   readonly exportName?: string;
-}
-
-function workerScript(): string {
-  // Found through the installed package, so this works from ESM, CommonJS and test transpilers alike.
-  const require = createRequire(pathToFileURL(join(process.cwd(), 'noop.js')).href);
-  return join(dirname(require.resolve('@savekit/testkit/package.json')), 'dist', 'fuzz-worker.js');
 }
 
 /** How many more times a decode over the time limit is run alone, in fresh workers, before it is reported. */
@@ -44,7 +37,7 @@ function watched(options: IsolatedFuzzOptions, module: string, loop: FuzzOptions
   // loading is not a decode: only decodes are timed.
   const progress = new Int32Array(new SharedArrayBuffer(8));
   const interval = Math.max(10, Math.min(100, timeoutMs / 4));
-  const worker = new Worker(workerScript(), {
+  const worker = new Worker(kitScript('fuzz-worker.js'), {
     workerData: {
       module,
       exportName: options.exportName,

@@ -18,7 +18,8 @@ export interface SuiteFailure {
 
 /** The outcome of one suite over one format. */
 export interface SuiteReport {
-  readonly suite: 'roundTrip' | 'fuzz';
+  /** Which suite: `roundTrip`, `fuzz`, `budget`, `scaling` or `encode`. */
+  readonly suite: 'roundTrip' | 'fuzz' | 'budget' | 'scaling' | 'encode';
   readonly format: string;
   /** Checks or iterations run. */
   readonly iterations: number;
