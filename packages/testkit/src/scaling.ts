@@ -109,31 +109,37 @@ export function scalingSuite<Doc>(format: SaveFormat<Doc>, options: ScalingOptio
     }
     return undefined;
   };
-  const measure = (n: number): ScalingSize | undefined => {
-    const input = options.build(n);
-    if (options.cost) {
-      const outcome = decodeOnce(input, n);
-      return outcome && { n, inputBytes: inputBytes(input), cost: options.cost(input), outcome };
-    }
-    const outcome = decodeOnce(input, n); // also warms up the JIT
-    if (outcome === undefined) return undefined;
+  /** The least CPU time of `runs` decodes of `input`, in milliseconds. */
+  const cpu = (input: SaveInput, runs: number) => {
     let best = Infinity;
-    for (let i = 0; i < repeats; i++) {
+    for (let i = 0; i < runs; i++) {
       const before = process.cpuUsage();
       format.decode(input, options.decodeOptions);
       const spent = process.cpuUsage(before);
       best = Math.min(best, (spent.user + spent.system) / 1000);
     }
-    return { n, inputBytes: inputBytes(input), cost: best, outcome };
+    return best;
+  };
+  /** Size n measured: the caller's cost, or the least CPU time of `runs` decodes after a first one (which warms up the JIT). */
+  const measure = (n: number, runs = repeats): ScalingSize | undefined => {
+    const input = options.build(n);
+    const outcome = decodeOnce(input, n);
+    if (outcome === undefined) return undefined;
+    const cost = options.cost ? options.cost(input) : cpu(input, runs);
+    return { n, inputBytes: inputBytes(input), cost, outcome };
   };
 
   const sizes: ScalingSize[] = [];
   let n = options.n;
-  let first = measure(n);
-  while (!options.cost && first !== undefined && first.cost < minMs && n * 2 <= maxN) {
-    n *= 2;
-    first = measure(n);
+  // The search for a size that takes minMs times one decode; only the sizes kept take every repeat.
+  if (!options.cost) {
+    let probe = measure(n, 1);
+    while (probe !== undefined && probe.cost < minMs && n * 2 <= maxN) {
+      n *= 2;
+      probe = measure(n, 1);
+    }
   }
+  const first = measure(n);
   if (first !== undefined) {
     sizes.push(first);
     const second = measure(2 * n);

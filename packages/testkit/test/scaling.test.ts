@@ -1,0 +1,101 @@
+// The scaling suite tells linear decoders from quadratic ones: exactly with a counted cost, and by
+// CPU time where the gap (2× against 4× per doubling) is far wider than the noise of a measure.
+import * as E from 'fp-ts/lib/Either';
+import { array, decode, DecodeError, encode, u16le, u32le, type SaveFormat } from '@savekit/core';
+import { scalingSuite, SuiteError } from '../src/index';
+
+const values = array(u16le, u32le);
+const linear: SaveFormat<number[]> = {
+  id: 'scaling-linear',
+  title: 'scaling fixture',
+  extensions: [],
+  input: 'file',
+  sniff: () => 1,
+  decode: (input, options) => decode(values, input as Uint8Array, options),
+  encode: (doc) => encode(values, doc),
+  json: values.json,
+};
+/** The element count of an input of `build`. */
+const count = (input: Uint8Array | ReadonlyMap<string, Uint8Array>) => ((input as Uint8Array).length - 4) / 2;
+const build = (n: number) => {
+  const bytes = encode(
+    values,
+    Array.from({ length: n }, (_, i) => i & 0xffff),
+  );
+  if (E.isLeft(bytes)) throw bytes.left;
+  return bytes.right;
+};
+/** Compares every value with every earlier one (a duplicate check done with a list). */
+const quadratic: SaveFormat<number[]> = {
+  ...linear,
+  id: 'scaling-quadratic',
+  decode: (input, options) =>
+    E.map((decoded: { value: number[] }) => {
+      const seen: number[] = [];
+      let duplicates = 0;
+      for (const v of decoded.value) {
+        if (seen.some((s) => s === v + 0x10000)) duplicates++;
+        seen.push(v);
+      }
+      return { ...decoded, value: duplicates > 0 ? [] : decoded.value };
+    })(decode(values, input as Uint8Array, options)) as ReturnType<typeof linear.decode>,
+};
+
+describe('with a counted cost (exact)', () => {
+  test('a linear cost passes at the n given, n log n too', () => {
+    const report = scalingSuite(linear, { name: 'values', n: 100, build, cost: count, record: false });
+    expect(report).toMatchObject({ measure: 'cost', ratio: 2 });
+    expect(report.sizes.map((s) => s.n)).toEqual([100, 200, 400]);
+    const nLogN = (input: Uint8Array | ReadonlyMap<string, Uint8Array>) => {
+      const n = count(input);
+      return n * Math.log2(n);
+    };
+    expect(scalingSuite(linear, { name: 'values', n: 1000, build, cost: nLogN, record: false }).failures).toEqual([]);
+  });
+
+  test('a quadratic cost fails, naming the sizes and costs', () => {
+    expect(() =>
+      scalingSuite(linear, { name: 'values', n: 100, build, cost: (input) => count(input) ** 2, record: false }),
+    ).toThrow(
+      /scaling of values: the cost grows 4\.00× per doubling, over 2\.6× \(n = 100: 10000, n = 200: 40000, n = 400: 160000\)/,
+    );
+  });
+});
+
+describe('with CPU time (the least of several decodes)', () => {
+  test('a linear decoder passes; n is doubled until a decode takes 30 ms', () => {
+    const report = scalingSuite(linear, { name: 'values', n: 100_000, build, record: false });
+    expect(report.measure).toBe('cpu');
+    expect(report.sizes[0]!.cost).toBeGreaterThan(10);
+    expect(report.sizes[1]!.n).toBe(2 * report.sizes[0]!.n);
+    expect(report.ratio).toBeLessThan(2.6);
+  });
+
+  test('a quadratic decoder fails', () => {
+    let error: unknown;
+    try {
+      scalingSuite(quadratic, { name: 'values', n: 1000, build, repeats: 3, minMs: 20, record: false });
+    } catch (e) {
+      error = e;
+    }
+    expect(String(error)).toMatch(/^SuiteError/);
+    expect(error).toBeInstanceOf(SuiteError);
+    expect(String(error)).toMatch(/the cost grows [\d.]+× per doubling, over 2\.6× \(n = \d+: [\d.]+, .* ms of CPU\)/);
+  });
+});
+
+test('a decoder that throws or answers with something other than a DecodeError fails', () => {
+  const throws = { ...linear, decode: () => E.left(new DecodeError([], 0, 'ok')) as never };
+  expect(scalingSuite(throws, { name: 'x', n: 10, build, cost: () => 1, record: false }).sizes[0]!.outcome).toBe(
+    'decode-error',
+  );
+  const wrong = {
+    ...linear,
+    decode: () => {
+      throw new TypeError('boom');
+    },
+  };
+  expect(() => scalingSuite(wrong, { name: 'x', n: 10, build, record: false })).toThrow(
+    /n = 10: decode threw TypeError: boom/,
+  );
+});
