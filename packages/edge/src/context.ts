@@ -19,6 +19,8 @@ export interface PendingRef {
 export interface EdgeContext {
   /** Structure definitions, in file order. */
   readonly structs: StructDef[];
+  /** The names of `structs` (each may be defined once). */
+  readonly structNames: Set<string>;
   /** Array definitions by name. */
   readonly arrays: Map<string, ArrayDef>;
   /** Decoded elements of each array (from its Data chunk). */
@@ -46,6 +48,7 @@ export function edgeContext(context: Map<unknown, unknown>): EdgeContext {
   if (found === undefined) {
     found = {
       structs: [],
+      structNames: new Set(),
       arrays: new Map(),
       elements: new Map(),
       pending: [],

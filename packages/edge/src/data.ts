@@ -15,6 +15,7 @@ import {
   reconcile,
   writeChild,
   type Codec,
+  type DecodeBudget,
   type FieldDef,
   type Instance,
   type KnownChunk,
@@ -74,6 +75,10 @@ class Schema {
   private reported = 0;
   private readonly guessed = new Set<string>();
   private ambiguity = new Map<string, boolean>();
+  /** Work units one instance of each structure costs to read (see {@link instanceCost}). */
+  private readonly costs = new Map<string, number>();
+  /** The decode's budget (undefined while encoding): reconciling and ambiguity checks are charged to it. */
+  budget: DecodeBudget | undefined;
   readonly encoding: SchemaEncoding;
 
   constructor(
@@ -107,6 +112,8 @@ class Schema {
     const guessed: string[] = [];
     for (let i = this.seen; i < structs.length; i++) {
       const def = structs[i]!;
+      // Reconciling is linear in the definition: a unit per field, charged to the decode's budget.
+      this.budget?.spendWork(def.fields.length + 1, ['Stru', def.name], 0);
       if (this.plans.has(def.name) || added.has(def.name))
         throw new DecodeError(['Stru', def.name], 0, `structure ${def.name} is defined twice`);
       const base = tableStructs.get(def.name);
@@ -193,6 +200,25 @@ class Schema {
     return codec;
   }
 
+  /**
+   * The work units one instance of structure `name` costs to read, without the instances it nests
+   * (each of those is charged as it is read): one, plus one per field element (a field of count 0
+   * still costs one: its codec is built and its property set), plus one per field the file lacks.
+   * The core's instance reader does not charge per field, so this is what bounds a structure of many
+   * fields that take no bytes (count 0), read once per element.
+   */
+  instanceCost(name: string): number {
+    let cost = this.costs.get(name);
+    if (cost === undefined) {
+      const plan = this.reconciled().plans.get(name);
+      if (plan === undefined) return 1; // not defined (yet): the read fails without reading fields
+      cost = 1 + plan.missing.length;
+      for (const f of plan.fields) cost += Math.max(1, f.def.count);
+      this.costs.set(name, cost);
+    }
+    return cost;
+  }
+
   /** Whether the structure (or one it nests) has a NUMERIC field whose real size is a guess. */
   ambiguous(name: string): boolean {
     this.reconciled();
@@ -210,6 +236,8 @@ class Schema {
     const plan = this.reconciled().plans.get(name);
     if (plan === undefined) return true;
     if (this.guessed.has(name)) return true;
+    // Found again after each new definition: charged, a unit per field looked at.
+    this.budget?.spendWork(plan.fields.length, ['Stru', name], 0);
     return plan.fields.some(
       (f) => f.def.kind === 'struct' && f.def.ref !== undefined && this.findAmbiguity(f.def.ref, seen),
     );
@@ -261,11 +289,20 @@ const SCHEMA = Symbol('savekit.edge.schema');
 /** Errors no fallback may turn into a kept instance (the engine's nesting limit). */
 const FATAL = new WeakSet<DecodeError>();
 
-function schemaOf(context: EdgeContext, variant: EdgeVariant, table: EngineTable): Schema {
+function schemaOf(
+  context: EdgeContext,
+  variant: EdgeVariant,
+  table: EngineTable,
+  budget: DecodeBudget | undefined,
+): Schema {
   const holder = context as EdgeContext & { [SCHEMA]?: Schema };
   const cached = holder[SCHEMA];
-  if (cached !== undefined && cached.variant === variant && cached.table === table) return cached;
+  if (cached !== undefined && cached.variant === variant && cached.table === table) {
+    cached.budget = budget;
+    return cached;
+  }
   const schema = new Schema(context, variant, table);
+  schema.budget = budget;
   holder[SCHEMA] = schema;
   return schema;
 }
@@ -367,6 +404,7 @@ function keepRawWhenAmbiguous(schema: Schema, structName: string, inner: Codec<I
     minSize: 0,
     read(r) {
       const start = r.pos;
+      r.work(schema.instanceCost(structName));
       if (!schema.ambiguous(structName)) return inner.read(r);
       const state = r.state;
       const saved = {
@@ -430,9 +468,9 @@ export function dataBody(variant: EdgeVariant, table: EngineTable): Codec<DataBo
       const context = edgeContext(r.state.context);
       const def = context.arrays.get(array);
       if (def === undefined) throw r.error(`array ${array} has no Arry definition before its data`, at);
-      if (def.count * 8 > r.remaining)
-        throw r.error(`array ${array}: ${def.count} elements do not fit in the ${r.remaining} bytes left`);
-      const schema = schemaOf(context, variant, table);
+      // Every element is a chunk of at least 8 bytes: a count the data cannot hold is refused before reading.
+      r.claim(def.count, 8, `array ${array}: ${def.count} elements`);
+      const schema = schemaOf(context, variant, table, r.state.budget);
       const structDef = schema.structNamed(def.struct);
       if (structDef === undefined)
         throw r.error(`array ${array} is of structure ${def.struct}, which has no Stru definition`, at);
@@ -454,13 +492,17 @@ export function dataBody(variant: EdgeVariant, table: EngineTable): Codec<DataBo
     write(w: Writer, value) {
       if (typeof value !== 'object' || value === null || !Array.isArray(value.elements))
         throw w.error('expected { array, elements }');
+      if (typeof value.array !== 'string' || value.array === '') {
+        w.state.path.push('array');
+        throw w.error('the array name must be a non-empty string');
+      }
       writeChild(w, 'array', edgeString, value.array);
       const context = edgeContext(w.state.context);
       const def = context.arrays.get(value.array);
       if (def === undefined) throw w.error(`array ${value.array} has no Arry definition before its data`);
       if (def.count !== value.elements.length)
         throw w.error(`array ${value.array} has ${value.elements.length} elements; its Arry chunk says ${def.count}`);
-      const schema = schemaOf(context, variant, table);
+      const schema = schemaOf(context, variant, table, undefined);
       const structDef = schema.structNamed(def.struct);
       if (structDef === undefined)
         throw w.error(`array ${value.array} is of structure ${def.struct}, which has no Stru definition`);

@@ -16,6 +16,7 @@ import {
   type FieldDef,
   type FieldKind,
   type StructDef,
+  type Writer,
 } from '@savekit/core';
 import { edgeContext } from './context.js';
 import { edgeInt, edgeString } from './primitives.js';
@@ -41,7 +42,52 @@ function text(r: Parameters<Codec<unknown>['read']>[0], key: string, what: strin
   const at = r.pos;
   const value = readChild(r, key, edgeString);
   if (value === null) throw r.error(`${what} is NULL`, at);
+  if (value === '') throw r.error(`${what} is empty`, at);
   return value;
+}
+
+/**
+ * Why `value` cannot be written as a name (`what`): it must be a non-empty string (the encoding of
+ * the text itself is checked as it is written). Undefined when it can.
+ */
+function nameProblem(value: unknown, what: string): string | undefined {
+  if (typeof value !== 'string') return `${what} must be a string`;
+  if (value === '') return `${what} is empty`;
+  return undefined;
+}
+
+/** Writes `value` as the name `key`, refusing what the reader would refuse (NULL, empty). */
+function writeName(w: Writer, key: string, value: unknown, what: string): void {
+  const problem = nameProblem(value, what);
+  if (problem !== undefined) {
+    w.state.path.push(key);
+    try {
+      throw w.error(problem);
+    } finally {
+      w.state.path.pop();
+    }
+  }
+  writeChild(w, key, edgeString, value as string);
+}
+
+/** A structure marker names its instances' chunks: exactly four letters or digits. */
+const MARKER = /^[0-9A-Za-z]{4}$/;
+
+/** Checks an integer `value` is in `[min, max]`; the message otherwise. */
+function rangeProblem(value: unknown, min: number, max: number, what: string): string | undefined {
+  if (typeof value !== 'number' || !Number.isInteger(value)) return `${what} must be an integer`;
+  if (value < min || value > max) return `${what} ${value} is not in ${min} … ${max}`;
+  return undefined;
+}
+
+function fail(w: Writer, key: string, problem: string | undefined): void {
+  if (problem === undefined) return;
+  w.state.path.push(key);
+  try {
+    throw w.error(problem);
+  } finally {
+    w.state.path.pop();
+  }
 }
 
 /**
@@ -67,16 +113,17 @@ export const fieldDef: Codec<FieldDef> = defineCodec<FieldDef>({
     return { name, kind, size, count };
   },
   write(w, def) {
-    const code = FIELD_KIND_CODES[def.kind];
-    if (code === undefined) throw w.error(`unknown field kind ${String(def.kind)}`);
-    writeChild(w, 'kind', u8, code);
+    if (typeof def !== 'object' || def === null) throw w.error('expected { name, kind, size, count }');
+    const code = Object.hasOwn(FIELD_KIND_CODES, def.kind) ? FIELD_KIND_CODES[def.kind] : undefined;
+    if (code === undefined) fail(w, 'kind', `unknown field kind ${String(def.kind)}`);
+    fail(w, 'size', rangeProblem(def.size, 0, 0xff, 'the declared size'));
+    fail(w, 'count', rangeProblem(def.count, 0, 0xffff, 'the element count'));
+    writeChild(w, 'kind', u8, code!);
     writeChild(w, 'size', u8, def.size);
     writeChild(w, 'count', u16le, def.count);
-    writeChild(w, 'name', edgeString, def.name);
-    if (def.kind === 'index' || def.kind === 'struct') {
-      if (typeof def.ref !== 'string') throw w.error(`a ${def.kind} field needs the name it refers to`);
-      writeChild(w, 'ref', edgeString, def.ref);
-    }
+    writeName(w, 'name', def.name, 'the field name');
+    if (def.kind === 'index' || def.kind === 'struct')
+      writeName(w, 'ref', def.ref, `the ${def.kind === 'index' ? 'array' : 'structure'} name`);
   },
 });
 
@@ -98,38 +145,64 @@ export const structDef: Codec<StructDef> = defineCodec<StructDef>({
     const at = r.pos;
     const count = readChild(r, 'fieldCount', edgeInt);
     // Every field takes at least 5 bytes: refuse a count the data cannot hold before reading.
-    if (count < 0 || count * 5 > r.remaining)
-      throw r.error(`field count ${count} does not fit in the ${r.remaining} bytes left`, at);
+    if (count < 0) throw r.error(`field count ${count} is negative`, at);
+    r.claim(count, 5, `structure definition: ${count} fields`);
+    const nameAt = r.pos;
     const name = text(r, 'name', 'the structure name');
+    const context = edgeContext(r.state.context);
+    if (context.structNames.has(name)) throw r.error(`structure ${name} is defined twice`, nameAt);
+    const markerAt = r.pos;
     const marker = text(r, 'marker', 'the structure marker');
+    if (!MARKER.test(marker))
+      throw r.error(`the structure marker ${JSON.stringify(marker)} is not four letters or digits`, markerAt);
     const fields: FieldDef[] = [];
+    const names = new Set<string>();
     const path = r.state.path;
     path.push('fields');
     for (let i = 0; i < count; i++) {
       path.push(i);
-      fields.push(fieldDef.read(r));
+      const fieldAt = r.pos;
+      const field = fieldDef.read(r);
+      if (names.has(field.name)) throw r.error(`field ${field.name} is declared twice`, fieldAt);
+      names.add(field.name);
+      fields.push(field);
       path.pop();
     }
     path.pop();
     const def = { name, marker, fields };
-    edgeContext(r.state.context).structs.push(def);
+    context.structs.push(def);
+    context.structNames.add(name);
     return def;
   },
   write(w, def) {
     if (typeof def !== 'object' || def === null || !Array.isArray(def.fields))
       throw w.error('expected { name, marker, fields }');
+    const context = edgeContext(w.state.context);
+    fail(w, 'name', nameProblem(def.name, 'the structure name'));
+    if (context.structNames.has(def.name)) fail(w, 'name', `structure ${def.name} is defined twice`);
+    fail(
+      w,
+      'marker',
+      typeof def.marker === 'string' && MARKER.test(def.marker)
+        ? undefined
+        : `the structure marker ${JSON.stringify(def.marker)} is not four letters or digits`,
+    );
     writeChild(w, 'fieldCount', edgeInt, def.fields.length);
-    writeChild(w, 'name', edgeString, def.name);
-    writeChild(w, 'marker', edgeString, def.marker);
+    writeName(w, 'name', def.name, 'the structure name');
+    writeName(w, 'marker', def.marker, 'the structure marker');
+    const names = new Set<string>();
     const path = w.state.path;
     path.push('fields');
     def.fields.forEach((field, i) => {
       path.push(i);
       fieldDef.write(w, field);
+      if (names.has(field.name)) fail(w, 'name', `field ${field.name} is declared twice`);
+      names.add(field.name);
       path.pop();
     });
     path.pop();
-    edgeContext(w.state.context).structs.push(def);
+    context.structs.push(def);
+    context.structNames.add(def.name);
   },
 });
 
@@ -163,10 +236,13 @@ export const arrayDef: Codec<ArrayDef> = defineCodec<ArrayDef>({
   write(w, def) {
     if (typeof def !== 'object' || def === null) throw w.error('expected { name, struct, count }');
     const context = edgeContext(w.state.context);
+    fail(w, 'name', nameProblem(def.name, 'the array name'));
+    if (context.arrays.has(def.name)) fail(w, 'name', `array ${def.name} is defined twice`);
     const count = context.counts.get(def.name) ?? def.count;
+    fail(w, 'count', rangeProblem(count, 0, 0x7fffffff, 'the element count'));
     writeChild(w, 'count', edgeInt, count);
-    writeChild(w, 'name', edgeString, def.name);
-    writeChild(w, 'struct', edgeString, def.struct);
+    writeName(w, 'name', def.name, 'the array name');
+    writeName(w, 'struct', def.struct, 'the array type');
     context.arrays.set(def.name, { ...def, count });
   },
 });

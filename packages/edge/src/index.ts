@@ -26,7 +26,6 @@ export {
   EDGE_CLASSIC_VERSION,
   edgeXorLayer,
   endMarkerOf,
-  inflateBounded,
   lzoLayer,
   nestedFraming,
   storedLayers,

@@ -66,17 +66,29 @@ export function indexRef(array: string | undefined): Codec<IndexRef | null> {
     write(w, value) {
       let index: number;
       if (value === null || value === undefined) index = 0;
-      else if (typeof value === 'object' && typeof value.index === 'number') {
+      else if (typeof value === 'object' && typeof value.index === 'number' && typeof value.$ref === 'string') {
+        // The reader names the field's declared array: a reference into another would not come back.
+        if (array !== undefined && value.$ref !== array)
+          throw w.error(`refers to ${JSON.stringify(value.$ref)}; this field's INDEX is into ${array}`);
         index = value.index;
+        const context = edgeContext(w.state.context);
         const target = value.target;
         if (target !== undefined) {
-          const numbering = edgeContext(w.state.context).numbering.get(value.$ref);
+          const numbering = context.numbering.get(value.$ref);
           const position = numbering?.get(target);
           if (numbering !== undefined) {
             if (position === undefined) throw w.error(`refers to an element that is no longer in ${value.$ref}`);
             index = position;
           }
         }
+        if (!Number.isInteger(index) || index < 0 || index > 0xffffffff)
+          throw w.error(`INDEX ${index} does not fit 32 bits`);
+        // An array the save carries must hold the element (the reader refuses an INDEX past its end;
+        // 0 would read back as NULL).
+        const count = context.counts.get(value.$ref);
+        if (index === 0) throw w.error('INDEX 0 is NULL: write null instead');
+        if (count !== undefined && index > count)
+          throw w.error(`INDEX ${index} is past the end of ${value.$ref} (${count} elements)`);
       } else throw w.error('expected null or { $ref, index }');
       if (!Number.isInteger(index) || index < 0 || index > 0xffffffff)
         throw w.error(`INDEX ${index} does not fit 32 bits`);

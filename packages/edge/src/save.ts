@@ -172,6 +172,8 @@ function withReferences(list: Codec<TopChunk[]>): Codec<TopChunk[]> {
     read(r) {
       const chunks = list.read(r);
       const context = edgeContext(r.state.context);
+      // A unit of work per reference resolved (each was read as a field, so this at most doubles it).
+      r.work(context.pending.length);
       for (const { ref, path, offset } of context.pending) {
         const elements = context.elements.get(ref.$ref);
         if (elements === undefined) continue; // an array the save does not carry (level data): the number is kept

@@ -4,9 +4,19 @@
  *
  * @module
  */
-import { deflateSync, Unzlib } from 'fflate';
+import { deflateSync } from 'fflate';
 import { compress as lzoCompress, decompress as lzoDecompress } from '@savekit/lzo1x';
-import { adler32, fourcc, layer, u32le, xor, type ByteLayer, type ChunkFraming } from '@savekit/core';
+import {
+  adler32,
+  fourcc,
+  inflateBounded,
+  layer,
+  OutputLimitError,
+  u32le,
+  xor,
+  type ByteLayer,
+  type ChunkFraming,
+} from '@savekit/core';
 
 /**
  * - `A`: 1.25 … 1.29.00 (version < 0x12901): XOR with `EDGE!`, then LZO1X-1; end markers on every chunk.
@@ -74,9 +84,11 @@ export const lzoLayer: ByteLayer = layer(
     // before anything is allocated for it.
     const reachable = stored.length * 256 + 64;
     if (expected > reachable) throw new Error(`${stored.length} stored bytes cannot decompress to ${expected}`);
-    if (expected > limits.maxOutput) throw new Error(`${expected} bytes is over the limit of ${limits.maxOutput}`);
-    // The length is known and bounded by now: the output is allocated once, and must come out exact.
-    return lzoDecompress(stored, { outputLength: expected });
+    if (expected > limits.maxOutput) throw new OutputLimitError(limits.maxOutput);
+    // The length is known and bounded by now: the output is allocated once, and must come out exact;
+    // lzo1x stops at the limit too (its error has code 'output-limit', which the core reports as the
+    // decode's budget when that was the limit).
+    return lzoDecompress(stored, { outputLength: expected, maxOutputLength: limits.maxOutput });
   },
   (plain) => lzoCompress(plain),
 );
@@ -87,34 +99,6 @@ export const edgeXorLayer: ByteLayer = xor('EDGE!');
 /** zlib's `compressBound`. */
 export function zlibBound(length: number): number {
   return length + (length >>> 12) + (length >>> 14) + (length >>> 25) + 13;
-}
-
-const INFLATE_SLICE = 16 * 1024;
-
-/**
- * Inflates a zlib stream into `expected` bytes exactly, refusing to produce more (a bomb stops early)
- * or fewer.
- */
-export function inflateBounded(stored: Uint8Array, expected: number): Uint8Array {
-  const out = new Uint8Array(expected);
-  let total = 0;
-  let ended = false;
-  const inflater = new Unzlib((data, final) => {
-    if (total + data.length > expected) throw new Error(`zlib stream expands past ${expected} bytes`);
-    out.set(data, total);
-    total += data.length;
-    if (final) ended = true;
-  });
-  // Fed in slices so one push cannot expand to more than a slice's worth (deflate's ratio is at most
-  // about 1032:1, so some 16 MiB) before the check.
-  for (let at = 0; at < stored.length; at += INFLATE_SLICE) {
-    const end = Math.min(stored.length, at + INFLATE_SLICE);
-    inflater.push(stored.subarray(at, end), end === stored.length);
-  }
-  if (stored.length === 0) inflater.push(stored, true);
-  if (!ended) throw new Error('zlib stream ends early');
-  if (total !== expected) throw new Error(`zlib stream gives ${total} bytes, the original length says ${expected}`);
-  return out;
 }
 
 /**
@@ -147,9 +131,10 @@ export const zlibOrStoredLayer: ByteLayer = layer(
     const most = zlibBound(expected) + 4;
     if (stored.length > most)
       throw new Error(`stored length ${stored.length} is more than ${most}, compressBound(${expected}) + 4`);
+    if (expected > limits.maxOutput) throw new OutputLimitError(limits.maxOutput);
     if (stored.length === expected) return stored.slice();
-    if (expected > limits.maxOutput) throw new Error(`${expected} bytes is over the limit of ${limits.maxOutput}`);
-    return inflateBounded(stored, expected);
+    // The core's bounded inflater: fed in slices, stopped at the limit, exactly `expected` bytes.
+    return inflateBounded(stored, 'zlib', { maxOutput: Math.min(expected, limits.maxOutput), expected });
   },
   (plain) => {
     const packed = zlibLevel1(plain);
