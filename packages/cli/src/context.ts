@@ -22,4 +22,9 @@ export interface CliContext {
   err(line: string): void;
   /** Whether standard error is a terminal (progress bars go there). */
   readonly interactive: boolean;
+  /**
+   * The size limit of a save (a file, or a folder's files together) and of a JSON document, in
+   * bytes: `--max-size`, else `SAVEKIT_MAX_SIZE`, else 1 GiB. Absent: 1 GiB.
+   */
+  readonly maxSaveBytes?: number;
 }

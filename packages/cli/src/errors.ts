@@ -3,7 +3,8 @@
  *
  * @module
  */
-import type { DecodeError, EncodeError, JsonError } from '@savekit/core';
+import { type DecodeError, type EncodeError, JsonError } from '@savekit/core';
+import { showName } from './show.js';
 
 /** A mistake in how the command was called (exit code 2): unknown command, missing file, bad option. */
 export class UsageError extends Error {
@@ -22,7 +23,15 @@ export class SaveFailure extends Error {
     /** What went wrong: a typed error keeps its path and offset. */
     readonly detail: DecodeError | EncodeError | JsonError | string,
   ) {
-    super(`${file}: ${typeof detail === 'string' ? detail : detail.toString().replace(/\n/g, `\n${file}: `)}`);
+    // One line per problem (a JsonError has several), each naming the file; the file name and
+    // whatever came from the save (entry names in paths, a format's message) printed safely.
+    const lines =
+      typeof detail === 'string'
+        ? [detail]
+        : detail instanceof JsonError && detail.problems.length > 0
+          ? detail.problems.map((problem) => new JsonError([problem]).toString())
+          : [detail.toString()];
+    super(lines.map((line) => `${showName(file)}: ${showName(line)}`).join('\n'));
   }
 }
 

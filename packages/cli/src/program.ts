@@ -17,7 +17,9 @@ import { inspectCommand } from './commands/inspect.js';
 import { verifyCommand } from './commands/verify.js';
 import type { CliContext } from './context.js';
 import { SaveFailure, UsageError } from './errors.js';
+import { DEFAULT_MAX_SAVE_BYTES, fileSystemMessage, formatSize, LARGEST_MAX_SAVE_BYTES, parseSize } from './io.js';
 import { loadRegistry } from './registry.js';
+import { safeLine, showName } from './show.js';
 import { version } from './version.js';
 
 /** Where the CLI prints; tests and embedders can capture it. */
@@ -41,6 +43,28 @@ function depth(text: string): number {
   return n;
 }
 
+function size(text: string): number {
+  const bytes = parseSize(text);
+  if (bytes === undefined)
+    throw new InvalidArgumentError(
+      `expected a size in bytes, or with a unit (64k, 512M, 2G), from 1 byte to ${formatSize(LARGEST_MAX_SAVE_BYTES)}`,
+    );
+  return bytes;
+}
+
+/** The size limit: `--max-size`, else `SAVEKIT_MAX_SIZE`, else the default. */
+function maxSaveBytes(option: number | undefined): number {
+  if (option !== undefined) return option;
+  const fromEnv = process.env.SAVEKIT_MAX_SIZE;
+  if (fromEnv === undefined || fromEnv.trim() === '') return DEFAULT_MAX_SAVE_BYTES;
+  const bytes = parseSize(fromEnv);
+  if (bytes === undefined)
+    throw new UsageError(
+      `SAVEKIT_MAX_SIZE=${showName(JSON.stringify(fromEnv))} is not a size (bytes, or with a unit: 64k, 512M, 2G)`,
+    );
+  return bytes;
+}
+
 /** A help section of example command lines, each with what it does. */
 function examples(lines: ReadonlyArray<readonly [command: string, what: string]>): string {
   const width = Math.max(...lines.map(([command]) => command.length));
@@ -59,18 +83,22 @@ export async function runCli(
   let registry: FormatRegistry | undefined;
   let code = 0;
   let debug = args.includes('--debug');
+  let limit = DEFAULT_MAX_SAVE_BYTES;
   const program = new Command('savekit');
   const context = (): CliContext => {
     const opts = program.opts<{ color: boolean }>();
-    const colors = pc.createColors(opts.color !== false && !process.env.NO_COLOR && io.stdout.isTTY === true);
+    const coloured = opts.color !== false && !process.env.NO_COLOR && io.stdout.isTTY === true;
+    const colors = pc.createColors(coloured);
+    // Every printed line passes the last guard: no control character from a name reaches the terminal.
     return {
       registry: registry as FormatRegistry,
       colors,
-      out: (line) => void io.stdout.write(`${line}\n`),
+      out: (line) => void io.stdout.write(`${safeLine(line, coloured)}\n`),
       write: (bytes) => void io.stdout.write(bytes),
       stdoutIsTerminal: io.stdout.isTTY === true,
-      err: (line) => void io.stderr.write(`${line}\n`),
+      err: (line) => void io.stderr.write(`${safeLine(line, coloured)}\n`),
       interactive: io.stderr.isTTY === true,
+      maxSaveBytes: limit,
     };
   };
   program
@@ -83,9 +111,17 @@ export async function runCli(
       [] as string[],
     )
     .option('--no-color', 'no colours, even on a terminal')
+    .option(
+      '--max-size <size>',
+      `the largest save or JSON document read, in bytes or with a unit: 64k, 512M, 2G (default: ${formatSize(DEFAULT_MAX_SAVE_BYTES)}, or SAVEKIT_MAX_SIZE)`,
+      size,
+    )
     .option('--debug', 'print stack traces of internal errors')
     .exitOverride()
-    .configureOutput({ writeOut: (s) => void io.stdout.write(s), writeErr: (s) => void io.stderr.write(s) })
+    .configureOutput({
+      writeOut: (s) => void io.stdout.write(safeLine(s)),
+      writeErr: (s) => void io.stderr.write(safeLine(s)),
+    })
     .showSuggestionAfterError(true)
     .addHelpText(
       'after',
@@ -97,10 +133,11 @@ export async function runCli(
         ['savekit verify saves/', 'every save in a folder: decode, re-encode, compare'],
         ['savekit diff before.sav after.sav', 'what changed, field by field'],
         ['savekit --plugin ./my-format.js inspect x.sav', 'a format of your own'],
-      ])}\nA save is a file, or a folder for multi-file saves. Exit codes: 0 success; 1 a save is invalid\nor differs; 2 a usage error. Run savekit help <command> for a command's options.\n`,
+      ])}\nA save is a file, or a folder for multi-file saves. Exit codes: 0 success; 1 a save is invalid\nor differs, or cannot be read or written; 2 a usage error. Run savekit help <command> for a command's options.\n\nsavekit reads regular files and folders only: a FIFO, a device or a socket is refused before it is\nopened, and so is a save over the size limit (--max-size). -o onto a symbolic link writes the link's\n(existing) target and keeps the link; -o onto a FIFO, a device or a socket is refused.\n`,
     )
     .hook('preAction', async () => {
       debug = program.opts<{ debug?: boolean }>().debug === true;
+      limit = maxSaveBytes(program.opts<{ maxSize?: number }>().maxSize);
       registry = await loadRegistry(program.opts<{ plugin: string[] }>().plugin, options.formats);
     });
 
@@ -235,8 +272,8 @@ export async function runCli(
         ['EDITOR="code --wait" savekit edit game.sav', 'an editor that needs a flag'],
       ])}\nA document that does not build reopens in the editor with the problem at the top (# lines are\nignored); save it unchanged or empty to give up, and nothing is written.\n`,
     )
-    .action((save, opts) => {
-      code = editCommand(context(), save, opts);
+    .action(async (save, opts) => {
+      code = await editCommand(context(), save, opts);
     });
 
   try {
@@ -253,12 +290,20 @@ export async function runCli(
       return 2; // commander has already printed the problem
     }
     if (error instanceof UsageError || error instanceof SaveFailure) {
-      io.stderr.write(`savekit: ${error.message}\n`);
+      io.stderr.write(`savekit: ${safeLine(error.message)}\n`);
       return error.exitCode;
     }
+    // A file-system error no command caught (every read and write should) is still one line.
+    const fileSystem = fileSystemMessage(error);
+    if (fileSystem !== undefined) {
+      const path = (error as NodeJS.ErrnoException).path;
+      io.stderr.write(`savekit: ${path !== undefined ? `${showName(path)}: ` : ''}${fileSystem}\n`);
+      if (debug && error instanceof Error && error.stack) io.stderr.write(`${safeLine(error.stack)}\n`);
+      return 1;
+    }
     const message = error instanceof Error ? error.message : String(error);
-    io.stderr.write(`savekit: internal error: ${message}${debug ? '' : ' (run with --debug for details)'}\n`);
-    if (debug && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
+    io.stderr.write(`savekit: internal error: ${showName(message)}${debug ? '' : ' (run with --debug for details)'}\n`);
+    if (debug && error instanceof Error && error.stack) io.stderr.write(`${safeLine(error.stack)}\n`);
     return 1;
   }
 }

@@ -7,6 +7,7 @@
  */
 import type { Colors } from 'picocolors/types.js';
 import { grouped, plural } from '@savekit/core';
+import { showJson, showName } from './show.js';
 
 /** How much of a document {@link renderTree} shows. `Infinity` anywhere means "all of it". */
 export interface TreeLimits {
@@ -43,10 +44,10 @@ function leaf(value: unknown, c: Colors, limits: TreeLimits): string {
   if (typeof value === 'string') {
     // Bytes are lower-case hex in the JSON form; say how many bytes rather than how many digits.
     if (value.length > limits.hex && isHex(value))
-      return `${c.green(JSON.stringify(value.slice(0, limits.hex)))} ${c.dim(`… ${plural(value.length / 2, 'byte')}`)}`;
+      return `${c.green(showJson(JSON.stringify(value.slice(0, limits.hex))))} ${c.dim(`… ${plural(value.length / 2, 'byte')}`)}`;
     if (value.length > limits.text)
-      return `${c.green(JSON.stringify(value.slice(0, limits.text)))} ${c.dim(`… ${plural(value.length, 'char')}`)}`;
-    return c.green(JSON.stringify(value));
+      return `${c.green(showJson(JSON.stringify(value.slice(0, limits.text))))} ${c.dim(`… ${plural(value.length, 'char')}`)}`;
+    return c.green(showJson(JSON.stringify(value)));
   }
   if (typeof value === 'number' || typeof value === 'boolean') return c.yellow(String(value));
   if (value === null) return c.dim('null');
@@ -89,7 +90,8 @@ export function renderTree(
       lines.push(`${indent}${c.dim(`… ${grouped(item.more)} more`)}`);
       continue;
     }
-    const { label: name, value: node, level } = item;
+    const { value: node, level } = item;
+    const name = showName(item.label); // a key of the document: an entry name, a file name
     if (node === null || typeof node !== 'object') {
       lines.push(`${indent}${c.cyan(name)}: ${leaf(node, c, shown)}`);
       continue;

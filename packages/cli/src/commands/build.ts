@@ -1,10 +1,10 @@
 /** `savekit build IN.json [-o SAVE]`: the save back from its JSON document. */
-import { readFileSync } from 'node:fs';
 import { isSaveTree, plural } from '@savekit/core';
 import type { CliContext } from '../context.js';
 import { encodeSave, fromEnvelope, parseJson } from '../document.js';
 import { UsageError } from '../errors.js';
-import { saveSize, writeSave } from '../io.js';
+import { readTextBounded, saveSize, writeSave } from '../io.js';
+import { showName } from '../show.js';
 
 /**
  * Builds the save of a JSON document. Without `-o` (or with `-o -`) a one-file save goes to
@@ -17,17 +17,12 @@ export function buildCommand(ctx: CliContext, file: string, options: { output?: 
     throw new UsageError(
       'build writes a binary save: give -o SAVE, or redirect standard output (savekit build IN.json > SAVE)',
     );
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    throw new UsageError(`${file}: no such file`);
-  }
+  const text = readTextBounded(file, ctx.maxSaveBytes);
   const { format, doc } = fromEnvelope(ctx.registry, parseJson(text, file), file);
   const save = encodeSave(format, doc, file);
   if (output !== undefined) {
-    writeSave(output, save);
-    ctx.err(`wrote ${output} (${format.id})`);
+    const written = writeSave(output, save, { registry: ctx.registry, maxBytes: ctx.maxSaveBytes });
+    ctx.err(`wrote ${showName(written.path)} (${format.id})`);
     return 0;
   }
   if (isSaveTree(save)) throw new UsageError(`a ${format.id} save is a folder of files: give -o FOLDER`);

@@ -4,6 +4,7 @@ import type { CliContext } from '../context.js';
 import { chooseFormat, decodeSave } from '../document.js';
 import { UsageError } from '../errors.js';
 import { readSave } from '../io.js';
+import { showJson, showName } from '../show.js';
 
 /** One difference between two JSON documents. */
 export interface Difference {
@@ -44,7 +45,7 @@ export function diffJson(a: unknown, b: unknown): Difference[] {
 }
 
 const show = (v: unknown) => {
-  const text = JSON.stringify(v);
+  const text = showJson(JSON.stringify(v) ?? 'undefined');
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 };
 
@@ -58,27 +59,27 @@ export function diffCommand(
   second: string,
   options: { format?: string; json?: boolean },
 ): number {
-  const a = readSave(first);
-  const b = readSave(second);
+  const a = readSave(first, ctx.maxSaveBytes);
+  const b = readSave(second, ctx.maxSaveBytes);
   const format = chooseFormat(ctx.registry, a, first, options.format);
   // Each save is sniffed on its own: decoding B with A's format would only say "bad magic".
   const other = options.format === undefined ? chooseFormat(ctx.registry, b, second) : format;
   if (other !== format) {
     throw new UsageError(
-      `${first} is ${format.title} (${format.id}), ${second} is ${other.title} (${other.id}): different formats`,
+      `${showName(first)} is ${format.title} (${format.id}), ${showName(second)} is ${other.title} (${other.id}): different formats`,
     );
   }
   const left = format.json.encode(decodeSave(format, a, first).value);
   const right = format.json.encode(decodeSave(format, b, second).value);
   const differences = diffJson(left, right);
   if (options.json) {
-    ctx.out(JSON.stringify({ format: format.id, differences }, null, 2));
+    ctx.out(showJson(JSON.stringify({ format: format.id, differences }, null, 2)));
   } else {
     const c = ctx.colors;
     for (const d of differences) {
-      if (d.kind === 'changed') ctx.out(`${c.yellow('~')} ${d.path}: ${show(d.before)} → ${show(d.after)}`);
-      else if (d.kind === 'added') ctx.out(`${c.green('+')} ${d.path}: ${show(d.after)}`);
-      else ctx.out(`${c.red('-')} ${d.path}: ${show(d.before)}`);
+      if (d.kind === 'changed') ctx.out(`${c.yellow('~')} ${showName(d.path)}: ${show(d.before)} → ${show(d.after)}`);
+      else if (d.kind === 'added') ctx.out(`${c.green('+')} ${showName(d.path)}: ${show(d.after)}`);
+      else ctx.out(`${c.red('-')} ${showName(d.path)}: ${show(d.before)}`);
     }
     ctx.out(differences.length === 0 ? 'no differences' : plural(differences.length, 'difference'));
   }

@@ -1,22 +1,25 @@
 /** `savekit formats`: the registered formats. */
 import type { CliContext } from '../context.js';
+import { showJson, showName } from '../show.js';
 
 /** Lists the registered formats; returns the exit code. */
 export function formatsCommand(ctx: CliContext, options: { json?: boolean }): number {
   const formats = ctx.registry.list();
   if (options.json) {
     ctx.out(
-      JSON.stringify(
-        formats.map((f) => ({
-          id: f.id,
-          title: f.title,
-          extensions: f.extensions,
-          input: f.input,
-          reads: true,
-          writes: true,
-        })),
-        null,
-        2,
+      showJson(
+        JSON.stringify(
+          formats.map((f) => ({
+            id: f.id,
+            title: f.title,
+            extensions: f.extensions,
+            input: f.input,
+            reads: true,
+            writes: true,
+          })),
+          null,
+          2,
+        ),
       ),
     );
     return 0;
@@ -28,7 +31,7 @@ export function formatsCommand(ctx: CliContext, options: { json?: boolean }): nu
   const c = ctx.colors;
   for (const f of formats) {
     const kind = f.input === 'tree' ? 'folders' : f.input === 'both' ? 'files and folders' : 'files';
-    ctx.out(`${c.bold(f.id.padEnd(12))} ${f.title}`);
+    ctx.out(`${c.bold(showName(f.id).padEnd(12))} ${showName(f.title)}`);
     ctx.out(
       `${' '.repeat(13)}${c.dim(`reads and writes ${kind}${f.extensions.length > 0 ? ` (${f.extensions.join(', ')})` : ''}`)}`,
     );

@@ -4,6 +4,7 @@ import type { CliContext } from '../context.js';
 import { chooseFormat } from '../document.js';
 import { SaveFailure, UsageError } from '../errors.js';
 import { readSave } from '../io.js';
+import { showName } from '../show.js';
 
 function parseOffset(text: string, what: string): number {
   const value = Number(text.trim());
@@ -40,8 +41,8 @@ const hex2 = (b: number) => b.toString(16).padStart(2, '0');
 
 /** Prints a save's bytes in hex beside the fields they hold; returns the exit code. */
 export function hexdumpCommand(ctx: CliContext, file: string, options: { format?: string; range?: string }): number {
-  const input = readSave(file);
-  if (isSaveTree(input)) throw new UsageError(`${file} is a folder; hexdump shows one file`);
+  const input = readSave(file, ctx.maxSaveBytes);
+  if (isSaveTree(input)) throw new UsageError(`${showName(file)} is a folder; hexdump shows one file`);
   const [start, end] = parseRange(options.range, input.length);
   let spans: FieldSpan[] = [];
   let failure: SaveFailure | undefined;
@@ -73,7 +74,7 @@ export function hexdumpCommand(ctx: CliContext, file: string, options: { format?
     const here: string[] = [];
     for (let k = next; k < spans.length && spans[k]!.start < line + 16; k++) {
       const span = spans[k]!; // k < spans.length
-      if (span.start >= line || span.start < start) here.push(`${formatPath(span.path)}@${span.start}`);
+      if (span.start >= line || span.start < start) here.push(`${showName(formatPath(span.path))}@${span.start}`);
     }
     const fields = here.length > 3 ? `${here.slice(0, 3).join(' ')} +${here.length - 3}` : here.join(' ');
     ctx.out(

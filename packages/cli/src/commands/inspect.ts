@@ -3,6 +3,7 @@ import { formatWarning, plural } from '@savekit/core';
 import type { CliContext } from '../context.js';
 import { chooseFormat, decodeSave } from '../document.js';
 import { readSave, saveSize } from '../io.js';
+import { showJson, showName } from '../show.js';
 import { FULL_LIMITS, renderTree, SUMMARY_LIMITS } from '../tree.js';
 
 /** Options of `inspect`. */
@@ -17,32 +18,34 @@ export interface InspectOptions {
 
 /** Prints what a save is and its document; returns the exit code. */
 export function inspectCommand(ctx: CliContext, file: string, options: InspectOptions): number {
-  const input = readSave(file);
+  const input = readSave(file, ctx.maxSaveBytes);
   const format = chooseFormat(ctx.registry, input, file, options.format);
   const decoded = decodeSave(format, input, file);
   const json = format.json.encode(decoded.value);
   if (options.json) {
     const summary = format.summary?.(decoded.value);
     ctx.out(
-      JSON.stringify(
-        {
-          file,
-          format: format.id,
-          size: saveSize(input),
-          ...(summary !== undefined ? { summary } : {}),
-          warnings: decoded.warnings.map((w) => ({ ...w, path: [...w.path] })),
-          document: json,
-        },
-        null,
-        2,
+      showJson(
+        JSON.stringify(
+          {
+            file,
+            format: format.id,
+            size: saveSize(input),
+            ...(summary !== undefined ? { summary } : {}),
+            warnings: decoded.warnings.map((w) => ({ ...w, path: [...w.path] })),
+            document: json,
+          },
+          null,
+          2,
+        ),
       ),
     );
     return 0;
   }
   const c = ctx.colors;
-  ctx.out(`${c.bold(file)}: ${format.title} (${format.id}), ${plural(saveSize(input), 'byte')}`);
-  for (const line of format.summary?.(decoded.value) ?? []) ctx.out(line);
-  for (const warning of decoded.warnings) ctx.out(c.yellow(formatWarning(warning)));
+  ctx.out(`${c.bold(showName(file))}: ${format.title} (${format.id}), ${plural(saveSize(input), 'byte')}`);
+  for (const line of format.summary?.(decoded.value) ?? []) ctx.out(showName(line));
+  for (const warning of decoded.warnings) ctx.out(c.yellow(showName(formatWarning(warning))));
   const limits = options.full ? FULL_LIMITS : SUMMARY_LIMITS;
   for (const line of renderTree(
     json,

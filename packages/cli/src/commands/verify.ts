@@ -6,6 +6,7 @@ import type { CliContext } from '../context.js';
 import { chooseFormat, decodeSave, encodeSave } from '../document.js';
 import { SaveFailure, UnrecognisedSave, UsageError } from '../errors.js';
 import { isDirectory, listFiles, readSave, saveSize } from '../io.js';
+import { showJson, showName } from '../show.js';
 
 /** One save's verdict (`skipped`: a file found in a folder or glob that no format recognises). */
 export interface VerifyResult {
@@ -44,17 +45,36 @@ export function expandSaveArguments(ctx: CliContext, args: ReadonlyArray<string>
       const matches = globSync(pattern, { cwd: base, onlyFiles: true, expandDirectories: false })
         .sort()
         .map((match) => (base === '.' ? match : `${base.replace(/\/$/, '')}/${match}`));
-      if (matches.length === 0) throw new UsageError(`${arg}: no file matches`);
+      if (matches.length === 0) throw new UsageError(`${showName(arg)}: no file matches`);
       out.push(...matches.map((file) => ({ file, named: false })));
     } else if (isDirectory(arg)) {
       // A folder some format reads as one save is one save; any other folder holds saves.
-      if (treeFormats && ctx.registry.detect(readSave(arg)) !== undefined) out.push({ file: arg, named: true });
-      else out.push(...listFiles(arg).map((name) => ({ file: `${arg.replace(/\/+$/, '')}/${name}`, named: false })));
+      if (treeFormats && isTreeSave(ctx, arg)) out.push({ file: arg, named: true });
+      else {
+        const unreadable = (name: string) =>
+          ctx.err(`savekit: ${showName(arg)}: skipped ${name}: its name is not UTF-8`);
+        out.push(
+          ...listFiles(arg, unreadable).map((name) => ({ file: `${arg.replace(/\/+$/, '')}/${name}`, named: false })),
+        );
+      }
     } else {
       out.push({ file: arg, named: true });
     }
   }
   return out;
+}
+
+/**
+ * Whether a folder is one save some format reads as a tree. A folder that cannot be read as one
+ * (over the size limit, holding a FIFO, …) is a folder of saves, walked file by file.
+ */
+function isTreeSave(ctx: CliContext, folder: string): boolean {
+  try {
+    return ctx.registry.detect(readSave(folder, ctx.maxSaveBytes)) !== undefined;
+  } catch (error) {
+    if (error instanceof SaveFailure || error instanceof UsageError) return false;
+    throw error;
+  }
 }
 
 function firstDifference(a: Uint8Array, b: Uint8Array): number {
@@ -101,7 +121,7 @@ export function verifyOne(
   options: { skipUnrecognised?: boolean } = {},
 ): VerifyResult {
   try {
-    const input = readSave(file);
+    const input = readSave(file, ctx.maxSaveBytes);
     const format = chooseFormat(ctx.registry, input, file, formatId);
     const decoded = decodeSave(format, input, file);
     const rebuilt = encodeSave(format, decoded.value, file);
@@ -175,10 +195,11 @@ export function verifyCommand(
     bar?.increment();
     if (options.json || (bar !== undefined && (result.status === 'ok' || result.status === 'skipped'))) continue;
     bar?.stop();
+    const name = showName(file);
     if (result.status === 'ok')
-      ctx.out(`${c.green('ok')} ${file} (${result.format}, ${plural(result.size ?? 0, 'byte')})`);
-    else if (result.status === 'skipped') ctx.out(`${c.dim('skipped')} ${file}: ${result.message}`);
-    else ctx.out(`${c.red(result.status)} ${file}: ${result.message}`);
+      ctx.out(`${c.green('ok')} ${name} (${result.format}, ${plural(result.size ?? 0, 'byte')})`);
+    else if (result.status === 'skipped') ctx.out(`${c.dim('skipped')} ${name}: ${showName(result.message ?? '')}`);
+    else ctx.out(`${c.red(result.status)} ${name}: ${showName(result.message ?? '')}`);
     bar?.start(files.length, results.length + skipped.length);
   }
   bar?.stop();
@@ -194,7 +215,7 @@ export function verifyCommand(
     skipped: skipped.length,
   };
   if (options.json) {
-    ctx.out(JSON.stringify({ results, skipped: skipped.map((r) => r.file), summary }, null, 2));
+    ctx.out(showJson(JSON.stringify({ results, skipped: skipped.map((r) => r.file), summary }, null, 2)));
   } else {
     ctx.out(
       `${plural(summary.saves, 'save')}: ${grouped(summary.ok)} ok, ${grouped(summary.invalid)} invalid, ${grouped(summary.differs)} differs`,
