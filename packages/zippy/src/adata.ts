@@ -157,6 +157,8 @@ export interface ADataRestoreHooks {
   readonly value: (v: ZValue) => ZValue;
   /** Restores `target` first; returns whether it is still being restored (a cycle). */
   readonly restoreFirst: (target: object) => 'restored' | 'in-progress' | 'null' | 'external';
+  /** Charges `units` of the decode's work budget (each List item, Vector element); throws past it. */
+  readonly work?: (units: number) => void;
 }
 
 /** Fills a structure from its segment 0 (read with references already resolved by `reader`). */
@@ -167,6 +169,7 @@ export function restoreAData(value: AData, reader: SegmentReader, hooks: ADataRe
   if (type !== dataTypeOf(value)) throw new SegmentError(`DataType ${type} changed between allocation and restore`, 4);
   if (value instanceof Vector) {
     const n = reader.count(8);
+    hooks.work?.(n);
     value.values = Array.from({ length: n }, () => reader.f64());
   } else if (value instanceof Range) {
     value.lo = reader.f64();
@@ -176,6 +179,7 @@ export function restoreAData(value: AData, reader: SegmentReader, hooks: ADataRe
     value.hiExclusive = (flags & 2) !== 0;
   } else if (value instanceof List) {
     const n = reader.count(1);
+    hooks.work?.(n);
     const values: ZValue[] = [];
     for (let i = 0; i < n; i++) values.push(hooks.value(reader.value()));
     value.head = List.of(values).head;

@@ -133,22 +133,26 @@ export const zippyFile: Codec<ZippyFile> = defineCodec<ZippyFile>({
         path.pop();
       }
     }
-    // Roots.
+    // Roots. (Every root, external, object, reference and segment costs a unit of the decode's work
+    // budget; each count was checked against the bytes present above or is checked as it is read.)
     let at = base + HEADER;
     const roots: number[] = [];
     for (let i = 0; i < rootCount; i++, at += 4) {
       path.push('roots', i);
+      r.work(1);
       roots.push(reference(r, u32(r, le, at), count, externalCount, at));
       path.length -= 2;
     }
     // Externals: u16 length + bytes each, then padding to 4.
     const externals: string[] = [];
+    const utf8 = new TextDecoder('utf-8', { fatal: false });
     for (let e = 0; e < externalCount; e++) {
       path.push('externals', e);
+      r.work(1);
       if (at + 2 > base + size) throw r.error('the externals table runs past the end', at);
       const length = r.view.getUint16(at, le);
       if (at + 2 + length > base + size) throw r.error(`external name of ${length} bytes runs past the end`, at);
-      externals.push(new TextDecoder('utf-8', { fatal: false }).decode(r.bytes.subarray(at + 2, at + 2 + length)));
+      externals.push(utf8.decode(r.bytes.subarray(at + 2, at + 2 + length)));
       at += 2 + length;
       path.length -= 2;
     }
@@ -190,6 +194,7 @@ export const zippyFile: Codec<ZippyFile> = defineCodec<ZippyFile>({
           `object ${n}: ${refCount} references and ${segCount} segments do not fit its ${bodyLength}-byte body`,
           entry + 8,
         );
+      r.work(1 + refCount + segCount);
       let p = dataBase + bodyAt;
       const bodyEnd = p + bodyLength;
       const references: number[] = [];
@@ -252,21 +257,51 @@ export const zippyFile: Codec<ZippyFile> = defineCodec<ZippyFile>({
     return { byteOrder: le ? 'le' : 'be', minor, numberFormat, crc, roots, externals, objects };
   },
   write(w, file) {
-    if (typeof file !== 'object' || file === null || !Array.isArray(file.objects))
-      throw w.error('expected a ZSAV file');
+    // Everything is checked before a byte is written, so what encodes decodes to the same file:
+    // each failure is an EncodeError at the document path (objects by number, 1-based, as decode
+    // errors name them).
+    const path = w.state.path;
+    const fail = (key: string | number, message: string): never => {
+      path.push(key);
+      throw w.error(message);
+    };
+    if (typeof file !== 'object' || file === null) throw w.error('expected a ZSAV file');
+    if (file.byteOrder !== 'be' && file.byteOrder !== 'le')
+      fail('byteOrder', `byte order ${shown(file.byteOrder)} is neither "be" nor "le"`);
+    if (!isInteger(file.minor, 0xffff)) fail('minor', `minor version ${shown(file.minor)} is not 0–65535`);
+    if (file.numberFormat !== 0 && file.numberFormat !== 1)
+      fail('numberFormat', `number format ${shown(file.numberFormat)} is neither 0 nor 1`);
+    if (typeof file.crc !== 'boolean') fail('crc', `crc ${shown(file.crc)} is not true or false`);
+    if (!Array.isArray(file.roots)) fail('roots', 'expected a list of references');
+    if (!Array.isArray(file.externals)) fail('externals', 'expected a list of names');
+    if (!Array.isArray(file.objects)) fail('objects', 'expected a list of objects');
     const le = file.byteOrder === 'le';
     const start = w.length;
     const count = file.objects.length;
-    const names = file.externals.map((e) => new TextEncoder().encode(e));
+    if (count > 0x7fffffff) fail('objects', `${count} objects; a file holds at most 2147483647`);
+    const names: Uint8Array[] = [];
+    const utf8 = new TextEncoder();
+    for (let e = 0; e < file.externals.length; e++) {
+      const name: unknown = file.externals[e];
+      path.push('externals', e);
+      if (typeof name !== 'string') throw w.error(`an external name must be text, got ${shown(name)}`);
+      const bad = loneSurrogate(name);
+      if (bad >= 0) throw w.error(`external name ${JSON.stringify(name)} has a lone surrogate at ${bad} (not UTF-8)`);
+      const bytes = utf8.encode(name);
+      if (bytes.length > 0xffff) throw w.error(`an external name of ${bytes.length} bytes; at most 65535`);
+      names.push(bytes);
+      path.length -= 2;
+    }
     const externalsSize = align4(names.reduce((n, b) => n + 2 + b.length, 0));
     const directoryAt = HEADER + file.roots.length * 4 + externalsSize;
     const dataAt = directoryAt + count * DIRECTORY_ENTRY;
-    const ref = (value: number, what: string) => {
-      if (!Number.isInteger(value) || value > count || value < -file.externals.length)
+    const ref = (value: unknown, what: string): number => {
+      if (!Number.isInteger(value) || (value as number) > count || (value as number) < -file.externals.length)
         throw w.error(
-          `${what}: reference ${value} is not 0, an object (1–${count}) or an external (−1…−${file.externals.length})`,
+          `${what}: reference ${shown(value)} is not 0, an object (1–${count}) or an external (−1…−${file.externals.length})`,
         );
-      return value < 0 ? EXTERNAL + (-value - 1) : value;
+      const v = value as number;
+      return v < 0 ? EXTERNAL + (-v - 1) : v;
     };
     const put32 = (v: number) => {
       const at = w.ensure(4);
@@ -278,37 +313,34 @@ export const zippyFile: Codec<ZippyFile> = defineCodec<ZippyFile>({
       w.view.setUint16(at, v, le);
       w.length = at + 2;
     };
-    put32(MAGIC);
-    put16(1);
-    put16(file.minor);
-    if (file.numberFormat !== 0 && file.numberFormat !== 1)
-      throw w.error(`number format ${file.numberFormat} is neither 0 nor 1`);
-    put32((file.externals.length > 0 ? 1 : 0) | (file.crc ? 2 : 0) | (file.numberFormat << 8));
-    put32(count);
-    put32(file.roots.length);
-    put32(file.externals.length);
-    put32(directoryAt);
-    put32(dataAt);
-    file.roots.forEach((root, i) => {
-      put32(ref(root, `roots[${i}]`));
+    const rootValues = file.roots.map((root, i) => {
+      path.push('roots', i);
+      const v = ref(root, `roots[${i}]`);
+      path.length -= 2;
+      return v;
     });
-    for (const name of names) {
-      if (name.length > 0xffff) throw w.error('an external name is longer than 65535 bytes');
-      put16(name.length);
-      w.append(name);
-    }
-    w.fill(align4(w.length - start) - (w.length - start), 0);
     // Two passes straight into the output, no body buffer or entry list in between: the first
     // checks each object and sizes its body (the directory, written first, needs the offsets), the
     // second writes the bodies. The output is sized once, exactly.
-    const path = w.state.path;
-    const bodyLengths = new Uint32Array(count);
+    const bodyLengths = new Float64Array(count);
+    const tags = new Uint32Array(count);
     let bodiesSize = 0;
     for (let i = 0; i < count; i++) {
       const o = file.objects[i];
       path.push('objects', i + 1);
       if (typeof o !== 'object' || o === null || !Array.isArray(o.references) || !Array.isArray(o.segments))
         throw w.error(`object ${i + 1}: expected { tag, size, references, segments }`);
+      const tag = tagOf(o.tag);
+      if (tag === undefined)
+        fail('tag', `object ${i + 1}: tag ${shown(o.tag)} is not four characters of one byte each`);
+      tags[i] = tag as number;
+      if (!isInteger(o.size, 0xffffffff))
+        fail('size', `object ${i + 1}: recorded size ${shown(o.size)} is not a 32-bit size (0–4294967295)`);
+      for (let k = 0; k < o.references.length; k++) {
+        path.push('references', k);
+        ref(o.references[k], `object ${i + 1}`);
+        path.length -= 2;
+      }
       let length = 4 * o.references.length;
       for (let k = 0; k < o.segments.length; k++) {
         const segment = o.segments[k];
@@ -319,7 +351,7 @@ export const zippyFile: Codec<ZippyFile> = defineCodec<ZippyFile>({
       if (
         first === undefined ||
         first.length < 4 ||
-        new DataView(first.buffer, first.byteOffset, first.byteLength).getUint32(0, le) !== tagValue(o.tag)
+        new DataView(first.buffer, first.byteOffset, first.byteLength).getUint32(0, le) !== tag
       ) {
         throw w.error(`object ${i + 1}: segment 0 must start with its tag ${JSON.stringify(o.tag)}`);
       }
@@ -327,11 +359,29 @@ export const zippyFile: Codec<ZippyFile> = defineCodec<ZippyFile>({
       bodiesSize += length;
       path.length -= 2;
     }
+    // Offsets and lengths are 32-bit: a file past 4 GiB cannot be written.
+    if (dataAt + bodiesSize > 0xffffffff)
+      throw w.error(`the file would be ${dataAt + bodiesSize} bytes; ZSAV offsets reach 4 GiB`);
+    put32(MAGIC);
+    put16(1);
+    put16(file.minor);
+    put32((file.externals.length > 0 ? 1 : 0) | (file.crc ? 2 : 0) | (file.numberFormat << 8));
+    put32(count);
+    put32(file.roots.length);
+    put32(file.externals.length);
+    put32(directoryAt);
+    put32(dataAt);
+    for (const root of rootValues) put32(root);
+    for (const name of names) {
+      put16(name.length);
+      w.append(name);
+    }
+    w.fill(align4(w.length - start) - (w.length - start), 0);
     w.presize(count * DIRECTORY_ENTRY + bodiesSize + (file.crc ? 8 : 0));
     let bodyAt = 0;
     for (let i = 0; i < count; i++) {
       const o = file.objects[i]!; // checked by the first pass
-      put32(tagValue(o.tag));
+      put32(tags[i]!);
       put32(o.size);
       put32(o.references.length);
       put32(o.segments.length);
@@ -360,7 +410,44 @@ export const zippyFile: Codec<ZippyFile> = defineCodec<ZippyFile>({
 });
 
 function align4(n: number): number {
-  return (n + 3) & ~3;
+  return n + ((4 - (n % 4)) % 4);
+}
+
+/** Whether `value` is a whole number from 0 to `max`. */
+function isInteger(value: unknown, max: number): boolean {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= max;
+}
+
+/** A tag's 32-bit value, or undefined when it is not four characters of one byte each. */
+function tagOf(tag: unknown): number | undefined {
+  if (typeof tag !== 'string' || tag.length !== 4) return undefined;
+  for (let i = 0; i < 4; i++) if (tag.charCodeAt(i) > 0xff) return undefined;
+  return tagValue(tag);
+}
+
+/** The index of the first lone surrogate in `text`, or −1. */
+function loneSurrogate(text: string): number {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdfff) continue;
+    if (c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        i++;
+        continue;
+      }
+    }
+    return i;
+  }
+  return -1;
+}
+
+/** A value for a message, bounded and without calling anything of its own. */
+function shown(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (value === null || value === undefined) return String(value);
+  return Array.isArray(value) ? 'a list' : `a ${typeof value}`;
 }
 
 /** A file's objects as a core graph image (for `readGraph`). */

@@ -9,6 +9,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js';
 import {
+  DecodeBudget,
   decode,
   DecodeError,
   encode,
@@ -45,16 +46,30 @@ export function writeSavefile<O extends object>(
   return encode(zippyFile, fromGraphImage(image.right, options));
 }
 
-/** The file's objects restored through `restorer` (given the decoded file, to peek at segments while allocating). */
+/**
+ * The file's objects restored through `restorer` (given the decoded file, to peek at segments while
+ * allocating, and the decode's budget, to charge what restoring costs). One budget covers the whole
+ * load: the container's decode and the restore share it (`options.budget`, else a fresh one from
+ * `options.maxWork` / `maxTotalOutput` and the defaults).
+ */
 export function readSavefile<O extends object>(
   bytes: Uint8Array,
-  restorer: (file: ZippyFile) => GraphRestorer<O>,
+  restorer: (file: ZippyFile, budget: DecodeBudget) => GraphRestorer<O>,
   options?: DecodeOptions,
 ): E.Either<DecodeError, RestoredGraph<O> & { file: ZippyFile }> {
-  const file = decode(zippyFile, bytes, options);
+  const budget = DecodeBudget.of(options, bytes.length);
+  const file = decode(zippyFile, bytes, { ...options, budget });
   if (E.isLeft(file)) return file;
-  const graph = readGraph(toGraphImage(file.right.value), restorer(file.right.value));
+  const graph = readGraph(toGraphImage(file.right.value), restorer(file.right.value, budget));
   return E.isLeft(graph) ? graph : E.right({ ...graph.right, file: file.right.value });
+}
+
+/**
+ * Charges `units` of work to the budget for object `n` (restoring its references, entries, items):
+ * a BudgetError at `objects[n]` past it.
+ */
+function restoreWork(budget: DecodeBudget | undefined, units: number, n: number): void {
+  budget?.spendWork(units, ['objects', n], 0);
 }
 
 /** The DataType in segment 0 of object `n` (bytes 4…7), for allocating a C structure. */
@@ -94,8 +109,13 @@ export const adataSaver: GraphSaver<AData> = {
   sizeOf: (object) => writeAData(object).size,
 };
 
-/** Restores C structures saved with {@link adataSaver}. */
-export function adataRestorer(file: ZippyFile): GraphRestorer<AData> {
+/**
+ * Restores C structures saved with {@link adataSaver}. With the decode's `budget` (as
+ * {@link readSavefile} passes it), each object, reference, List item and Vector element costs a unit
+ * of work.
+ */
+export function adataRestorer(file: ZippyFile, budget?: DecodeBudget): GraphRestorer<AData> {
+  const work = (units: number, n: number) => restoreWork(budget, units, n);
   return {
     maxRestoreDepth: RESTORE_DEPTH,
     allocate(kind, _size, n) {
@@ -103,6 +123,7 @@ export function adataRestorer(file: ZippyFile): GraphRestorer<AData> {
       return allocateAData(dataTypeAt(file, n));
     },
     restore(object, ctx) {
+      work(1 + ctx.referenceCount, ctx.number);
       const refs = Array.from({ length: ctx.referenceCount }, () => ctx.readReference());
       const segment = ctx.getObjectData();
       if (segment === undefined) throw ctx.fail('no segment');
@@ -112,7 +133,11 @@ export function adataRestorer(file: ZippyFile): GraphRestorer<AData> {
             throw new SegmentError(`slot ${slot}, but the object has ${refs.length} references`, at);
           return refs[slot]!;
         });
-        restoreAData(object, reader, { value: (v) => v, restoreFirst: (t) => ctx.restoreFirst(t as AData) });
+        restoreAData(object, reader, {
+          value: (v) => v,
+          restoreFirst: (t) => ctx.restoreFirst(t as AData),
+          work: (units) => work(units, ctx.number),
+        });
       } catch (error) {
         throw segmentFailure(ctx, error);
       }

@@ -13,6 +13,7 @@
 import fengari from 'fengari';
 import * as E from 'fp-ts/lib/Either.js';
 import {
+  type DecodeBudget,
   DecodeError,
   EncodeError,
   type DecodeOptions,
@@ -73,8 +74,29 @@ export function luaRef(L: LuaState, index: number): LuaRef {
   return new LuaRef(L, lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX));
 }
 
-/** Values the application supplies by name instead of saving them (C functions, script functions, singletons). */
-export type Externals = Readonly<Record<string, (L: LuaState) => void>>;
+/**
+ * Values the application supplies by name instead of saving them (C functions, script functions,
+ * singletons): a record (only its own properties count, so `__proto__`, `constructor` or `toString`
+ * are names like any other) or a `Map`.
+ */
+export type Externals = Readonly<Record<string, (L: LuaState) => void>> | ReadonlyMap<string, (L: LuaState) => void>;
+
+/** The pusher named `name`, if the application supplies one (own properties only, never inherited). */
+function externalNamed(externals: Externals, name: string): ((L: LuaState) => void) | undefined {
+  const push =
+    externals instanceof Map
+      ? externals.get(name)
+      : Object.hasOwn(externals, name)
+        ? (externals as Readonly<Record<string, (L: LuaState) => void>>)[name]
+        : undefined;
+  return typeof push === 'function' ? push : undefined;
+}
+
+/** Every (name, pusher) the application supplies. */
+function externalEntries(externals: Externals): Array<[string, (L: LuaState) => void]> {
+  const entries = externals instanceof Map ? [...externals] : Object.entries(externals);
+  return entries.filter((entry): entry is [string, (L: LuaState) => void] => typeof entry[1] === 'function');
+}
 
 /** Options of {@link saveLua}. */
 export interface LuaSaveOptions extends WriteOptions {
@@ -158,7 +180,7 @@ class LuaSaver implements GraphSaver<object> {
     externals: Externals,
   ) {
     this.keeper = new Keeper(L);
-    for (const [name, push] of Object.entries(externals)) {
+    for (const [name, push] of externalEntries(externals)) {
       push(L);
       const p = lua.lua_topointer(L, -1);
       if (p !== null) this.externalNames.set(p, name);
@@ -395,8 +417,14 @@ class LuaRestorer implements GraphRestorer<object> {
     private readonly L: LuaState,
     private readonly file: ZippyFile,
     private readonly externals: Externals,
+    /** The load's budget: each object, reference and table entry restored costs a unit of work. */
+    private readonly budget?: DecodeBudget,
   ) {
     this.keeper = new Keeper(L);
+  }
+
+  private work(units: number, n: number): void {
+    this.budget?.spendWork(units, ['objects', n], 0);
   }
 
   /** A handle for the value on top of the stack (popped). */
@@ -430,7 +458,7 @@ class LuaRestorer implements GraphRestorer<object> {
   }
 
   external(name: string): object | undefined {
-    const push = this.externals[name];
+    const push = externalNamed(this.externals, name);
     if (push === undefined) return undefined;
     push(this.L);
     if (lua.lua_type(this.L, -1) === lua.LUA_TLIGHTUSERDATA) {
@@ -459,6 +487,7 @@ class LuaRestorer implements GraphRestorer<object> {
 
   restore(object: object, ctx: RestoreContext<object>): void {
     const L = this.L;
+    this.work(1 + ctx.referenceCount, ctx.number);
     const refs = Array.from({ length: ctx.referenceCount }, () => ctx.readReference());
     const segment = ctx.getObjectData();
     if (segment === undefined) throw ctx.fail('no data segment');
@@ -475,6 +504,7 @@ class LuaRestorer implements GraphRestorer<object> {
               ? { ref: new LuaRef(L, this.copyRef(v.ref)) }
               : v,
           restoreFirst: (t) => ctx.restoreFirst(t),
+          work: (units) => this.work(units, ctx.number),
         });
         return;
       }
@@ -494,12 +524,16 @@ class LuaRestorer implements GraphRestorer<object> {
           }
         } else {
           if (tag !== LUA_TAG) throw new SegmentError('a table segment starts with LUA\\0', 0);
+          // Entries are counted against the bytes left (each takes at least one byte a value) and
+          // charged before the loop; nothing is preallocated from a count.
           const n = reader.count(1);
+          this.work(n, ctx.number);
           for (let i = 1; i <= n; i++) {
             this.push(reader.value());
             lua.lua_rawseti(L, at, i);
           }
           const pairs = reader.count(2);
+          this.work(pairs, ctx.number);
           for (let i = 0; i < pairs; i++) {
             const keyAt = reader.pos;
             const key = reader.value();
@@ -556,7 +590,11 @@ export function loadLua(
 ): E.Either<DecodeError, LoadedLua> {
   let restorer: LuaRestorer | undefined;
   const top = lua.lua_gettop(L);
-  const result = readSavefile(bytes, (file) => (restorer = new LuaRestorer(L, file, options.externals ?? {})), options);
+  const result = readSavefile(
+    bytes,
+    (file, budget) => (restorer = new LuaRestorer(L, file, options.externals ?? {}, budget)),
+    options,
+  );
   if (E.isLeft(result) && restorer === undefined) lua.lua_settop(L, top);
   if (E.isLeft(result)) {
     restorer?.release();
