@@ -10,6 +10,7 @@ import {
   arena,
   array,
   bits,
+  DecodeBudget,
   DecodeError,
   decode,
   encode,
@@ -22,6 +23,7 @@ import {
   u8,
   type Arena,
   type Codec,
+  type DecodeOptions,
   type Pointer,
   type TypeOf,
 } from '@savekit/core';
@@ -159,18 +161,27 @@ export interface DefinedGroup {
 /**
  * Reads the headers of `defgrp.dat` at the offsets the game state gives (encounter id → offset), and
  * their groups. Byte 0 must be the reserved zero; a header or group outside the file, over byte 0 or
- * over another one is a DecodeError.
+ * over another one is a DecodeError. `options` are those of a decode: the headers and groups are
+ * read with one budget (`DecodeBudget.of(options, bytes.length)`, or `options.budget` when given).
  */
 export function readDefinedGroups(
   bytes: Uint8Array,
   offsets: ReadonlyMap<number, number>,
+  options?: DecodeOptions,
 ): E.Either<DecodeError, DefinedGroup[]> {
   if (bytes.length === 0 || bytes[0] !== 0)
     return E.left(new DecodeError([], 0, 'defgrp.dat must start with its reserved zero byte'));
+  // One budget for the whole file: every header and group is a nested decode that spends from it.
+  const budget = DecodeBudget.of(options, bytes.length);
+  const nested: DecodeOptions = { ...options, trailing: 'keep', budget };
   const out: DefinedGroup[] = [];
   const extents: Array<[number, number, string]> = [[0, 1, 'the reserved byte']];
   for (const [id, at] of [...offsets].sort((a, b) => a[0] - b[0])) {
-    const header = decode(groupHeader, bytes.subarray(at), { trailing: 'keep' });
+    if (!Number.isSafeInteger(at) || at < 0 || at >= bytes.length)
+      return E.left(
+        new DecodeError([`encounter ${id}`], 0, `offset ${at} is outside the file (${bytes.length} bytes)`),
+      );
+    const header = decode(groupHeader, bytes.subarray(at), nested);
     if (E.isLeft(header))
       return E.left(
         new DecodeError([`encounter ${id}`, ...header.left.path], at + header.left.offset, header.left.message),
@@ -185,7 +196,7 @@ export function readDefinedGroups(
       }
       const group =
         offset < bytes.length
-          ? decode(stateBattleGroup, bytes.subarray(offset), { trailing: 'keep' })
+          ? decode(stateBattleGroup, bytes.subarray(offset), nested)
           : E.left(new DecodeError([], 0, `offset ${offset} is past the end (${bytes.length} bytes)`));
       if (E.isLeft(group))
         return E.left(

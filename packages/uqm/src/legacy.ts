@@ -6,6 +6,7 @@
  * @module
  */
 
+import * as t from 'io-ts';
 import {
   array,
   bytes,
@@ -184,15 +185,43 @@ export const lzhufLayer = layer(
 /** A decoded 0.7 save. */
 export interface LegacySave {
   summary: TypeOf<typeof legacySummary>;
-  /** The compressed part, kept as the file had it while unchanged (our coder writes the game's bytes). */
+  /**
+   * The compressed part: its value, and the file's code in `stored` — written back while the value is
+   * unchanged (checked by decompressing it on encode), a changed value compressed afresh.
+   */
   stream: Kept<TypeOf<typeof legacyStream>>;
 }
 
-/** A 0.7 save file (`starcon2.NN`). */
+/**
+ * A 0.7 save file (`starcon2.NN`). Decoding never compresses: the file's code is kept as it is
+ * (`keep: 'always'`), so a decode costs one decompression, bounded by the decode's output budget.
+ */
 export const legacySave: Codec<LegacySave> = struct({
   summary: legacySummary,
-  stream: transformKeeping(legacyStream, { decodedLength: u32le }, lzhufLayer),
+  stream: strictKeys(transformKeeping(legacyStream, { decodedLength: u32le, keep: 'always' }, lzhufLayer)),
 }) as unknown as Codec<LegacySave>;
+
+/**
+ * `codec` whose JSON refuses names it does not know: `{ value, stored }` with a misspelt `stored`
+ * would otherwise be dropped silently (and the stream compressed afresh).
+ */
+function strictKeys<A>(codec: Codec<Kept<A>>): Codec<Kept<A>> {
+  const inner = codec.json;
+  const json = new t.Type<Kept<A>, unknown, unknown>(
+    inner.name,
+    (u): u is Kept<A> => inner.is(u),
+    (u, c) => {
+      if (typeof u === 'object' && u !== null && !Array.isArray(u)) {
+        const unknown = Object.keys(u).find((k) => k !== 'value' && k !== 'stored');
+        if (unknown !== undefined)
+          return t.failure(u, c, `unknown name ${JSON.stringify(unknown)}: the stream is { value, stored? }`);
+      }
+      return inner.validate(u, c);
+    },
+    (a) => inner.encode(a),
+  );
+  return { ...codec, json };
+}
 
 /** Whether bytes look like a 0.7 save: a summary whose year is in the game's range, then a plausible stream. */
 export function looksLegacy(input: Uint8Array): boolean {

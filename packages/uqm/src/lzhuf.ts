@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { OutputLimitError } from '@savekit/core';
 
 const N = 4096; // ring buffer
 const F = 16; // look-ahead (classic LZHUF: 60)
@@ -328,15 +329,31 @@ export function lzhufCompress(input: Uint8Array): Uint8Array {
 /** Options of {@link lzhufDecompress}. */
 export interface LzhufOptions {
   /**
-   * The most bytes the stream may claim (default 256 MiB; `undefined` too, so a caller can forward an
-   * unset limit): a larger length is refused before decoding.
+   * The most bytes the stream may produce (default 256 MiB; `undefined` too, so a caller can forward
+   * an unset limit): a stream that claims more is refused with an `OutputLimitError` before decoding.
+   * Inside a decode this is what the decode's budget has left (`LayerLimits.maxOutput`).
    */
   readonly maxOutput?: number | undefined;
 }
 
+/** The default of {@link LzhufOptions.maxOutput}: 256 MiB. */
+export const LZHUF_DEFAULT_MAX_OUTPUT = 256 * 1024 * 1024;
+
 /**
- * Decompresses a UQM LZHUF stream. A length over the limit (or more than the code could hold), or a
- * code that ends before the length is reached, is an {@link LzhufError} with its offset.
+ * The most bytes `codeBytes` bytes of LZHUF code can decode to. Every symbol takes at least one bit
+ * (the Huffman tree has two subtrees), and a match — at most 16 bytes — also takes a position of at
+ * least 9 bits (8, then 1 to 6 more): so at most 16 bytes per 10 bits, 12.8 bytes per byte of code.
+ * A length beyond it cannot be true, and is refused before anything is allocated.
+ */
+export function lzhufMaxDecodedLength(codeBytes: number): number {
+  return Math.floor((codeBytes * 8 * F) / 10);
+}
+
+/**
+ * Decompresses a UQM LZHUF stream. A length over `maxOutput` is an `OutputLimitError` (from
+ * `@savekit/core`); a length the code cannot hold, or code that ends before the length is reached,
+ * is an {@link LzhufError} with its offset. Memory: the output, allocated once at its length after
+ * both checks — never more than 12.8 bytes per byte of code, and never more than `maxOutput`.
  */
 export function lzhufDecompress(stream: Uint8Array, options: LzhufOptions = {}): Uint8Array {
   if (stream.length < 4)
@@ -345,7 +362,7 @@ export function lzhufDecompress(stream: Uint8Array, options: LzhufOptions = {}):
   return decodeStream(stream, 4, size, options);
 }
 
-/** Decodes LZHUF code (no length header) into exactly `size` bytes. */
+/** Decodes LZHUF code (no length header) into exactly `size` bytes (checked as {@link lzhufDecompress} checks). */
 export function lzhufDecode(code: Uint8Array, size: number, options: LzhufOptions = {}): Uint8Array {
   return decodeStream(code, 0, size, options);
 }
@@ -356,11 +373,18 @@ export function lzhufEncode(input: Uint8Array): Uint8Array {
 }
 
 function decodeStream(stream: Uint8Array, start: number, size: number, options: LzhufOptions): Uint8Array {
-  const limit = options.maxOutput ?? 256 * 1024 * 1024;
-  if (size > limit) throw new LzhufError(`the stream claims ${size} bytes, over the limit of ${limit}`, 0);
-  // Each symbol takes at least one bit and a match gives at most 16 bytes: refuse what the code cannot hold.
-  if (size > (stream.length - start) * 8 * F + F)
-    throw new LzhufError(`${stream.length - start} bytes of code cannot hold ${size} bytes`, 0);
+  const limit = options.maxOutput ?? LZHUF_DEFAULT_MAX_OUTPUT;
+  if (!Number.isSafeInteger(size) || size < 0)
+    throw new LzhufError(`the stream's length ${size} is not a byte count`, 0);
+  if (size > limit) throw new OutputLimitError(limit, `the stream claims ${size} bytes, over the limit of ${limit}`);
+  // Refuse what the code cannot hold before allocating for it (see lzhufMaxDecodedLength).
+  const codeBytes = stream.length - start;
+  if (size > lzhufMaxDecodedLength(codeBytes))
+    throw new LzhufError(
+      `${codeBytes} bytes of code cannot hold ${size} bytes (at most ${lzhufMaxDecodedLength(codeBytes)})`,
+      0,
+    );
+  // Justified twice over (by the limit and by the code present): allocated once, at its size.
   const out = new Uint8Array(size);
   const huff = new Huffman();
   const text = new Uint8Array(N);

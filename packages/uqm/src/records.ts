@@ -78,9 +78,15 @@ export const restText: Codec<string | { bytes: Uint8Array }> = defineCodec<strin
     return text !== undefined ? text : { bytes: raw };
   },
   write(w, value) {
-    if (typeof value === 'string') w.append(utf8.encode(value));
-    else if (typeof value === 'object' && value !== null && value.bytes instanceof Uint8Array) w.append(value.bytes);
-    else throw w.error('expected a string or { bytes }');
+    if (typeof value === 'string') {
+      if (!utf8.canEncode(value)) throw w.error('the text has a lone surrogate, which UTF-8 cannot encode');
+      w.append(utf8.encode(value));
+    } else if (typeof value === 'object' && value !== null && value.bytes instanceof Uint8Array) {
+      // Bytes that are UTF-8 text would be read back as the text: such a name is given as a string.
+      if (safeDecode(value.bytes) !== undefined)
+        throw w.error('these bytes are UTF-8 text: give them as a string, not { bytes }');
+      w.append(value.bytes);
+    } else throw w.error('expected a string or { bytes }');
   },
 });
 

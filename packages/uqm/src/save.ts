@@ -10,6 +10,7 @@ import {
   defineCodec,
   i32le,
   jsonBytes,
+  jsonRecord,
   magic,
   readChild,
   struct,
@@ -144,11 +145,25 @@ function summaryChunk(kind: SaveMagic): Codec<Summary> {
   });
 }
 
-/** The `GmSt` chunk: the game state of the revision its size names, or its bytes when no revision has that size. */
+// The entry names of each revision, newest first (the encoder picks the revision by them).
+let revisionNames: Array<{ revision: number; names: ReadonlyArray<string> }> | undefined;
+function namesByRevision() {
+  revisionNames ??= [5, 4, 3, 2, 1, 0].map((revision) => ({
+    revision,
+    names: (gameState(revision).meta.fields as Array<{ name: string }>).map((f) => f.name),
+  }));
+  return revisionNames;
+}
+
+/**
+ * The `GmSt` chunk: the game state of the revision its size names, or its bytes when no revision has
+ * that size. Its JSON is a null-prototype record of entry names (`jsonRecord`), so a name such as
+ * `__proto__` stays an own entry (and is refused on encode as no revision's).
+ */
 export const gameStateChunk: Codec<GameState | { raw: Uint8Array }> = defineCodec<GameState | { raw: Uint8Array }>({
   name: 'gameStateChunk',
   kind: 'uqmGameState',
-  json: t.union([t.type({ raw: jsonBytes() }), t.record(t.string, t.number)]) as unknown as t.Type<
+  json: t.union([t.type({ raw: jsonBytes() }), jsonRecord(t.number)]) as unknown as t.Type<
     GameState | { raw: Uint8Array },
     unknown,
     unknown
@@ -163,20 +178,30 @@ export const gameStateChunk: Codec<GameState | { raw: Uint8Array }> = defineCode
       );
       return { raw: r.take(r.remaining) };
     }
-    return gameState(revision).read(r);
+    const codec = gameState(revision);
+    // One unit of work per entry: a file of many GmSt chunks costs what its entries cost.
+    r.work((codec.meta.fields as unknown[]).length);
+    return codec.read(r);
   },
   write(w, value) {
-    if (typeof value === 'object' && value !== null && (value as { raw?: unknown }).raw instanceof Uint8Array) {
-      w.append((value as { raw: Uint8Array }).raw);
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      throw w.error('expected the game state: an object of entries, or { raw }');
+    if (Object.hasOwn(value, 'raw')) {
+      const raw = (value as { raw?: unknown }).raw;
+      if (!(raw instanceof Uint8Array)) throw w.error('expected { raw } to hold bytes');
+      if (Object.keys(value).length !== 1) throw w.error('a game state kept as bytes is { raw } and nothing else');
+      // Bytes of a known revision's size would decode as entries, not as { raw }.
+      if (revisionOfSize(raw.length) !== undefined)
+        throw w.error(`a game state of ${raw.length} bytes is a known revision: give its entries, not { raw }`);
+      w.append(raw);
       return;
     }
     const state = value as GameState;
-    // The revision is the one whose entries the value has: the newest entry present decides.
-    for (let revision = 5; revision >= 0; revision--) {
-      const codec = gameState(revision);
-      const names = (codec.meta.fields as Array<{ name: string }>).map((f) => f.name);
-      if (names.every((n) => n in state) && Object.keys(state).length === names.length) {
-        codec.write(w, state);
+    const count = Object.keys(state).length;
+    // The revision is the one whose entries the value has: exactly its names, each an own entry.
+    for (const { revision, names } of namesByRevision()) {
+      if (count === names.length && names.every((n) => Object.hasOwn(state, n))) {
+        gameState(revision).write(w, state);
         return;
       }
     }
@@ -241,7 +266,7 @@ function fileCodec(kind: SaveMagic): Codec<UqmSave> {
  * short at a chunk boundary.
  */
 function structureProblem(save: UqmSave): string | undefined {
-  const ids = save.chunks.map((c) => c.id);
+  const ids = save.chunks.map((c) => (typeof c === 'object' && c !== null ? c.id : undefined));
   if (ids[0] !== 'GlSt' || ids[1] !== 'GmSt')
     return `GlSt and GmSt must follow Summ (the loader reads them by position); found ${ids.slice(0, 2).join(', ') || 'nothing'}`;
   if (!ids.includes('Star'))

@@ -89,6 +89,8 @@ export function starInfo(recordSize: RecordSize = 12): Codec<StarInfo> {
         const following = blocks[i + 1];
         const next = following === undefined ? size : following.offset;
         path.push('systems', star);
+        // One unit of work per world record (the records are read below).
+        r.work(1 + Math.max(0, Math.floor((next - offset) / recordSize)));
         if (following !== undefined && next === offset)
           throw r.error(`stars ${star} and ${following.star} share the block at ${offset}`, base + following.star * 4);
         if ((next - offset) % recordSize !== 0)
@@ -119,19 +121,32 @@ export function starInfo(recordSize: RecordSize = 12): Codec<StarInfo> {
       if (typeof info !== 'object' || info === null || !Array.isArray(info.systems))
         throw w.error('expected { systems }');
       const table = w.reserve(STAR_TABLE_SIZE);
-      if (info.lead !== undefined) w.append(info.lead);
-      const seen = new Set<number>();
       const path = w.state.path;
+      if (info.lead !== undefined) {
+        // Bytes after the table are read back as the lead only when there are some.
+        if (!(info.lead instanceof Uint8Array) || info.lead.length === 0) {
+          path.push('lead');
+          throw w.error('the lead is bytes, at least one (leave it out when there are none)');
+        }
+        w.append(info.lead);
+      }
+      const seen = new Set<number>();
       info.systems.forEach((system, i) => {
         path.push('systems', i);
+        if (typeof system !== 'object' || system === null) throw w.error('expected { star, worlds }');
         const { star, worlds } = system;
         if (!Number.isInteger(star) || star < 0 || star >= NUM_SOLAR_SYSTEMS)
           throw w.error(`star ${star} is not 0 to ${NUM_SOLAR_SYSTEMS - 1}`);
         if (seen.has(star)) throw w.error(`star ${star} has two blocks`);
+        if (!Array.isArray(worlds)) throw w.error(`star ${star}: expected its worlds`);
         if (worlds.length === 0) throw w.error(`star ${star}: a block has at least one world`);
         seen.add(star);
         w.view.setUint32(table + star * 4, w.length - w.origin, true);
-        for (const world of worlds) {
+        for (const [j, world] of worlds.entries()) {
+          if (typeof world !== 'object' || world === null) {
+            path.push('worlds', j);
+            throw w.error('expected a world record { mineral, energy, bio }');
+          }
           const at = w.ensure(recordSize);
           for (const [k, key] of (['mineral', 'energy', 'bio'] as const).entries()) {
             const v = world[key];

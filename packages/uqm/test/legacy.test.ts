@@ -33,9 +33,18 @@ maybe('0.7 saves', () => {
     expect(legacy.stream.value.randgrp).toEqual(files.randgrp);
     // The game state in the 0.7 layout holds the same entries.
     expect(legacy.stream.value.globals.gameState).toEqual(files.gameState);
-    // Our coder wrote the stream, so no foreign bytes are kept, and the file re-encodes to itself.
-    expect(legacy.stream.stored).toBeUndefined();
+    // The file's code is kept as it is (decoding does not compress again), and written back.
+    expect(legacy.stream.stored).toEqual(bytes.subarray(168));
     expect(encodeOrThrow(legacySave, legacy)).toEqual(bytes);
+    // A changed value is compressed afresh: the same bytes as a save written from that value.
+    const richer = { ...legacy, summary: { ...legacy.summary } };
+    richer.stream = {
+      ...legacy.stream,
+      value: { ...legacy.stream.value, star: { ...legacy.stream.value.star, x: 1 } },
+    };
+    const fresh = encodeOrThrow(legacySave, { ...richer, stream: { value: richer.stream.value } });
+    expect(encodeOrThrow(legacySave, richer)).toEqual(fresh);
+    expect(decodeOrThrow(legacySave, fresh).stream.value.star.x).toBe(1);
   });
 
   test('the 0.7 layout puts the defined-group offsets where 0.7 kept them (probe at bit 451)', () => {
