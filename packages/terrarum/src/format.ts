@@ -7,6 +7,7 @@
 import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import {
+  DecodeBudget,
   decode,
   DecodeError,
   encode,
@@ -16,13 +17,16 @@ import {
   jsonRecord,
   plural,
   type Decoded,
+  type DecodeOptions,
+  type EncodeOptions,
   type SaveFormat,
+  type SaveInput,
   type Warning,
 } from '@savekit/core';
 import { jsonWorld, type JsonWorld } from './world-json.js';
 import { worldMeta, type WorldMeta } from './meta.js';
 import { decodeSave, encodeSave, type TerrarumSave } from './save.js';
-import { diskToTree, tevdDisk, updateDiskFromTree, type TevdDisk } from './tevd.js';
+import { checkEntryNames, diskToTree, tevdDisk, updateDiskFromTree, type TevdDisk } from './tevd.js';
 import { temdFile, type TemdFile } from './temd.js';
 
 /** A decoded Terrarum input. */
@@ -57,6 +61,14 @@ const documentJson = t.union([
   t.type({ kind: t.literal('world'), world: jsonWorld.json }),
   t.type({ kind: t.literal('temd'), temd: temdFile.json }),
 ]) as unknown as t.Type<TerrarumDocument, unknown, unknown>;
+
+/** Whether a disk's root directory (id 0) holds a file named `world`: a save lives on it. */
+function holdsSave(disk: TevdDisk): boolean {
+  return (
+    disk.layout !== 'tvda' &&
+    disk.entries.some((e) => e.parent === '0' && e.id !== '0' && e.name === 'world' && e.content.kind === 'file')
+  );
+}
 
 const startsWith = (b: Uint8Array, s: string) =>
   b.length >= s.length && [...s].every((c, i) => b[i] === c.charCodeAt(0));
@@ -99,6 +111,85 @@ function summary(doc: TerrarumDocument): string[] {
   }
 }
 
+/** The document of `input`; every nested decode shares `budget` (through `options`). Throws DecodeErrors. */
+function decodeInput(
+  input: SaveInput,
+  options: DecodeOptions,
+  budget: DecodeBudget,
+): E.Either<DecodeError, Decoded<TerrarumDocument>> {
+  if (isSaveTree(input)) {
+    const save = decodeSave(input, options);
+    return E.isLeft(save)
+      ? save
+      : E.right({ value: { kind: 'save', save: save.right.value }, warnings: save.right.warnings });
+  }
+  if (startsWith(input, 'TEVd')) {
+    const disk = decode(tevdDisk, input, options);
+    if (E.isLeft(disk)) return disk;
+    const warnings: Warning[] = [...disk.right.warnings];
+    // A save on a disk is checked like a save in a folder. Paths are built only then (and charged
+    // to the budget): a disk without a save is not asked for its tree.
+    if (!holdsSave(disk.right.value)) {
+      checkEntryNames(disk.right.value);
+      return E.right({ value: { kind: 'disk', disk: disk.right.value }, warnings });
+    }
+    const tree = diskToTree(disk.right.value, budget);
+    const save = decodeSave(tree, options);
+    if (E.isLeft(save)) return save;
+    warnings.push(...save.right.warnings);
+    return E.right({ value: { kind: 'disk', disk: disk.right.value, save: save.right.value }, warnings });
+  }
+  if (startsWith(input, 'TESV')) {
+    const meta = decode(worldMeta, input, options);
+    return E.isLeft(meta)
+      ? meta
+      : E.right({ value: { kind: 'meta', meta: meta.right.value }, warnings: meta.right.warnings });
+  }
+  if (startsWith(input, 'TEMD') || (input[0] === 0x1f && input[1] === 0x8b)) {
+    const temd = decode(temdFile, input, options);
+    return E.isLeft(temd)
+      ? temd
+      : E.right({ value: { kind: 'temd', temd: temd.right.value }, warnings: temd.right.warnings });
+  }
+  const world = decode(jsonWorld, input, options);
+  return E.isLeft(world)
+    ? world
+    : E.right({ value: { kind: 'world', world: world.right.value }, warnings: world.right.warnings });
+}
+
+/** The save of a document. Refusals are EncodeErrors with the document path. */
+function encodeDocument(doc: TerrarumDocument, options: EncodeOptions | undefined): E.Either<EncodeError, SaveInput> {
+  switch (doc.kind) {
+    case 'save':
+      return prefixed('save', encodeSave(doc.save));
+    case 'disk': {
+      if (doc.save === undefined) return prefixed('disk', encode(tevdDisk, doc.disk, options));
+      const tree = encodeSave(doc.save);
+      if (E.isLeft(tree)) return prefixed('save', tree);
+      let disk: TevdDisk;
+      try {
+        disk = updateDiskFromTree(doc.disk, tree.right);
+      } catch (error) {
+        return E.left(new EncodeError(['save'], 0, error instanceof Error ? error.message : String(error)));
+      }
+      return prefixed('disk', encode(tevdDisk, disk, options));
+    }
+    case 'meta':
+      return prefixed('meta', encode(worldMeta, doc.meta, options));
+    case 'temd':
+      return prefixed('temd', encode(temdFile, doc.temd, options));
+    default:
+      return prefixed('world', encode(jsonWorld, doc.world, options));
+  }
+}
+
+/** An encode's result with its error's path under the document's field `key` (as the JSON form has it). */
+function prefixed<A>(key: string, result: E.Either<EncodeError, A>): E.Either<EncodeError, A> {
+  if (E.isRight(result)) return result;
+  const { path, offset, message } = result.left;
+  return E.left(new EncodeError([key, ...path], offset, message));
+}
+
 /** The Terrarum format. */
 export const format: SaveFormat<TerrarumDocument> = {
   id: 'terrarum',
@@ -118,70 +209,25 @@ export const format: SaveFormat<TerrarumDocument> = {
     return 0;
   },
   decode(input, options): E.Either<DecodeError, Decoded<TerrarumDocument>> {
-    if (isSaveTree(input)) {
-      const save = decodeSave(input, options);
-      return E.isLeft(save)
-        ? save
-        : E.right({ value: { kind: 'save', save: save.right.value }, warnings: save.right.warnings });
+    // One budget for the whole decode: the disk, the save on it, its world and every layer share it.
+    let bytes = 0;
+    if (isSaveTree(input)) for (const file of input.values()) bytes += file.length;
+    else bytes = input.length;
+    const budget = DecodeBudget.of(options, bytes);
+    try {
+      return decodeInput(input, { ...options, budget }, budget);
+    } catch (error) {
+      if (error instanceof DecodeError) return E.left(error);
+      return E.left(new DecodeError([], 0, error instanceof Error ? error.message : String(error)));
     }
-    if (startsWith(input, 'TEVd')) {
-      const disk = decode(tevdDisk, input, options);
-      if (E.isLeft(disk)) return disk;
-      const warnings: Warning[] = [...disk.right.warnings];
-      // A save on a disk is checked like a save in a folder.
-      let tree: Map<string, Uint8Array>;
-      try {
-        tree = diskToTree(disk.right.value);
-      } catch (error) {
-        return E.left(new DecodeError(['entries'], 0, error instanceof Error ? error.message : String(error)));
-      }
-      if (tree.has('world')) {
-        const save = decodeSave(tree, options);
-        if (E.isLeft(save)) return save;
-        warnings.push(...save.right.warnings);
-        return E.right({ value: { kind: 'disk', disk: disk.right.value, save: save.right.value }, warnings });
-      }
-      return E.right({ value: { kind: 'disk', disk: disk.right.value }, warnings });
-    }
-    if (startsWith(input, 'TESV')) {
-      const meta = decode(worldMeta, input, options);
-      return E.isLeft(meta)
-        ? meta
-        : E.right({ value: { kind: 'meta', meta: meta.right.value }, warnings: meta.right.warnings });
-    }
-    if (startsWith(input, 'TEMD') || (input[0] === 0x1f && input[1] === 0x8b)) {
-      const temd = decode(temdFile, input, options);
-      return E.isLeft(temd)
-        ? temd
-        : E.right({ value: { kind: 'temd', temd: temd.right.value }, warnings: temd.right.warnings });
-    }
-    const world = decode(jsonWorld, input, options);
-    return E.isLeft(world)
-      ? world
-      : E.right({ value: { kind: 'world', world: world.right.value }, warnings: world.right.warnings });
   },
   encode(doc, options) {
-    switch (doc.kind) {
-      case 'save':
-        return encodeSave(doc.save);
-      case 'disk': {
-        if (doc.save === undefined) return encode(tevdDisk, doc.disk, options);
-        const tree = encodeSave(doc.save);
-        if (E.isLeft(tree)) return tree;
-        let disk: TevdDisk;
-        try {
-          disk = updateDiskFromTree(doc.disk, tree.right);
-        } catch (error) {
-          return E.left(new EncodeError(['save'], 0, error instanceof Error ? error.message : String(error)));
-        }
-        return encode(tevdDisk, disk, options);
-      }
-      case 'meta':
-        return encode(worldMeta, doc.meta, options);
-      case 'temd':
-        return encode(temdFile, doc.temd, options);
-      default:
-        return encode(jsonWorld, doc.world, options);
+    try {
+      return encodeDocument(doc, options);
+    } catch (error) {
+      // Every refusal is an EncodeError with its path; this only keeps a missed one typed.
+      if (error instanceof EncodeError) return E.left(error);
+      return E.left(new EncodeError([], 0, error instanceof Error ? error.message : String(error)));
     }
   },
   json: documentJson,

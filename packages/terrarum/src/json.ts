@@ -12,8 +12,43 @@ export class JsonParseError extends Error {
 
 const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
 
-/** Parses JSON, refusing prototype-polluting keys. */
-export function parseJsonSafely(text: string): unknown {
+/** How deep JSON may nest by default (as `DecodeOptions.maxDepth`). */
+export const DEFAULT_JSON_DEPTH = 512;
+
+/**
+ * The deepest nesting of arrays and objects in a JSON text, scanned once (strings skipped), stopping
+ * as soon as it passes `limit`: a hostile text of a million `[` costs one pass, not a stack overflow.
+ */
+export function jsonDepth(text: string, limit = Number.POSITIVE_INFINITY): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // Skip the string (a backslash escapes the next character).
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > deepest) {
+        deepest = depth;
+        if (deepest > limit) return deepest;
+      }
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
+}
+
+/**
+ * Parses JSON, refusing prototype-polluting keys, and nesting deeper than `maxDepth` (default
+ * {@link DEFAULT_JSON_DEPTH}) before parsing: the reviver that checks keys recurses.
+ */
+export function parseJsonSafely(text: string, options: { readonly maxDepth?: number | undefined } = {}): unknown {
+  const maxDepth = options.maxDepth ?? DEFAULT_JSON_DEPTH;
+  if (jsonDepth(text, maxDepth) > maxDepth)
+    throw new JsonParseError(`nested deeper than ${maxDepth} levels (DecodeOptions.maxDepth)`);
   let value: unknown;
   try {
     value = JSON.parse(text, (key, v) => {

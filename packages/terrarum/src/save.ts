@@ -14,6 +14,7 @@ import {
   bytesEqual,
   checkTreePath,
   crc32,
+  DecodeBudget,
   decode,
   DecodeError,
   encode,
@@ -22,6 +23,7 @@ import {
   utf8,
   type DecodeOptions,
   type Decoded,
+  type Path,
   type Warning,
 } from '@savekit/core';
 import { everyFourthByteCrc } from './crc.js';
@@ -86,11 +88,35 @@ export interface SaveDecodeOptions extends DecodeOptions {
   readonly crcRule?: CrcRule | undefined;
 }
 
-/** A save directory (as a tree of files) to its document, with the integrity checks. */
+/**
+ * A save directory (as a tree of files) to its document, with the integrity checks. Each file, CSV
+ * row and field is a unit of the decode's work budget (`options.budget`, else a fresh one).
+ */
 export function decodeSave(
   tree: ReadonlyMap<string, Uint8Array>,
   options: SaveDecodeOptions = {},
 ): E.Either<DecodeError, Decoded<TerrarumSave>> {
+  try {
+    return decodeSaveTree(tree, options);
+  } catch (error) {
+    if (error instanceof DecodeError) return E.left(error);
+    throw error;
+  }
+}
+
+function decodeSaveTree(
+  tree: ReadonlyMap<string, Uint8Array>,
+  options: SaveDecodeOptions,
+): E.Either<DecodeError, Decoded<TerrarumSave>> {
+  // One budget for the save: the meta, the CSVs and the actors charge it (a disk's decode passes its own).
+  if (options.budget === undefined) {
+    let bytes = 0;
+    for (const file of tree.values()) bytes += file.length;
+    options = { ...options, budget: DecodeBudget.of(options, bytes) };
+  }
+  const budget = options.budget as DecodeBudget;
+  // A unit of work per file.
+  budget.spendWork(tree.size, [], 0);
   for (const path of tree.keys()) {
     const problem = checkTreePath(path);
     if (problem !== undefined) return E.left(new DecodeError([path], 0, `refused entry name: ${problem}`));
@@ -143,8 +169,14 @@ export function decodeSave(
       return E.left(new DecodeError([name], 0, `${name} is not UTF-8 text`));
     }
     try {
-      save[name] = parseCsv(csv);
+      const parsed = parseCsv(csv);
+      // A unit of work per row and per field.
+      let cells = parsed.rows.length;
+      for (const row of parsed.rows) cells += row.length;
+      budget.spendWork(cells, [name], 0);
+      save[name] = parsed;
     } catch (error) {
+      if (error instanceof DecodeError) throw error;
       // Kept as text (so nothing is lost); only a corrupted save gets this far.
       save[name] = { rows: [], text: csv };
       warnings.push({
@@ -165,7 +197,7 @@ export function decodeSave(
     if (HEX_NAME.test(path)) {
       try {
         const json = text(bytes);
-        parseJsonSafely(json);
+        parseJsonSafely(json, { maxDepth: options.maxDepth });
         save.actors[path] = json;
       } catch (error) {
         return E.left(
@@ -191,19 +223,67 @@ export function actorOf(save: TerrarumSave, refid: string): unknown {
   return text === undefined ? undefined : parseJsonSafely(text);
 }
 
-/** A save document to its files, the meta's CRCs and hash recomputed. */
+/** The files of a save the reader gives their own meaning: not for `files`. */
+const RESERVED = new Set(['world', 'worldinfo1', 'worldinfo2', 'worldinfo3', 'worldinfo4', 'worldinfo5']);
+
+/** Text as UTF-8, or an EncodeError at `path` for text UTF-8 cannot hold (a lone surrogate). */
+function encodedText(text: unknown, path: Path): E.Either<EncodeError, Uint8Array> {
+  if (typeof text !== 'string') return E.left(new EncodeError(path, 0, 'expected text'));
+  const bad = firstLoneSurrogate(text);
+  if (bad >= 0) return E.left(new EncodeError(path, 0, `a lone surrogate at character ${bad}: UTF-8 cannot hold it`));
+  return E.right(utf8.encode(text));
+}
+
+function firstLoneSurrogate(text: string): number {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+      else return i;
+    } else if (c >= 0xdc00 && c <= 0xdfff) return i;
+  }
+  return -1;
+}
+
+/** A CSV's text, or an EncodeError at `key` when the text or its rows would not read back the same. */
+function csvBytes(file: CsvFile, key: string): E.Either<EncodeError, Uint8Array> {
+  if (file.text !== undefined) {
+    const text = encodedText(file.text, [key, 'text']);
+    if (E.isLeft(text)) return text;
+  }
+  for (let i = 0; i < file.rows.length; i++) {
+    const row = file.rows[i]!;
+    if (row.length === 0)
+      return E.left(new EncodeError([key, 'rows', i], 0, 'a row with no fields has no CSV form (it would be lost)'));
+    for (let j = 0; j < row.length; j++) {
+      const cell = encodedText(row[j], [key, 'rows', i, j]);
+      if (E.isLeft(cell)) return cell;
+    }
+  }
+  return encodedText(csvText(file), [key]);
+}
+
+/**
+ * A save document to its files, the meta's CRCs and hash recomputed. What would not read back the
+ * same is refused, with its path in the document: text UTF-8 cannot hold (a lone surrogate), a CSV
+ * row with no fields, an actor not named by hex refid or not JSON, a file path that is not a plain
+ * relative path, is one of the save's own files (`world`, `worldinfo1`…`5`), would be read as an
+ * actor (a hex name), or is also a folder of another file.
+ */
 export function encodeSave(
   save: TerrarumSave,
   options: { readonly crcRule?: CrcRule | undefined } = {},
 ): E.Either<EncodeError, Map<string, Uint8Array>> {
   const out = new Map<string, Uint8Array>();
   const rule = options.crcRule ?? 'plain';
-  const info = [
-    save.worldinfo1,
-    utf8.encode(csvText(save.worldinfo2)),
-    utf8.encode(csvText(save.worldinfo3)),
-    utf8.encode(csvText(save.worldinfo4)),
-  ];
+  if (!(save.worldinfo1 instanceof Uint8Array)) return E.left(new EncodeError(['worldinfo1'], 0, 'expected bytes'));
+  const info: Uint8Array[] = [save.worldinfo1];
+  for (const n of [2, 3, 4] as const) {
+    const bytes = csvBytes(save[`worldinfo${n}`], `worldinfo${n}`);
+    if (E.isLeft(bytes)) return bytes;
+    info.push(bytes.right);
+  }
   const crcs = info.map((d) => worldinfoCrc(d, rule)) as [number, number, number, number];
   const meta = encode(worldMeta, {
     ...save.meta,
@@ -213,14 +293,18 @@ export function encodeSave(
     crc4: crcs[3],
     hash4321: hash4321(crcs),
   });
-  if (E.isLeft(meta)) return E.left(new EncodeError(['world', ...meta.left.path], meta.left.offset, meta.left.message));
+  if (E.isLeft(meta)) return E.left(new EncodeError(['meta', ...meta.left.path], meta.left.offset, meta.left.message));
   out.set('world', meta.right);
   info.forEach((d, i) => {
     out.set(`worldinfo${i + 1}`, d);
   });
-  out.set('worldinfo5', utf8.encode(save.worldinfo5));
+  const order = encodedText(save.worldinfo5, ['worldinfo5']);
+  if (E.isLeft(order)) return order;
+  out.set('worldinfo5', order.right);
   for (const [name, value] of Object.entries(save.actors)) {
     if (!HEX_NAME.test(name)) return E.left(new EncodeError(['actors', name], 0, 'actor files are named by hex refid'));
+    const bytes = encodedText(value, ['actors', name]);
+    if (E.isLeft(bytes)) return bytes;
     try {
       parseJsonSafely(value);
     } catch (error) {
@@ -228,12 +312,35 @@ export function encodeSave(
         new EncodeError(['actors', name], 0, `not JSON: ${error instanceof Error ? error.message : String(error)}`),
       );
     }
-    out.set(name, utf8.encode(value));
+    out.set(name, bytes.right);
   }
+  const paths: string[] = [];
   for (const [path, bytes] of Object.entries(save.files)) {
     const problem = checkTreePath(path);
     if (problem !== undefined) return E.left(new EncodeError(['files', path], 0, `refused path: ${problem}`));
+    if (RESERVED.has(path))
+      return E.left(new EncodeError(['files', path], 0, `${path} is the save's own file, not one of its other files`));
+    if (HEX_NAME.test(path))
+      return E.left(new EncodeError(['files', path], 0, `a file named by hex refid is an actor: put it in actors`));
+    if (!(bytes instanceof Uint8Array)) return E.left(new EncodeError(['files', path], 0, 'expected bytes'));
+    paths.push(path);
     out.set(path, bytes);
+  }
+  // A path that is also the folder of another (`a` and `a/b`): sorted, the paths under `p/` follow
+  // the first one at or after `p/` (binary search), so this is O(n log n) comparisons.
+  paths.sort();
+  for (const path of paths) {
+    const folder = `${path}/`;
+    let lo = 0;
+    let hi = paths.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (paths[mid]! < folder) lo = mid + 1;
+      else hi = mid;
+    }
+    const under = paths[lo];
+    if (under?.startsWith(folder))
+      return E.left(new EncodeError(['files', path], 0, `${path} is a file and the folder of ${under}`));
   }
   return E.right(out);
 }

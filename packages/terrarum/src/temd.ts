@@ -11,8 +11,17 @@
  */
 import * as t from 'io-ts';
 import { gzipSync } from 'fflate';
-import { defineCodec, jsonBytes, layer, transformKeeping, type Codec, type Kept, type Reader } from '@savekit/core';
-import { gunzipBounded } from './world-json.js';
+import {
+  defineCodec,
+  inflateBounded,
+  jsonBytes,
+  layer,
+  transformKeeping,
+  type Codec,
+  type Kept,
+  type Reader,
+  type Writer,
+} from '@savekit/core';
 
 /** A decoded TEMD world. */
 export interface TemdWorld {
@@ -127,9 +136,8 @@ export const temd: Codec<TemdWorld> = defineCodec<TemdWorld>({
     return world;
   },
   write(w, world) {
+    checkWorld(w, world);
     const n = world.width * world.height;
-    if (!Number.isInteger(n) || n <= 0 || n % 2 !== 0)
-      throw w.error(`a ${world.width}×${world.height} world: TEMD needs a positive, even tile count`);
     if (world.terrain.length !== n || world.wall.length !== n) throw w.error(`${n} tiles expected in terrain and wall`);
     if ((world.layerCount === 4) !== (world.wire !== undefined && world.wire.length === n))
       throw w.error('4 layers need a wire layer of one byte per tile, 3 none');
@@ -162,10 +170,59 @@ export const temd: Codec<TemdWorld> = defineCodec<TemdWorld>({
   },
 });
 
-/** gzip as a byte layer (bounded on read). */
+const isInt32 = (v: unknown) => Number.isInteger(v) && (v as number) >= -(2 ** 31) && (v as number) < 2 ** 31;
+
+/**
+ * What the reader could not read back the same, refused before writing (an EncodeError at the
+ * field): header values past their fields, a size that is not a positive even tile count the reader
+ * accepts, and a big-endian world whose header reads as a little-endian one of the same file size
+ * (the reader tries little-endian first).
+ */
+function checkWorld(w: Writer, world: TemdWorld): void {
+  const path = w.state.path;
+  const fail = (field: string, message: string): never => {
+    path.push(field);
+    const error = w.error(message);
+    path.pop();
+    throw error;
+  };
+  if (world.byteOrder !== 'le' && world.byteOrder !== 'be') fail('byteOrder', "expected 'le' or 'be'");
+  if (world.bytesPerTile !== 1) fail('bytesPerTile', `${world.bytesPerTile} bytes per tile; TEMD has 1`);
+  if (world.layerCount !== 3 && world.layerCount !== 4)
+    fail('layerCount', `${world.layerCount} layers; TEMD has 3 or 4`);
+  if (!Number.isInteger(world.reserved) || world.reserved < 0 || world.reserved > 0xffff)
+    fail('reserved', `${world.reserved} does not fit 16 bits`);
+  for (const key of ['width', 'height', 'spawnX', 'spawnY'] as const)
+    if (!isInt32(world[key])) fail(key, `${world[key]} does not fit a 32-bit integer`);
+  const n = world.width * world.height;
+  if (world.width <= 0 || world.height <= 0 || n % 2 !== 0 || n >= 2 ** 31)
+    fail('width', `a ${world.width}×${world.height} world: TEMD needs a positive, even tile count under 2^31`);
+  if (!(world.terrain instanceof Uint16Array) || !(world.wall instanceof Uint16Array))
+    fail('terrain', 'terrain and wall are 16-bit tile arrays');
+  if (world.byteOrder === 'be') {
+    // The reader tries little-endian first: the swapped header must not fit the same file.
+    const view = new DataView(new ArrayBuffer(8));
+    view.setInt32(0, world.width, false);
+    view.setInt32(4, world.height, false);
+    const sw = view.getInt32(0, true);
+    const sh = view.getInt32(4, true);
+    const size = sizeFor(world.width, world.height, world.layerCount);
+    if (sw > 0 && sh > 0 && (sw * sh) % 2 === 0 && sw * sh < 2 ** 31 && sizeFor(sw, sh, world.layerCount) === size)
+      fail(
+        'byteOrder',
+        `a big-endian ${world.width}×${world.height} header reads as a little-endian ${sw}×${sh} one of the same size`,
+      );
+  }
+}
+
+/**
+ * gzip as a byte layer, bounded on read: it inflates at most `limits.maxOutput` bytes (the per-layer
+ * limit or what is left of the decode's output budget, whichever is less) and throws an
+ * OutputLimitError past it, which the core reports as the budget's error when the budget was the bound.
+ */
 export const gzipLayer = layer(
   'gzip',
-  (bytes, limits) => gunzipBounded(bytes, limits.maxOutput),
+  (bytes, limits) => inflateBounded(bytes, 'gzip', { maxOutput: limits.maxOutput }),
   (bytes) => gzipSync(bytes, { level: 6 }),
 );
 

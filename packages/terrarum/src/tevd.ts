@@ -8,7 +8,17 @@
  * @module
  */
 import * as t from 'io-ts';
-import { bytesEqual, defineCodec, jsonBytes, utf8, type Codec, type Reader, type Writer } from '@savekit/core';
+import {
+  bytesEqual,
+  type DecodeBudget,
+  DecodeError,
+  defineCodec,
+  jsonBytes,
+  utf8,
+  type Codec,
+  type Reader,
+  type Writer,
+} from '@savekit/core';
 import { diskCrc, everyFourthByteCrc, fullCrc } from './crc.js';
 import { tevdEntryHeader, tevdHeader, tvdaEntryHeader, tvdaHeaderExtension } from './tevd-headers.js';
 
@@ -255,6 +265,7 @@ export const tevdDisk: Codec<TevdDisk> = defineCodec<TevdDisk>({
     const ids = new Set<string>();
     for (let k = 0; at < end; k++) {
       path.push('entries', k);
+      r.work(1);
       if (end - at < headerSize) throw r.error(`entry header of ${headerSize} bytes runs past the end`, at);
       r.pos = at;
       const typeAt = tvda ? at + 16 : at + 8;
@@ -297,6 +308,7 @@ export const tevdDisk: Codec<TevdDisk> = defineCodec<TevdDisk>({
         const count = tvda ? r.view.getUint32(p, false) : r.view.getUint16(p, false);
         const idSize = tvda ? 8 : 4;
         need(countSize + count * idSize);
+        r.work(count);
         const children: string[] = [];
         for (let c = 0; c < count; c++) {
           const q = p + countSize + c * idSize;
@@ -366,6 +378,9 @@ export const tevdDisk: Codec<TevdDisk> = defineCodec<TevdDisk>({
     if (disk.attributes.length !== attrSize)
       throw w.error(`layout ${disk.layout} has ${attrSize} attribute bytes, got ${disk.attributes.length}`);
     const start = w.length;
+    if (typeof disk.name !== 'string' || !utf8.canEncode(disk.name))
+      throw w.error('the disk name is not text UTF-8 can hold (a lone surrogate?)');
+    checkEntries(w, disk);
     const nameBytes = utf8.encode(disk.name);
     const nameSize = tvda ? 268 : 32;
     if (nameBytes.length > nameSize)
@@ -434,25 +449,183 @@ export const tevdDisk: Codec<TevdDisk> = defineCodec<TevdDisk>({
     }
     w.view.setUint32(crcAt, diskCrc(crcs), false);
     if (w.length - start > 2 ** 48) throw w.error('a disk holds at most 2^48 bytes');
+    if (disk.layout === 'tevd-2023' && looksLike2017(w.buf.subarray(start, w.length)))
+      throw w.error(
+        'the last entry ends with the bytes of a 2017 footer (FE FE FE FE … FF 19): the disk would read back as the 2017 layout',
+      );
   },
 });
 
-/** The files of a disk as a save tree: paths from the directory structure (TVDA: the entry ids). */
-export function diskToTree(disk: TevdDisk): Map<string, Uint8Array> {
-  for (const e of disk.entries) {
-    if (
-      e.name !== undefined &&
-      e.id !== '0' &&
-      (e.name === '' || e.name === '.' || e.name === '..' || e.name.includes('/') || e.name.includes('\\'))
-    ) {
-      throw new Error(`refused entry name ${JSON.stringify(e.name)} (entry ${e.id}): it would leave the save`);
+/** Whether a TEVd disk's bytes end as the 2017 layout does (how a reader tells the layouts apart). */
+function looksLike2017(b: Uint8Array): boolean {
+  const end = b.length;
+  if (end < 47 + 14 || b[end - 2] !== 0xff || b[end - 1] !== 0x19) return false;
+  return b[end - 14] === 0xfe && b[end - 13] === 0xfe && b[end - 12] === 0xfe && b[end - 11] === 0xfe;
+}
+
+/** A canonical decimal integer, as the reader writes ids back (`-0`, `01`, `+1`, `""` are not). */
+const CANONICAL_ID = /^(0|-?[1-9][0-9]*)$/;
+
+/** The entry type each content kind is stored with (TVDA: the low two bits). */
+const TYPE_OF_KIND = { file: 1, directory: 2, symlink: 3, compressed: 0x11 } as const;
+
+/**
+ * What the reader could not read back the same, refused before anything is written (each an
+ * EncodeError at `entries[k]…`): ids that are not canonical integers of the layout's width, or used
+ * twice; a type that does not match the content; TEVd names that are empty, `.`/`..`, hold `/`, `\`
+ * or NUL, are not UTF-8 text, run past the 256-byte field, or repeat in one directory; a parent that
+ * is not an entry of the disk (or the root, id 0); directories whose parents loop (checked with a
+ * work list, however deep); more children than the count field holds; times and lengths past 48 bits.
+ */
+function checkEntries(w: Writer, disk: TevdDisk): void {
+  const tvda = disk.layout === 'tvda';
+  const bits = tvda ? 64 : 32;
+  const path = w.state.path;
+  const at = (k: number, ...rest: Array<string | number>) => {
+    path.push('entries', k, ...rest);
+  };
+  const fail = (k: number, field: string | undefined, message: string): never => {
+    const depth = path.length;
+    at(k);
+    if (field !== undefined) path.push(field);
+    const error = w.error(message);
+    path.length = depth;
+    throw error;
+  };
+  const checkId = (k: number, field: string, id: unknown): string => {
+    if (typeof id !== 'string' || !CANONICAL_ID.test(id))
+      fail(
+        k,
+        field,
+        `entry id ${JSON.stringify(id)} is not an integer written plainly (no sign, leading zeros or spaces)`,
+      );
+    const v = BigInt(id as string);
+    if (v < -(2n ** BigInt(bits - 1)) || v >= 2n ** BigInt(bits - 1))
+      fail(k, field, `entry id ${id as string} does not fit ${bits} bits`);
+    return id as string;
+  };
+  const entries = disk.entries;
+  const index = new Map<string, number>();
+  for (let k = 0; k < entries.length; k++) {
+    const e = entries[k];
+    if (typeof e !== 'object' || e === null) fail(k, undefined, 'expected an entry');
+    const entry = e as TevdEntry;
+    const id = checkId(k, 'id', entry.id);
+    if (index.has(id)) fail(k, 'id', `entry id ${id} is used twice (entries ${index.get(id)} and ${k})`);
+    index.set(id, k);
+    checkId(k, 'parent', entry.parent);
+    const c = entry.content;
+    if (typeof c !== 'object' || c === null || !Object.hasOwn(TYPE_OF_KIND, c.kind))
+      fail(k, 'content', 'expected file, directory, symlink or compressed content');
+    const kind = TYPE_OF_KIND[c.kind];
+    const type = entry.type;
+    if (!Number.isInteger(type) || type < 0 || type > 255) fail(k, 'type', `type ${type} is not a byte`);
+    if (tvda ? kind === 0x11 || (type & 3) !== kind : type !== kind)
+      fail(
+        k,
+        'type',
+        tvda
+          ? kind === 0x11
+            ? 'a TVDA disk has no compressed entries'
+            : `type 0x${type.toString(16)} does not say ${c.kind} (its low two bits must be ${kind})`
+          : `type 0x${type.toString(16)} does not say ${c.kind} (0x${kind.toString(16)})`,
+      );
+    if (c.kind === 'file' || c.kind === 'compressed') {
+      if (!(c.data instanceof Uint8Array)) fail(k, 'content', 'file data must be bytes');
+      if (
+        c.kind === 'compressed' &&
+        (!Number.isInteger(c.originalLength) || c.originalLength < 0 || c.originalLength >= 2 ** 48)
+      )
+        fail(k, 'content', `original length ${c.originalLength} does not fit 48 bits`);
+    } else if (c.kind === 'directory') {
+      if (!Array.isArray(c.children)) fail(k, 'content', 'a directory lists its children');
+      const most = tvda ? 0xffffffff : 0xffff;
+      if (c.children.length > most) fail(k, 'content', `${c.children.length} children; the count field holds ${most}`);
+      c.children.forEach((child, i) => {
+        checkId(k, `content.children[${i}]`, child);
+      });
+    } else checkId(k, 'content', c.target);
+    if (tvda) {
+      if (entry.name !== undefined) fail(k, 'name', 'TVDA entries have no names');
+    } else {
+      const name = entry.name;
+      if (typeof name !== 'string') fail(k, 'name', 'a TEVd entry has a name');
+      const n = name as string;
+      if (!utf8.canEncode(n)) fail(k, 'name', 'the name is not text UTF-8 can hold (a lone surrogate?)');
+      if (n.includes('\0')) fail(k, 'name', 'the name contains NUL');
+      if (utf8.encode(n).length > 256)
+        fail(k, 'name', `the name is ${utf8.encode(n).length} bytes; the field holds 256`);
+      if (id !== '0') {
+        const problem = nameProblem(n);
+        if (problem !== undefined) fail(k, 'name', problem);
+      }
     }
   }
-  const byId = new Map(disk.entries.map((e) => [e.id, e]));
+  if (tvda) return;
+  // Parents are entries of the disk, names are unique in their directory, and no chain of parents
+  // loops: each entry is followed up once (a work list, marks: 1 on the current chain, 2 done).
+  const names = new Set<string>();
+  const mark = new Uint8Array(entries.length);
+  for (let k = 0; k < entries.length; k++) {
+    const e = entries[k]!;
+    if (e.id === '0') continue;
+    if (e.parent !== '0' && !index.has(e.parent)) fail(k, 'parent', `parent ${e.parent} is not an entry of the disk`);
+    const key = `${e.parent}/${e.name as string}`;
+    if (names.has(key)) fail(k, 'name', `a second entry named ${JSON.stringify(e.name)} in directory ${e.parent}`);
+    names.add(key);
+  }
+  const chain: number[] = [];
+  for (let k = 0; k < entries.length; k++) {
+    let j: number | undefined = k;
+    while (j !== undefined && mark[j] === 0 && entries[j]!.id !== '0') {
+      mark[j] = 1;
+      chain.push(j);
+      j = index.get(entries[j]!.parent);
+      if (j !== undefined && mark[j] === 1) {
+        const loop = chain.slice(chain.indexOf(j)).map((i) => entries[i]!.id);
+        const shown = loop.length > 6 ? [...loop.slice(0, 5), `… (${loop.length} entries)`] : loop;
+        fail(j, 'parent', `the parents of entries ${shown.join(' → ')} loop: a directory tree has no cycles`);
+      }
+    }
+    for (const i of chain) mark[i] = 2;
+    chain.length = 0;
+  }
+}
+
+/** Why a TEVd entry name (not the root's) cannot be a path segment of a save, or undefined. */
+function nameProblem(name: string): string | undefined {
+  if (name === '') return 'an entry name cannot be empty';
+  if (name === '.' || name === '..' || name.includes('/') || name.includes('\\'))
+    return `refused entry name ${JSON.stringify(name)}: it would leave the save`;
+  return undefined;
+}
+
+/**
+ * The files of a disk as a save tree: paths from the directory structure (TVDA: the entry ids).
+ * Each directory's path is built once, from its parent's (linear in the entries, however deep). With
+ * a `budget` (the decode's), every entry is a unit of work and every path's length is output charged
+ * before the path is made: a deep tree of long names cannot ask for gigabytes of path text. Throws a
+ * DecodeError at `entries[k].name` for a name that would leave the save, a BudgetError past the budget.
+ */
+export function diskToTree(disk: TevdDisk, budget?: DecodeBudget): Map<string, Uint8Array> {
+  checkEntryNames(disk);
   const out = new Map<string, Uint8Array>();
-  for (const [id, path] of entryPaths(disk, 'file'))
-    out.set(path, (byId.get(id)!.content as { data: Uint8Array }).data);
+  for (const [e, path] of entryPaths(disk, 'file', budget))
+    out.set(path, (e.content as { readonly data: Uint8Array }).data);
   return out;
+}
+
+/**
+ * Refuses a disk whose entry names could not be path segments of a save (empty, `.`, `..`, holding
+ * `/` or `\\`; the root's name is free): a DecodeError at `entries[k].name`. One pass.
+ */
+export function checkEntryNames(disk: TevdDisk): void {
+  disk.entries.forEach((e, k) => {
+    if (e.name !== undefined && e.id !== '0') {
+      const problem = nameProblem(e.name);
+      if (problem !== undefined) throw new DecodeError(['entries', k, 'name'], 0, `${problem} (entry ${e.id})`);
+    }
+  });
 }
 
 /**
@@ -523,25 +696,74 @@ export function treeToDisk(
 
 /**
  * The path of each entry of one kind (files, or directories other than the root) as {@link diskToTree}
- * names them, by entry id. A parent chain that loops is cut where it repeats.
+ * names them. Each entry's path is its parent's path and its name, made once per entry (walking up to
+ * the first entry whose path is known, with a work list) — never by walking every ancestor again for
+ * every entry. A parent chain that loops is cut where it repeats: the entry whose parent is already on
+ * the chain is named at the top. Files are resolved first, in disk order, so the cut falls in the same
+ * place whichever kind is asked for. With a `budget`, each entry costs a unit of work and each path
+ * returned its length in output, charged before the path is built.
  */
-function entryPaths(disk: TevdDisk, kind: 'file' | 'directory'): Map<string, string> {
-  const byId = new Map(disk.entries.map((e) => [e.id, e]));
-  const out = new Map<string, string>();
-  for (const e of disk.entries) {
-    if (e.content.kind !== kind || e.id === '0') continue;
-    if (disk.layout === 'tvda') {
-      out.set(e.id, e.id);
-      continue;
-    }
-    const parts: string[] = [e.name ?? e.id];
-    const seen = new Set<string>([e.id]);
-    for (let p = byId.get(e.parent); p !== undefined && p.id !== '0' && !seen.has(p.id); p = byId.get(p.parent)) {
-      seen.add(p.id);
-      parts.push(p.name ?? p.id);
-    }
-    out.set(e.id, parts.reverse().join('/'));
+function entryPaths(disk: TevdDisk, kind: 'file' | 'directory', budget?: DecodeBudget): Array<[TevdEntry, string]> {
+  const out: Array<[TevdEntry, string]> = [];
+  const entries = disk.entries;
+  const charge = (k: number, units: number, chars: number) => {
+    if (budget === undefined) return;
+    budget.spendWork(units, ['entries', k], 0);
+    if (chars > 0) budget.spendOutput(chars, ['entries', k, 'name'], 0);
+  };
+  if (disk.layout === 'tvda') {
+    entries.forEach((e, k) => {
+      charge(k, 1, 0);
+      if (e.content.kind === kind && e.id !== '0') out.push([e, e.id]);
+    });
+    return out;
   }
+  const byId = new Map<string, TevdEntry>();
+  for (const e of entries) byId.set(e.id, e);
+  /** Each resolved entry's path and its length. The root's is empty. */
+  const known = new Map<string, { path: string; length: number }>();
+  const onChain = new Set<string>();
+  const chain: TevdEntry[] = [];
+  const segment = (e: TevdEntry) => e.name ?? e.id;
+  /** Resolves `start` and the ancestors not yet known, charging `charge` for what it builds. */
+  const resolve = (start: TevdEntry, k: number) => {
+    let base = { path: '', length: 0 };
+    for (let e: TevdEntry | undefined = start; e !== undefined; e = byId.get(e.parent)) {
+      if (e.id === '0') break;
+      const seen = known.get(e.id);
+      if (seen !== undefined) {
+        base = seen;
+        break;
+      }
+      if (onChain.has(e.id)) break; // a loop: the last entry on the chain is named at the top
+      onChain.add(e.id);
+      chain.push(e);
+    }
+    charge(k, chain.length, 0);
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const e = chain[i]!;
+      const name = segment(e);
+      const length = base.length === 0 ? name.length : base.length + 1 + name.length;
+      // A directory's path is a rope of its parent's (no copy); only the paths handed out are flattened, and charged.
+      base = { path: base.length === 0 ? name : `${base.path}/${name}`, length };
+      known.set(e.id, base);
+    }
+    chain.length = 0;
+    onChain.clear();
+  };
+  entries.forEach((e, k) => {
+    if (e.content.kind === 'file' && e.id !== '0') resolve(e, k);
+  });
+  entries.forEach((e, k) => {
+    if (e.content.kind !== 'file' && e.id !== '0') resolve(e, k);
+  });
+  entries.forEach((e, k) => {
+    if (e.content.kind !== kind || e.id === '0') return;
+    const at = known.get(e.id);
+    if (at === undefined) return;
+    charge(k, 0, at.length);
+    out.push([e, at.path]);
+  });
   return out;
 }
 
@@ -583,12 +805,12 @@ export function updateDiskFromTree(
   options: { readonly time?: number | undefined } = {},
 ): TevdDisk {
   const time = options.time ?? Math.floor(Date.now() / 1000);
-  const paths = entryPaths(disk, 'file');
+  const paths = new Map(entryPaths(disk, 'file'));
   const removed = new Set<string>();
   const entries: TevdEntry[] = [];
   const seenPaths = new Set<string>();
   for (const e of disk.entries) {
-    const path = paths.get(e.id);
+    const path = paths.get(e);
     if (path === undefined || e.content.kind !== 'file') {
       entries.push(e);
       continue;
@@ -626,11 +848,17 @@ export function updateDiskFromTree(
     }
     return list;
   };
-  const dirs = new Map<string, TevdEntry>([['', root]]);
-  if (!tvda) {
-    const byId = new Map(updated.map((e) => [e.id, e]));
-    for (const [id, path] of entryPaths({ ...disk, entries: updated }, 'directory')) dirs.set(path, byId.get(id)!);
-  }
+  // Directories by parent id and name (ids hold no `/`): a path is found a segment at a time, so a deep
+  // tree costs its paths' length, not every directory's whole path.
+  const dirs = new Map<string, TevdEntry>();
+  const dirKey = (parent: TevdEntry, name: string) => `${parent.id}/${name}`;
+  if (!tvda)
+    for (const e of updated)
+      if (e.content.kind === 'directory' && e.id !== '0' && e.name !== undefined) {
+        const parent = e.parent;
+        const key = `${parent}/${e.name}`;
+        if (!dirs.has(key)) dirs.set(key, e);
+      }
   const newDirectory = (parent: TevdEntry, name: string): TevdEntry => {
     const dir: TevdEntry = {
       id: String(next++),
@@ -660,14 +888,24 @@ export function updateDiskFromTree(
       childrenOf(root).push(path);
       continue;
     }
-    const slash = path.lastIndexOf('/');
-    const parent = directoryOf(dirs, slash < 0 ? '' : path.slice(0, slash), newDirectory);
+    const segments = path.split('/');
+    const fileName = segments.pop()!;
+    let parent = root;
+    for (const name of segments) {
+      const key = dirKey(parent, name);
+      let dir = dirs.get(key);
+      if (dir === undefined) {
+        dir = newDirectory(parent, name);
+        dirs.set(key, dir);
+      }
+      parent = dir;
+    }
     const id = String(next++);
     updated.push({
       id,
       parent: parent.id,
       type: 1,
-      name: path.slice(slash + 1),
+      name: fileName,
       created: time,
       modified: time,
       content: { kind: 'file', data: tree.get(path)! },

@@ -8,8 +8,19 @@
  * @module
  */
 import * as t from 'io-ts';
-import { Gunzip, gzipSync } from 'fflate';
-import { defineCodec, sha256, toHex, utf8, type Codec } from '@savekit/core';
+import { gzipSync } from 'fflate';
+import {
+  DecodeError,
+  defineCodec,
+  inflateBounded,
+  OutputLimitError,
+  sha256,
+  toHex,
+  utf8,
+  type Codec,
+  type DecodeBudget,
+  type Path,
+} from '@savekit/core';
 import { ascii85Decode, ascii85Encode, Ascii85Error } from './ascii85.js';
 import { parseJsonSafely } from './json.js';
 
@@ -102,41 +113,57 @@ function isLayer(v: unknown): v is StoredLayer {
   );
 }
 
-/** Gunzips at most `limit` bytes (a bomb stops early). */
-export function gunzipBounded(data: Uint8Array, limit: number): Uint8Array {
-  const parts: Uint8Array[] = [];
-  let total = 0;
-  let ended = false;
-  const g = new Gunzip((chunk, final) => {
-    total += chunk.length;
-    if (total > limit) throw new Error(`gzip stream expands past ${limit} bytes`);
-    parts.push(chunk);
-    if (final) ended = true;
-  });
-  for (let at = 0; at < data.length; at += 16384)
-    g.push(data.subarray(at, Math.min(data.length, at + 16384)), at + 16384 >= data.length);
-  if (data.length === 0) g.push(data, true);
-  if (!ended) throw new Error('gzip stream ends early');
-  const out = new Uint8Array(total);
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
+/** The most bytes one layer may inflate to by default (as `DecodeOptions.maxTransformOutput`). */
+export const DEFAULT_LAYER_OUTPUT = 256 * 1024 * 1024;
+
+/** Limits of {@link decodeLayer}. */
+export interface LayerDecodeLimits {
+  /** The most bytes this layer may inflate to (default {@link DEFAULT_LAYER_OUTPUT}). */
+  readonly maxOutput?: number | undefined;
+  /** The decode's budget: the layer's `x·y·2` bytes are claimed from its output budget before inflating. */
+  readonly budget?: DecodeBudget | undefined;
+  /** Where the layer is, for the budget's errors. */
+  readonly path?: Path | undefined;
 }
 
-/** A layer's tiles: checks the size and the SHA-256 (throws with the reason). */
-export function decodeLayer(layer: StoredLayer): { width: number; height: number; tiles: Uint16Array } {
+/**
+ * A layer's raw tile bytes, checked: the size `x·y·2` against the per-layer limit and the budget
+ * BEFORE anything is inflated, then the gzip stream inflated to exactly that size (a bomb stops at
+ * it), then the SHA-256. Throws an {@link OutputLimitError} past the per-layer limit, a BudgetError
+ * past the budget, an Error saying why otherwise.
+ */
+function layerBytes(layer: StoredLayer, limits: LayerDecodeLimits): { width: number; height: number; raw: Uint8Array } {
   const width = Number(layer.x);
   const height = Number(layer.y);
   if (!Number.isInteger(width) || !Number.isInteger(height) || width < 0 || height < 0 || width * height > 1 << 28)
     throw new Error(`a ${layer.x}×${layer.y} layer is not a size this reader accepts`);
-  const raw = gunzipBounded(ascii85Decode(layer.b), width * height * 2);
-  if (raw.length !== width * height * 2)
-    throw new Error(`the layer holds ${raw.length} bytes; ${width}×${height} tiles need ${width * height * 2}`);
+  const size = width * height * 2;
+  const maxOutput = limits.maxOutput ?? DEFAULT_LAYER_OUTPUT;
+  if (size > maxOutput)
+    throw new OutputLimitError(
+      maxOutput,
+      `${width}×${height} tiles are ${size} bytes, over the limit of ${maxOutput} bytes for one layer (DecodeOptions.maxTransformOutput)`,
+    );
+  const { budget } = limits;
+  const path = limits.path ?? [];
+  // The claim first: nothing is inflated for tiles the decode's output budget cannot hold.
+  budget?.claim(width * height, 2, budget.outputLeft, `${width}×${height} layer tiles`, path, 0);
+  const raw = inflateBounded(ascii85Decode(layer.b), 'gzip', { maxOutput: size, expected: size });
+  budget?.spendOutput(size, path, 0);
   const hash = toHex(sha256.compute(raw));
   if (hash !== layer.h.toLowerCase()) throw new Error(`SHA-256 of the tiles is ${hash}, the layer says ${layer.h}`);
+  return { width, height, raw };
+}
+
+/**
+ * A layer's tiles: checks the size (against `limits.maxOutput` and the budget, before inflating) and
+ * the SHA-256 (throws with the reason).
+ */
+export function decodeLayer(
+  layer: StoredLayer,
+  limits: LayerDecodeLimits = {},
+): { width: number; height: number; tiles: Uint16Array } {
+  const { width, height, raw } = layerBytes(layer, limits);
   const tiles = new Uint16Array(width * height);
   for (let i = 0; i < tiles.length; i++) tiles[i] = raw[i * 2]! | (raw[i * 2 + 1]! << 8);
   return { width, height, tiles };
@@ -207,7 +234,7 @@ export const jsonWorld: Codec<JsonWorld> = defineCodec<JsonWorld>({
     }
     let value: unknown;
     try {
-      value = parseJsonSafely(text);
+      value = parseJsonSafely(text, { maxDepth: r.state.options.maxDepth });
     } catch (error) {
       throw r.error(`not JSON: ${error instanceof Error ? error.message : String(error)}`, at);
     }
@@ -216,11 +243,18 @@ export const jsonWorld: Codec<JsonWorld> = defineCodec<JsonWorld>({
     const fields = value as Record<string, unknown>;
     for (const key of Object.keys(fields)) {
       const layer = fields[key];
+      r.work(1);
       if (!isLayer(layer)) continue;
       r.state.path.push(key);
       try {
-        decodeLayer(layer);
+        // Every layer shares the decode's output budget; each is also held to maxTransformOutput.
+        layerBytes(layer, {
+          maxOutput: r.state.options.maxTransformOutput,
+          budget: r.state.budget,
+          path: r.state.path.slice(),
+        });
       } catch (error) {
+        if (error instanceof DecodeError) throw error;
         const message =
           error instanceof Ascii85Error
             ? `${key}.b: ${error.message} (character ${error.position})`
@@ -235,10 +269,24 @@ export const jsonWorld: Codec<JsonWorld> = defineCodec<JsonWorld>({
   write(w, world) {
     if (typeof world !== 'object' || world === null || typeof world.text !== 'string')
       throw w.error('expected { text }');
+    if (!utf8.canEncode(world.text)) throw w.error('the text is not UTF-8 text (a lone surrogate?)');
+    let value: unknown;
     try {
-      parseJsonSafely(world.text);
+      value = parseJsonSafely(world.text);
     } catch (error) {
       throw w.error(`the world's text is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw w.error('a JSON world is an object');
+    // What the reader checks, checked before writing: every layer decodes and matches its SHA-256.
+    const fields = value as Record<string, unknown>;
+    for (const key of Object.keys(fields)) {
+      const layer = fields[key];
+      if (!isLayer(layer)) continue;
+      try {
+        layerBytes(layer, {});
+      } catch (error) {
+        throw w.error(`layer ${key}: ${error instanceof Error ? error.message : String(error)}`);
+      }
     }
     w.append(utf8.encode(world.text));
   },
