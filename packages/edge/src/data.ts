@@ -202,18 +202,22 @@ class Schema {
 
   /**
    * The work units one instance of structure `name` costs to read, without the instances it nests
-   * (each of those is charged as it is read): one, plus one per field element (a field of count 0
-   * still costs one: its codec is built and its property set), plus one per field the file lacks.
-   * The core's instance reader does not charge per field, so this is what bounds a structure of many
-   * fields that take no bytes (count 0), read once per element.
+   * (each of those is charged as it is read): one, plus {@link UNITS_PER_FIELD} per field element (a
+   * field of count 0 still counts as one: its property is set), plus one per field the file lacks.
+   * A structure wider than {@link WIDE_STRUCT} fields costs {@link UNITS_PER_WIDE_FIELD} per element
+   * instead: each of its instances is a copy of an object that wide, which the engine keeps as a
+   * slow dictionary. The core's instance reader does not charge per field, so this is what bounds a
+   * structure of many fields that take no bytes, read once per element.
    */
   instanceCost(name: string): number {
     let cost = this.costs.get(name);
     if (cost === undefined) {
       const plan = this.reconciled().plans.get(name);
       if (plan === undefined) return 1; // not defined (yet): the read fails without reading fields
-      cost = 1 + plan.missing.length;
-      for (const f of plan.fields) cost += Math.max(1, f.def.count);
+      let elements = plan.missing.length;
+      for (const f of plan.fields) elements += Math.max(1, f.def.count);
+      const wide = plan.fields.length + plan.missing.length > WIDE_STRUCT;
+      cost = 1 + elements * (wide ? UNITS_PER_WIDE_FIELD : UNITS_PER_FIELD);
       this.costs.set(name, cost);
     }
     return cost;
@@ -243,6 +247,13 @@ class Schema {
     );
   }
 }
+
+/** Work units per field element of an instance read (a field sets a property, and reads its bytes). */
+const UNITS_PER_FIELD = 2;
+/** Fields beyond which a structure's instances are wide objects (the engine's largest has about 100). */
+const WIDE_STRUCT = 1000;
+/** Work units per field element of an instance of a structure wider than {@link WIDE_STRUCT}. */
+const UNITS_PER_WIDE_FIELD = 16;
 
 /** A release table's structures by name. */
 function tableStructsOf(table: EngineTable): ReadonlyMap<string, KnownStruct> {
@@ -436,9 +447,69 @@ function keepRawWhenAmbiguous(schema: Schema, structName: string, inner: Codec<I
         w.append(value.$raw);
         return;
       }
+      const plan = schema.reconciled().plans.get(structName);
+      if (plan !== undefined) checkInstanceKeys(w, plan, value);
       inner.write(w, value);
     },
   });
+}
+
+/** The properties an instance has besides its fields. */
+const INSTANCE_EXTRAS = new Set(['$kept', '$pad', '$marker', '$raw']);
+
+/** The JSON text of a value, for comparing defaults (bytes as their numbers). */
+const jsonText = (value: unknown): string =>
+  JSON.stringify(value, (_key, v: unknown) => (v instanceof Uint8Array ? Array.from(v) : v));
+
+/**
+ * Refuses an instance that would not decode back the same: a property the structure has no field
+ * for (it would be lost), a field without its property (it would come back as a default), or a
+ * value for a field the file lacks other than its default (the reader fills in the default).
+ */
+function checkInstanceKeys(w: Writer, plan: StructPlan, value: Instance): void {
+  const fail = (key: string, message: string): never => {
+    w.state.path.push(key);
+    throw w.error(message);
+  };
+  const own = new Set<string>();
+  const fileOnly = new Set<string>();
+  for (const f of plan.fields) (f.known !== undefined ? own : fileOnly).add(f.def.name);
+  const missing = new Map(plan.missing.map((f) => [f.name, f]));
+  for (const key of Object.keys(value)) {
+    if (own.has(key) || INSTANCE_EXTRAS.has(key)) continue;
+    const default_ = missing.get(key);
+    if (default_ === undefined) fail(key, `${plan.def.name} has no field ${key}`);
+    else {
+      const expected =
+        default_.count === 1 ? default_.default() : Array.from({ length: default_.count }, default_.default);
+      if (jsonText(value[key]) !== jsonText(expected))
+        fail(key, `${key} is not in this file's ${plan.def.name}: it can only hold its default, ${jsonText(expected)}`);
+    }
+  }
+  for (const f of plan.fields) {
+    const known = f.known;
+    if (known === undefined) continue;
+    const name = f.def.name;
+    if (!Object.hasOwn(value, name)) fail(name, `the field ${name} of ${plan.def.name} has no value`);
+    // The file keeps `keep` of the reader's elements; the others read back as defaults.
+    if (f.keep >= known.count) continue;
+    const values: unknown[] = known.count === 1 ? [value[name]] : Array.isArray(value[name]) ? value[name] : [];
+    const blank = jsonText(known.default());
+    for (let i = f.keep; i < values.length; i++)
+      if (jsonText(values[i]) !== blank)
+        fail(
+          name,
+          `${plan.def.name}.${name} holds ${f.keep} of ${known.count} elements in this file: the rest can only be ${blank}`,
+        );
+  }
+  const kept = value.$kept;
+  if (kept !== undefined && (typeof kept !== 'object' || kept === null || Array.isArray(kept)))
+    fail('$kept', 'expected an object of kept fields');
+  const keptRecord = (kept ?? {}) as Record<string, unknown>;
+  for (const key of Object.keys(keptRecord))
+    if (!own.has(key) && !fileOnly.has(key)) fail('$kept', `${plan.def.name} has no field ${key}`);
+  for (const name of fileOnly)
+    if (!Object.hasOwn(keptRecord, name)) fail('$kept', `the field ${name} of ${plan.def.name} has no value`);
 }
 
 function reportReconcileWarnings(r: Reader, schema: Schema): void {

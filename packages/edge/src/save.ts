@@ -281,6 +281,22 @@ const saveJson = new t.Type<EdgeSave, unknown, unknown>(
     const chunksType = topChunkJson(version);
     const chunks = chunksType.validate(o.chunks, [...c, { key: 'chunks', type: chunksType, actual: o.chunks }]);
     if (chunks._tag === 'Left') return chunks;
+    // A known chunk's body is its value and, while unchanged, its stored bytes: anything else would be
+    // dropped on write.
+    const given = o.chunks as ReadonlyArray<unknown>;
+    for (const [i, chunk] of chunks.right.entries()) {
+      if (isRawChunk(chunk)) continue;
+      // The input's own keys (a `__proto__` key of parsed JSON is an own property there).
+      const body = (given[i] as { body?: unknown } | undefined)?.body;
+      if (typeof body !== 'object' || body === null) continue;
+      const extra = Object.keys(body).find((key) => key !== 'value' && key !== 'stored');
+      if (extra !== undefined)
+        return t.failure(
+          u,
+          [...c, { key: 'chunks', type: chunksType, actual: o.chunks }],
+          `chunks[${i}].body has an unknown property ${JSON.stringify(extra)}`,
+        );
+    }
     return t.success({
       variant: head.right.variant,
       layout: head.right.layout,

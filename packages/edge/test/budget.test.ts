@@ -1,0 +1,374 @@
+// Hostile EDGE files against the decode's work budget (issue 17): bombs spread over many top-level
+// chunks (variant C, zlib; variant A, XOR + LZO), sizes claimed in Stru, Arry and Data, a wide
+// structure read once per element, and deep nesting. Each is a typed error (a BudgetError naming its
+// budget, or a DecodeError), proven bounded by what the budget counted — bytes of output, units of
+// work — not by the clock; and then each runs in a child process under the kit's 2 s / 256 MB rule.
+import { join } from 'node:path';
+import * as E from 'fp-ts/lib/Either';
+import { Zlib, zlibSync } from 'fflate';
+import { compress as lzoCompress } from '@savekit/lzo1x';
+import { BudgetError, DecodeBudget, decode, DecodeError, type DecodeOptions } from '@savekit/core';
+import { edgeSave } from '@savekit/edge';
+import { budgetSuite, budgetTable, hostileInputs, type Attack } from '@savekit/testkit';
+import { adler32, le32, writeFile } from './independent';
+
+const MiB = 1 << 20;
+
+/** A file of top-level chunks whose stored bytes are given (not compressed here). */
+function fileOf(version: number, chunks: ReadonlyArray<{ marker: string; stored: Uint8Array; orig: number }>) {
+  const a = version < 0x12901;
+  const parts: Uint8Array[] = [
+    Buffer.from('EdgeSave'),
+    Uint8Array.of(0x1a, 0x0d, 0x0a, 0),
+    Uint8Array.from(le32(version)),
+  ];
+  for (const { marker, stored, orig } of chunks) {
+    parts.push(Buffer.from(marker), Uint8Array.from(le32(stored.length)), Uint8Array.from(le32(orig)), stored);
+    if (a) parts.push(Buffer.from(marker.toUpperCase()));
+  }
+  parts.push(Buffer.from('ENDEEdgeSave'));
+  const body = new Uint8Array(Buffer.concat(parts));
+  const out = new Uint8Array(body.length + 4);
+  out.set(body);
+  out.set(le32(adler32(body)), body.length);
+  return out;
+}
+
+/**
+ * A valid `Glob` of `bytes` bytes (a multiple of 4): one unknown lump of zeros, kept raw, so each
+ * chunk decodes and only the total stops the file. Variant A's lumps carry end markers.
+ */
+function globOfZeros(bytes: number, variantA: boolean): { head: Uint8Array; tail: Uint8Array } {
+  const lump = bytes - 8 - (variantA ? 4 : 0);
+  return {
+    head: Uint8Array.from([...Buffer.from('Zzzz'), ...le32(lump)]),
+    tail: variantA ? Buffer.from('ZZZZ') : new Uint8Array(0),
+  };
+}
+
+/** zlib of a valid Glob of `bytes` bytes, made a MiB at a time. */
+function zlibGlob(bytes: number): Uint8Array {
+  const { head } = globOfZeros(bytes, false);
+  const parts: Uint8Array[] = [];
+  const z = new Zlib({ level: 9 }, (data) => parts.push(data));
+  z.push(head);
+  const zeros = new Uint8Array(MiB);
+  for (let left = bytes - head.length; left > 0; left -= MiB)
+    z.push(zeros.subarray(0, Math.min(left, MiB)), left <= MiB);
+  return new Uint8Array(Buffer.concat(parts));
+}
+
+/** XOR with `EDGE!` then LZO1X-1 of a valid Glob of `bytes` bytes (variant A). */
+function lzoGlob(bytes: number): Uint8Array {
+  const { head, tail } = globOfZeros(bytes, true);
+  const plain = new Uint8Array(bytes);
+  plain.set(head);
+  plain.set(tail, bytes - tail.length);
+  const key = Buffer.from('EDGE!');
+  for (let i = 0; i < bytes; i++) plain[i]! ^= key[i % 5]!;
+  return lzoCompress(plain);
+}
+
+const C = 0x13506;
+
+/** A variant C file of plain chunk payloads (each a multiple of 4), for payloads of megabytes. */
+function fileC(chunks: ReadonlyArray<{ marker: string; plain: Uint8Array }>): Uint8Array {
+  return fileOf(
+    C,
+    chunks.map(({ marker, plain }) => ({ marker, stored: zlibSync(plain, { level: 1 }), orig: plain.length })),
+  );
+}
+const A = 0x12900;
+const repeat = <T>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i));
+
+// Plain chunk data by hand (variant C, written by the independent writer).
+const str = (s: string): number[] => [0xaa, s.length & 0xff, s.length >> 8, ...Buffer.from(s, 'latin1')];
+const int = (n: number): number[] => le32(n >>> 0);
+const pad4 = (bytes: number[]): number[] => [...bytes, ...new Array((4 - (bytes.length % 4)) % 4).fill(0)];
+const nested = (marker: string, data: number[]): number[] => [
+  ...Buffer.from(marker),
+  ...le32(pad4(data).length),
+  ...pad4(data),
+];
+const plain = (bytes: number[]) => Uint8Array.from(pad4(bytes));
+
+type Field = [kind: number, size: number, count: number, name: string, ref?: string];
+
+/** The Stru body of `name` with marker `marker` and `fields` (an INDEX or STRUCT field names its ref). */
+function stru(name: string, marker: string, fields: ReadonlyArray<Field>): Uint8Array {
+  const out = Buffer.concat([
+    Uint8Array.from([...int(fields.length), ...str(name), ...str(marker)]),
+    ...fields.map(([kind, size, count, n, ref]) =>
+      Uint8Array.from([kind, size, count & 0xff, count >> 8, ...str(n), ...(ref !== undefined ? str(ref) : [])]),
+    ),
+  ]);
+  return padded(out);
+}
+
+/**
+ * A structure of `width` NUMERIC fields of count 0 (they take no bytes), and an array of `elements`
+ * of it: every element is an 8-byte chunk, yet reading one touches every field.
+ */
+function wideZeroFields(width: number, elements: number): Uint8Array {
+  const fields = repeat(width, (i): Field => [1, 4, 0, `f${i}`]);
+  const data = Buffer.concat([
+    Uint8Array.from(str('wides')),
+    ...repeat(elements, () => Uint8Array.from(nested('wide', []))),
+  ]);
+  return fileC([
+    { marker: 'Stru', plain: stru('wide_t', 'wide', fields) },
+    { marker: 'Arry', plain: plain([...int(elements), ...str('wides'), ...str('wide_t')]) },
+    { marker: 'Data', plain: padded(data) },
+  ]);
+}
+
+/** `bytes` zero-padded to a multiple of 4, without spreading them. */
+function padded(bytes: Uint8Array): Uint8Array {
+  const out = new Uint8Array(bytes.length + ((4 - (bytes.length % 4)) % 4));
+  out.set(bytes);
+  return out;
+}
+
+/** A chain of `levels` structures, each instance holding the next (the engine stops at 16 chunks). */
+function chain(levels: number): Uint8Array {
+  const defs = repeat(levels, (i) =>
+    stru(
+      `s${i + 1}_t`,
+      `s${String(i + 1).padStart(3, '0')}`,
+      i + 1 < levels ? [[4, 0, 1, 'child', `s${i + 2}_t`]] : [[1, 4, 1, 'v']],
+    ),
+  );
+  let instance = nested(`s${String(levels).padStart(3, '0')}`, int(7));
+  for (let i = levels - 1; i >= 1; i--) instance = nested(`s${String(i).padStart(3, '0')}`, instance);
+  return writeFile(C, [
+    ...defs.map((p) => ({ marker: 'Stru', plain: p })),
+    { marker: 'Arry', plain: plain([...int(1), ...str('chain'), ...str('s1_t')]) },
+    { marker: 'Data', plain: plain([...str('chain'), ...instance]) },
+  ]);
+}
+
+function failure(bytes: Uint8Array, options: DecodeOptions = {}): { error: DecodeError; budget: DecodeBudget } {
+  const budget = DecodeBudget.of(options, bytes.length);
+  const result = decode(edgeSave, bytes, { ...options, budget });
+  if (E.isRight(result)) throw new Error('decoded without an error');
+  expect(result.left).toBeInstanceOf(DecodeError);
+  return { error: result.left, budget };
+}
+
+describe('bombs across chunks', () => {
+  const zlib32 = zlibGlob(32 * MiB);
+  const lzo16 = lzoGlob(16 * MiB);
+
+  test('variant C: eight chunks of 32 MiB (each under the per-layer limit) stop at the 64 MiB total', () => {
+    const file = fileOf(
+      C,
+      repeat(8, () => ({ marker: 'Glob', stored: zlib32, orig: 32 * MiB })),
+    );
+    expect(file.length).toBeLessThan(300_000);
+    // Two of them are a valid save: each chunk decodes on its own.
+    const two = fileOf(
+      C,
+      repeat(2, () => ({ marker: 'Glob', stored: zlib32, orig: 32 * MiB })),
+    );
+    expect(E.isRight(decode(edgeSave, two))).toBe(true);
+    const { error, budget } = failure(file);
+    expect(error).toBeInstanceOf(BudgetError);
+    expect(error).toMatchObject({
+      code: 'budget-exceeded',
+      budget: 'output',
+      limit: 64 * MiB,
+      path: ['chunks', 2, 'Glob'],
+    });
+    // The third chunk's recorded length was refused before inflating: 64 MiB made, not 256.
+    expect(budget.outputSpent).toBe(64 * MiB);
+  });
+
+  test("variant C: the issue's file (8 chunks of ~258 KB inflating to 256 MiB each, 2 MB) is refused before inflating", () => {
+    const bomb = hostileInputs.zlibBomb(256 * MiB);
+    const file = fileOf(
+      C,
+      repeat(8, () => ({ marker: 'Glob', stored: bomb, orig: 256 * MiB })),
+    );
+    expect(file.length).toBeGreaterThan(2_000_000);
+    const { error, budget } = failure(file);
+    expect(error).toMatchObject({ code: 'budget-exceeded', budget: 'output', path: ['chunks', 0, 'Glob'] });
+    expect(budget.outputSpent).toBe(0);
+    // With the budget raised past it, the per-chunk stream still stops at its recorded length.
+    const lying = fileOf(
+      C,
+      repeat(8, () => ({ marker: 'Glob', stored: bomb, orig: MiB })),
+    );
+    const stopped = failure(lying, { maxTotalOutput: 1 << 30 });
+    expect(stopped.error.message).toMatch(/zlib: output passes the limit of 1048576 bytes/);
+    expect(stopped.budget.outputSpent).toBe(0);
+  });
+
+  test('variant A: eight XOR + LZO chunks of 16 MiB stop at the total (LZO and XOR output both count)', () => {
+    const file = fileOf(
+      A,
+      repeat(8, () => ({ marker: 'Glob', stored: lzo16, orig: 16 * MiB })),
+    );
+    const { error, budget } = failure(file);
+    expect(error).toMatchObject({ code: 'budget-exceeded', budget: 'output', path: ['chunks', 2, 'Glob'] });
+    expect(budget.outputSpent).toBeLessThanOrEqual(64 * MiB);
+    // Under a budget lowered below one chunk, LZO's own limit is the budget's (lzo1x's 'output-limit').
+    const small = failure(file, { maxTotalOutput: 8 * MiB });
+    expect(small.error).toMatchObject({ code: 'budget-exceeded', budget: 'output', path: ['chunks', 0, 'Glob'] });
+    expect(small.budget.outputSpent).toBe(0);
+  });
+});
+
+describe('sizes claimed in the file', () => {
+  test('a Stru claiming 2^31 − 1 fields: an allocation BudgetError before reading any', () => {
+    const body = plain([...int(0x7fffffff), ...str('big_t'), ...str('bigs')]);
+    const { error, budget } = failure(writeFile(C, [{ marker: 'Stru', plain: body }]));
+    expect(error).toMatchObject({
+      code: 'budget-exceeded',
+      budget: 'allocation',
+      path: ['chunks', 0, 'Stru', '<zlib>'],
+    });
+    expect(error.message).toMatch(/2147483647 fields: 2,147,483,647 × 5 bytes claimed/);
+    expect(budget.workSpent).toBeLessThan(100);
+  });
+
+  test('an Arry claiming 2^31 − 1 elements: refused when its Data is read, before any element', () => {
+    const bytes = writeFile(C, [
+      { marker: 'Stru', plain: stru('v_t', 'vvvv', [[1, 1, 1, 'v']]) },
+      { marker: 'Arry', plain: plain([...int(0x7fffffff), ...str('vs'), ...str('v_t')]) },
+      { marker: 'Data', plain: plain([...str('vs'), ...nested('vvvv', [1])]) },
+    ]);
+    const { error, budget } = failure(bytes);
+    expect(error).toMatchObject({ code: 'budget-exceeded', budget: 'allocation' });
+    expect(error.path.slice(0, 3)).toEqual(['chunks', 2, 'Data']);
+    expect(budget.workSpent).toBeLessThan(100);
+  });
+
+  test('a negative field count is a DecodeError', () => {
+    const body = plain([...int(-1), ...str('big_t'), ...str('bigs')]);
+    expect(failure(writeFile(C, [{ marker: 'Stru', plain: body }])).error.message).toMatch(
+      /field count -1 is negative/,
+    );
+  });
+});
+
+describe('wide and deep structures', () => {
+  test('20,000 fields of count 0 read for each of 20,000 elements: a work BudgetError, not 4·10^8 steps', () => {
+    const bytes = wideZeroFields(20_000, 20_000);
+    expect(bytes.length).toBeLessThan(100_000);
+    const { error, budget } = failure(bytes);
+    expect(error).toMatchObject({ code: 'budget-exceeded', budget: 'work' });
+    expect(error.path.slice(0, 5)).toEqual(['chunks', 2, 'Data', '<zlib>', 'elements']);
+    // Stopped at the budget (4 Mi units for a file this small), about 13 elements in (16 units per
+    // field of a structure this wide), never near the 4·10^8 properties the elements would set.
+    expect(budget.workSpent).toBeLessThanOrEqual(budget.limits.maxWork);
+    expect(budget.limits.maxWork).toBe(4 * MiB);
+  });
+
+  test('chunks nested 17 deep: the engine’s limit, a DecodeError at the depth', () => {
+    expect(E.isRight(decode(edgeSave, chain(15)))).toBe(true);
+    const { error, budget } = failure(chain(16));
+    expect(error.message).toMatch(/chunks nested deeper than 16/);
+    expect(budget.workSpent).toBeLessThan(1_000);
+  });
+});
+
+describe('the conformance kit: each attack in a child process, 2 s and 256 MB', () => {
+  const bomb256 = hostileInputs.zlibBomb(256 * MiB);
+  const attacks: Attack[] = [
+    {
+      name: 'variant C: 8 chunks inflating to 256 MiB each (2 MB)',
+      input: () =>
+        fileOf(
+          C,
+          repeat(8, () => ({ marker: 'Glob', stored: bomb256, orig: 256 * MiB })),
+        ),
+      expect: 'error',
+      code: 'budget-exceeded',
+      budget: 'output',
+    },
+    {
+      name: 'variant C: 60 chunks of valid 32 MiB Globs (2 MB)',
+      input: () => {
+        const stored = zlibGlob(32 * MiB);
+        return fileOf(
+          C,
+          repeat(60, () => ({ marker: 'Glob', stored, orig: 32 * MiB })),
+        );
+      },
+      expect: 'error',
+      code: 'budget-exceeded',
+      budget: 'output',
+    },
+    {
+      name: 'variant A: 12 XOR + LZO chunks of valid 32 MiB Globs (1.8 MB)',
+      input: () => {
+        const stored = lzoGlob(32 * MiB);
+        return fileOf(
+          A,
+          repeat(12, () => ({ marker: 'Glob', stored, orig: 32 * MiB })),
+        );
+      },
+      expect: 'error',
+      code: 'budget-exceeded',
+      budget: 'output',
+    },
+    {
+      name: 'Stru claiming 2^31 − 1 fields',
+      input: () =>
+        writeFile(C, [{ marker: 'Stru', plain: plain([...int(0x7fffffff), ...str('big_t'), ...str('bigs')]) }]),
+      expect: 'error',
+      code: 'budget-exceeded',
+      budget: 'allocation',
+    },
+    {
+      name: 'Arry claiming 2^31 − 1 elements, then its Data',
+      input: () =>
+        writeFile(C, [
+          { marker: 'Stru', plain: stru('v_t', 'vvvv', [[1, 1, 1, 'v']]) },
+          { marker: 'Arry', plain: plain([...int(0x7fffffff), ...str('vs'), ...str('v_t')]) },
+          { marker: 'Data', plain: plain([...str('vs'), ...nested('vvvv', [1])]) },
+        ]),
+      expect: 'error',
+      code: 'budget-exceeded',
+      budget: 'allocation',
+    },
+    {
+      name: 'Data chunk of 1 element claiming a 2^31-byte instance chunk',
+      input: () =>
+        writeFile(C, [
+          { marker: 'Stru', plain: stru('v_t', 'vvvv', [[1, 1, 1, 'v']]) },
+          { marker: 'Arry', plain: plain([...int(1), ...str('vs'), ...str('v_t')]) },
+          { marker: 'Data', plain: plain([...str('vs'), ...Buffer.from('vvvv'), ...le32(0x80000000), 1, 0, 0, 0]) },
+        ]),
+      expect: 'error',
+    },
+    {
+      name: 'wide Stru: 20,000 count-0 fields × 20,000 elements',
+      input: () => wideZeroFields(20_000, 20_000),
+      expect: 'error',
+      code: 'budget-exceeded',
+      budget: 'work',
+    },
+    {
+      name: 'wide Stru: 100,000 NUMERIC fields and one element',
+      input: () => {
+        const fields = repeat(100_000, (i): Field => [1, 1, 1, `f${i}`]);
+        const values = Uint8Array.from(repeat(100_000, (i) => i & 0xff));
+        const instance = Buffer.concat([Buffer.from('wide'), Uint8Array.from(le32(values.length)), values]);
+        return fileC([
+          { marker: 'Stru', plain: stru('wide_t', 'wide', fields) },
+          { marker: 'Arry', plain: plain([...int(1), ...str('wides'), ...str('wide_t')]) },
+          { marker: 'Data', plain: padded(Buffer.concat([Uint8Array.from(str('wides')), instance])) },
+        ]);
+      },
+      expect: 'either',
+    },
+    { name: 'instances nested 17 deep', input: () => chain(16), expect: 'error' },
+  ];
+
+  test('every attack is a typed error within the limits', async () => {
+    const report = await budgetSuite({ module: join(__dirname, '..', 'dist', 'index.js'), attacks });
+    console.log(budgetTable(report));
+    expect(report.failures).toEqual([]);
+  }, 600_000);
+});
