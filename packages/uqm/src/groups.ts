@@ -10,6 +10,7 @@ import {
   arena,
   array,
   bits,
+  BudgetError,
   DecodeBudget,
   DecodeError,
   decode,
@@ -182,6 +183,7 @@ export function readDefinedGroups(
         new DecodeError([`encounter ${id}`], 0, `offset ${at} is outside the file (${bytes.length} bytes)`),
       );
     const header = decode(groupHeader, bytes.subarray(at), nested);
+    if (E.isLeft(header) && header.left instanceof BudgetError) return E.left(header.left);
     if (E.isLeft(header))
       return E.left(
         new DecodeError([`encounter ${id}`, ...header.left.path], at + header.left.offset, header.left.message),
@@ -198,6 +200,7 @@ export function readDefinedGroups(
         offset < bytes.length
           ? decode(stateBattleGroup, bytes.subarray(offset), nested)
           : E.left(new DecodeError([], 0, `offset ${offset} is past the end (${bytes.length} bytes)`));
+      if (E.isLeft(group) && group.left instanceof BudgetError) return E.left(group.left);
       if (E.isLeft(group))
         return E.left(
           new DecodeError(

@@ -248,7 +248,11 @@ export function trailing(): Codec<Uint8Array | undefined> {
     minSize: 0,
     read: (r) => (r.remaining > 0 ? r.take(r.remaining) : undefined),
     write(w, value) {
-      if (value !== undefined) w.append(value);
+      if (value === undefined) return;
+      // None are read back as undefined: kept bytes are at least one.
+      if (!(value instanceof Uint8Array) || value.length === 0)
+        throw w.error('trailing bytes are bytes, at least one (leave them out when there are none)');
+      w.append(value);
     },
   });
 }
@@ -274,8 +278,13 @@ export function queue<A>(entry: Codec<A>): Codec<{ entries: A[]; rest?: Uint8Arr
       return r.remaining > 0 ? { entries, rest: r.take(r.remaining) } : { entries };
     },
     write(w, value) {
+      if (typeof value !== 'object' || value === null) throw w.error('expected { entries, rest? }');
       writeChild(w, 'entries', list, value.entries);
       if (value.rest !== undefined) {
+        if (!(value.rest instanceof Uint8Array) || value.rest.length === 0) {
+          w.state.path.push('rest');
+          throw w.error('the rest is bytes, at least one (leave it out when there are none)');
+        }
         if (value.rest.length >= size)
           throw w.error(`kept rest of ${value.rest.length} bytes would make whole entries`);
         w.append(value.rest);
