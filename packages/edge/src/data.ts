@@ -223,28 +223,42 @@ class Schema {
     return cost;
   }
 
-  /** Whether the structure (or one it nests) has a NUMERIC field whose real size is a guess. */
+  /**
+   * Whether the structure (or one it nests) has a NUMERIC field whose real size is a guess. Each
+   * answer is kept until the next definition arrives, for every structure the search settled (all it
+   * saw when none is ambiguous; the chain to the ambiguous one otherwise), so asking for every
+   * structure of a nesting chain looks at each definition once, not once per level above it.
+   */
   ambiguous(name: string): boolean {
     this.reconciled();
     let answer = this.ambiguity.get(name);
     if (answer === undefined) {
-      answer = this.findAmbiguity(name, new Set());
-      this.ambiguity.set(name, answer);
+      const seen = new Set<string>();
+      answer = this.findAmbiguity(name, seen);
+      // A search that found nothing saw everything reachable from each structure it saw.
+      if (!answer) for (const other of seen) this.ambiguity.set(other, false);
     }
     return answer;
   }
 
   private findAmbiguity(name: string, seen: Set<string>): boolean {
+    const known = this.ambiguity.get(name);
+    if (known !== undefined) return known;
     if (seen.has(name)) return false;
     seen.add(name);
     const plan = this.reconciled().plans.get(name);
-    if (plan === undefined) return true;
-    if (this.guessed.has(name)) return true;
-    // Found again after each new definition: charged, a unit per field looked at.
-    this.budget?.spendWork(plan.fields.length, ['Stru', name], 0);
-    return plan.fields.some(
-      (f) => f.def.kind === 'struct' && f.def.ref !== undefined && this.findAmbiguity(f.def.ref, seen),
-    );
+    let found: boolean;
+    if (plan === undefined || this.guessed.has(name)) found = true;
+    else {
+      // Found again after each new definition: charged, a unit per field looked at.
+      this.budget?.spendWork(plan.fields.length, ['Stru', name], 0);
+      found = plan.fields.some(
+        (f) => f.def.kind === 'struct' && f.def.ref !== undefined && this.findAmbiguity(f.def.ref, seen),
+      );
+    }
+    // Reaching an ambiguous structure is certain; not reaching one is only once the search is whole.
+    if (found) this.ambiguity.set(name, true);
+    return found;
   }
 }
 

@@ -4,7 +4,7 @@
 // one took 106 s: every field was looked up in a list, and every new `Stru` reconciled them all again.
 // The work is counted, not timed: the definitions' field objects count how often their names are read.
 import * as E from 'fp-ts/lib/Either';
-import { decode, encodeOrThrow, type Decoded, type FieldDef, type Instance } from '@savekit/core';
+import { DecodeBudget, decode, encodeOrThrow, type Decoded, type FieldDef, type Instance } from '@savekit/core';
 import { createSave, edgeSave, type EdgeSave } from '@savekit/edge';
 import { testBudget } from '@savekit/testkit';
 
@@ -108,5 +108,83 @@ describe('structure definitions: linear work', () => {
     expect(unknown).toHaveLength(tiny + 1);
     expect(new Set(unknown.map((w) => w.path.join('.'))).size).toBe(tiny + 1);
     expect(Buffer.from(encodeOrThrow(edgeSave, value)).equals(bytes)).toBe(true);
+  });
+});
+
+/** The work units a decode of `bytes` spends (every loop of the EDGE reader is charged to its budget). */
+function workOf(bytes: Uint8Array): number {
+  const budget = DecodeBudget.of({ maxWork: 1e12, maxTotalOutput: 1e12 }, bytes.length);
+  const result = decode(edgeSave, bytes, { budget });
+  if (E.isLeft(result)) throw result.left;
+  return budget.workSpent;
+}
+
+/** A save with one array of `elements` instances of a structure of `width` fields. */
+function arraySave(width: number, elements: number): Uint8Array {
+  const save = createSave();
+  const fields: FieldDef[] = Array.from({ length: width }, (_, i) => ({
+    name: `f${i}`,
+    kind: 'numeric',
+    size: 4,
+    count: 1,
+  }));
+  save.chunks.push({ id: 'Stru', body: { value: { name: 'row_t', marker: 'rows', fields } } });
+  save.chunks.push({ id: 'Arry', body: { value: { name: 'rows', struct: 'row_t', count: elements } } });
+  const element = (k: number): Instance => Object.fromEntries(fields.map((f, i) => [f.name, k + i]));
+  save.chunks.push({
+    id: 'Data',
+    body: { value: { array: 'rows', elements: Array.from({ length: elements }, (_, k) => element(k)) } },
+  });
+  return encodeOrThrow(edgeSave, save);
+}
+
+/** A save whose one element nests `depth` structures, each instance holding the next. */
+function chainSave(depth: number): Uint8Array {
+  const save = createSave();
+  for (let i = 1; i <= depth; i++) {
+    const fields: FieldDef[] =
+      i < depth
+        ? [{ name: 'child', kind: 'struct', size: 0, count: 1, ref: `s${i + 1}_t` }]
+        : [{ name: 'v', kind: 'numeric', size: 4, count: 1 }];
+    save.chunks.push({
+      id: 'Stru',
+      body: { value: { name: `s${i}_t`, marker: `s${String(i).padStart(3, '0')}`, fields } },
+    });
+  }
+  let instance: Instance = { v: 7 };
+  for (let i = depth - 1; i >= 1; i--) instance = { child: instance };
+  save.chunks.push({ id: 'Arry', body: { value: { name: 'chain', struct: 's1_t', count: 1 } } });
+  save.chunks.push({ id: 'Data', body: { value: { array: 'chain', elements: [instance] } } });
+  return encodeOrThrow(edgeSave, save);
+}
+
+describe('decode work: doubling a structure at most about doubles it', () => {
+  // Counted, not timed: the decode's budget counts every field, element, chunk, definition,
+  // reference and nesting step the reader takes (issue 17: every loop goes through the budget).
+  const doubles = (once: number, twice: number) => {
+    expect(twice / once).toBeGreaterThan(1.5); // the work is really counted
+    expect(twice / once).toBeLessThan(2.2);
+  };
+  const n = testBudget({ quick: 1, heavy: 4 });
+
+  test('instances per array', () => {
+    doubles(workOf(arraySave(20, 2_000 * n)), workOf(arraySave(20, 4_000 * n)));
+  });
+
+  test('fields per structure', () => {
+    doubles(workOf(arraySave(500 * n, 20)), workOf(arraySave(1_000 * n, 20)));
+  });
+
+  test('structure and array chunks per save', () => {
+    const chunks = (tiny: number) => workOf(encodeOrThrow(edgeSave, wideSave(0, tiny)));
+    doubles(chunks(1_000 * n), chunks(2_000 * n));
+  });
+
+  test('nesting depth of instance chunks (up to the engine’s 16)', () => {
+    // Each level is a chunk, a definition and an instance: the work grows by the same amount per level.
+    const at = [2, 4, 8, 15].map((depth) => workOf(chainSave(depth)));
+    const perLevel = (at[3]! - at[2]!) / 7;
+    expect(at[2]! - at[1]!).toBeCloseTo(4 * perLevel, 5);
+    expect(at[1]! - at[0]!).toBeCloseTo(2 * perLevel, 5);
   });
 });
