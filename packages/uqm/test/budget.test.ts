@@ -406,7 +406,7 @@ describe('the budget suite', () => {
     { name: '0.8: 260,000 empty chunks (2 MB)', input: () => manyChunks(260_000) },
     { name: '0.8: a scan block of 170,000 worlds (2 MB)', input: () => wideScan(170_000), expect: 'ok' },
     { name: '0.8: a race queue of 69,000 entries (2 MB)', input: () => longRaceQueue(69_000), expect: 'ok' },
-    { name: '0.8: 750 battle-group chunks of 255 groups (1.9 MB)', input: () => manyBattleGroups(750) },
+    { name: '0.8: 650 battle-group chunks of 255 groups (2 MB)', input: () => manyBattleGroups(650) },
   ];
 
   test(
