@@ -1,7 +1,7 @@
 // The child side of budgetSuite: one attack in a fresh process. Loads the format, reads the input,
 // settles memory, then decodes once and sends what it cost (CPU time, peak RSS over the baseline)
 // and how it ended. Run with --max-old-space-size and --expose-gc by the parent.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { formatPath } from '@savekit/core';
 import { formatOf } from './load.js';
 import type { AttackError, ChildJob, ChildResult } from './budget-suite.js';
@@ -61,6 +61,31 @@ const isDecodeError = (e: unknown) =>
   Array.isArray((e as { path?: unknown }).path) &&
   typeof (e as { offset?: unknown }).offset === 'number';
 
+/**
+ * Peak resident memory of this process in bytes since {@link resetPeak}. On Linux it is /proc's
+ * `VmHWM`, which belongs to this process alone: getrusage's `ru_maxrss` also keeps the RSS the
+ * parent had when it forked us (a test runner holding a large buffer would show up as ours).
+ * Elsewhere, `ru_maxrss`.
+ */
+function peakRss(): number {
+  try {
+    const hwm = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    if (hwm !== null) return Number(hwm[1]) * 1024;
+  } catch {
+    // not Linux
+  }
+  return process.resourceUsage().maxRSS * 1024; // KiB
+}
+
+/** Starts the peak over (Linux: writing 5 to clear_refs resets VmHWM to the current RSS). */
+function resetPeak(): void {
+  try {
+    writeFileSync('/proc/self/clear_refs', '5');
+  } catch {
+    // not Linux, or not allowed: the peak then includes loading the format
+  }
+}
+
 async function run(job: ChildJob): Promise<ChildResult> {
   let format: ReturnType<typeof formatOf>;
   let input: ReturnType<typeof readInput>;
@@ -73,6 +98,7 @@ async function run(job: ChildJob): Promise<ChildResult> {
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
   gc?.();
+  resetPeak();
   const baseline = process.memoryUsage.rss();
   const before = process.cpuUsage();
   let outcome: ChildResult['outcome'];
@@ -89,8 +115,7 @@ async function run(job: ChildJob): Promise<ChildResult> {
     error = describe(thrown);
   }
   const cpu = process.cpuUsage(before);
-  // maxRSS is in KiB (getrusage's ru_maxrss on Linux).
-  const peakBytes = Math.max(0, process.resourceUsage().maxRSS * 1024 - baseline);
+  const peakBytes = Math.max(0, peakRss() - baseline);
   return { outcome, format: format.id, ...(error ? { error } : {}), cpuMs: (cpu.user + cpu.system) / 1000, peakBytes };
 }
 
