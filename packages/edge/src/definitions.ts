@@ -132,6 +132,9 @@ const structDefJson = t.type(
   'StructDef',
 ) as unknown as t.Type<StructDef, unknown, unknown>;
 
+/** Work units one declared field costs (see {@link structDef}); some 10 µs of decoding with its instance. */
+export const UNITS_PER_DECLARED_FIELD = 64;
+
 /**
  * A structure definition: int field count, name, marker, then the fields. Reading one records it for
  * the `Data` chunks that follow.
@@ -147,6 +150,10 @@ export const structDef: Codec<StructDef> = defineCodec<StructDef>({
     // Every field takes at least 5 bytes: refuse a count the data cannot hold before reading.
     if (count < 0) throw r.error(`field count ${count} is negative`, at);
     r.claim(count, 5, `structure definition: ${count} fields`);
+    // A declared field costs far more than its bytes: it is read, reconciled into a plan with its own
+    // codec and default, and set on every instance. Charged up front, so a definition of a hundred
+    // thousand fields (a real save's largest has about a hundred) stops before any of that is built.
+    r.work(count * UNITS_PER_DECLARED_FIELD);
     const nameAt = r.pos;
     const name = text(r, 'name', 'the structure name');
     const context = edgeContext(r.state.context);

@@ -109,6 +109,18 @@ function stru(name: string, marker: string, fields: ReadonlyArray<Field>): Uint8
  * A structure of `width` NUMERIC fields of count 0 (they take no bytes), and an array of `elements`
  * of it: every element is an 8-byte chunk, yet reading one touches every field.
  */
+/** A structure of `width` one-byte NUMERIC fields, one element of it. */
+function wideNumeric(width: number): Uint8Array {
+  const fields = repeat(width, (i): Field => [1, 1, 1, `f${i}`]);
+  const values = Uint8Array.from(repeat(width, (i) => i & 0xff));
+  const instance = Buffer.concat([Buffer.from('wide'), Uint8Array.from(le32(values.length)), values]);
+  return fileC([
+    { marker: 'Stru', plain: stru('wide_t', 'wide', fields) },
+    { marker: 'Arry', plain: plain([...int(1), ...str('wides'), ...str('wide_t')]) },
+    { marker: 'Data', plain: padded(Buffer.concat([Uint8Array.from(str('wides')), instance])) },
+  ]);
+}
+
 function wideZeroFields(width: number, elements: number): Uint8Array {
   const fields = repeat(width, (i): Field => [1, 4, 0, `f${i}`]);
   const data = Buffer.concat([
@@ -268,7 +280,7 @@ describe('wide and deep structures', () => {
     expect(E.isRight(decode(edgeSave, chain(15)))).toBe(true);
     const { error, budget } = failure(chain(16));
     expect(error.message).toMatch(/chunks nested deeper than 16/);
-    expect(budget.workSpent).toBeLessThan(1_000);
+    expect(budget.workSpent).toBeLessThan(2_000); // 17 one-field definitions at UNITS_PER_DECLARED_FIELD, and what was read
   });
 });
 
@@ -349,20 +361,18 @@ describe('the conformance kit: each attack in a child process, 2 s and 256 MB', 
       code: 'budget-exceeded',
       budget: 'work',
     },
-    {
-      name: 'wide Stru: 100,000 NUMERIC fields and one element',
-      input: () => {
-        const fields = repeat(100_000, (i): Field => [1, 1, 1, `f${i}`]);
-        const values = Uint8Array.from(repeat(100_000, (i) => i & 0xff));
-        const instance = Buffer.concat([Buffer.from('wide'), Uint8Array.from(le32(values.length)), values]);
-        return fileC([
-          { marker: 'Stru', plain: stru('wide_t', 'wide', fields) },
-          { marker: 'Arry', plain: plain([...int(1), ...str('wides'), ...str('wide_t')]) },
-          { marker: 'Data', plain: padded(Buffer.concat([Uint8Array.from(str('wides')), instance])) },
-        ]);
-      },
-      expect: 'either',
-    },
+    // The widest definition the default budget accepts (each declared field costs
+    // UNITS_PER_DECLARED_FIELD units) is the slowest accepted decode; wider is refused up front.
+    ...[
+      [45_000, 'either'],
+      [60_000, 'either'],
+      [400_000, 'error'],
+    ].map(([width, expect]) => ({
+      name: `wide Stru: ${(width as number).toLocaleString('en-US')} NUMERIC fields and one element`,
+      input: () => wideNumeric(width as number),
+      expect: expect as 'either' | 'error',
+      ...(expect === 'error' ? { code: 'budget-exceeded', budget: 'work' } : {}),
+    })),
     { name: 'instances nested 17 deep', input: () => chain(16), expect: 'error' },
   ];
 
