@@ -41,9 +41,14 @@ export interface TemdWorld {
   wire?: Uint8Array;
 }
 
+/** A Uint16Array from any realm (a vm context or an iframe has its own constructor). */
+function isTileArray(u: unknown): u is Uint16Array {
+  return ArrayBuffer.isView(u) && Object.prototype.toString.call(u) === '[object Uint16Array]';
+}
+
 const u16Json = new t.Type<Uint16Array, string, unknown>(
   'Uint16Array',
-  (u): u is Uint16Array => u instanceof Uint16Array,
+  (u): u is Uint16Array => isTileArray(u),
   (u, c) => {
     const bytes = jsonBytes().validate(u, c);
     if (bytes._tag === 'Left') return bytes;
@@ -197,7 +202,7 @@ function checkWorld(w: Writer, world: TemdWorld): void {
   const n = world.width * world.height;
   if (world.width <= 0 || world.height <= 0 || n % 2 !== 0 || n >= 2 ** 31)
     fail('width', `a ${world.width}×${world.height} world: TEMD needs a positive, even tile count under 2^31`);
-  if (!(world.terrain instanceof Uint16Array) || !(world.wall instanceof Uint16Array))
+  if (!isTileArray(world.terrain) || !isTileArray(world.wall))
     fail('terrain', 'terrain and wall are 16-bit tile arrays');
   if (world.byteOrder === 'be') {
     // The reader tries little-endian first: the swapped header must not fit the same file.
