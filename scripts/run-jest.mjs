@@ -10,8 +10,11 @@
 // --profile=…    the test budgets (SAVEKIT_TEST_PROFILE, read by @savekit/testkit's testBudget):
 //                quick (the default) shrinks fuzz iterations, kill counts and the million-node cases;
 //                heavy runs them at full size, as CI does. SAVEKIT_FUZZ_ITERATIONS still overrides both.
+// --profiled-only  only the test files whose sizes depend on the profile (they, or a test helper they
+//                import, use @savekit/testkit or read the profile): CI runs every file in the quick
+//                profile first, so its heavy run repeats only what the profile changes.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -34,6 +37,7 @@ const take = (flag) => {
   return flag === '--profile' ? args.splice(at, 1)[0] : '';
 };
 const build = take('--build') !== undefined;
+const profiledOnly = take('--profiled-only') !== undefined;
 const profile = take('--profile') ?? process.env.SAVEKIT_TEST_PROFILE ?? 'quick';
 if (profile !== 'quick' && profile !== 'heavy') {
   console.error(`run-jest: unknown profile "${profile}" (quick or heavy)`);
@@ -53,6 +57,34 @@ function step(name, command, commandArgs) {
     console.log('tests: 0 passed, 1 failed');
     process.exit(run.status ?? 1);
   }
+}
+
+/** Where a test reads the profile: the kit's suites and budgets, or the variable itself. */
+const PROFILED = /@savekit\/testkit|testBudget|testProfile|SAVEKIT_TEST_PROFILE|defaultIterations/;
+
+const isFile = (path) => existsSync(path) && statSync(path).isFile();
+
+/** Test files that, or whose local imports (followed transitively), depend on the test profile. */
+function profiledTestFiles() {
+  const listed = spawnSync('git', ['ls-files', '*.test.ts', '*.test.mjs', '*.test.js'], { cwd: root, encoding: 'utf8' });
+  const tests = listed.stdout.split('\n').filter((f) => f !== '' && !f.startsWith('docs/'));
+  const cache = new Map();
+  const depends = (file, seen) => {
+    if (cache.has(file)) return cache.get(file);
+    if (seen.has(file) || !isFile(file)) return false;
+    seen.add(file);
+    const text = readFileSync(file, 'utf8');
+    let found = PROFILED.test(text);
+    for (const [, spec] of text.matchAll(/from ['"](\.{1,2}\/[^'"]+)['"]/g)) {
+      if (found) break;
+      const base = join(dirname(file), spec);
+      const candidates = [base, `${base}.ts`, `${base}.mjs`, `${base}.js`, join(base, 'index.ts')];
+      found = candidates.some((c) => isFile(c) && depends(c, seen));
+    }
+    cache.set(file, found);
+    return found;
+  };
+  return tests.filter((f) => depends(join(root, f), new Set())).map((f) => join(root, f));
 }
 
 if (build) {
@@ -78,6 +110,12 @@ const workers = workerArg ? [] : [`--maxWorkers=${availableParallelism()}`];
 rmSync(resultsFile, { force: true });
 const jest = require.resolve('jest/bin/jest');
 const jestStart = performance.now();
+if (profiledOnly) {
+  const files = profiledTestFiles();
+  console.log(`run-jest: ${files.length} test files depend on the profile; running only those:`);
+  console.log(files.map((f) => `  ${relative(root, f)}`).join('\n'));
+  args.push('--runTestsByPath', ...files);
+}
 const run = spawnSync(process.execPath, [jest, ...workers, '--json', `--outputFile=${resultsFile}`, ...args], {
   cwd: root,
   stdio: 'inherit',
@@ -91,6 +129,7 @@ let passed = 0;
 let failed = 0;
 if (existsSync(resultsFile)) {
   const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
+  results.testResults ??= [];
   passed = results.numPassedTests;
   // A suite that fails to load counts as a failure even though it ran no test.
   failed = results.numFailedTests + results.numRuntimeErrorTestSuites;

@@ -186,52 +186,56 @@ describe('the temporary folder is removed on every way out', () => {
   });
 });
 
-test('SIGKILL at random moments: every save readable, no folder left after the next run', async () => {
-  const kills = testBudget({ quick: 20, heavy: 200 });
-  const { dir, save, temp } = setup('kills');
-  const editor = editorScript(dir);
-  const mark = join(dir, 'edited');
-  // A seeded generator: the same moments on every run.
-  let seed = 17;
-  const random = () => {
-    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-    return seed / 2 ** 31;
-  };
-  let turn = turnOf(save);
-  const seen = { old: 0, new: 0 };
-  let leftBehind = 0; // kills that left a folder (to be cleared by a later run)
-  for (let i = 0; i < kills; i++) {
-    rmSync(mark, { force: true });
-    const next = 1000 + i;
-    const delay = (random() * 0.2).toFixed(3);
-    const editing = start(save, { EDITOR: editor, TMPDIR: temp, MARK: mark, TURN: String(next), DELAY: delay });
-    if (i % 2 === 0) {
-      // Any moment: reading, decoding, in the editor, writing.
-      await sleep(random() * 600);
-    } else {
-      // Just after the editor: rebuilding and writing the save.
-      await waitFor(mark, editing.exited);
-      await sleep(random() * 40);
+test(
+  'SIGKILL at random moments: every save readable, no folder left after the next run',
+  async () => {
+    const kills = testBudget({ quick: 20, heavy: 200 });
+    const { dir, save, temp } = setup('kills');
+    const editor = editorScript(dir);
+    const mark = join(dir, 'edited');
+    // A seeded generator: the same moments on every run.
+    let seed = 17;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    let turn = turnOf(save);
+    const seen = { old: 0, new: 0 };
+    let leftBehind = 0; // kills that left a folder (to be cleared by a later run)
+    for (let i = 0; i < kills; i++) {
+      rmSync(mark, { force: true });
+      const next = 1000 + i;
+      const delay = (random() * 0.2).toFixed(3);
+      const editing = start(save, { EDITOR: editor, TMPDIR: temp, MARK: mark, TURN: String(next), DELAY: delay });
+      if (i % 2 === 0) {
+        // Any moment: reading, decoding, in the editor, writing.
+        await sleep(random() * 600);
+      } else {
+        // Just after the editor: rebuilding and writing the save.
+        await waitFor(mark, editing.exited);
+        await sleep(random() * 40);
+      }
+      try {
+        process.kill(-(editing.child.pid as number), 'SIGKILL'); // savekit and its editor
+      } catch {
+        /* it had finished */
+      }
+      await editing.exited;
+      if (editFolders(temp).length > 0) leftBehind++;
+      const now = turnOf(save); // throws if the save does not decode
+      expect([turn, next]).toContain(now);
+      if (now === next) seen.new++;
+      else seen.old++;
+      turn = now;
     }
-    try {
-      process.kill(-(editing.child.pid as number), 'SIGKILL'); // savekit and its editor
-    } catch {
-      /* it had finished */
-    }
-    await editing.exited;
-    if (editFolders(temp).length > 0) leftBehind++;
-    const now = turnOf(save); // throws if the save does not decode
-    expect([turn, next]).toContain(now);
-    if (now === next) seen.new++;
-    else seen.old++;
-    turn = now;
-  }
-  // One more normal run: it writes, and clears what the killed runs left.
-  const last = run(['edit', save], { EDITOR: editor, TMPDIR: temp, TURN: '7' });
-  expect(last.code).toBe(0);
-  expect(turnOf(save)).toBe(7);
-  expect(editFolders(temp)).toEqual([]);
-  expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
-  expect(seen.old + seen.new).toBe(kills);
-  expect(leftBehind).toBeGreaterThan(0); // the case the cleanup is for did happen
-});
+    // One more normal run: it writes, and clears what the killed runs left.
+    const last = run(['edit', save], { EDITOR: editor, TMPDIR: temp, TURN: '7' });
+    expect(last.code).toBe(0);
+    expect(turnOf(save)).toBe(7);
+    expect(editFolders(temp)).toEqual([]);
+    expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    expect(seen.old + seen.new).toBe(kills);
+    expect(leftBehind).toBeGreaterThan(0); // the case the cleanup is for did happen
+  },
+  testBudget({ quick: 120_000, heavy: 900_000 }),
+); // about a second per kill: starting savekit, and the moment

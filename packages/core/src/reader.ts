@@ -101,6 +101,11 @@ export class Reader {
     return new DecodeError(this.state.path.slice(), offset, message);
   }
 
+  /** A DecodeError at a child of the current path (the field `key`), without entering it. */
+  errorAt(key: PathSegment, message: string, offset: number = this.pos): DecodeError {
+    return new DecodeError([...this.state.path, key], offset, message);
+  }
+
   /** Fails unless `count` more bytes can be read. */
   need(count: number): void {
     if (count > this.end - this.pos) throw this.shortfall(count);

@@ -44,6 +44,14 @@ export class Writer {
     return new EncodeError(this.state.path.slice(), offset, message);
   }
 
+  /**
+   * An EncodeError at a child of the current path — the field `key` the value is refused for —
+   * without entering it (no path to push and pop around a check made before writing the field).
+   */
+  errorAt(key: PathSegment, message: string, offset: number = this.length): EncodeError {
+    return new EncodeError([...this.state.path, key], offset, message);
+  }
+
   /** Makes room for `count` more bytes and returns the offset they go to. */
   ensure(count: number): number {
     const at = this.length;

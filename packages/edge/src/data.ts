@@ -482,8 +482,7 @@ const jsonText = (value: unknown): string =>
  */
 function checkInstanceKeys(w: Writer, plan: StructPlan, value: Instance): void {
   const fail = (key: string, message: string): never => {
-    w.state.path.push(key);
-    throw w.error(message);
+    throw w.errorAt(key, message);
   };
   const own = new Set<string>();
   const fileOnly = new Set<string>();
@@ -577,10 +576,8 @@ export function dataBody(variant: EdgeVariant, table: EngineTable): Codec<DataBo
     write(w: Writer, value) {
       if (typeof value !== 'object' || value === null || !Array.isArray(value.elements))
         throw w.error('expected { array, elements }');
-      if (typeof value.array !== 'string' || value.array === '') {
-        w.state.path.push('array');
-        throw w.error('the array name must be a non-empty string');
-      }
+      if (typeof value.array !== 'string' || value.array === '')
+        throw w.errorAt('array', 'the array name must be a non-empty string');
       writeChild(w, 'array', edgeString, value.array);
       const context = edgeContext(w.state.context);
       const def = context.arrays.get(value.array);

@@ -59,14 +59,7 @@ function nameProblem(value: unknown, what: string): string | undefined {
 /** Writes `value` as the name `key`, refusing what the reader would refuse (NULL, empty). */
 function writeName(w: Writer, key: string, value: unknown, what: string): void {
   const problem = nameProblem(value, what);
-  if (problem !== undefined) {
-    w.state.path.push(key);
-    try {
-      throw w.error(problem);
-    } finally {
-      w.state.path.pop();
-    }
-  }
+  if (problem !== undefined) throw w.errorAt(key, problem);
   writeChild(w, key, edgeString, value as string);
 }
 
@@ -81,13 +74,7 @@ function rangeProblem(value: unknown, min: number, max: number, what: string): s
 }
 
 function fail(w: Writer, key: string, problem: string | undefined): void {
-  if (problem === undefined) return;
-  w.state.path.push(key);
-  try {
-    throw w.error(problem);
-  } finally {
-    w.state.path.pop();
-  }
+  if (problem !== undefined) throw w.errorAt(key, problem);
 }
 
 /**

@@ -184,12 +184,8 @@ const isInt32 = (v: unknown) => Number.isInteger(v) && (v as number) >= -(2 ** 3
  * (the reader tries little-endian first).
  */
 function checkWorld(w: Writer, world: TemdWorld): void {
-  const path = w.state.path;
   const fail = (field: string, message: string): never => {
-    path.push(field);
-    const error = w.error(message);
-    path.pop();
-    throw error;
+    throw w.errorAt(field, message);
   };
   if (world.byteOrder !== 'le' && world.byteOrder !== 'be') fail('byteOrder', "expected 'le' or 'be'");
   if (world.bytesPerTile !== 1) fail('bytesPerTile', `${world.bytesPerTile} bytes per tile; TEMD has 1`);

@@ -12,6 +12,7 @@ import {
   bytesEqual,
   type DecodeBudget,
   DecodeError,
+  EncodeError,
   defineCodec,
   jsonBytes,
   utf8,
@@ -373,7 +374,13 @@ export const tevdDisk: Codec<TevdDisk> = defineCodec<TevdDisk>({
     if (typeof disk !== 'object' || disk === null || !Array.isArray(disk.entries))
       throw w.error('expected a TEVd disk');
     const tvda = disk.layout === 'tvda';
-    if (tvda !== (disk.version === 254)) throw w.error(`layout ${disk.layout} and version ${disk.version} disagree`);
+    // The versions the reader takes for each layout: 254 is TVDA; a version-2 disk is read as 2017's layout.
+    const versions = tvda ? [254] : disk.layout === 'tevd-2017' ? [2, 3] : [3];
+    if (!versions.includes(disk.version))
+      throw w.errorAt(
+        'version',
+        `layout ${disk.layout} is written with version ${versions.join(' or ')}, not ${disk.version}`,
+      );
     const attrSize = disk.layout === 'tevd-2017' ? 8 : 17;
     if (disk.attributes.length !== attrSize)
       throw w.error(`layout ${disk.layout} has ${attrSize} attribute bytes, got ${disk.attributes.length}`);
@@ -480,17 +487,9 @@ const TYPE_OF_KIND = { file: 1, directory: 2, symlink: 3, compressed: 0x11 } as 
 function checkEntries(w: Writer, disk: TevdDisk): void {
   const tvda = disk.layout === 'tvda';
   const bits = tvda ? 64 : 32;
-  const path = w.state.path;
-  const at = (k: number, ...rest: Array<string | number>) => {
-    path.push('entries', k, ...rest);
-  };
   const fail = (k: number, field: string | undefined, message: string): never => {
-    const depth = path.length;
-    at(k);
-    if (field !== undefined) path.push(field);
-    const error = w.error(message);
-    path.length = depth;
-    throw error;
+    const where = [...w.state.path, 'entries', k, ...(field !== undefined ? [field] : [])];
+    throw new EncodeError(where, w.length, message);
   };
   const checkId = (k: number, field: string, id: unknown): string => {
     if (typeof id !== 'string' || !CANONICAL_ID.test(id))

@@ -281,10 +281,8 @@ export function queue<A>(entry: Codec<A>): Codec<{ entries: A[]; rest?: Uint8Arr
       if (typeof value !== 'object' || value === null) throw w.error('expected { entries, rest? }');
       writeChild(w, 'entries', list, value.entries);
       if (value.rest !== undefined) {
-        if (!(value.rest instanceof Uint8Array) || value.rest.length === 0) {
-          w.state.path.push('rest');
-          throw w.error('the rest is bytes, at least one (leave it out when there are none)');
-        }
+        if (!(value.rest instanceof Uint8Array) || value.rest.length === 0)
+          throw w.errorAt('rest', 'the rest is bytes, at least one (leave it out when there are none)');
         if (value.rest.length >= size)
           throw w.error(`kept rest of ${value.rest.length} bytes would make whole entries`);
         w.append(value.rest);
