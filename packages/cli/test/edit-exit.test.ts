@@ -209,7 +209,7 @@ test(
       const editing = start(save, { EDITOR: editor, TMPDIR: temp, MARK: mark, TURN: String(next), DELAY: delay });
       if (i % 2 === 0) {
         // Any moment: reading, decoding, in the editor, writing.
-        await sleep(random() * 600);
+        await sleep(random() * 400);
       } else {
         // Just after the editor: rebuilding and writing the save.
         await waitFor(mark, editing.exited);
