@@ -14,6 +14,7 @@ import { lstatSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AnySaveFormat, SaveInput } from '@savekit/core';
+import { isProcessRunning } from '@savekit/core/node';
 import type { CliContext } from '../context.js';
 import { chooseFormat, decodeSave, encodeSave, fromEnvelope, parseJson, toEnvelope } from '../document.js';
 import { SaveFailure, UsageError } from '../errors.js';
@@ -57,16 +58,6 @@ const DAY = 24 * 60 * 60 * 1000;
 /** How long kept edits stay before a later `edit` removes them. */
 const KEPT_FOR = 7 * DAY;
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, as another user. Only ESRCH says it is gone.
-    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
-}
-
 /**
  * Removes the temporary folders that `edit` runs killed without a chance to clean up (SIGKILL, a
  * crash, a power cut) left in `dir`: those whose process no longer runs, older ones without a pid
@@ -98,7 +89,11 @@ export function removeStaleEditFolders(dir: string = tmpdir(), now: number = Dat
         /* not kept */
       }
       const pid = match === null ? undefined : Number(match[1]);
-      const stale = kept ? age > KEPT_FOR : pid === undefined ? age > DAY : pid !== process.pid && !isRunning(pid);
+      const stale = kept
+        ? age > KEPT_FOR
+        : pid === undefined
+          ? age > DAY
+          : pid !== process.pid && !isProcessRunning(pid);
       if (!stale) continue;
       rmSync(path, { recursive: true, force: true });
       removed.push(name);

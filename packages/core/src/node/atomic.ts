@@ -18,6 +18,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { fsyncPath, isProcessRunning } from './durable.js';
 
 /** Options of {@link writeFileAtomic}; `undefined` is the same as absent (no backup, the default mode). */
 export interface AtomicWriteOptions {
@@ -27,32 +28,9 @@ export interface AtomicWriteOptions {
   readonly mode?: number | undefined;
 }
 
-function fsyncDirectory(dir: string): void {
-  // Makes the rename itself durable. Some platforms cannot open directories; that is not an error.
-  let fd: number | undefined;
-  try {
-    fd = openSync(dir, 'r');
-    fsyncSync(fd);
-  } catch {
-    /* not supported here */
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
-
 /** A fresh temporary sibling of `target`, named after the writing process so leftovers can be told apart. */
 function temporarySibling(target: string): string {
   return join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, as another user. Only ESRCH says it is gone.
-    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
 }
 
 /**
@@ -72,7 +50,7 @@ function removeLeftovers(target: string): void {
     const match = /^(\d+)\.[0-9a-f]{12}\.tmp$/.exec(name.slice(prefix.length));
     if (match === null) continue;
     const pid = Number(match[1]);
-    if (pid === process.pid || isRunning(pid)) continue;
+    if (pid === process.pid || isProcessRunning(pid)) continue;
     try {
       unlinkSync(join(dirname(target), name));
     } catch {
@@ -134,7 +112,7 @@ export function writeFileAtomic(path: string, bytes: Uint8Array, options: Atomic
     }
     throw error;
   }
-  fsyncDirectory(dir);
+  fsyncPath(dir);
   removeLeftovers(path);
   if (options.backup !== undefined) removeLeftovers(options.backup);
 }

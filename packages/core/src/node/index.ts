@@ -4,6 +4,7 @@
  * @packageDocumentation
  */
 export { writeFileAtomic, type AtomicWriteOptions } from './atomic.js';
+export { isProcessRunning } from './durable.js';
 export {
   DEFAULT_MAX_FILE_BYTES,
   DEFAULT_MAX_TOTAL_BYTES,

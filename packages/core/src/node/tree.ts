@@ -27,6 +27,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { checkTreePath, type SaveTree } from '../format.js';
+import { fsyncPath, isProcessRunning } from './durable.js';
 
 /** Why {@link FileSystemError} refused a path. */
 export type FileSystemErrorCode =
@@ -131,29 +132,6 @@ function siblingName(path: string, mark: string): string {
   return join(dirname(path), `.${basename(path)}${mark}${process.pid}-${randomBytes(6).toString('hex')}`);
 }
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, as another user. Only ESRCH says it is gone.
-    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
-}
-
-function fsyncPath(path: string): void {
-  // Directories cannot be opened on some platforms; flushing them is then not possible, not an error.
-  let fd: number | undefined;
-  try {
-    fd = openSync(path, 'r');
-    fsyncSync(fd);
-  } catch {
-    /* not supported here */
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
-
 function lstatOrUndefined(path: string): Stats | undefined {
   try {
     return lstatSync(path);
@@ -179,7 +157,7 @@ function leftovers(path: string): string[] {
     const match = /^savekit-(?:tmp|old)-(\d+)-[0-9a-f]{12}$/.exec(rest) ?? /^(\d+)\.[0-9a-f]{12}\.tmp$/.exec(rest);
     if (match === null) continue;
     const pid = Number(match[1]);
-    if (pid === process.pid || isRunning(pid)) continue;
+    if (pid === process.pid || isProcessRunning(pid)) continue;
     out.push(join(dirname(path), name));
   }
   return out;
