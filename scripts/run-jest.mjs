@@ -66,7 +66,10 @@ const isFile = (path) => existsSync(path) && statSync(path).isFile();
 
 /** Test files that, or whose local imports (followed transitively), depend on the test profile. */
 function profiledTestFiles() {
-  const listed = spawnSync('git', ['ls-files', '*.test.ts', '*.test.mjs', '*.test.js'], { cwd: root, encoding: 'utf8' });
+  const listed = spawnSync('git', ['ls-files', '*.test.ts', '*.test.mjs', '*.test.js'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   const tests = listed.stdout.split('\n').filter((f) => f !== '' && !f.startsWith('docs/'));
   const cache = new Map();
   const depends = (file, seen) => {
