@@ -40,26 +40,7 @@ import {
   tableCountClaim,
   wideTable,
 } from './attacks';
-import { lua, newState, pushGlobal, run, setGlobal, to_luastring } from './lua-helpers';
-
-/** Bytes of every Uint8Array allocated while `run` runs. */
-function allocatedBy(run: () => void): number {
-  let total = 0;
-  const original = globalThis.Uint8Array;
-  globalThis.Uint8Array = new Proxy(original, {
-    construct(target, args) {
-      const made = Reflect.construct(target, args) as Uint8Array;
-      total += made.byteLength;
-      return made;
-    },
-  });
-  try {
-    run();
-  } finally {
-    globalThis.Uint8Array = original;
-  }
-  return total;
-}
+import { allocatedBy, lua, newState, pushGlobal, run, setGlobal, to_luastring } from './lua-helpers';
 
 /** A small save of every kind: a table with a userdata and a C structure (the README's example, in short). */
 function workedExample(): Uint8Array {

@@ -28,3 +28,22 @@ export function pushGlobal(L: object, name: string): void {
 export function setGlobal(L: object, name: string): void {
   lua.lua_setglobal(L, to_luastring(name));
 }
+
+/** Bytes of every Uint8Array allocated while `run` runs. */
+export function allocatedBy(run: () => void): number {
+  let total = 0;
+  const original = globalThis.Uint8Array;
+  globalThis.Uint8Array = new Proxy(original, {
+    construct(target, args) {
+      const made = Reflect.construct(target, args) as Uint8Array;
+      total += made.byteLength;
+      return made;
+    },
+  });
+  try {
+    run();
+  } finally {
+    globalThis.Uint8Array = original;
+  }
+  return total;
+}

@@ -7,7 +7,7 @@ import { DecodeError, decodeOrThrow, encodeOrThrow } from '@savekit/core';
 import { Instance, List, Range, Vector, ZClass, zippyFile } from '@savekit/zippy';
 import { loadLua, type LuaRef, luaRef, saveGame, saveLua } from '@savekit/zippy/lua';
 import { testBudget } from '@savekit/testkit';
-import { lua, newState, pushGlobal, run, setGlobal } from './lua-helpers';
+import { allocatedBy, lua, newState, pushGlobal, run, setGlobal } from './lua-helpers';
 
 // Sizes under SAVEKIT_TEST_PROFILE: the quick run still goes far past any recursion limit and
 // through thousands of random graphs' shapes; the heavy run is the full size.
@@ -332,25 +332,6 @@ function to(s: string): Uint8Array {
     const file = decodeOrThrow(zippyFile, saved.right);
     for (const o of file.objects) if (o.tag === 'DATA') o.size = size;
     return encodeOrThrow(zippyFile, file);
-  }
-
-  /** Bytes of every Uint8Array allocated while `run` runs. */
-  function allocatedBy(run: () => void): number {
-    let total = 0;
-    const original = globalThis.Uint8Array;
-    globalThis.Uint8Array = new Proxy(original, {
-      construct(target, args) {
-        const made = Reflect.construct(target, args) as Uint8Array;
-        total += made.byteLength;
-        return made;
-      },
-    });
-    try {
-      run();
-    } finally {
-      globalThis.Uint8Array = original;
-    }
-    return total;
   }
 
   test('recorded sizes: 1,000 DATA objects claiming 0xFFFFFFFF each: a DecodeError naming the first, nothing allocated for the claims', () => {

@@ -39,10 +39,17 @@ export interface LoadedSave {
 
 /** Loads a save, falling back to its backup when the main file is missing or does not decode. */
 export function loadSaveFile(path: string, options?: DecodeOptions): E.Either<DecodeError | Error, LoadedSave> {
-  const attempt = (file: string) => {
+  return withBackup(path, (file) => {
     if (!existsSync(file)) return E.left(new Error(`${file} does not exist`));
     return format.decode(new Uint8Array(readFileSync(file)), options);
-  };
+  });
+}
+
+/** A decoded save, or why it could not be read. */
+type Attempt = E.Either<DecodeError | Error, { value: TerrarumDocument; warnings: ReadonlyArray<Warning> }>;
+
+/** The doc's backup rule, for a file or a folder: the main save, else its backup, else the main's error. */
+function withBackup(path: string, attempt: (at: string) => Attempt): E.Either<DecodeError | Error, LoadedSave> {
   const main = attempt(path);
   if (E.isRight(main)) return E.right({ from: 'main', document: main.right.value, warnings: main.right.warnings });
   const backup = attempt(backupPath(path));
@@ -80,9 +87,7 @@ export function loadSaveFolder(
   options: LoadSaveFolderOptions = {},
 ): E.Either<DecodeError | Error, LoadedSave> {
   const limits: TreeReadOptions = { maxFileBytes: options.maxFileBytes, maxTotalBytes: options.maxTotalBytes };
-  const attempt = (
-    folder: string,
-  ): E.Either<DecodeError | Error, { value: TerrarumDocument; warnings: ReadonlyArray<Warning> }> => {
+  return withBackup(path, (folder) => {
     if (!existsSync(folder)) return E.left(new Error(`${folder} does not exist`));
     let tree: SaveTree;
     try {
@@ -91,18 +96,7 @@ export function loadSaveFolder(
       return E.left(error instanceof Error ? error : new Error(String(error)));
     }
     return format.decode(tree, options);
-  };
-  const main = attempt(path);
-  if (E.isRight(main)) return E.right({ from: 'main', document: main.right.value, warnings: main.right.warnings });
-  const backup = attempt(backupPath(path));
-  if (E.isRight(backup))
-    return E.right({
-      from: 'backup',
-      document: backup.right.value,
-      warnings: backup.right.warnings,
-      mainProblem: main.left.message,
-    });
-  return E.left(main.left);
+  });
 }
 
 /**
