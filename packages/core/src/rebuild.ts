@@ -108,55 +108,69 @@ export function rebuild<A, P = any>(
   const mismatch = options.mismatch ?? 'keep';
   const name = `rebuild(${codec.name})`;
   const json = orUndefined(codec);
-  const spec = (parent: P): Codec<A> =>
-    defineCodec<A>({
-      name,
-      kind: 'rebuild',
-      json,
-      size: codec.size,
-      minSize: codec.minSize,
-      meta: { compute, mismatch },
-      children: [{ key: 'stored', codec }],
-      read(r) {
-        const at = r.pos;
-        const stored = codec.read(r);
-        const state = r.state;
-        const path = state.path.slice();
-        const key = path[path.length - 1];
-        r.defer(() => {
-          let computed: A;
-          try {
-            computed = compute(parent);
-          } catch (error) {
-            if (error instanceof DecodeError) throw error;
-            const reason = error instanceof Error ? error.message : String(error);
-            throw new DecodeError(path, at, `rebuild: ${reason}`);
-          }
-          if (sameValue(codec, stored, computed)) return;
-          const message = `stored ${show(stored)}, but the rest of the value gives ${show(computed)}`;
-          if (mismatch === 'error') throw new DecodeError(path, at, message);
-          state.warnings.push({
-            code: 'rebuild-mismatch',
-            path,
-            offset: at,
-            message: `${message}; the stored value is kept`,
-          });
-          if (typeof parent === 'object' && parent !== null && typeof key === 'string') {
-            let fields = kept.get(parent);
-            if (fields === undefined) {
-              fields = new Map();
-              kept.set(parent, fields);
-            }
-            fields.set(key, stored);
-          }
+  // One codec for every read: `struct` calls the spec with the parent right before it reads the
+  // field, so the spec hands the parent over in `next` and the read takes it before reading anything
+  // (a nested read of the same spec cannot come in between). No codec is allocated per value.
+  let handedOver = false;
+  let next: P | undefined;
+  const field = defineCodec<A>({
+    name,
+    kind: 'rebuild',
+    json,
+    size: codec.size,
+    minSize: codec.minSize,
+    meta: { compute, mismatch },
+    children: [{ key: 'stored', codec }],
+    read(r) {
+      const handed = handedOver;
+      const parent = next as P;
+      handedOver = false;
+      next = undefined;
+      const at = r.pos;
+      const stored = codec.read(r);
+      if (!handed) return stored; // read outside a struct: no parent to check against
+      const state = r.state;
+      const path = state.path.slice();
+      const key = path[path.length - 1];
+      r.defer(() => {
+        let computed: A;
+        try {
+          computed = compute(parent);
+        } catch (error) {
+          if (error instanceof DecodeError) throw error;
+          const reason = error instanceof Error ? error.message : String(error);
+          throw new DecodeError(path, at, `rebuild: ${reason}`);
+        }
+        if (sameValue(codec, stored, computed)) return;
+        const message = `stored ${show(stored)}, but the rest of the value gives ${show(computed)}`;
+        if (mismatch === 'error') throw new DecodeError(path, at, message);
+        state.warnings.push({
+          code: 'rebuild-mismatch',
+          path,
+          offset: at,
+          message: `${message}; the stored value is kept`,
         });
-        return stored;
-      },
-      write(w, value) {
-        // The struct has computed the value already (see rebuildFields).
-        codec.write(w, value);
-      },
-    });
+        if (typeof parent === 'object' && parent !== null && typeof key === 'string') {
+          let fields = kept.get(parent);
+          if (fields === undefined) {
+            fields = new Map();
+            kept.set(parent, fields);
+          }
+          fields.set(key, stored);
+        }
+      });
+      return stored;
+    },
+    write(w, value) {
+      // The struct has computed the value already (see rebuildFields).
+      codec.write(w, value);
+    },
+  });
+  const spec = (parent: P): Codec<A> => {
+    handedOver = true;
+    next = parent;
+    return field;
+  };
   return Object.assign(spec, { rebuild: { codec, compute, mismatch } });
 }
 
