@@ -46,7 +46,7 @@ export function taggedUnion<T extends string | number, V extends Readonly<Record
   options?: { readonly otherwise: Codec<O> },
 ): Codec<any> {
   const keys = Object.keys(variants);
-  const numeric = tag.kind === 'int';
+  const numeric = tag.def.type === 'int';
   const tagOf = (key: string) => (numeric ? Number(key) : key);
   const otherwise = options?.otherwise;
   const known = new Set(keys.map(tagOf));
@@ -77,10 +77,14 @@ export function taggedUnion<T extends string | number, V extends Readonly<Record
   const listed = keys.join(', ');
   return defineCodec<any>({
     name: `taggedUnion(${tag.name})`,
-    kind: 'taggedUnion',
+    def: {
+      type: 'taggedUnion',
+      tag: tag as unknown as Codec<string> | Codec<number>,
+      variants: keys.map((key) => ({ tag: tagOf(key), codec: (variants as Record<string, Codec<unknown>>)[key]! })),
+      otherwise,
+    },
     json,
     minSize: tag.minSize,
-    meta: { tags: keys.map(tagOf), variants, otherwise },
     children: [
       { key: 'tag', codec: tag },
       ...keys.map((key) => ({ key, codec: (variants as Record<string, Codec<unknown>>)[key]! })),
