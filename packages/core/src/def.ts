@@ -5,7 +5,7 @@
  * over it, and with {@link unreachableDef} in the `default` branch the compiler names any variant a
  * tool forgot.
  *
- * One variant per codec family of this package, plus {@link CustomDef} for codecs a package writes
+ * One variant per codec family of this package, plus {@link DefCustom} for codecs a package writes
  * itself with `defineCodec`: the only variant a tool may treat as opaque, and one that can still
  * carry what tools need (a `model` codec of the same values, documented `samples`).
  *
@@ -29,7 +29,7 @@ import type { ByteLayer } from './transform.js';
 type Any = Codec<any>;
 
 /** An integer of up to 48 bits (`int`, `u8` … `i48be`): a `number` in `min`…`max`. */
-export interface IntDef {
+export interface DefInt {
   readonly type: 'int';
   /** Width in bits. */
   readonly bits: IntBits;
@@ -43,7 +43,7 @@ export interface IntDef {
 }
 
 /** A 64-bit integer (`int64`, `u64le` …): a `bigint` in `min`…`max`. */
-export interface Int64Def {
+export interface DefInt64 {
   readonly type: 'int';
   readonly bits: 64;
   readonly signed: boolean;
@@ -53,7 +53,7 @@ export interface Int64Def {
 }
 
 /** An IEEE 754 float (`float`, `f32le` …). */
-export interface FloatDef {
+export interface DefFloat {
   readonly type: 'float';
   readonly bits: 32 | 64;
   readonly endian: Endian;
@@ -61,8 +61,8 @@ export interface FloatDef {
   readonly nan: 'refuse' | 'keep';
 }
 
-/** A field of a {@link BitsDef}, placed. */
-export interface BitFieldDef {
+/** A field of a {@link DefBits}, placed. */
+export interface DefBitField {
   readonly name: string;
   /** First bit, counted in the group's bit order. */
   readonly at: number;
@@ -71,38 +71,38 @@ export interface BitFieldDef {
 }
 
 /** A group of bit fields (`bits`). Every bit belongs to exactly one field. */
-export interface BitsDef {
+export interface DefBits {
   readonly type: 'bits';
   readonly order: BitOrder;
   /** Size of the group in bytes. */
   readonly bytes: number;
   /** The fields in declaration order. */
-  readonly fields: ReadonlyArray<BitFieldDef>;
+  readonly fields: ReadonlyArray<DefBitField>;
 }
 
 /** Fixed bytes given as latin-1 text, one of several alternatives (`magic`). */
-export interface MagicDef {
+export interface DefMagic {
   readonly type: 'magic';
   /** The accepted byte strings (one byte per character), all of the same length. */
   readonly alternatives: readonly [string, ...string[]];
 }
 
 /** A value of `codec` restricted to `values` (`literal`). */
-export interface LiteralDef {
+export interface DefLiteral {
   readonly type: 'literal';
   readonly codec: Codec<string> | Codec<number> | Codec<boolean>;
   readonly values: readonly [string | number | boolean, ...Array<string | number | boolean>];
 }
 
 /** A four-character code (`fourcc`). */
-export interface FourccDef {
+export interface DefFourcc {
   readonly type: 'fourcc';
   /** Only letters and digits are accepted. */
   readonly alnum: boolean;
 }
 
 /** How a string's end is found. */
-export type StringTermination =
+export type DefStringTermination =
   /** A NUL byte ends the text (`cstring`); the text holds no NUL. */
   | { readonly type: 'nul' }
   /** A length prefix counts the encoded bytes (`pstring`). */
@@ -114,78 +114,78 @@ export type StringTermination =
   | { readonly type: 'fixed'; readonly size: number; readonly pad: number; readonly tail: 'refuse' | 'keep' };
 
 /** Text (`cstring`, `pstring`, `fixedString`). */
-export interface StringDef {
+export interface DefString {
   readonly type: 'string';
   readonly encoding: EncodingName;
-  readonly termination: StringTermination;
+  readonly termination: DefStringTermination;
 }
 
 /** How many elements (or bytes): fixed, read from a prefix, or up to the end of the window. */
-export type CountDef =
+export type DefCount =
   | { readonly type: 'fixed'; readonly count: number }
   | { readonly type: 'prefix'; readonly codec: Codec<number> }
   | { readonly type: 'rest' };
 
 /** A byte string (`bytes`). */
-export interface BytesDef {
+export interface DefBytes {
   readonly type: 'bytes';
-  readonly count: CountDef;
+  readonly count: DefCount;
 }
 
-/** A field of a {@link StructDef}. */
-export interface StructFieldDef {
+/** A field of a {@link DefStruct}. */
+export interface DefStructField {
   readonly name: string;
   /** The field's codec, or a function of the fields before it (a dependent field). */
   readonly spec: FieldSpec;
 }
 
 /** Named fields in order (`struct`). */
-export interface StructDef {
+export interface DefStruct {
   readonly type: 'struct';
-  readonly fields: ReadonlyArray<StructFieldDef>;
+  readonly fields: ReadonlyArray<DefStructField>;
 }
 
 /** A sequence of one codec (`array`). */
-export interface ArrayDef {
+export interface DefArray {
   readonly type: 'array';
   readonly element: Any;
-  readonly count: CountDef;
+  readonly count: DefCount;
 }
 
 /** A value present while its window has bytes left (`optional`). */
-export interface OptionalDef {
+export interface DefOptional {
   readonly type: 'optional';
   readonly codec: Any;
 }
 
 /** No bytes, the value `undefined` (`nothing`, and `maybe(false, …)`). */
-export interface NothingDef {
+export interface DefNothing {
   readonly type: 'nothing';
 }
 
 /** Bytes that are normally `fill`, kept when they are not (`padding`: a fixed count; `align`: up to a boundary). */
-export type PaddingDef =
+export type DefPadding =
   | { readonly type: 'padding'; readonly to: 'count'; readonly count: number; readonly fill: number }
   | { readonly type: 'padding'; readonly to: 'boundary'; readonly boundary: number; readonly fill: number };
 
-/** A variant of a {@link TaggedUnionDef}. */
-export interface UnionVariantDef {
+/** A variant of a {@link DefTaggedUnion}. */
+export interface DefUnionVariant {
   /** The tag value (a number when the tag codec reads numbers). */
   readonly tag: string | number;
   readonly codec: Any;
 }
 
 /** A tag, then the codec it picks (`taggedUnion`). */
-export interface TaggedUnionDef {
+export interface DefTaggedUnion {
   readonly type: 'taggedUnion';
   readonly tag: Codec<string> | Codec<number>;
-  readonly variants: ReadonlyArray<UnionVariantDef>;
+  readonly variants: ReadonlyArray<DefUnionVariant>;
   /** The codec of values under tags no variant claims, when they are kept. */
   readonly otherwise: Any | undefined;
 }
 
 /** A stored value seen through a bijection (`map`). */
-export interface MapDef {
+export interface DefMap {
   readonly type: 'map';
   readonly stored: Any;
   // biome-ignore lint/suspicious/noExplicitAny: the two sides are the stored codec's type and the presented type
@@ -193,31 +193,31 @@ export interface MapDef {
 }
 
 /** A codec inside a window of a fixed size or a length prefix (`sized`). */
-export interface SizedDef {
+export interface DefSized {
   readonly type: 'sized';
-  readonly size: Exclude<CountDef, { readonly type: 'rest' }>;
+  readonly size: Exclude<DefCount, { readonly type: 'rest' }>;
   readonly body: Any;
 }
 
 /** One chunk with a known marker (`chunk`). */
-export interface ChunkDef {
+export interface DefChunk {
   readonly type: 'chunk';
   readonly framing: ChunkFraming;
   readonly marker: string;
   readonly body: Any;
 }
 
-/** A chunk of a {@link ChunkListDef} that is decoded. */
-export interface KnownChunkDef {
+/** A chunk of a {@link DefChunkList} that is decoded. */
+export interface DefKnownChunk {
   readonly marker: string;
   readonly codec: Any;
 }
 
 /** Chunks to the end of the window, known ones decoded, others kept raw (`chunkList`). */
-export interface ChunkListDef {
+export interface DefChunkList {
   readonly type: 'chunkList';
   readonly framing: ChunkFraming;
-  readonly known: ReadonlyArray<KnownChunkDef>;
+  readonly known: ReadonlyArray<DefKnownChunk>;
   /** Markers that end the list. */
   readonly until: ReadonlyArray<string>;
 }
@@ -226,7 +226,7 @@ export interface ChunkListDef {
  * A codec under byte layers (`transform`, `transformKeeping`). `keep` is `'never'` for `transform`;
  * for `transformKeeping` it says when the file's bytes are kept (the value is then `{ value, stored? }`).
  */
-export interface TransformDef {
+export interface DefTransform {
   readonly type: 'transform';
   readonly codec: Any;
   /** The layers, the first nearest the file. */
@@ -237,7 +237,7 @@ export interface TransformDef {
 }
 
 /** A value with a digest of its bytes (`checksum`). */
-export interface ChecksumDef {
+export interface DefChecksum {
   readonly type: 'checksum';
   readonly body: Any;
   // biome-ignore lint/suspicious/noExplicitAny: the digest type is the stored codec's
@@ -248,7 +248,7 @@ export interface ChecksumDef {
 }
 
 /** An offset to a target in the enclosing arena (`pointer`). */
-export interface PointerDef {
+export interface DefPointer {
   readonly type: 'pointer';
   readonly offset: Codec<number>;
   readonly target: Any;
@@ -261,25 +261,25 @@ export interface PointerDef {
 }
 
 /** The region pointers point into (`arena`). */
-export interface ArenaDef {
+export interface DefArena {
   readonly type: 'arena';
   readonly root: Any;
 }
 
 /** A codec defined later, for recursion (`lazy`). */
-export interface LazyDef {
+export interface DefLazy {
   readonly type: 'lazy';
   /** Resolves the codec (once; later calls return the same codec). */
   readonly resolve: () => Any;
 }
 
 /** The binary layout of an object graph image (`graphImage`). */
-export interface GraphImageDef {
+export interface DefGraphImage {
   readonly type: 'graphImage';
 }
 
 /** Instances of a structure defined inside the file (`instanceCodec` of self-describing schemas). */
-export interface InstanceDef {
+export interface DefInstance {
   readonly type: 'instance';
   /** The structure's name. */
   readonly struct: string;
@@ -298,7 +298,7 @@ export interface InstanceDef {
  *   a declaration, so it stays true when the custom codec changes less often than samples do.
  * - `samples`: documented example values (each one must encode), for tools that cannot use a model.
  */
-export interface CustomDef {
+export interface DefCustom {
   readonly type: 'custom';
   /** A name for the codec's family (`edgeFloat`, `uqmQueue`). */
   readonly name: string;
@@ -310,35 +310,35 @@ export interface CustomDef {
   readonly samples?: ReadonlyArray<unknown>;
 }
 
-/** The definition of a codec: one variant per codec family, {@link CustomDef} for the rest. */
+/** The definition of a codec: one variant per codec family, {@link DefCustom} for the rest. */
 export type CodecDef =
-  | IntDef
-  | Int64Def
-  | FloatDef
-  | BitsDef
-  | MagicDef
-  | LiteralDef
-  | FourccDef
-  | StringDef
-  | BytesDef
-  | StructDef
-  | ArrayDef
-  | OptionalDef
-  | NothingDef
-  | PaddingDef
-  | TaggedUnionDef
-  | MapDef
-  | SizedDef
-  | ChunkDef
-  | ChunkListDef
-  | TransformDef
-  | ChecksumDef
-  | PointerDef
-  | ArenaDef
-  | LazyDef
-  | GraphImageDef
-  | InstanceDef
-  | CustomDef;
+  | DefInt
+  | DefInt64
+  | DefFloat
+  | DefBits
+  | DefMagic
+  | DefLiteral
+  | DefFourcc
+  | DefString
+  | DefBytes
+  | DefStruct
+  | DefArray
+  | DefOptional
+  | DefNothing
+  | DefPadding
+  | DefTaggedUnion
+  | DefMap
+  | DefSized
+  | DefChunk
+  | DefChunkList
+  | DefTransform
+  | DefChecksum
+  | DefPointer
+  | DefArena
+  | DefLazy
+  | DefGraphImage
+  | DefInstance
+  | DefCustom;
 
 /** The variant names: `CodecDef['type']`. */
 export type CodecDefType = CodecDef['type'];
@@ -350,7 +350,7 @@ export type DefOf<T extends CodecDefType> = Extract<CodecDef, { readonly type: T
 export interface CustomDefOptions<A> {
   /** Parameters shown by tools. */
   readonly params?: Readonly<Record<string, unknown>>;
-  /** A codec of core combinators with exactly the same values (see {@link CustomDef}). */
+  /** A codec of core combinators with exactly the same values (see {@link DefCustom}). */
   readonly model?: Codec<A>;
   /** Example values the codec can encode. */
   readonly samples?: ReadonlyArray<A>;
@@ -369,7 +369,7 @@ export interface CustomDefOptions<A> {
  * });
  * ```
  */
-export function customDef<A>(name: string, options: CustomDefOptions<A> = {}): CustomDef {
+export function customDef<A>(name: string, options: CustomDefOptions<A> = {}): DefCustom {
   return {
     type: 'custom',
     name,
@@ -379,8 +379,8 @@ export function customDef<A>(name: string, options: CustomDefOptions<A> = {}): C
   };
 }
 
-/** The {@link CountDef} of a count as the combinators take it (`3`, `u16le`, `'rest'`). */
-export function countDef(spec: CountSpec): CountDef {
+/** The {@link DefCount} of a count as the combinators take it (`3`, `u16le`, `'rest'`). */
+export function countDef(spec: CountSpec): DefCount {
   if (typeof spec === 'number') return { type: 'fixed', count: spec };
   if (spec === 'rest') return { type: 'rest' };
   return { type: 'prefix', codec: spec };

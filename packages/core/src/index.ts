@@ -184,3 +184,4 @@ export {
   type StructDef,
   type StructPlan,
 } from './schema.js';
+export { layoutOf, typeNameOf, type LayoutRow } from './layout.js';

@@ -27,7 +27,11 @@ export function sized<A>(size: number | Codec<number>, codec: Codec<A>): Codec<A
   const fixed = typeof size === 'number' ? size : undefined;
   return defineCodec<A>({
     name: `sized(${countName(size)}, ${codec.name})`,
-    def: { type: 'sized', size: typeof size === 'number' ? { type: 'fixed', count: size } : { type: 'prefix', codec: size }, body: codec },
+    def: {
+      type: 'sized',
+      size: typeof size === 'number' ? { type: 'fixed', count: size } : { type: 'prefix', codec: size },
+      body: codec,
+    },
     json: codec.json,
     size: fixed !== undefined ? fixed : undefined,
     minSize: fixed ?? (size as Codec<number>).minSize,

@@ -261,7 +261,13 @@ export function transformKeeping<A>(codec: Codec<A>, ...args: LayerArgs): Codec<
   };
   return defineCodec<Kept<A>>({
     name: `transformKeeping(${codec.name}, ${layers.map((l) => l.name).join(' > ')})`,
-    def: { type: 'transform', codec, layers, decodedLength: options.decodedLength, keep: options.keep ?? 'when-different' },
+    def: {
+      type: 'transform',
+      codec,
+      layers,
+      decodedLength: options.decodedLength,
+      keep: options.keep ?? 'when-different',
+    },
     json: json as unknown as t.Type<Kept<A>, unknown, unknown>,
     minSize: 0,
     children: plain.children,

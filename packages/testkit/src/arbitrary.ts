@@ -11,10 +11,10 @@ import {
   unreachableDef,
   type AnyCodec,
   type Codec,
-  type CountDef,
+  type DefCount,
   type EncodingName,
   type GraphImage,
-  type InstanceDef,
+  type DefInstance,
 } from '@savekit/core';
 
 /** Options of {@link arbitrary}. */
@@ -59,7 +59,7 @@ function largest(codec: Codec<number>): number {
   return def.type === 'int' && def.bits !== 64 ? def.max : Number.POSITIVE_INFINITY;
 }
 
-function countRange(count: CountDef, maxLength: number): { minLength: number; maxLength: number } {
+function countRange(count: DefCount, maxLength: number): { minLength: number; maxLength: number } {
   switch (count.type) {
     case 'fixed':
       return { minLength: count.count, maxLength: count.count };
@@ -138,10 +138,12 @@ function graphImages(max: number): fc.Arbitrary<GraphImage> {
  * Values of self-describing instances: each field of the file's definition, kept fields under
  * `$kept`, fields the file lacks at their defaults — the shape `instanceCodec` reads.
  */
-function instances(def: InstanceDef, element: (codec: AnyCodec) => fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
+function instances(def: DefInstance, element: (codec: AnyCodec) => fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
   const elements = def.elements();
   const fields = def.plan.fields.map((f, i) =>
-    fc.array(element(elements[i]!), { minLength: f.def.count, maxLength: f.def.count }).map((values) => ({ f, values })),
+    fc
+      .array(element(elements[i]!), { minLength: f.def.count, maxLength: f.def.count })
+      .map((values) => ({ f, values })),
   );
   return fc.tuple(...fields).map((all) => {
     const out: Record<string, unknown> = {};
@@ -341,7 +343,9 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
             .map((b) => (framing.padCounted === false ? b : b.subarray(0, b.length - (b.length % align)))),
         });
         const entries = [
-          ...def.known.map(({ marker, codec: body }) => fc.record({ id: fc.constant(marker), body: build(body, depth) })),
+          ...def.known.map(({ marker, codec: body }) =>
+            fc.record({ id: fc.constant(marker), body: build(body, depth) }),
+          ),
           raw,
         ];
         return fc.array(fc.oneof(...entries), { maxLength: limit });
