@@ -1,60 +1,29 @@
 // Byte-layout tables generated from the codec declarations themselves, so the docs cannot drift
-// from the code: walks a codec's fields (struct children, fixed arrays, bit fields) and writes a
-// Markdown table of offsets, sizes, types and names into docs/formats/generated/.
+// from the code: the core's `layoutOf` walks a codec's definition (`codec.def`: struct fields, bit
+// fields, checksummed and fixed-size bodies) and this writes a Markdown table of offsets, sizes, types
+// and names into docs/formats/generated/. `layoutOf` and `typeNameOf` switch over every definition
+// variant, so the compiler names any the tables would miss.
 import { mkdirSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
+import { layoutOf } from '@savekit/core';
 import * as edge from '@savekit/edge';
 import * as uqm from '@savekit/uqm';
 import * as zippy from '@savekit/zippy';
 import * as terrarum from '@savekit/terrarum';
 import * as skirmish from '@savekit/examples/skirmish';
 
-/** A readable type name for a codec. */
-function typeName(codec) {
-  switch (codec.kind) {
-    case 'int':
-      return `${codec.meta.signed ? 'i' : 'u'}${codec.meta.bits}${codec.meta.bits > 8 ? codec.meta.endian : ''}`;
-    case 'array':
-      return `${typeName(codec.children[codec.children.length - 1].codec)}[${codec.meta.count}]`;
-    case 'fixedString':
-    case 'string':
-      return codec.name;
-    case 'struct':
-      return 'struct';
-    default:
-      return codec.name;
-  }
-}
-
-/** Rows of a struct's layout: nested structs are flattened with dotted names; fixed arrays of structs expanded once. */
-function rows(codec, prefix = '', base = 0, out = []) {
-  let offset = base;
-  const fields = codec.kind === 'struct' ? codec.children : [{ key: '', codec }];
-  for (const { key, codec: field } of fields) {
-    const name = prefix && key !== '' ? `${prefix}.${key}` : prefix || String(key);
-    if (field.kind === 'struct' && field.children.length > 0) {
-      rows(field, name, offset, out);
-    } else if (field.kind === 'bits') {
-      for (const f of field.meta.fields)
-        out.push({
-          offset,
-          size: `${f.width} bit${f.width === 1 ? '' : 's'} @ ${f.at}`,
-          name: `${name}.${f.name}`,
-          type: `bits (${field.meta.order})`,
-        });
-    } else {
-      out.push({ offset, size: field.size === undefined ? 'varies' : String(field.size), name, type: typeName(field) });
-    }
-    offset = offset === undefined || field.size === undefined ? undefined : offset + field.size;
-  }
-  return out;
+function sizeText(row) {
+  if (row.bits !== undefined) return `${row.bits.width} bit${row.bits.width === 1 ? '' : 's'} @ ${row.bits.at}`;
+  return row.size === undefined ? 'varies' : String(row.size);
 }
 
 function table(codec) {
   const lines = ['| offset | size | field | type |', '|---:|---:|---|---|'];
-  for (const r of rows(codec))
+  for (const r of layoutOf(codec)) {
+    const type = r.bits === undefined ? r.type : `bits (${r.bits.order})`;
     lines.push(
-      `| ${r.offset === undefined ? '…' : r.offset} | ${r.size} | \`${r.name}\` | \`${r.type.replace(/\|/g, '\\|')}\` |`,
+      `| ${r.offset === undefined ? '…' : r.offset} | ${sizeText(r)} | \`${r.path}\` | \`${type.replace(/\|/g, '\\|')}\` |`,
     );
+  }
   const total = codec.size === undefined ? 'varies' : `${codec.size} bytes`;
   return `${lines.join('\n')}\n\n*Total: ${total}. Generated from \`${codec.name}\` by \`docs/scripts/layout-tables.mjs\`.*\n`;
 }

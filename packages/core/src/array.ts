@@ -5,6 +5,7 @@
  */
 import * as t from 'io-ts';
 import { defineCodec, type Codec } from './codec.js';
+import { countDef } from './def.js';
 import { checkFixedCount, countName, readCount, writeCount, type CountSpec } from './size.js';
 
 function arrayJson<A>(element: Codec<A>, fixed: number | undefined, name: string): t.Type<A[], unknown, unknown> {
@@ -33,11 +34,10 @@ export function array<A>(element: Codec<A>, count: CountSpec): Codec<A[]> {
   const elementSize = element.size;
   return defineCodec<A[]>({
     name,
-    kind: 'array',
+    def: { type: 'array', element, count: countDef(count) },
     json: arrayJson(element, fixed, name),
     size: fixed !== undefined && elementSize !== undefined ? fixed * elementSize : undefined,
     minSize: fixed !== undefined ? fixed * element.minSize : typeof count === 'object' ? count.minSize : 0,
-    meta: { count: countName(count), countSpec: count },
     children: [...(typeof count === 'object' ? [{ key: 'count', codec: count }] : []), { key: '[]', codec: element }],
     read(r) {
       const at = r.pos;

@@ -81,10 +81,9 @@ export function bits<const F extends Readonly<Record<string, BitFieldSpec>>>(
   const json = t.type(props, 'bits') as unknown as t.Type<BitFields<F>, unknown, unknown>;
   return defineCodec<BitFields<F>>({
     name: `bits(${size} bytes, ${options.order})`,
-    kind: 'bits',
+    def: { type: 'bits', order: options.order, bytes: size, fields: placed },
     json,
     size,
-    meta: { order: options.order, fields: placed },
     read(r) {
       const start = r.pos;
       r.need(size);

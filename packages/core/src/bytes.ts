@@ -5,6 +5,7 @@
  * @module
  */
 import { defineCodec, type Codec } from './codec.js';
+import { countDef } from './def.js';
 import { jsonBytes } from './json.js';
 import { checkFixedCount, countName, readCount, writeCount, type CountSpec } from './size.js';
 
@@ -17,11 +18,10 @@ export function bytes(count: CountSpec): Codec<Uint8Array> {
   const fixed = typeof count === 'number' ? count : undefined;
   return defineCodec<Uint8Array>({
     name: `bytes(${countName(count)})`,
-    kind: 'bytes',
+    def: { type: 'bytes', count: countDef(count) },
     json: jsonBytes(fixed),
     size: fixed,
     minSize: fixed ?? (typeof count === 'object' ? count.minSize : 0),
-    meta: { count: countName(count), countSpec: count },
     children: typeof count === 'object' ? [{ key: 'length', codec: count }] : [],
     read(r) {
       const at = r.pos;

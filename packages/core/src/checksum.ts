@@ -92,15 +92,17 @@ export function checksum<A, D>(body: Codec<A>, options: ChecksumOptions<D>): Cod
   const key = algorithm.name;
   return defineCodec<A>({
     name: `checksum(${body.name}, ${algorithm.name})`,
-    kind: 'checksum',
-    json: body.json,
-    size: body.size !== undefined && stored.size !== undefined ? body.size + stored.size : undefined,
-    minSize: body.minSize + stored.minSize,
-    meta: {
-      algorithm: algorithm.name,
+    def: {
+      type: 'checksum',
+      body,
+      algorithm,
+      stored,
       position: before ? 'before' : 'after',
       covers: wholeWindow ? 'window' : 'value',
     },
+    json: body.json,
+    size: body.size !== undefined && stored.size !== undefined ? body.size + stored.size : undefined,
+    minSize: body.minSize + stored.minSize,
     children: [
       { key: 'value', codec: body },
       { key, codec: stored },

@@ -76,7 +76,7 @@ export function fourcc(options: { readonly alnum?: boolean } = {}): Codec<string
     s.length === 4 && Array.from(s).every((ch) => ch.charCodeAt(0) <= 0xff && allowed(ch.charCodeAt(0)));
   return defineCodec<string>({
     name: options.alnum ? 'fourcc(alnum)' : 'fourcc',
-    kind: 'fourcc',
+    def: { type: 'fourcc', alnum: !!options.alnum },
     json: new t.Type<string, string, unknown>(
       'fourcc',
       (u): u is string => typeof u === 'string' && valid(u),
@@ -84,7 +84,6 @@ export function fourcc(options: { readonly alnum?: boolean } = {}): Codec<string
       (a) => a,
     ),
     size: 4,
-    meta: { alnum: !!options.alnum },
     read(r) {
       const at = r.pos;
       r.need(4);
@@ -274,10 +273,9 @@ export function chunk<M extends string, A>(framing: ChunkFraming, marker: M, bod
   const framer = new Framer(framing);
   return defineCodec<KnownChunk<M, A>>({
     name: `chunk(${marker})`,
-    kind: 'chunk',
+    def: { type: 'chunk', framing, marker, body },
     json: chunkJson(t.literal(marker), body.json, `chunk(${marker})`),
     minSize: framing.marker.minSize + framing.length.minSize,
-    meta: { marker, framing },
     children: [{ key: marker, codec: body }],
     read(r) {
       const at = r.pos;
@@ -357,10 +355,14 @@ export function chunkList<M extends Readonly<Record<string, Codec<any>>>>(
   };
   return defineCodec<Array<ChunkEntry<M>>>({
     name: `chunkList(${markers.join(', ')})`,
-    kind: 'chunkList',
+    def: {
+      type: 'chunkList',
+      framing,
+      known: markers.map((m) => ({ marker: m, codec: (known as Record<string, Codec<unknown>>)[m]! })),
+      until,
+    },
     json: t.array(entryJson) as unknown as t.Type<Array<ChunkEntry<M>>, unknown, unknown>,
     minSize: 0,
-    meta: { markers, framing, until, known },
     children: markers.map((m) => ({ key: m, codec: (known as Record<string, Codec<unknown>>)[m]! })),
     read(r) {
       const out: Array<ChunkEntry<M>> = [];

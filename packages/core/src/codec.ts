@@ -7,6 +7,7 @@
  */
 import type * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
+import type { CodecDef } from './def.js';
 import { DecodeError, EncodeError, type PathSegment, type Warning } from './errors.js';
 import {
   resolveDecodeOptions,
@@ -38,16 +39,18 @@ export interface CodecChild {
 export interface Codec<A> {
   /** A short readable name of the type, such as `u32le` or `cstring(utf8)`. */
   readonly name: string;
-  /** What kind of codec this is (`int`, `struct`, `chunk`, …), for tools that walk codec trees. */
-  readonly kind: string;
+  /**
+   * What the codec is, with its parameters: a {@link CodecDef} variant per codec family (`int` with
+   * width, signedness and byte order, `struct` with its fields, …) or `custom` for codecs a package
+   * defines itself. Tools switch over `def.type`.
+   */
+  readonly def: CodecDef;
   /** The io-ts type of the value's lossless JSON form (see `toJson` / `fromJson`). */
   readonly json: t.Type<A, unknown, unknown>;
   /** The size in bytes when every value takes the same size, else `undefined`. */
   readonly size: number | undefined;
   /** A lower bound on the bytes one value takes (used to refuse impossible counts before allocating). */
   readonly minSize: number;
-  /** Parameters of the codec for tools (bit order, encoding, marker, …). */
-  readonly meta: Readonly<Record<string, unknown>>;
   /** Child codecs in order, for tools. */
   readonly children: ReadonlyArray<CodecChild>;
   /** Reads one value. Throws {@link DecodeError} on bad input. */
@@ -77,18 +80,12 @@ export type AnyCodec = Codec<any>;
 /** The value type of a codec: `TypeOf<typeof header>`. */
 export type TypeOf<C> = C extends Codec<infer A> ? A : never;
 
-/**
- * What {@link defineCodec} needs; the rest has defaults. `size`, `readFixed` and `writeFixed` also
- * take `undefined` (variable size, no fast path), as {@link Codec} has them, so a combinator can pass
- * on what it computed from its children.
- */
-export interface CodecSpec<A> {
+/** The parts of a {@link CodecSpec} shared by its two forms. */
+export interface CodecSpecBase<A> {
   readonly name: string;
-  readonly kind: string;
   readonly json: t.Type<A, unknown, unknown>;
   readonly size?: number | undefined;
   readonly minSize?: number;
-  readonly meta?: Readonly<Record<string, unknown>>;
   readonly children?: ReadonlyArray<CodecChild>;
   read(reader: Reader): A;
   readFixed?: ((reader: Reader, at: number) => A) | undefined;
@@ -96,15 +93,46 @@ export interface CodecSpec<A> {
   write(writer: Writer, value: A): void;
 }
 
+/** A codec spec with its definition: `def: customDef('myThing', { model })` outside the core. */
+export interface DefinedCodecSpec<A> extends CodecSpecBase<A> {
+  /** What the codec is; a package's own codecs use `customDef(name, { params, model, samples })`. */
+  readonly def: CodecDef;
+  readonly kind?: never;
+  readonly meta?: never;
+}
+
+/**
+ * The form of {@link CodecSpec} before typed definitions: a free-form `kind` and `meta`. It makes a
+ * `custom` definition named `kind` with `meta` as its parameters.
+ *
+ * @deprecated Give `def` instead: `def: customDef(kind, { params: meta })` (see `customDef`).
+ */
+export interface LegacyCodecSpec<A> extends CodecSpecBase<A> {
+  /** @deprecated The `name` of a `custom` definition: use `def: customDef(kind)`. */
+  readonly kind: string;
+  /** @deprecated The `params` of a `custom` definition: use `def: customDef(kind, { params })`. */
+  readonly meta?: Readonly<Record<string, unknown>>;
+  readonly def?: never;
+}
+
+/**
+ * What {@link defineCodec} needs; the rest has defaults. `size`, `readFixed` and `writeFixed` also
+ * take `undefined` (variable size, no fast path), as {@link Codec} has them, so a combinator can pass
+ * on what it computed from its children.
+ */
+export type CodecSpec<A> = DefinedCodecSpec<A> | LegacyCodecSpec<A>;
+
 /** Builds a {@link Codec} from its parts (the way every codec in this package is made). */
 export function defineCodec<A>(spec: CodecSpec<A>): Codec<A> {
   return {
     name: spec.name,
-    kind: spec.kind,
+    def:
+      spec.def !== undefined
+        ? spec.def
+        : { type: 'custom', name: (spec as LegacyCodecSpec<A>).kind, params: spec.meta ?? {} },
     json: spec.json,
     size: spec.size,
     minSize: spec.minSize ?? spec.size ?? 0,
-    meta: spec.meta ?? {},
     children: spec.children ?? [],
     read: spec.read,
     readFixed: spec.size !== undefined ? spec.readFixed : undefined,

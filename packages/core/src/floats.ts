@@ -74,12 +74,11 @@ export function float(
   };
   return defineCodec<number | NaNBits>({
     name: keep ? `${name}(nan: keep)` : name,
-    kind: 'float',
+    def: { type: 'float', bits, endian, nan: keep ? 'keep' : 'refuse' },
     // Without 'keep' the codec reads and writes numbers only (the overloads say so), so the narrower
     // JSON type stands in for the union one.
     json: (keep ? t.union([jsonFloat, nanBitsJson]) : jsonFloat) as t.Type<number | NaNBits, unknown, unknown>,
     size,
-    meta: { bits, endian, nan: keep ? 'keep' : 'refuse' },
     read(r) {
       const at = r.pos;
       if (at + size > r.end) throw r.shortfall(size);

@@ -122,7 +122,7 @@ const i32Array = new t.Type<Int32Array, number[], unknown>(
  */
 export const graphImage: Codec<GraphImage> = defineCodec<GraphImage>({
   name: 'graphImage',
-  kind: 'graphImage',
+  def: { type: 'graphImage' },
   json: t.type({
     roots: t.array(t.number),
     kinds: t.array(t.string),

@@ -55,9 +55,13 @@ export {
   type Codec,
   type CodecChild,
   type CodecSpec,
+  type CodecSpecBase,
   type Decoded,
+  type DefinedCodecSpec,
+  type LegacyCodecSpec,
   type TypeOf,
 } from './codec.js';
+export * from './def.js';
 export {
   fromHex,
   fromJson,
@@ -200,3 +204,4 @@ export {
   type StructDef,
   type StructPlan,
 } from './schema.js';
+export { layoutOf, typeNameOf, type LayoutRow } from './layout.js';

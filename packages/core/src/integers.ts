@@ -90,10 +90,9 @@ export function int(bits: IntBits, signed: boolean, endian: Endian = 'le'): Code
   const [rawRead, rawWrite] = rawAccess(bits, signed, endian === 'le');
   return defineCodec<number>({
     name,
-    kind: 'int',
+    def: { type: 'int', bits, signed, endian, min, max },
     json: jsonInt(name, min, max),
     size,
-    meta: { bits, signed, endian, min, max },
     read(r) {
       const at = r.pos;
       if (at + size > r.end) throw r.shortfall(size);
@@ -123,10 +122,9 @@ export function int64(signed: boolean, endian: Endian = 'le'): Codec<bigint> {
   const max = signed ? 2n ** 63n - 1n : 2n ** 64n - 1n;
   return defineCodec<bigint>({
     name,
-    kind: 'int',
+    def: { type: 'int', bits: 64, signed, endian, min, max },
     json: jsonBigInt(name, min, max),
     size: 8,
-    meta: { bits: 64, signed, endian, min, max },
     read(r) {
       const at = r.pos;
       if (at + 8 > r.end) throw r.shortfall(8);

@@ -24,10 +24,9 @@ export function lazy<A>(define: () => Codec<A>, name = 'lazy'): Codec<A> {
   const json = lazyJson(name, () => get().json);
   return defineCodec<A>({
     name,
-    kind: 'lazy',
+    def: { type: 'lazy', resolve: get },
     json,
     minSize: 0,
-    meta: { resolve: get },
     read(r) {
       r.descend();
       const value = get().read(r);

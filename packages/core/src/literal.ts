@@ -62,10 +62,9 @@ export function magic<const S extends readonly [string, ...string[]]>(...alterna
   };
   return defineCodec<S[number]>({
     name: `magic(${alternatives.map((a) => show(latin1Bytes(a))).join(' | ')})`,
-    kind: 'magic',
+    def: { type: 'magic', alternatives },
     json: literalJson(alternatives),
     size,
-    meta: { alternatives },
     read(r) {
       r.need(size);
       const value = readFixed(r, r.pos);
@@ -94,11 +93,10 @@ export function literal<const V extends string | number | boolean>(
 ): Codec<V> {
   return defineCodec<V>({
     name: `literal(${codec.name}: ${values.map((v) => JSON.stringify(v)).join(' | ')})`,
-    kind: 'literal',
+    def: { type: 'literal', codec, values },
     json: literalJson(values),
     size: codec.size,
     minSize: codec.minSize,
-    meta: { values },
     children: [{ key: 'value', codec: codec as Codec<unknown> }],
     read(r) {
       const at = r.pos;

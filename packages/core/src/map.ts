@@ -50,11 +50,10 @@ export function map<A, B>(codec: Codec<A>, bijection: Bijection<A, B>): Codec<B>
   );
   return defineCodec<B>({
     name,
-    kind: 'map',
+    def: { type: 'map', stored: codec, bijection },
     json,
     size: codec.size,
     minSize: codec.minSize,
-    meta: { bijection },
     children: [{ key: 'stored', codec }],
     read(r) {
       const at = r.pos;

@@ -10,7 +10,7 @@ import { defineCodec, type Codec } from './codec.js';
 /** A field that takes no bytes and is always `undefined`. */
 export const nothing: Codec<undefined> = defineCodec<undefined>({
   name: 'nothing',
-  kind: 'nothing',
+  def: { type: 'nothing' },
   json: t.undefined,
   size: 0,
   read() {
@@ -32,7 +32,7 @@ function orUndefined<A>(codec: Codec<A>): t.Type<A | undefined, unknown, unknown
 export function optional<A>(codec: Codec<A>): Codec<A | undefined> {
   return defineCodec<A | undefined>({
     name: `optional(${codec.name})`,
-    kind: 'optional',
+    def: { type: 'optional', codec },
     json: orUndefined(codec),
     minSize: 0,
     children: [{ key: 'value', codec }],

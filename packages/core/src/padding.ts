@@ -43,10 +43,9 @@ function writePad(w: Writer, count: number, fill: number, value: Padding): void 
 export function padding(count: number, fill = 0): Codec<Padding> {
   return defineCodec<Padding>({
     name: `padding(${count})`,
-    kind: 'padding',
+    def: { type: 'padding', to: 'count', count, fill },
     json: paddingJson,
     size: count,
-    meta: { count, fill },
     read: (r) => readPad(r, count, fill),
     write: (w, value) => writePad(w, count, fill, value),
   });
@@ -61,10 +60,9 @@ export function align(boundary: number, fill = 0): Codec<Padding> {
     throw new RangeError(`align: boundary must be a positive integer, got ${boundary}`);
   return defineCodec<Padding>({
     name: `align(${boundary})`,
-    kind: 'align',
+    def: { type: 'padding', to: 'boundary', boundary, fill },
     json: paddingJson,
     minSize: 0,
-    meta: { boundary, fill },
     read: (r) => readPad(r, (boundary - ((r.pos - r.start) % boundary)) % boundary, fill),
     write: (w, value) => writePad(w, (boundary - ((w.length - w.origin) % boundary)) % boundary, fill, value),
   });

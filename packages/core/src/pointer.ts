@@ -124,10 +124,9 @@ export function pointer<A>(
   >;
   return defineCodec<Pointer<A> | null>({
     name: `pointer(${offset.name} -> ${target.name})`,
-    kind: 'pointer',
+    def: { type: 'pointer', offset, target, nullOffset, base, reserved: [...reserved], align },
     json,
     size: offset.size,
-    meta: { nullOffset, base, reserved: [...reserved], align },
     children: [
       { key: 'offset', codec: offset },
       { key: 'target', codec: target },
@@ -243,7 +242,7 @@ export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
   const unclaimedJson = t.array(t.type({ at: jsonInt('offset', 0, Number.MAX_SAFE_INTEGER), bytes: jsonBytes() }));
   return defineCodec<Arena<A>>({
     name: `arena(${root.name})`,
-    kind: 'arena',
+    def: { type: 'arena', root },
     json: t.type({ root: root.json, unclaimed: unclaimedJson }, 'Arena') as unknown as t.Type<
       Arena<A>,
       unknown,

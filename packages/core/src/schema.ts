@@ -363,10 +363,9 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
     };
     const codec = defineCodec<Instance>({
       name: `instance(${structName})`,
-      kind: 'instance',
+      def: { type: 'instance', struct: structName, plan, elements: codecs },
       json: t.UnknownRecord as unknown as t.Type<Instance, unknown, unknown>,
       minSize: 0,
-      meta: { struct: structName },
       read(r) {
         r.descend();
         const out: Instance = blank();

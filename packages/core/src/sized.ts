@@ -27,11 +27,14 @@ export function sized<A>(size: number | Codec<number>, codec: Codec<A>): Codec<A
   const fixed = typeof size === 'number' ? size : undefined;
   return defineCodec<A>({
     name: `sized(${countName(size)}, ${codec.name})`,
-    kind: 'sized',
+    def: {
+      type: 'sized',
+      size: typeof size === 'number' ? { type: 'fixed', count: size } : { type: 'prefix', codec: size },
+      body: codec,
+    },
     json: codec.json,
     size: fixed !== undefined ? fixed : undefined,
     minSize: fixed ?? (size as Codec<number>).minSize,
-    meta: { size: countName(size), sizeSpec: size },
     children: [...(typeof size === 'object' ? [{ key: 'length', codec: size }] : []), { key: 'body', codec }],
     read(r) {
       const at = r.pos;

@@ -56,10 +56,9 @@ export function cstring(encoding: EncodingName = 'utf8'): Codec<string> {
   const enc = textEncoding(encoding);
   return defineCodec<string>({
     name: `cstring(${encoding})`,
-    kind: 'cstring',
+    def: { type: 'string', encoding, termination: { type: 'nul' } },
     json: textJson(enc),
     minSize: 1,
-    meta: { encoding },
     read(r) {
       const nul = r.bytes.indexOf(0, r.pos);
       if (nul < 0 || nul >= r.end) throw r.error(`missing NUL terminator: ${r.remaining} bytes left`);
@@ -85,10 +84,9 @@ export function pstring(length: Codec<number>, encoding: EncodingName = 'utf8'):
   const enc = textEncoding(encoding);
   return defineCodec<string>({
     name: `pstring(${length.name}, ${encoding})`,
-    kind: 'pstring',
+    def: { type: 'string', encoding, termination: { type: 'prefix', length } },
     json: textJson(enc),
     minSize: length.minSize,
-    meta: { encoding, length: length.name, lengthCodec: length },
     children: [{ key: 'length', codec: length }],
     read(r) {
       const at = r.pos;
@@ -156,10 +154,9 @@ export function fixedString(
   >;
   return defineCodec<string | TextWithTail>({
     name: `fixedString(${size}, ${encoding})`,
-    kind: 'fixedString',
+    def: { type: 'string', encoding, termination: { type: 'fixed', size, pad, tail: keepTail ? 'keep' : 'refuse' } },
     json,
     size,
-    meta: { encoding, pad, tail: keepTail ? 'keep' : 'refuse' },
     read(r) {
       const start = r.pos;
       r.need(size);

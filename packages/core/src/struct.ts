@@ -7,6 +7,7 @@
 import * as t from 'io-ts';
 import { defineCodec, readChild, writeChild, type Codec } from './codec.js';
 import { rebuildFields } from './rebuild.js';
+import { customDef } from './def.js';
 import type { Reader } from './reader.js';
 import type { Writer } from './writer.js';
 
@@ -200,11 +201,10 @@ export function struct<F extends Fields>(fields: F, name = 'struct'): Codec<Stru
 
   return defineCodec<StructType<F>>({
     name,
-    kind: 'struct',
+    def: { type: 'struct', fields: specs.map((spec, i) => ({ name: names[i]!, spec })) },
     json: structJson(names, specs, name),
     size,
     minSize,
-    meta: { fields: names, specs },
     children: specs.map((spec, i) => ({ key: names[i]!, codec: isCodec(spec) ? spec : dependentPlaceholder })),
     read:
       readFixed === undefined
@@ -243,16 +243,16 @@ export function struct<F extends Fields>(fields: F, name = 'struct'): Codec<Stru
 /** A placeholder of the kind of value a field will hold (small integer, double, or anything). */
 function placeholderFor(spec: FieldSpec): unknown {
   if (!isCodec(spec)) return undefined;
-  if (spec.kind === 'int')
-    return typeof spec.meta.bits === 'number' && spec.meta.bits <= 24 ? 0 : spec.meta.bits === 64 ? undefined : 0.5;
-  if (spec.kind === 'float') return 0.5;
+  const def = spec.def;
+  if (def.type === 'int') return def.bits <= 24 ? 0 : def.bits === 64 ? undefined : 0.5;
+  if (def.type === 'float') return 0.5;
   return undefined;
 }
 
 /** Stands in for a dependent field in `children`: its codec is only known once the value is. */
 const dependentPlaceholder: Codec<unknown> = defineCodec<unknown>({
   name: 'dependent',
-  kind: 'dependent',
+  def: customDef('dependent'),
   json: t.unknown,
   read(r) {
     throw r.error('a dependent field has no codec of its own');

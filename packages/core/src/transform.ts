@@ -219,10 +219,9 @@ export function transform<A>(codec: Codec<A>, ...args: LayerArgs): Codec<A> {
   const names = layers.map((l) => l.name);
   return defineCodec<A>({
     name: `transform(${codec.name}, ${names.join(' > ')})`,
-    kind: 'transform',
+    def: { type: 'transform', codec, layers, decodedLength: options.decodedLength, keep: 'never' },
     json: codec.json,
     minSize: 0,
-    meta: { layers: names, decodedLength: options.decodedLength?.name },
     children: [{ key: `<${names.join('>')}>`, codec }],
     read: (r) => readThroughLayers(r, codec, layers, options).value,
     write(w, value) {
@@ -262,10 +261,15 @@ export function transformKeeping<A>(codec: Codec<A>, ...args: LayerArgs): Codec<
   };
   return defineCodec<Kept<A>>({
     name: `transformKeeping(${codec.name}, ${layers.map((l) => l.name).join(' > ')})`,
-    kind: 'transform',
+    def: {
+      type: 'transform',
+      codec,
+      layers,
+      decodedLength: options.decodedLength,
+      keep: options.keep ?? 'when-different',
+    },
     json: json as unknown as t.Type<Kept<A>, unknown, unknown>,
     minSize: 0,
-    meta: { ...plain.meta, keeps: true },
     children: plain.children,
     read(r) {
       const { value, inner, layeredFrom } = readThroughLayers(r, codec, layers, options);

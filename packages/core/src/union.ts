@@ -47,7 +47,8 @@ export function taggedUnion<T extends string | number, V extends Readonly<Record
 ): Codec<any> {
   const keys = Object.keys(variants);
   // A peeked tag (see `lookahead`) is numeric when the codec it peeks with is.
-  const numeric = (tag.kind === 'peek' ? (tag.children[0]?.codec ?? tag) : tag).kind === 'int';
+  const peeked = tag.def.type === 'custom' && tag.def.name === 'peek' ? (tag.children[0]?.codec ?? tag) : tag;
+  const numeric = peeked.def.type === 'int';
   const tagOf = (key: string) => (numeric ? Number(key) : key);
   const otherwise = options?.otherwise;
   const known = new Set(keys.map(tagOf));
@@ -78,10 +79,14 @@ export function taggedUnion<T extends string | number, V extends Readonly<Record
   const listed = keys.join(', ');
   return defineCodec<any>({
     name: `taggedUnion(${tag.name})`,
-    kind: 'taggedUnion',
+    def: {
+      type: 'taggedUnion',
+      tag: tag as unknown as Codec<string> | Codec<number>,
+      variants: keys.map((key) => ({ tag: tagOf(key), codec: (variants as Record<string, Codec<unknown>>)[key]! })),
+      otherwise,
+    },
     json,
     minSize: tag.minSize,
-    meta: { tags: keys.map(tagOf), variants, otherwise },
     children: [
       { key: 'tag', codec: tag },
       ...keys.map((key) => ({ key, codec: (variants as Record<string, Codec<unknown>>)[key]! })),

@@ -424,7 +424,7 @@ function instanceChunk(
 function keepRawWhenAmbiguous(schema: Schema, structName: string, inner: Codec<Instance>): Codec<Instance> {
   return defineCodec<Instance>({
     name: inner.name,
-    kind: inner.kind,
+    def: inner.def,
     json: inner.json,
     minSize: 0,
     read(r) {

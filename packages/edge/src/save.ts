@@ -164,10 +164,9 @@ function dataBodies(chunks: ReadonlyArray<TopChunk>): DataBody[] {
 function withReferences(list: Codec<TopChunk[]>): Codec<TopChunk[]> {
   return defineCodec<TopChunk[]>({
     name: list.name,
-    kind: list.kind,
+    def: list.def,
     json: list.json,
     minSize: list.minSize,
-    meta: list.meta,
     children: list.children,
     read(r) {
       const chunks = list.read(r);

@@ -8,12 +8,13 @@ import fc from 'fast-check';
 import {
   CP437_UPPER,
   encode,
+  unreachableDef,
   type AnyCodec,
   type Codec,
-  type CountSpec,
+  type DefCount,
   type EncodingName,
-  type FieldSpec,
   type GraphImage,
+  type DefInstance,
 } from '@savekit/core';
 
 /** Options of {@link arbitrary}. */
@@ -22,7 +23,10 @@ export interface ArbitraryOptions {
   readonly maxLength?: number;
   /** How deep `lazy` recursion goes before arrays must be empty (default 3). */
   readonly maxDepth?: number;
-  /** Arbitraries for codecs the kit cannot derive one for (custom codecs), by codec. */
+  /**
+   * Arbitraries by codec, used instead of deriving one. Custom codecs (`def.type === 'custom'`) need
+   * one unless their definition carries a `model` codec or `samples`.
+   */
   readonly overrides?: ReadonlyMap<AnyCodec, fc.Arbitrary<unknown>>;
 }
 
@@ -49,11 +53,29 @@ function intRange(min: number, max: number): fc.Arbitrary<number> {
   return fc.bigInt({ min: BigInt(min), max: BigInt(max) }).map(Number);
 }
 
-function countRange(spec: CountSpec, maxLength: number): { minLength: number; maxLength: number } {
-  if (typeof spec === 'number') return { minLength: spec, maxLength: spec };
-  if (spec === 'rest') return { minLength: 0, maxLength };
-  const max = typeof spec.meta.max === 'number' ? spec.meta.max : maxLength;
-  return { minLength: 0, maxLength: Math.min(maxLength, max) };
+/** The largest number a count or length codec can write, when its definition says. */
+function largest(codec: Codec<number>): number {
+  const def = codec.def;
+  return def.type === 'int' && def.bits !== 64 ? def.max : Number.POSITIVE_INFINITY;
+}
+
+function countRange(count: DefCount, maxLength: number): { minLength: number; maxLength: number } {
+  switch (count.type) {
+    case 'fixed':
+      return { minLength: count.count, maxLength: count.count };
+    case 'rest':
+      return { minLength: 0, maxLength };
+    case 'prefix':
+      return { minLength: 0, maxLength: Math.min(maxLength, largest(count.codec)) };
+    default:
+      return unreachableDef(count);
+  }
+}
+
+/** Whether `value` encodes with `codec` in at most `most` bytes. */
+function fitsIn(codec: AnyCodec, value: unknown, most: number): boolean {
+  const bytes = encode(codec, value as never);
+  return bytes._tag === 'Right' && bytes.right.length <= most;
 }
 
 function encodesTo(codec: AnyCodec, size: number) {
@@ -113,10 +135,46 @@ function graphImages(max: number): fc.Arbitrary<GraphImage> {
 }
 
 /**
- * An arbitrary of values `codec` can encode, derived from the codec tree: integers over their
- * range, floats (−0, infinities and NaN included), strings in their encoding's alphabet, bit fields,
- * structs (dependent fields too), arrays, tagged unions, chunk lists with unknown chunks, pointers,
- * bounded recursion through `lazy`, and values seen through `map`.
+ * Values of self-describing instances: each field of the file's definition, kept fields under
+ * `$kept`, fields the file lacks at their defaults — the shape `instanceCodec` reads.
+ */
+function instances(def: DefInstance, element: (codec: AnyCodec) => fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
+  const elements = def.elements();
+  const fields = def.plan.fields.map((f, i) =>
+    fc
+      .array(element(elements[i]!), { minLength: f.def.count, maxLength: f.def.count })
+      .map((values) => ({ f, values })),
+  );
+  return fc.tuple(...fields).map((all) => {
+    const out: Record<string, unknown> = {};
+    const kept: Record<string, unknown> = {};
+    for (const { f, values } of all) {
+      const name = f.def.name;
+      if (f.known === undefined) {
+        kept[name] = f.def.count === 1 ? values[0] : values;
+        continue;
+      }
+      const expected = f.known.count;
+      const own = values.slice(0, f.keep);
+      for (let i = own.length; i < expected; i++) own.push(f.known.default());
+      out[name] = expected === 1 ? own[0] : own;
+      if (values.length > expected) kept[name] = values.slice(expected);
+    }
+    for (const m of def.plan.missing)
+      out[m.name] = m.count === 1 ? m.default() : Array.from({ length: m.count }, () => m.default());
+    if (Object.keys(kept).length > 0) out.$kept = kept;
+    return out;
+  });
+}
+
+/**
+ * An arbitrary of values `codec` can encode, derived from its definition (`codec.def`): integers over
+ * their range, floats (−0, infinities and NaN included), strings in their encoding's alphabet, bit
+ * fields, structs (dependent fields too), arrays, tagged unions, chunk lists with unknown chunks,
+ * pointers, checksummed and layered values, self-describing instances, bounded recursion through
+ * `lazy`, and values seen through `map`. Every core definition has a case (the compiler checks);
+ * a custom codec is derived from its definition's `model`, else its `samples`, else
+ * `options.overrides`, else this throws naming it.
  *
  * @example
  * ```ts
@@ -131,97 +189,119 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
   const build = (c: AnyCodec, depth: number): fc.Arbitrary<unknown> => {
     const override = options.overrides?.get(c);
     if (override !== undefined) return override;
-    // biome-ignore lint/suspicious/noExplicitAny: each kind's parameters (`meta`) are read by that kind's case below
-    const m = c.meta as Record<string, any>;
-    const child = (key: string | number) => c.children.find((k) => k.key === key)?.codec as AnyCodec;
     const limit = depth >= maxDepth ? 0 : maxLength;
-    switch (c.kind) {
+    const def = c.def;
+    switch (def.type) {
       case 'int':
-        return m.bits === 64 ? fc.bigInt({ min: m.min, max: m.max }) : intRange(m.min, m.max);
-      case 'float':
-        return m.bits === 32 ? fc.float({ noDefaultInfinity: false }).map(Math.fround) : fc.double();
+        return def.bits === 64 ? fc.bigInt({ min: def.min, max: def.max }) : intRange(def.min, def.max);
+      case 'float': {
+        const numbers = def.bits === 32 ? fc.float({ noDefaultInfinity: false }).map(Math.fround) : fc.double();
+        if (def.nan === 'refuse') return numbers;
+        // NaNs with a payload, as `{ nan }` with the hex of the bits (the quiet NaN stays a number).
+        const digits = def.bits === 32 ? 8 : 16;
+        const exponent = def.bits === 32 ? 0x7f800000n : 0x7ff0000000000000n;
+        const fraction = def.bits === 32 ? 0x7fffffn : 0xfffffffffffffn;
+        const quiet = def.bits === 32 ? 0x7fc00000n : 0x7ff8000000000000n;
+        const payload = fc
+          .record({ sign: fc.boolean(), bits: fc.bigInt({ min: 1n, max: fraction }) })
+          .map(({ sign, bits }) => (sign ? 1n << BigInt(def.bits - 1) : 0n) | exponent | bits)
+          .filter((raw) => raw !== quiet)
+          .map((raw) => ({ nan: raw.toString(16).padStart(digits, '0') }));
+        return fc.oneof({ arbitrary: numbers, weight: 4 }, { arbitrary: payload, weight: 1 });
+      }
       case 'bits': {
         const record: Record<string, fc.Arbitrary<number>> = {};
-        for (const f of m.fields as Array<{ name: string; width: number }>)
-          record[f.name] = intRange(0, 2 ** f.width - 1);
+        for (const f of def.fields) record[f.name] = intRange(0, 2 ** f.width - 1);
         return fc.record(record);
       }
       case 'magic':
-        return fc.constantFrom(...(m.alternatives as string[]));
+        return fc.constantFrom(...def.alternatives);
       case 'literal':
-        return fc.constantFrom(...(m.values as unknown[]));
+        return fc.constantFrom(...def.values);
       case 'fourcc':
-        return m.alnum
+        return def.alnum
           ? fc.stringMatching(/^[A-Za-z0-9]{4}$/)
           : fc
               .array(fc.integer({ min: 0, max: 255 }), { minLength: 4, maxLength: 4 })
               .map((codes) => String.fromCharCode(...codes));
-      case 'cstring':
-        return text(m.encoding, maxLength, false);
-      case 'pstring': {
-        const lengthMax = typeof m.lengthCodec?.meta?.max === 'number' ? m.lengthCodec.meta.max : Infinity;
-        return text(m.encoding, maxLength, true).filter(
-          (s) => (m.encoding === 'utf8' ? utf8Length(s) : s.length) <= lengthMax,
-        );
-      }
-      case 'fixedString': {
-        const size = c.size as number;
-        return text(m.encoding, Math.min(size, maxLength * 2), false).filter((s) => {
-          const length = m.encoding === 'utf8' ? utf8Length(s) : s.length;
-          return length <= size && (m.pad === 0 || s.length === 0 || s.charCodeAt(s.length - 1) !== m.pad);
-        });
+      case 'string': {
+        const { encoding, termination } = def;
+        const byteLength = (s: string) => (encoding === 'utf8' ? utf8Length(s) : s.length);
+        switch (termination.type) {
+          case 'nul':
+            return text(encoding, maxLength, false);
+          case 'prefix': {
+            const lengthMax = largest(termination.length);
+            return text(encoding, maxLength, true).filter((s) => byteLength(s) <= lengthMax);
+          }
+          case 'fixed': {
+            const { size, pad } = termination;
+            const plain = text(encoding, Math.min(size, maxLength * 2), false).filter(
+              (s) => byteLength(s) <= size && (pad === 0 || s.length === 0 || s.charCodeAt(s.length - 1) !== pad),
+            );
+            if (termination.tail === 'refuse' || pad !== 0 || size < 2) return plain;
+            // A kept tail: the NUL, then the rest of the field, not all zero (else it reads as plain text).
+            const withTail = plain
+              .filter((s) => byteLength(s) < size - 1)
+              .chain((s) => {
+                const rest = size - byteLength(s) - 1;
+                return fc
+                  .uint8Array({ minLength: rest, maxLength: rest })
+                  .filter((b) => b.some((x) => x !== 0))
+                  .map((b) => ({ text: s, tail: Uint8Array.of(0, ...b) }));
+              });
+            return fc.oneof({ arbitrary: plain, weight: 3 }, { arbitrary: withTail, weight: 1 });
+          }
+          default:
+            return unreachableDef(termination);
+        }
       }
       case 'bytes':
-        return fc.uint8Array(countRange(m.countSpec, maxLength * 4));
+        return fc.uint8Array(countRange(def.count, maxLength * 4));
       case 'struct': {
-        const names = m.fields as string[];
-        const specs = m.specs as FieldSpec[];
-        const dependent = specs.some((s) => typeof s === 'function');
+        const dependent = def.fields.some((f) => typeof f.spec === 'function');
         if (!dependent) {
           const record: Record<string, fc.Arbitrary<unknown>> = {};
-          names.forEach((name, i) => {
-            record[name] = build(specs[i] as AnyCodec, depth);
-          });
+          for (const f of def.fields) record[f.name] = build(f.spec as AnyCodec, depth);
           return fc.record(record);
         }
         // A field may depend on the ones before it: generate them in order.
         let value: fc.Arbitrary<Record<string, unknown>> = fc.constant({});
-        names.forEach((name, i) => {
-          const spec = specs[i]!;
+        for (const { name, spec } of def.fields) {
           value = value.chain((partial) =>
             build(typeof spec === 'function' ? spec(partial) : spec, depth).map((v) => ({ ...partial, [name]: v })),
           );
-        });
+        }
         return value;
       }
       case 'array': {
-        const element = child('[]');
-        const range = countRange(m.countSpec, limit);
-        if (m.countSpec === 'rest' && element.minSize === 0) return fc.constant([]);
-        return fc.array(build(element, depth), range);
+        if (def.count.type === 'rest' && def.element.minSize === 0) return fc.constant([]);
+        return fc.array(build(def.element, depth), countRange(def.count, limit));
       }
       case 'optional':
-        return fc.option(build(child('value'), depth), { nil: undefined });
+        return fc.option(build(def.codec, depth), { nil: undefined });
       case 'nothing':
-      case 'align':
         return fc.constant(undefined);
-      case 'padding':
+      case 'padding': {
+        // Padding up to a boundary has no fixed size to keep bytes of: always the fill.
+        if (def.to === 'boundary') return fc.constant(undefined);
+        const { count, fill } = def;
         return fc.option(
-          fc.uint8Array({ minLength: m.count, maxLength: m.count }).filter((b) => b.some((x) => x !== m.fill)),
+          fc.uint8Array({ minLength: count, maxLength: count }).filter((b) => b.some((x) => x !== fill)),
           { nil: undefined, freq: 4 },
         );
+      }
       case 'taggedUnion': {
-        const tagCodec = child('tag');
-        const variants = m.variants as Record<string, AnyCodec>;
-        const members: fc.Arbitrary<{ tag: unknown; value: unknown }>[] = Object.keys(variants).map((key) =>
-          build(variants[key]!, depth).map((value) => ({ tag: tagCodec.kind === 'int' ? Number(key) : key, value })),
+        const members: fc.Arbitrary<{ tag: unknown; value: unknown }>[] = def.variants.map(({ tag, codec: variant }) =>
+          build(variant, depth).map((value) => ({ tag, value })),
         );
-        if (m.otherwise !== undefined) {
-          const known = new Set((m.tags as unknown[]).map(String));
+        const otherwise = def.otherwise;
+        if (otherwise !== undefined) {
+          const known = new Set(def.variants.map((v) => String(v.tag)));
           members.push(
             fc.record({
-              tag: build(tagCodec, depth).filter((t: unknown) => !known.has(String(t))),
-              value: build(m.otherwise, depth),
+              tag: build(def.tag, depth).filter((t: unknown) => !known.has(String(t))),
+              value: build(otherwise, depth),
             }),
           );
         }
@@ -229,9 +309,9 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
       }
       case 'lazy':
         // Deferred, so building the arbitrary of a recursive codec terminates.
-        return fc.constant(null).chain(() => build((m.resolve as () => AnyCodec)(), depth + 1));
+        return fc.constant(null).chain(() => build(def.resolve(), depth + 1));
       case 'map': {
-        const bijection = m.bijection as { decode: (a: unknown) => unknown };
+        const { bijection } = def;
         const decodes = (stored: unknown) => {
           try {
             bijection.decode(stored);
@@ -240,21 +320,22 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
             return false;
           }
         };
-        return build(child('stored'), depth)
+        return build(def.stored, depth)
           .filter(decodes)
           .map((stored) => bijection.decode(stored));
       }
       case 'sized': {
-        const body = build(child('body'), depth);
-        return typeof m.sizeSpec === 'number' ? body.filter(encodesTo(child('body'), m.sizeSpec)) : body;
+        const body = build(def.body, depth);
+        if (def.size.type === 'fixed') return body.filter(encodesTo(def.body, def.size.count));
+        const most = largest(def.size.codec);
+        return Number.isFinite(most) ? body.filter((v) => fitsIn(def.body, v, most)) : body;
       }
       case 'chunk':
-        return fc.record({ id: fc.constant(m.marker), body: build(child(m.marker), depth) });
+        return fc.record({ id: fc.constant(def.marker), body: build(def.body, depth) });
       case 'chunkList': {
-        const known = m.known as Record<string, AnyCodec>;
-        const framing = m.framing as { marker: AnyCodec; align?: number; padCounted?: boolean };
+        const { framing } = def;
         const align = framing.align ?? 1;
-        const taken = new Set<unknown>([...Object.keys(known), ...(m.until as string[])]);
+        const taken = new Set<unknown>([...def.known.map((k) => k.marker), ...def.until]);
         const raw = fc.record({
           id: build(framing.marker, depth).filter((id) => !taken.has(id)),
           raw: fc
@@ -262,29 +343,37 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
             .map((b) => (framing.padCounted === false ? b : b.subarray(0, b.length - (b.length % align)))),
         });
         const entries = [
-          ...Object.keys(known).map((id) => fc.record({ id: fc.constant(id), body: build(known[id]!, depth) })),
+          ...def.known.map(({ marker, codec: body }) =>
+            fc.record({ id: fc.constant(marker), body: build(body, depth) }),
+          ),
           raw,
         ];
         return fc.array(fc.oneof(...entries), { maxLength: limit });
       }
       case 'transform': {
-        const inner = build(c.children[0]!.codec, depth);
-        return m.keeps ? inner.map((value) => ({ value })) : inner;
+        const inner = build(def.codec, depth);
+        return def.keep === 'never' ? inner : inner.map((value) => ({ value }));
       }
       case 'checksum':
-        return build(child('value'), depth);
+        return build(def.body, depth);
       case 'pointer': {
-        const target = fc.record({ target: build(child('target'), depth) });
-        return m.nullOffset === undefined ? target : fc.option(target, { nil: null });
+        const target = fc.record({ target: build(def.target, depth) });
+        return def.nullOffset === undefined ? target : fc.option(target, { nil: null });
       }
       case 'arena':
-        return fc.record({ root: build(child('root'), depth), unclaimed: fc.constant([]) });
+        return fc.record({ root: build(def.root, depth), unclaimed: fc.constant([]) });
       case 'graphImage':
         return graphImages(limit);
-      default:
+      case 'instance':
+        return instances(def, (element) => build(element, depth + 1));
+      case 'custom':
+        if (def.model !== undefined) return build(def.model, depth);
+        if (def.samples !== undefined && def.samples.length > 0) return fc.constantFrom(...def.samples);
         throw new Error(
-          `no arbitrary can be derived for codec ${c.name} (kind ${c.kind}); pass one in options.overrides`,
+          `no arbitrary can be derived for the custom codec ${c.name} (${def.name}): give its definition a model or samples (customDef), or pass one in options.overrides`,
         );
+      default:
+        return unreachableDef(def);
     }
   };
   return build(codec as AnyCodec, 0) as fc.Arbitrary<A>;

@@ -10,6 +10,7 @@ import {
   chunkList,
   crc32,
   cstring,
+  customDef,
   decode,
   encode,
   f32le,
@@ -128,9 +129,9 @@ describe('arbitrary(codec)', () => {
     );
   });
 
-  test('a codec of unknown kind asks for an override, and overrides are used', () => {
-    const custom = { ...u8, kind: 'custom', name: 'custom' } as Codec<number>;
-    expect(() => arbitrary(custom)).toThrow(/no arbitrary can be derived for codec custom/);
+  test('a custom codec with no model or samples asks for an override, and overrides are used', () => {
+    const custom: Codec<number> = { ...u8, def: customDef('opaque'), name: 'custom' };
+    expect(() => arbitrary(custom)).toThrow(/no arbitrary can be derived for the custom codec custom \(opaque\)/);
     const values = fc.sample(
       arbitrary(struct({ x: custom }), { overrides: new Map([[custom as AnyCodec, fc.constant(7)]]) }),
       5,

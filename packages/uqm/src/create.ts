@@ -38,7 +38,8 @@ export interface CreateUqmSaveOptions {
 export function createUqmSave(options: CreateUqmSaveOptions = {}): UqmSave {
   const date = options.date ?? { day: 17, month: 2, year: 2155 };
   const state: GameState = {};
-  for (const f of gameState(0).meta.fields as Array<{ name: string }>) state[f.name] = options.state?.[f.name] ?? 0;
+  const def = gameState(0).def;
+  for (const f of def.type === 'bits' ? def.fields : []) state[f.name] = options.state?.[f.name] ?? 0;
   const zeros = (n: number) => new Array<number>(n).fill(0);
   return {
     magic: 'UMS\x01',

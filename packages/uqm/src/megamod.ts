@@ -34,7 +34,8 @@ export function toMegaMod(save: UqmSave, options: MegaModOptions = {}): UqmSave 
     shipSeed: options.shipSeed ?? 0,
     resFactor: options.resFactor ?? 0,
   };
-  const revision5 = (gameState(5).meta.fields as Array<{ name: string }>).map((f) => f.name);
+  const def = gameState(5).def;
+  const revision5 = def.type === 'bits' ? def.fields.map((f) => f.name) : [];
   const chunks = save.chunks.map((c): SaveChunk => {
     if (isRawChunk(c)) return c;
     if (c.id === 'GmSt' && !('raw' in c.body)) {

@@ -148,10 +148,10 @@ function summaryChunk(kind: SaveMagic): Codec<Summary> {
 // The entry names of each revision, newest first (the encoder picks the revision by them).
 let revisionNames: Array<{ revision: number; names: ReadonlyArray<string> }> | undefined;
 function namesByRevision() {
-  revisionNames ??= [5, 4, 3, 2, 1, 0].map((revision) => ({
-    revision,
-    names: (gameState(revision).meta.fields as Array<{ name: string }>).map((f) => f.name),
-  }));
+  revisionNames ??= [5, 4, 3, 2, 1, 0].map((revision) => {
+    const def = gameState(revision).def;
+    return { revision, names: def.type === 'bits' ? def.fields.map((f) => f.name) : [] };
+  });
   return revisionNames;
 }
 

@@ -1,0 +1,405 @@
+/**
+ * Typed codec definitions: what a codec is, with its parameters, as a discriminated union on `type`
+ * (as zod's `def.type`, protobuf-es's descriptors). Every codec carries one in `codec.def`; tools
+ * (testkit's arbitraries, the docs' layout tables, JSON and compiled codecs) `switch (codec.def.type)`
+ * over it, and with {@link unreachableDef} in the `default` branch the compiler names any variant a
+ * tool forgot.
+ *
+ * One variant per codec family of this package, plus {@link DefCustom} for codecs a package writes
+ * itself with `defineCodec`: the only variant a tool may treat as opaque, and one that can still
+ * carry what tools need (a `model` codec of the same values, documented `samples`).
+ *
+ * Codecs in a definition are the very codecs the combinator was given, so a tool can walk on.
+ *
+ * @module
+ */
+import type { BitOrder } from './bits.js';
+import type { ChecksumAlgorithm } from './checksum.js';
+import type { ChunkFraming } from './chunk.js';
+import type { Codec } from './codec.js';
+import type { EncodingName } from './encodings.js';
+import type { Endian, IntBits } from './integers.js';
+import type { Bijection } from './map.js';
+import type { StructPlan } from './schema.js';
+import type { CountSpec } from './size.js';
+import type { FieldSpec } from './struct.js';
+import type { ByteLayer } from './transform.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: codecs are invariant in their value type; a definition holds codecs of any type
+type Any = Codec<any>;
+
+/** An integer of up to 48 bits (`int`, `u8` … `i48be`): a `number` in `min`…`max`. */
+export interface DefInt {
+  readonly type: 'int';
+  /** Width in bits. */
+  readonly bits: IntBits;
+  readonly signed: boolean;
+  /** Byte order (also given for 8 bits, where it changes nothing). */
+  readonly endian: Endian;
+  /** Smallest value (`0` when unsigned). */
+  readonly min: number;
+  /** Largest value. */
+  readonly max: number;
+}
+
+/** A 64-bit integer (`int64`, `u64le` …): a `bigint` in `min`…`max`. */
+export interface DefInt64 {
+  readonly type: 'int';
+  readonly bits: 64;
+  readonly signed: boolean;
+  readonly endian: Endian;
+  readonly min: bigint;
+  readonly max: bigint;
+}
+
+/** An IEEE 754 float (`float`, `f32le` …). */
+export interface DefFloat {
+  readonly type: 'float';
+  readonly bits: 32 | 64;
+  readonly endian: Endian;
+  /** `'keep'`: NaNs with a payload are read as `{ nan }` objects; `'refuse'`: they are DecodeErrors. */
+  readonly nan: 'refuse' | 'keep';
+}
+
+/** A field of a {@link DefBits}, placed. */
+export interface DefBitField {
+  readonly name: string;
+  /** First bit, counted in the group's bit order. */
+  readonly at: number;
+  /** Width in bits (1 to 52). */
+  readonly width: number;
+}
+
+/** A group of bit fields (`bits`). Every bit belongs to exactly one field. */
+export interface DefBits {
+  readonly type: 'bits';
+  readonly order: BitOrder;
+  /** Size of the group in bytes. */
+  readonly bytes: number;
+  /** The fields in declaration order. */
+  readonly fields: ReadonlyArray<DefBitField>;
+}
+
+/** Fixed bytes given as latin-1 text, one of several alternatives (`magic`). */
+export interface DefMagic {
+  readonly type: 'magic';
+  /** The accepted byte strings (one byte per character), all of the same length. */
+  readonly alternatives: readonly [string, ...string[]];
+}
+
+/** A value of `codec` restricted to `values` (`literal`). */
+export interface DefLiteral {
+  readonly type: 'literal';
+  readonly codec: Codec<string> | Codec<number> | Codec<boolean>;
+  readonly values: readonly [string | number | boolean, ...Array<string | number | boolean>];
+}
+
+/** A four-character code (`fourcc`). */
+export interface DefFourcc {
+  readonly type: 'fourcc';
+  /** Only letters and digits are accepted. */
+  readonly alnum: boolean;
+}
+
+/** How a string's end is found. */
+export type DefStringTermination =
+  /** A NUL byte ends the text (`cstring`); the text holds no NUL. */
+  | { readonly type: 'nul' }
+  /** A length prefix counts the encoded bytes (`pstring`). */
+  | { readonly type: 'prefix'; readonly length: Codec<number> }
+  /**
+   * A field of `size` bytes (`fixedString`): the text ends at the first `pad` byte (trailing pad bytes
+   * when `pad` is not 0); `tail: 'keep'` keeps non-pad bytes after the end as `{ text, tail }`.
+   */
+  | { readonly type: 'fixed'; readonly size: number; readonly pad: number; readonly tail: 'refuse' | 'keep' };
+
+/** Text (`cstring`, `pstring`, `fixedString`). */
+export interface DefString {
+  readonly type: 'string';
+  readonly encoding: EncodingName;
+  readonly termination: DefStringTermination;
+}
+
+/** How many elements (or bytes): fixed, read from a prefix, or up to the end of the window. */
+export type DefCount =
+  | { readonly type: 'fixed'; readonly count: number }
+  | { readonly type: 'prefix'; readonly codec: Codec<number> }
+  | { readonly type: 'rest' };
+
+/** A byte string (`bytes`). */
+export interface DefBytes {
+  readonly type: 'bytes';
+  readonly count: DefCount;
+}
+
+/** A field of a {@link DefStruct}. */
+export interface DefStructField {
+  readonly name: string;
+  /** The field's codec, or a function of the fields before it (a dependent field). */
+  readonly spec: FieldSpec;
+}
+
+/** Named fields in order (`struct`). */
+export interface DefStruct {
+  readonly type: 'struct';
+  readonly fields: ReadonlyArray<DefStructField>;
+}
+
+/** A sequence of one codec (`array`). */
+export interface DefArray {
+  readonly type: 'array';
+  readonly element: Any;
+  readonly count: DefCount;
+}
+
+/** A value present while its window has bytes left (`optional`). */
+export interface DefOptional {
+  readonly type: 'optional';
+  readonly codec: Any;
+}
+
+/** No bytes, the value `undefined` (`nothing`, and `maybe(false, …)`). */
+export interface DefNothing {
+  readonly type: 'nothing';
+}
+
+/** Bytes that are normally `fill`, kept when they are not (`padding`: a fixed count; `align`: up to a boundary). */
+export type DefPadding =
+  | { readonly type: 'padding'; readonly to: 'count'; readonly count: number; readonly fill: number }
+  | { readonly type: 'padding'; readonly to: 'boundary'; readonly boundary: number; readonly fill: number };
+
+/** A variant of a {@link DefTaggedUnion}. */
+export interface DefUnionVariant {
+  /** The tag value (a number when the tag codec reads numbers). */
+  readonly tag: string | number;
+  readonly codec: Any;
+}
+
+/** A tag, then the codec it picks (`taggedUnion`). */
+export interface DefTaggedUnion {
+  readonly type: 'taggedUnion';
+  readonly tag: Codec<string> | Codec<number>;
+  readonly variants: ReadonlyArray<DefUnionVariant>;
+  /** The codec of values under tags no variant claims, when they are kept. */
+  readonly otherwise: Any | undefined;
+}
+
+/** A stored value seen through a bijection (`map`). */
+export interface DefMap {
+  readonly type: 'map';
+  readonly stored: Any;
+  // biome-ignore lint/suspicious/noExplicitAny: the two sides are the stored codec's type and the presented type
+  readonly bijection: Bijection<any, any>;
+}
+
+/** A codec inside a window of a fixed size or a length prefix (`sized`). */
+export interface DefSized {
+  readonly type: 'sized';
+  readonly size: Exclude<DefCount, { readonly type: 'rest' }>;
+  readonly body: Any;
+}
+
+/** One chunk with a known marker (`chunk`). */
+export interface DefChunk {
+  readonly type: 'chunk';
+  readonly framing: ChunkFraming;
+  readonly marker: string;
+  readonly body: Any;
+}
+
+/** A chunk of a {@link DefChunkList} that is decoded. */
+export interface DefKnownChunk {
+  readonly marker: string;
+  readonly codec: Any;
+}
+
+/** Chunks to the end of the window, known ones decoded, others kept raw (`chunkList`). */
+export interface DefChunkList {
+  readonly type: 'chunkList';
+  readonly framing: ChunkFraming;
+  readonly known: ReadonlyArray<DefKnownChunk>;
+  /** Markers that end the list. */
+  readonly until: ReadonlyArray<string>;
+}
+
+/**
+ * A codec under byte layers (`transform`, `transformKeeping`). `keep` is `'never'` for `transform`;
+ * for `transformKeeping` it says when the file's bytes are kept (the value is then `{ value, stored? }`).
+ */
+export interface DefTransform {
+  readonly type: 'transform';
+  readonly codec: Any;
+  /** The layers, the first nearest the file. */
+  readonly layers: readonly [ByteLayer, ...ByteLayer[]];
+  /** The decoded length written in front of the layered bytes, when there is one. */
+  readonly decodedLength: Codec<number> | undefined;
+  readonly keep: 'never' | 'when-different' | 'always';
+}
+
+/** A value with a digest of its bytes (`checksum`). */
+export interface DefChecksum {
+  readonly type: 'checksum';
+  readonly body: Any;
+  // biome-ignore lint/suspicious/noExplicitAny: the digest type is the stored codec's
+  readonly algorithm: ChecksumAlgorithm<any>;
+  readonly stored: Any;
+  readonly position: 'before' | 'after';
+  readonly covers: 'value' | 'window';
+}
+
+/** An offset to a target in the enclosing arena (`pointer`). */
+export interface DefPointer {
+  readonly type: 'pointer';
+  readonly offset: Codec<number>;
+  readonly target: Any;
+  /** The stored offset that means `null`; `undefined` when every offset points somewhere. */
+  readonly nullOffset: number | undefined;
+  readonly base: 'arena' | 'pointer';
+  /** Offsets no target may take (the null offset among them). */
+  readonly reserved: ReadonlyArray<number>;
+  readonly align: number;
+}
+
+/** The region pointers point into (`arena`). */
+export interface DefArena {
+  readonly type: 'arena';
+  readonly root: Any;
+}
+
+/** A codec defined later, for recursion (`lazy`). */
+export interface DefLazy {
+  readonly type: 'lazy';
+  /** Resolves the codec (once; later calls return the same codec). */
+  readonly resolve: () => Any;
+}
+
+/** The binary layout of an object graph image (`graphImage`). */
+export interface DefGraphImage {
+  readonly type: 'graphImage';
+}
+
+/** Instances of a structure defined inside the file (`instanceCodec` of self-describing schemas). */
+export interface DefInstance {
+  readonly type: 'instance';
+  /** The structure's name. */
+  readonly struct: string;
+  /** The file's definition matched to the reader's schema. */
+  readonly plan: StructPlan;
+  /** The codec of one element of each of `plan.fields`, in order (resolved on first call). */
+  readonly elements: () => ReadonlyArray<Any>;
+}
+
+/**
+ * A codec a package defines itself with `defineCodec`: the only variant a tool may treat as opaque.
+ *
+ * A tool that needs values or a layout uses what the definition offers, in this order:
+ * - `model`: a codec made of this package's combinators whose values are exactly the values the
+ *   custom codec reads and writes (its bytes may differ). Testkit derives arbitraries from it; it is
+ *   a declaration, so it stays true when the custom codec changes less often than samples do.
+ * - `samples`: documented example values (each one must encode), for tools that cannot use a model.
+ */
+export interface DefCustom {
+  readonly type: 'custom';
+  /** A name for the codec's family (`edgeFloat`, `uqmQueue`). */
+  readonly name: string;
+  /** Parameters for readers of the definition (shown by tools; not interpreted). */
+  readonly params: Readonly<Record<string, unknown>>;
+  /** A codec of exactly the same values, built from core combinators. */
+  readonly model?: Any;
+  /** Example values the codec can encode. */
+  readonly samples?: ReadonlyArray<unknown>;
+}
+
+/** The definition of a codec: one variant per codec family, {@link DefCustom} for the rest. */
+export type CodecDef =
+  | DefInt
+  | DefInt64
+  | DefFloat
+  | DefBits
+  | DefMagic
+  | DefLiteral
+  | DefFourcc
+  | DefString
+  | DefBytes
+  | DefStruct
+  | DefArray
+  | DefOptional
+  | DefNothing
+  | DefPadding
+  | DefTaggedUnion
+  | DefMap
+  | DefSized
+  | DefChunk
+  | DefChunkList
+  | DefTransform
+  | DefChecksum
+  | DefPointer
+  | DefArena
+  | DefLazy
+  | DefGraphImage
+  | DefInstance
+  | DefCustom;
+
+/** The variant names: `CodecDef['type']`. */
+export type CodecDefType = CodecDef['type'];
+
+/** The variant of {@link CodecDef} named `T`. */
+export type DefOf<T extends CodecDefType> = Extract<CodecDef, { readonly type: T }>;
+
+/** Options of {@link customDef}. */
+export interface CustomDefOptions<A> {
+  /** Parameters shown by tools. */
+  readonly params?: Readonly<Record<string, unknown>>;
+  /** A codec of core combinators with exactly the same values (see {@link DefCustom}). */
+  readonly model?: Codec<A>;
+  /** Example values the codec can encode. */
+  readonly samples?: ReadonlyArray<A>;
+}
+
+/**
+ * The definition of a custom codec, typed by its value so a `model` or `samples` of another type is
+ * a compile error.
+ *
+ * @example
+ * ```ts
+ * const edgeFloat = defineCodec<number>({
+ *   name: 'edgeFloat',
+ *   def: customDef('edgeFloat', { model: f64le, samples: [0, 1.5, -2] }),
+ *   …
+ * });
+ * ```
+ */
+export function customDef<A>(name: string, options: CustomDefOptions<A> = {}): DefCustom {
+  return {
+    type: 'custom',
+    name,
+    params: options.params ?? {},
+    ...(options.model !== undefined ? { model: options.model } : {}),
+    ...(options.samples !== undefined ? { samples: options.samples } : {}),
+  };
+}
+
+/** The {@link DefCount} of a count as the combinators take it (`3`, `u16le`, `'rest'`). */
+export function countDef(spec: CountSpec): DefCount {
+  if (typeof spec === 'number') return { type: 'fixed', count: spec };
+  if (spec === 'rest') return { type: 'rest' };
+  return { type: 'prefix', codec: spec };
+}
+
+/**
+ * For the `default` branch of a `switch` over `def.type`: it only compiles when every variant has a
+ * case, so adding a variant shows every tool that must learn it.
+ *
+ * @example
+ * ```ts
+ * switch (def.type) {
+ *   case 'int': …
+ *   // … every other variant
+ *   default:
+ *     return unreachableDef(def);
+ * }
+ * ```
+ */
+export function unreachableDef(def: never): never {
+  throw new TypeError(`unknown codec definition ${JSON.stringify((def as { type?: unknown }).type)}`);
+}

@@ -1,0 +1,348 @@
+// arbitrary(codec) for every variant of the core's codec definitions: the table below is typed by
+// `CodecDefType`, so a new variant does not compile until it has cases here.
+import fc from 'fast-check';
+import * as E from 'fp-ts/lib/Either';
+import * as t from 'io-ts';
+import {
+  align,
+  arena,
+  array,
+  bits,
+  bytes,
+  checksum,
+  chunk,
+  chunkList,
+  compression,
+  crc32,
+  cstring,
+  customDef,
+  decode,
+  defineCodec,
+  definitionsOf,
+  encode,
+  f32be,
+  f64le,
+  fixedString,
+  float,
+  fourcc,
+  graphImage,
+  i24be,
+  i64be,
+  instanceCodec,
+  lazy,
+  literal,
+  magic,
+  map,
+  nothing,
+  optional,
+  padding,
+  pointer,
+  pstring,
+  reconcile,
+  sha256,
+  sized,
+  struct,
+  taggedUnion,
+  transform,
+  transformKeeping,
+  u16be,
+  u16le,
+  u32le,
+  u64le,
+  u8,
+  xor,
+  type AnyCodec,
+  type Codec,
+  type CodecDefType,
+  type Instance,
+  type KnownStruct,
+  type SchemaEncoding,
+  type StructDef,
+} from '@savekit/core';
+import { arbitrary } from '../src/index';
+
+const framing = { marker: fourcc({ alnum: true }), length: u32le, align: 4, endMarker: (m: string) => m.toUpperCase() };
+const identity = { name: 'identity', compress: (b: Uint8Array) => b.slice(), decompress: (b: Uint8Array) => b.slice() };
+
+interface Tree {
+  value: number;
+  children: Tree[];
+}
+const tree: Codec<Tree> = struct({ value: u8, children: lazy(() => array(tree, u8)) });
+
+// A self-describing structure read with a newer schema than the file's: unknown fields kept, missing
+// ones defaulted, fewer and more elements than the reader expects.
+const schemaEncoding: SchemaEncoding = {
+  numeric: (size) => bytes(size),
+  string: pstring(u8, 'utf8'),
+  index: u32le,
+  nest: (def: StructDef, body: Codec<Instance>) =>
+    map(chunk({ marker: fourcc(), length: u16le }, def.marker, body), {
+      decode: (c) => c.body,
+      encode: (body: Instance) => ({ id: def.marker, body }),
+    }),
+};
+const zero = () => 0;
+const fileSchema: KnownStruct[] = [
+  {
+    name: 'player_t',
+    marker: 'play',
+    fields: [
+      { name: 'health', kind: 'numeric', size: 4, count: 1, codec: f32be, default: zero },
+      { name: 'name', kind: 'string', size: 0, count: 1, default: () => '' },
+      { name: 'weapons', kind: 'struct', size: 0, count: 2, ref: 'weap_t', default: () => ({ kind: 0 }) },
+      { name: 'target', kind: 'index', size: 4, count: 1, ref: 'mobjs', default: zero },
+      { name: 'ammo', kind: 'numeric', size: 2, count: 4, codec: u16le, default: zero },
+    ],
+  },
+  {
+    name: 'weap_t',
+    marker: 'weap',
+    fields: [{ name: 'kind', kind: 'numeric', size: 1, count: 1, codec: u8, default: zero }],
+  },
+];
+const readerSchema: KnownStruct[] = [
+  {
+    name: 'player_t',
+    marker: 'play',
+    fields: [
+      { name: 'health', kind: 'numeric', size: 4, count: 1, codec: f32be, default: zero },
+      { name: 'name', kind: 'string', size: 0, count: 1, default: () => '' },
+      { name: 'weapons', kind: 'struct', size: 0, count: 3, ref: 'weap_t', default: () => ({ kind: 0, clip: 0 }) },
+      { name: 'ammo', kind: 'numeric', size: 2, count: 2, codec: u16le, default: zero },
+      { name: 'armor', kind: 'numeric', size: 4, count: 1, codec: u32le, default: () => 100 },
+    ],
+  },
+  {
+    name: 'weap_t',
+    marker: 'weap',
+    fields: [
+      { name: 'kind', kind: 'numeric', size: 1, count: 1, codec: u8, default: zero },
+      { name: 'clip', kind: 'numeric', size: 2, count: 1, codec: u16le, default: zero },
+    ],
+  },
+];
+const plans = reconcile(definitionsOf(fileSchema), readerSchema, schemaEncoding);
+const player = instanceCodec('player_t', plans, schemaEncoding);
+
+// A custom codec: a LEB128 varint of 0 to 65535, whose values are exactly u16le's (the model).
+const varint16 = defineCodec<number>({
+  name: 'varint16',
+  def: customDef('varint16', { model: u16le }),
+  json: t.number,
+  minSize: 1,
+  read(r) {
+    let value = 0;
+    for (let shift = 0; ; shift += 7) {
+      const at = r.pos;
+      const b = u8.read(r);
+      value |= (b & 0x7f) << shift;
+      if ((b & 0x80) === 0) {
+        if (value > 0xffff || (b === 0 && shift > 0))
+          throw r.error(`varint16 ${value} is not canonical or too large`, at);
+        return value;
+      }
+      if (shift >= 14) throw r.error('varint16 longer than 3 bytes', at);
+    }
+  },
+  write(w, value) {
+    if (!Number.isInteger(value) || value < 0 || value > 0xffff) throw w.error(`${value} is out of range for varint16`);
+    let rest = value;
+    while (rest >= 0x80) {
+      u8.write(w, (rest & 0x7f) | 0x80);
+      rest >>>= 7;
+    }
+    u8.write(w, rest);
+  },
+});
+// A custom codec documented by samples only: a flag stored as 'Y' or 'N'.
+const yesNo = defineCodec<boolean>({
+  name: 'yesNo',
+  def: customDef('yesNo', { samples: [true, false] }),
+  json: t.boolean,
+  size: 1,
+  read(r) {
+    const at = r.pos;
+    const b = u8.read(r);
+    if (b !== 0x59 && b !== 0x4e) throw r.error(`expected Y or N, found 0x${b.toString(16)}`, at);
+    return b === 0x59;
+  },
+  write: (w, value) => u8.write(w, value ? 0x59 : 0x4e),
+});
+
+const cases: { [T in CodecDefType]: ReadonlyArray<[string, AnyCodec]> } = {
+  int: [
+    ['u8', u8],
+    ['i24be', i24be],
+    ['u64le', u64le],
+    ['i64be', i64be],
+  ],
+  float: [
+    ['f32be', f32be],
+    ['f64le', f64le],
+    ['f32 keeping NaN payloads', float(32, 'le', { nan: 'keep' })],
+    ['f64 keeping NaN payloads', float(64, 'be', { nan: 'keep' })],
+  ],
+  bits: [
+    ['lsb', bits({ a: 1, b: 3, c: 12 }, { order: 'lsb' })],
+    ['msb, 40 bits', bits({ hi: 33, lo: 7 }, { order: 'msb' })],
+  ],
+  magic: [['two alternatives', magic('IWAD', 'PWAD')]],
+  literal: [
+    ['numbers', literal(u8, 1, 2, 200)],
+    ['text', literal(fixedString(4, 'ascii'), 'ZSAV', 'VASZ')],
+  ],
+  fourcc: [
+    ['any bytes', fourcc()],
+    ['letters and digits', fourcc({ alnum: true })],
+  ],
+  string: [
+    ['cstring', cstring('utf8')],
+    ['pstring, a short prefix', pstring(u8, 'cp437')],
+    ['fixedString', fixedString(10, 'ascii')],
+    ['fixedString padded with spaces', fixedString(6, 'ascii', { pad: 0x20 })],
+    ['fixedString keeping its tail', fixedString(8, 'ascii', { tail: 'keep' })],
+  ],
+  bytes: [
+    ['fixed', bytes(5)],
+    ['prefixed', bytes(u16le)],
+    ['rest', bytes('rest')],
+  ],
+  struct: [
+    ['plain', struct({ a: u8, b: cstring('ascii') })],
+    ['dependent', struct({ n: u8, items: (p: { n: number }) => array(u16be, p.n) })],
+  ],
+  array: [
+    ['fixed', array(u16le, 3)],
+    ['prefixed', array(cstring('ascii'), u8)],
+    ['rest', array(u32le, 'rest')],
+  ],
+  optional: [['at the end', struct({ a: u8, tail: optional(u16le) })]],
+  nothing: [['nothing', struct({ a: u8, none: nothing })]],
+  padding: [
+    ['a count', struct({ a: u8, pad: padding(3, 0xff) })],
+    ['a boundary', struct({ a: u8, pad: align(4) })],
+  ],
+  taggedUnion: [
+    ['numeric tags', taggedUnion(u8, { 1: u32le, 2: cstring('ascii') })],
+    ['otherwise', taggedUnion(fourcc(), { HEAD: u8 }, { otherwise: bytes('rest') })],
+  ],
+  map: [['a bijection', map(u8, { decode: (n: number) => n * 2, encode: (n: number) => n / 2 })]],
+  sized: [
+    ['fixed', sized(6, fixedString(6, 'ascii'))],
+    ['prefixed', sized(u8, array(u16le, 'rest'))],
+  ],
+  chunk: [['one chunk', chunk(framing, 'Vari', struct({ n: cstring('ascii') }))]],
+  chunkList: [['known and raw', chunkList(framing, { Vari: cstring('ascii'), Wads: u32le }, { until: ['ENDE'] })]],
+  transform: [
+    ['xor', sized(u16le, transform(bytes('rest'), xor('K')))],
+    [
+      'keeping, with a decoded length',
+      sized(u16le, transformKeeping(array(u16le, 'rest'), { decodedLength: u8 }, compression(identity))),
+    ],
+  ],
+  checksum: [
+    ['after', checksum(cstring('ascii'), { algorithm: crc32, stored: u32le })],
+    ['before', checksum(array(u8, u8), { algorithm: sha256, stored: bytes(32), position: 'before' })],
+  ],
+  pointer: [
+    ['nullable', arena(struct({ slots: array(pointer(u16le, cstring('ascii')), 3) }))],
+    ['never null', arena(struct({ head: pointer(u32le, u16le, { nullOffset: undefined }) }))],
+  ],
+  arena: [['a root only', arena(struct({ a: u8 }))]],
+  lazy: [['a tree', tree]],
+  graphImage: [['graph images', graphImage]],
+  instance: [['a structure of the file read with a newer schema', player]],
+  custom: [
+    ['derived from its model', struct({ n: varint16, rest: array(varint16, u8) })],
+    ['drawn from its samples', struct({ flag: yesNo })],
+  ],
+};
+
+/** `value` without the `at` keys pointers are read back with. */
+function withoutAt(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutAt);
+  if (value === null || typeof value !== 'object' || value instanceof Uint8Array) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([k]) => k !== 'at')
+      .map(([k, v]) => [k, withoutAt(v)]),
+  );
+}
+
+describe.each(Object.entries(cases))('arbitrary for %s codecs', (type, list) => {
+  test.each(list)('%s: generated values encode, decode and encode to the same bytes', (_name, codec) => {
+    const seen = new Set<CodecDefType>();
+    const walk = (c: AnyCodec, depth: number) => {
+      seen.add(c.def.type);
+      if (depth < 4) for (const child of c.children) walk(child.codec, depth + 1);
+      if (c.def.type === 'lazy' && depth < 4) walk(c.def.resolve(), depth + 1);
+    };
+    walk(codec, 0);
+    expect(seen.has(type as CodecDefType)).toBe(true);
+    fc.assert(
+      fc.property(arbitrary(codec), (value) => {
+        const bytes = encode(codec, value);
+        if (E.isLeft(bytes)) throw new Error(`generated value does not encode: ${bytes.left.toString()}`);
+        const back = decode(codec, bytes.right);
+        if (E.isLeft(back)) throw new Error(`does not decode: ${back.left.toString()}`);
+        // Pointers read back with the offset they were found at (`at`); nothing else is added.
+        expect(type === 'pointer' ? withoutAt(back.right.value) : back.right.value).toEqual(value);
+        const again = encode(codec, back.right.value);
+        expect(E.isRight(again) && again.right).toEqual(bytes.right);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('what the derived values reach', () => {
+  const sample = <A>(codec: Codec<A>, n = 400) => fc.sample(arbitrary(codec), { numRuns: n, seed: 7 });
+
+  test('NaN payloads are generated for floats that keep them, as { nan } with every bit', () => {
+    const values = sample(float(32, 'le', { nan: 'keep' }));
+    const kept = values.filter((v) => typeof v === 'object') as Array<{ nan: string }>;
+    expect(kept.length).toBeGreaterThan(0);
+    for (const v of kept) expect(v.nan).toMatch(/^[0-9a-f]{8}$/);
+    expect(sample(f32be).every((v) => typeof v === 'number')).toBe(true);
+  });
+
+  test('fixed strings that keep their tail get tails, starting with the NUL and filling the field', () => {
+    const values = sample(fixedString(8, 'ascii', { tail: 'keep' }));
+    const tails = values.filter((v) => typeof v === 'object') as Array<{ text: string; tail: Uint8Array }>;
+    expect(tails.length).toBeGreaterThan(0);
+    for (const v of tails) {
+      expect(v.tail[0]).toBe(0);
+      expect(v.text.length + v.tail.length).toBe(8);
+    }
+  });
+
+  test('a prefixed count never passes what its prefix can hold', () => {
+    const codec = pstring(u8, 'utf8');
+    for (const s of sample(codec)) expect(new TextEncoder().encode(s).length).toBeLessThanOrEqual(255);
+    const small = sized(u8, bytes('rest'));
+    for (const b of fc.sample(arbitrary(small, { maxLength: 100 }), { numRuns: 200, seed: 3 }))
+      expect(b.length).toBeLessThanOrEqual(255);
+  });
+
+  test('instances: unknown fields and extra elements under $kept, missing fields at their defaults', () => {
+    const values = sample(player, 50) as Instance[];
+    for (const v of values) {
+      expect(v.armor).toBe(100);
+      expect((v.weapons as unknown[]).length).toBe(3);
+      expect((v.weapons as Array<{ clip: number }>)[2]).toEqual({ kind: 0, clip: 0 });
+      expect((v.ammo as unknown[]).length).toBe(2);
+      expect(Object.keys(v.$kept as object).sort()).toEqual(['ammo', 'target']);
+    }
+  });
+
+  test('a custom codec: its model is used, else its samples; without either it names what to add', () => {
+    for (const n of sample(varint16)) expect(n >= 0 && n <= 0xffff).toBe(true);
+    expect(new Set(sample(yesNo))).toEqual(new Set([true, false]));
+    const opaque = defineCodec<number>({ ...u8, def: customDef('opaque') });
+    expect(() => arbitrary(opaque)).toThrow(/give its definition a model or samples \(customDef\)/);
+    expect(fc.sample(arbitrary(opaque, { overrides: new Map([[opaque as AnyCodec, fc.constant(9)]]) }), 3)).toEqual([
+      9, 9, 9,
+    ]);
+  });
+});
