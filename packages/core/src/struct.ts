@@ -160,13 +160,13 @@ export function struct<F extends Fields>(fields: F, name = 'struct'): Codec<Stru
     fixedWriters === undefined
       ? undefined
       : (w: Writer, at: number, value: StructType<F>): void => {
-          if (typeof value !== 'object' || value === null) throw w.error(`expected an object for ${name}`);
+          if (typeof value !== 'object' || value === null) throw w.error('wrong-type', `expected an object for ${name}`);
           for (let i = 0; i < count; i++)
             fixedWriters[i]!(w, at + offsets[i]!, (value as Record<string, unknown>)[names[i]!]);
         };
   const writeTracked = (w: Writer, value: StructType<F>): void => {
     if (typeof value !== 'object' || value === null)
-      throw w.error(`expected an object for ${name}, got ${value === null ? 'null' : typeof value}`);
+      throw w.error('wrong-type', `expected an object for ${name}, got ${value === null ? 'null' : typeof value}`);
     for (let i = 0; i < count; i++) {
       const spec = specs[i]!;
       const key = names[i]!;
@@ -251,9 +251,9 @@ const dependentPlaceholder: Codec<unknown> = defineCodec<unknown>({
   kind: 'dependent',
   json: t.unknown,
   read(r) {
-    throw r.error('a dependent field has no codec of its own');
+    throw r.error('invalid-value', 'a dependent field has no codec of its own');
   },
   write(w) {
-    throw w.error('a dependent field has no codec of its own');
+    throw w.error('invalid-value', 'a dependent field has no codec of its own');
   },
 });
