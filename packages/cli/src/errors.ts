@@ -30,7 +30,7 @@ export class SaveFailure extends Error {
         ? [detail]
         : detail instanceof JsonError && detail.problems.length > 0
           ? detail.problems.map((problem) => new JsonError([problem]).toString())
-          : [describeError(detail)];
+          : [detail instanceof JsonError ? detail.toString() : describeError(detail)];
     super(lines.map((line) => `${showName(file)}: ${showName(line)}`).join('\n'));
   }
 }

@@ -53,7 +53,10 @@ export function array<A>(element: Codec<A>, count: CountSpec): Codec<A[]> {
           const start = r.pos;
           out.push(element.read(r));
           if (r.pos === start)
-            throw r.error('invalid-value', `element ${i} took no bytes, so an array up to the window's end would never stop`);
+            throw r.error(
+              'invalid-value',
+              `element ${i} took no bytes, so an array up to the window's end would never stop`,
+            );
           if (spans !== undefined) spans.push({ path: path.slice(), start, end: r.pos, layer: r.layer });
         }
       } else {

@@ -178,7 +178,8 @@ export function checksum<A, D>(body: Codec<A>, options: ChecksumOptions<D>): Cod
     },
     write(w, value) {
       if (before) {
-        if (stored.size === undefined) throw w.error('invalid-value', 'a digest before its data must have a fixed size');
+        if (stored.size === undefined)
+          throw w.error('invalid-value', 'a digest before its data must have a fixed size');
         const slot = w.reserve(stored.size);
         const from = w.length;
         body.write(w, value);

@@ -92,7 +92,11 @@ export function fourcc(options: { readonly alnum?: boolean } = {}): Codec<string
       const b = r.bytes;
       for (let i = 0; i < 4; i++) {
         if (!allowed(b[at + i]!))
-          throw r.error('bad-magic', `marker byte 0x${b[at + i]!.toString(16).padStart(2, '0')} is not a letter or digit`, at + i);
+          throw r.error(
+            'bad-magic',
+            `marker byte 0x${b[at + i]!.toString(16).padStart(2, '0')} is not a letter or digit`,
+            at + i,
+          );
       }
       r.pos = at + 4;
       return String.fromCharCode(b[at]!, b[at + 1]!, b[at + 2]!, b[at + 3]!);
@@ -172,13 +176,15 @@ class Framer {
       const at = r.pos;
       const length = readChild(r, LENGTH, this.framing.length);
       const expected = used + (this.padCounted ? this.padFor(used) : 0);
-      if (length !== expected) throw r.error('size-mismatch', `chunk ${id}: length says ${length}, body took ${expected}`, at);
+      if (length !== expected)
+        throw r.error('size-mismatch', `chunk ${id}: length says ${length}, body took ${expected}`, at);
       if (!this.padCounted) pad = this.readPad(r, this.padFor(used));
     } else {
       const used = body.pos - bodyStart;
       const left = body.end - body.pos;
       if (this.padCounted) {
-        if (left !== this.padFor(used)) throw body.error('trailing-bytes', `chunk ${id}: ${left} bytes left unread in its body`);
+        if (left !== this.padFor(used))
+          throw body.error('trailing-bytes', `chunk ${id}: ${left} bytes left unread in its body`);
         pad = this.readPad(body, left);
       } else {
         if (left !== 0) throw body.error('trailing-bytes', `chunk ${id}: ${left} bytes left unread in its body`);
@@ -235,12 +241,16 @@ class Framer {
     const writePad = (into: Writer) => {
       if (pad === undefined) into.fill(padCount, 0);
       else if (pad.length !== padCount)
-        throw into.error('size-mismatch', `chunk ${id}: kept padding is ${pad.length} bytes, the body needs ${padCount}`);
+        throw into.error(
+          'size-mismatch',
+          `chunk ${id}: kept padding is ${pad.length} bytes, the body needs ${padCount}`,
+        );
       else into.append(pad);
     };
     if (this.padCounted) writePad(target);
     const counted = used + (this.padCounted ? padCount : 0) - this.uncounted;
-    if (counted < 0) throw w.error('size-mismatch', `chunk ${id}: the body is shorter than its ${this.uncounted} uncounted bytes`);
+    if (counted < 0)
+      throw w.error('size-mismatch', `chunk ${id}: the body is shorter than its ${this.uncounted} uncounted bytes`);
     w.state.path.push(LENGTH);
     if (this.lengthAfter) length.write(w, counted);
     else if (reserve) patch(w, slot, length, counted);
@@ -406,7 +416,8 @@ export function chunkList<M extends Readonly<Record<string, Codec<any>>>>(
         const entry = entries[i];
         if (typeof entry !== 'object' || entry === null) throw w.error('wrong-type', 'expected a chunk object');
         if (isRawChunk(entry)) {
-          if (isKnown(entry.id)) throw w.error('invalid-value', `chunk ${entry.id} is known and must have a decoded body`);
+          if (isKnown(entry.id))
+            throw w.error('invalid-value', `chunk ${entry.id} is known and must have a decoded body`);
           const raw = entry.raw;
           if (!(raw instanceof Uint8Array)) throw w.error('wrong-type', 'a raw chunk needs its bytes');
           // Raw bodies were read including any counted padding, so they need none added.

@@ -182,7 +182,9 @@ export function decode<A>(
     }
     if (isAllocationFailure(error)) {
       const reason = (error as Error).message;
-      return E.left(new DecodeError(state.path.slice(), reader.pos, `could not allocate memory: ${reason}`, 'out-of-memory'));
+      return E.left(
+        new DecodeError(state.path.slice(), reader.pos, `could not allocate memory: ${reason}`, 'out-of-memory'),
+      );
     }
     throw error;
   }
@@ -217,11 +219,20 @@ export function encode<A>(
   } catch (error) {
     if (error instanceof EncodeError) return E.left(error);
     if (isStackOverflow(error)) {
-      return E.left(new EncodeError(writer.state.path.slice(), writer.length, 'nesting too deep for the call stack', 'too-deep'));
+      return E.left(
+        new EncodeError(writer.state.path.slice(), writer.length, 'nesting too deep for the call stack', 'too-deep'),
+      );
     }
     if (isAllocationFailure(error)) {
       const reason = (error as Error).message;
-      return E.left(new EncodeError(writer.state.path.slice(), writer.length, `could not allocate memory: ${reason}`, 'out-of-memory'));
+      return E.left(
+        new EncodeError(
+          writer.state.path.slice(),
+          writer.length,
+          `could not allocate memory: ${reason}`,
+          'out-of-memory',
+        ),
+      );
     }
     throw error;
   }

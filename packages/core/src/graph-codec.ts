@@ -28,7 +28,8 @@ function writeNames(w: Writer, names: ReadonlyArray<string>): void {
 }
 
 function readNames(r: Reader, count: number, what: string): string[] {
-  if (count * 2 > r.remaining) throw r.error('count-too-large', `${count} ${what} do not fit in the ${r.remaining} bytes left`);
+  if (count * 2 > r.remaining)
+    throw r.error('count-too-large', `${count} ${what} do not fit in the ${r.remaining} bytes left`);
   const out: string[] = [];
   for (let i = 0; i < count; i++) {
     const length = r.u8() | (r.u8() << 8);
@@ -56,7 +57,8 @@ function readColumn<T extends Uint32Array | Int32Array>(
   make: (n: number) => T,
   what: string,
 ): T {
-  if (count > r.remaining / 4) throw r.error('count-too-large', `${count} ${what} do not fit in the ${r.remaining} bytes left`);
+  if (count > r.remaining / 4)
+    throw r.error('count-too-large', `${count} ${what} do not fit in the ${r.remaining} bytes left`);
   const out = make(count);
   const bytes = r.borrow(count * 4);
   if (littleEndianHost) new Uint8Array(out.buffer).set(bytes);

@@ -115,7 +115,10 @@ export function literal<const V extends string | number | boolean>(
     },
     write(w, value) {
       if (!values.includes(value)) {
-        throw w.error('bad-magic', `expected ${values.map((v) => JSON.stringify(v)).join(' or ')}, got ${JSON.stringify(value)}`);
+        throw w.error(
+          'bad-magic',
+          `expected ${values.map((v) => JSON.stringify(v)).join(' or ')}, got ${JSON.stringify(value)}`,
+        );
       }
       (codec as unknown as Codec<V>).write(w, value);
     },

@@ -142,7 +142,11 @@ export function pointer<A>(
       scope.slots.push([slotAt, r.pos - slotAt, scope.owners.length > 0 ? scope.owners[scope.owners.length - 1]! : -1]);
       const absolute = (base === 'arena' ? scope.start : slotAt) + stored;
       if (absolute < scope.start || absolute >= scope.end) {
-        throw r.error('bad-pointer', `pointer to ${stored} is outside the arena (${scope.end - scope.start} bytes)`, slotAt);
+        throw r.error(
+          'bad-pointer',
+          `pointer to ${stored} is outside the arena (${scope.end - scope.start} bytes)`,
+          slotAt,
+        );
       }
       const at = absolute - scope.start;
       const cacheKey = target as unknown as Codec<unknown>;
@@ -153,7 +157,8 @@ export function pointer<A>(
       }
       if (seen.has(at)) return { at, target: seen.get(at) as A };
       const key = `${at}:${target.name}`;
-      if (scope.reading.has(key)) throw r.error('bad-pointer', `pointer cycle: ${target.name} at ${at} is already being read`, slotAt);
+      if (scope.reading.has(key))
+        throw r.error('bad-pointer', `pointer cycle: ${target.name} at ${at} is already being read`, slotAt);
       scope.reading.add(key);
       const claim = scope.claims.length;
       scope.claims.push([absolute, absolute]);
@@ -177,11 +182,15 @@ export function pointer<A>(
         offset.write(w, nullOffset);
         return;
       }
-      if (typeof value !== 'object' || !('target' in value)) throw w.error('wrong-type', 'expected { at?, target } or null');
+      if (typeof value !== 'object' || !('target' in value))
+        throw w.error('wrong-type', 'expected { at?, target } or null');
       const scope = topScope<WriteScope>(w.state.arenas);
       if (scope === undefined) throw w.error('bad-pointer', 'a pointer must be written inside an arena');
       if (w !== scope.writer)
-        throw w.error('bad-pointer', 'a pointer cannot be written inside a transformed or re-buffered region of its arena');
+        throw w.error(
+          'bad-pointer',
+          'a pointer cannot be written inside a transformed or re-buffered region of its arena',
+        );
       const slot = w.reserve(offset.size as number);
       scope.blobs[scope.blob]!.slots.push(slot); // the blob being written, pushed by arena()
       scope.pending.push({

@@ -395,7 +395,8 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
         return out;
       },
       write(w: Writer, value) {
-        if (typeof value !== 'object' || value === null) throw w.error('wrong-type', `expected an instance of ${structName}`);
+        if (typeof value !== 'object' || value === null)
+          throw w.error('wrong-type', `expected an instance of ${structName}`);
         w.descend();
         let list: Codec<any>[];
         try {
@@ -424,7 +425,10 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
             f.known === undefined ? (f.def.count === 1 ? [extra] : (extra as unknown[])) : (extra as unknown[]);
           const all = [...own.slice(0, f.keep), ...(Array.isArray(rest) ? rest : [])];
           if (all.length !== f.def.count)
-            throw w.error('size-mismatch', `field ${f.def.name} has ${all.length} elements; the definition says ${f.def.count}`);
+            throw w.error(
+              'size-mismatch',
+              `field ${f.def.name} has ${all.length} elements; the definition says ${f.def.count}`,
+            );
           for (let k = 0; k < all.length; k++) {
             if (f.def.count > 1) path.push(k);
             element.write(w, all[k]);

@@ -13,7 +13,8 @@ export function patch<A>(w: Writer, slot: number, codec: Codec<A>, value: A): vo
   const saved = w.length;
   w.length = slot;
   codec.write(w, value);
-  if (w.length - slot !== codec.size) throw w.error('size-mismatch', `patched ${w.length - slot} bytes into a ${codec.size}-byte slot`);
+  if (w.length - slot !== codec.size)
+    throw w.error('size-mismatch', `patched ${w.length - slot} bytes into a ${codec.size}-byte slot`);
   w.length = saved;
 }
 

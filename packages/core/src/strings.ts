@@ -93,7 +93,8 @@ export function pstring(length: Codec<number>, encoding: EncodingName = 'utf8'):
     read(r) {
       const at = r.pos;
       const count = length.read(r);
-      if (count > r.remaining) throw r.error('short-read', `string length ${count} is more than the ${r.remaining} bytes left`, at);
+      if (count > r.remaining)
+        throw r.error('short-read', `string length ${count} is more than the ${r.remaining} bytes left`, at);
       return readText(r, enc, count);
     },
     write(w, text) {
@@ -198,7 +199,10 @@ export function fixedString(
         const nul = bytes.indexOf(0);
         if (nul >= 0) throw w.error('invalid-text', `text contains NUL (byte ${nul}), which ends a NUL-padded string`);
       } else if (bytes.length > 0 && bytes[bytes.length - 1] === pad) {
-        throw w.error('invalid-text', `text ends with the pad byte 0x${pad.toString(16)}, which would be read back as padding`);
+        throw w.error(
+          'invalid-text',
+          `text ends with the pad byte 0x${pad.toString(16)}, which would be read back as padding`,
+        );
       }
       const total = bytes.length + (tail?.length ?? 0);
       if (total > size) throw w.error('size-mismatch', `text takes ${total} bytes, more than the field's ${size}`);

@@ -160,7 +160,8 @@ export function struct<F extends Fields>(fields: F, name = 'struct'): Codec<Stru
     fixedWriters === undefined
       ? undefined
       : (w: Writer, at: number, value: StructType<F>): void => {
-          if (typeof value !== 'object' || value === null) throw w.error('wrong-type', `expected an object for ${name}`);
+          if (typeof value !== 'object' || value === null)
+            throw w.error('wrong-type', `expected an object for ${name}`);
           for (let i = 0; i < count; i++)
             fixedWriters[i]!(w, at + offsets[i]!, (value as Record<string, unknown>)[names[i]!]);
         };

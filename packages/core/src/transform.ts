@@ -155,7 +155,11 @@ function readThroughLayers<A>(
     if (!(out instanceof Uint8Array)) throw reader.error('layer-failed', `${l.name}: layer returned no bytes`, at);
     if (out.length > limits.maxOutput) {
       if (budgetBound) throw budget.outputError(out.length, path.slice(), at);
-      throw reader.error('layer-failed', `${l.name}: output of ${out.length} bytes is over the limit of ${limits.maxOutput}`, at);
+      throw reader.error(
+        'layer-failed',
+        `${l.name}: output of ${out.length} bytes is over the limit of ${limits.maxOutput}`,
+        at,
+      );
     }
     budget.spendOutput(out.length, path.slice(), at);
     path.push(pathAnnotation(l.name));
@@ -165,7 +169,11 @@ function readThroughLayers<A>(
   }
   if (limits.expected !== undefined && data.length !== limits.expected) {
     path.length = depth;
-    throw r.error('layer-failed', `the layers produced ${data.length} bytes, the decoded length says ${limits.expected}`, r.pos);
+    throw r.error(
+      'layer-failed',
+      `the layers produced ${data.length} bytes, the decoded length says ${limits.expected}`,
+      r.pos,
+    );
   }
   const value = codec.read(reader);
   if (reader.pos < reader.end)

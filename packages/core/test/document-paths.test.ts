@@ -36,7 +36,11 @@ function resolved(json: unknown, path: Path): number {
   let at = json;
   let n = 0;
   for (const segment of documentPath(path)) {
-    if (typeof segment === 'number' ? Array.isArray(at) && segment < at.length : typeof at === 'object' && at !== null && Object.hasOwn(at, segment)) {
+    if (
+      typeof segment === 'number'
+        ? Array.isArray(at) && segment < at.length
+        : typeof at === 'object' && at !== null && Object.hasOwn(at, segment)
+    ) {
       at = (at as Record<string | number, unknown>)[segment];
       n += 1;
     } else break;
@@ -51,7 +55,8 @@ function expectDocumentPaths<A>(codec: Codec<A>, bytes: Uint8Array): string[] {
   const json = toJson(codec, decoded.right.value);
   const paths = [...(decoded.right.spans ?? []).map((s) => s.path), ...decoded.right.warnings.map((w) => w.path)];
   expect(paths.length).toBeGreaterThan(0);
-  for (const path of paths) expect([formatPath(path), resolved(json, path)]).toEqual([formatPath(path), documentPath(path).length]);
+  for (const path of paths)
+    expect([formatPath(path), resolved(json, path)]).toEqual([formatPath(path), documentPath(path).length]);
   return paths.map(formatPath);
 }
 
@@ -155,7 +160,12 @@ describe('pointers', () => {
   const entry = struct({ size: u8, name: pointer(u8, cstring('ascii')) });
   const codec = arena(struct({ entries: array(entry, u8) }));
   const bytes = encodeOk(codec, {
-    root: { entries: [{ size: 1, name: { target: 'a' } }, { size: 2, name: { target: 'bc' } }] },
+    root: {
+      entries: [
+        { size: 1, name: { target: 'a' } },
+        { size: 2, name: { target: 'bc' } },
+      ],
+    },
     unclaimed: [],
   });
 
@@ -184,7 +194,7 @@ describe('sized fields and checksums', () => {
     const paths = expectDocumentPaths(codec, bytes);
     expect(paths).toContain('body.name');
     expect(paths).toContain('body <CRC-32>');
-    bytes[bytes.length - 1] ^= 1;
+    bytes[bytes.length - 1]! ^= 1;
     const warned = decode(codec, bytes, { checksums: 'warn' });
     expect(E.isRight(warned) && warned.right.warnings.map((w) => formatPath(w.path))).toEqual(['body <CRC-32>']);
     expect(decodeFails(codec, bytes).path).toEqual(['body', pathAnnotation('CRC-32')]);

@@ -13,7 +13,6 @@ import {
   DecodeError,
   decode,
   EncodeError,
-  encode,
   ERROR_CODES,
   type ErrorCode,
   f32le,
@@ -36,7 +35,6 @@ import {
   u32le,
   Writer,
   WriteState,
-  type Codec,
 } from '../src/index';
 import { decodeFails, encodeFails, hexBytes } from './laws';
 
@@ -47,7 +45,10 @@ const decodeCases: Array<[ErrorCode, () => DecodeError]> = [
   ['count-too-large', () => decodeFails(array(u32le, u8), hexBytes('ff 00 00 00 00'))],
   ['bad-magic', () => decodeFails(magic('SAVE'), new TextEncoder().encode('SAVX'))],
   ['unknown-tag', () => decodeFails(taggedUnion(u8, { 1: u8 }), hexBytes('02 00'))],
-  ['checksum-mismatch', () => decodeFails(checksum(u16le, { algorithm: crc32, stored: u32le }), hexBytes('0102 00000000'))],
+  [
+    'checksum-mismatch',
+    () => decodeFails(checksum(u16le, { algorithm: crc32, stored: u32le }), hexBytes('0102 00000000')),
+  ],
   [
     'budget-exceeded',
     () => {
@@ -83,7 +84,10 @@ const decodeCases: Array<[ErrorCode, () => DecodeError]> = [
       ),
   ],
   ['invalid-text', () => decodeFails(cstring('ascii'), hexBytes('80 00'))],
-  ['size-mismatch', () => decodeFails(chunk({ ...framing, align: 4 }, 'ABCD', bytes(3)), hexBytes('41424344 03000000 000000 00'))],
+  [
+    'size-mismatch',
+    () => decodeFails(chunk({ ...framing, align: 4 }, 'ABCD', bytes(3)), hexBytes('41424344 03000000 000000 00')),
+  ],
   ['trailing-bytes', () => decodeFails(sized(u8, u8), hexBytes('02 07 08'))],
   ['bad-pointer', () => decodeFails(arena(struct({ p: pointer(u8, u8) })), hexBytes('09 00'))],
   ['invalid-value', () => decodeFails(fixedString(4, 'ascii'), hexBytes('41 00 42 00'))],

@@ -216,9 +216,7 @@ function decodeSaveTree(
 /** The save's world (`worldinfo1`) as a TEMD world, gzipped or not. */
 export function worldOf(save: TerrarumSave): E.Either<DecodeError, TemdFile> {
   const world = decode(temdFile, save.worldinfo1);
-  return E.isLeft(world)
-    ? E.left(world.left.within(['worldinfo1']))
-    : E.right(world.right.value);
+  return E.isLeft(world) ? E.left(world.left.within(['worldinfo1'])) : E.right(world.right.value);
 }
 
 /** An actor's JSON, parsed safely. */

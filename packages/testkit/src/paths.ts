@@ -6,15 +6,7 @@
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js';
-import {
-  decode,
-  documentPath,
-  formatPath,
-  toJson,
-  type AnyCodec,
-  type DecodeOptions,
-  type Path,
-} from '@savekit/core';
+import { decode, documentPath, formatPath, toJson, type AnyCodec, type DecodeOptions, type Path } from '@savekit/core';
 
 /** A path that does not resolve in the decoded document. */
 export interface PathProblem {

@@ -24,7 +24,14 @@ import {
   u32le,
   xor,
 } from '@savekit/core';
-import { checkDecodedPaths, checkErrorPaths, pathResolves, resolvePath, roundTripSuite, SuiteError } from '../src/index';
+import {
+  checkDecodedPaths,
+  checkErrorPaths,
+  pathResolves,
+  resolvePath,
+  roundTripSuite,
+  SuiteError,
+} from '../src/index';
 
 const encoded = <A>(codec: Codec<A>, value: A): Uint8Array => {
   const r = encode(codec, value);
@@ -66,7 +73,7 @@ describe('checkDecodedPaths and checkErrorPaths', () => {
   test('the core constructs give document paths: spans, warnings and errors of cut-short input', () => {
     expect(checkDecodedPaths(save, bytes)).toEqual([]);
     const bad = bytes.slice();
-    bad[bad.length - 1] ^= 1;
+    bad[bad.length - 1]! ^= 1;
     expect(checkDecodedPaths(save, bad, { checksums: 'warn' })).toEqual([]);
     expect(checkErrorPaths(save, bytes)).toEqual([]);
   });
@@ -99,12 +106,21 @@ describe('checkDecodedPaths and checkErrorPaths', () => {
       encode: (doc) => encode(codec, doc),
       json: codec.json,
     };
-    expect(() => roundTripSuite(format, { samples: [input], codec, arbitraries: docs, numRuns: 5, record: false })).toThrow(SuiteError);
-    expect(() => roundTripSuite(format, { samples: [input], codec, arbitraries: docs, numRuns: 5, record: false })).toThrow(
-      /paths? do(es)? not resolve in the document: span head\.Glob/,
-    );
+    expect(() =>
+      roundTripSuite(format, { samples: [input], codec, arbitraries: docs, numRuns: 5, record: false }),
+    ).toThrow(SuiteError);
+    expect(() =>
+      roundTripSuite(format, { samples: [input], codec, arbitraries: docs, numRuns: 5, record: false }),
+    ).toThrow(/paths? do(es)? not resolve in the document: span head\.Glob/);
     expect(
-      roundTripSuite(format, { samples: [input], codec, arbitraries: docs, numRuns: 5, checkPaths: false, record: false }).failures,
+      roundTripSuite(format, {
+        samples: [input],
+        codec,
+        arbitraries: docs,
+        numRuns: 5,
+        checkPaths: false,
+        record: false,
+      }).failures,
     ).toEqual([]);
   });
 
