@@ -151,7 +151,7 @@ describe('commands on the example format', () => {
     // Labels are document paths (as dump and diff print them): chunk bodies at .body, no chunk
     // marker posing as a field.
     expect(run.stdout).toMatch(/chunks\[\d\]\.body/);
-    expect(run.stdout).not.toMatch(/\.Unit|\.@\d/);
+    expect(run.stdout).not.toMatch(/[\w\]]\.(Name|Turn|Unit|Mods)\b|\.@\d/);
     const ranged = savekit(['hexdump', '--range', '0x10:0x20', sample]).stdout.trim().split('\n');
     expect(ranged).toHaveLength(1);
     expect(ranged[0]).toMatch(/^00000010 /);

@@ -9,5 +9,6 @@ test('hexdump labels read as document paths: pointer offsets and layers dropped,
     'chunks[2].body.elements[0]',
   );
   expect(spanLabel(['chunks', 0, pathAnnotation('length')])).toBe('chunks[0]<length>');
+  expect(spanLabel([pathAnnotation('Adler-32')])).toBe('<Adler-32>');
   expect(spanLabel([])).toBe('(root)');
 });

@@ -93,5 +93,7 @@ export function hexdumpCommand(ctx: CliContext, file: string, options: { format?
 export function spanLabel(path: Path): string {
   const last = path[path.length - 1];
   const framing = last !== undefined && isPathAnnotation(last) && !last.annotation.startsWith('@');
-  return `${formatPath(documentPath(path))}${framing ? `<${last.annotation}>` : ''}`;
+  const document = documentPath(path);
+  if (!framing) return formatPath(document);
+  return `${document.length === 0 ? '' : formatPath(document)}<${last.annotation}>`;
 }
