@@ -30,9 +30,17 @@ export class SaveFailure extends Error {
         ? [detail]
         : detail instanceof JsonError && detail.problems.length > 0
           ? detail.problems.map((problem) => new JsonError([problem]).toString())
-          : [detail.toString()];
+          : [detail instanceof JsonError ? detail.toString() : describeError(detail)];
     super(lines.map((line) => `${showName(file)}: ${showName(line)}`).join('\n'));
   }
+}
+
+/**
+ * A decode or encode error as one line with its code first, so scripts can branch on the kind of
+ * failure: `[short-read] at header.version (offset 12): expected 4 bytes, 2 left`.
+ */
+export function describeError(error: DecodeError | EncodeError): string {
+  return `[${error.code}] ${error.toString()}`;
 }
 
 /**

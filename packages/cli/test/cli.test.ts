@@ -108,16 +108,21 @@ describe('commands on the example format', () => {
     const run = savekit(['verify', sample, flipped]);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(
-      /^invalid .*flipped\.sks: at Adler-32 \(offset 116\): Adler-32 mismatch: stored 0x[0-9a-f]{8}, computed 0x[0-9a-f]{8}$/m,
+      /^invalid .*flipped\.sks: \[checksum-mismatch\] at <Adler-32> \(offset 116\): Adler-32 mismatch: stored 0x[0-9a-f]{8}, computed 0x[0-9a-f]{8}$/m,
     );
     expect(run.stdout).toContain('2 saves: 1 ok, 1 invalid, 0 differs');
     const json = JSON.parse(savekit(['verify', '--json', flipped]).stdout);
-    expect(json.results[0]).toMatchObject({ status: 'invalid', offset: 116, path: 'Adler-32' });
+    expect(json.results[0]).toMatchObject({
+      status: 'invalid',
+      offset: 116,
+      path: '<Adler-32>',
+      code: 'checksum-mismatch',
+    });
     // One flipped bit inside a unit's fixed-size name: named at that very byte.
     const inName = new Uint8Array(readFileSync(sample));
     inName[70]! ^= 0x01;
     expect(savekit(['verify', file('flipped-name.sks', inName)]).stdout).toMatch(
-      /at chunks\[2\]\.Unit\[0\]\.kind \(offset 70\): byte 0x1 after the NUL terminator would be lost/,
+      /\[invalid-value\] at chunks\[2\]\.body\[0\]\.kind \(offset 70\): byte 0x1 after the NUL terminator would be lost/,
     );
   });
 
@@ -143,6 +148,10 @@ describe('commands on the example format', () => {
     const lines = run.stdout.trim().split('\n');
     expect(lines[0]).toMatch(/^00000000 {2}53 4b 52 4d 03 00 .*\|SKRM.*\| {2}magic@0 version@4 options@6/);
     expect(lines).toHaveLength(Math.ceil(120 / 16));
+    // Labels are document paths (as dump and diff print them): chunk bodies at .body, no chunk
+    // marker posing as a field.
+    expect(run.stdout).toMatch(/chunks\[\d\]\.body/);
+    expect(run.stdout).not.toMatch(/[\w\]]\.(Name|Turn|Unit|Mods)\b|\.@\d/);
     const ranged = savekit(['hexdump', '--range', '0x10:0x20', sample]).stdout.trim().split('\n');
     expect(ranged).toHaveLength(1);
     expect(ranged[0]).toMatch(/^00000010 /);

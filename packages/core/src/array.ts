@@ -53,13 +53,17 @@ export function array<A>(element: Codec<A>, count: CountSpec): Codec<A[]> {
           const start = r.pos;
           out.push(element.read(r));
           if (r.pos === start)
-            throw r.error(`element ${i} took no bytes, so an array up to the window's end would never stop`);
+            throw r.error(
+              'invalid-value',
+              `element ${i} took no bytes, so an array up to the window's end would never stop`,
+            );
           if (spans !== undefined) spans.push({ path: path.slice(), start, end: r.pos, layer: r.layer });
         }
       } else {
         if (element.minSize > 0 ? n * element.minSize > r.end - r.pos : n > r.state.options.maxElements) {
           path.pop();
           throw r.error(
+            'count-too-large',
             element.minSize > 0
               ? `${n} ${n === 1 ? 'element' : 'elements'} of at least ${element.minSize} bytes ${n === 1 ? 'does' : 'do'} not fit in the ${r.remaining} bytes left`
               : `${n} elements are more than the limit of ${r.state.options.maxElements}`,
@@ -97,7 +101,7 @@ export function array<A>(element: Codec<A>, count: CountSpec): Codec<A[]> {
       return out;
     },
     write(w, value) {
-      if (!Array.isArray(value)) throw w.error(`expected an array, got ${typeof value}`);
+      if (!Array.isArray(value)) throw w.error('wrong-type', `expected an array, got ${typeof value}`);
       writeCount(w, count, value.length, 'elements');
       const writeFixed = element.writeFixed;
       if (writeFixed !== undefined) {

@@ -101,12 +101,12 @@ export function bits<const F extends Readonly<Record<string, BitFieldSpec>>>(
       return out as BitFields<F>;
     },
     write(w, value) {
-      if (typeof value !== 'object' || value === null) throw w.error('expected an object of bit fields');
+      if (typeof value !== 'object' || value === null) throw w.error('wrong-type', 'expected an object of bit fields');
       for (const f of placed) {
         const v = (value as Record<string, unknown>)[f.name];
         if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v >= 2 ** f.width) {
           w.state.path.push(f.name);
-          const error = w.error(`${String(v)} does not fit in ${f.width} bits`);
+          const error = w.error('out-of-range', `${String(v)} does not fit in ${f.width} bits`);
           w.state.path.pop();
           throw error;
         }

@@ -33,8 +33,7 @@ export const BUDGET_OPTION: Readonly<Record<BudgetName, string>> = {
  * what it was. The message names the `DecodeOptions` field that raises it.
  */
 export class BudgetError extends DecodeError {
-  /** A stable, machine-readable code. */
-  readonly code = 'budget-exceeded';
+  declare readonly code: 'budget-exceeded';
   constructor(
     path: Path,
     offset: number,
@@ -44,7 +43,7 @@ export class BudgetError extends DecodeError {
     readonly limit: number,
     message: string,
   ) {
-    super(path, offset, message);
+    super(path, offset, message, 'budget-exceeded');
   }
 }
 

@@ -111,6 +111,7 @@ export function byteOrderMark(marks: { readonly le: string; readonly be: string 
     if (matches(r, at, be)) return 'be';
     if (matches(r, at, le)) return 'le';
     throw r.error(
+      'bad-magic',
       `expected a byte-order mark "${show(be)}" (big-endian) or "${show(le)}" (little-endian), found "${show(r.bytes.subarray(at, at + size))}"`,
       at,
     );
@@ -129,7 +130,7 @@ export function byteOrderMark(marks: { readonly le: string; readonly be: string 
     },
     readFixed,
     write(w, order) {
-      if (order !== 'le' && order !== 'be') throw w.error(`expected "le" or "be", got ${JSON.stringify(order)}`);
+      if (order !== 'le' && order !== 'be') throw w.error('out-of-range', `expected "le" or "be", got ${JSON.stringify(order)}`);
       w.append(order === 'le' ? le : be);
     },
   });

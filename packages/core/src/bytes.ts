@@ -26,11 +26,11 @@ export function bytes(count: CountSpec): Codec<Uint8Array> {
     read(r) {
       const at = r.pos;
       const n = readCount(r, count) ?? r.remaining;
-      if (n > r.remaining) throw r.error(`length ${n} is more than the ${r.remaining} bytes left`, at);
+      if (n > r.remaining) throw r.error('short-read', `length ${n} is more than the ${r.remaining} bytes left`, at);
       return r.take(n);
     },
     write(w, value) {
-      if (!(value instanceof Uint8Array)) throw w.error(`expected a Uint8Array, got ${typeof value}`);
+      if (!(value instanceof Uint8Array)) throw w.error('wrong-type', `expected a Uint8Array, got ${typeof value}`);
       writeCount(w, count, value.length, 'bytes');
       w.append(value);
     },

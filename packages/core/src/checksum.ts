@@ -9,9 +9,55 @@ import CRC32 from 'crc-32';
 import ADLER32 from 'adler-32';
 import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
 import { defineCodec, readChild, writeChild, type Codec } from './codec.js';
+import { DecodeError, pathAnnotation, type Path, type Warning } from './errors.js';
+import type { ChecksumPolicy } from './options.js';
+import type { Reader } from './reader.js';
 import { bytesEqual } from './bytes.js';
 import { toHex } from './json.js';
 import { patch } from './sized.js';
+
+/**
+ * The one place that decides what a checksum mismatch is: under `checksums: 'warn'` a
+ * `checksum-mismatch` {@link Warning} to record, otherwise (the default, `'error'`) a
+ * {@link DecodeError} with code `checksum-mismatch` to throw or return. For code that checks a
+ * checksum outside a reader (a save folder's cross-file checks); inside a codec use
+ * {@link reportChecksumMismatch}.
+ *
+ * @example
+ * ```ts
+ * const outcome = checksumMismatch(options.checksums, ['worldinfo2'], 0, 'CRC stored 0x1, computed 0x2');
+ * if (outcome instanceof DecodeError) return E.left(outcome);
+ * warnings.push(outcome);
+ * ```
+ */
+export function checksumMismatch(
+  policy: ChecksumPolicy | undefined,
+  path: Path,
+  offset: number,
+  message: string,
+): Warning | DecodeError {
+  if (policy === 'warn') return { code: 'checksum-mismatch', path, offset, message };
+  return new DecodeError(path, offset, message, 'checksum-mismatch');
+}
+
+/**
+ * Reports a checksum mismatch found while reading, by the decode's checksum policy: records a
+ * `checksum-mismatch` warning and returns (`checksums: 'warn'`), or throws a DecodeError with code
+ * `checksum-mismatch` (the default). `offset` is where the stored digest is; `digest` names it as a
+ * path annotation when the document does not hold it (`<crc32>`), so the path still resolves.
+ *
+ * @example
+ * ```ts
+ * if (stored !== actual) reportChecksumMismatch(r, `CRC-32 stored ${stored}, computed ${actual}`, at, 'crc');
+ * ```
+ */
+export function reportChecksumMismatch(r: Reader, message: string, offset: number = r.pos, digest?: string): void {
+  const path = r.state.path.slice();
+  if (digest !== undefined) path.push(pathAnnotation(digest));
+  const outcome = checksumMismatch(r.state.options.checksums, path, offset, message);
+  if (outcome instanceof DecodeError) throw outcome;
+  r.state.warnings.push(outcome);
+}
 
 /** A checksum or hash algorithm producing digests of type `D`. */
 export interface ChecksumAlgorithm<D> {
@@ -90,6 +136,8 @@ export function checksum<A, D>(body: Codec<A>, options: ChecksumOptions<D>): Cod
   if (before && wholeWindow)
     throw new RangeError('checksum: a digest before its data cannot cover the window up to itself');
   const key = algorithm.name;
+  // The digest is not in the document: its path segment is an annotation (`<CRC-32>`).
+  const digestKey = pathAnnotation(key);
   return defineCodec<A>({
     name: `checksum(${body.name}, ${algorithm.name})`,
     def: {
@@ -114,39 +162,37 @@ export function checksum<A, D>(body: Codec<A>, options: ChecksumOptions<D>): Cod
       let value: A;
       if (before) {
         digestAt = r.pos;
-        expected = readChild(r, key, stored);
+        expected = readChild(r, digestKey, stored);
         from = r.pos;
         value = body.read(r);
       } else {
         from = wholeWindow ? r.start : r.pos;
         value = body.read(r);
         digestAt = r.pos;
-        expected = readChild(r, key, stored);
+        expected = readChild(r, digestKey, stored);
       }
       const actual = algorithm.compute(r.bytes.subarray(from, before ? r.pos : digestAt));
       if (!algorithm.equals(expected, actual)) {
         const message = `${algorithm.name} mismatch: stored ${algorithm.show(expected)}, computed ${algorithm.show(actual)}`;
-        r.state.path.push(key);
-        if (r.state.options.checksums === 'warn') r.warn('checksum-mismatch', message, digestAt);
-        else throw r.error(message, digestAt);
-        r.state.path.pop();
+        reportChecksumMismatch(r, message, digestAt, key);
       }
       return value;
     },
     write(w, value) {
       if (before) {
-        if (stored.size === undefined) throw w.error('a digest before its data must have a fixed size');
+        if (stored.size === undefined)
+          throw w.error('invalid-value', 'a digest before its data must have a fixed size');
         const slot = w.reserve(stored.size);
         const from = w.length;
         body.write(w, value);
-        w.state.path.push(key);
+        w.state.path.push(digestKey);
         patch(w, slot, stored, algorithm.compute(w.buf.subarray(from, w.length)));
         w.state.path.pop();
         return;
       }
       const from = wholeWindow ? w.origin : w.length;
       body.write(w, value);
-      writeChild(w, key, stored, algorithm.compute(w.buf.subarray(from, w.length)));
+      writeChild(w, digestKey, stored, algorithm.compute(w.buf.subarray(from, w.length)));
     },
   });
 }

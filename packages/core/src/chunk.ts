@@ -7,6 +7,7 @@
  */
 import * as t from 'io-ts';
 import { defineCodec, readChild, writeChild, type Codec, type TypeOf } from './codec.js';
+import { pathAnnotation } from './errors.js';
 import { jsonBytes } from './json.js';
 import type { Reader } from './reader.js';
 import { patch } from './sized.js';
@@ -90,20 +91,27 @@ export function fourcc(options: { readonly alnum?: boolean } = {}): Codec<string
       const b = r.bytes;
       for (let i = 0; i < 4; i++) {
         if (!allowed(b[at + i]!))
-          throw r.error(`marker byte 0x${b[at + i]!.toString(16).padStart(2, '0')} is not a letter or digit`, at + i);
+          throw r.error(
+            'bad-magic',
+            `marker byte 0x${b[at + i]!.toString(16).padStart(2, '0')} is not a letter or digit`,
+            at + i,
+          );
       }
       r.pos = at + 4;
       return String.fromCharCode(b[at]!, b[at + 1]!, b[at + 2]!, b[at + 3]!);
     },
     write(w, value) {
       if (typeof value !== 'string' || !valid(value))
-        throw w.error(`${JSON.stringify(value)} is not a valid four-character code`);
+        throw w.error('out-of-range', `${JSON.stringify(value)} is not a valid four-character code`);
       const at = w.ensure(4);
       for (let i = 0; i < 4; i++) w.buf[at + i] = value.charCodeAt(i);
       w.length = at + 4;
     },
   });
 }
+
+/** The length is framing, not part of a chunk's value: it shows on paths as the annotation `<length>`. */
+const LENGTH = pathAnnotation('length');
 
 interface Framed {
   id: string;
@@ -139,17 +147,17 @@ class Framer {
 
   /** Reads the marker (and the length, when it comes first) and opens the body. */
   open(r: Reader): Framed {
-    const id = readChild(r, 'marker', this.framing.marker);
+    const id = readChild(r, 'id', this.framing.marker);
     if (this.lengthAfter) return { id, body: r };
     const at = r.pos;
-    const length = readChild(r, 'length', this.framing.length);
+    const length = readChild(r, LENGTH, this.framing.length);
     if (this.padCounted && length % this.align !== 0) {
-      throw r.error(`chunk ${id}: length ${length} is not a multiple of ${this.align}`, at);
+      throw r.error('size-mismatch', `chunk ${id}: length ${length} is not a multiple of ${this.align}`, at);
     }
     const whole = length + this.uncounted;
     if (whole > r.remaining) {
       const what = this.uncounted > 0 ? `length ${length} (+${this.uncounted} uncounted)` : `length ${length}`;
-      throw r.error(`chunk ${id}: ${what} is more than the ${r.remaining} bytes left`, at);
+      throw r.error('short-read', `chunk ${id}: ${what} is more than the ${r.remaining} bytes left`, at);
     }
     return { id, body: r.window(whole), length };
   }
@@ -165,18 +173,20 @@ class Framer {
       const used = body.pos - bodyStart;
       if (this.padCounted) pad = this.readPad(r, this.padFor(used));
       const at = r.pos;
-      const length = readChild(r, 'length', this.framing.length);
+      const length = readChild(r, LENGTH, this.framing.length);
       const expected = used + (this.padCounted ? this.padFor(used) : 0);
-      if (length !== expected) throw r.error(`chunk ${id}: length says ${length}, body took ${expected}`, at);
+      if (length !== expected)
+        throw r.error('size-mismatch', `chunk ${id}: length says ${length}, body took ${expected}`, at);
       if (!this.padCounted) pad = this.readPad(r, this.padFor(used));
     } else {
       const used = body.pos - bodyStart;
       const left = body.end - body.pos;
       if (this.padCounted) {
-        if (left !== this.padFor(used)) throw body.error(`chunk ${id}: ${left} bytes left unread in its body`);
+        if (left !== this.padFor(used))
+          throw body.error('trailing-bytes', `chunk ${id}: ${left} bytes left unread in its body`);
         pad = this.readPad(body, left);
       } else {
-        if (left !== 0) throw body.error(`chunk ${id}: ${left} bytes left unread in its body`);
+        if (left !== 0) throw body.error('trailing-bytes', `chunk ${id}: ${left} bytes left unread in its body`);
         pad = this.readPad(r, this.padFor(framed.length ?? 0));
       }
     }
@@ -203,6 +213,7 @@ class Framer {
       if (r.bytes[at + i] !== expected.charCodeAt(i)) {
         const found = String.fromCharCode(...r.bytes.subarray(at, at + expected.length));
         throw r.error(
+          'bad-magic',
           `chunk ${id}: expected end marker ${JSON.stringify(expected)}, found ${JSON.stringify(found)}`,
           at,
         );
@@ -214,7 +225,7 @@ class Framer {
   /** Writes a whole chunk; `writeBody` writes the body at the writer's end. */
   write(w: Writer, id: string, pad: Uint8Array | undefined, writeBody: (w: Writer) => void): void {
     const { marker, length } = this.framing;
-    writeChild(w, 'marker', marker, id);
+    writeChild(w, 'id', marker, id);
     const origin = w.origin;
     const reserve = !this.lengthAfter && length.size !== undefined;
     const slot = reserve ? w.reserve(length.size as number) : -1;
@@ -229,13 +240,17 @@ class Framer {
     const writePad = (into: Writer) => {
       if (pad === undefined) into.fill(padCount, 0);
       else if (pad.length !== padCount)
-        throw into.error(`chunk ${id}: kept padding is ${pad.length} bytes, the body needs ${padCount}`);
+        throw into.error(
+          'size-mismatch',
+          `chunk ${id}: kept padding is ${pad.length} bytes, the body needs ${padCount}`,
+        );
       else into.append(pad);
     };
     if (this.padCounted) writePad(target);
     const counted = used + (this.padCounted ? padCount : 0) - this.uncounted;
-    if (counted < 0) throw w.error(`chunk ${id}: the body is shorter than its ${this.uncounted} uncounted bytes`);
-    w.state.path.push('length');
+    if (counted < 0)
+      throw w.error('size-mismatch', `chunk ${id}: the body is shorter than its ${this.uncounted} uncounted bytes`);
+    w.state.path.push(LENGTH);
     if (this.lengthAfter) length.write(w, counted);
     else if (reserve) patch(w, slot, length, counted);
     else {
@@ -282,19 +297,19 @@ export function chunk<M extends string, A>(framing: ChunkFraming, marker: M, bod
       r.descend();
       const framed = framer.open(r);
       if (framed.id !== marker)
-        throw r.error(`expected chunk ${JSON.stringify(marker)}, found ${JSON.stringify(framed.id)}`, at);
+        throw r.error('bad-magic', `expected chunk ${JSON.stringify(marker)}, found ${JSON.stringify(framed.id)}`, at);
       const bodyStart = framed.body.pos;
-      const value = readChild(framed.body, marker, body);
+      const value = readChild(framed.body, 'body', body);
       const pad = framer.close(r, framed, bodyStart);
       r.ascend();
       return pad === undefined ? { id: marker, body: value } : { id: marker, body: value, pad };
     },
     write(w, value) {
-      if (typeof value !== 'object' || value === null) throw w.error(`expected a chunk object`);
+      if (typeof value !== 'object' || value === null) throw w.error('wrong-type', 'expected a chunk object');
       if (value.id !== marker)
-        throw w.error(`expected chunk ${JSON.stringify(marker)}, got ${JSON.stringify(value.id)}`);
+        throw w.error('bad-magic', `expected chunk ${JSON.stringify(marker)}, got ${JSON.stringify(value.id)}`);
       w.descend();
-      w.state.path.push(marker);
+      w.state.path.push('body');
       framer.write(w, marker, value.pad, (into) => body.write(into, value.body));
       w.state.path.pop();
       w.ascend();
@@ -378,7 +393,7 @@ export function chunkList<M extends Readonly<Record<string, Codec<any>>>>(
         const bodyStart = framed.body.pos;
         let entry: ChunkEntry<M>;
         if (isKnown(framed.id)) {
-          const body = readChild(framed.body, framed.id, (known as Record<string, Codec<unknown>>)[framed.id]!);
+          const body = readChild(framed.body, 'body', (known as Record<string, Codec<unknown>>)[framed.id]!);
           entry = { id: framed.id, body } as ChunkEntry<M>;
         } else {
           entry = { id: framed.id, raw: framed.body.take(framed.body.end - framed.body.pos) };
@@ -393,7 +408,7 @@ export function chunkList<M extends Readonly<Record<string, Codec<any>>>>(
       return out;
     },
     write(w, entries) {
-      if (!Array.isArray(entries)) throw w.error('expected an array of chunks');
+      if (!Array.isArray(entries)) throw w.error('wrong-type', 'expected an array of chunks');
       const path = w.state.path;
       const depth = path.length;
       w.descend();
@@ -401,20 +416,22 @@ export function chunkList<M extends Readonly<Record<string, Codec<any>>>>(
       for (let i = 0; i < entries.length; i++) {
         path[depth] = i;
         const entry = entries[i];
-        if (typeof entry !== 'object' || entry === null) throw w.error('expected a chunk object');
+        if (typeof entry !== 'object' || entry === null) throw w.error('wrong-type', 'expected a chunk object');
         if (isRawChunk(entry)) {
-          if (isKnown(entry.id)) throw w.error(`chunk ${entry.id} is known and must have a decoded body`);
+          if (isKnown(entry.id))
+            throw w.error('invalid-value', `chunk ${entry.id} is known and must have a decoded body`);
           const raw = entry.raw;
-          if (!(raw instanceof Uint8Array)) throw w.error('a raw chunk needs its bytes');
+          if (!(raw instanceof Uint8Array)) throw w.error('wrong-type', 'a raw chunk needs its bytes');
           // Raw bodies were read including any counted padding, so they need none added.
           framer.write(w, entry.id, entry.pad, (into) => into.append(raw));
         } else {
           const codec = isKnown(entry.id) ? (known as Record<string, Codec<unknown>>)[entry.id] : undefined;
           if (codec === undefined)
             throw w.error(
+              'unknown-tag',
               `chunk ${JSON.stringify(entry.id)} has a body but no codec; give unknown chunks as { id, raw }`,
             );
-          path.push(entry.id);
+          path.push('body');
           framer.write(w, entry.id, entry.pad, (into) =>
             codec.write(into, (entry as KnownChunk<string, unknown>).body),
           );

@@ -198,7 +198,7 @@ export function decode<A>(
     };
     if (reader.pos < reader.end) {
       if (state.options.trailing === 'error') {
-        throw reader.error(`${reader.remaining} unread bytes after the end of ${codec.name}`);
+        throw reader.error('trailing-bytes', `${reader.remaining} unread bytes after the end of ${codec.name}`);
       }
       decoded.trailing = bytes.slice(reader.pos);
     }
@@ -207,11 +207,13 @@ export function decode<A>(
   } catch (error) {
     if (error instanceof DecodeError) return E.left(error);
     if (isStackOverflow(error)) {
-      return E.left(new DecodeError(state.path.slice(), reader.pos, 'nesting too deep for the call stack'));
+      return E.left(new DecodeError(state.path.slice(), reader.pos, 'nesting too deep for the call stack', 'too-deep'));
     }
     if (isAllocationFailure(error)) {
       const reason = (error as Error).message;
-      return E.left(new DecodeError(state.path.slice(), reader.pos, `could not allocate memory: ${reason}`));
+      return E.left(
+        new DecodeError(state.path.slice(), reader.pos, `could not allocate memory: ${reason}`, 'out-of-memory'),
+      );
     }
     throw error;
   }
@@ -246,11 +248,20 @@ export function encode<A>(
   } catch (error) {
     if (error instanceof EncodeError) return E.left(error);
     if (isStackOverflow(error)) {
-      return E.left(new EncodeError(writer.state.path.slice(), writer.length, 'nesting too deep for the call stack'));
+      return E.left(
+        new EncodeError(writer.state.path.slice(), writer.length, 'nesting too deep for the call stack', 'too-deep'),
+      );
     }
     if (isAllocationFailure(error)) {
       const reason = (error as Error).message;
-      return E.left(new EncodeError(writer.state.path.slice(), writer.length, `could not allocate memory: ${reason}`));
+      return E.left(
+        new EncodeError(
+          writer.state.path.slice(),
+          writer.length,
+          `could not allocate memory: ${reason}`,
+          'out-of-memory',
+        ),
+      );
     }
     throw error;
   }

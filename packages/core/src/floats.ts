@@ -65,6 +65,7 @@ export function float(
       if (odd !== undefined) {
         if (keep) return { nan: odd };
         throw r.error(
+          'invalid-value',
           `NaN with payload 0x${odd} cannot be kept as a number; use float(${bits}, '${endian}', { nan: 'keep' })`,
           at,
         );
@@ -91,7 +92,7 @@ export function float(
       if (typeof value === 'object' && value !== null && keep && typeof value.nan === 'string') {
         const digits = size * 2;
         if (!new RegExp(`^[0-9a-fA-F]{${digits}}$`).test(value.nan)) {
-          throw w.error(`NaN bits must be ${digits} hex digits, got ${JSON.stringify(value.nan)}`);
+          throw w.error('invalid-value', `NaN bits must be ${digits} hex digits, got ${JSON.stringify(value.nan)}`);
         }
         const at = w.ensure(size);
         for (let i = 0; i < size; i++) {
@@ -101,9 +102,9 @@ export function float(
         w.length = at + size;
         return;
       }
-      if (typeof value !== 'number') throw w.error(`expected a number for ${name}, got ${typeof value}`);
+      if (typeof value !== 'number') throw w.error('wrong-type', `expected a number for ${name}, got ${typeof value}`);
       if (!wide && !Number.isNaN(value) && Math.fround(value) !== value) {
-        throw w.error(`${value} is not exactly representable as a 32-bit float`);
+        throw w.error('out-of-range', `${value} is not exactly representable as a 32-bit float`);
       }
       const at = w.ensure(size);
       if (wide) w.view.setFloat64(at, value, le);

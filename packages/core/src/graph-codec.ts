@@ -20,7 +20,7 @@ const littleEndianHost = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 function writeNames(w: Writer, names: ReadonlyArray<string>): void {
   for (const name of names) {
     const bytes = utf8.encode(name);
-    if (bytes.length > 0xffff) throw w.error(`name of ${bytes.length} bytes is too long`);
+    if (bytes.length > 0xffff) throw w.error('out-of-range', `name of ${bytes.length} bytes is too long`);
     w.u8(bytes.length & 0xff);
     w.u8(bytes.length >> 8);
     w.append(bytes);
@@ -28,7 +28,8 @@ function writeNames(w: Writer, names: ReadonlyArray<string>): void {
 }
 
 function readNames(r: Reader, count: number, what: string): string[] {
-  if (count * 2 > r.remaining) throw r.error(`${count} ${what} do not fit in the ${r.remaining} bytes left`);
+  if (count * 2 > r.remaining)
+    throw r.error('count-too-large', `${count} ${what} do not fit in the ${r.remaining} bytes left`);
   const out: string[] = [];
   for (let i = 0; i < count; i++) {
     const length = r.u8() | (r.u8() << 8);
@@ -36,7 +37,7 @@ function readNames(r: Reader, count: number, what: string): string[] {
     try {
       out.push(utf8.decode(r.borrow(length)));
     } catch (error) {
-      if (error instanceof Error && 'index' in error) throw r.error(error.message, at);
+      if (error instanceof Error && 'index' in error) throw r.error('invalid-text', error.message, at);
       throw error;
     }
   }
@@ -56,7 +57,8 @@ function readColumn<T extends Uint32Array | Int32Array>(
   make: (n: number) => T,
   what: string,
 ): T {
-  if (count > r.remaining / 4) throw r.error(`${count} ${what} do not fit in the ${r.remaining} bytes left`);
+  if (count > r.remaining / 4)
+    throw r.error('count-too-large', `${count} ${what} do not fit in the ${r.remaining} bytes left`);
   const out = make(count);
   const bytes = r.borrow(count * 4);
   if (littleEndianHost) new Uint8Array(out.buffer).set(bytes);
@@ -79,7 +81,7 @@ function prefix(r: Reader, lengths: Uint32Array, what: string): Uint32Array {
   let total = 0;
   for (let i = 0; i < lengths.length; i++) {
     total += lengths[i]!;
-    if (total > 0xffffffff) throw r.error(`${what} add up to more than 4 GiB`);
+    if (total > 0xffffffff) throw r.error('count-too-large', `${what} add up to more than 4 GiB`);
     out[i + 1] = total;
   }
   return out;
@@ -156,17 +158,17 @@ export const graphImage: Codec<GraphImage> = defineCodec<GraphImage>({
     const refs = readColumn(r, refCount, (n) => new Int32Array(n), 'references');
     const segLengths = readColumn(r, segmentCount, (n) => new Uint32Array(n), 'segment lengths');
     if (dataLength > r.remaining)
-      throw r.error(`data of ${dataLength} bytes is more than the ${r.remaining} bytes left`);
+      throw r.error('short-read', `data of ${dataLength} bytes is more than the ${r.remaining} bytes left`);
     const data = r.take(dataLength);
     const refStart = prefix(r, refCounts, 'reference counts');
     const segStart = prefix(r, segCounts, 'segment counts');
     const dataStart = prefix(r, segLengths, 'segment lengths');
     if (refStart[objects] !== refCount)
-      throw r.error(`objects claim ${refStart[objects]} references, the file has ${refCount}`);
+      throw r.error('size-mismatch', `objects claim ${refStart[objects]} references, the file has ${refCount}`);
     if (segStart[objects] !== segmentCount)
-      throw r.error(`objects claim ${segStart[objects]} segments, the file has ${segmentCount}`);
+      throw r.error('size-mismatch', `objects claim ${segStart[objects]} segments, the file has ${segmentCount}`);
     if (dataStart[segmentCount] !== dataLength)
-      throw r.error(`segments claim ${dataStart[segmentCount]} bytes, the data has ${dataLength}`);
+      throw r.error('size-mismatch', `segments claim ${dataStart[segmentCount]} bytes, the data has ${dataLength}`);
     return { roots, kinds, kindOf, sizes, refStart, refs, segStart, dataStart, data, externals };
   },
   write(w, image) {

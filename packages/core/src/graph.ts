@@ -14,7 +14,7 @@
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js';
-import { DecodeError, EncodeError, type PathSegment } from './errors.js';
+import { DecodeError, EncodeError, type ErrorCode, type PathSegment } from './errors.js';
 
 /**
  * A whole graph as numbers and bytes — what a format writes to disk and reads back. It is columnar
@@ -192,7 +192,12 @@ export function writeGraph<O extends object>(
   const intern = (target: O | null): number => {
     if (target === null || target === undefined) return 0;
     if (typeof target !== 'object' && typeof target !== 'function') {
-      throw new EncodeError(['objects', current], 0, `a reference must be an object or null, got ${typeof target}`);
+      throw new EncodeError(
+        ['objects', current],
+        0,
+        `a reference must be an object or null, got ${typeof target}`,
+        'wrong-type',
+      );
     }
     const known = numbers.get(target);
     if (known !== undefined) return known;
@@ -207,7 +212,8 @@ export function writeGraph<O extends object>(
       numbers.set(target, -(e + 1));
       return -(e + 1);
     }
-    if (queue.length >= 0x7fffffff) throw new EncodeError(['objects', current], 0, 'too many objects');
+    if (queue.length >= 0x7fffffff)
+      throw new EncodeError(['objects', current], 0, 'too many objects', 'count-too-large');
     queue.push(target);
     numbers.set(target, queue.length);
     return queue.length;
@@ -240,7 +246,7 @@ export function writeGraph<O extends object>(
       saver.save(object, sink);
       const size = saver.sizeOf ? saver.sizeOf(object, data.length - dataBefore) : data.length - dataBefore;
       if (!Number.isInteger(size) || size < 0 || size > 0xffffffff)
-        throw new EncodeError(['objects', current], 0, `recorded size ${size} is not a 32-bit size`);
+        throw new EncodeError(['objects', current], 0, `recorded size ${size} is not a 32-bit size`, 'out-of-range');
       sizes.push(size);
     }
     refStart.push(refs.length);
@@ -387,7 +393,8 @@ class Context<O extends object> implements RestoreContext<O> {
   }
 
   readReference(kind?: string): O | null {
-    if (this.nextRef >= this.refEnd) throw this.fail(`read past the last of its ${this.referenceCount} references`);
+    if (this.nextRef >= this.refEnd)
+      throw this.fail(`read past the last of its ${this.referenceCount} references`, 'short-read');
     const k = this.nextRef++;
     if (kind !== undefined) {
       // k < refEnd, and every reference was resolved (so is in range) before any restore ran.
@@ -411,8 +418,8 @@ class Context<O extends object> implements RestoreContext<O> {
     return target;
   }
 
-  fail(message: string): DecodeError {
-    return new DecodeError(['objects', this.number], 0, message);
+  fail(message: string, code?: ErrorCode): DecodeError {
+    return new DecodeError(['objects', this.number], 0, message, code);
   }
 }
 
@@ -468,7 +475,8 @@ class GraphRun<O extends object> {
     this.active = 0;
     for (const name of image.externals) {
       const object = restorer.external?.(name);
-      if (object === undefined) throw this.fail(0, `external ${JSON.stringify(name)} is not known to this application`);
+      if (object === undefined)
+        throw this.fail(0, `external ${JSON.stringify(name)} is not known to this application`, 'bad-pointer');
       this.externals.push(object);
     }
     this.externalSet = new Set(this.externals);
@@ -483,8 +491,8 @@ class GraphRun<O extends object> {
     this.maxDepth = restorer.maxRestoreDepth ?? 10_000;
   }
 
-  fail(n: number, message: string): DecodeError {
-    return new DecodeError(n === 0 ? [] : ['objects', n], 0, message);
+  fail(n: number, message: string, code?: ErrorCode): DecodeError {
+    return new DecodeError(n === 0 ? [] : ['objects', n], 0, message, code);
   }
 
   /** The columns must agree with each other before anything indexes into them. */
@@ -612,7 +620,12 @@ export function readGraph<O extends object>(
     const path = active === 0 ? [] : ['objects', active];
     if (error instanceof RangeError && /call stack/i.test(error.message)) {
       return E.left(
-        new DecodeError(path, 0, 'restore callbacks nested too deep for the call stack; write them as generators'),
+        new DecodeError(
+          path,
+          0,
+          'restore callbacks nested too deep for the call stack; write them as generators',
+          'too-deep',
+        ),
       );
     }
     return E.left(
@@ -643,9 +656,11 @@ export class ArrayNumbering<O extends object> {
   indexOf(name: string, target: O | null, path: ReadonlyArray<PathSegment> = []): number {
     if (target === null || target === undefined) return 0;
     const map = this.positions.get(name);
-    if (map === undefined) throw new EncodeError(path, 0, `there is no array named ${JSON.stringify(name)}`);
+    if (map === undefined)
+      throw new EncodeError(path, 0, `there is no array named ${JSON.stringify(name)}`, 'bad-pointer');
     const index = map.get(target);
-    if (index === undefined) throw new EncodeError(path, 0, `the object referred to is not an element of ${name}`);
+    if (index === undefined)
+      throw new EncodeError(path, 0, `the object referred to is not an element of ${name}`, 'bad-pointer');
     return index;
   }
 }
@@ -660,7 +675,12 @@ export class ArrayTable<O> {
   /** Allocates array `name` with `count` elements made by `makeDefault` (refusing absurd counts). */
   allocate(name: string, count: number, makeDefault: (index: number) => O, maxCount = 1 << 24): O[] {
     if (!Number.isSafeInteger(count) || count < 0 || count > maxCount) {
-      throw new DecodeError([name], 0, `array ${name} cannot have ${count} elements (limit ${maxCount})`);
+      throw new DecodeError(
+        [name],
+        0,
+        `array ${name} cannot have ${count} elements (limit ${maxCount})`,
+        'count-too-large',
+      );
     }
     if (this.arrays.has(name)) throw new DecodeError([name], 0, `array ${name} is defined twice`);
     const elements = Array.from({ length: count }, (_, i) => makeDefault(i));
@@ -677,9 +697,10 @@ export class ArrayTable<O> {
   resolve(name: string, index: number, path: ReadonlyArray<PathSegment> = [], offset = 0): O | null {
     if (index === 0) return null;
     const elements = this.arrays.get(name);
-    if (elements === undefined) throw new DecodeError(path, offset, `INDEX into unknown array ${JSON.stringify(name)}`);
+    if (elements === undefined)
+      throw new DecodeError(path, offset, `INDEX into unknown array ${JSON.stringify(name)}`, 'bad-pointer');
     if (!Number.isInteger(index) || index < 1 || index > elements.length) {
-      throw new DecodeError(path, offset, `INDEX ${index} is outside ${name} (1 to ${elements.length})`);
+      throw new DecodeError(path, offset, `INDEX ${index} is outside ${name} (1 to ${elements.length})`, 'bad-pointer');
     }
     return elements[index - 1] as O;
   }

@@ -6,12 +6,20 @@
  */
 export {
   DecodeError,
+  documentPath,
   EncodeError,
+  ERROR_CODES,
   formatPath,
   formatWarning,
+  isErrorCode,
+  isPathAnnotation,
+  pathAnnotation,
+  type ErrorCode,
   type Path,
+  type PathAnnotation,
   type PathSegment,
   type Warning,
+  type WarningCode,
 } from './errors.js';
 export {
   resolveDecodeOptions,
@@ -155,7 +163,16 @@ export {
   type LayerLimits,
   type TransformOptions,
 } from './transform.js';
-export { adler32, checksum, crc32, sha256, type ChecksumAlgorithm, type ChecksumOptions } from './checksum.js';
+export {
+  adler32,
+  checksum,
+  checksumMismatch,
+  crc32,
+  reportChecksumMismatch,
+  sha256,
+  type ChecksumAlgorithm,
+  type ChecksumOptions,
+} from './checksum.js';
 export { arena, pointer, type Arena, type Pointer, type PointerOptions, type Unclaimed } from './pointer.js';
 export {
   checkTreePath,

@@ -21,9 +21,10 @@ function describe(value: unknown): string {
 
 function checkInt(w: Writer, name: string, value: number, min: number, max: number): void {
   if (typeof value !== 'number' || !Number.isInteger(value)) {
-    throw w.error(`expected an integer for ${name}, got ${describe(value)}`);
+    throw w.error('wrong-type', `expected an integer for ${name}, got ${describe(value)}`);
   }
-  if (value < min || value > max) throw w.error(`${value} is out of range for ${name} (${min} to ${max})`);
+  if (value < min || value > max)
+    throw w.error('out-of-range', `${value} is out of range for ${name} (${min} to ${max})`);
 }
 
 type RawRead = (r: Reader, at: number) => number;
@@ -133,8 +134,10 @@ export function int64(signed: boolean, endian: Endian = 'le'): Codec<bigint> {
     },
     readFixed: signed ? (r, at) => r.view.getBigInt64(at, le) : (r, at) => r.view.getBigUint64(at, le),
     write(w, value) {
-      if (typeof value !== 'bigint') throw w.error(`expected a bigint for ${name}, got ${describe(value)}`);
-      if (value < min || value > max) throw w.error(`${value} is out of range for ${name} (${min} to ${max})`);
+      if (typeof value !== 'bigint')
+        throw w.error('wrong-type', `expected a bigint for ${name}, got ${describe(value)}`);
+      if (value < min || value > max)
+        throw w.error('out-of-range', `${value} is out of range for ${name} (${min} to ${max})`);
       const at = w.ensure(8);
       if (signed) w.view.setBigInt64(at, value, le);
       else w.view.setBigUint64(at, value, le);

@@ -58,7 +58,7 @@ export function magic<const S extends readonly [string, ...string[]]>(...alterna
       if (i === size) return alternatives[k]!;
     }
     const found = bytes.subarray(at, at + size);
-    throw r.error(`expected ${encoded.map(show).join(' or ')}, found ${show(found)}`, at);
+    throw r.error('bad-magic', `expected ${encoded.map(show).join(' or ')}, found ${show(found)}`, at);
   };
   return defineCodec<S[number]>({
     name: `magic(${alternatives.map((a) => show(latin1Bytes(a))).join(' | ')})`,
@@ -76,6 +76,7 @@ export function magic<const S extends readonly [string, ...string[]]>(...alterna
       const k = alternatives.indexOf(value);
       if (k < 0)
         throw w.error(
+          'bad-magic',
           `expected ${alternatives.map((a) => JSON.stringify(a)).join(' or ')}, got ${JSON.stringify(value)}`,
         );
       w.append(encoded[k]!);
@@ -103,6 +104,7 @@ export function literal<const V extends string | number | boolean>(
       const value = (codec as Codec<unknown>).read(r) as V;
       if (!values.includes(value)) {
         throw r.error(
+          'bad-magic',
           `expected ${values.map((v) => JSON.stringify(v)).join(' or ')}, found ${JSON.stringify(value)}`,
           at,
         );
@@ -111,7 +113,10 @@ export function literal<const V extends string | number | boolean>(
     },
     write(w, value) {
       if (!values.includes(value)) {
-        throw w.error(`expected ${values.map((v) => JSON.stringify(v)).join(' or ')}, got ${JSON.stringify(value)}`);
+        throw w.error(
+          'bad-magic',
+          `expected ${values.map((v) => JSON.stringify(v)).join(' or ')}, got ${JSON.stringify(value)}`,
+        );
       }
       (codec as unknown as Codec<V>).write(w, value);
     },

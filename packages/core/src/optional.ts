@@ -17,7 +17,7 @@ export const nothing: Codec<undefined> = defineCodec<undefined>({
     return undefined;
   },
   write(w, value) {
-    if (value !== undefined) throw w.error('expected no value here');
+    if (value !== undefined) throw w.error('wrong-type', 'expected no value here');
   },
 });
 

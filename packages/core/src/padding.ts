@@ -33,6 +33,7 @@ function writePad(w: Writer, count: number, fill: number, value: Padding): void 
   }
   if (!(value instanceof Uint8Array) || value.length !== count) {
     throw w.error(
+      'size-mismatch',
       `kept padding must be ${count} bytes, got ${value instanceof Uint8Array ? value.length : typeof value}`,
     );
   }

@@ -10,6 +10,7 @@
 import * as t from 'io-ts';
 import { defineCodec, readChild, writeChild, type Codec } from './codec.js';
 import { jsonBytes, jsonInt } from './json.js';
+import { pathAnnotation, type PathSegment } from './errors.js';
 import type { Reader } from './reader.js';
 import type { Writer } from './writer.js';
 
@@ -80,7 +81,7 @@ interface PendingPointer {
   readonly base: 'arena' | 'pointer';
   readonly codec: Codec<unknown>;
   readonly value: Pointer<unknown>;
-  readonly path: ReadonlyArray<string | number>;
+  readonly path: ReadonlyArray<PathSegment>;
   readonly reserved: ReadonlySet<number>;
   readonly align: number;
   blob: number;
@@ -136,11 +137,15 @@ export function pointer<A>(
       const stored = offset.read(r);
       if (stored === nullOffset) return null;
       const scope = topScope<ReadScope>(r.state.arenas);
-      if (scope === undefined) throw r.error('a pointer must be read inside an arena', slotAt);
+      if (scope === undefined) throw r.error('bad-pointer', 'a pointer must be read inside an arena', slotAt);
       scope.slots.push([slotAt, r.pos - slotAt, scope.owners.length > 0 ? scope.owners[scope.owners.length - 1]! : -1]);
       const absolute = (base === 'arena' ? scope.start : slotAt) + stored;
       if (absolute < scope.start || absolute >= scope.end) {
-        throw r.error(`pointer to ${stored} is outside the arena (${scope.end - scope.start} bytes)`, slotAt);
+        throw r.error(
+          'bad-pointer',
+          `pointer to ${stored} is outside the arena (${scope.end - scope.start} bytes)`,
+          slotAt,
+        );
       }
       const at = absolute - scope.start;
       const cacheKey = target as unknown as Codec<unknown>;
@@ -151,7 +156,8 @@ export function pointer<A>(
       }
       if (seen.has(at)) return { at, target: seen.get(at) as A };
       const key = `${at}:${target.name}`;
-      if (scope.reading.has(key)) throw r.error(`pointer cycle: ${target.name} at ${at} is already being read`, slotAt);
+      if (scope.reading.has(key))
+        throw r.error('bad-pointer', `pointer cycle: ${target.name} at ${at} is already being read`, slotAt);
       scope.reading.add(key);
       const claim = scope.claims.length;
       scope.claims.push([absolute, absolute]);
@@ -159,7 +165,9 @@ export function pointer<A>(
       scope.owners.push(claim);
       r.descend();
       const sub = r.at(absolute, scope.start, scope.end);
-      const value = readChild(sub, `@${at}`, target);
+      r.state.path.push('target');
+      const value = readChild(sub, pathAnnotation(`@${at}`), target);
+      r.state.path.pop();
       r.ascend();
       scope.owners.pop();
       scope.reading.delete(key);
@@ -169,15 +177,19 @@ export function pointer<A>(
     },
     write(w, value) {
       if (value === null) {
-        if (nullOffset === undefined) throw w.error('this pointer cannot be null');
+        if (nullOffset === undefined) throw w.error('bad-pointer', 'this pointer cannot be null');
         offset.write(w, nullOffset);
         return;
       }
-      if (typeof value !== 'object' || !('target' in value)) throw w.error('expected { at?, target } or null');
+      if (typeof value !== 'object' || !('target' in value))
+        throw w.error('wrong-type', 'expected { at?, target } or null');
       const scope = topScope<WriteScope>(w.state.arenas);
-      if (scope === undefined) throw w.error('a pointer must be written inside an arena');
+      if (scope === undefined) throw w.error('bad-pointer', 'a pointer must be written inside an arena');
       if (w !== scope.writer)
-        throw w.error('a pointer cannot be written inside a transformed or re-buffered region of its arena');
+        throw w.error(
+          'bad-pointer',
+          'a pointer cannot be written inside a transformed or re-buffered region of its arena',
+        );
       const slot = w.reserve(offset.size as number);
       scope.blobs[scope.blob]!.slots.push(slot); // the blob being written, pushed by arena()
       scope.pending.push({
@@ -272,6 +284,7 @@ export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
         const [from, to] = scope.claims[i]!;
         if (from < rootEnd && to > scope.start) {
           throw r.error(
+            'bad-pointer',
             `pointer to ${from - scope.start} points into the root value (which ends at ${rootEnd - scope.start})`,
             scope.from[i],
           );
@@ -287,6 +300,7 @@ export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
         for (let k = lo; k < slots.length && slots[k]![0] < to; k++) {
           if (slots[k]![2] !== i) {
             throw r.error(
+              'bad-pointer',
               `the target at ${from - scope.start} overlaps the pointer at ${slots[k]![0] - scope.start}`,
               scope.from[i],
             );
@@ -306,7 +320,7 @@ export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
       return { root: value, unclaimed };
     },
     write(w, value) {
-      if (typeof value !== 'object' || value === null) throw w.error('expected { root, unclaimed }');
+      if (typeof value !== 'object' || value === null) throw w.error('wrong-type', 'expected { root, unclaimed }');
       const rootWriter = w.sub(256);
       const scope: WriteScope = { blobs: [], pending: [], identity: new Map(), writer: rootWriter, blob: 0 };
       scope.blobs.push({ bytes: new Uint8Array(0), at: 0, slots: [], placed: 0, reserved: new Set(), align: 1 });
@@ -331,13 +345,13 @@ export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
         }
         const at = p.value.at;
         if (at !== undefined && (!Number.isSafeInteger(at) || at < 0))
-          throw w.error(`pointer target offset ${at} is not valid`);
+          throw w.error('bad-pointer', `pointer target offset ${at} is not valid`);
         const blobWriter = w.sub(64);
         scope.writer = blobWriter;
         scope.blob = scope.blobs.length;
         scope.blobs.push({ bytes: new Uint8Array(0), at, slots: [], placed: -1, reserved: p.reserved, align: p.align });
         path.length = depth;
-        path.push(...p.path, `@${at ?? 'new'}`);
+        path.push(...p.path, 'target', pathAnnotation(`@${at ?? 'new'}`));
         p.codec.write(blobWriter, target);
         path.length = depth;
         scope.blobs[scope.blob]!.bytes = blobWriter.finish();
@@ -349,12 +363,13 @@ export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
       const layout = new Layout();
       const rootBlob = scope.blobs[0]!;
       layout.put(0, rootBlob.bytes, rootBlob.slots);
-      if (!Array.isArray(value.unclaimed)) throw w.error('expected unclaimed to be an array');
+      if (!Array.isArray(value.unclaimed)) throw w.error('wrong-type', 'expected unclaimed to be an array');
       for (const kept of value.unclaimed) {
         if (!(kept.bytes instanceof Uint8Array) || !Number.isSafeInteger(kept.at) || kept.at < 0)
-          throw w.error('unclaimed entries need { at, bytes }');
+          throw w.error('wrong-type', 'unclaimed entries need { at, bytes }');
         if (!layout.fits(kept.at, kept.bytes, [])) {
           throw w.error(
+            'bad-pointer',
             `unclaimed bytes at ${kept.at} collide with the root value; clear arena.unclaimed after changing the layout`,
           );
         }

@@ -5,7 +5,7 @@
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js';
-import { DecodeError, type PathSegment, type Warning } from './errors.js';
+import { codeArgs, DecodeError, type ErrorCode, type PathSegment, type Warning, type WarningCode } from './errors.js';
 import type { ResolvedDecodeOptions } from './options.js';
 import { BudgetError, DecodeBudget } from './budget.js';
 
@@ -176,14 +176,27 @@ export class Reader {
     return this.pos >= this.end;
   }
 
-  /** A DecodeError at the current path; `offset` defaults to the current position. */
-  error(message: string, offset: number = this.pos): DecodeError {
-    return new DecodeError(this.state.path.slice(), offset, message);
+  /**
+   * A DecodeError at the current path; `offset` defaults to the current position. With a code first
+   * (`r.error('bad-magic', 'expected …', at)`) the error has that {@link ErrorCode}; without one it is
+   * `invalid-value`.
+   */
+  error(message: string, offset?: number): DecodeError;
+  error(code: ErrorCode, message: string, offset?: number): DecodeError;
+  error(first: string, second?: string | number, third?: number): DecodeError {
+    const [code, message, offset] = codeArgs(first, second, third);
+    return new DecodeError(this.state.path.slice(), offset ?? this.pos, message, code);
   }
 
-  /** A DecodeError at a child of the current path (the field `key`), without entering it. */
-  errorAt(key: PathSegment, message: string, offset: number = this.pos): DecodeError {
-    return new DecodeError([...this.state.path, key], offset, message);
+  /**
+   * A DecodeError at a child of the current path (the field `key`), without entering it; a code may
+   * come after the key, as in {@link error}.
+   */
+  errorAt(key: PathSegment, message: string, offset?: number): DecodeError;
+  errorAt(key: PathSegment, code: ErrorCode, message: string, offset?: number): DecodeError;
+  errorAt(key: PathSegment, first: string, second?: string | number, third?: number): DecodeError {
+    const [code, message, offset] = codeArgs(first, second, third);
+    return new DecodeError([...this.state.path, key], offset ?? this.pos, message, code);
   }
 
   /** Fails unless `count` more bytes can be read. */
@@ -195,11 +208,11 @@ export class Reader {
   shortfall(count: number): DecodeError {
     const left = this.end - this.pos;
     const noun = count === 1 ? 'byte' : 'bytes';
-    return this.error(`expected ${count} ${noun}, ${left} left`);
+    return this.error('short-read', `expected ${count} ${noun}, ${left} left`);
   }
 
   /** Records a warning at the current path (or the one given). */
-  warn(code: string, message: string, offset: number = this.pos): void {
+  warn(code: WarningCode | (string & {}), message: string, offset: number = this.pos): void {
     this.state.warnings.push({ code, path: this.state.path.slice(), offset, message });
   }
 
@@ -267,7 +280,7 @@ export class Reader {
   /** Enters one nesting level of a recursive codec; fails past the depth limit. Costs a unit of work. */
   descend(): void {
     if (++this.state.depth > this.state.options.maxDepth) {
-      throw this.error(`nesting deeper than ${this.state.options.maxDepth} levels`);
+      throw this.error('too-deep', `nesting deeper than ${this.state.options.maxDepth} levels`);
     }
     this.work(1);
   }

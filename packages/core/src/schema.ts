@@ -394,13 +394,14 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
         return out;
       },
       write(w: Writer, value) {
-        if (typeof value !== 'object' || value === null) throw w.error(`expected an instance of ${structName}`);
+        if (typeof value !== 'object' || value === null)
+          throw w.error('wrong-type', `expected an instance of ${structName}`);
         w.descend();
         let list: Codec<any>[];
         try {
           list = codecs();
         } catch (error) {
-          throw error instanceof DecodeError ? w.error(error.message) : error;
+          throw error instanceof DecodeError ? w.error(error.code, error.message) : error;
         }
         const kept = value.$kept ?? {};
         const path = w.state.path;
@@ -416,14 +417,17 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
           }
           const own =
             f.known === undefined ? [] : f.known.count === 1 ? [value[f.def.name]] : (value[f.def.name] as unknown[]);
-          if (!Array.isArray(own)) throw w.error(`expected ${f.known!.count} elements`);
+          if (!Array.isArray(own)) throw w.error('wrong-type', `expected ${f.known!.count} elements`);
           const mine = Object.hasOwn(kept, f.def.name) ? kept[f.def.name] : undefined;
           const extra = f.known === undefined ? mine : (mine ?? []);
           const rest =
             f.known === undefined ? (f.def.count === 1 ? [extra] : (extra as unknown[])) : (extra as unknown[]);
           const all = [...own.slice(0, f.keep), ...(Array.isArray(rest) ? rest : [])];
           if (all.length !== f.def.count)
-            throw w.error(`field ${f.def.name} has ${all.length} elements; the definition says ${f.def.count}`);
+            throw w.error(
+              'size-mismatch',
+              `field ${f.def.name} has ${all.length} elements; the definition says ${f.def.count}`,
+            );
           for (let k = 0; k < all.length; k++) {
             if (f.def.count > 1) path.push(k);
             element.write(w, all[k]);

@@ -33,7 +33,7 @@ export function readCount(r: Reader, spec: CountSpec): number | undefined {
 /** Writes a count prefix, or checks that the value has the fixed count. */
 export function writeCount(w: Writer, spec: CountSpec, count: number, noun: string): void {
   if (typeof spec === 'number') {
-    if (count !== spec) throw w.error(`expected ${spec} ${noun}, got ${count}`);
+    if (count !== spec) throw w.error('size-mismatch', `expected ${spec} ${noun}, got ${count}`);
   } else if (spec !== 'rest') {
     spec.write(w, count);
   }

@@ -13,7 +13,8 @@ export function patch<A>(w: Writer, slot: number, codec: Codec<A>, value: A): vo
   const saved = w.length;
   w.length = slot;
   codec.write(w, value);
-  if (w.length - slot !== codec.size) throw w.error(`patched ${w.length - slot} bytes into a ${codec.size}-byte slot`);
+  if (w.length - slot !== codec.size)
+    throw w.error('size-mismatch', `patched ${w.length - slot} bytes into a ${codec.size}-byte slot`);
   w.length = saved;
 }
 
@@ -39,11 +40,11 @@ export function sized<A>(size: number | Codec<number>, codec: Codec<A>): Codec<A
     read(r) {
       const at = r.pos;
       const n = typeof size === 'number' ? size : size.read(r);
-      if (n > r.remaining) throw r.error(`length ${n} is more than the ${r.remaining} bytes left`, at);
+      if (n > r.remaining) throw r.error('short-read', `length ${n} is more than the ${r.remaining} bytes left`, at);
       const window = r.window(n);
       const value = codec.read(window);
       if (window.pos < window.end)
-        throw window.error(`${window.end - window.pos} bytes left unread in a ${n}-byte field`);
+        throw window.error('trailing-bytes', `${window.end - window.pos} bytes left unread in a ${n}-byte field`);
       return value;
     },
     write(w, value) {
@@ -54,7 +55,7 @@ export function sized<A>(size: number | Codec<number>, codec: Codec<A>): Codec<A
         codec.write(w, value);
         w.origin = origin;
         if (w.length - start !== size)
-          throw w.error(`wrote ${w.length - start} bytes into a ${size}-byte field`, start);
+          throw w.error('size-mismatch', `wrote ${w.length - start} bytes into a ${size}-byte field`, start);
         return;
       }
       if (size.size !== undefined) {

@@ -33,17 +33,17 @@ function readText(r: Reader, encoding: TextEncoding, count: number): string {
   try {
     return encoding.decode(bytes);
   } catch (error) {
-    if (error instanceof TextCodingError) throw r.error(error.message, start + error.index);
+    if (error instanceof TextCodingError) throw r.error('invalid-text', error.message, start + error.index);
     throw error;
   }
 }
 
 function encodeText(w: Writer, encoding: TextEncoding, text: string): Uint8Array {
-  if (typeof text !== 'string') throw w.error(`expected a string, got ${typeof text}`);
+  if (typeof text !== 'string') throw w.error('wrong-type', `expected a string, got ${typeof text}`);
   try {
     return encoding.encode(text);
   } catch (error) {
-    if (error instanceof TextCodingError) throw w.error(`${error.message} (character ${error.index})`);
+    if (error instanceof TextCodingError) throw w.error('invalid-text', `${error.message} (character ${error.index})`);
     throw error;
   }
 }
@@ -61,7 +61,7 @@ export function cstring(encoding: EncodingName = 'utf8'): Codec<string> {
     minSize: 1,
     read(r) {
       const nul = r.bytes.indexOf(0, r.pos);
-      if (nul < 0 || nul >= r.end) throw r.error(`missing NUL terminator: ${r.remaining} bytes left`);
+      if (nul < 0 || nul >= r.end) throw r.error('short-read', `missing NUL terminator: ${r.remaining} bytes left`);
       const text = readText(r, enc, nul - r.pos);
       r.pos += 1;
       return text;
@@ -69,7 +69,7 @@ export function cstring(encoding: EncodingName = 'utf8'): Codec<string> {
     write(w, text) {
       const bytes = encodeText(w, enc, text);
       const nul = bytes.indexOf(0);
-      if (nul >= 0) throw w.error(`a NUL-terminated string cannot contain NUL (byte ${nul})`);
+      if (nul >= 0) throw w.error('invalid-text', `a NUL-terminated string cannot contain NUL (byte ${nul})`);
       w.append(bytes);
       w.u8(0);
     },
@@ -91,7 +91,8 @@ export function pstring(length: Codec<number>, encoding: EncodingName = 'utf8'):
     read(r) {
       const at = r.pos;
       const count = length.read(r);
-      if (count > r.remaining) throw r.error(`string length ${count} is more than the ${r.remaining} bytes left`, at);
+      if (count > r.remaining)
+        throw r.error('short-read', `string length ${count} is more than the ${r.remaining} bytes left`, at);
       return readText(r, enc, count);
     },
     write(w, text) {
@@ -169,6 +170,7 @@ export function fixedString(
           if (field[i] !== 0) {
             if (!keepTail) {
               throw r.error(
+                'invalid-value',
                 `byte 0x${field[i]!.toString(16)} after the NUL terminator would be lost; use fixedString(${size}, '${encoding}', { tail: 'keep' })`,
                 start + i,
               );
@@ -192,17 +194,20 @@ export function fixedString(
       const tail = withTail ? value.tail : undefined;
       if (pad === 0) {
         const nul = bytes.indexOf(0);
-        if (nul >= 0) throw w.error(`text contains NUL (byte ${nul}), which ends a NUL-padded string`);
+        if (nul >= 0) throw w.error('invalid-text', `text contains NUL (byte ${nul}), which ends a NUL-padded string`);
       } else if (bytes.length > 0 && bytes[bytes.length - 1] === pad) {
-        throw w.error(`text ends with the pad byte 0x${pad.toString(16)}, which would be read back as padding`);
+        throw w.error(
+          'invalid-text',
+          `text ends with the pad byte 0x${pad.toString(16)}, which would be read back as padding`,
+        );
       }
       const total = bytes.length + (tail?.length ?? 0);
-      if (total > size) throw w.error(`text takes ${total} bytes, more than the field's ${size}`);
+      if (total > size) throw w.error('size-mismatch', `text takes ${total} bytes, more than the field's ${size}`);
       if (tail !== undefined) {
         if (!(tail instanceof Uint8Array) || tail.length === 0 || tail[0] !== 0) {
-          throw w.error('a kept tail must start with the NUL terminator');
+          throw w.error('invalid-value', 'a kept tail must start with the NUL terminator');
         }
-        if (total !== size) throw w.error(`text and tail take ${total} bytes; the field has ${size}`);
+        if (total !== size) throw w.error('size-mismatch', `text and tail take ${total} bytes; the field has ${size}`);
       }
       w.append(bytes);
       if (tail !== undefined) w.append(tail);

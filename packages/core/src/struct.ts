@@ -162,7 +162,8 @@ export function struct<F extends Fields>(fields: F, name = 'struct'): Codec<Stru
     fixedWriters === undefined
       ? undefined
       : (w: Writer, at: number, value: StructType<F>): void => {
-          if (typeof value !== 'object' || value === null) throw w.error(`expected an object for ${name}`);
+          if (typeof value !== 'object' || value === null)
+            throw w.error('wrong-type', `expected an object for ${name}`);
           for (let i = 0; i < count; i++)
             fixedWriters[i]!(w, at + offsets[i]!, (value as Record<string, unknown>)[names[i]!]);
         };
@@ -170,7 +171,7 @@ export function struct<F extends Fields>(fields: F, name = 'struct'): Codec<Stru
   const rebuilt = rebuildFields(names, specs);
   const writeTracked = (w: Writer, value: StructType<F>): void => {
     if (typeof value !== 'object' || value === null)
-      throw w.error(`expected an object for ${name}, got ${value === null ? 'null' : typeof value}`);
+      throw w.error('wrong-type', `expected an object for ${name}, got ${value === null ? 'null' : typeof value}`);
     if (rebuilt !== undefined) value = rebuilt(w, value) as StructType<F>;
     for (let i = 0; i < count; i++) {
       const spec = specs[i]!;
@@ -255,9 +256,9 @@ const dependentPlaceholder: Codec<unknown> = defineCodec<unknown>({
   def: customDef('dependent'),
   json: t.unknown,
   read(r) {
-    throw r.error('a dependent field has no codec of its own');
+    throw r.error('invalid-value', 'a dependent field has no codec of its own');
   },
   write(w) {
-    throw w.error('a dependent field has no codec of its own');
+    throw w.error('invalid-value', 'a dependent field has no codec of its own');
   },
 });

@@ -10,7 +10,7 @@ import { bytesEqual } from './bytes.js';
 import { jsonBytes } from './json.js';
 import type { Reader } from './reader.js';
 import { isOutputLimitError } from './budget.js';
-import { DecodeError } from './errors.js';
+import { DecodeError, pathAnnotation } from './errors.js';
 import type { Writer } from './writer.js';
 
 /** Limits a layer must respect while decoding. */
@@ -107,6 +107,9 @@ export function compression(compressor: Compressor): ByteLayer {
   );
 }
 
+/** The decoded length is framing, not part of the value: on paths it is the annotation `<decodedLength>`. */
+const DECODED_LENGTH = pathAnnotation('decodedLength');
+
 /**
  * Runs `layers` over the rest of the reader's window and reads `codec` from the result, which it
  * must use whole. Returns the value and the innermost bytes (what the codec read).
@@ -122,11 +125,11 @@ function readThroughLayers<A>(
   let limits: LayerLimits = { maxOutput: Math.min(perLayer, budget.outputLeft) };
   if (options.decodedLength !== undefined) {
     const lengthAt = r.pos;
-    const expected = readChild(r, 'decodedLength', options.decodedLength);
+    const expected = readChild(r, DECODED_LENGTH, options.decodedLength);
     if (!Number.isSafeInteger(expected) || expected < 0)
-      throw r.error(`decoded length ${expected} is not a byte count`, lengthAt);
+      throw r.error('out-of-range', `decoded length ${expected} is not a byte count`, lengthAt);
     if (expected > perLayer) {
-      throw r.error(`decoded length ${expected} is over the limit of ${perLayer} bytes`, lengthAt);
+      throw r.error('count-too-large', `decoded length ${expected} is over the limit of ${perLayer} bytes`, lengthAt);
     }
     if (expected > budget.outputLeft) throw budget.outputError(expected, r.state.path.slice(), lengthAt);
     limits = { maxOutput: expected, expected };
@@ -147,26 +150,34 @@ function readThroughLayers<A>(
     } catch (error) {
       if (error instanceof DecodeError) throw error;
       if (budgetBound && isOutputLimitError(error)) throw budget.outputError(limits.maxOutput + 1, path.slice(), at);
-      throw reader.error(`${l.name}: ${error instanceof Error ? error.message : String(error)}`, at);
+      throw reader.error('layer-failed', `${l.name}: ${error instanceof Error ? error.message : String(error)}`, at);
     }
-    if (!(out instanceof Uint8Array)) throw reader.error(`${l.name}: layer returned no bytes`, at);
+    if (!(out instanceof Uint8Array)) throw reader.error('layer-failed', `${l.name}: layer returned no bytes`, at);
     if (out.length > limits.maxOutput) {
       if (budgetBound) throw budget.outputError(out.length, path.slice(), at);
-      throw reader.error(`${l.name}: output of ${out.length} bytes is over the limit of ${limits.maxOutput}`, at);
+      throw reader.error(
+        'layer-failed',
+        `${l.name}: output of ${out.length} bytes is over the limit of ${limits.maxOutput}`,
+        at,
+      );
     }
     budget.spendOutput(out.length, path.slice(), at);
-    path.push(`<${l.name}>`);
+    path.push(pathAnnotation(l.name));
     reader = reader.layerReader(out);
     data = out;
     at = 0;
   }
   if (limits.expected !== undefined && data.length !== limits.expected) {
     path.length = depth;
-    throw r.error(`the layers produced ${data.length} bytes, the decoded length says ${limits.expected}`, r.pos);
+    throw r.error(
+      'layer-failed',
+      `the layers produced ${data.length} bytes, the decoded length says ${limits.expected}`,
+      r.pos,
+    );
   }
   const value = codec.read(reader);
   if (reader.pos < reader.end)
-    throw reader.error(`${reader.end - reader.pos} bytes left unread after the transformed value`);
+    throw reader.error('trailing-bytes', `${reader.end - reader.pos} bytes left unread after the transformed value`);
   path.length = depth;
   return { value, inner: data, layeredFrom };
 }
@@ -186,7 +197,7 @@ function encodeThroughLayers(w: Writer, inner: Uint8Array, layers: ReadonlyArray
     try {
       data = l.encode(data);
     } catch (error) {
-      throw w.error(`${l.name}: ${error instanceof Error ? error.message : String(error)}`);
+      throw w.error('layer-failed', `${l.name}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
   return data;
@@ -197,7 +208,7 @@ function writeInner<A>(w: Writer, codec: Codec<A>, value: A, layers: ReadonlyArr
   const inner = w.sub(256);
   const { path } = w.state;
   const depth = path.length;
-  for (const l of layers) path.push(`<${l.name}>`);
+  for (const l of layers) path.push(pathAnnotation(l.name));
   codec.write(inner, value);
   path.length = depth;
   return inner.written();
@@ -226,7 +237,7 @@ export function transform<A>(codec: Codec<A>, ...args: LayerArgs): Codec<A> {
     read: (r) => readThroughLayers(r, codec, layers, options).value,
     write(w, value) {
       const inner = writeInner(w, codec, value, layers);
-      if (options.decodedLength !== undefined) writeChild(w, 'decodedLength', options.decodedLength, inner.length);
+      if (options.decodedLength !== undefined) writeChild(w, DECODED_LENGTH, options.decodedLength, inner.length);
       w.append(encodeThroughLayers(w, inner, layers));
     },
   });
@@ -272,7 +283,10 @@ export function transformKeeping<A>(codec: Codec<A>, ...args: LayerArgs): Codec<
     minSize: 0,
     children: plain.children,
     read(r) {
+      // The value is the `value` field of the document: the path goes through it.
+      r.state.path.push('value');
       const { value, inner, layeredFrom } = readThroughLayers(r, codec, layers, options);
+      r.state.path.pop();
       const file = r.bytes.subarray(layeredFrom, r.pos);
       if (options.keep === 'always') return { value, stored: file.slice() };
       // What our layers would write for the same inner bytes: if it matches, nothing needs keeping.
@@ -285,10 +299,12 @@ export function transformKeeping<A>(codec: Codec<A>, ...args: LayerArgs): Codec<
       return sameBytes(ours, file) ? { value } : { value, stored: file.slice() };
     },
     write(w, kept) {
-      if (typeof kept !== 'object' || kept === null) throw w.error('expected { value, stored? }');
+      if (typeof kept !== 'object' || kept === null) throw w.error('wrong-type', 'expected { value, stored? }');
       // The value's bytes are written once: reused to check the kept stream, then compressed if needed.
+      w.state.path.push('value');
       const inner = writeInner(w, codec, kept.value, layers);
-      if (options.decodedLength !== undefined) writeChild(w, 'decodedLength', options.decodedLength, inner.length);
+      w.state.path.pop();
+      if (options.decodedLength !== undefined) writeChild(w, DECODED_LENGTH, options.decodedLength, inner.length);
       const stored = kept.stored;
       if (stored instanceof Uint8Array) {
         let storedInner: Uint8Array | undefined;

@@ -96,13 +96,15 @@ export function taggedUnion<T extends string | number, V extends Readonly<Record
       const at = r.pos;
       const value = readChild(r, 'tag', tag);
       const codec = pick(value);
-      if (codec === undefined) throw r.error(`unknown tag ${JSON.stringify(value)} (known: ${listed})`, at);
+      if (codec === undefined)
+        throw r.error('unknown-tag', `unknown tag ${JSON.stringify(value)} (known: ${listed})`, at);
       return { tag: value, value: readChild(r, 'value', codec) };
     },
     write(w, tagged) {
-      if (typeof tagged !== 'object' || tagged === null) throw w.error('expected { tag, value }');
+      if (typeof tagged !== 'object' || tagged === null) throw w.error('wrong-type', 'expected { tag, value }');
       const codec = pick(tagged.tag);
-      if (codec === undefined) throw w.error(`unknown tag ${JSON.stringify(tagged.tag)} (known: ${listed})`);
+      if (codec === undefined)
+        throw w.error('unknown-tag', `unknown tag ${JSON.stringify(tagged.tag)} (known: ${listed})`);
       writeChild(w, 'tag', tag, tagged.tag);
       writeChild(w, 'value', codec, tagged.value);
     },

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { EncodeError, type PathSegment } from './errors.js';
+import { codeArgs, EncodeError, type ErrorCode, type PathSegment } from './errors.js';
 
 /** What every writer of one encode shares. */
 export class WriteState {
@@ -39,17 +39,28 @@ export class Writer {
     this.view = new DataView(this.buf.buffer);
   }
 
-  /** An EncodeError at the current path and output offset. */
-  error(message: string, offset: number = this.length): EncodeError {
-    return new EncodeError(this.state.path.slice(), offset, message);
+  /**
+   * An EncodeError at the current path and output offset. With a code first
+   * (`w.error('out-of-range', '300 does not fit', at)`) the error has that {@link ErrorCode}; without
+   * one it is `invalid-value`.
+   */
+  error(message: string, offset?: number): EncodeError;
+  error(code: ErrorCode, message: string, offset?: number): EncodeError;
+  error(first: string, second?: string | number, third?: number): EncodeError {
+    const [code, message, offset] = codeArgs(first, second, third);
+    return new EncodeError(this.state.path.slice(), offset ?? this.length, message, code);
   }
 
   /**
    * An EncodeError at a child of the current path — the field `key` the value is refused for —
-   * without entering it (no path to push and pop around a check made before writing the field).
+   * without entering it (no path to push and pop around a check made before writing the field). A
+   * code may come after the key, as in {@link error}.
    */
-  errorAt(key: PathSegment, message: string, offset: number = this.length): EncodeError {
-    return new EncodeError([...this.state.path, key], offset, message);
+  errorAt(key: PathSegment, message: string, offset?: number): EncodeError;
+  errorAt(key: PathSegment, code: ErrorCode, message: string, offset?: number): EncodeError;
+  errorAt(key: PathSegment, first: string, second?: string | number, third?: number): EncodeError {
+    const [code, message, offset] = codeArgs(first, second, third);
+    return new EncodeError([...this.state.path, key], offset ?? this.length, message, code);
   }
 
   /** Makes room for `count` more bytes and returns the offset they go to. */
@@ -131,7 +142,7 @@ export class Writer {
   /** Enters one nesting level of a recursive codec; fails past the depth limit. */
   descend(): void {
     if (++this.state.depth > this.state.maxDepth) {
-      throw this.error(`nesting deeper than ${this.state.maxDepth} levels`);
+      throw this.error('too-deep', `nesting deeper than ${this.state.maxDepth} levels`);
     }
   }
 

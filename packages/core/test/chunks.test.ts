@@ -160,9 +160,10 @@ describe('chunkList', () => {
     const bytes = concat(encodeOk(chunk(edge, 'Vari', vari), { id: 'Vari', body: { name: 'A', value: 'B' } }));
     bytes[8] = 0x80; // not ASCII
     const error = decodeFails(glob, bytes);
-    expect(error.path).toEqual([0, 'Vari', 'name']);
+    expect(error.path).toEqual([0, 'body', 'name']);
+    expect(error.code).toBe('invalid-text');
     expect(error.offset).toBe(8);
-    expect(error.toString()).toBe('at [0].Vari.name (offset 8): byte 0x80 is not ASCII');
+    expect(error.toString()).toBe('at [0].body.name (offset 8): byte 0x80 is not ASCII');
   });
 
   test('a raw chunk under a known marker, or a body without a codec, is refused on encode', () => {

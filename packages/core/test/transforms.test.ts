@@ -22,6 +22,8 @@ import {
   u8,
   xor,
   type Compressor,
+  formatPath,
+  pathAnnotation,
 } from '../src/index';
 import { checkLaws, decodeFails, encodeOk, hexBytes } from './laws';
 
@@ -121,10 +123,13 @@ describe('transform', () => {
   test('errors inside a layer name the layer in the path and offset in its output', () => {
     const codec = transform(struct({ a: u8, b: u32le }), compression(rle));
     const error = decodeFails(codec, rle.compress(hexBytes('01 0203')));
-    expect(error.path).toEqual(['<rle>', 'b']);
+    expect(error.path).toEqual([pathAnnotation('rle'), 'b']);
+    expect(formatPath(error.path)).toBe('<rle> .b');
+    expect(error.code).toBe('short-read');
     expect(error.offset).toBe(1);
     const broken = decodeFails(codec, hexBytes('00 01'));
     expect(broken.message).toBe('rle: zero run at 0');
+    expect(broken.code).toBe('layer-failed');
     expect(broken.offset).toBe(0);
   });
 
@@ -194,14 +199,19 @@ describe('checksum', () => {
     const bytesOut = encodeOk(codec, { name: 'A', level: 1 }).slice();
     bytesOut[2] = 9; // level
     const error = decodeFails(codec, bytesOut);
-    expect(error.path).toEqual(['Adler-32']);
+    expect(error.path).toEqual([pathAnnotation('Adler-32')]);
+    expect(error.code).toBe('checksum-mismatch');
     expect(error.offset).toBe(3);
     expect(error.message).toMatch(/^Adler-32 mismatch: stored 0x[0-9a-f]{8}, computed 0x[0-9a-f]{8}$/);
     const warned = decode(codec, bytesOut, { checksums: 'warn' });
     if (E.isLeft(warned)) throw warned.left;
     expect(warned.right.value.level).toBe(9);
     expect(warned.right.warnings).toHaveLength(1);
-    expect(warned.right.warnings[0]).toMatchObject({ code: 'checksum-mismatch', path: ['Adler-32'], offset: 3 });
+    expect(warned.right.warnings[0]).toMatchObject({
+      code: 'checksum-mismatch',
+      path: [pathAnnotation('Adler-32')],
+      offset: 3,
+    });
   });
 
   test('a digest before its data, and one that covers the window up to itself (a file trailer)', () => {

@@ -189,7 +189,7 @@ describe('bombs across chunks', () => {
       code: 'budget-exceeded',
       budget: 'output',
       limit: 64 * MiB,
-      path: ['chunks', 2, 'Glob'],
+      path: ['chunks', 2, 'body', 'value'],
     });
     // The third chunk's recorded length was refused before inflating: 64 MiB made, not 256.
     expect(budget.outputSpent).toBe(64 * MiB);
@@ -203,7 +203,7 @@ describe('bombs across chunks', () => {
     );
     expect(file.length).toBeGreaterThan(2_000_000);
     const { error, budget } = failure(file);
-    expect(error).toMatchObject({ code: 'budget-exceeded', budget: 'output', path: ['chunks', 0, 'Glob'] });
+    expect(error).toMatchObject({ code: 'budget-exceeded', budget: 'output', path: ['chunks', 0, 'body', 'value'] });
     expect(budget.outputSpent).toBe(0);
     // With the budget raised past it, the per-chunk stream still stops at its recorded length.
     const lying = fileOf(
@@ -221,11 +221,15 @@ describe('bombs across chunks', () => {
       repeat(8, () => ({ marker: 'Glob', stored: lzo16, orig: 16 * MiB })),
     );
     const { error, budget } = failure(file);
-    expect(error).toMatchObject({ code: 'budget-exceeded', budget: 'output', path: ['chunks', 2, 'Glob'] });
+    expect(error).toMatchObject({ code: 'budget-exceeded', budget: 'output', path: ['chunks', 2, 'body', 'value'] });
     expect(budget.outputSpent).toBeLessThanOrEqual(64 * MiB);
     // Under a budget lowered below one chunk, LZO's own limit is the budget's (lzo1x's 'output-limit').
     const small = failure(file, { maxTotalOutput: 8 * MiB });
-    expect(small.error).toMatchObject({ code: 'budget-exceeded', budget: 'output', path: ['chunks', 0, 'Glob'] });
+    expect(small.error).toMatchObject({
+      code: 'budget-exceeded',
+      budget: 'output',
+      path: ['chunks', 0, 'body', 'value'],
+    });
     expect(small.budget.outputSpent).toBe(0);
   });
 });
@@ -237,7 +241,7 @@ describe('sizes claimed in the file', () => {
     expect(error).toMatchObject({
       code: 'budget-exceeded',
       budget: 'allocation',
-      path: ['chunks', 0, 'Stru', '<zlib>'],
+      path: ['chunks', 0, 'body', 'value', { annotation: 'zlib' }],
     });
     expect(error.message).toMatch(/2147483647 fields: 2,147,483,647 × 5 bytes claimed/);
     expect(budget.workSpent).toBeLessThan(100);
@@ -251,7 +255,7 @@ describe('sizes claimed in the file', () => {
     ]);
     const { error, budget } = failure(bytes);
     expect(error).toMatchObject({ code: 'budget-exceeded', budget: 'allocation' });
-    expect(error.path.slice(0, 3)).toEqual(['chunks', 2, 'Data']);
+    expect(error.path.slice(0, 3)).toEqual(['chunks', 2, 'body']);
     expect(budget.workSpent).toBeLessThan(100);
   });
 
@@ -269,7 +273,7 @@ describe('wide and deep structures', () => {
     expect(bytes.length).toBeLessThan(100_000);
     const { error, budget } = failure(bytes);
     expect(error).toMatchObject({ code: 'budget-exceeded', budget: 'work' });
-    expect(error.path.slice(0, 5)).toEqual(['chunks', 2, 'Data', '<zlib>', 'elements']);
+    expect(error.path.slice(0, 6)).toEqual(['chunks', 2, 'body', 'value', { annotation: 'zlib' }, 'elements']);
     // Stopped at the budget (4 Mi units for a file this small), about 13 elements in (16 units per
     // field of a structure this wide), never near the 4·10^8 properties the elements would set.
     expect(budget.workSpent).toBeLessThanOrEqual(budget.limits.maxWork);

@@ -110,7 +110,7 @@ describe('references follow their elements', () => {
     mobjs.splice(2, 1); // remove C, which A and B refer to
     const result = encode(edgeSave, back);
     expect(E.isLeft(result) && result.left.toString()).toMatch(
-      /chunks\[\d+\]\.Data\..*elements\[0\]\.mobj\.target .*no longer in mobjs/,
+      /chunks\[\d+\]\.body\.value <lzo1x, xor> \.elements\[0\]\.body\.target .*no longer in mobjs/,
     );
   });
 

@@ -186,8 +186,7 @@ function encodeDocument(doc: TerrarumDocument, options: EncodeOptions | undefine
 /** An encode's result with its error's path under the document's field `key` (as the JSON form has it). */
 function prefixed<A>(key: string, result: E.Either<EncodeError, A>): E.Either<EncodeError, A> {
   if (E.isRight(result)) return result;
-  const { path, offset, message } = result.left;
-  return E.left(new EncodeError([key, ...path], offset, message));
+  return E.left(result.left.within([key]));
 }
 
 /** The Terrarum format. */

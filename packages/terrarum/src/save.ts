@@ -13,6 +13,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import {
   bytesEqual,
   checkTreePath,
+  checksumMismatch,
   crc32,
   DecodeBudget,
   decode,
@@ -125,7 +126,7 @@ function decodeSaveTree(
   const metaBytes = file('world');
   if (metaBytes === undefined) return E.left(new DecodeError(['world'], 0, 'a save has a `world` meta file'));
   const meta = decode(worldMeta, metaBytes, options);
-  if (E.isLeft(meta)) return E.left(new DecodeError(['world', ...meta.left.path], meta.left.offset, meta.left.message));
+  if (E.isLeft(meta)) return E.left(meta.left.within(['world']));
   const warnings: Warning[] = [...meta.right.warnings];
   const save: TerrarumSave = {
     meta: meta.right.value,
@@ -149,15 +150,18 @@ function decodeSaveTree(
   if (!bytesEqual(hash, m.hash4321)) differ.push('world (hash4321)');
   if (differ.length > 0) {
     const message = `Save file corrupted. These entries do not match the checksums in world: ${differ.join(', ')}`;
-    if (options.checksums === 'warn')
-      for (const entry of differ)
-        warnings.push({
-          code: 'save-corrupted',
-          path: [entry.split(' ')[0]!],
-          offset: 0,
-          message: `Save file corrupted: ${entry} does not match its checksum`,
-        });
-    else return E.left(new DecodeError([differ[0]!.split(' ')[0]!], 0, message));
+    // The core's checksum policy decides: an error naming the first entry, or a warning for each.
+    const refused = checksumMismatch(options.checksums, [differ[0]!.split(' ')[0]!], 0, message);
+    if (refused instanceof DecodeError) return E.left(refused);
+    for (const entry of differ) {
+      const each = checksumMismatch(
+        options.checksums,
+        [entry.split(' ')[0]!],
+        0,
+        `Save file corrupted: ${entry} does not match its checksum`,
+      );
+      if (!(each instanceof DecodeError)) warnings.push(each);
+    }
   }
   save.worldinfo1 = file('worldinfo1') ?? new Uint8Array(0);
   for (const n of [2, 3, 4] as const) {
@@ -212,9 +216,7 @@ function decodeSaveTree(
 /** The save's world (`worldinfo1`) as a TEMD world, gzipped or not. */
 export function worldOf(save: TerrarumSave): E.Either<DecodeError, TemdFile> {
   const world = decode(temdFile, save.worldinfo1);
-  return E.isLeft(world)
-    ? E.left(new DecodeError(['worldinfo1', ...world.left.path], world.left.offset, world.left.message))
-    : E.right(world.right.value);
+  return E.isLeft(world) ? E.left(world.left.within(['worldinfo1'])) : E.right(world.right.value);
 }
 
 /** An actor's JSON, parsed safely. */
@@ -293,7 +295,7 @@ export function encodeSave(
     crc4: crcs[3],
     hash4321: hash4321(crcs),
   });
-  if (E.isLeft(meta)) return E.left(new EncodeError(['meta', ...meta.left.path], meta.left.offset, meta.left.message));
+  if (E.isLeft(meta)) return E.left(meta.left.within(['meta']));
   out.set('world', meta.right);
   info.forEach((d, i) => {
     out.set(`worldinfo${i + 1}`, d);

@@ -15,6 +15,7 @@ import {
   EncodeError,
   defineCodec,
   jsonBytes,
+  reportChecksumMismatch,
   utf8,
   type Codec,
   type Reader,
@@ -343,8 +344,7 @@ export const tevdDisk: Codec<TevdDisk> = defineCodec<TevdDisk>({
       const computed = entryCrc(entry, layout);
       if (computed !== storedCrc) {
         const message = `entry ${id}${entryName ? ` (${entryName})` : ''}: CRC stored 0x${storedCrc.toString(16).padStart(8, '0')}, computed 0x${computed.toString(16).padStart(8, '0')}`;
-        if (r.state.options.checksums === 'warn') r.warn('checksum-mismatch', message, crcAt);
-        else throw r.error(message, crcAt);
+        reportChecksumMismatch(r, message, crcAt);
       }
       const spans = r.state.spans;
       if (spans !== undefined) {
@@ -364,8 +364,7 @@ export const tevdDisk: Codec<TevdDisk> = defineCodec<TevdDisk>({
     const computedDisk = diskCrc(crcs);
     if (computedDisk !== storedDiskCrc) {
       const message = `disk CRC stored 0x${storedDiskCrc.toString(16).padStart(8, '0')}, computed 0x${computedDisk.toString(16).padStart(8, '0')}`;
-      if (r.state.options.checksums === 'warn') r.warn('checksum-mismatch', message, base + 42);
-      else throw r.error(message, base + 42);
+      reportChecksumMismatch(r, message, base + 42);
     }
     r.pos = r.end;
     return { layout, version, capacity, name, attributes, entries };

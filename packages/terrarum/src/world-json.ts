@@ -14,6 +14,7 @@ import {
   defineCodec,
   inflateBounded,
   OutputLimitError,
+  reportChecksumMismatch,
   sha256,
   toHex,
   utf8,
@@ -259,8 +260,8 @@ export const jsonWorld: Codec<JsonWorld> = defineCodec<JsonWorld>({
           error instanceof Ascii85Error
             ? `${key}.b: ${error.message} (character ${error.position})`
             : `${key}: ${error instanceof Error ? error.message : String(error)}`;
-        if (r.state.options.checksums === 'warn' && /SHA-256/.test(message)) r.warn('checksum-mismatch', message, at);
-        else throw r.error(message, at);
+        if (/SHA-256/.test(message)) reportChecksumMismatch(r, message, at);
+        else throw r.error('layer-failed', message, at);
       }
       r.state.path.pop();
     }

@@ -137,7 +137,7 @@ describe("the design doc's save", () => {
     if (E.isLeft(continued)) throw continued.left;
     // The changed byte also breaks the CSV's quoting: that file is kept as text, with its own warning.
     expect(continued.right.warnings.map((w) => [w.code, w.path])).toEqual([
-      ['save-corrupted', ['worldinfo2']],
+      ['checksum-mismatch', ['worldinfo2']],
       ['csv-unparsed', ['worldinfo2']],
     ]);
     const back = encodeSave(continued.right.value);

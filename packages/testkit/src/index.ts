@@ -4,6 +4,7 @@
  * - {@link arbitrary}: fast-check arbitraries derived from any core codec;
  * - {@link roundTripSuite}: the decode/encode laws, JSON identity and sniffing, on samples and
  *   generated documents;
+ * - {@link checkDecodedPaths}, {@link checkErrorPaths}: span, warning and error paths resolve in the document;
  * - {@link fuzzSuite}: mutated saves into the decoder, which may only answer with DecodeErrors;
  * - {@link encodeSuite}: whatever encodes decodes, to the same document, on documents mutated in one place;
  * - {@link budgetSuite}: named attacks, each decoded in a fresh process, held to CPU and memory limits;
@@ -19,6 +20,14 @@
 export { arbitrary, type ArbitraryOptions } from './arbitrary.js';
 export { testBudget, testProfile, type TestBudget, type TestProfile } from './budget.js';
 export { roundTripSuite, type RoundTripOptions } from './round-trip.js';
+export {
+  checkDecodedPaths,
+  checkErrorPaths,
+  pathResolves,
+  resolvePath,
+  type ErrorPathOptions,
+  type PathProblem,
+} from './paths.js';
 export { defaultIterations, fuzzInput, fuzzLoop, fuzzSuite, mutate, type FuzzOptions, type Random } from './fuzz.js';
 export { fuzzSuiteIsolated, type IsolatedFuzzOptions } from './isolated.js';
 export { formatOf } from './load.js';

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import { bytesEqual, isSaveTree, type AnyCodec, type SaveFormat, type SaveInput } from '@savekit/core';
 import { arbitrary, type ArbitraryOptions } from './arbitrary.js';
+import { checkDecodedPaths } from './paths.js';
 import { finish, preview, type SuiteFailure, type SuiteReport } from './report.js';
 
 /** Options of {@link roundTripSuite}. */
@@ -22,6 +23,11 @@ export interface RoundTripOptions<Doc> {
   readonly arbitraryOptions?: ArbitraryOptions;
   /** Generated documents to try (default 1,000). */
   readonly numRuns?: number;
+  /**
+   * With `codec`: also decode each save with it, tracing, and check that every span and warning path
+   * resolves in `toJson` of the value (see `checkDecodedPaths`). Default true when `codec` is given.
+   */
+  readonly checkPaths?: boolean;
   /** Add this run to the CI totals (default true; the kit's own tests of broken formats say false). */
   readonly record?: boolean;
 }
@@ -54,6 +60,7 @@ const show = (input: SaveInput) => (isSaveTree(input) ? `tree of ${input.size} f
 export function roundTripSuite<Doc>(format: SaveFormat<Doc>, options: RoundTripOptions<Doc> = {}): SuiteReport {
   const failures: SuiteFailure[] = [];
   let iterations = 0;
+  const pathCodec = options.checkPaths !== false ? options.codec : undefined;
   // One document through every law; returns the failures it showed.
   const lawsOn = (check: string, input: SaveInput, fromDoc: boolean) => {
     const decoded = format.decode(input);
@@ -75,6 +82,23 @@ export function roundTripSuite<Doc>(format: SaveFormat<Doc>, options: RoundTripO
     const rebuilt = format.encode(back.right);
     if (E.isLeft(rebuilt) || !sameSave(rebuilt.right, input))
       return failures.push({ check, message: 'JSON dump then build gives other bytes', input: show(input) });
+    if (pathCodec !== undefined && !isSaveTree(input)) {
+      let problems: ReturnType<typeof checkDecodedPaths>;
+      try {
+        problems = checkDecodedPaths(pathCodec, input);
+      } catch (error) {
+        return failures.push({ check, message: `the codec does not decode it: ${String(error)}`, input: show(input) });
+      }
+      if (problems.length > 0)
+        return failures.push({
+          check,
+          message: `${problems.length} ${problems.length === 1 ? 'path does' : 'paths do'} not resolve in the document: ${problems
+            .slice(0, 3)
+            .map((p) => `${p.source} ${p.path}`)
+            .join('; ')}`,
+          input: show(input),
+        });
+    }
     let confidence = 0;
     try {
       confidence = format.sniff(input);

@@ -55,7 +55,7 @@ test('a correct format passes: each attack measured in its own process, as a tab
   const table = budgetTable(report);
   expect(table).toMatch(/^budget suite for budget-good\n\s+attack\s+input\s+outcome\s+cpu\s+peak\n/);
   expect(table).toMatch(
-    /ok\s+note length u32le 2\^32-1\s+14 B\s+decode-error DecodeError at note\s+\d+ ms\s+[\d.]+ MiB/,
+    /ok\s+note length u32le 2\^32-1\s+14 B\s+decode-error short-read at note\s+\d+ ms\s+[\d.]+ MiB/,
   );
 });
 

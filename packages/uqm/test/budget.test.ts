@@ -108,7 +108,7 @@ describe('0.7 saves: LZHUF through the budget (item 6)', () => {
     expect(spent(zeros)).toMatchObject({ ok: true, output: length });
     const error = refusal(zeros, { maxTotalOutput: 1 << 20 });
     expect(error).toBeInstanceOf(BudgetError);
-    expect(error).toMatchObject({ code: 'budget-exceeded', budget: 'output', path: ['stream'], offset: 164 });
+    expect(error).toMatchObject({ code: 'budget-exceeded', budget: 'output', path: ['stream', 'value'], offset: 164 });
   });
 
   test('a length over the limit is an OutputLimitError; one the code cannot hold is refused before allocating', () => {
@@ -223,7 +223,7 @@ describe('GmSt entry names are plain data (item 12)', () => {
     expect(Object.hasOwn(state, '__proto__')).toBe(true);
     expect(Object.getPrototypeOf(state)).toBeNull();
     const encoded = format.encode(parsed.right);
-    expect(E.isLeft(encoded) && encoded.left).toMatchObject({ name: 'EncodeError', path: ['chunks', 1, 'GmSt'] });
+    expect(E.isLeft(encoded) && encoded.left).toMatchObject({ name: 'EncodeError', path: ['chunks', 1, 'body'] });
     // Without it, the same JSON encodes.
     Reflect.deleteProperty(state, '__proto__');
     expect(E.isRight(format.encode(parsed.right))).toBe(true);
@@ -246,12 +246,12 @@ describe('nothing undecodable is written (item 13)', () => {
     [
       'a chunk tag of three bytes',
       (s) => s.chunks.splice(3, 0, { id: 'ABC', raw: new Uint8Array(1) } as never),
-      ['chunks', 3, 'marker'],
+      ['chunks', 3, 'id'],
     ],
     [
       'a chunk tag of five bytes',
       (s) => s.chunks.splice(3, 0, { id: 'ABCDE', raw: new Uint8Array(1) } as never),
-      ['chunks', 3, 'marker'],
+      ['chunks', 3, 'id'],
     ],
     [
       'a ship name over 16 bytes',
@@ -286,66 +286,66 @@ describe('nothing undecodable is written (item 13)', () => {
       (s) => {
         chunk(s, 4).body.groups = Array.from({ length: 256 }, () => ({ icon: 0, ships: [] }));
       },
-      ['chunks', 4, 'BtGp', 'groups'],
+      ['chunks', 4, 'body', 'groups'],
     ],
     [
       'a game-state entry past its width',
       (s) => {
         chunk(s, 1).body.SHOFIXTI_VISITS = 8;
       },
-      ['chunks', 1, 'GmSt', 'SHOFIXTI_VISITS'],
+      ['chunks', 1, 'body', 'SHOFIXTI_VISITS'],
     ],
     [
       'a game state that is not an object',
       (s) => {
         chunk(s, 1).body = 3 as never;
       },
-      ['chunks', 1, 'GmSt'],
+      ['chunks', 1, 'body'],
     ],
     [
       'a game state kept as bytes of a known size',
       (s) => {
         chunk(s, 1).body = { raw: new Uint8Array(155) };
       },
-      ['chunks', 1, 'GmSt'],
+      ['chunks', 1, 'body'],
     ],
     [
       'a scan world that is null',
       (s) => {
         chunk(s, 2).body.systems = [{ star: 1, worlds: [null] }];
       },
-      ['chunks', 2, 'Scan', 'systems', 0, 'worlds', 0],
+      ['chunks', 2, 'body', 'systems', 0, 'worlds', 0],
     ],
     [
       'an empty scan lead',
       (s) => {
         chunk(s, 2).body.lead = new Uint8Array(0);
       },
-      ['chunks', 2, 'Scan', 'lead'],
+      ['chunks', 2, 'body', 'lead'],
     ],
     [
       'a queue body that is null',
       (s) => s.chunks.splice(3, 0, { id: 'Evts', body: null } as never),
-      ['chunks', 3, 'Evts'],
+      ['chunks', 3, 'body'],
     ],
     [
       'an empty kept rest of a queue',
       (s) => s.chunks.splice(3, 0, { id: 'Evts', body: { entries: [], rest: new Uint8Array(0) } } as never),
-      ['chunks', 3, 'Evts', 'rest'],
+      ['chunks', 3, 'body', 'rest'],
     ],
     [
       'empty trailing bytes of Star',
       (s) => {
         chunk(s, 5).body.rest = new Uint8Array(0);
       },
-      ['chunks', 5, 'Star', 'rest'],
+      ['chunks', 5, 'body', 'rest'],
     ],
     [
       'a month over a byte',
       (s) => {
         chunk(s, 0).body.month = 256;
       },
-      ['chunks', 0, 'GlSt', 'month'],
+      ['chunks', 0, 'body', 'month'],
     ],
     [
       'an unknown magic',
@@ -368,7 +368,7 @@ describe('nothing undecodable is written (item 13)', () => {
     const encoded = format.encode(legacy);
     expect(E.isLeft(encoded) && encoded.left).toMatchObject({
       name: 'EncodeError',
-      path: ['stream', '<lzhuf>', 'activityQueue', 'ipGroups'],
+      path: ['stream', 'value', { annotation: 'lzhuf' }, 'activityQueue', 'ipGroups'],
     });
   });
 });

@@ -185,7 +185,7 @@ maybe('bad saves', () => {
     ]);
     const cut = fails(legacySave, legacy.subarray(0, legacy.length - 40));
     expect(cut.message).toMatch(/lzhuf: the code ends before its \d+ bytes/);
-    expect(cut.path).toEqual(['stream']);
+    expect(cut.path).toEqual(['stream', 'value']);
     // A length the code could not hold: refused before decoding anything.
     const long = legacy.slice();
     long.set(le32(200 << 20), 164);

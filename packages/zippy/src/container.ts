@@ -8,7 +8,15 @@
  * @module
  */
 import * as t from 'io-ts';
-import { crc32, defineCodec, jsonBytes, type Codec, type GraphImage, type Reader } from '@savekit/core';
+import {
+  crc32,
+  defineCodec,
+  jsonBytes,
+  reportChecksumMismatch,
+  type Codec,
+  type GraphImage,
+  type Reader,
+} from '@savekit/core';
 import { tagName, tagValue } from './tags.js';
 
 /** One object of a file. */
@@ -127,10 +135,7 @@ export const zippyFile: Codec<ZippyFile> = defineCodec<ZippyFile>({
       const actual = crc32.compute(r.bytes.subarray(base, at));
       if (stored !== actual) {
         const message = `CRC-32 mismatch: stored 0x${stored.toString(16).padStart(8, '0')}, computed 0x${actual.toString(16).padStart(8, '0')}`;
-        path.push('crc');
-        if (r.state.options.checksums === 'warn') r.warn('checksum-mismatch', message, at + 4);
-        else throw r.error(message, at + 4);
-        path.pop();
+        reportChecksumMismatch(r, message, at + 4, 'crc');
       }
     }
     // Roots. (Every root, external, object, reference and segment costs a unit of the decode's work

@@ -13,11 +13,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { lstatSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AnySaveFormat, SaveInput } from '@savekit/core';
+import { type AnySaveFormat, JsonError, type SaveInput } from '@savekit/core';
 import { isProcessRunning } from '@savekit/core/node';
 import type { CliContext } from '../context.js';
 import { chooseFormat, decodeSave, encodeSave, fromEnvelope, parseJson, toEnvelope } from '../document.js';
-import { SaveFailure, UsageError } from '../errors.js';
+import { describeError, SaveFailure, UsageError } from '../errors.js';
 import { fileSystemFailure, readSave, readTextBounded, writeSave, type Written } from '../io.js';
 import { showName } from '../show.js';
 
@@ -228,7 +228,9 @@ export async function editCommand(ctx: CliContext, file: string, options: { form
             ? error.message
             : typeof error.detail === 'string'
               ? error.detail
-              : error.detail.toString();
+              : error.detail instanceof JsonError
+                ? error.detail.toString()
+                : describeError(error.detail);
         shown = `${header(file, format, problem)}${body}`;
         continue;
       }

@@ -1,5 +1,5 @@
 /** `savekit hexdump SAVE [--range A:B]`: hex with the field path of each byte range beside it. */
-import { formatPath, isSaveTree, type FieldSpan } from '@savekit/core';
+import { documentPath, formatPath, isPathAnnotation, isSaveTree, type FieldSpan, type Path } from '@savekit/core';
 import type { CliContext } from '../context.js';
 import { chooseFormat } from '../document.js';
 import { SaveFailure, UsageError } from '../errors.js';
@@ -74,7 +74,7 @@ export function hexdumpCommand(ctx: CliContext, file: string, options: { format?
     const here: string[] = [];
     for (let k = next; k < spans.length && spans[k]!.start < line + 16; k++) {
       const span = spans[k]!; // k < spans.length
-      if (span.start >= line || span.start < start) here.push(`${showName(formatPath(span.path))}@${span.start}`);
+      if (span.start >= line || span.start < start) here.push(`${showName(spanLabel(span.path))}@${span.start}`);
     }
     const fields = here.length > 3 ? `${here.slice(0, 3).join(' ')} +${here.length - 3}` : here.join(' ');
     ctx.out(
@@ -83,4 +83,17 @@ export function hexdumpCommand(ctx: CliContext, file: string, options: { format?
   }
   if (failure !== undefined) throw failure;
   return 0;
+}
+
+/**
+ * A span's label: its document path (what `dump` and `diff` print), plus the framing field it is when
+ * the document does not hold it (`chunks[0]<length>`). Layers and pointer offsets are left out: the
+ * label is followed by the offset anyway.
+ */
+export function spanLabel(path: Path): string {
+  const last = path[path.length - 1];
+  const framing = last !== undefined && isPathAnnotation(last) && !last.annotation.startsWith('@');
+  const document = documentPath(path);
+  if (!framing) return formatPath(document);
+  return `${document.length === 0 ? '' : formatPath(document)}<${last.annotation}>`;
 }

@@ -45,7 +45,7 @@ export function inspectCommand(ctx: CliContext, file: string, options: InspectOp
   const c = ctx.colors;
   ctx.out(`${c.bold(showName(file))}: ${format.title} (${format.id}), ${plural(saveSize(input), 'byte')}`);
   for (const line of format.summary?.(decoded.value) ?? []) ctx.out(showName(line));
-  for (const warning of decoded.warnings) ctx.out(c.yellow(showName(formatWarning(warning))));
+  for (const warning of decoded.warnings) ctx.out(c.yellow(showName(`[${warning.code}] ${formatWarning(warning)}`)));
   const limits = options.full ? FULL_LIMITS : SUMMARY_LIMITS;
   for (const line of renderTree(
     json,

@@ -4,7 +4,7 @@ import cliProgress from 'cli-progress';
 import { type FieldSpan, formatPath, grouped, isSaveTree, plural, type SaveInput } from '@savekit/core';
 import type { CliContext } from '../context.js';
 import { chooseFormat, decodeSave, encodeSave } from '../document.js';
-import { SaveFailure, UnrecognisedSave, UsageError } from '../errors.js';
+import { describeError, SaveFailure, UnrecognisedSave, UsageError } from '../errors.js';
 import { isDirectory, listFiles, readSave, saveSize } from '../io.js';
 import { showJson, showName } from '../show.js';
 
@@ -18,6 +18,8 @@ export interface VerifyResult {
   readonly message?: string;
   readonly offset?: number;
   readonly path?: string;
+  /** For invalid saves failing with a DecodeError or EncodeError: its code (`short-read`, …). */
+  readonly code?: string;
 }
 
 /** A file to verify, and whether it was named as an argument (rather than found in a folder or glob). */
@@ -155,8 +157,8 @@ export function verifyOne(
         : {
             file,
             status: 'invalid',
-            message: detail.toString(),
-            ...('offset' in detail ? { offset: detail.offset, path: formatPath(detail.path) } : {}),
+            message: 'offset' in detail ? describeError(detail) : detail.toString(),
+            ...('offset' in detail ? { offset: detail.offset, path: formatPath(detail.path), code: detail.code } : {}),
           };
     }
     throw error;
