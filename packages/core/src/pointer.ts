@@ -9,6 +9,7 @@
  */
 import * as t from 'io-ts';
 import { defineCodec, readChild, writeChild, type Codec } from './codec.js';
+import { EncodeError } from './errors.js';
 import { jsonBytes, jsonInt } from './json.js';
 import type { Reader } from './reader.js';
 import type { Writer } from './writer.js';
@@ -39,8 +40,12 @@ export interface Arena<A> {
 
 /** Options of {@link pointer}. */
 export interface PointerOptions {
-  /** The stored offset that means "no target" (value `null`); default 0. `undefined`: no null. */
-  readonly nullOffset?: number | undefined;
+  /**
+   * The stored offset that means "no target" (the value `null`); default 0. `'none'`: every stored
+   * offset points at a target and the value is never `null` (a WAD's `filepos`, where 0 is an offset
+   * like any other). `undefined` is the old spelling of `'none'`, still accepted.
+   */
+  readonly nullOffset?: number | 'none' | undefined;
   /** Further offsets the writer must never use for a target. */
   readonly reserved?: ReadonlyArray<number>;
   /** What the offset counts from: the arena's start (default) or the pointer's own position. */
@@ -94,6 +99,18 @@ interface WriteScope {
   blob: number;
 }
 
+/**
+ * An EncodeError from a writer of part of the arena (the root, a target, a patched slot), moved to
+ * the file offset: those writers count from 0, the file from `by`. Anything else passes unchanged.
+ */
+function atFileOffset(error: unknown, by: number, note = ''): unknown {
+  if (!(error instanceof EncodeError)) return error;
+  const offset = error.offset + by;
+  const moved = new EncodeError(error.path, offset, `${error.message}${note}`);
+  // Keep whatever else the error carries (its stack, fields added later), with the new offset.
+  return Object.assign(moved, { ...error, offset, message: moved.message });
+}
+
 function topScope<S>(stack: unknown[]): S | undefined {
   return stack[stack.length - 1] as S | undefined;
 }
@@ -108,7 +125,7 @@ export function pointer<A>(
   target: Codec<A>,
   options: PointerOptions = {},
 ): Codec<Pointer<A> | null> {
-  const nullOffset = 'nullOffset' in options ? options.nullOffset : 0;
+  const nullOffset = 'nullOffset' in options ? (options.nullOffset === 'none' ? undefined : options.nullOffset) : 0;
   const base = options.base ?? 'arena';
   const align = options.align ?? 1;
   const reserved = new Set<number>([...(options.reserved ?? []), ...(nullOffset !== undefined ? [nullOffset] : [])]);
@@ -140,7 +157,9 @@ export function pointer<A>(
       if (scope === undefined) throw r.error('a pointer must be read inside an arena', slotAt);
       scope.slots.push([slotAt, r.pos - slotAt, scope.owners.length > 0 ? scope.owners[scope.owners.length - 1]! : -1]);
       const absolute = (base === 'arena' ? scope.start : slotAt) + stored;
-      if (absolute < scope.start || absolute >= scope.end) {
+      // The arena's end itself is a valid place for an empty target (a WAD without lumps has its
+      // empty directory there); a target that needs bytes fails on its own short read.
+      if (absolute < scope.start || absolute > scope.end) {
         throw r.error(`pointer to ${stored} is outside the arena (${scope.end - scope.start} bytes)`, slotAt);
       }
       const at = absolute - scope.start;
@@ -170,7 +189,8 @@ export function pointer<A>(
     },
     write(w, value) {
       if (value === null) {
-        if (nullOffset === undefined) throw w.error('this pointer cannot be null');
+        if (nullOffset === undefined)
+          throw w.error("got null, but this pointer has no null offset (nullOffset: 'none'): give { target }");
         offset.write(w, nullOffset);
         return;
       }
@@ -271,6 +291,7 @@ export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
       const slots = scope.slots.slice().sort((a, b) => a[0] - b[0]);
       for (let i = 0; i < scope.claims.length; i++) {
         const [from, to] = scope.claims[i]!;
+        if (to === from) continue; // an empty target claims no bytes, so it overlaps nothing
         if (from < rootEnd && to > scope.start) {
           throw r.error(
             `pointer to ${from - scope.start} points into the root value (which ends at ${rootEnd - scope.start})`,
@@ -308,11 +329,19 @@ export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
     },
     write(w, value) {
       if (typeof value !== 'object' || value === null) throw w.error('expected { root, unclaimed }');
+      // The root and each target are written to writers of their own, counting from 0: errors from
+      // them are moved to the file offset (the arena's start plus where the part goes).
+      const base = w.length;
       const rootWriter = w.sub(256);
       const scope: WriteScope = { blobs: [], pending: [], identity: new Map(), writer: rootWriter, blob: 0 };
       scope.blobs.push({ bytes: new Uint8Array(0), at: 0, slots: [], placed: 0, reserved: new Set(), align: 1 });
       w.state.arenas.push(scope);
-      writeChild(rootWriter, 'root', root, value.root);
+      try {
+        writeChild(rootWriter, 'root', root, value.root);
+      } catch (error) {
+        w.state.arenas.pop();
+        throw atFileOffset(error, base);
+      }
       scope.blobs[0]!.bytes = rootWriter.finish();
       // Targets may hold pointers themselves: a work list, not recursion.
       const path = w.state.path;
@@ -339,7 +368,14 @@ export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
         scope.blobs.push({ bytes: new Uint8Array(0), at, slots: [], placed: -1, reserved: p.reserved, align: p.align });
         path.length = depth;
         path.push(...p.path, `@${at ?? 'new'}`);
-        p.codec.write(blobWriter, target);
+        try {
+          p.codec.write(blobWriter, target);
+        } catch (error) {
+          w.state.arenas.pop();
+          if (at !== undefined || !(error instanceof EncodeError)) throw atFileOffset(error, base + (at ?? 0));
+          // A new target has no file offset yet: name the arena's start and say where in the target.
+          throw atFileOffset(error, base - error.offset, ` (offset ${error.offset} in a new target, not yet placed)`);
+        }
         path.length = depth;
         scope.blobs[scope.blob]!.bytes = blobWriter.finish();
         p.blob = scope.blob;
@@ -363,9 +399,11 @@ export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
       }
       // Targets go back where they were, latest offset first: a target that grew runs into the next
       // one, so giving later offsets precedence moves exactly the targets that grew.
+      // Empty targets claim no bytes: they are placed last, where they were if that is still inside
+      // the image, else at its end (never past it, which would pad the file with zeros).
       const byOffset = scope.blobs
         .slice(1)
-        .filter((blob) => blob.at !== undefined)
+        .filter((blob) => blob.at !== undefined && blob.bytes.length > 0)
         .sort((a, b) => (b.at as number) - (a.at as number));
       for (const blob of byOffset) {
         const at = blob.at as number;
@@ -376,9 +414,18 @@ export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
       }
       for (let b = 1; b < scope.blobs.length; b++) {
         const blob = scope.blobs[b]!;
-        if (blob.placed >= 0) continue;
+        if (blob.placed >= 0 || blob.bytes.length === 0) continue;
         let spot = Math.ceil(layout.end / blob.align) * blob.align;
         while (blob.reserved.has(spot)) spot += blob.align;
+        blob.placed = spot;
+        layout.put(spot, blob.bytes, blob.slots);
+      }
+      for (let b = 1; b < scope.blobs.length; b++) {
+        const blob = scope.blobs[b]!;
+        if (blob.bytes.length > 0) continue;
+        const kept = blob.at !== undefined && blob.at <= layout.end && !blob.reserved.has(blob.at);
+        let spot = kept ? (blob.at as number) : Math.ceil(layout.end / blob.align) * blob.align;
+        while (!kept && blob.reserved.has(spot)) spot += blob.align;
         blob.placed = spot;
         layout.put(spot, blob.bytes, blob.slots);
       }
@@ -392,7 +439,11 @@ export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
         patcher.length = 0;
         path.length = depth;
         path.push(...p.path);
-        p.offset.write(patcher, stored);
+        try {
+          p.offset.write(patcher, stored);
+        } catch (error) {
+          throw atFileOffset(error, base + slotAt);
+        }
         path.length = depth;
         layout.image.set(patcher.written(), slotAt);
       }

@@ -1,0 +1,124 @@
+/**
+ * Structs read in one order and stored in another. A struct's dependent fields see the fields
+ * before them; when a field needs one stored after it — a WAD directory entry's `filepos` points at
+ * a lump whose length is the `size` stored next — declare the fields in the order they depend on
+ * each other and give the order they are stored in. Reading seeks to each field in declaration
+ * order; writing, where the whole value is known, writes them in stored order.
+ *
+ * @module
+ */
+import { defineCodec, readChild, writeChild, type Codec } from './codec.js';
+import { chooseCodec, struct, type Fields, type StructType } from './struct.js';
+
+function isCodec(spec: unknown): spec is Codec<unknown> {
+  return typeof spec === 'object' && spec !== null && typeof (spec as Codec<unknown>).read === 'function';
+}
+
+/**
+ * A struct whose fields are declared in the order they are read — each may depend on the ones
+ * declared before it, as in {@link struct} — and stored in the order `stored` gives. The value, its
+ * JSON form and generated values follow the declaration; the bytes and the layout (`children`)
+ * follow `stored`.
+ *
+ * To reach a field, the reader needs the size of every field stored before it: each of those must
+ * have a fixed size or be declared earlier (so it has been read). A declaration where that does not
+ * hold is refused with a RangeError when it is made.
+ *
+ * @example
+ * ```ts
+ * import { bytes, fixedString, i32le, pointer, reordered } from '@savekit/core';
+ * // A WAD directory entry: i32 filepos, i32 size, char[8] name. The lump at `filepos` needs `size`.
+ * const entry = reordered(
+ *   {
+ *     size: i32le,
+ *     lump: (e: { size: number }) => pointer(i32le, bytes(e.size), { nullOffset: 'none' }),
+ *     name: fixedString(8, 'ascii'),
+ *   },
+ *   ['lump', 'size', 'name'],
+ *   'entry',
+ * );
+ * ```
+ */
+export function reordered<F extends Fields>(
+  fields: F,
+  stored: ReadonlyArray<keyof F & string>,
+  name = 'struct',
+): Codec<StructType<F>> {
+  const inner = struct(fields, name); // the value's shape, its JSON type and the field checks
+  const names = Object.keys(fields);
+  if (stored.length !== names.length || new Set(stored).size !== names.length || !stored.every((k) => k in fields)) {
+    throw new RangeError(
+      `reordered: the stored order must name each field once (fields: ${names.join(', ')}; stored: ${stored.join(', ')})`,
+    );
+  }
+  const declared = new Map(names.map((key, i) => [key, i]));
+  const specs = names.map((key) => fields[key]!);
+  const fixedSize = (key: string): number | undefined => {
+    const spec = fields[key];
+    return isCodec(spec) ? spec.size : undefined;
+  };
+  // Every field stored before another must have a fixed size or be read before it.
+  for (let s = 0; s < stored.length; s++) {
+    const key = stored[s]!;
+    for (const before of stored.slice(0, s)) {
+      if (fixedSize(before) === undefined && declared.get(before)! > declared.get(key)!) {
+        throw new RangeError(
+          `reordered: ${key} is stored after ${before}, which has no fixed size and is declared after ${key}, so ${key} cannot be found before ${before} is read`,
+        );
+      }
+    }
+  }
+  const position = stored.map((key) => declared.get(key)!);
+  let size: number | undefined = 0;
+  let minSize = 0;
+  for (const spec of specs) {
+    minSize += isCodec(spec) ? spec.minSize : 0;
+    size = size !== undefined && isCodec(spec) && spec.size !== undefined ? size + spec.size : undefined;
+  }
+  const byKey = new Map(inner.children.map((child) => [child.key, child]));
+
+  return defineCodec<StructType<F>>({
+    name,
+    // A struct for tools: the value is a struct of these fields (`meta.fields`/`meta.specs` in
+    // declaration order), the bytes are `children` in stored order.
+    kind: 'struct',
+    json: inner.json,
+    size,
+    minSize,
+    meta: { ...inner.meta, stored },
+    children: stored.map((key) => byKey.get(key)!),
+    read(r) {
+      const start = r.pos;
+      const out: Record<string, unknown> = {};
+      // Bytes each field took, by declaration index (-1: not read yet).
+      const taken = names.map(() => -1);
+      for (let i = 0; i < names.length; i++) {
+        const key = names[i]!;
+        let offset = 0;
+        for (const s of position) {
+          if (s === i) break;
+          offset += taken[s]! >= 0 ? taken[s]! : (fixedSize(names[s]!) as number); // checked when declared
+        }
+        if (offset > r.end - start)
+          throw r.errorAt(key, `the field starts ${offset} bytes on, past the ${r.end - start} bytes left`, start);
+        const spec = specs[i]!;
+        const codec = isCodec(spec) ? spec : chooseCodec(r, key, spec, out);
+        r.pos = start + offset;
+        out[key] = readChild(r, key, codec);
+        taken[i] = r.pos - (start + offset);
+      }
+      r.pos = start + taken.reduce((sum, n) => sum + n, 0);
+      return out as StructType<F>;
+    },
+    write(w, value) {
+      if (typeof value !== 'object' || value === null)
+        throw w.error(`expected an object for ${name}, got ${value === null ? 'null' : typeof value}`);
+      // The whole value is known: fields that depend on later ones can be chosen in stored order.
+      for (const key of stored) {
+        const spec = fields[key]!;
+        const codec = isCodec(spec) ? spec : chooseCodec(w, key, spec, value);
+        writeChild(w, key, codec, (value as Record<string, unknown>)[key]);
+      }
+    },
+  });
+}
