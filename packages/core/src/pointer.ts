@@ -123,8 +123,14 @@ function topScope<S>(stack: unknown[]): S | undefined {
 export function pointer<A>(
   offset: Codec<number>,
   target: Codec<A>,
+  options: PointerOptions & { readonly nullOffset: 'none' },
+): Codec<Pointer<A>>;
+export function pointer<A>(offset: Codec<number>, target: Codec<A>, options?: PointerOptions): Codec<Pointer<A> | null>;
+export function pointer<A>(
+  offset: Codec<number>,
+  target: Codec<A>,
   options: PointerOptions = {},
-): Codec<Pointer<A> | null> {
+): Codec<Pointer<A>> | Codec<Pointer<A> | null> {
   const nullOffset = 'nullOffset' in options ? (options.nullOffset === 'none' ? undefined : options.nullOffset) : 0;
   const base = options.base ?? 'arena';
   const align = options.align ?? 1;
@@ -387,9 +393,18 @@ export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
       const rootBlob = scope.blobs[0]!;
       layout.put(0, rootBlob.bytes, rootBlob.slots);
       if (!Array.isArray(value.unclaimed)) throw w.error('expected unclaimed to be an array');
+      // No part of a file the parts came from ends past the sum of their sizes: a kept offset past
+      // it is not "where it was" (an edited offset such as 2^31), and must not make a huge image.
+      let total = 0;
+      for (const blob of scope.blobs) total += blob.bytes.length;
+      for (const kept of value.unclaimed) total += kept?.bytes instanceof Uint8Array ? kept.bytes.length : 0;
       for (const kept of value.unclaimed) {
         if (!(kept.bytes instanceof Uint8Array) || !Number.isSafeInteger(kept.at) || kept.at < 0)
           throw w.error('unclaimed entries need { at, bytes }');
+        if (kept.at + kept.bytes.length > total)
+          throw w.error(
+            `unclaimed bytes at ${kept.at} end past every byte the arena holds (${total}); clear arena.unclaimed after changing the layout`,
+          );
         if (!layout.fits(kept.at, kept.bytes, [])) {
           throw w.error(
             `unclaimed bytes at ${kept.at} collide with the root value; clear arena.unclaimed after changing the layout`,
@@ -403,7 +418,7 @@ export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
       // the image, else at its end (never past it, which would pad the file with zeros).
       const byOffset = scope.blobs
         .slice(1)
-        .filter((blob) => blob.at !== undefined && blob.bytes.length > 0)
+        .filter((blob) => blob.at !== undefined && blob.bytes.length > 0 && blob.at + blob.bytes.length <= total)
         .sort((a, b) => (b.at as number) - (a.at as number));
       for (const blob of byOffset) {
         const at = blob.at as number;
@@ -424,6 +439,7 @@ export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
         const blob = scope.blobs[b]!;
         if (blob.bytes.length > 0) continue;
         const kept = blob.at !== undefined && blob.at <= layout.end && !blob.reserved.has(blob.at);
+        // (`layout.end` is at most `total`, so an edited offset cannot grow the image either.)
         let spot = kept ? (blob.at as number) : Math.ceil(layout.end / blob.align) * blob.align;
         while (!kept && blob.reserved.has(spot)) spot += blob.align;
         blob.placed = spot;
