@@ -37,7 +37,7 @@ export const entry = reordered(
     /** Up to 8 ASCII characters, NUL-padded; bytes after the NUL are kept. */
     name: fixedString(8, 'ascii', { tail: 'keep' }),
   },
-  ['lump', 'size', 'name'],
+  [['lump', 4], 'size', 'name'], // stored as filepos (the lump's 4-byte offset), size, name
   'entry',
 );
 

@@ -21,8 +21,10 @@ function isCodec(spec: unknown): spec is Codec<unknown> {
  * follow `stored`.
  *
  * To reach a field, the reader needs the size of every field stored before it: each of those must
- * have a fixed size or be declared earlier (so it has been read). A declaration where that does not
- * hold is refused with a RangeError when it is made.
+ * have a fixed size or be declared earlier (so it has been read). A dependent field (a function of
+ * the fields before it) has no size until its codec is chosen: when one is stored before a field it
+ * depends on, give its size in `stored` as `[name, size]` (a DecodeError if it then takes another).
+ * A declaration where the sizes cannot be known is refused with a RangeError when it is made.
  *
  * @example
  * ```ts
@@ -34,18 +36,29 @@ function isCodec(spec: unknown): spec is Codec<unknown> {
  *     lump: (e: { size: number }) => pointer(i32le, bytes(e.size), { nullOffset: 'none' }),
  *     name: fixedString(8, 'ascii'),
  *   },
- *   ['lump', 'size', 'name'],
+ *   [['lump', 4], 'size', 'name'], // filepos (the lump's 4-byte offset), size, name
  *   'entry',
  * );
  * ```
  */
 export function reordered<F extends Fields>(
   fields: F,
-  stored: ReadonlyArray<keyof F & string>,
+  order: ReadonlyArray<(keyof F & string) | readonly [keyof F & string, number]>,
   name = 'struct',
 ): Codec<StructType<F>> {
   const inner = struct(fields, name); // the value's shape, its JSON type and the field checks
   const names = Object.keys(fields);
+  const stored = order.map((o) => (typeof o === 'string' ? o : o[0]));
+  const given = new Map<string, number>();
+  for (const o of order) {
+    if (typeof o === 'string') continue;
+    const [key, size] = o;
+    if (!Number.isSafeInteger(size) || size < 0) throw new RangeError(`reordered: the size of ${key} must be a count`);
+    const spec = fields[key];
+    if (isCodec(spec) && spec.size !== size)
+      throw new RangeError(`reordered: ${key} is given size ${size}, but its codec takes ${spec.size ?? 'varying'}`);
+    given.set(key, size);
+  }
   if (stored.length !== names.length || new Set(stored).size !== names.length || !stored.every((k) => k in fields)) {
     throw new RangeError(
       `reordered: the stored order must name each field once (fields: ${names.join(', ')}; stored: ${stored.join(', ')})`,
@@ -55,7 +68,7 @@ export function reordered<F extends Fields>(
   const specs = names.map((key) => fields[key]!);
   const fixedSize = (key: string): number | undefined => {
     const spec = fields[key];
-    return isCodec(spec) ? spec.size : undefined;
+    return given.get(key) ?? (isCodec(spec) ? spec.size : undefined);
   };
   // Every field stored before another must have a fixed size or be read before it.
   for (let s = 0; s < stored.length; s++) {
@@ -75,6 +88,9 @@ export function reordered<F extends Fields>(
     minSize += isCodec(spec) ? spec.minSize : 0;
     size = size !== undefined && isCodec(spec) && spec.size !== undefined ? size + spec.size : undefined;
   }
+  // A dependent field of a given size leaves the struct's size open (its codec may be any), but
+  // counts towards the least it takes.
+  for (const [key, n] of given) if (!isCodec(fields[key])) minSize += n;
   const byKey = new Map(inner.children.map((child) => [child.key, child]));
 
   return defineCodec<StructType<F>>({
@@ -85,7 +101,7 @@ export function reordered<F extends Fields>(
     json: inner.json,
     size,
     minSize,
-    meta: { ...inner.meta, stored },
+    meta: { ...inner.meta, stored, sizes: Object.fromEntries(given) },
     children: stored.map((key) => byKey.get(key)!),
     read(r) {
       const start = r.pos;
@@ -101,11 +117,14 @@ export function reordered<F extends Fields>(
         }
         if (offset > r.end - start)
           throw r.errorAt(key, `the field starts ${offset} bytes on, past the ${r.end - start} bytes left`, start);
+        r.pos = start + offset; // errors choosing the codec name the field's offset
         const spec = specs[i]!;
         const codec = isCodec(spec) ? spec : chooseCodec(r, key, spec, out);
-        r.pos = start + offset;
         out[key] = readChild(r, key, codec);
         taken[i] = r.pos - (start + offset);
+        const promised = given.get(key);
+        if (promised !== undefined && taken[i] !== promised)
+          throw r.errorAt(key, `took ${taken[i]} bytes, where its declaration says ${promised}`, start + offset);
       }
       r.pos = start + taken.reduce((sum, n) => sum + n, 0);
       return out as StructType<F>;
