@@ -9,6 +9,7 @@
  */
 import * as t from 'io-ts';
 import { defineCodec, readChild, writeChild, type Codec } from './codec.js';
+import { bytesEqual } from './bytes.js';
 import { EncodeError } from './errors.js';
 import { jsonBytes, jsonInt } from './json.js';
 import type { Reader } from './reader.js';
@@ -95,6 +96,8 @@ interface WriteScope {
   readonly blobs: Blob[];
   readonly pending: PendingPointer[];
   readonly identity: Map<Codec<unknown>, Map<unknown, number>>;
+  /** Blobs written for each target object, whatever the codec (see the arena's write). */
+  readonly byObject: Map<object, number[]>;
   writer: Writer;
   blob: number;
 }
@@ -339,7 +342,14 @@ export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
       // them are moved to the file offset (the arena's start plus where the part goes).
       const base = w.length;
       const rootWriter = w.sub(256);
-      const scope: WriteScope = { blobs: [], pending: [], identity: new Map(), writer: rootWriter, blob: 0 };
+      const scope: WriteScope = {
+        blobs: [],
+        pending: [],
+        identity: new Map(),
+        byObject: new Map(),
+        writer: rootWriter,
+        blob: 0,
+      };
       scope.blobs.push({ bytes: new Uint8Array(0), at: 0, slots: [], placed: 0, reserved: new Set(), align: 1 });
       w.state.arenas.push(scope);
       try {
@@ -383,9 +393,28 @@ export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
           throw atFileOffset(error, base - error.offset, ` (offset ${error.offset} in a new target, not yet placed)`);
         }
         path.length = depth;
-        scope.blobs[scope.blob]!.bytes = blobWriter.finish();
+        const blob = scope.blobs[scope.blob]!;
+        blob.bytes = blobWriter.finish();
         p.blob = scope.blob;
-        if (typeof target === 'object' && target !== null) byIdentity.set(target, scope.blob);
+        if (typeof target !== 'object' || target === null) continue;
+        byIdentity.set(target, scope.blob);
+        // The same object through another codec instance (a dependent target such as
+        // `bytes(e.size)` is a new codec per entry): shared when it wrote the same bytes and holds
+        // no pointer, so a lump named by two entries is still written once.
+        let same = scope.byObject.get(target);
+        if (same === undefined) {
+          same = [];
+          scope.byObject.set(target, same);
+        }
+        const twin =
+          blob.slots.length === 0
+            ? same.find((b) => scope.blobs[b]!.slots.length === 0 && bytesEqual(scope.blobs[b]!.bytes, blob.bytes))
+            : undefined;
+        if (twin !== undefined && twin !== scope.blob) {
+          scope.blobs.pop(); // the blob just written is the last one
+          p.blob = twin;
+          byIdentity.set(target, twin);
+        } else same.push(scope.blob);
       }
       w.state.arenas.pop();
 

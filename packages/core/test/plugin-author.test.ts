@@ -90,6 +90,26 @@ describe('reordered: a field that needs one stored after it', () => {
     expect(encodeOk(file, value)).toEqual(input);
   });
 
+  test('one target object named by two entries is written once, though each entry has its own codec', () => {
+    const shared = hexBytes('616263');
+    const value: File = {
+      root: {
+        count: 2,
+        table: {
+          target: [
+            { size: 3, data: { target: shared }, name: 'A' },
+            { size: 3, data: { target: shared }, name: 'B' },
+          ],
+        },
+      },
+      unclaimed: [],
+    };
+    const out = encodeOk(file, value);
+    expect(out.length).toBe(8 + 2 * 7 + 3);
+    const [a, b] = decoded<File>(file, out).root.table.target;
+    expect(a!.data.at).toBe(b!.data.at);
+  });
+
   test('laws: read(write(a)) = a and write(read(b)) = b, with JSON', () => {
     // Fixed-size fields stored in another order than declared.
     const swapped = reordered({ a: u8, b: u16le, c: u8 }, ['c', 'b', 'a']);
