@@ -138,7 +138,10 @@ describe('the WAD example format', () => {
       [20, 8],
       [88, 3],
     ]);
-    expect(gaps.root.directory.target[2]!.name).toEqual({ text: 'X', tail: Uint8Array.of(0, 0x6a, 0x75, 0x6e, 0x6b, 0, 0) });
+    expect(gaps.root.directory.target[2]!.name).toEqual({
+      text: 'X',
+      tail: Uint8Array.of(0, 0x6a, 0x75, 0x6e, 0x6b, 0, 0),
+    });
   });
 
   test('a grown lump moves to the end; the others and the directory stay, and the result decodes', () => {
@@ -165,10 +168,7 @@ describe('the WAD example format', () => {
     const negativeSize = samples.directoryFirst.slice();
     new DataView(negativeSize.buffer).setInt32(12 + 16 + 4, -5, true);
     const size = decode(wadFile, negativeSize);
-    expect(E.isLeft(size) && [size.left.path, size.left.offset]).toEqual([
-      ['root', 'directory', '@12', 1, 'lump'],
-      28,
-    ]);
+    expect(E.isLeft(size) && [size.left.path, size.left.offset]).toEqual([['root', 'directory', '@12', 1, 'lump'], 28]);
     const pastTheEnd = samples.directoryFirst.slice();
     new DataView(pastTheEnd.buffer).setInt32(12 + 16 * 3, 87, true); // S_END one past the end
     const outside = decode(wadFile, pastTheEnd);

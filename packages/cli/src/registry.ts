@@ -42,8 +42,7 @@ export function formatsOf(module: Record<string, unknown>): AnySaveFormat[] {
  */
 export function specifierOf(plugin: string, cwd: string = process.cwd()): string {
   const path = resolve(cwd, plugin);
-  const isPath =
-    plugin.startsWith('.') || isAbsolute(plugin) || /\.[cm]?js$/.test(plugin) || existsSync(path);
+  const isPath = plugin.startsWith('.') || isAbsolute(plugin) || /\.[cm]?js$/.test(plugin) || existsSync(path);
   return isPath ? pathToFileURL(path).href : plugin;
 }
 

@@ -287,13 +287,34 @@ describe('plugins named by a path relative to the working directory', () => {
   test('the WAD plugin reads, verifies and rebuilds a WAD', () => {
     // PWAD, one 3-byte lump "abc" at 12, the directory after it at 15.
     const wad = Uint8Array.from([
-      ...Buffer.from('PWAD'), 1, 0, 0, 0, 15, 0, 0, 0, 0x61, 0x62, 0x63,
-      12, 0, 0, 0, 3, 0, 0, 0, ...Buffer.from('LUMP\0\0\0\0'),
+      ...Buffer.from('PWAD'),
+      1,
+      0,
+      0,
+      0,
+      15,
+      0,
+      0,
+      0,
+      0x61,
+      0x62,
+      0x63,
+      12,
+      0,
+      0,
+      0,
+      3,
+      0,
+      0,
+      0,
+      ...Buffer.from('LUMP\0\0\0\0'),
     ]);
     const path = file('demo.wad', wad);
     const inspected = run(examples, ['--plugin', 'dist/wad.js', 'inspect', path]);
     expect(inspected.code).toBe(0);
     expect(inspected.stdout).toMatch(/PWAD, 1 lump/);
-    expect(run(examples, ['--plugin', 'dist/wad.js', 'verify', path]).stdout).toMatch(/^ok .*demo\.wad \(wad, 31 bytes\)$/m);
+    expect(run(examples, ['--plugin', 'dist/wad.js', 'verify', path]).stdout).toMatch(
+      /^ok .*demo\.wad \(wad, 31 bytes\)$/m,
+    );
   });
 });

@@ -66,7 +66,9 @@ describe('empty pointer targets', () => {
   });
 
   test('one past the end is still outside the arena', () => {
-    expect(decodeFails(file, hexBytes('00000000 09000000')).message).toBe('pointer to 9 is outside the arena (8 bytes)');
+    expect(decodeFails(file, hexBytes('00000000 09000000')).message).toBe(
+      'pointer to 9 is outside the arena (8 bytes)',
+    );
   });
 
   test('an empty target whose place is past the end of a shrunk image goes to its end, not past it', () => {
@@ -171,7 +173,10 @@ describe('encode errors under a pointer', () => {
   });
 
   test('a new target has no offset yet: the error says so', () => {
-    const value: File = { root: { count: 1, table: { target: [{ size: 1, data: { target: hexBytes('00') }, name: 'ABC' }] } }, unclaimed: [] };
+    const value: File = {
+      root: { count: 1, table: { target: [{ size: 1, data: { target: hexBytes('00') }, name: 'ABC' }] } },
+      unclaimed: [],
+    };
     const error = encodeFails(file, value);
     expect(error.message).toMatch(/\(offset 5 in a new target, not yet placed\)$/);
   });
@@ -233,7 +238,13 @@ describe('fileFormat', () => {
     expect(format.sniff(hexBytes('50574144 01000000'))).toBe(0.5);
     expect(format.sniff(hexBytes('49574144'))).toBe(0); // shorter than minLength
     expect(format.sniff(new Map([['x', new Uint8Array(0)]]))).toBe(0.3);
-    const throwing = fileFormat(header, { id: 't', title: 'T', sniff: () => { throw new Error('no'); } });
+    const throwing = fileFormat(header, {
+      id: 't',
+      title: 'T',
+      sniff: () => {
+        throw new Error('no');
+      },
+    });
     expect(throwing.sniff(new Uint8Array(0))).toBe(0);
   });
 
