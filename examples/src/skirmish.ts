@@ -6,7 +6,6 @@
 // Layout (all little-endian): "SKRM", u16 version, 2 bytes of option bits, a list of chunks
 // (four-letter marker, u32 length, body padded to 4 bytes; unknown chunks kept), "ENDE", and an
 // Adler-32 of every byte before it.
-import * as E from 'fp-ts/lib/Either.js';
 import {
   adler32,
   array,
@@ -14,19 +13,15 @@ import {
   checksum,
   chunkList,
   cstring,
-  decode,
-  DecodeError,
-  encode,
+  fileFormat,
   f32le,
   fixedString,
   fourcc,
-  isSaveTree,
   magic,
   struct,
   u16le,
   u32le,
   u8,
-  type SaveFormat,
   type TypeOf,
 } from '@savekit/core';
 
@@ -57,30 +52,14 @@ export const skirmishSave = checksum(
 /** A decoded Skirmish save. */
 export type SkirmishSave = TypeOf<typeof skirmishSave>;
 
-/** The plugin: everything the CLI, the docs playground and the conformance kit need. */
-export const format: SaveFormat<SkirmishSave> = {
+/**
+ * The plugin: everything the CLI, the docs playground and the conformance kit need — sniffing by the
+ * "SKRM" signature, decode and encode through the codec, the JSON type, and where each field's bytes
+ * are for hex views (the docs playground highlights them).
+ */
+export const format = fileFormat(skirmishSave, {
   id: 'skirmish',
   title: 'Skirmish (the example format)',
   extensions: ['.sks'],
-  input: 'file',
-  sniff: (input) =>
-    !isSaveTree(input) &&
-    input.length >= 4 &&
-    input[0] === 0x53 &&
-    input[1] === 0x4b &&
-    input[2] === 0x52 &&
-    input[3] === 0x4d
-      ? 0.9
-      : 0,
-  decode: (input, options) =>
-    isSaveTree(input)
-      ? E.left(new DecodeError([], 0, 'a Skirmish save is one file, not a folder'))
-      : decode(skirmishSave, input, options),
-  encode: (doc, options) => encode(skirmishSave, doc, options),
-  json: skirmishSave.json,
-  // Where each field's bytes are, for hex views (the docs playground highlights them).
-  fieldMap(input) {
-    const result = decode(skirmishSave, input, { trace: true, checksums: 'warn' });
-    return E.isRight(result) ? (result.right.spans ?? []) : [];
-  },
-};
+  magic: 'SKRM',
+});

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { FormatRegistry, type AnySaveFormat } from '@savekit/core';
@@ -33,10 +34,16 @@ export function formatsOf(module: Record<string, unknown>): AnySaveFormat[] {
   return found;
 }
 
-function specifierOf(plugin: string): string {
-  // Paths are taken relative to the working directory; anything else is a package name.
-  if (plugin.startsWith('.') || isAbsolute(plugin)) return pathToFileURL(resolve(plugin)).href;
-  return plugin;
+/**
+ * What to import for a plugin argument. A path — `./wad.js`, `/abs/wad.js`, `dist/wad.js`, or any
+ * name that is a file in the working directory or ends in `.js`/`.mjs`/`.cjs` — is a file, resolved
+ * against the working directory as `node dist/wad.js` would; anything else (`my-plugin`,
+ * `@scope/plugin`) is a package name.
+ */
+export function specifierOf(plugin: string, cwd: string = process.cwd()): string {
+  const path = resolve(cwd, plugin);
+  const isPath = plugin.startsWith('.') || isAbsolute(plugin) || /\.[cm]?js$/.test(plugin) || existsSync(path);
+  return isPath ? pathToFileURL(path).href : plugin;
 }
 
 /**

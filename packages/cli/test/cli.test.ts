@@ -268,3 +268,62 @@ describe('verify over many files', () => {
     expect(run.stdout).toContain('1,000 saves: 1,000 ok, 0 invalid, 0 differs');
   });
 });
+
+describe('plugins named by a path relative to the working directory', () => {
+  function run(cwd: string, args: string[]): Run {
+    const done = spawnSync(process.execPath, [bin, ...args], {
+      cwd,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1', SAVEKIT_PLUGINS: '' },
+    });
+    return { code: done.status ?? -1, stdout: done.stdout, stderr: done.stderr };
+  }
+  const examples = join(root, 'examples');
+
+  test('`--plugin dist/wad.js` loads the file, as `node dist/wad.js` would run it', () => {
+    for (const spelling of ['dist/wad.js', './dist/wad.js', join(examples, 'dist', 'wad.js')]) {
+      const listed = run(examples, ['--plugin', spelling, 'formats']);
+      expect(listed.stderr).toBe('');
+      expect(listed.stdout).toMatch(/^wad\s+Doom WAD$/m);
+    }
+    // A path that does not exist is named as a file, not looked up as a package.
+    const missing = run(examples, ['--plugin', 'dist/nope.js', 'formats']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/cannot load plugin dist\/nope\.js: Cannot find module/);
+    expect(missing.stderr).not.toMatch(/Cannot find package/);
+  });
+
+  test('the WAD plugin reads, verifies and rebuilds a WAD', () => {
+    // PWAD, one 3-byte lump "abc" at 12, the directory after it at 15.
+    const wad = Uint8Array.from([
+      ...Buffer.from('PWAD'),
+      1,
+      0,
+      0,
+      0,
+      15,
+      0,
+      0,
+      0,
+      0x61,
+      0x62,
+      0x63,
+      12,
+      0,
+      0,
+      0,
+      3,
+      0,
+      0,
+      0,
+      ...Buffer.from('LUMP\0\0\0\0'),
+    ]);
+    const path = file('demo.wad', wad);
+    const inspected = run(examples, ['--plugin', 'dist/wad.js', 'inspect', path]);
+    expect(inspected.code).toBe(0);
+    expect(inspected.stdout).toMatch(/PWAD, 1 lump/);
+    expect(run(examples, ['--plugin', 'dist/wad.js', 'verify', path]).stdout).toMatch(
+      /^ok .*demo\.wad \(wad, 31 bytes\)$/m,
+    );
+  });
+});

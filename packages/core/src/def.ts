@@ -142,6 +142,8 @@ export interface DefStructField {
 /** Named fields in order (`struct`). */
 export interface DefStruct {
   readonly type: 'struct';
+  /** Field names in the order the bytes hold them, when that differs from `fields` (`reordered`). */
+  readonly stored?: ReadonlyArray<string>;
   readonly fields: ReadonlyArray<DefStructField>;
 }
 

@@ -5,11 +5,14 @@
  * @module
  */
 import type * as t from 'io-ts';
-import type { Either } from 'fp-ts/lib/Either.js';
-import type { Decoded } from './codec.js';
-import type { DecodeError, EncodeError } from './errors.js';
+import * as E from 'fp-ts/lib/Either.js';
+import { decode, encode, type Codec, type Decoded } from './codec.js';
+import { DecodeError, type EncodeError } from './errors.js';
+import { latin1Bytes } from './literal.js';
 import type { DecodeOptions, EncodeOptions } from './options.js';
 import type { FieldSpan } from './reader.js';
+
+type Either<L, R> = E.Either<L, R>;
 
 /**
  * A save made of several files (a Terrarum save directory, a disk image's entries): relative path →
@@ -131,4 +134,130 @@ export class FormatRegistry {
   detect(input: SaveInput): AnySaveFormat | undefined {
     return this.sniff(input)[0]?.format;
   }
+}
+
+/** A signature {@link fileFormat} sniffs for: its bytes (one character per byte), where, and how sure a match makes it. */
+export interface Signature {
+  /** The bytes, as a string of byte values (`'IWAD'`, `'UMS\x01Summ'`), as {@link magic} takes them. */
+  readonly bytes: string;
+  /** Offset of the signature in the file (default 0). */
+  readonly at?: number;
+  /** The confidence a match gives (default: the options' `confidence`). */
+  readonly confidence?: Confidence;
+}
+
+/** What {@link fileFormat} needs besides the codec; everything but `id` and `title` has a default. */
+export interface FileFormatOptions<Doc> {
+  /** A short, stable identifier (`wad`, `edge`). */
+  readonly id: string;
+  /** A readable title, also used in the message refusing a folder (`Doom WAD`). */
+  readonly title: string;
+  /** File extensions, lower case with the dot (default none). */
+  readonly extensions?: ReadonlyArray<string>;
+  /**
+   * Signatures that identify the format: a file starting with any of them is claimed with
+   * `confidence`. Several alternatives (`['IWAD', 'PWAD']`), or {@link Signature}s with their own
+   * offset and confidence.
+   */
+  readonly magic?: string | ReadonlyArray<string | Signature>;
+  /** Files shorter than this are never claimed by a signature (default 0: the signature's own length). */
+  readonly minLength?: number;
+  /** The confidence a signature match gives (default 0.9). */
+  readonly confidence?: Confidence;
+  /**
+   * How likely an input no signature matched is this format (a format without a magic, a weaker
+   * fallback such as UQM's 0.7 saves, or trees). Must be fast; anything it throws counts as 0.
+   */
+  readonly sniff?: (input: SaveInput) => Confidence;
+  /** One-line facts for `savekit inspect` (see {@link SaveFormat.summary}). */
+  readonly summary?: (doc: Doc) => ReadonlyArray<string>;
+  /** The JSON type of the document (default the codec's). */
+  readonly json?: t.Type<Doc, unknown, unknown>;
+  /** Options of the traced decode behind `fieldMap` (default `{ checksums: 'warn' }`, so a file with a bad checksum still has a map). */
+  readonly traceOptions?: DecodeOptions;
+  /** `'tree'` or `'both'` for a format that also reads folders; give `decode` and `encode` for them (default `'file'`). */
+  readonly input?: SaveFormat<Doc>['input'];
+  /** Replaces the codec's decode (a format whose document is more than one codec reads). */
+  readonly decode?: SaveFormat<Doc>['decode'];
+  /** Replaces the codec's encode. */
+  readonly encode?: SaveFormat<Doc>['encode'];
+  /** Replaces the field map derived from a traced decode of the codec. */
+  readonly fieldMap?: (input: Uint8Array) => ReadonlyArray<FieldSpan>;
+}
+
+/** A {@link SaveFormat} made by {@link fileFormat}: the format, and the codec it reads (for the conformance kit). */
+export interface FileFormat<Doc> extends SaveFormat<Doc> {
+  /** The document's codec (`roundTripSuite(format, { codec: format.codec })`). */
+  readonly codec: Codec<Doc>;
+}
+
+/**
+ * A format plugin from the document's codec: `sniff` from the signatures, `decode` and `encode`
+ * through the codec (a folder is refused with a DecodeError), the JSON type, a `fieldMap` from a
+ * traced decode, and the `summary` given. Each part can be replaced for formats that need more.
+ *
+ * @example
+ * ```ts
+ * import { fileFormat, i32le, magic, struct } from '@savekit/core';
+ * const header = struct({ identification: magic('IWAD', 'PWAD'), numlumps: i32le, infotableofs: i32le });
+ * export const format = fileFormat(header, {
+ *   id: 'wad-header',
+ *   title: 'Doom WAD header',
+ *   extensions: ['.wad'],
+ *   magic: ['IWAD', 'PWAD'],
+ *   summary: (doc) => [`${doc.identification}, ${doc.numlumps} lumps`],
+ * });
+ * ```
+ */
+export function fileFormat<Doc>(codec: Codec<Doc>, options: FileFormatOptions<Doc>): FileFormat<Doc> {
+  const confidence = options.confidence ?? 0.9;
+  const magics = options.magic === undefined ? [] : typeof options.magic === 'string' ? [options.magic] : options.magic;
+  const signatures = magics.map((m) => {
+    const sig = typeof m === 'string' ? { bytes: m } : m;
+    const at = sig.at ?? 0;
+    if (!Number.isSafeInteger(at) || at < 0) throw new RangeError(`fileFormat: signature offset ${at} is not valid`);
+    return { at, bytes: latin1Bytes(sig.bytes), confidence: sig.confidence ?? confidence };
+  });
+  const minLength = options.minLength ?? 0;
+  const title = options.title;
+  const traceOptions: DecodeOptions = { checksums: 'warn', ...options.traceOptions, trace: true };
+  const matches = (input: Uint8Array, at: number, bytes: Uint8Array): boolean => {
+    if (input.length < at + bytes.length) return false;
+    for (let i = 0; i < bytes.length; i++) if (input[at + i] !== bytes[i]) return false;
+    return true;
+  };
+  const format: FileFormat<Doc> = {
+    id: options.id,
+    title,
+    extensions: options.extensions ?? [],
+    input: options.input ?? 'file',
+    codec,
+    sniff(input) {
+      if (!isSaveTree(input) && input.length >= minLength) {
+        for (const sig of signatures) if (matches(input, sig.at, sig.bytes)) return sig.confidence;
+      }
+      if (options.sniff === undefined) return 0;
+      try {
+        return options.sniff(input);
+      } catch {
+        return 0; // a sniffer must not throw
+      }
+    },
+    decode:
+      options.decode ??
+      ((input, decodeOptions) =>
+        isSaveTree(input)
+          ? E.left(new DecodeError([], 0, `${title}: expected one file, got a folder`))
+          : decode(codec, input, decodeOptions)),
+    encode: options.encode ?? ((doc, encodeOptions) => encode(codec, doc, encodeOptions)),
+    json: options.json ?? codec.json,
+    fieldMap:
+      options.fieldMap ??
+      ((input) => {
+        const result = decode(codec, input, traceOptions);
+        return E.isRight(result) ? (result.right.spans ?? []) : [];
+      }),
+  };
+  if (options.summary !== undefined) return { ...format, summary: options.summary };
+  return format;
 }

@@ -112,6 +112,7 @@ export type { CountSpec } from './size.js';
 export { bytes, bytesEqual } from './bytes.js';
 export { literal, magic } from './literal.js';
 export { struct, type FieldSpec, type Fields, type FieldType, type StructType } from './struct.js';
+export { reordered } from './reordered.js';
 export { array } from './array.js';
 export { maybe, nothing, optional } from './optional.js';
 export { taggedUnion, type OtherTag, type Tagged } from './union.js';
@@ -176,10 +177,14 @@ export {
 export { arena, pointer, type Arena, type Pointer, type PointerOptions, type Unclaimed } from './pointer.js';
 export {
   checkTreePath,
+  fileFormat,
   FormatRegistry,
   isSaveTree,
   type AnySaveFormat,
   type Confidence,
+  type FileFormat,
+  type FileFormatOptions,
+  type Signature,
   type SaveFormat,
   type SaveInput,
   type SaveTree,

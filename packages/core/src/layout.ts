@@ -133,7 +133,9 @@ export function layoutOf(codec: AnyCodec): LayoutRow[] {
     switch (def.type) {
       case 'struct': {
         let at = offset;
-        for (const field of def.fields) {
+        // Rows follow the bytes: a `reordered` struct's stored order, else declaration order.
+        const order = def.stored?.map((n) => def.fields.find((f) => f.name === n)!) ?? def.fields;
+        for (const field of order) {
           const name = join(path, field.name);
           if (typeof field.spec === 'function') {
             out.push({ path: name, offset: at, size: undefined, type: 'depends on earlier fields' });

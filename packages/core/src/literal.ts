@@ -8,7 +8,8 @@ import * as t from 'io-ts';
 import { defineCodec, type Codec } from './codec.js';
 import type { Reader } from './reader.js';
 
-function latin1Bytes(text: string): Uint8Array {
+/** The bytes of a signature written as a string of byte values (each character one byte). */
+export function latin1Bytes(text: string): Uint8Array {
   const out = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

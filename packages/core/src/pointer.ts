@@ -9,6 +9,8 @@
  */
 import * as t from 'io-ts';
 import { defineCodec, readChild, writeChild, type Codec } from './codec.js';
+import { bytesEqual } from './bytes.js';
+import { EncodeError } from './errors.js';
 import { jsonBytes, jsonInt } from './json.js';
 import { pathAnnotation, type PathSegment } from './errors.js';
 import type { Reader } from './reader.js';
@@ -40,8 +42,12 @@ export interface Arena<A> {
 
 /** Options of {@link pointer}. */
 export interface PointerOptions {
-  /** The stored offset that means "no target" (value `null`); default 0. `undefined`: no null. */
-  readonly nullOffset?: number | undefined;
+  /**
+   * The stored offset that means "no target" (the value `null`); default 0. `'none'`: every stored
+   * offset points at a target and the value is never `null` (a WAD's `filepos`, where 0 is an offset
+   * like any other). `undefined` is the old spelling of `'none'`, still accepted.
+   */
+  readonly nullOffset?: number | 'none' | undefined;
   /** Further offsets the writer must never use for a target. */
   readonly reserved?: ReadonlyArray<number>;
   /** What the offset counts from: the arena's start (default) or the pointer's own position. */
@@ -91,8 +97,22 @@ interface WriteScope {
   readonly blobs: Blob[];
   readonly pending: PendingPointer[];
   readonly identity: Map<Codec<unknown>, Map<unknown, number>>;
+  /** Blobs written for each target object, whatever the codec (see the arena's write). */
+  readonly byObject: Map<object, number[]>;
   writer: Writer;
   blob: number;
+}
+
+/**
+ * An EncodeError from a writer of part of the arena (the root, a target, a patched slot), moved to
+ * the file offset: those writers count from 0, the file from `by`. Anything else passes unchanged.
+ */
+function atFileOffset(error: unknown, by: number, note = ''): unknown {
+  if (!(error instanceof EncodeError)) return error;
+  const offset = error.offset + by;
+  const moved = new EncodeError(error.path, offset, `${error.message}${note}`);
+  // Keep whatever else the error carries (its stack, fields added later), with the new offset.
+  return Object.assign(moved, { ...error, offset, message: moved.message });
 }
 
 function topScope<S>(stack: unknown[]): S | undefined {
@@ -107,9 +127,15 @@ function topScope<S>(stack: unknown[]): S | undefined {
 export function pointer<A>(
   offset: Codec<number>,
   target: Codec<A>,
+  options: PointerOptions & { readonly nullOffset: 'none' },
+): Codec<Pointer<A>>;
+export function pointer<A>(offset: Codec<number>, target: Codec<A>, options?: PointerOptions): Codec<Pointer<A> | null>;
+export function pointer<A>(
+  offset: Codec<number>,
+  target: Codec<A>,
   options: PointerOptions = {},
-): Codec<Pointer<A> | null> {
-  const nullOffset = 'nullOffset' in options ? options.nullOffset : 0;
+): Codec<Pointer<A>> | Codec<Pointer<A> | null> {
+  const nullOffset = 'nullOffset' in options ? (options.nullOffset === 'none' ? undefined : options.nullOffset) : 0;
   const base = options.base ?? 'arena';
   const align = options.align ?? 1;
   const reserved = new Set<number>([...(options.reserved ?? []), ...(nullOffset !== undefined ? [nullOffset] : [])]);
@@ -140,7 +166,9 @@ export function pointer<A>(
       if (scope === undefined) throw r.error('bad-pointer', 'a pointer must be read inside an arena', slotAt);
       scope.slots.push([slotAt, r.pos - slotAt, scope.owners.length > 0 ? scope.owners[scope.owners.length - 1]! : -1]);
       const absolute = (base === 'arena' ? scope.start : slotAt) + stored;
-      if (absolute < scope.start || absolute >= scope.end) {
+      // The arena's end itself is a valid place for an empty target (a WAD without lumps has its
+      // empty directory there); a target that needs bytes fails on its own short read.
+      if (absolute < scope.start || absolute > scope.end) {
         throw r.error(
           'bad-pointer',
           `pointer to ${stored} is outside the arena (${scope.end - scope.start} bytes)`,
@@ -177,7 +205,11 @@ export function pointer<A>(
     },
     write(w, value) {
       if (value === null) {
-        if (nullOffset === undefined) throw w.error('bad-pointer', 'this pointer cannot be null');
+        if (nullOffset === undefined)
+          throw w.error(
+            'bad-pointer',
+            "got null, but this pointer has no null offset (nullOffset: 'none'): give { target }",
+          );
         offset.write(w, nullOffset);
         return;
       }
@@ -282,6 +314,7 @@ export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
       const slots = scope.slots.slice().sort((a, b) => a[0] - b[0]);
       for (let i = 0; i < scope.claims.length; i++) {
         const [from, to] = scope.claims[i]!;
+        if (to === from) continue; // an empty target claims no bytes, so it overlaps nothing
         if (from < rootEnd && to > scope.start) {
           throw r.error(
             'bad-pointer',
@@ -321,11 +354,26 @@ export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
     },
     write(w, value) {
       if (typeof value !== 'object' || value === null) throw w.error('wrong-type', 'expected { root, unclaimed }');
+      // The root and each target are written to writers of their own, counting from 0: errors from
+      // them are moved to the file offset (the arena's start plus where the part goes).
+      const base = w.length;
       const rootWriter = w.sub(256);
-      const scope: WriteScope = { blobs: [], pending: [], identity: new Map(), writer: rootWriter, blob: 0 };
+      const scope: WriteScope = {
+        blobs: [],
+        pending: [],
+        identity: new Map(),
+        byObject: new Map(),
+        writer: rootWriter,
+        blob: 0,
+      };
       scope.blobs.push({ bytes: new Uint8Array(0), at: 0, slots: [], placed: 0, reserved: new Set(), align: 1 });
       w.state.arenas.push(scope);
-      writeChild(rootWriter, 'root', root, value.root);
+      try {
+        writeChild(rootWriter, 'root', root, value.root);
+      } catch (error) {
+        w.state.arenas.pop();
+        throw atFileOffset(error, base);
+      }
       scope.blobs[0]!.bytes = rootWriter.finish();
       // Targets may hold pointers themselves: a work list, not recursion.
       const path = w.state.path;
@@ -352,11 +400,37 @@ export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
         scope.blobs.push({ bytes: new Uint8Array(0), at, slots: [], placed: -1, reserved: p.reserved, align: p.align });
         path.length = depth;
         path.push(...p.path, 'target', pathAnnotation(`@${at ?? 'new'}`));
-        p.codec.write(blobWriter, target);
+        try {
+          p.codec.write(blobWriter, target);
+        } catch (error) {
+          w.state.arenas.pop();
+          if (at !== undefined || !(error instanceof EncodeError)) throw atFileOffset(error, base + (at ?? 0));
+          // A new target has no file offset yet: name the arena's start and say where in the target.
+          throw atFileOffset(error, base - error.offset, ` (offset ${error.offset} in a new target, not yet placed)`);
+        }
         path.length = depth;
-        scope.blobs[scope.blob]!.bytes = blobWriter.finish();
+        const blob = scope.blobs[scope.blob]!;
+        blob.bytes = blobWriter.finish();
         p.blob = scope.blob;
-        if (typeof target === 'object' && target !== null) byIdentity.set(target, scope.blob);
+        if (typeof target !== 'object' || target === null) continue;
+        byIdentity.set(target, scope.blob);
+        // The same object through another codec instance (a dependent target such as
+        // `bytes(e.size)` is a new codec per entry): shared when it wrote the same bytes and holds
+        // no pointer, so a lump named by two entries is still written once.
+        let same = scope.byObject.get(target);
+        if (same === undefined) {
+          same = [];
+          scope.byObject.set(target, same);
+        }
+        const twin =
+          blob.slots.length === 0
+            ? same.find((b) => scope.blobs[b]!.slots.length === 0 && bytesEqual(scope.blobs[b]!.bytes, blob.bytes))
+            : undefined;
+        if (twin !== undefined && twin !== scope.blob) {
+          scope.blobs.pop(); // the blob just written is the last one
+          p.blob = twin;
+          byIdentity.set(target, twin);
+        } else same.push(scope.blob);
       }
       w.state.arenas.pop();
 
@@ -364,9 +438,19 @@ export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
       const rootBlob = scope.blobs[0]!;
       layout.put(0, rootBlob.bytes, rootBlob.slots);
       if (!Array.isArray(value.unclaimed)) throw w.error('wrong-type', 'expected unclaimed to be an array');
+      // No part of a file the parts came from ends past the sum of their sizes: a kept offset past
+      // it is not "where it was" (an edited offset such as 2^31), and must not make a huge image.
+      let total = 0;
+      for (const blob of scope.blobs) total += blob.bytes.length;
+      for (const kept of value.unclaimed) total += kept?.bytes instanceof Uint8Array ? kept.bytes.length : 0;
       for (const kept of value.unclaimed) {
         if (!(kept.bytes instanceof Uint8Array) || !Number.isSafeInteger(kept.at) || kept.at < 0)
           throw w.error('wrong-type', 'unclaimed entries need { at, bytes }');
+        if (kept.at + kept.bytes.length > total)
+          throw w.error(
+            'bad-pointer',
+            `unclaimed bytes at ${kept.at} end past every byte the arena holds (${total}); clear arena.unclaimed after changing the layout`,
+          );
         if (!layout.fits(kept.at, kept.bytes, [])) {
           throw w.error(
             'bad-pointer',
@@ -377,9 +461,11 @@ export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
       }
       // Targets go back where they were, latest offset first: a target that grew runs into the next
       // one, so giving later offsets precedence moves exactly the targets that grew.
+      // Empty targets claim no bytes: they are placed last, where they were if that is still inside
+      // the image, else at its end (never past it, which would pad the file with zeros).
       const byOffset = scope.blobs
         .slice(1)
-        .filter((blob) => blob.at !== undefined)
+        .filter((blob) => blob.at !== undefined && blob.bytes.length > 0 && blob.at + blob.bytes.length <= total)
         .sort((a, b) => (b.at as number) - (a.at as number));
       for (const blob of byOffset) {
         const at = blob.at as number;
@@ -390,9 +476,19 @@ export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
       }
       for (let b = 1; b < scope.blobs.length; b++) {
         const blob = scope.blobs[b]!;
-        if (blob.placed >= 0) continue;
+        if (blob.placed >= 0 || blob.bytes.length === 0) continue;
         let spot = Math.ceil(layout.end / blob.align) * blob.align;
         while (blob.reserved.has(spot)) spot += blob.align;
+        blob.placed = spot;
+        layout.put(spot, blob.bytes, blob.slots);
+      }
+      for (let b = 1; b < scope.blobs.length; b++) {
+        const blob = scope.blobs[b]!;
+        if (blob.bytes.length > 0) continue;
+        const kept = blob.at !== undefined && blob.at <= layout.end && !blob.reserved.has(blob.at);
+        // (`layout.end` is at most `total`, so an edited offset cannot grow the image either.)
+        let spot = kept ? (blob.at as number) : Math.ceil(layout.end / blob.align) * blob.align;
+        while (!kept && blob.reserved.has(spot)) spot += blob.align;
         blob.placed = spot;
         layout.put(spot, blob.bytes, blob.slots);
       }
@@ -406,7 +502,11 @@ export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
         patcher.length = 0;
         path.length = depth;
         path.push(...p.path);
-        p.offset.write(patcher, stored);
+        try {
+          p.offset.write(patcher, stored);
+        } catch (error) {
+          throw atFileOffset(error, base + slotAt);
+        }
         path.length = depth;
         layout.image.set(patcher.written(), slotAt);
       }

@@ -27,7 +27,11 @@ export function checkFixedCount(spec: CountSpec, what: string): void {
 export function readCount(r: Reader, spec: CountSpec): number | undefined {
   if (typeof spec === 'number') return spec;
   if (spec === 'rest') return undefined;
-  return spec.read(r);
+  const at = r.pos;
+  const n = spec.read(r);
+  // A signed count field (a WAD's i32 `numlumps`) can hold a negative number: that is bad input.
+  if (!Number.isSafeInteger(n) || n < 0) throw r.error(`count ${n} is not a non-negative integer`, at);
+  return n;
 }
 
 /** Writes a count prefix, or checks that the value has the fixed count. */

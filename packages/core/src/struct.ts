@@ -8,6 +8,7 @@ import * as t from 'io-ts';
 import { defineCodec, readChild, writeChild, type Codec } from './codec.js';
 import { rebuildFields } from './rebuild.js';
 import { customDef } from './def.js';
+import { DecodeError, EncodeError } from './errors.js';
 import type { Reader } from './reader.js';
 import type { Writer } from './writer.js';
 
@@ -25,6 +26,26 @@ export type StructType<F extends Fields> = { [K in keyof F]: FieldType<F[K]> };
 
 function isCodec(spec: FieldSpec): spec is Codec<any> {
   return typeof spec === 'object' && spec !== null && typeof (spec as Codec<unknown>).read === 'function';
+}
+
+/**
+ * The codec a dependent field chooses from `parent`. The choice is user code run on values from the
+ * file (`array(entry, p.count)` with a negative count throws a RangeError): anything it throws is a
+ * DecodeError or EncodeError at the field, never an exception out of `decode` or `encode`.
+ */
+export function chooseCodec(
+  at: Reader | Writer,
+  key: string,
+  spec: (parent: any) => Codec<any>,
+  parent: unknown,
+): Codec<any> {
+  try {
+    return spec(parent);
+  } catch (error) {
+    if (error instanceof DecodeError || error instanceof EncodeError) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw at.errorAt(key, `cannot choose the codec of this field: ${reason}`);
+  }
 }
 
 function hasOwn(object: object, key: string): boolean {
@@ -176,7 +197,7 @@ export function struct<F extends Fields>(fields: F, name = 'struct'): Codec<Stru
     for (let i = 0; i < count; i++) {
       const spec = specs[i]!;
       const key = names[i]!;
-      const codec = isCodec(spec) ? spec : spec(value);
+      const codec = isCodec(spec) ? spec : chooseCodec(w, key, spec, value);
       writeChild(w, key, codec, (value as Record<string, unknown>)[key]);
     }
   };
@@ -194,7 +215,7 @@ export function struct<F extends Fields>(fields: F, name = 'struct'): Codec<Stru
     for (let i = 0; i < count; i++) {
       const spec = specs[i]!;
       const key = names[i]!;
-      const codec = isCodec(spec) ? spec : spec(out);
+      const codec = isCodec(spec) ? spec : chooseCodec(r, key, spec, out);
       out[key] = readChild(r, key, codec);
     }
     return out as StructType<F>;

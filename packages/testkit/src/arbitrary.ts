@@ -85,6 +85,20 @@ function encodesTo(codec: AnyCodec, size: number) {
   };
 }
 
+/**
+ * The least bytes a value of `codec` takes, pointer targets included (a codec's `minSize` counts
+ * only the bytes in line: a pointer's is its offset's). Recursion (`lazy`) is not followed.
+ */
+function leastBytes(codec: AnyCodec, depth = 0): number {
+  if (depth > 8 || codec.def.type === 'lazy') return codec.minSize;
+  let targets = 0;
+  for (const child of codec.children) {
+    const inner = leastBytes(child.codec, depth + 1);
+    targets += codec.def.type === 'pointer' && child.key === 'target' ? inner : inner - child.codec.minSize;
+  }
+  return codec.minSize + targets;
+}
+
 /** Consistent graph images: up to `max` objects, references within range, externals by name. */
 function graphImages(max: number): fc.Arbitrary<GraphImage> {
   const object = (count: number, externals: number) =>
@@ -265,12 +279,25 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
           for (const f of def.fields) record[f.name] = build(f.spec as AnyCodec, depth);
           return fc.record(record);
         }
-        // A field may depend on the ones before it: generate them in order.
-        let value: fc.Arbitrary<Record<string, unknown>> = fc.constant({});
+        // A field may depend on the ones before it: generate them in order. Earlier values for which
+        // the field has no codec (a negative count: the choice throws) or one too large to generate
+        // (a count of 2^31) are skipped, as decoding refuses the first and cannot meet the second.
+        const tooLarge = maxLength * 64;
+        let value: fc.Arbitrary<Record<string, unknown> | undefined> = fc.constant({});
         for (const { name, spec } of def.fields) {
-          value = value.chain((partial) =>
-            build(typeof spec === 'function' ? spec(partial) : spec, depth).map((v) => ({ ...partial, [name]: v })),
-          );
+          value = value
+            .chain((partial) => {
+              if (partial === undefined) return fc.constant(undefined);
+              let chosen: AnyCodec;
+              try {
+                chosen = typeof spec === 'function' ? spec(partial) : spec;
+              } catch {
+                return fc.constant(undefined);
+              }
+              if (leastBytes(chosen) > tooLarge) return fc.constant(undefined);
+              return build(chosen, depth).map((v) => ({ ...partial, [name]: v }));
+            })
+            .filter((partial) => partial !== undefined);
         }
         return value;
       }
