@@ -14,7 +14,7 @@
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js';
-import { DecodeError, EncodeError, type PathSegment } from './errors.js';
+import { DecodeError, EncodeError } from './errors.js';
 
 /**
  * A whole graph as numbers and bytes — what a format writes to disk and reads back. It is columnar

@@ -7,6 +7,8 @@
 import * as t from 'io-ts';
 import {
   align,
+  array as arrayOf,
+  arrayIndexes,
   chunk,
   DecodeError,
   defineCodec,
@@ -436,7 +438,7 @@ function keepRawWhenAmbiguous(schema: Schema, structName: string, inner: Codec<I
         path: state.path.length,
         depth: state.depth,
         warnings: state.warnings.length,
-        pending: schema.context.pending.length,
+        pending: arrayIndexes(r.state.context).pending.length,
       };
       try {
         const value = inner.read(r);
@@ -448,7 +450,7 @@ function keepRawWhenAmbiguous(schema: Schema, structName: string, inner: Codec<I
       state.path.length = saved.path;
       state.depth = saved.depth;
       state.warnings.length = saved.warnings;
-      schema.context.pending.length = saved.pending;
+      arrayIndexes(r.state.context).pending.length = saved.pending;
       r.pos = start;
       r.warn(
         'instance-kept-raw',
@@ -560,16 +562,7 @@ export function dataBody(variant: EdgeVariant, table: EngineTable): Codec<DataBo
         throw r.error(`array ${array} is of structure ${def.struct}, which has no Stru definition`, at);
       reportReconcileWarnings(r, schema);
       const element = instanceChunk(schema, structDef.marker, structDef.name, schema.instance(def.struct));
-      const elements: Instance[] = [];
-      const path = r.state.path;
-      path.push('elements');
-      for (let i = 0; i < def.count; i++) {
-        path.push(i);
-        elements.push(element.read(r));
-        path.pop();
-      }
-      path.pop();
-      context.elements.set(array, elements);
+      const elements = readChild(r, 'elements', arrayOf(element, def.count));
       const pad: Padding = readChild(r, 'pad', pad4);
       return pad === undefined ? { array, elements } : { array, elements, pad };
     },
@@ -594,14 +587,7 @@ export function dataBody(variant: EdgeVariant, table: EngineTable): Codec<DataBo
       } catch (error) {
         throw w.error(error instanceof Error ? error.message : String(error));
       }
-      const path = w.state.path;
-      path.push('elements');
-      value.elements.forEach((instance, i) => {
-        path.push(i);
-        element.write(w, instance);
-        path.pop();
-      });
-      path.pop();
+      writeChild(w, 'elements', arrayOf(element, def.count), value.elements);
       writeChild(w, 'pad', pad4, value.pad);
     },
   });

@@ -11,26 +11,23 @@ import {
   checksum,
   chunk,
   chunkList,
-  DecodeError,
   defineCodec,
   isRawChunk,
   magic,
   struct,
   transformKeeping,
   u32le,
+  withArrayIndexes,
   type ArrayDef,
   type Codec,
-  type Instance,
   type Kept,
   type KnownChunk,
   type RawChunk,
   type StructDef,
 } from '@savekit/core';
-import { edgeContext } from './context.js';
 import { dataBody, type DataBody } from './data.js';
 import { arrayDef, structDef } from './definitions.js';
 import { DESIGN_LUMPS, globBody, type GlobEntry } from './glob.js';
-import { attachTarget, type IndexRef } from './references.js';
 import { tableFor, type EngineTable } from './tables.js';
 import { nestedFraming, storedLayers, topFraming, variantOf, type EdgeVariant } from './variants.js';
 
@@ -158,50 +155,14 @@ function dataBodies(chunks: ReadonlyArray<TopChunk>): DataBody[] {
 }
 
 /**
- * Resolves INDEX references once every array is read (a reference may point forward), and on write
- * numbers every array's elements first so references follow their elements.
+ * Every array's elements, by name (the core's named arrays): INDEX references are resolved against
+ * them once every array is read (a reference may point forward), and on write every array is
+ * numbered first, so references follow their elements.
  */
 function withReferences(list: Codec<TopChunk[]>): Codec<TopChunk[]> {
-  return defineCodec<TopChunk[]>({
-    name: list.name,
-    kind: list.kind,
-    json: list.json,
-    minSize: list.minSize,
-    meta: list.meta,
-    children: list.children,
-    read(r) {
-      const chunks = list.read(r);
-      const context = edgeContext(r.state.context);
-      // A unit of work per reference resolved (each was read as a field, so this at most doubles it).
-      r.work(context.pending.length);
-      for (const { ref, path, offset } of context.pending) {
-        const elements = context.elements.get(ref.$ref);
-        if (elements === undefined) continue; // an array the save does not carry (level data): the number is kept
-        if (ref.index > elements.length)
-          throw new DecodeError(
-            path,
-            offset,
-            `INDEX ${ref.index} is past the end of ${ref.$ref} (${elements.length} elements)`,
-          );
-        attachTarget(ref as IndexRef, elements[ref.index - 1]!); // 1 ≤ index ≤ length: 0 reads as null
-      }
-      return chunks;
-    },
-    write(w, chunks) {
-      if (Array.isArray(chunks)) {
-        const context = edgeContext(w.state.context);
-        for (const body of dataBodies(chunks)) {
-          const numbering = new Map<Instance, number>();
-          body.elements.forEach((element, i) => {
-            if (!numbering.has(element)) numbering.set(element, i + 1);
-          });
-          context.numbering.set(body.array, numbering);
-          context.counts.set(body.array, body.elements.length);
-        }
-      }
-      list.write(w, chunks);
-    },
-  });
+  return withArrayIndexes(list, (chunks) =>
+    Array.isArray(chunks) ? dataBodies(chunks).map((body) => [body.array, body.elements] as const) : [],
+  );
 }
 
 /** Which layout a chunk list follows: the draft's if it has any of its chunks or lumps. */
