@@ -32,7 +32,7 @@ import {
   type StructPlan,
   type Writer,
 } from '@savekit/core';
-import { edgeContext, MAX_CHUNK_DEPTH, type EdgeContext } from './context.js';
+import { edgeContext, MAX_CHUNK_DEPTH, type DefinitionPlace, type EdgeContext } from './context.js';
 import { edgeString } from './primitives.js';
 import { indexRef } from './references.js';
 import { knownField, knownStructs, numericBySize, type EngineTable } from './tables.js';
@@ -65,6 +65,8 @@ class Schema {
   /** Structures by name and by marker, the first defined of each (as the engine's lookups). */
   private byName = new Map<string, StructDef>();
   private byMarker = new Map<string, string>();
+  /** Where each structure (the first of its name) is in the document. */
+  private placeByName = new Map<string, DefinitionPlace>();
   /** How many of `context.structs` are in `byName` and `byMarker`. */
   private indexed = 0;
   /** The plans so far: extended in place as definitions arrive. */
@@ -114,21 +116,23 @@ class Schema {
     const guessed: string[] = [];
     for (let i = this.seen; i < structs.length; i++) {
       const def = structs[i]!;
+      // What is said of a definition names it where it is in the document.
+      const place = this.context.structPlaces[i] ?? { path: [], offset: 0 };
       // Reconciling is linear in the definition: a unit per field, charged to the decode's budget.
-      this.budget?.spendWork(def.fields.length + 1, ['Stru', def.name], 0);
+      this.budget?.spendWork(def.fields.length + 1, place.path, place.offset);
       if (this.plans.has(def.name) || added.has(def.name))
-        throw new DecodeError(['Stru', def.name], 0, `structure ${def.name} is defined twice`);
+        throw new DecodeError(place.path, place.offset, `structure ${def.name} is defined twice`);
       const base = tableStructs.get(def.name);
       if (base === undefined)
         notes.push({
           code: 'unknown-struct',
-          path: ['Stru', def.name],
-          offset: 0,
+          path: place.path,
+          offset: place.offset,
           message: `structure ${def.name} is not known to this reader; its fields are read as the file declares them`,
         });
       const fields: KnownField[] = [...(base?.fields ?? [])];
       const names = new Set(fields.map((k) => k.name));
-      for (const f of def.fields) {
+      for (const [at, f] of def.fields.entries()) {
         if (names.has(f.name)) continue;
         names.add(f.name);
         const other = knownField(def.name, f.name, f.kind);
@@ -139,8 +143,8 @@ class Schema {
         if (base !== undefined)
           notes.push({
             code: 'unknown-field',
-            path: ['Stru', def.name, f.name],
-            offset: 0,
+            path: [...place.path, 'fields', at],
+            offset: place.offset,
             message: `field ${f.name} of ${def.name} is not known to this reader; it is read as the file declares it`,
           });
         if (f.kind === 'numeric' && !UNAMBIGUOUS_SIZES.has(f.size)) guessed.push(def.name);
@@ -174,7 +178,11 @@ class Schema {
     const structs = this.context.structs;
     for (; this.indexed < structs.length; this.indexed++) {
       const def = structs[this.indexed]!;
-      if (!this.byName.has(def.name)) this.byName.set(def.name, def);
+      if (!this.byName.has(def.name)) {
+        this.byName.set(def.name, def);
+        const place = this.context.structPlaces[this.indexed];
+        if (place !== undefined) this.placeByName.set(def.name, place);
+      }
       if (!this.byMarker.has(def.marker)) this.byMarker.set(def.marker, def.name);
     }
   }
@@ -253,7 +261,9 @@ class Schema {
     if (plan === undefined || this.guessed.has(name)) found = true;
     else {
       // Found again after each new definition: charged, a unit per field looked at.
-      this.budget?.spendWork(plan.fields.length, ['Stru', name], 0);
+      this.index();
+      const place = this.placeByName.get(name);
+      this.budget?.spendWork(plan.fields.length, place?.path ?? [], place?.offset ?? 0);
       found = plan.fields.some(
         (f) => f.def.kind === 'struct' && f.def.ref !== undefined && this.findAmbiguity(f.def.ref, seen),
       );
@@ -533,7 +543,8 @@ function reportReconcileWarnings(r: Reader, schema: Schema): void {
     const key = `${warning.code}:${warning.path.join('.')}`;
     if (context.warned.has(key)) continue;
     context.warned.add(key);
-    r.state.warnings.push({ ...warning, offset: r.pos });
+    // Said of a definition, where it is in the document (not where the Data chunk that needed it is).
+    r.state.warnings.push(warning);
   }
 }
 

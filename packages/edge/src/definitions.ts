@@ -178,12 +178,14 @@ export const structDef: Codec<StructDef> = defineCodec<StructDef>({
     const fields = readChild(r, 'fields', array(distinctFields(), count));
     const def = { name, marker, fields };
     context.structs.push(def);
+    context.structPlaces.push({ path: r.state.path.slice(), offset: at });
     context.structNames.add(name);
     return def;
   },
   write(w, def) {
     if (typeof def !== 'object' || def === null || !Array.isArray(def.fields))
       throw w.error('expected { name, marker, fields }');
+    const place = { path: w.state.path.slice(), offset: w.length };
     const context = edgeContext(w.state.context);
     fail(w, 'name', nameProblem(def.name, 'the structure name'));
     if (context.structNames.has(def.name)) fail(w, 'name', `structure ${def.name} is defined twice`);
@@ -199,6 +201,7 @@ export const structDef: Codec<StructDef> = defineCodec<StructDef>({
     writeName(w, 'marker', def.marker, 'the structure marker');
     writeChild(w, 'fields', array(distinctFields(), def.fields.length), def.fields);
     context.structs.push(def);
+    context.structPlaces.push(place);
     context.structNames.add(def.name);
   },
 });
