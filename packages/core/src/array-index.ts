@@ -15,6 +15,7 @@
  */
 import * as t from 'io-ts';
 import { defineCodec, type Codec } from './codec.js';
+import { withHooks } from './hooks.js';
 import { DecodeError, EncodeError, type PathSegment } from './errors.js';
 import { u32le } from './integers.js';
 import type { Reader } from './reader.js';
@@ -269,24 +270,14 @@ export function withArrayIndexes<A>(
   codec: Codec<A>,
   arraysOf: (value: A) => Iterable<readonly [string, ReadonlyArray<object>]>,
 ): Codec<A> {
-  return defineCodec<A>({
-    name: codec.name,
-    kind: codec.kind,
-    json: codec.json,
-    ...(codec.size !== undefined ? { size: codec.size } : {}),
-    minSize: codec.minSize,
-    ...(codec.meta !== undefined ? { meta: codec.meta } : {}),
-    ...(codec.children !== undefined ? { children: codec.children } : {}),
-    read(r) {
-      const value = codec.read(r);
+  return withHooks(codec, {
+    afterRead(value, { reader }) {
       const table = new ArrayTable<object>();
       for (const [name, elements] of arraysOf(value)) table.set(name, elements as object[]);
-      resolveArrayIndexes(r, table);
-      return value;
+      resolveArrayIndexes(reader, table);
     },
-    write(w, value) {
-      numberArrays(w, arraysOf(value));
-      codec.write(w, value);
+    beforeWrite(value, { writer }) {
+      numberArrays(writer, arraysOf(value));
     },
   });
 }

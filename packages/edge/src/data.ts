@@ -4,6 +4,7 @@
  *
  * @module
  */
+import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import {
   align,
@@ -12,7 +13,9 @@ import {
   chunk,
   DecodeError,
   defineCodec,
+  fourcc,
   instanceCodec,
+  peek,
   readChild,
   reconcile,
   writeChild,
@@ -344,10 +347,11 @@ function schemaOf(
   return schema;
 }
 
+/** A chunk's marker, read without consuming it (the chunk codec reads it again). */
+const marker4 = peek(fourcc());
+
 function peekMarker(r: Reader): string | undefined {
-  if (r.remaining < 4) return undefined;
-  const b = r.bytes;
-  return String.fromCharCode(b[r.pos]!, b[r.pos + 1]!, b[r.pos + 2]!, b[r.pos + 3]!);
+  return r.remaining < 4 ? undefined : marker4.read(r);
 }
 
 /**
@@ -440,28 +444,23 @@ function keepRawWhenAmbiguous(schema: Schema, structName: string, inner: Codec<I
     json: inner.json,
     minSize: 0,
     read(r) {
-      const start = r.pos;
       r.work(schema.instanceCost(structName));
       if (!schema.ambiguous(structName)) return inner.read(r);
-      const state = r.state;
-      const saved = {
-        path: state.path.length,
-        depth: state.depth,
-        warnings: state.warnings.length,
-        pending: arrayIndexes(r.state.context).pending.length,
-      };
-      try {
-        const value = inner.read(r);
-        if (r.end - r.pos < 4) return value;
-      } catch (error) {
-        // Only a failure of the guess is forgiven; a structural limit is an error whatever the guess.
-        if (!(error instanceof DecodeError) || FATAL.has(error)) throw error;
-      }
-      state.path.length = saved.path;
-      state.depth = saved.depth;
-      state.warnings.length = saved.warnings;
-      arrayIndexes(r.state.context).pending.length = saved.pending;
-      r.pos = start;
+      // The guess is tried; if it fails or leaves a field's worth of bytes over, everything the
+      // reading did is rolled back (position, path, warnings, depth — and the references it read).
+      const { pending } = arrayIndexes(r.state.context);
+      const mark = pending.length;
+      const tried = r.attempt(
+        (r) => {
+          const value = inner.read(r);
+          if (r.end - r.pos >= 4) throw r.error(`${r.end - r.pos} bytes are left after the fields of ${structName}`);
+          return value;
+        },
+        { undo: () => (pending.length = mark) },
+      );
+      if (E.isRight(tried)) return tried.right;
+      // Only a failure of the guess is forgiven; a structural limit is an error whatever the guess.
+      if (FATAL.has(tried.left)) throw tried.left;
       r.warn(
         'instance-kept-raw',
         `the fields of ${structName} do not fit its data (a float field no release table knows?); the instance is kept as bytes`,

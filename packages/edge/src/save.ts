@@ -7,13 +7,16 @@
 import * as t from 'io-ts';
 import {
   adler32,
+  align,
   bytes,
   checksum,
   chunk,
   chunkList,
   defineCodec,
+  fourcc,
   isRawChunk,
   magic,
+  peek,
   struct,
   transformKeeping,
   u32le,
@@ -89,6 +92,11 @@ function topChunks(variant: EdgeVariant, table: EngineTable): Codec<TopChunk[]> 
   return withReferences(list as unknown as Codec<TopChunk[]>);
 }
 
+/** Padding to 4 bytes from the start of the chunk body. */
+const pad4 = align(4);
+/** The next four bytes as a marker, not consumed. */
+const marker4 = peek(fourcc());
+
 /** A definition followed by zero padding to 4 bytes (the engine pads every chunk's data). */
 function alignedBody<A>(codec: Codec<A>): Codec<A> {
   return defineCodec<A>({
@@ -99,16 +107,14 @@ function alignedBody<A>(codec: Codec<A>): Codec<A> {
     children: [{ key: 'value', codec }],
     read(r) {
       const value = codec.read(r);
-      const pad = (4 - ((r.pos - r.start) % 4)) % 4;
-      if (r.remaining < pad) throw r.shortfall(pad);
-      for (let i = 0; i < pad; i++)
-        if (r.bytes[r.pos + i] !== 0) throw r.error('padding after a definition is not zero', r.pos + i);
-      r.pos += pad;
+      const at = r.pos;
+      const pad = pad4.read(r);
+      if (pad !== undefined) throw r.error('padding after a definition is not zero', at + pad.findIndex((b) => b !== 0));
       return value;
     },
     write(w, value) {
       codec.write(w, value);
-      w.fill((4 - ((w.length - w.origin) % 4)) % 4, 0);
+      pad4.write(w, undefined);
     },
   });
 }
@@ -129,9 +135,7 @@ function definitionsOrContainer<D extends object, C extends unknown[]>(
       { key: 'design', codec: container },
     ],
     read(r) {
-      const b = r.bytes;
-      const isContainer =
-        r.remaining >= 4 && String.fromCharCode(b[r.pos]!, b[r.pos + 1]!, b[r.pos + 2]!, b[r.pos + 3]!) === marker;
+      const isContainer = r.remaining >= 4 && marker4.read(r) === marker;
       return isContainer ? container.read(r) : single.read(r);
     },
     write(w, value) {
