@@ -328,6 +328,8 @@ const SCHEMA = Symbol('savekit.edge.schema');
 
 /** Errors no fallback may turn into a kept instance (the engine's nesting limit). */
 const FATAL = new WeakSet<DecodeError>();
+/** Instances the fallback kept as bytes (told by identity: a file's field may be called `$raw`). */
+const KEPT_RAW = new WeakSet<Instance>();
 
 function schemaOf(
   context: EdgeContext,
@@ -386,6 +388,7 @@ function instanceChunk(
     json: t.UnknownRecord as unknown as t.Type<Instance, unknown, unknown>,
     minSize: 8,
     read(r) {
+      const at = r.pos;
       const marker = peekMarker(r);
       if (marker === undefined) throw r.shortfall(8);
       const structName = structOf(marker);
@@ -405,6 +408,12 @@ function instanceChunk(
         context.openInstances -= 1;
       }
       const instance = value.body;
+      if (KEPT_RAW.has(instance))
+        r.warn(
+          'instance-kept-raw',
+          `the fields of ${structName} do not fit its data (a float field no release table knows?); the instance is kept as bytes`,
+          at,
+        );
       if (value.pad !== undefined) instance.$pad = value.pad;
       if (marker !== expected) instance.$marker = marker;
       return instance;
@@ -461,11 +470,9 @@ function keepRawWhenAmbiguous(schema: Schema, structName: string, inner: Codec<I
       if (E.isRight(tried)) return tried.right;
       // Only a failure of the guess is forgiven; a structural limit is an error whatever the guess.
       if (FATAL.has(tried.left)) throw tried.left;
-      r.warn(
-        'instance-kept-raw',
-        `the fields of ${structName} do not fit its data (a float field no release table knows?); the instance is kept as bytes`,
-      );
-      return { $raw: r.take(r.end - r.pos) };
+      const kept = { $raw: r.take(r.end - r.pos) };
+      KEPT_RAW.add(kept); // warned about by instanceChunk, at the element's document path
+      return kept;
     },
     write(w, value) {
       if (value.$raw instanceof Uint8Array) {
