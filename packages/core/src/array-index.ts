@@ -248,7 +248,11 @@ export function resolveArrayIndexes(r: Reader, table: ArrayTable<object>): void 
     const elements = table.get(ref.$ref);
     if (elements === undefined) continue; // an array the value does not carry: the number is kept
     if (ref.index > elements.length)
-      throw new DecodeError(path, offset, `INDEX ${ref.index} is past the end of ${ref.$ref} (${elements.length} elements)`);
+      throw new DecodeError(
+        path,
+        offset,
+        `INDEX ${ref.index} is past the end of ${ref.$ref} (${elements.length} elements)`,
+      );
     attachTarget(ref, elements[ref.index - 1]!); // 1 ≤ index ≤ length: 0 reads as null
   }
   pending.length = 0;

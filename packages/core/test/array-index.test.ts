@@ -116,7 +116,10 @@ describe('arrayIndex inside withArrayIndexes', () => {
   });
 
   test('reference resolution is charged as work: a unit per reference', () => {
-    const bytes = encodeOk(things, Array.from({ length: 50 }, (_, i) => ({ hp: i, target: null })));
+    const bytes = encodeOk(
+      things,
+      Array.from({ length: 50 }, (_, i) => ({ hp: i, target: null })),
+    );
     const refs = Uint8Array.from(bytes);
     for (let i = 0; i < 50; i++) refs[1 + i * 5 + 1] = 1; // every target → the first thing
     const tight = decode(things, refs, { maxWork: 150 });

@@ -5,7 +5,18 @@
  * @module
  */
 import * as t from 'io-ts';
-import { array, cp437, defineCodec, i32le, u16le, u32le, u8, type Codec, type Reader, type Writer } from '@savekit/core';
+import {
+  array,
+  cp437,
+  defineCodec,
+  i32le,
+  u16le,
+  u32le,
+  u8,
+  type Codec,
+  type Reader,
+  type Writer,
+} from '@savekit/core';
 
 /** `byte`: one raw byte. */
 export const edgeByte: Codec<number> = u8;

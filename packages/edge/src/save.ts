@@ -109,7 +109,8 @@ function alignedBody<A>(codec: Codec<A>): Codec<A> {
       const value = codec.read(r);
       const at = r.pos;
       const pad = pad4.read(r);
-      if (pad !== undefined) throw r.error('padding after a definition is not zero', at + pad.findIndex((b) => b !== 0));
+      if (pad !== undefined)
+        throw r.error('padding after a definition is not zero', at + pad.findIndex((b) => b !== 0));
       return value;
     },
     write(w, value) {

@@ -43,7 +43,7 @@ function elementsOf(bytes: Uint8Array) {
   const result = decode(edgeSave, bytes);
   if (E.isLeft(result)) throw result.left;
   const data = result.right.value.chunks.find((c) => c.id === 'Data')!;
-  const body = (data.body as { value: DataBody }).value;
+  const body = (data as unknown as { body: { value: DataBody } }).body.value;
   return { value: result.right.value, elements: body.elements, warnings: result.right.warnings };
 }
 

@@ -105,7 +105,7 @@ describe('structure definitions: linear work', () => {
     expect(Object.keys(element!).length).toBe(width);
     // Said where the definition is in the document: under the wide structure's Stru chunk.
     const stru = value.chunks.findIndex(
-      (c) => c.id === 'Stru' && (c.body as { value?: { name?: string } }).value?.name === 'wide_t',
+      (c) => c.id === 'Stru' && (c as { body?: { value?: { name?: string } } }).body?.value?.name === 'wide_t',
     );
     const unknown = warnings.filter((w) => w.code === 'unknown-struct');
     expect(unknown.map((w) => w.path.slice(0, 2))).toEqual([['chunks', stru]]);
