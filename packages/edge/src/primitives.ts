@@ -84,14 +84,15 @@ export function joinEdgeFloat(exponent: number, mantissa: number): number {
 
 /**
  * Whether (exponent, mantissa) is what the engine writes for the value it decodes to: a normalised
- * mantissa (|m| in [2^29, 2^30)) whose value is exactly a float32, or zero as (256, 0).
+ * mantissa (|m| in [2^29, 2^30)) whose value is exactly a finite float32, or zero as (256, 0).
  */
 function isCanonical(exponent: number, mantissa: number): boolean {
   if (mantissa === 0) return exponent === 256;
   const m = mantissa < 0 ? -mantissa : mantissa;
   if (m < 0x20000000 || m >= 0x40000000) return false;
   const x = mantissa * (exponent < 1024 ? SCALE[exponent]! : 2 ** (exponent - 286));
-  return Math.fround(x) === x;
+  // Past float32's range the value is infinite, which cannot be written back: kept as its pair.
+  return Math.fround(x) === x && Number.isFinite(x);
 }
 
 const rawFloatJson = t.type({ exponent: t.number, mantissa: t.number }, 'RawEdgeFloat');
