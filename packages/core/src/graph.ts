@@ -14,7 +14,7 @@
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js';
-import { DecodeError, EncodeError, type ErrorCode, type PathSegment } from './errors.js';
+import { DecodeError, EncodeError, type ErrorCode } from './errors.js';
 
 /**
  * A whole graph as numbers and bytes — what a format writes to disk and reads back. It is columnar
@@ -631,77 +631,5 @@ export function readGraph<O extends object>(
     return E.left(
       new DecodeError(path, 0, `restoring object ${active}: ${error instanceof Error ? error.message : String(error)}`),
     );
-  }
-}
-
-/**
- * EDGE-style numbering: objects live in named arrays (`mobjs`, `players`, …) and a reference is
- * 1 + the position in its array, 0 for null. For writing: number objects by the arrays they are in.
- */
-export class ArrayNumbering<O extends object> {
-  private readonly positions = new Map<string, Map<O, number>>();
-
-  /** Numbers the elements of each array by position (1-based). */
-  constructor(arrays: Readonly<Record<string, ReadonlyArray<O>>>) {
-    for (const [name, elements] of Object.entries(arrays)) {
-      const map = new Map<O, number>();
-      elements.forEach((element, i) => {
-        if (!map.has(element)) map.set(element, i + 1);
-      });
-      this.positions.set(name, map);
-    }
-  }
-
-  /** The INDEX value of `target` in array `name`: 0 for null, else 1 + its position. */
-  indexOf(name: string, target: O | null, path: ReadonlyArray<PathSegment> = []): number {
-    if (target === null || target === undefined) return 0;
-    const map = this.positions.get(name);
-    if (map === undefined)
-      throw new EncodeError(path, 0, `there is no array named ${JSON.stringify(name)}`, 'bad-pointer');
-    const index = map.get(target);
-    if (index === undefined)
-      throw new EncodeError(path, 0, `the object referred to is not an element of ${name}`, 'bad-pointer');
-    return index;
-  }
-}
-
-/**
- * EDGE-style numbering for reading: every named array is allocated with its element count and
- * filled with defaults before any field is decoded, so INDEX values anywhere resolve to elements.
- */
-export class ArrayTable<O> {
-  private readonly arrays = new Map<string, O[]>();
-
-  /** Allocates array `name` with `count` elements made by `makeDefault` (refusing absurd counts). */
-  allocate(name: string, count: number, makeDefault: (index: number) => O, maxCount = 1 << 24): O[] {
-    if (!Number.isSafeInteger(count) || count < 0 || count > maxCount) {
-      throw new DecodeError(
-        [name],
-        0,
-        `array ${name} cannot have ${count} elements (limit ${maxCount})`,
-        'count-too-large',
-      );
-    }
-    if (this.arrays.has(name)) throw new DecodeError([name], 0, `array ${name} is defined twice`);
-    const elements = Array.from({ length: count }, (_, i) => makeDefault(i));
-    this.arrays.set(name, elements);
-    return elements;
-  }
-
-  /** The elements of array `name`, if allocated. */
-  get(name: string): O[] | undefined {
-    return this.arrays.get(name);
-  }
-
-  /** The element an INDEX value names: null for 0; a DecodeError for an unknown array or a bad index. */
-  resolve(name: string, index: number, path: ReadonlyArray<PathSegment> = [], offset = 0): O | null {
-    if (index === 0) return null;
-    const elements = this.arrays.get(name);
-    if (elements === undefined)
-      throw new DecodeError(path, offset, `INDEX into unknown array ${JSON.stringify(name)}`, 'bad-pointer');
-    if (!Number.isInteger(index) || index < 1 || index > elements.length) {
-      throw new DecodeError(path, offset, `INDEX ${index} is outside ${name} (1 to ${elements.length})`, 'bad-pointer');
-    }
-    return elements[index - 1] as O;
   }
 }

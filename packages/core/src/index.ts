@@ -194,6 +194,18 @@ export { grouped, plural } from './counts.js';
 export {
   ArrayNumbering,
   ArrayTable,
+  arrayIndex,
+  arrayIndexes,
+  attachTarget,
+  numberArrays,
+  refTo,
+  resolveArrayIndexes,
+  withArrayIndexes,
+  type ArrayIndexes,
+  type IndexRef,
+  type PendingRef,
+} from './array-index.js';
+export {
   graphObject,
   graphSize,
   readGraph,

@@ -1,8 +1,6 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
 import {
-  ArrayNumbering,
-  ArrayTable,
   decode,
   encode,
   graphImage,
@@ -450,25 +448,5 @@ describe('the graph image codec', () => {
     checkLaws(graphImage, images, {
       equal: (a, b) => expect(ok(encode(graphImage, a))).toEqual(ok(encode(graphImage, b))),
     });
-  });
-});
-
-describe('named arrays (EDGE-style numbering)', () => {
-  test('INDEX is 1 + the position in the named array, 0 for null; arrays are allocated before use', () => {
-    const m1 = { name: 'imp' };
-    const m2 = { name: 'zombie' };
-    const numbering = new ArrayNumbering<{ name: string }>({ mobjs: [m1, m2], players: [] });
-    expect(numbering.indexOf('mobjs', m2)).toBe(2);
-    expect(numbering.indexOf('mobjs', null)).toBe(0);
-    expect(() => numbering.indexOf('players', m1)).toThrow(/not an element of players/);
-    expect(() => numbering.indexOf('lines', m1)).toThrow(/no array named "lines"/);
-
-    const table = new ArrayTable<{ name: string }>();
-    const mobjs = table.allocate('mobjs', 3, () => ({ name: '' }));
-    expect(table.resolve('mobjs', 2, ['mobj', 'target'])).toBe(mobjs[1]);
-    expect(table.resolve('mobjs', 0)).toBeNull();
-    expect(() => table.resolve('mobjs', 4, ['mobjs', 0, 'target'], 40)).toThrow('INDEX 4 is outside mobjs (1 to 3)');
-    expect(() => table.resolve('sectors', 1)).toThrow(/unknown array "sectors"/);
-    expect(() => table.allocate('huge', 2 ** 32 - 1, () => ({ name: '' }))).toThrow(/cannot have 4294967295 elements/);
   });
 });

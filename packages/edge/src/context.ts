@@ -1,16 +1,14 @@
 /**
  * What the chunks of one EDGE save tell each other while it is decoded or encoded: the structure and
- * array definitions read so far (a `Data` chunk is read by them), the references waiting for their
- * arrays, and on write the numbering of every array's elements.
+ * array definitions read so far (a `Data` chunk is read by them). INDEX references and the numbering
+ * of array elements are the core's (`arrayIndexes`).
  *
  * @module
  */
-import type { ArrayDef, Instance, PathSegment, StructDef } from '@savekit/core';
-import type { IndexRef } from './references.js';
+import type { ArrayDef, PathSegment, StructDef } from '@savekit/core';
 
-/** A reference read before its array was known, resolved once the whole save is read. */
-export interface PendingRef {
-  readonly ref: IndexRef;
+/** Where a structure definition is in the document: its path and offset (for what is said of it later). */
+export interface DefinitionPlace {
   readonly path: ReadonlyArray<PathSegment>;
   readonly offset: number;
 }
@@ -19,18 +17,12 @@ export interface PendingRef {
 export interface EdgeContext {
   /** Structure definitions, in file order. */
   readonly structs: StructDef[];
+  /** Where each of `structs` was read or written (same order). */
+  readonly structPlaces: DefinitionPlace[];
   /** The names of `structs` (each may be defined once). */
   readonly structNames: Set<string>;
   /** Array definitions by name. */
   readonly arrays: Map<string, ArrayDef>;
-  /** Decoded elements of each array (from its Data chunk). */
-  readonly elements: Map<string, Instance[]>;
-  /** INDEX references to resolve at the end of the decode. */
-  readonly pending: PendingRef[];
-  /** On write: each array's elements → their INDEX (1-based). */
-  readonly numbering: Map<string, Map<Instance, number>>;
-  /** On write: each array's element count, from its Data chunk (what its Arry chunk must say). */
-  readonly counts: Map<string, number>;
   /** Whether reconciliation warnings were reported already. */
   warned: Set<string>;
   /** Structure-instance chunks open right now (inside one top-level chunk). */
@@ -48,12 +40,9 @@ export function edgeContext(context: Map<unknown, unknown>): EdgeContext {
   if (found === undefined) {
     found = {
       structs: [],
+      structPlaces: [],
       structNames: new Set(),
       arrays: new Map(),
-      elements: new Map(),
-      pending: [],
-      numbering: new Map(),
-      counts: new Map(),
       warned: new Set(),
       openInstances: 0,
     };

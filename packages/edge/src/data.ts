@@ -4,13 +4,18 @@
  *
  * @module
  */
+import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import {
   align,
+  array as arrayOf,
+  arrayIndexes,
   chunk,
   DecodeError,
   defineCodec,
+  fourcc,
   instanceCodec,
+  peek,
   readChild,
   reconcile,
   writeChild,
@@ -30,7 +35,7 @@ import {
   type StructPlan,
   type Writer,
 } from '@savekit/core';
-import { edgeContext, MAX_CHUNK_DEPTH, type EdgeContext } from './context.js';
+import { edgeContext, MAX_CHUNK_DEPTH, type DefinitionPlace, type EdgeContext } from './context.js';
 import { edgeString } from './primitives.js';
 import { indexRef } from './references.js';
 import { knownField, knownStructs, numericBySize, type EngineTable } from './tables.js';
@@ -63,6 +68,8 @@ class Schema {
   /** Structures by name and by marker, the first defined of each (as the engine's lookups). */
   private byName = new Map<string, StructDef>();
   private byMarker = new Map<string, string>();
+  /** Where each structure (the first of its name) is in the document. */
+  private placeByName = new Map<string, DefinitionPlace>();
   /** How many of `context.structs` are in `byName` and `byMarker`. */
   private indexed = 0;
   /** The plans so far: extended in place as definitions arrive. */
@@ -112,21 +119,23 @@ class Schema {
     const guessed: string[] = [];
     for (let i = this.seen; i < structs.length; i++) {
       const def = structs[i]!;
+      // What is said of a definition names it where it is in the document.
+      const place = this.context.structPlaces[i] ?? { path: [], offset: 0 };
       // Reconciling is linear in the definition: a unit per field, charged to the decode's budget.
-      this.budget?.spendWork(def.fields.length + 1, ['Stru', def.name], 0);
+      this.budget?.spendWork(def.fields.length + 1, place.path, place.offset);
       if (this.plans.has(def.name) || added.has(def.name))
-        throw new DecodeError(['Stru', def.name], 0, `structure ${def.name} is defined twice`);
+        throw new DecodeError(place.path, place.offset, `structure ${def.name} is defined twice`);
       const base = tableStructs.get(def.name);
       if (base === undefined)
         notes.push({
           code: 'unknown-struct',
-          path: ['Stru', def.name],
-          offset: 0,
+          path: place.path,
+          offset: place.offset,
           message: `structure ${def.name} is not known to this reader; its fields are read as the file declares them`,
         });
       const fields: KnownField[] = [...(base?.fields ?? [])];
       const names = new Set(fields.map((k) => k.name));
-      for (const f of def.fields) {
+      for (const [at, f] of def.fields.entries()) {
         if (names.has(f.name)) continue;
         names.add(f.name);
         const other = knownField(def.name, f.name, f.kind);
@@ -137,8 +146,8 @@ class Schema {
         if (base !== undefined)
           notes.push({
             code: 'unknown-field',
-            path: ['Stru', def.name, f.name],
-            offset: 0,
+            path: [...place.path, 'fields', at],
+            offset: place.offset,
             message: `field ${f.name} of ${def.name} is not known to this reader; it is read as the file declares it`,
           });
         if (f.kind === 'numeric' && !UNAMBIGUOUS_SIZES.has(f.size)) guessed.push(def.name);
@@ -172,7 +181,11 @@ class Schema {
     const structs = this.context.structs;
     for (; this.indexed < structs.length; this.indexed++) {
       const def = structs[this.indexed]!;
-      if (!this.byName.has(def.name)) this.byName.set(def.name, def);
+      if (!this.byName.has(def.name)) {
+        this.byName.set(def.name, def);
+        const place = this.context.structPlaces[this.indexed];
+        if (place !== undefined) this.placeByName.set(def.name, place);
+      }
       if (!this.byMarker.has(def.marker)) this.byMarker.set(def.marker, def.name);
     }
   }
@@ -251,7 +264,9 @@ class Schema {
     if (plan === undefined || this.guessed.has(name)) found = true;
     else {
       // Found again after each new definition: charged, a unit per field looked at.
-      this.budget?.spendWork(plan.fields.length, ['Stru', name], 0);
+      this.index();
+      const place = this.placeByName.get(name);
+      this.budget?.spendWork(plan.fields.length, place?.path ?? [], place?.offset ?? 0);
       found = plan.fields.some(
         (f) => f.def.kind === 'struct' && f.def.ref !== undefined && this.findAmbiguity(f.def.ref, seen),
       );
@@ -313,6 +328,8 @@ const SCHEMA = Symbol('savekit.edge.schema');
 
 /** Errors no fallback may turn into a kept instance (the engine's nesting limit). */
 const FATAL = new WeakSet<DecodeError>();
+/** Instances the fallback kept as bytes (told by identity: a file's field may be called `$raw`). */
+const KEPT_RAW = new WeakSet<Instance>();
 
 function schemaOf(
   context: EdgeContext,
@@ -332,10 +349,11 @@ function schemaOf(
   return schema;
 }
 
+/** A chunk's marker, read without consuming it (the chunk codec reads it again). */
+const marker4 = peek(fourcc());
+
 function peekMarker(r: Reader): string | undefined {
-  if (r.remaining < 4) return undefined;
-  const b = r.bytes;
-  return String.fromCharCode(b[r.pos]!, b[r.pos + 1]!, b[r.pos + 2]!, b[r.pos + 3]!);
+  return r.remaining < 4 ? undefined : marker4.read(r);
 }
 
 /**
@@ -370,6 +388,7 @@ function instanceChunk(
     json: t.UnknownRecord as unknown as t.Type<Instance, unknown, unknown>,
     minSize: 8,
     read(r) {
+      const at = r.pos;
       const marker = peekMarker(r);
       if (marker === undefined) throw r.shortfall(8);
       const structName = structOf(marker);
@@ -389,6 +408,12 @@ function instanceChunk(
         context.openInstances -= 1;
       }
       const instance = value.body;
+      if (KEPT_RAW.has(instance))
+        r.warn(
+          'instance-kept-raw',
+          `the fields of ${structName} do not fit its data (a float field no release table knows?); the instance is kept as bytes`,
+          at,
+        );
       if (value.pad !== undefined) instance.$pad = value.pad;
       if (marker !== expected) instance.$marker = marker;
       return instance;
@@ -428,33 +453,26 @@ function keepRawWhenAmbiguous(schema: Schema, structName: string, inner: Codec<I
     json: inner.json,
     minSize: 0,
     read(r) {
-      const start = r.pos;
       r.work(schema.instanceCost(structName));
       if (!schema.ambiguous(structName)) return inner.read(r);
-      const state = r.state;
-      const saved = {
-        path: state.path.length,
-        depth: state.depth,
-        warnings: state.warnings.length,
-        pending: schema.context.pending.length,
-      };
-      try {
-        const value = inner.read(r);
-        if (r.end - r.pos < 4) return value;
-      } catch (error) {
-        // Only a failure of the guess is forgiven; a structural limit is an error whatever the guess.
-        if (!(error instanceof DecodeError) || FATAL.has(error)) throw error;
-      }
-      state.path.length = saved.path;
-      state.depth = saved.depth;
-      state.warnings.length = saved.warnings;
-      schema.context.pending.length = saved.pending;
-      r.pos = start;
-      r.warn(
-        'instance-kept-raw',
-        `the fields of ${structName} do not fit its data (a float field no release table knows?); the instance is kept as bytes`,
+      // The guess is tried; if it fails or leaves a field's worth of bytes over, everything the
+      // reading did is rolled back (position, path, warnings, depth — and the references it read).
+      const { pending } = arrayIndexes(r.state.context);
+      const mark = pending.length;
+      const tried = r.attempt(
+        (r) => {
+          const value = inner.read(r);
+          if (r.end - r.pos >= 4) throw r.error(`${r.end - r.pos} bytes are left after the fields of ${structName}`);
+          return value;
+        },
+        { undo: () => (pending.length = mark) },
       );
-      return { $raw: r.take(r.end - r.pos) };
+      if (E.isRight(tried)) return tried.right;
+      // Only a failure of the guess is forgiven; a structural limit is an error whatever the guess.
+      if (FATAL.has(tried.left)) throw tried.left;
+      const kept = { $raw: r.take(r.end - r.pos) };
+      KEPT_RAW.add(kept); // warned about by instanceChunk, at the element's document path
+      return kept;
     },
     write(w, value) {
       if (value.$raw instanceof Uint8Array) {
@@ -531,7 +549,8 @@ function reportReconcileWarnings(r: Reader, schema: Schema): void {
     const key = `${warning.code}:${warning.path.join('.')}`;
     if (context.warned.has(key)) continue;
     context.warned.add(key);
-    r.state.warnings.push({ ...warning, offset: r.pos });
+    // Said of a definition, where it is in the document (not where the Data chunk that needed it is).
+    r.state.warnings.push(warning);
   }
 }
 
@@ -560,16 +579,7 @@ export function dataBody(variant: EdgeVariant, table: EngineTable): Codec<DataBo
         throw r.error(`array ${array} is of structure ${def.struct}, which has no Stru definition`, at);
       reportReconcileWarnings(r, schema);
       const element = instanceChunk(schema, structDef.marker, structDef.name, schema.instance(def.struct));
-      const elements: Instance[] = [];
-      const path = r.state.path;
-      path.push('elements');
-      for (let i = 0; i < def.count; i++) {
-        path.push(i);
-        elements.push(element.read(r));
-        path.pop();
-      }
-      path.pop();
-      context.elements.set(array, elements);
+      const elements = readChild(r, 'elements', arrayOf(element, def.count));
       const pad: Padding = readChild(r, 'pad', pad4);
       return pad === undefined ? { array, elements } : { array, elements, pad };
     },
@@ -594,14 +604,7 @@ export function dataBody(variant: EdgeVariant, table: EngineTable): Codec<DataBo
       } catch (error) {
         throw w.error(error instanceof Error ? error.message : String(error));
       }
-      const path = w.state.path;
-      path.push('elements');
-      value.elements.forEach((instance, i) => {
-        path.push(i);
-        element.write(w, instance);
-        path.pop();
-      });
-      path.pop();
+      writeChild(w, 'elements', arrayOf(element, def.count), value.elements);
       writeChild(w, 'pad', pad4, value.pad);
     },
   });

@@ -6,6 +6,8 @@
  */
 import * as t from 'io-ts';
 import {
+  array,
+  arrayIndexes,
   defineCodec,
   readChild,
   u16le,
@@ -114,6 +116,30 @@ export const fieldDef: Codec<FieldDef> = defineCodec<FieldDef>({
   },
 });
 
+/** {@link fieldDef}, refusing a field name used by an earlier field of the same list (one list per call). */
+function distinctFields(): Codec<FieldDef> {
+  const names = new Set<string>();
+  return defineCodec<FieldDef>({
+    name: fieldDef.name,
+    kind: 'edgeFieldDef',
+    json: fieldDef.json,
+    minSize: fieldDef.minSize,
+    children: [{ key: 'field', codec: fieldDef }],
+    read(r) {
+      const at = r.pos;
+      const field = fieldDef.read(r);
+      if (names.has(field.name)) throw r.error(`field ${field.name} is declared twice`, at);
+      names.add(field.name);
+      return field;
+    },
+    write(w, field) {
+      fieldDef.write(w, field);
+      if (names.has(field.name)) fail(w, 'name', `field ${field.name} is declared twice`);
+      names.add(field.name);
+    },
+  });
+}
+
 const structDefJson = t.type(
   { name: t.string, marker: t.string, fields: t.array(fieldDefJson) },
   'StructDef',
@@ -149,28 +175,17 @@ export const structDef: Codec<StructDef> = defineCodec<StructDef>({
     const marker = text(r, 'marker', 'the structure marker');
     if (!MARKER.test(marker))
       throw r.error(`the structure marker ${JSON.stringify(marker)} is not four letters or digits`, markerAt);
-    const fields: FieldDef[] = [];
-    const names = new Set<string>();
-    const path = r.state.path;
-    path.push('fields');
-    for (let i = 0; i < count; i++) {
-      path.push(i);
-      const fieldAt = r.pos;
-      const field = fieldDef.read(r);
-      if (names.has(field.name)) throw r.error(`field ${field.name} is declared twice`, fieldAt);
-      names.add(field.name);
-      fields.push(field);
-      path.pop();
-    }
-    path.pop();
+    const fields = readChild(r, 'fields', array(distinctFields(), count));
     const def = { name, marker, fields };
     context.structs.push(def);
+    context.structPlaces.push({ path: r.state.path.slice(), offset: at });
     context.structNames.add(name);
     return def;
   },
   write(w, def) {
     if (typeof def !== 'object' || def === null || !Array.isArray(def.fields))
       throw w.error('expected { name, marker, fields }');
+    const place = { path: w.state.path.slice(), offset: w.length };
     const context = edgeContext(w.state.context);
     fail(w, 'name', nameProblem(def.name, 'the structure name'));
     if (context.structNames.has(def.name)) fail(w, 'name', `structure ${def.name} is defined twice`);
@@ -184,18 +199,9 @@ export const structDef: Codec<StructDef> = defineCodec<StructDef>({
     writeChild(w, 'fieldCount', edgeInt, def.fields.length);
     writeName(w, 'name', def.name, 'the structure name');
     writeName(w, 'marker', def.marker, 'the structure marker');
-    const names = new Set<string>();
-    const path = w.state.path;
-    path.push('fields');
-    def.fields.forEach((field, i) => {
-      path.push(i);
-      fieldDef.write(w, field);
-      if (names.has(field.name)) fail(w, 'name', `field ${field.name} is declared twice`);
-      names.add(field.name);
-      path.pop();
-    });
-    path.pop();
+    writeChild(w, 'fields', array(distinctFields(), def.fields.length), def.fields);
     context.structs.push(def);
+    context.structPlaces.push(place);
     context.structNames.add(def.name);
   },
 });
@@ -232,7 +238,7 @@ export const arrayDef: Codec<ArrayDef> = defineCodec<ArrayDef>({
     const context = edgeContext(w.state.context);
     fail(w, 'name', nameProblem(def.name, 'the array name'));
     if (context.arrays.has(def.name)) fail(w, 'name', `array ${def.name} is defined twice`);
-    const count = context.counts.get(def.name) ?? def.count;
+    const count = arrayIndexes(w.state.context).numbering.count(def.name) ?? def.count;
     fail(w, 'count', rangeProblem(count, 0, 0x7fffffff, 'the element count'));
     writeChild(w, 'count', edgeInt, count);
     writeName(w, 'name', def.name, 'the array name');

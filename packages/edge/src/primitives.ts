@@ -5,7 +5,18 @@
  * @module
  */
 import * as t from 'io-ts';
-import { cp437, defineCodec, i32le, u16le, u32le, u8, type Codec } from '@savekit/core';
+import {
+  array,
+  cp437,
+  defineCodec,
+  i32le,
+  u16le,
+  u32le,
+  u8,
+  type Codec,
+  type Reader,
+  type Writer,
+} from '@savekit/core';
 
 /** `byte`: one raw byte. */
 export const edgeByte: Codec<number> = u8;
@@ -73,14 +84,15 @@ export function joinEdgeFloat(exponent: number, mantissa: number): number {
 
 /**
  * Whether (exponent, mantissa) is what the engine writes for the value it decodes to: a normalised
- * mantissa (|m| in [2^29, 2^30)) whose value is exactly a float32, or zero as (256, 0).
+ * mantissa (|m| in [2^29, 2^30)) whose value is exactly a finite float32, or zero as (256, 0).
  */
 function isCanonical(exponent: number, mantissa: number): boolean {
   if (mantissa === 0) return exponent === 256;
   const m = mantissa < 0 ? -mantissa : mantissa;
   if (m < 0x20000000 || m >= 0x40000000) return false;
   const x = mantissa * (exponent < 1024 ? SCALE[exponent]! : 2 ** (exponent - 286));
-  return Math.fround(x) === x;
+  // Past float32's range the value is infinite, which cannot be written back: kept as its pair.
+  return Math.fround(x) === x && Number.isFinite(x);
 }
 
 const rawFloatJson = t.type({ exponent: t.number, mantissa: t.number }, 'RawEdgeFloat');
@@ -107,79 +119,66 @@ export const edgeFloat: Codec<EdgeFloatValue> = defineCodec<EdgeFloatValue>({
   kind: 'edgeFloat',
   json: floatJson,
   size: 6,
+  readFixed: readFloatAt,
+  writeFixed: writeFloatAt,
   read(r) {
     r.need(6);
     const at = r.pos;
-    const exponent = r.view.getUint16(at, true);
-    const mantissa = r.view.getInt32(at + 2, true);
+    const value = readFloatAt(r, at);
     r.pos = at + 6;
-    return isCanonical(exponent, mantissa) ? joinEdgeFloat(exponent, mantissa) : { exponent, mantissa };
+    return value;
   },
   write(w, value) {
-    let exponent: number;
-    let mantissa: number;
-    if (typeof value === 'number') {
-      const v = Math.fround(value);
-      if (!Number.isFinite(v)) throw w.error(`${value} cannot be stored: EDGE floats are finite`);
-      exponent = storedExponent(v);
-      mantissa = splitMantissa;
-    } else if (
-      typeof value === 'object' &&
-      value !== null &&
-      Number.isInteger(value.exponent) &&
-      Number.isInteger(value.mantissa)
-    ) {
-      if (value.exponent < 0 || value.exponent > 0xffff)
-        throw w.error(`exponent ${value.exponent} does not fit 16 bits`);
-      if (value.mantissa < -0x80000000 || value.mantissa > 0x7fffffff)
-        throw w.error(`mantissa ${value.mantissa} does not fit 32 bits`);
-      exponent = value.exponent;
-      mantissa = value.mantissa;
-    } else {
-      throw w.error('expected a number or { exponent, mantissa }');
-    }
     const at = w.ensure(6);
-    w.view.setUint16(at, exponent, true);
-    w.view.setInt32(at + 2, mantissa, true);
+    writeFloatAt(w, at, value);
     w.length = at + 6;
   },
 });
 
-/** Two floats (x, y): 12 bytes, declared as 8. */
-export const edgeVec2 = vector(2);
-/** Three floats (x, y, z): 18 bytes, declared as 12. */
-export const edgeVec3 = vector(3);
+// The exponent and mantissa through the core's integer codecs, at offsets the caller checked.
+const readExponent = u16le.readFixed!;
+const readMantissa = i32le.readFixed!;
+const writeExponent = u16le.writeFixed!;
+const writeMantissa = i32le.writeFixed!;
 
-function vector(n: 2 | 3): Codec<EdgeFloatValue[]> {
-  const json = t.array(floatJson) as unknown as t.Type<EdgeFloatValue[], unknown, unknown>;
-  return defineCodec<EdgeFloatValue[]>({
-    name: `edgeVec${n}`,
-    kind: 'edgeVector',
-    json,
-    size: 6 * n,
-    meta: { count: n },
-    children: [{ key: '[]', codec: edgeFloat }],
-    read(r) {
-      const out: EdgeFloatValue[] = [];
-      const path = r.state.path;
-      for (let i = 0; i < n; i++) {
-        path.push(i);
-        out.push(edgeFloat.read(r));
-        path.pop();
-      }
-      return out;
-    },
-    write(w, value) {
-      if (!Array.isArray(value) || value.length !== n) throw w.error(`expected ${n} floats`);
-      const path = w.state.path;
-      for (let i = 0; i < n; i++) {
-        path.push(i);
-        edgeFloat.write(w, value[i]!);
-        path.pop();
-      }
-    },
-  });
+/** Reads the 6 bytes at `at` (the caller checked they are there). */
+function readFloatAt(r: Reader, at: number): EdgeFloatValue {
+  const exponent = readExponent(r, at);
+  const mantissa = readMantissa(r, at + 2);
+  return isCanonical(exponent, mantissa) ? joinEdgeFloat(exponent, mantissa) : { exponent, mantissa };
 }
+
+/** Writes `value` as 6 bytes at `at` (the caller made room). */
+function writeFloatAt(w: Writer, at: number, value: EdgeFloatValue): void {
+  let exponent: number;
+  let mantissa: number;
+  if (typeof value === 'number') {
+    const v = Math.fround(value);
+    if (!Number.isFinite(v)) throw w.error(`${value} cannot be stored: EDGE floats are finite`);
+    exponent = storedExponent(v);
+    mantissa = splitMantissa;
+  } else if (
+    typeof value === 'object' &&
+    value !== null &&
+    Number.isInteger(value.exponent) &&
+    Number.isInteger(value.mantissa)
+  ) {
+    if (value.exponent < 0 || value.exponent > 0xffff) throw w.error(`exponent ${value.exponent} does not fit 16 bits`);
+    if (value.mantissa < -0x80000000 || value.mantissa > 0x7fffffff)
+      throw w.error(`mantissa ${value.mantissa} does not fit 32 bits`);
+    exponent = value.exponent;
+    mantissa = value.mantissa;
+  } else {
+    throw w.error('expected a number or { exponent, mantissa }');
+  }
+  writeExponent(w, at, exponent);
+  writeMantissa(w, at + 2, mantissa);
+}
+
+/** Two floats (x, y): 12 bytes, declared as 8. */
+export const edgeVec2: Codec<EdgeFloatValue[]> = array(edgeFloat, 2);
+/** Three floats (x, y, z): 18 bytes, declared as 12. */
+export const edgeVec3: Codec<EdgeFloatValue[]> = array(edgeFloat, 3);
 
 /** The byte that starts a string (`STRING_MARKER`). */
 export const STRING_MARKER = 0xaa;
@@ -206,9 +205,7 @@ export const edgeString: Codec<string | null> = defineCodec<string | null>({
         at,
       );
     }
-    r.need(2);
-    const length = r.view.getUint16(r.pos, true);
-    r.pos += 2;
+    const length = u16le.read(r);
     return cp437.decode(r.borrow(length));
   },
   write(w, value) {
@@ -224,11 +221,9 @@ export const edgeString: Codec<string | null> = defineCodec<string | null>({
       throw w.error(`not cp437 text: ${error instanceof Error ? error.message : String(error)}`);
     }
     if (bytes.length > 0xffff) throw w.error(`a string of ${bytes.length} bytes does not fit the 16-bit length`);
-    const at = w.ensure(3 + bytes.length);
-    w.buf[at] = STRING_MARKER;
-    w.view.setUint16(at + 1, bytes.length, true);
-    w.buf.set(bytes, at + 3);
-    w.length = at + 3 + bytes.length;
+    w.u8(STRING_MARKER);
+    u16le.write(w, bytes.length);
+    w.append(bytes);
   },
 });
 

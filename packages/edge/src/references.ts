@@ -6,97 +6,38 @@
  *
  * @module
  */
-import * as t from 'io-ts';
-import { defineCodec, type Codec, type Instance, type PathSegment } from '@savekit/core';
-import { edgeContext } from './context.js';
+import {
+  arrayIndex,
+  attachTarget as attachCoreTarget,
+  refTo as coreRefTo,
+  type Codec,
+  type IndexRef as CoreIndexRef,
+  type Instance,
+} from '@savekit/core';
 
-/** An INDEX value that is not NULL: element `index − 1` of array `$ref`. */
-export interface IndexRef {
-  /** The array's name (`mobjs`, `players`, `lines`, …). */
-  readonly $ref: string;
-  /** 1 + the element's position when the file was read (or the document built). */
-  readonly index: number;
-  /**
-   * The element itself, once resolved (not part of the JSON form). On write, the INDEX is the
-   * element's current position in its array, so edits to the array renumber every reference.
-   */
-  readonly target?: Instance;
-}
+/**
+ * An INDEX value that is not NULL: element `index − 1` of array `$ref` — the core's
+ * {@link CoreIndexRef | IndexRef} of named arrays, whose `target` is an EDGE instance.
+ */
+export type IndexRef = CoreIndexRef<Instance>;
 
 /** A reference to `target`, element of `array` (its index is recomputed on write). */
 export function refTo(array: string, target: Instance, index = 0): IndexRef {
-  const ref = { $ref: array, index };
-  Object.defineProperty(ref, 'target', { value: target, enumerable: false, writable: true, configurable: true });
-  return ref;
+  return coreRefTo(array, target, index);
 }
 
 /** Points an existing reference at its element (not enumerable, so JSON and equality ignore it). */
 export function attachTarget(ref: IndexRef, target: Instance): void {
-  Object.defineProperty(ref, 'target', { value: target, enumerable: false, writable: true, configurable: true });
+  attachCoreTarget(ref, target);
 }
-
-const refJson = t.union([t.null, t.type({ $ref: t.string, index: t.Int })], 'IndexRef') as unknown as t.Type<
-  IndexRef | null,
-  unknown,
-  unknown
->;
 
 /**
  * An INDEX field (u32) into array `array` (the field's declared array; `undefined` keeps whatever the
- * file says). Reads 0 as `null`; other values become {@link IndexRef}s that the save codec resolves
- * once every array is read.
+ * file says): the core's `arrayIndex`. Reads 0 as `null`; other values become {@link IndexRef}s that
+ * the save codec resolves once every array is read, and renumbers on write.
  */
 export function indexRef(array: string | undefined): Codec<IndexRef | null> {
-  return defineCodec<IndexRef | null>({
-    name: `index(${array ?? '?'})`,
-    kind: 'edgeIndex',
-    json: refJson,
-    size: 4,
-    meta: { array },
-    read(r) {
-      const at = r.pos;
-      r.need(4);
-      const index = r.view.getUint32(at, true);
-      r.pos = at + 4;
-      if (index === 0) return null;
-      const ref: IndexRef = { $ref: array ?? '', index };
-      edgeContext(r.state.context).pending.push({ ref, path: r.state.path.slice() as PathSegment[], offset: at });
-      return ref;
-    },
-    write(w, value) {
-      let index: number;
-      if (value === null || value === undefined) index = 0;
-      else if (typeof value === 'object' && typeof value.index === 'number' && typeof value.$ref === 'string') {
-        // The reader names the field's declared array: a reference into another would not come back.
-        if (array !== undefined && value.$ref !== array)
-          throw w.error(`refers to ${JSON.stringify(value.$ref)}; this field's INDEX is into ${array}`);
-        index = value.index;
-        const context = edgeContext(w.state.context);
-        const target = value.target;
-        if (target !== undefined) {
-          const numbering = context.numbering.get(value.$ref);
-          const position = numbering?.get(target);
-          if (numbering !== undefined) {
-            if (position === undefined) throw w.error(`refers to an element that is no longer in ${value.$ref}`);
-            index = position;
-          }
-        }
-        if (!Number.isInteger(index) || index < 0 || index > 0xffffffff)
-          throw w.error(`INDEX ${index} does not fit 32 bits`);
-        // An array the save carries must hold the element (the reader refuses an INDEX past its end;
-        // 0 would read back as NULL).
-        const count = context.counts.get(value.$ref);
-        if (index === 0) throw w.error('INDEX 0 is NULL: write null instead');
-        if (count !== undefined && index > count)
-          throw w.error(`INDEX ${index} is past the end of ${value.$ref} (${count} elements)`);
-      } else throw w.error('expected null or { $ref, index }');
-      if (!Number.isInteger(index) || index < 0 || index > 0xffffffff)
-        throw w.error(`INDEX ${index} does not fit 32 bits`);
-      const at = w.ensure(4);
-      w.view.setUint32(at, index, true);
-      w.length = at + 4;
-    },
-  });
+  return arrayIndex(array) as Codec<IndexRef | null>;
 }
 
 // ---------------------------------------------------------------------------------------------

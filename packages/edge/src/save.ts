@@ -7,30 +7,30 @@
 import * as t from 'io-ts';
 import {
   adler32,
+  align,
   bytes,
   checksum,
   chunk,
   chunkList,
-  DecodeError,
   defineCodec,
+  fourcc,
   isRawChunk,
   magic,
+  peek,
   struct,
   transformKeeping,
   u32le,
+  withArrayIndexes,
   type ArrayDef,
   type Codec,
-  type Instance,
   type Kept,
   type KnownChunk,
   type RawChunk,
   type StructDef,
 } from '@savekit/core';
-import { edgeContext } from './context.js';
 import { dataBody, type DataBody } from './data.js';
 import { arrayDef, structDef } from './definitions.js';
 import { DESIGN_LUMPS, globBody, type GlobEntry } from './glob.js';
-import { attachTarget, type IndexRef } from './references.js';
 import { tableFor, type EngineTable } from './tables.js';
 import { nestedFraming, storedLayers, topFraming, variantOf, type EdgeVariant } from './variants.js';
 
@@ -92,6 +92,11 @@ function topChunks(variant: EdgeVariant, table: EngineTable): Codec<TopChunk[]> 
   return withReferences(list as unknown as Codec<TopChunk[]>);
 }
 
+/** Padding to 4 bytes from the start of the chunk body. */
+const pad4 = align(4);
+/** The next four bytes as a marker, not consumed. */
+const marker4 = peek(fourcc());
+
 /** A definition followed by zero padding to 4 bytes (the engine pads every chunk's data). */
 function alignedBody<A>(codec: Codec<A>): Codec<A> {
   return defineCodec<A>({
@@ -102,16 +107,15 @@ function alignedBody<A>(codec: Codec<A>): Codec<A> {
     children: [{ key: 'value', codec }],
     read(r) {
       const value = codec.read(r);
-      const pad = (4 - ((r.pos - r.start) % 4)) % 4;
-      if (r.remaining < pad) throw r.shortfall(pad);
-      for (let i = 0; i < pad; i++)
-        if (r.bytes[r.pos + i] !== 0) throw r.error('padding after a definition is not zero', r.pos + i);
-      r.pos += pad;
+      const at = r.pos;
+      const pad = pad4.read(r);
+      if (pad !== undefined)
+        throw r.error('padding after a definition is not zero', at + pad.findIndex((b) => b !== 0));
       return value;
     },
     write(w, value) {
       codec.write(w, value);
-      w.fill((4 - ((w.length - w.origin) % 4)) % 4, 0);
+      pad4.write(w, undefined);
     },
   });
 }
@@ -132,9 +136,7 @@ function definitionsOrContainer<D extends object, C extends unknown[]>(
       { key: 'design', codec: container },
     ],
     read(r) {
-      const b = r.bytes;
-      const isContainer =
-        r.remaining >= 4 && String.fromCharCode(b[r.pos]!, b[r.pos + 1]!, b[r.pos + 2]!, b[r.pos + 3]!) === marker;
+      const isContainer = r.remaining >= 4 && marker4.read(r) === marker;
       return isContainer ? container.read(r) : single.read(r);
     },
     write(w, value) {
@@ -158,49 +160,14 @@ function dataBodies(chunks: ReadonlyArray<TopChunk>): DataBody[] {
 }
 
 /**
- * Resolves INDEX references once every array is read (a reference may point forward), and on write
- * numbers every array's elements first so references follow their elements.
+ * Every array's elements, by name (the core's named arrays): INDEX references are resolved against
+ * them once every array is read (a reference may point forward), and on write every array is
+ * numbered first, so references follow their elements.
  */
 function withReferences(list: Codec<TopChunk[]>): Codec<TopChunk[]> {
-  return defineCodec<TopChunk[]>({
-    name: list.name,
-    def: list.def,
-    json: list.json,
-    minSize: list.minSize,
-    children: list.children,
-    read(r) {
-      const chunks = list.read(r);
-      const context = edgeContext(r.state.context);
-      // A unit of work per reference resolved (each was read as a field, so this at most doubles it).
-      r.work(context.pending.length);
-      for (const { ref, path, offset } of context.pending) {
-        const elements = context.elements.get(ref.$ref);
-        if (elements === undefined) continue; // an array the save does not carry (level data): the number is kept
-        if (ref.index > elements.length)
-          throw new DecodeError(
-            path,
-            offset,
-            `INDEX ${ref.index} is past the end of ${ref.$ref} (${elements.length} elements)`,
-          );
-        attachTarget(ref as IndexRef, elements[ref.index - 1]!); // 1 ≤ index ≤ length: 0 reads as null
-      }
-      return chunks;
-    },
-    write(w, chunks) {
-      if (Array.isArray(chunks)) {
-        const context = edgeContext(w.state.context);
-        for (const body of dataBodies(chunks)) {
-          const numbering = new Map<Instance, number>();
-          body.elements.forEach((element, i) => {
-            if (!numbering.has(element)) numbering.set(element, i + 1);
-          });
-          context.numbering.set(body.array, numbering);
-          context.counts.set(body.array, body.elements.length);
-        }
-      }
-      list.write(w, chunks);
-    },
-  });
+  return withArrayIndexes(list, (chunks) =>
+    Array.isArray(chunks) ? dataBodies(chunks).map((body) => [body.array, body.elements] as const) : [],
+  );
 }
 
 /** Which layout a chunk list follows: the draft's if it has any of its chunks or lumps. */

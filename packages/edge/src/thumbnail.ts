@@ -6,7 +6,7 @@
  * @module
  */
 import * as t from 'io-ts';
-import { defineCodec, jsonBytes, readChild, writeChild, type Codec } from '@savekit/core';
+import { bytes, defineCodec, jsonBytes, readChild, writeChild, type Codec } from '@savekit/core';
 import { edgeInt } from './primitives.js';
 
 /** The thumbnail as stored: its size and the pixels' little-endian bytes (2 per pixel). */
@@ -43,9 +43,7 @@ export const thumbnail: Codec<Thumbnail> = defineCodec<Thumbnail>({
       throw r.error(`a ${width}×${height} thumbnail is not a size this reader accepts`, at);
     const count = width * height * 2;
     if (count > r.remaining) throw r.error(`${width}×${height} pixels need ${count} bytes, ${r.remaining} left`);
-    r.state.path.push('pixels');
-    const pixels = r.take(count);
-    r.state.path.pop();
+    const pixels = readChild(r, 'pixels', bytes(count));
     return { width, height, pixels };
   },
   write(w, value) {

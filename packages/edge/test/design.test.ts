@@ -380,8 +380,9 @@ describe("the design doc's layout", () => {
     if (E.isLeft(result)) throw result.left;
     const warnings: string[] = result.right.warnings.map(formatWarning);
     expect(warnings).toEqual([
-      expect.stringMatching(/Stru\.shootspot_t.*not known/),
-      expect.stringMatching(/Stru\.thing_t.*not known/),
+      // At the definition's own document path (the Stru chunk, its Sdef chunks 0 and 2) and offset.
+      expect.stringMatching(/^warning at chunks\[1\]\S*\[0\]\S* \(offset 8\): structure shootspot_t is not known/),
+      expect.stringMatching(/^warning at chunks\[1\]\S*\[2\]\S* \(offset 132\): structure thing_t is not known/),
     ]);
   });
 });

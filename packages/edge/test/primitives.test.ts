@@ -2,10 +2,11 @@
 // every float32, the AA/DE string, booleans, the string references of §5, the thumbnail.
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
-import { decode, decodeOrThrow, encode, encodeOrThrow } from '@savekit/core';
+import { decode, DecodeError, decodeOrThrow, encode, encodeOrThrow, EncodeError } from '@savekit/core';
 import {
   edgeBoolean,
   edgeFloat,
+  edgeVec3,
   edgeString,
   parseStringRef,
   splitEdgeFloat,
@@ -57,6 +58,36 @@ describe('the 6-byte float', () => {
       expect(hex(encodeOrThrow(edgeFloat, value))).toBe(stored.replace(' ', ''));
     }
     expect(splitEdgeFloat(-2)).toEqual({ exponent: 258, mantissa: -(2 ** 29) });
+  });
+
+  test('vectors are arrays of the float, read and written in place: both laws, and a bad element is named', () => {
+    const element = fc.oneof(
+      fc.float({ noNaN: true, noDefaultInfinity: true }).map((x) => (x === 0 ? 0 : x)),
+      fc.record({ exponent: fc.integer({ min: 0, max: 0xffff }), mantissa: fc.integer({ min: 1, max: 0x1fffffff }) }),
+    );
+    fc.assert(
+      fc.property(fc.array(element, { minLength: 3, maxLength: 3 }), (v) => {
+        const stored = encodeOrThrow(edgeVec3, v);
+        expect(stored.length).toBe(18);
+        expect(decodeOrThrow(edgeVec3, stored)).toEqual(v);
+      }),
+      { numRuns: 2000 },
+    );
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 18, maxLength: 18 }), (stored) => {
+        expect(hex(encodeOrThrow(edgeVec3, decodeOrThrow(edgeVec3, stored)))).toBe(hex(stored));
+      }),
+      { numRuns: 2000 },
+    );
+    const bad = encode(edgeVec3, [1, Number.POSITIVE_INFINITY, 2]);
+    expect(E.isLeft(bad) && bad.left).toBeInstanceOf(EncodeError);
+    expect(E.isLeft(bad) && [bad.left.path, bad.left.message]).toEqual([
+      [1],
+      'Infinity cannot be stored: EDGE floats are finite',
+    ]);
+    const short = decode(edgeVec3, new Uint8Array(17));
+    expect(E.isLeft(short) && short.left).toBeInstanceOf(DecodeError);
+    expect(E.isLeft(short) && short.left.offset).toBe(0);
   });
 
   test("NaN and infinities cannot be written (the engine's behaviour is undefined)", () => {

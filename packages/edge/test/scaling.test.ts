@@ -103,7 +103,13 @@ describe('structure definitions: linear work', () => {
     expect(element).toBeDefined();
     for (const i of [0, 1, width / 2, width - 2, width - 1]) expect(element![`f${i}`]).toBe(i % 2 === 0 ? i : i & 0xff);
     expect(Object.keys(element!).length).toBe(width);
-    expect(warnings.filter((w) => w.code === 'unknown-struct').map((w) => w.path.join('.'))).toEqual(['Stru.wide_t']);
+    // Said where the definition is in the document: under the wide structure's Stru chunk.
+    const stru = value.chunks.findIndex(
+      (c) => c.id === 'Stru' && (c as { body?: { value?: { name?: string } } }).body?.value?.name === 'wide_t',
+    );
+    const unknown = warnings.filter((w) => w.code === 'unknown-struct');
+    expect(unknown.map((w) => w.path.slice(0, 2))).toEqual([['chunks', stru]]);
+    expect(unknown[0]!.message).toMatch(/structure wide_t is not known/);
     expect(Buffer.from(encodeOrThrow(edgeSave, value)).equals(bytes)).toBe(true);
   });
 

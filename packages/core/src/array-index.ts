@@ -1,0 +1,288 @@
+/**
+ * Named arrays and INDEX references, EDGE's model of shared objects: objects live in named arrays
+ * (`mobjs`, `players`, …) and a reference is 1 + the element's position in its array, 0 for null.
+ *
+ * - In the document a reference is an {@link IndexRef}, `{ $ref, index }`, that also points at the
+ *   element itself ({@link IndexRef.target}, not enumerable), so removing or reordering elements
+ *   renumbers every reference on write.
+ * - **Reading**: {@link arrayIndex} reads the stored number and records the reference as pending;
+ *   once the whole value is read, {@link withArrayIndexes} finds its arrays ({@link ArrayTable}) and
+ *   resolves every pending reference (a reference may point forward).
+ * - **Writing**: {@link withArrayIndexes} numbers every array's elements first
+ *   ({@link ArrayNumbering}), and {@link arrayIndex} writes the element's current position.
+ *
+ * @module
+ */
+import * as t from 'io-ts';
+import { defineCodec, type Codec } from './codec.js';
+import { withHooks } from './hooks.js';
+import { DecodeError, EncodeError, type PathSegment } from './errors.js';
+import { u32le } from './integers.js';
+import type { Reader } from './reader.js';
+import type { Writer } from './writer.js';
+
+/** An INDEX value that is not null: element `index − 1` of array `$ref`. */
+export interface IndexRef<O extends object = object> {
+  /** The array's name (`mobjs`, `players`, `lines`, …). */
+  readonly $ref: string;
+  /** 1 + the element's position when the file was read (or the document built). */
+  readonly index: number;
+  /**
+   * The element itself, once resolved (not part of the JSON form). On write, the INDEX is the
+   * element's current position in its array, so edits to the array renumber every reference.
+   */
+  readonly target?: O;
+}
+
+/** A reference to `target`, element of `array` (its index is recomputed on write). */
+export function refTo<O extends object>(array: string, target: O, index = 0): IndexRef<O> {
+  const ref = { $ref: array, index };
+  attachTarget(ref, target);
+  return ref;
+}
+
+/** Points an existing reference at its element (not enumerable, so JSON and equality ignore it). */
+export function attachTarget<O extends object>(ref: IndexRef<O>, target: O): void {
+  Object.defineProperty(ref, 'target', { value: target, enumerable: false, writable: true, configurable: true });
+}
+
+/**
+ * Numbering for writing: each named array's elements by position (1-based). An element that is in
+ * an array twice is numbered by its first position.
+ */
+export class ArrayNumbering<O extends object> {
+  private readonly positions = new Map<string, Map<O, number>>();
+  private readonly counts = new Map<string, number>();
+
+  /** Numbers the elements of each array by position (1-based). */
+  constructor(arrays: Readonly<Record<string, ReadonlyArray<O>>> = {}) {
+    for (const [name, elements] of Object.entries(arrays)) this.set(name, elements);
+  }
+
+  /** Numbers (or renumbers) array `name`. */
+  set(name: string, elements: ReadonlyArray<O>): void {
+    const map = new Map<O, number>();
+    elements.forEach((element, i) => {
+      if (!map.has(element)) map.set(element, i + 1);
+    });
+    this.positions.set(name, map);
+    this.counts.set(name, elements.length);
+  }
+
+  /** Whether array `name` is numbered. */
+  has(name: string): boolean {
+    return this.positions.has(name);
+  }
+
+  /** How many elements array `name` has, if it is numbered. */
+  count(name: string): number | undefined {
+    return this.counts.get(name);
+  }
+
+  /** 1 + the position of `target` in array `name`; undefined when the array is not numbered or lacks it. */
+  positionOf(name: string, target: O): number | undefined {
+    return this.positions.get(name)?.get(target);
+  }
+
+  /** The INDEX value of `target` in array `name`: 0 for null, else 1 + its position. */
+  indexOf(name: string, target: O | null, path: ReadonlyArray<PathSegment> = []): number {
+    if (target === null || target === undefined) return 0;
+    const map = this.positions.get(name);
+    if (map === undefined) throw new EncodeError(path, 0, `there is no array named ${JSON.stringify(name)}`, 'bad-pointer');
+    const index = map.get(target);
+    if (index === undefined) throw new EncodeError(path, 0, `the object referred to is not an element of ${name}`, 'bad-pointer');
+    return index;
+  }
+}
+
+/**
+ * The named arrays for reading: each array's elements, by name — allocated with defaults before any
+ * field is decoded ({@link ArrayTable.allocate}), or recorded as they are read ({@link ArrayTable.set}) —
+ * and the resolution of INDEX values to elements.
+ */
+export class ArrayTable<O> {
+  private readonly arrays = new Map<string, O[]>();
+
+  /** Allocates array `name` with `count` elements made by `makeDefault` (refusing absurd counts). */
+  allocate(name: string, count: number, makeDefault: (index: number) => O, maxCount = 1 << 24): O[] {
+    if (!Number.isSafeInteger(count) || count < 0 || count > maxCount) {
+      throw new DecodeError([name], 0, `array ${name} cannot have ${count} elements (limit ${maxCount})`, 'count-too-large');
+    }
+    if (this.arrays.has(name)) throw new DecodeError([name], 0, `array ${name} is defined twice`);
+    const elements = Array.from({ length: count }, (_, i) => makeDefault(i));
+    this.arrays.set(name, elements);
+    return elements;
+  }
+
+  /** Records the elements of array `name` as read (a later record of the same name replaces it). */
+  set(name: string, elements: O[]): void {
+    this.arrays.set(name, elements);
+  }
+
+  /** The elements of array `name`, if allocated or recorded. */
+  get(name: string): O[] | undefined {
+    return this.arrays.get(name);
+  }
+
+  /** The element an INDEX value names: null for 0; a DecodeError for an unknown array or a bad index. */
+  resolve(name: string, index: number, path: ReadonlyArray<PathSegment> = [], offset = 0): O | null {
+    if (index === 0) return null;
+    const elements = this.arrays.get(name);
+    if (elements === undefined) throw new DecodeError(path, offset, `INDEX into unknown array ${JSON.stringify(name)}`, 'bad-pointer');
+    if (!Number.isInteger(index) || index < 1 || index > elements.length) {
+      throw new DecodeError(path, offset, `INDEX ${index} is outside ${name} (1 to ${elements.length})`, 'bad-pointer');
+    }
+    return elements[index - 1] as O;
+  }
+}
+
+/** A reference read before its array was known, resolved once the whole value is read. */
+export interface PendingRef {
+  /** The reference (its target is attached when resolved). */
+  readonly ref: IndexRef;
+  /** Where it was read: its document path and offset (for the error if it points past its array). */
+  readonly path: ReadonlyArray<PathSegment>;
+  readonly offset: number;
+}
+
+/** What the INDEX references of one decode or encode share (see {@link arrayIndexes}). */
+export interface ArrayIndexes {
+  /** On read: the references read so far, to resolve at the end. */
+  readonly pending: PendingRef[];
+  /** On write: every array's elements, numbered before anything is written. */
+  readonly numbering: ArrayNumbering<object>;
+}
+
+const KEY = Symbol('savekit.arrayIndexes');
+
+/**
+ * The named arrays and INDEX references of one decode or encode, kept in its shared context
+ * (`reader.state.context` / `writer.state.context`), created on first use.
+ */
+export function arrayIndexes(context: Map<unknown, unknown>): ArrayIndexes {
+  let found = context.get(KEY) as ArrayIndexes | undefined;
+  if (found === undefined) {
+    found = { pending: [], numbering: new ArrayNumbering() };
+    context.set(KEY, found);
+  }
+  return found;
+}
+
+const refJson = t.union([t.null, t.type({ $ref: t.string, index: t.Int })], 'IndexRef') as unknown as t.Type<
+  IndexRef | null,
+  unknown,
+  unknown
+>;
+
+/**
+ * An INDEX field: a number (`stored`, u32le unless given) naming an element of array `array` (the
+ * field's declared array; `undefined` keeps whatever the document says). Reads 0 as `null`; other
+ * values become {@link IndexRef}s that {@link withArrayIndexes} resolves once every array is read.
+ * On write a reference with a target gets the target's current position; one without keeps its
+ * `index`, which must be inside the array when the value carries that array.
+ *
+ * @example
+ * ```ts
+ * import { array, arrayIndex, decodeOrThrow, struct, u8, withArrayIndexes } from '@savekit/core';
+ * const thing = struct({ hp: u8, target: arrayIndex('things') });
+ * const things = withArrayIndexes(array(thing, u8), (list) => [['things', list]]);
+ * const [first] = decodeOrThrow(things, Uint8Array.of(2, 5, 2, 0, 0, 0, 7, 0, 0, 0, 0));
+ * first.target?.target; // the second thing, { hp: 7, target: null }
+ * ```
+ */
+export function arrayIndex(array: string | undefined, stored: Codec<number> = u32le): Codec<IndexRef | null> {
+  return defineCodec<IndexRef | null>({
+    name: `index(${array ?? '?'})`,
+    kind: 'arrayIndex',
+    json: refJson,
+    size: stored.size,
+    minSize: stored.minSize,
+    meta: { array, stored: stored.name },
+    read(r) {
+      const at = r.pos;
+      const index = stored.read(r);
+      if (index === 0) return null;
+      const ref: IndexRef = { $ref: array ?? '', index };
+      arrayIndexes(r.state.context).pending.push({ ref, path: r.state.path.slice(), offset: at });
+      return ref;
+    },
+    write(w, value) {
+      let index: number;
+      if (value === null || value === undefined) index = 0;
+      else if (typeof value === 'object' && typeof value.index === 'number' && typeof value.$ref === 'string') {
+        // The reader names the field's declared array: a reference into another would not come back.
+        if (array !== undefined && value.$ref !== array)
+          throw w.error('bad-pointer', `refers to ${JSON.stringify(value.$ref)}; this field's INDEX is into ${array}`);
+        index = value.index;
+        const { numbering } = arrayIndexes(w.state.context);
+        const target = value.target;
+        if (target !== undefined && numbering.has(value.$ref)) {
+          const position = numbering.positionOf(value.$ref, target);
+          if (position === undefined) throw w.error('bad-pointer', `refers to an element that is no longer in ${value.$ref}`);
+          index = position;
+        }
+        if (!Number.isInteger(index) || index < 0 || index > 0xffffffff)
+          throw w.error('out-of-range', `INDEX ${index} does not fit 32 bits`);
+        // An array the value carries must hold the element (the reader refuses an INDEX past its end;
+        // 0 would read back as null).
+        if (index === 0) throw w.error('out-of-range', 'INDEX 0 is NULL: write null instead');
+        const count = numbering.count(value.$ref);
+        if (count !== undefined && index > count)
+          throw w.error('bad-pointer', `INDEX ${index} is past the end of ${value.$ref} (${count} elements)`);
+      } else throw w.error('wrong-type', 'expected null or { $ref, index }');
+      stored.write(w, index);
+    },
+  });
+}
+
+/**
+ * Resolves the references read so far against `table`: each pending reference into an array the
+ * table holds gets its element as target; one past the array's end is a DecodeError at the
+ * reference's path and offset; one into an array the table lacks keeps its number. Costs a unit of
+ * work per reference.
+ */
+export function resolveArrayIndexes(r: Reader, table: ArrayTable<object>): void {
+  const { pending } = arrayIndexes(r.state.context);
+  r.work(pending.length);
+  for (const { ref, path, offset } of pending) {
+    const elements = table.get(ref.$ref);
+    if (elements === undefined) continue; // an array the value does not carry: the number is kept
+    if (ref.index > elements.length)
+      throw new DecodeError(
+        path,
+        offset,
+        `INDEX ${ref.index} is past the end of ${ref.$ref} (${elements.length} elements)`,
+        'bad-pointer',
+      );
+    attachTarget(ref, elements[ref.index - 1]!); // 1 ≤ index ≤ length: 0 reads as null
+  }
+  pending.length = 0;
+}
+
+/** Numbers the arrays a value carries, for the INDEX fields written after (see {@link arrayIndex}). */
+export function numberArrays(w: Writer, arrays: Iterable<readonly [string, ReadonlyArray<object>]>): void {
+  const { numbering } = arrayIndexes(w.state.context);
+  for (const [name, elements] of arrays) numbering.set(name, elements);
+}
+
+/**
+ * A value that carries named arrays and INDEX references into them ({@link arrayIndex} fields).
+ * `arraysOf` names the arrays in a value (a later array of the same name replaces an earlier one).
+ * On read, once the whole value is read, every reference is resolved against them; on write they are
+ * numbered first, so every reference follows its element.
+ */
+export function withArrayIndexes<A>(
+  codec: Codec<A>,
+  arraysOf: (value: A) => Iterable<readonly [string, ReadonlyArray<object>]>,
+): Codec<A> {
+  return withHooks(codec, {
+    afterRead(value, { reader }) {
+      const table = new ArrayTable<object>();
+      for (const [name, elements] of arraysOf(value)) table.set(name, elements as object[]);
+      resolveArrayIndexes(reader, table);
+    },
+    beforeWrite(value, { writer }) {
+      numberArrays(writer, arraysOf(value));
+    },
+  });
+}

@@ -1,0 +1,161 @@
+// Named arrays and INDEX references (array-index.ts): the numbering for writing, the table for
+// reading, and the `arrayIndex` field inside `withArrayIndexes` — its laws, its resolution of
+// forward references, its renumbering of edited arrays and its errors with path and offset.
+import fc from 'fast-check';
+import * as E from 'fp-ts/lib/Either';
+import {
+  array,
+  ArrayNumbering,
+  ArrayTable,
+  arrayIndex,
+  decode,
+  DecodeError,
+  encode,
+  EncodeError,
+  refTo,
+  struct,
+  u8,
+  withArrayIndexes,
+  type IndexRef,
+} from '../src/index';
+import { checkLaws, encodeOk } from './laws';
+
+interface Thing {
+  hp: number;
+  target: IndexRef | null;
+}
+
+const thing = struct({ hp: u8, target: arrayIndex('things') });
+const things = withArrayIndexes(array(thing, u8), (list: Thing[]) => [['things', list]]);
+
+/** Lists of things whose targets point at random elements of the same list (or null). */
+const lists: fc.Arbitrary<Thing[]> = fc
+  .array(fc.tuple(fc.nat({ max: 255 }), fc.option(fc.nat(), { nil: null })), { maxLength: 12 })
+  .map((entries) => {
+    const list: Thing[] = entries.map(([hp]) => ({ hp, target: null }));
+    entries.forEach(([, to], i) => {
+      if (to !== null) list[i]!.target = refTo('things', list[to % list.length]!, (to % list.length) + 1);
+    });
+    return list;
+  });
+
+const ok = <A>(result: E.Either<unknown, A>): A => {
+  if (E.isLeft(result)) throw result.left;
+  return result.right;
+};
+
+describe('arrayIndex inside withArrayIndexes', () => {
+  test('the laws: read(write(a)) = a, write(read(b)) = b, and the JSON round trip', () => {
+    const accepted = checkLaws(things, lists);
+    expect(accepted).toBeGreaterThan(0);
+  });
+
+  test('INDEX is 1 + the position, 0 is null, and a reference may point forward', () => {
+    const bytes = Uint8Array.of(3, 10, 3, 0, 0, 0, 20, 0, 0, 0, 0, 30, 1, 0, 0, 0);
+    const list = ok(decode(things, bytes)).value;
+    expect(list[0]!.target).toEqual({ $ref: 'things', index: 3 });
+    expect(list[0]!.target!.target).toBe(list[2]);
+    expect(list[1]!.target).toBeNull();
+    expect(list[2]!.target!.target).toBe(list[0]);
+  });
+
+  test('editing the array renumbers every reference that has its element', () => {
+    const list = ok(decode(things, Uint8Array.of(3, 10, 3, 0, 0, 0, 20, 0, 0, 0, 0, 30, 1, 0, 0, 0))).value;
+    list.splice(1, 1); // the third thing is now the second
+    expect(Array.from(encodeOk(things, list))).toEqual([2, 10, 2, 0, 0, 0, 30, 1, 0, 0, 0]);
+    // An element removed while still referred to cannot be numbered.
+    const dangling = ok(decode(things, Uint8Array.of(2, 10, 2, 0, 0, 0, 20, 0, 0, 0, 0))).value;
+    const gone = dangling.pop()!;
+    expect(gone.hp).toBe(20);
+    const error = encode(things, dangling);
+    expect(E.isLeft(error) && error.left).toBeInstanceOf(EncodeError);
+    expect(E.isLeft(error) && error.left.path).toEqual([0, 'target']);
+    expect(E.isLeft(error) && error.left.message).toMatch(/no longer in things/);
+  });
+
+  test('decode errors name the reference by path and offset', () => {
+    // The second thing's target (offset 7) is INDEX 5 of 2 elements.
+    const result = decode(things, Uint8Array.of(2, 10, 0, 0, 0, 0, 20, 5, 0, 0, 0));
+    expect(E.isLeft(result)).toBe(true);
+    const error = (result as E.Left<DecodeError>).left;
+    expect(error).toBeInstanceOf(DecodeError);
+    expect(error.path).toEqual([1, 'target']);
+    expect(error.offset).toBe(7);
+    expect(error.message).toMatch('INDEX 5 is past the end of things (2 elements)');
+  });
+
+  test('encode errors: another array, INDEX 0, past the end, not a reference', () => {
+    const cases: Array<[unknown, RegExp]> = [
+      [{ $ref: 'others', index: 1 }, /this field's INDEX is into things/],
+      [{ $ref: 'things', index: 0 }, /INDEX 0 is NULL/],
+      [{ $ref: 'things', index: 3 }, /INDEX 3 is past the end of things \(1 elements\)/],
+      [{ $ref: 'things', index: 2 ** 32 }, /does not fit 32 bits/],
+      ['mobj', /expected null or \{ \$ref, index \}/],
+    ];
+    for (const [target, message] of cases) {
+      const result = encode(things, [{ hp: 1, target: target as IndexRef }]);
+      expect(E.isLeft(result)).toBe(true);
+      const error = (result as E.Left<EncodeError>).left;
+      expect(error.path).toEqual([0, 'target']);
+      expect(error.message).toMatch(message);
+    }
+  });
+
+  test('a reference into an array the value does not carry keeps its number', () => {
+    const loose = withArrayIndexes(array(struct({ line: arrayIndex('lines') }), u8), () => []);
+    const value = ok(decode(loose, Uint8Array.of(1, 9, 0, 0, 0))).value;
+    expect(value).toEqual([{ line: { $ref: 'lines', index: 9 } }]);
+    expect(value[0]!.line!.target).toBeUndefined();
+    expect(Array.from(encodeOk(loose, value))).toEqual([1, 9, 0, 0, 0]);
+  });
+
+  test('a field of no declared array reads into the array the document names', () => {
+    const free = arrayIndex(undefined);
+    expect(free.name).toBe('index(?)');
+    expect(Array.from(encodeOk(free, { $ref: 'anything', index: 7 }))).toEqual([7, 0, 0, 0]);
+  });
+
+  test('reference resolution is charged as work: a unit per reference', () => {
+    const bytes = encodeOk(
+      things,
+      Array.from({ length: 50 }, (_, i) => ({ hp: i, target: null })),
+    );
+    const refs = Uint8Array.from(bytes);
+    for (let i = 0; i < 50; i++) refs[1 + i * 5 + 1] = 1; // every target → the first thing
+    const tight = decode(things, refs, { maxWork: 150 });
+    const roomy = decode(things, refs, { maxWork: 100_000 });
+    expect(E.isRight(roomy)).toBe(true);
+    // 50 elements, 100 fields, 50 references: more than 150 units.
+    expect(E.isLeft(tight) && tight.left.message).toMatch(/maxWork/);
+  });
+});
+
+describe('ArrayNumbering and ArrayTable', () => {
+  test('INDEX is 1 + the position in the named array, 0 for null; arrays are allocated before use', () => {
+    const m1 = { name: 'imp' };
+    const m2 = { name: 'zombie' };
+    const numbering = new ArrayNumbering<{ name: string }>({ mobjs: [m1, m2], players: [] });
+    expect(numbering.indexOf('mobjs', m2)).toBe(2);
+    expect(numbering.indexOf('mobjs', null)).toBe(0);
+    expect(numbering.count('mobjs')).toBe(2);
+    expect(numbering.has('players')).toBe(true);
+    expect(numbering.positionOf('players', m1)).toBeUndefined();
+    expect(() => numbering.indexOf('players', m1)).toThrow(/not an element of players/);
+    expect(() => numbering.indexOf('lines', m1)).toThrow(/no array named "lines"/);
+    // An element in an array twice is numbered by its first position; renumbering replaces.
+    numbering.set('mobjs', [m2, m1, m2]);
+    expect(numbering.indexOf('mobjs', m2)).toBe(1);
+    expect(numbering.count('mobjs')).toBe(3);
+
+    const table = new ArrayTable<{ name: string }>();
+    const mobjs = table.allocate('mobjs', 3, () => ({ name: '' }));
+    expect(table.resolve('mobjs', 2, ['mobj', 'target'])).toBe(mobjs[1]);
+    expect(table.resolve('mobjs', 0)).toBeNull();
+    expect(() => table.resolve('mobjs', 4, ['mobjs', 0, 'target'], 40)).toThrow('INDEX 4 is outside mobjs (1 to 3)');
+    expect(() => table.resolve('sectors', 1)).toThrow(/unknown array "sectors"/);
+    expect(() => table.allocate('huge', 2 ** 32 - 1, () => ({ name: '' }))).toThrow(/cannot have 4294967295 elements/);
+    expect(() => table.allocate('mobjs', 1, () => ({ name: '' }))).toThrow(/defined twice/);
+    table.set('players', [m1]);
+    expect(table.resolve('players', 1)).toBe(m1);
+  });
+});
