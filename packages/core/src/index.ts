@@ -98,6 +98,7 @@ export {
 } from './strings.js';
 export type { CountSpec } from './size.js';
 export { bytes, bytesEqual } from './bytes.js';
+export { borrowedBytes } from './borrowed.js';
 export { literal, magic } from './literal.js';
 export { struct, type FieldSpec, type Fields, type FieldType, type StructType } from './struct.js';
 export { array } from './array.js';
@@ -106,6 +107,7 @@ export { taggedUnion, type OtherTag, type Tagged } from './union.js';
 export { lazy } from './lazy.js';
 export { map, type Bijection } from './map.js';
 export { align, padding, type Padding } from './padding.js';
+export { aligned } from './aligned.js';
 export { patch, sized } from './sized.js';
 export {
   chunk,

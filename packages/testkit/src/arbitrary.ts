@@ -202,6 +202,8 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
       }
       case 'optional':
         return fc.option(build(child('value'), depth), { nil: undefined });
+      case 'aligned':
+        return build(child('value'), depth);
       case 'nothing':
       case 'align':
         return fc.constant(undefined);
