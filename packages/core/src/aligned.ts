@@ -42,7 +42,11 @@ export function aligned<A>(boundary: number, codec: Codec<A>, fill = 0): Codec<A
       if (count > r.remaining) throw r.error(`expected ${count} bytes of padding, ${r.remaining} left`);
       const bytes = r.bytes;
       for (let at = r.pos; at < r.pos + count; at++)
-        if (bytes[at] !== fill) throw r.error(`padding byte 0x${bytes[at]!.toString(16).padStart(2, '0')}, expected 0x${fill.toString(16).padStart(2, '0')}`, at);
+        if (bytes[at] !== fill)
+          throw r.error(
+            `padding byte 0x${bytes[at]!.toString(16).padStart(2, '0')}, expected 0x${fill.toString(16).padStart(2, '0')}`,
+            at,
+          );
       r.pos += count;
       return value;
     },

@@ -7,7 +7,10 @@ describe('borrowedBytes', () => {
   test('laws: a fixed size, a length prefix, the rest of the window', () => {
     checkLaws(borrowedBytes(3), fc.uint8Array({ minLength: 3, maxLength: 3 }));
     checkLaws(borrowedBytes(u16le), fc.uint8Array({ maxLength: 40 }));
-    checkLaws(struct({ tag: u8, rest: borrowedBytes('rest') }), fc.record({ tag: fc.nat({ max: 255 }), rest: fc.uint8Array({ maxLength: 40 }) }));
+    checkLaws(
+      struct({ tag: u8, rest: borrowedBytes('rest') }),
+      fc.record({ tag: fc.nat({ max: 255 }), rest: fc.uint8Array({ maxLength: 40 }) }),
+    );
   });
 
   test('the value is a view into the input, not a copy; bytes() copies', () => {

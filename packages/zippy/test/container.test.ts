@@ -90,9 +90,10 @@ test('decoded segments are views into the input (no copies); a replaced segment 
     ),
   };
   const error = encode(zippyFile, bad);
+  // The path is the document's: the third object is objects[2], as toJson lists it.
   expect(E.isLeft(error) && [error.left.path, error.left.message]).toEqual([
-    ['objects', 3],
-    'object 3: segment 1 is not bytes',
+    ['objects', 2, 'segments', 1],
+    'expected a Uint8Array, got string',
   ]);
 });
 
@@ -115,7 +116,7 @@ test('a byte-swapped file (magic VASZ) is read, and written back as it was', () 
   expect(encodeOrThrow(zippyFile, back)).toEqual(swapped);
 });
 
-describe('bad input: DecodeErrors with the object number, path and offset', () => {
+describe('bad input: DecodeErrors with the document path (objects from 0) and the file offset', () => {
   const fails = (bytes: Uint8Array): DecodeError => {
     const result = decode(zippyFile, bytes);
     if (E.isRight(result)) throw new Error('decoded without an error');
@@ -132,16 +133,16 @@ describe('bad input: DecodeErrors with the object number, path and offset', () =
   });
 
   test('a reference out of range', () => {
-    // Object 1's first reference (at 0x6c) → 9, but there are 3 objects. (CRC off, so it is not what fails.)
+    // The first object's first reference (at 0x6c) → 9, but there are 3 objects. (CRC off, so it is not what fails.)
     const file = decodeOrThrow(zippyFile, example);
     const noCrc = encodeOrThrow(zippyFile, { ...file, crc: false });
     const bad = noCrc.slice();
     bad.set([0, 0, 0, 9], 0x6c);
     const error = fails(bad);
     expect([error.path, error.offset, error.message]).toEqual([
-      ['objects', 1, 'references', 0],
+      ['objects', 0, 'references', 0],
       0x6c,
-      'reference to object 9, but there are 3',
+      'reference: object 9 does not exist (there are 3)',
     ]);
   });
 
@@ -149,9 +150,9 @@ describe('bad input: DecodeErrors with the object number, path and offset', () =
     const file = decodeOrThrow(zippyFile, example);
     const noCrc = encodeOrThrow(zippyFile, { ...file, crc: false });
     const bad = noCrc.slice();
-    bad.set([0x44, 0x41, 0x54, 0x41], 0x24); // dir[1] says DATA, its segment says LUA\0
+    bad.set([0x44, 0x41, 0x54, 0x41], 0x24); // objects[0]'s entry says DATA, its segment says LUA\0
     const error = fails(bad);
-    expect(error.path).toEqual(['objects', 1]);
+    expect([error.path, error.offset]).toEqual([['objects', 0], 0x6c + 3 * 4 + 4]);
     expect(error.message).toMatch(/the directory says "DATA", segment 0 says "LUA\\u0000"/);
   });
 
@@ -159,10 +160,11 @@ describe('bad input: DecodeErrors with the object number, path and offset', () =
     const file = decodeOrThrow(zippyFile, example);
     const noCrc = encodeOrThrow(zippyFile, { ...file, crc: false });
     const bad = noCrc.slice();
-    bad.set([0, 0, 0, 0x54], 0x38); // object 1's body length 0x50 → 0x54
+    bad.set([0, 0, 0, 0x54], 0x38); // objects[0]'s body length 0x50 → 0x54
     const error = fails(bad);
-    expect(error.path[0]).toBe('objects');
-    expect(error.message).toMatch(/object (1|2)/);
+    // Its body now takes the next body's first 4 bytes, which it reads as one more segment.
+    expect(error.path.slice(0, 3)).toEqual(['objects', 0, 'segments']);
+    expect(error.message).toMatch(/more than the 0 bytes left/);
   });
 
   test('a wrong CRC (an error, or a warning when asked)', () => {
@@ -185,7 +187,7 @@ describe('bad input: DecodeErrors with the object number, path and offset', () =
     const { loadLua } = require('@savekit/zippy/lua') as typeof import('@savekit/zippy/lua');
     const result = loadLua(newState(), bad);
     expect(E.isLeft(result) && [result.left.path.slice(0, 2), result.left.message]).toEqual([
-      ['objects', 1],
+      ['objects', 0],
       expect.stringMatching(/a table key is nil/),
     ]);
   });
