@@ -12,6 +12,8 @@ import {
   aligned,
   array,
   borrowedBytes,
+  byteOrdered,
+  byteOrderMark,
   checksum,
   crc32,
   defineCodec,
@@ -23,15 +25,19 @@ import {
   optional,
   pstring,
   readChild,
+  rebuild,
   struct,
   u8,
+  u16,
   u16be,
   u16le,
+  u32,
   u32be,
   u32le,
   writeChild,
   type Codec,
   type GraphImage,
+  type RebuildSpec,
 } from '@savekit/core';
 import { tagName, tagValue } from './tags.js';
 
@@ -73,10 +79,6 @@ const HEADER = 32;
 const DIRECTORY_ENTRY = 24;
 /** Stored references at and above this are externals (`0x80000000 + e`). */
 const EXTERNAL = 0x80000000;
-/** The magic as the first four bytes of a file in each byte order. */
-const MAGIC = { be: 'ZSAV', le: 'VASZ' } as const;
-/** The trailer's marker (`0x5A454E44`) as its four bytes in each byte order. */
-const END = { be: 'ZEND', le: 'DNEZ' } as const;
 
 type ByteOrder = ZippyFile['byteOrder'];
 
@@ -101,31 +103,31 @@ const fileJson = t.type(
 
 /**
  * A tag: a u32 in the file's byte order, its four characters in the document. Fixed-size reads and
- * writes go straight through the integer's (so a directory of entries is read at precomputed offsets).
+ * writes go straight through the integer's, so a directory of entries keeps the struct fast path.
  */
-function tagCodec(u32: Codec<number>): Codec<string> {
-  const stored = (tag: string): number => {
-    const value = tagOf(tag);
-    if (value === undefined) throw new Error(`tag ${shown(tag)} is not four characters of one byte each`);
+const tag = byteOrdered((order) => {
+  const stored = (name: string): number => {
+    const value = tagOf(name);
+    if (value === undefined) throw new Error(`tag ${shown(name)} is not four characters of one byte each`);
     return value;
   };
-  const viaMap = map(u32, { name: 'tag', decode: tagName, encode: stored });
-  const readFixed = u32.readFixed;
-  const writeFixed = u32.writeFixed;
-  if (readFixed === undefined || writeFixed === undefined) throw new Error('tagCodec: u32 has no fixed access');
+  const integer = u32(order);
+  const viaMap = map(integer, { name: 'tag', decode: tagName, encode: stored });
+  const { readFixed, writeFixed } = integer;
+  if (readFixed === undefined || writeFixed === undefined) throw new Error('tag: u32 has no fixed access');
   return defineCodec<string>({
     ...viaMap,
     readFixed: (r, at) => tagName(readFixed(r, at)),
-    writeFixed: (w, at, tag) => writeFixed(w, at, stored(tag)),
+    writeFixed: (w, at, name) => writeFixed(w, at, stored(name)),
   });
-}
+});
 
 /**
  * A reference: stored as 0, 1…N or `0x80000000 + e`; in the document 0 (null), 1…N (an object) or
  * −(e + 1) (external `e`). Checked against the file's object and external counts both ways.
  */
-function referenceCodec(u32: Codec<number>, objects: number, externals: number): Codec<number> {
-  return map(u32, {
+function reference(order: ByteOrder, objects: number, externals: number): Codec<number> {
+  return map(u32(order), {
     name: 'reference',
     decode(stored) {
       if (stored < EXTERNAL) {
@@ -144,20 +146,7 @@ function referenceCodec(u32: Codec<number>, objects: number, externals: number):
   });
 }
 
-/** What one byte order's declarations are built from. */
-interface OrderCodecs {
-  readonly u16: Codec<number>;
-  readonly u32: Codec<number>;
-  /** The major version this reader knows: 1. */
-  readonly major: Codec<1>;
-  /** A directory entry: the tag, the recorded size, the counts and the place of the body. */
-  readonly entry: Codec<DirectoryEntry>;
-  /** A data segment: a u32 length, the bytes (a view into the input), zeros to a multiple of 4. */
-  readonly segment: Codec<Uint8Array>;
-  /** The `ZEND` + CRC-32 trailer: the CRC of every byte of the file before it. */
-  readonly trailer: Codec<undefined>;
-}
-
+/** A directory entry as stored: the tag, the recorded size, the counts and the place of the body. */
 interface DirectoryEntry {
   tag: string;
   size: number;
@@ -167,46 +156,57 @@ interface DirectoryEntry {
   bodyLength: number;
 }
 
-function orderCodecs(order: ByteOrder): OrderCodecs {
-  const u16 = order === 'be' ? u16be : u16le;
-  const u32 = order === 'be' ? u32be : u32le;
-  const endMarker = map(struct({ marker: magic(END[order]), crc: u32 }), {
+const directoryEntry = byteOrdered((order) =>
+  struct({
+    tag: tag(order),
+    size: u32(order),
+    referenceCount: u32(order),
+    segmentCount: u32(order),
+    bodyAt: u32(order),
+    bodyLength: u32(order),
+  }),
+);
+
+/** A data segment: a u32 length, the bytes (a view into the input), zeros to a multiple of 4. */
+const segment = byteOrdered((order) => aligned(4, borrowedBytes(u32(order))));
+
+/** The `ZEND` + CRC-32 trailer: the CRC of every byte of the file before it. */
+const trailer = byteOrdered((order) => {
+  const end: string = order === 'be' ? 'ZEND' : 'DNEZ'; // 0x5A454E44 in the file's order
+  const stored = map(struct({ marker: magic(end) as Codec<string>, crc: u32(order) }), {
     name: 'ZEND',
-    decode: (stored) => stored.crc,
-    encode: (crc: number) => ({ marker: END[order], crc }),
+    decode: (found) => found.crc,
+    encode: (crc: number) => ({ marker: end, crc }),
   });
-  return {
-    u16,
-    u32,
-    major: literal(u16, 1),
-    entry: struct({
-      tag: tagCodec(u32),
-      size: u32,
-      referenceCount: u32,
-      segmentCount: u32,
-      bodyAt: u32,
-      bodyLength: u32,
-    }),
-    segment: aligned(4, borrowedBytes(u32)),
-    trailer: checksum(nothing, { algorithm: crc32, stored: endMarker, covers: 'window' }),
-  };
-}
+  return checksum(nothing, { algorithm: crc32, stored, covers: 'window' });
+});
 
-const ORDERS: Readonly<Record<ByteOrder, OrderCodecs>> = { be: orderCodecs('be'), le: orderCodecs('le') };
+/**
+ * `crc` in the document: whether the trailer is there. It is the last thing in the file, so it is
+ * there when bytes are left after the last body.
+ */
+const crcTrailer = byteOrdered((order) => {
+  const present = map(trailer(order), { name: 'trailer', decode: (): true => true, encode: () => undefined });
+  return map(optional(present), {
+    name: 'crc',
+    decode: (found) => found === true,
+    encode(crc: boolean) {
+      if (typeof crc !== 'boolean') throw new Error(`crc ${shown(crc)} is not true or false`);
+      return crc ? true : undefined;
+    },
+  });
+});
 
-/** The codecs of one byte order, for a dependent field (`p.byteOrder` was read or is being written). */
-const inOrder = (p: { byteOrder: ByteOrder }): OrderCodecs => ORDERS[p.byteOrder];
-
-/** The value of `segment`'s first four bytes as a u32 in `order` (the tag an object's data starts with). */
-function leadingTag(segment: Uint8Array, order: ByteOrder): string {
-  const [a = 0, b = 0, c = 0, d = 0] = order === 'be' ? segment : [segment[3], segment[2], segment[1], segment[0]];
+/** The value of `segment`'s first four bytes as a tag in `order` (what an object's data starts with). */
+function leadingTag(data: Uint8Array, order: ByteOrder): string {
+  const [a = 0, b = 0, c = 0, d = 0] = order === 'be' ? data : [data[3], data[2], data[1], data[0]];
   return String.fromCharCode(a, b, c, d);
 }
 
 /** Bytes an object's body takes: its references, then each segment's length, bytes and padding. */
 function bodyLength(o: ZObject): number {
   let length = 4 * o.references.length;
-  for (const segment of o.segments) length += 4 + align4(segment instanceof Uint8Array ? segment.length : 0);
+  for (const data of o.segments) length += 4 + align4(data instanceof Uint8Array ? data.length : 0);
   return length;
 }
 
@@ -214,21 +214,22 @@ function bodyLength(o: ZObject): number {
  * The object table: `count` directory entries, then the bodies in the same order, each where the
  * one before ends. The document has one `objects[i]` for entry `i` and body `i` together, and entry
  * `i` says how many references body `i` starts with — two regions zipped into one list, which no
- * core combinator expresses; each part is a core codec (`entry`, `reference`, `segment`) and this
- * codec only walks them in step, with paths and budget charged by `readChild`/`writeChild`.
+ * core combinator expresses. Each part is a core declaration (`directoryEntry`, `reference`,
+ * `segment`); this codec only walks them in step, with paths, spans and budget charged by the core
+ * (`array`, `readChild`, `writeChild`). The body offsets and lengths in the directory are rebuilt on
+ * write and checked on read.
  */
 function objectTable(order: ByteOrder, count: number, externals: number): Codec<ZObject[]> {
-  const { entry, segment, u32 } = ORDERS[order];
-  const entries = array(entry, count);
-  const reference = referenceCodec(u32, count, externals);
+  const entry = directoryEntry(order);
+  const references = reference(order, count, externals);
   // A body's codec depends only on its reference count: one codec per count met (at most about
-  // √(file size / 2) distinct counts fit in a file, so the cache stays small).
+  // √(file size / 2) distinct counts fit in a file, so this stays small).
   const bodies = new Map<number, Codec<{ references: number[]; segments: Uint8Array[] }>>();
-  const bodyCodec = (references: number) => {
-    let codec = bodies.get(references);
+  const body = (referenceCount: number) => {
+    let codec = bodies.get(referenceCount);
     if (codec === undefined) {
-      codec = struct({ references: array(reference, references), segments: array(segment, 'rest') });
-      bodies.set(references, codec);
+      codec = struct({ references: array(references, referenceCount), segments: array(segment(order), 'rest') });
+      bodies.set(referenceCount, codec);
     }
     return codec;
   };
@@ -239,12 +240,12 @@ function objectTable(order: ByteOrder, count: number, externals: number): Codec<
     minSize: count * DIRECTORY_ENTRY,
     meta: { order, count, externals },
     children: [
-      { key: '[]', codec: entry },
-      { key: 'body', codec: bodyCodec(0) },
+      { key: 'directory', codec: entry },
+      { key: 'body', codec: body(0) },
     ],
     read(r) {
       const directoryAt = r.pos;
-      const directory = entries.read(r);
+      const directory = array(entry, count).read(r);
       const objects: ZObject[] = [];
       let expected = 0;
       for (let i = 0; i < count; i++) {
@@ -259,14 +260,14 @@ function objectTable(order: ByteOrder, count: number, externals: number): Codec<
         if (e.bodyLength > r.remaining)
           throw r.errorAt(i, `body of ${e.bodyLength} bytes runs past the end (${r.remaining} left)`, entryAt + 20);
         const bodyAt = r.pos;
-        const body = readChild(r.window(e.bodyLength), i, bodyCodec(e.referenceCount));
-        if (body.segments.length !== e.segmentCount)
+        const { references, segments } = readChild(r.window(e.bodyLength), i, body(e.referenceCount));
+        if (segments.length !== e.segmentCount)
           throw r.errorAt(
             i,
-            `the directory says ${e.segmentCount} segments, the body holds ${body.segments.length}`,
+            `the directory says ${e.segmentCount} segments, the body holds ${segments.length}`,
             entryAt + 12,
           );
-        const first = body.segments[0];
+        const first = segments[0];
         if (first === undefined || first.length < 4)
           throw r.errorAt(i, 'segment 0 must start with the tag', bodyAt + 4 * e.referenceCount);
         const found = leadingTag(first, order);
@@ -276,15 +277,14 @@ function objectTable(order: ByteOrder, count: number, externals: number): Codec<
             `the directory says ${JSON.stringify(e.tag)}, segment 0 says ${JSON.stringify(found)}`,
             bodyAt + 4 * e.referenceCount + 4,
           );
-        objects.push({ tag: e.tag, size: e.size, references: body.references, segments: body.segments });
+        objects.push({ tag: e.tag, size: e.size, references, segments });
         expected += e.bodyLength;
       }
       return objects;
     },
     write(w, objects) {
       if (!Array.isArray(objects)) throw w.error('expected a list of objects');
-      // Everything is checked before the bodies are written; the directory, written first, needs
-      // their lengths.
+      // Each object is checked before a body is written; the directory, written first, needs their lengths.
       const directory: DirectoryEntry[] = [];
       let bodyAt = 0;
       for (let i = 0; i < objects.length; i++) {
@@ -296,16 +296,16 @@ function objectTable(order: ByteOrder, count: number, externals: number): Codec<
           !Array.isArray((o as ZObject).segments)
         )
           throw w.errorAt(i, 'expected { tag, size, references, segments }');
-        const { tag, size, references, segments } = o as ZObject;
+        const { tag: name, size, references, segments } = o as ZObject;
         const first = segments[0];
         if (
-          tagOf(tag) !== undefined &&
-          (!(first instanceof Uint8Array) || first.length < 4 || leadingTag(first, order) !== tag)
+          tagOf(name) !== undefined &&
+          (!(first instanceof Uint8Array) || first.length < 4 || leadingTag(first, order) !== name)
         )
-          throw w.errorAt(i, `segment 0 must start with its tag ${JSON.stringify(tag)}`);
+          throw w.errorAt(i, `segment 0 must start with its tag ${JSON.stringify(name)}`);
         const length = bodyLength(o as ZObject);
         directory.push({
-          tag,
+          tag: name,
           size,
           referenceCount: references.length,
           segmentCount: segments.length,
@@ -320,43 +320,13 @@ function objectTable(order: ByteOrder, count: number, externals: number): Codec<
       array(entry, objects.length).write(w, directory);
       for (let i = 0; i < objects.length; i++) {
         const o = objects[i]!;
-        writeChild(w, i, bodyCodec(o.references.length), o);
+        writeChild(w, i, body(o.references.length), o);
       }
     },
   });
 }
 
-/** Whether the trailer is there (`crc` in the document): it is the last thing in the file, if anything. */
-function trailerPresence(trailer: Codec<undefined>): Codec<boolean> {
-  const present = map(trailer, { name: 'trailer', decode: (): true => true, encode: () => undefined });
-  return map(optional(present), {
-    name: 'crc',
-    decode: (found) => found === true,
-    encode(crc: boolean) {
-      if (typeof crc !== 'boolean') throw new Error(`crc ${shown(crc)} is not true or false`);
-      return crc ? true : undefined;
-    },
-  });
-}
-
-const byteOrder = map(magic(MAGIC.be, MAGIC.le), {
-  name: 'byteOrder',
-  decode: (found): ByteOrder => (found === MAGIC.be ? 'be' : 'le'),
-  encode(order: ByteOrder) {
-    if (order !== 'be' && order !== 'le') throw new Error(`byte order ${shown(order)} is neither "be" nor "le"`);
-    return MAGIC[order];
-  },
-});
-
-/** Header bytes 8–11 hold the flag bits (externals 1, CRC 2) and the number format (bits 8–11): a u32, so in a byte-swapped file the flag byte comes first. */
-const FLAG_FIELDS = {
-  be: { headFlags: literal(u16be, 0), tailFlags: u8 },
-  le: { headFlags: u8, tailFlags: literal(u16le, 0) },
-} as const;
-
-const crcPresence = { be: trailerPresence(ORDERS.be.trailer), le: trailerPresence(ORDERS.le.trailer) };
-
-/** The file as stored: the header's counts and offsets beside the document's fields. */
+/** The file as stored: the document's fields, and the header's version, flags, counts and offsets. */
 interface StoredFile extends ZippyFile {
   major: 1;
   headFlags: number;
@@ -368,87 +338,85 @@ interface StoredFile extends ZippyFile {
   dataAt: number;
 }
 
-const utf8Length = (text: unknown): number => (typeof text === 'string' ? new TextEncoder().encode(text).length : 0);
-
-/** Where the directory starts: after the header, the roots and the externals (padded to 4). */
-function directoryOffset(roots: number, externals: ReadonlyArray<unknown>): number {
-  return HEADER + 4 * roots + align4(externals.reduce<number>((n, name) => n + 2 + utf8Length(name), 0));
+/**
+ * A header field rebuilt on write and checked on read (a mismatch is a DecodeError), stored with the
+ * codec of the file's byte order.
+ */
+function header<A>(
+  codecs: Readonly<Record<ByteOrder, Codec<A>>>,
+  compute: (file: StoredFile) => A,
+): RebuildSpec<A, StoredFile> {
+  const be = rebuild(codecs.be, compute, { mismatch: 'error' });
+  const le = rebuild(codecs.le, compute, { mismatch: 'error' });
+  return Object.assign((file: StoredFile) => (file.byteOrder === 'le' ? le : be)(file), { rebuild: be.rebuild });
 }
 
-/** The flag bits the rest of the file implies. */
-const flagBits = (file: { externals: ReadonlyArray<unknown>; crc: unknown }): number =>
-  (file.externals.length > 0 ? 1 : 0) | (file.crc ? 2 : 0);
+const utf8Length = (text: unknown): number => (typeof text === 'string' ? new TextEncoder().encode(text).length : 0);
+const listLength = (value: unknown): number => (Array.isArray(value) ? value.length : 0);
 
-const stored = struct(
-  {
-    byteOrder,
-    major: (p: StoredFile) => inOrder(p).major,
-    minor: (p: StoredFile) => inOrder(p).u16,
-    headFlags: (p: StoredFile) => FLAG_FIELDS[p.byteOrder].headFlags,
-    numberFormat: literal(u8, 0, 1),
-    tailFlags: (p: StoredFile) => FLAG_FIELDS[p.byteOrder].tailFlags,
-    count: (p: StoredFile) => inOrder(p).u32,
-    rootCount: (p: StoredFile) => inOrder(p).u32,
-    externalCount: (p: StoredFile) => inOrder(p).u32,
-    directoryAt: (p: StoredFile) => inOrder(p).u32,
-    dataAt: (p: StoredFile) => inOrder(p).u32,
-    roots: (p: StoredFile) => array(referenceCodec(inOrder(p).u32, p.count, p.externalCount), p.rootCount),
-    externals: (p: StoredFile) => aligned(4, array(pstring(inOrder(p).u16, 'utf8'), p.externalCount)),
-    objects: (p: StoredFile) => objectTable(p.byteOrder, p.count, p.externalCount),
-    crc: (p: StoredFile) => crcPresence[p.byteOrder],
-  },
-  'zippyFile',
-);
+/** The flag bits (externals 1, CRC 2) the rest of the file implies. */
+const flagBits = (file: StoredFile): number => (listLength(file.externals) > 0 ? 1 : 0) | (file.crc === true ? 2 : 0);
 
-const asDocument = map(stored as unknown as Codec<StoredFile>, {
-  name: 'zippyFile',
-  decode(s): ZippyFile {
-    const flags = s.byteOrder === 'be' ? s.tailFlags : s.headFlags;
-    if ((flags & ~3) !== 0) throw new Error(`unknown header flags 0x${flags.toString(16)}`);
-    if (flags !== flagBits(s))
-      throw new Error(
-        `the header's flags (0x${flags.toString(16)}) do not match the file (${s.externals.length} externals, ${s.crc ? 'a' : 'no'} CRC trailer)`,
-      );
-    const directoryAt = directoryOffset(s.rootCount, s.externals);
-    if (s.directoryAt !== directoryAt)
-      throw new Error(`the directory should follow the externals at ${directoryAt}, the header says ${s.directoryAt}`);
-    const dataAt = directoryAt + s.count * DIRECTORY_ENTRY;
-    if (s.dataAt !== dataAt)
-      throw new Error(`the data area should follow the directory at ${dataAt}, the header says ${s.dataAt}`);
-    const { byteOrder, minor, numberFormat, crc, roots, externals, objects } = s;
-    return { byteOrder, minor, numberFormat, crc, roots, externals, objects };
-  },
-  encode(file): StoredFile {
-    if (typeof file !== 'object' || file === null) throw new Error('expected a ZSAV file');
-    const list = (value: unknown): ReadonlyArray<unknown> => (Array.isArray(value) ? value : []);
-    const roots = list(file.roots).length;
-    const externals = list(file.externals);
-    const count = list(file.objects).length;
-    const flags = flagBits({ externals, crc: file.crc });
-    const directoryAt = directoryOffset(roots, externals);
-    return {
-      ...file,
-      major: 1,
-      headFlags: file.byteOrder === 'le' ? flags : 0,
-      tailFlags: file.byteOrder === 'le' ? 0 : flags,
-      count,
-      rootCount: roots,
-      externalCount: externals.length,
-      directoryAt,
-      dataAt: directoryAt + count * DIRECTORY_ENTRY,
-    };
-  },
-});
+const U32 = { be: u32be, le: u32le } as const;
 
 /**
- * The ZSAV v1 container, declared: the byte order the magic fixes (`ZSAV` big-endian, `VASZ` every
- * integer byte-swapped), a header whose counts and offsets must agree with what follows, the roots
- * and externals as arrays, the object table, and the `ZEND` + CRC-32 trailer when the file has one.
- * Decoded segments are views into the input (see {@link ZObject.segments}). Every error names the
- * path of the value in the document (objects from 0, as `toJson` lists them) and the file offset.
+ * The file in the order it is stored. The byte-order mark comes first and every later field follows
+ * it. Header bytes 8–11 are a u32 of flag bits (bits 0–1) and the number format (bits 8–11): the flag
+ * byte is the last of them big-endian, the first byte-swapped, with the number format beside it.
+ */
+const storedFile = struct(
+  {
+    byteOrder: byteOrderMark({ be: 'ZSAV', le: 'VASZ' }),
+    major: (p: StoredFile) => major(p.byteOrder),
+    minor: (p: StoredFile) => u16(p.byteOrder),
+    headFlags: header({ be: literal(u16be, 0) as Codec<number>, le: u8 }, (p) =>
+      p.byteOrder === 'le' ? flagBits(p) : 0,
+    ),
+    numberFormat: literal(u8, 0, 1),
+    tailFlags: header({ be: u8, le: literal(u16le, 0) as Codec<number> }, (p) =>
+      p.byteOrder === 'le' ? 0 : flagBits(p),
+    ),
+    count: header(U32, (p) => listLength(p.objects)),
+    rootCount: header(U32, (p) => listLength(p.roots)),
+    externalCount: header(U32, (p) => listLength(p.externals)),
+    directoryAt: header(U32, (p) => {
+      const names = Array.isArray(p.externals) ? p.externals : [];
+      return HEADER + 4 * p.rootCount + align4(names.reduce<number>((n, name) => n + 2 + utf8Length(name), 0));
+    }),
+    dataAt: header(U32, (p) => p.directoryAt + p.count * DIRECTORY_ENTRY),
+    roots: (p: StoredFile) => array(reference(p.byteOrder, p.count, p.externalCount), p.rootCount),
+    externals: (p: StoredFile) => aligned(4, array(pstring(u16(p.byteOrder), 'utf8'), p.externalCount)),
+    objects: (p: StoredFile) => objectTable(p.byteOrder, p.count, p.externalCount),
+    crc: (p: StoredFile) => crcTrailer(p.byteOrder),
+  },
+  'zippyFile',
+) as unknown as Codec<StoredFile>;
+
+const major = byteOrdered((order) => literal(u16(order), 1));
+
+/**
+ * The ZSAV v1 container, declared: the byte-order mark (`ZSAV` big-endian, `VASZ` every integer
+ * byte-swapped) that every later field follows, a header whose flags, counts and offsets are rebuilt
+ * on write and must agree with what follows on read, the roots and externals as arrays, the object
+ * table, and the `ZEND` + CRC-32 trailer when the file has one. Decoded segments are views into the
+ * input (see {@link ZObject.segments}). Every error names the path of the value in the document
+ * (objects from 0, as `toJson` lists them) and the file offset.
  */
 export const zippyFile: Codec<ZippyFile> = defineCodec<ZippyFile>({
-  ...asDocument,
+  ...map(storedFile, {
+    name: 'zippyFile',
+    decode: ({ byteOrder, minor, numberFormat, crc, roots, externals, objects }): ZippyFile => ({
+      byteOrder,
+      minor,
+      numberFormat,
+      crc,
+      roots,
+      externals,
+      objects,
+    }),
+    // The header's other fields are rebuilt; the major version is the one this writer writes.
+    encode: (file) => ({ ...file, major: 1 }) as StoredFile,
+  }),
   json: fileJson,
   minSize: HEADER,
 });
@@ -458,10 +426,10 @@ function align4(n: number): number {
 }
 
 /** A tag's 32-bit value, or undefined when it is not four characters of one byte each. */
-function tagOf(tag: unknown): number | undefined {
-  if (typeof tag !== 'string' || tag.length !== 4) return undefined;
-  for (let i = 0; i < 4; i++) if (tag.charCodeAt(i) > 0xff) return undefined;
-  return tagValue(tag);
+function tagOf(name: unknown): number | undefined {
+  if (typeof name !== 'string' || name.length !== 4) return undefined;
+  for (let i = 0; i < 4; i++) if (name.charCodeAt(i) > 0xff) return undefined;
+  return tagValue(name);
 }
 
 /** A value for a message, bounded and without calling anything of its own. */

@@ -250,7 +250,7 @@ describe('encode refuses what would not decode: an EncodeError at the document p
     ],
     ['a number format of 2', () => ({ ...file(), numberFormat: 2 }), ['numberFormat'], /expected 0 or 1, got 2/],
     ['crc that is not a boolean', () => ({ ...file(), crc: 'yes' }), ['crc'], /true or false/],
-    ['a byte order of "xx"', () => ({ ...file(), byteOrder: 'xx' }), ['byteOrder'], /neither "be" nor "le"/],
+    ['a byte order of "xx"', () => ({ ...file(), byteOrder: 'xx' }), ['byteOrder'], /expected "le" or "be", got "xx"/],
   ])('%s', (_name, doc, path, message) => {
     const error = refused(doc());
     expect(error.path).toEqual(path);
