@@ -110,6 +110,7 @@ export {
 } from './strings.js';
 export type { CountSpec } from './size.js';
 export { bytes, bytesEqual } from './bytes.js';
+export { borrowedBytes } from './borrowed.js';
 export { literal, magic } from './literal.js';
 export { struct, type FieldSpec, type Fields, type FieldType, type StructType } from './struct.js';
 export { reordered } from './reordered.js';
@@ -139,6 +140,7 @@ export {
 } from './byte-order.js';
 export { map, type Bijection } from './map.js';
 export { align, padding, type Padding } from './padding.js';
+export { aligned } from './aligned.js';
 export { patch, sized } from './sized.js';
 export {
   chunk,

@@ -9,13 +9,35 @@
  */
 import * as t from 'io-ts';
 import {
+  aligned,
+  array,
+  borrowedBytes,
+  byteOrdered,
+  byteOrderMark,
+  checksum,
   crc32,
   defineCodec,
   jsonBytes,
-  reportChecksumMismatch,
+  literal,
+  magic,
+  map,
+  nothing,
+  optional,
+  pstring,
+  readChild,
+  rebuild,
+  struct,
+  u8,
+  u16,
+  u16be,
+  u16le,
+  u32,
+  u32be,
+  u32le,
+  writeChild,
   type Codec,
   type GraphImage,
-  type Reader,
+  type RebuildSpec,
 } from '@savekit/core';
 import { tagName, tagValue } from './tags.js';
 
@@ -53,14 +75,12 @@ export interface ZippyFile {
   objects: ZObject[];
 }
 
-const MAGIC = 0x5a534156; // "ZSAV"
 const HEADER = 32;
 const DIRECTORY_ENTRY = 24;
+/** Stored references at and above this are externals (`0x80000000 + e`). */
 const EXTERNAL = 0x80000000;
 
-function u32(r: Reader, le: boolean, at: number): number {
-  return r.view.getUint32(at, le);
-}
+type ByteOrder = ZippyFile['byteOrder'];
 
 const objectJson = t.type({
   tag: t.string,
@@ -81,370 +101,335 @@ const fileJson = t.type(
   'ZippyFile',
 ) as unknown as t.Type<ZippyFile, unknown, unknown>;
 
-/** Reads a reference value: 0, 1…N, or 0x80000000 + e. */
-function reference(r: Reader, value: number, count: number, externals: number, at: number): number {
-  if (value === 0) return 0;
-  if (value >= EXTERNAL) {
-    const e = value - EXTERNAL;
-    if (e >= externals) throw r.error(`reference to external #${e}, but there are ${externals}`, at);
-    return -(e + 1);
-  }
-  if (value > count) throw r.error(`reference to object ${value}, but there are ${count}`, at);
-  return value;
+/**
+ * A tag: a u32 in the file's byte order, its four characters in the document. Fixed-size reads and
+ * writes go straight through the integer's, so a directory of entries keeps the struct fast path.
+ */
+const tag = byteOrdered((order) => {
+  const stored = (name: string): number => {
+    const value = tagOf(name);
+    if (value === undefined) throw new Error(`tag ${shown(name)} is not four characters of one byte each`);
+    return value;
+  };
+  const integer = u32(order);
+  const viaMap = map(integer, { name: 'tag', decode: tagName, encode: stored });
+  const { readFixed, writeFixed } = integer;
+  if (readFixed === undefined || writeFixed === undefined) throw new Error('tag: u32 has no fixed access');
+  return defineCodec<string>({
+    ...viaMap,
+    readFixed: (r, at) => tagName(readFixed(r, at)),
+    writeFixed: (w, at, name) => writeFixed(w, at, stored(name)),
+  });
+});
+
+/**
+ * A reference: stored as 0, 1…N or `0x80000000 + e`; in the document 0 (null), 1…N (an object) or
+ * −(e + 1) (external `e`). Checked against the file's object and external counts both ways.
+ */
+function reference(order: ByteOrder, objects: number, externals: number): Codec<number> {
+  return map(u32(order), {
+    name: 'reference',
+    decode(stored) {
+      if (stored < EXTERNAL) {
+        if (stored > objects) throw new Error(`object ${stored} does not exist (there are ${objects})`);
+        return stored;
+      }
+      const e = stored - EXTERNAL;
+      if (e >= externals) throw new Error(`external #${e} does not exist (there are ${externals})`);
+      return -(e + 1);
+    },
+    encode(value) {
+      if (!Number.isInteger(value) || value > objects || value < -externals)
+        throw new Error(`${shown(value)} is not 0, an object (1–${objects}) or an external (−1…−${externals})`);
+      return value < 0 ? EXTERNAL + (-value - 1) : value;
+    },
+  });
 }
 
-/** The ZSAV v1 container. */
+/** A directory entry as stored: the tag, the recorded size, the counts and the place of the body. */
+interface DirectoryEntry {
+  tag: string;
+  size: number;
+  referenceCount: number;
+  segmentCount: number;
+  bodyAt: number;
+  bodyLength: number;
+}
+
+const directoryEntry = byteOrdered((order) =>
+  struct({
+    tag: tag(order),
+    size: u32(order),
+    referenceCount: u32(order),
+    segmentCount: u32(order),
+    bodyAt: u32(order),
+    bodyLength: u32(order),
+  }),
+);
+
+/** A data segment: a u32 length, the bytes (a view into the input), zeros to a multiple of 4. */
+const segment = byteOrdered((order) => aligned(4, borrowedBytes(u32(order))));
+
+/** The `ZEND` + CRC-32 trailer: the CRC of every byte of the file before it. */
+const trailer = byteOrdered((order) => {
+  const end: string = order === 'be' ? 'ZEND' : 'DNEZ'; // 0x5A454E44 in the file's order
+  const stored = map(struct({ marker: magic(end) as Codec<string>, crc: u32(order) }), {
+    name: 'ZEND',
+    decode: (found) => found.crc,
+    encode: (crc: number) => ({ marker: end, crc }),
+  });
+  return checksum(nothing, { algorithm: crc32, stored, covers: 'window' });
+});
+
+/**
+ * `crc` in the document: whether the trailer is there. It is the last thing in the file, so it is
+ * there when bytes are left after the last body.
+ */
+const crcTrailer = byteOrdered((order) => {
+  const present = map(trailer(order), { name: 'trailer', decode: (): true => true, encode: () => undefined });
+  return map(optional(present), {
+    name: 'crc',
+    decode: (found) => found === true,
+    encode(crc: boolean) {
+      if (typeof crc !== 'boolean') throw new Error(`crc ${shown(crc)} is not true or false`);
+      return crc ? true : undefined;
+    },
+  });
+});
+
+/** The value of `segment`'s first four bytes as a tag in `order` (what an object's data starts with). */
+function leadingTag(data: Uint8Array, order: ByteOrder): string {
+  const [a = 0, b = 0, c = 0, d = 0] = order === 'be' ? data : [data[3], data[2], data[1], data[0]];
+  return String.fromCharCode(a, b, c, d);
+}
+
+/** Bytes an object's body takes: its references, then each segment's length, bytes and padding. */
+function bodyLength(o: ZObject): number {
+  let length = 4 * o.references.length;
+  for (const data of o.segments) length += 4 + align4(data instanceof Uint8Array ? data.length : 0);
+  return length;
+}
+
+/**
+ * The object table: `count` directory entries, then the bodies in the same order, each where the
+ * one before ends. The document has one `objects[i]` for entry `i` and body `i` together, and entry
+ * `i` says how many references body `i` starts with — two regions zipped into one list, which no
+ * core combinator expresses. Each part is a core declaration (`directoryEntry`, `reference`,
+ * `segment`); this codec only walks them in step, with paths, spans and budget charged by the core
+ * (`array`, `readChild`, `writeChild`). The body offsets and lengths in the directory are rebuilt on
+ * write and checked on read.
+ */
+function objectTable(order: ByteOrder, count: number, externals: number): Codec<ZObject[]> {
+  const entry = directoryEntry(order);
+  const references = reference(order, count, externals);
+  // A body's codec depends only on its reference count: one codec per count met (at most about
+  // √(file size / 2) distinct counts fit in a file, so this stays small).
+  const bodies = new Map<number, Codec<{ references: number[]; segments: Uint8Array[] }>>();
+  const body = (referenceCount: number) => {
+    let codec = bodies.get(referenceCount);
+    if (codec === undefined) {
+      codec = struct({ references: array(references, referenceCount), segments: array(segment(order), 'rest') });
+      bodies.set(referenceCount, codec);
+    }
+    return codec;
+  };
+  return defineCodec<ZObject[]>({
+    name: `objectTable(${order})`,
+    kind: 'zippyObjectTable',
+    json: t.array(objectJson) as unknown as t.Type<ZObject[], unknown, unknown>,
+    minSize: count * DIRECTORY_ENTRY,
+    meta: { order, count, externals },
+    children: [
+      { key: 'directory', codec: entry },
+      { key: 'body', codec: body(0) },
+    ],
+    read(r) {
+      const directoryAt = r.pos;
+      const directory = array(entry, count).read(r);
+      const objects: ZObject[] = [];
+      let expected = 0;
+      for (let i = 0; i < count; i++) {
+        const e = directory[i]!;
+        const entryAt = directoryAt + i * DIRECTORY_ENTRY;
+        if (e.bodyAt !== expected)
+          throw r.errorAt(
+            i,
+            `body at ${e.bodyAt}, expected ${expected} (bodies follow each other in index order)`,
+            entryAt + 16,
+          );
+        if (e.bodyLength > r.remaining)
+          throw r.errorAt(i, `body of ${e.bodyLength} bytes runs past the end (${r.remaining} left)`, entryAt + 20);
+        const bodyAt = r.pos;
+        const { references, segments } = readChild(r.window(e.bodyLength), i, body(e.referenceCount));
+        if (segments.length !== e.segmentCount)
+          throw r.errorAt(
+            i,
+            `the directory says ${e.segmentCount} segments, the body holds ${segments.length}`,
+            entryAt + 12,
+          );
+        const first = segments[0];
+        if (first === undefined || first.length < 4)
+          throw r.errorAt(i, 'segment 0 must start with the tag', bodyAt + 4 * e.referenceCount);
+        const found = leadingTag(first, order);
+        if (found !== e.tag)
+          throw r.errorAt(
+            i,
+            `the directory says ${JSON.stringify(e.tag)}, segment 0 says ${JSON.stringify(found)}`,
+            bodyAt + 4 * e.referenceCount + 4,
+          );
+        objects.push({ tag: e.tag, size: e.size, references, segments });
+        expected += e.bodyLength;
+      }
+      return objects;
+    },
+    write(w, objects) {
+      if (!Array.isArray(objects)) throw w.error('expected a list of objects');
+      // Each object is checked before a body is written; the directory, written first, needs their lengths.
+      const directory: DirectoryEntry[] = [];
+      let bodyAt = 0;
+      for (let i = 0; i < objects.length; i++) {
+        const o: unknown = objects[i];
+        if (
+          typeof o !== 'object' ||
+          o === null ||
+          !Array.isArray((o as ZObject).references) ||
+          !Array.isArray((o as ZObject).segments)
+        )
+          throw w.errorAt(i, 'expected { tag, size, references, segments }');
+        const { tag: name, size, references, segments } = o as ZObject;
+        const first = segments[0];
+        if (
+          tagOf(name) !== undefined &&
+          (!(first instanceof Uint8Array) || first.length < 4 || leadingTag(first, order) !== name)
+        )
+          throw w.errorAt(i, `segment 0 must start with its tag ${JSON.stringify(name)}`);
+        const length = bodyLength(o as ZObject);
+        directory.push({
+          tag: name,
+          size,
+          referenceCount: references.length,
+          segmentCount: segments.length,
+          bodyAt,
+          bodyLength: length,
+        });
+        bodyAt += length;
+      }
+      // Offsets and lengths are 32-bit: the bodies of a file past 4 GiB cannot be placed.
+      if (bodyAt > 0xffffffff) throw w.error(`the bodies would take ${bodyAt} bytes; ZSAV offsets reach 4 GiB`);
+      w.presize(objects.length * DIRECTORY_ENTRY + bodyAt + 8);
+      array(entry, objects.length).write(w, directory);
+      for (let i = 0; i < objects.length; i++) {
+        const o = objects[i]!;
+        writeChild(w, i, body(o.references.length), o);
+      }
+    },
+  });
+}
+
+/** The file as stored: the document's fields, and the header's version, flags, counts and offsets. */
+interface StoredFile extends ZippyFile {
+  major: 1;
+  headFlags: number;
+  tailFlags: number;
+  count: number;
+  rootCount: number;
+  externalCount: number;
+  directoryAt: number;
+  dataAt: number;
+}
+
+/**
+ * A header field rebuilt on write and checked on read (a mismatch is a DecodeError), stored with the
+ * codec of the file's byte order.
+ */
+function header<A>(
+  codecs: Readonly<Record<ByteOrder, Codec<A>>>,
+  compute: (file: StoredFile) => A,
+): RebuildSpec<A, StoredFile> {
+  const be = rebuild(codecs.be, compute, { mismatch: 'error' });
+  const le = rebuild(codecs.le, compute, { mismatch: 'error' });
+  return Object.assign((file: StoredFile) => (file.byteOrder === 'le' ? le : be)(file), { rebuild: be.rebuild });
+}
+
+const utf8Length = (text: unknown): number => (typeof text === 'string' ? new TextEncoder().encode(text).length : 0);
+const listLength = (value: unknown): number => (Array.isArray(value) ? value.length : 0);
+
+/** The flag bits (externals 1, CRC 2) the rest of the file implies. */
+const flagBits = (file: StoredFile): number => (listLength(file.externals) > 0 ? 1 : 0) | (file.crc === true ? 2 : 0);
+
+const U32 = { be: u32be, le: u32le } as const;
+
+/**
+ * The file in the order it is stored. The byte-order mark comes first and every later field follows
+ * it. Header bytes 8–11 are a u32 of flag bits (bits 0–1) and the number format (bits 8–11): the flag
+ * byte is the last of them big-endian, the first byte-swapped, with the number format beside it.
+ */
+const storedFile = struct(
+  {
+    byteOrder: byteOrderMark({ be: 'ZSAV', le: 'VASZ' }),
+    major: (p: StoredFile) => major(p.byteOrder),
+    minor: (p: StoredFile) => u16(p.byteOrder),
+    headFlags: header({ be: literal(u16be, 0) as Codec<number>, le: u8 }, (p) =>
+      p.byteOrder === 'le' ? flagBits(p) : 0,
+    ),
+    numberFormat: literal(u8, 0, 1),
+    tailFlags: header({ be: u8, le: literal(u16le, 0) as Codec<number> }, (p) =>
+      p.byteOrder === 'le' ? 0 : flagBits(p),
+    ),
+    count: header(U32, (p) => listLength(p.objects)),
+    rootCount: header(U32, (p) => listLength(p.roots)),
+    externalCount: header(U32, (p) => listLength(p.externals)),
+    directoryAt: header(U32, (p) => {
+      const names = Array.isArray(p.externals) ? p.externals : [];
+      return HEADER + 4 * p.rootCount + align4(names.reduce<number>((n, name) => n + 2 + utf8Length(name), 0));
+    }),
+    dataAt: header(U32, (p) => p.directoryAt + p.count * DIRECTORY_ENTRY),
+    roots: (p: StoredFile) => array(reference(p.byteOrder, p.count, p.externalCount), p.rootCount),
+    externals: (p: StoredFile) => aligned(4, array(pstring(u16(p.byteOrder), 'utf8'), p.externalCount)),
+    objects: (p: StoredFile) => objectTable(p.byteOrder, p.count, p.externalCount),
+    crc: (p: StoredFile) => crcTrailer(p.byteOrder),
+  },
+  'zippyFile',
+) as unknown as Codec<StoredFile>;
+
+const major = byteOrdered((order) => literal(u16(order), 1));
+
+/**
+ * The ZSAV v1 container, declared: the byte-order mark (`ZSAV` big-endian, `VASZ` every integer
+ * byte-swapped) that every later field follows, a header whose flags, counts and offsets are rebuilt
+ * on write and must agree with what follows on read, the roots and externals as arrays, the object
+ * table, and the `ZEND` + CRC-32 trailer when the file has one. Decoded segments are views into the
+ * input (see {@link ZObject.segments}). Every error names the path of the value in the document
+ * (objects from 0, as `toJson` lists them) and the file offset.
+ */
 export const zippyFile: Codec<ZippyFile> = defineCodec<ZippyFile>({
-  name: 'zippyFile',
-  kind: 'zippyFile',
+  ...map(storedFile, {
+    name: 'zippyFile',
+    decode: ({ byteOrder, minor, numberFormat, crc, roots, externals, objects }): ZippyFile => ({
+      byteOrder,
+      minor,
+      numberFormat,
+      crc,
+      roots,
+      externals,
+      objects,
+    }),
+    // The header's other fields are rebuilt; the major version is the one this writer writes.
+    encode: (file) => ({ ...file, major: 1 }) as StoredFile,
+  }),
   json: fileJson,
   minSize: HEADER,
-  read(r) {
-    const base = r.pos;
-    r.need(HEADER);
-    const path = r.state.path;
-    const magicBE = r.view.getUint32(base, false);
-    const le = magicBE === 0x5641535a; // "VASZ": every integer byte-swapped
-    if (magicBE !== MAGIC && !le)
-      throw r.error(`not a ZSAV file: magic 0x${magicBE.toString(16).padStart(8, '0')}`, base);
-    const major = r.view.getUint16(base + 4, le);
-    const minor = r.view.getUint16(base + 6, le);
-    if (major !== 1) throw r.error(`ZSAV major version ${major}; this reader knows 1`, base + 4);
-    const flags = u32(r, le, base + 8);
-    if ((flags & ~0xf03) !== 0) throw r.error(`unknown header flags 0x${flags.toString(16)}`, base + 8);
-    const hasExternals = (flags & 1) !== 0;
-    const crc = (flags & 2) !== 0;
-    const numberFormat = (flags >>> 8) & 0xf;
-    if (numberFormat > 1) throw r.error(`number format ${numberFormat} is neither 0 (f64) nor 1 (f32)`, base + 8);
-    const count = u32(r, le, base + 12);
-    const rootCount = u32(r, le, base + 16);
-    const externalCount = u32(r, le, base + 20);
-    const directoryAt = u32(r, le, base + 24);
-    const dataAt = u32(r, le, base + 28);
-    const end = r.end - (crc ? 8 : 0);
-    const size = end - base;
-    if (!hasExternals && externalCount !== 0)
-      throw r.error(`${externalCount} externals but the externals flag is clear`, base + 20);
-    if (count > 0x7fffffff || rootCount * 4 > size || count * DIRECTORY_ENTRY > size)
-      throw r.error(`${count} objects and ${rootCount} roots do not fit in ${size} bytes`, base + 12);
-    if (crc) {
-      if (r.end - base < HEADER + 8) throw r.shortfall(8);
-      const at = r.end - 8;
-      if (r.view.getUint32(at, le) !== 0x5a454e44) throw r.error('the CRC trailer does not start with ZEND', at);
-      const stored = u32(r, le, at + 4);
-      const actual = crc32.compute(r.bytes.subarray(base, at));
-      if (stored !== actual) {
-        const message = `CRC-32 mismatch: stored 0x${stored.toString(16).padStart(8, '0')}, computed 0x${actual.toString(16).padStart(8, '0')}`;
-        reportChecksumMismatch(r, message, at + 4, 'crc');
-      }
-    }
-    // Roots. (Every root, external, object, reference and segment costs a unit of the decode's work
-    // budget; each count was checked against the bytes present above or is checked as it is read.)
-    let at = base + HEADER;
-    const roots: number[] = [];
-    for (let i = 0; i < rootCount; i++, at += 4) {
-      path.push('roots', i);
-      r.work(1);
-      roots.push(reference(r, u32(r, le, at), count, externalCount, at));
-      path.length -= 2;
-    }
-    // Externals: u16 length + bytes each, then padding to 4.
-    const externals: string[] = [];
-    const utf8 = new TextDecoder('utf-8', { fatal: false });
-    for (let e = 0; e < externalCount; e++) {
-      path.push('externals', e);
-      r.work(1);
-      if (at + 2 > base + size) throw r.error('the externals table runs past the end', at);
-      const length = r.view.getUint16(at, le);
-      if (at + 2 + length > base + size) throw r.error(`external name of ${length} bytes runs past the end`, at);
-      externals.push(utf8.decode(r.bytes.subarray(at + 2, at + 2 + length)));
-      at += 2 + length;
-      path.length -= 2;
-    }
-    const padded = base + align4(at - base);
-    for (; at < padded; at++) if (r.bytes[at] !== 0) throw r.error('non-zero padding after the externals', at);
-    if (directoryAt !== at - base)
-      throw r.error(
-        `the directory should follow the externals at ${at - base}, the header says ${directoryAt}`,
-        base + 24,
-      );
-    if (dataAt !== directoryAt + count * DIRECTORY_ENTRY)
-      throw r.error(
-        `the data area should follow the directory at ${directoryAt + count * DIRECTORY_ENTRY}, the header says ${dataAt}`,
-        base + 28,
-      );
-    if (dataAt > size) throw r.error(`the data area starts at ${dataAt}, past the end (${size})`, base + 28);
-    // Directory and bodies, in index order, contiguous.
-    const objects: ZObject[] = [];
-    let expectedBody = 0;
-    const dataBase = base + dataAt;
-    for (let n = 1; n <= count; n++) {
-      const entry = base + directoryAt + (n - 1) * DIRECTORY_ENTRY;
-      path.push('objects', n);
-      const tag = u32(r, le, entry);
-      const recorded = u32(r, le, entry + 4);
-      const refCount = u32(r, le, entry + 8);
-      const segCount = u32(r, le, entry + 12);
-      const bodyAt = u32(r, le, entry + 16);
-      const bodyLength = u32(r, le, entry + 20);
-      if (bodyAt !== expectedBody)
-        throw r.error(
-          `object ${n}: body at ${bodyAt}, expected ${expectedBody} (bodies follow each other in index order)`,
-          entry + 16,
-        );
-      if (dataBase + bodyAt + bodyLength > base + size)
-        throw r.error(`object ${n}: body of ${bodyLength} bytes runs past the end`, entry + 20);
-      if (refCount * 4 + segCount * 4 > bodyLength)
-        throw r.error(
-          `object ${n}: ${refCount} references and ${segCount} segments do not fit its ${bodyLength}-byte body`,
-          entry + 8,
-        );
-      r.work(1 + refCount + segCount);
-      let p = dataBase + bodyAt;
-      const bodyEnd = p + bodyLength;
-      const references: number[] = [];
-      for (let k = 0; k < refCount; k++, p += 4) {
-        path.push('references', k);
-        references.push(reference(r, u32(r, le, p), count, externalCount, p));
-        path.length -= 2;
-      }
-      const segments: Uint8Array[] = [];
-      for (let s = 0; s < segCount; s++) {
-        path.push('segments', s);
-        if (p + 4 > bodyEnd) throw r.error(`object ${n}: segment ${s} runs past its body`, p);
-        const length = u32(r, le, p);
-        if (p + 4 + length > bodyEnd)
-          throw r.error(`object ${n}: segment ${s} of ${length} bytes runs past its body`, p);
-        // A view, not a copy: a separate buffer per segment doubled the memory of large saves.
-        segments.push(r.bytes.subarray(p + 4, p + 4 + length));
-        p += 4 + length;
-        const next = dataBase + align4(p - dataBase);
-        if (next > bodyEnd) throw r.error(`object ${n}: segment ${s}'s padding runs past its body`, p);
-        for (; p < next; p++) if (r.bytes[p] !== 0) throw r.error(`object ${n}: non-zero segment padding`, p);
-        path.length -= 2;
-      }
-      if (p !== bodyEnd)
-        throw r.error(
-          `object ${n}: its body is ${bodyLength} bytes, its references and segments take ${p - (dataBase + bodyAt)}`,
-          entry + 20,
-        );
-      const first = segments[0];
-      if (first === undefined || first.length < 4)
-        throw r.error(`object ${n}: segment 0 must start with the tag`, dataBase + bodyAt);
-      const segTag = new DataView(first.buffer, first.byteOffset, first.byteLength).getUint32(0, le);
-      if (segTag !== tag)
-        throw r.error(
-          `object ${n}: the directory says ${JSON.stringify(tagName(tag))}, segment 0 says ${JSON.stringify(tagName(segTag))}`,
-          dataBase + bodyAt + refCount * 4 + 4,
-        );
-      objects.push({ tag: tagName(tag), size: recorded, references, segments });
-      // For hex views: the object (by its index in the document) is its body; its directory entry too.
-      const spans = r.state.spans;
-      if (spans !== undefined) {
-        spans.push({ path: ['objects', n - 1], start: dataBase + bodyAt, end: bodyEnd, layer: r.layer });
-        spans.push({
-          path: ['objects', n - 1, 'directory'],
-          start: entry,
-          end: entry + DIRECTORY_ENTRY,
-          layer: r.layer,
-        });
-      }
-      expectedBody = bodyEnd - dataBase;
-      path.length -= 2;
-    }
-    if (dataBase + expectedBody !== base + size)
-      throw r.error(`${base + size - dataBase - expectedBody} bytes after the last body`, dataBase + expectedBody);
-    if (r.state.spans !== undefined) {
-      r.state.spans.push({ path: ['header'], start: base, end: base + HEADER, layer: r.layer });
-      r.state.spans.push({ path: ['roots'], start: base + HEADER, end: base + HEADER + rootCount * 4, layer: r.layer });
-    }
-    r.pos = r.end;
-    return { byteOrder: le ? 'le' : 'be', minor, numberFormat, crc, roots, externals, objects };
-  },
-  write(w, file) {
-    // Everything is checked before a byte is written, so what encodes decodes to the same file:
-    // each failure is an EncodeError at the document path (objects by number, 1-based, as decode
-    // errors name them).
-    const path = w.state.path;
-    const fail = (key: string | number, message: string): never => {
-      path.push(key);
-      throw w.error(message);
-    };
-    if (typeof file !== 'object' || file === null) throw w.error('expected a ZSAV file');
-    if (file.byteOrder !== 'be' && file.byteOrder !== 'le')
-      fail('byteOrder', `byte order ${shown(file.byteOrder)} is neither "be" nor "le"`);
-    if (!isInteger(file.minor, 0xffff)) fail('minor', `minor version ${shown(file.minor)} is not 0–65535`);
-    if (file.numberFormat !== 0 && file.numberFormat !== 1)
-      fail('numberFormat', `number format ${shown(file.numberFormat)} is neither 0 nor 1`);
-    if (typeof file.crc !== 'boolean') fail('crc', `crc ${shown(file.crc)} is not true or false`);
-    if (!Array.isArray(file.roots)) fail('roots', 'expected a list of references');
-    if (!Array.isArray(file.externals)) fail('externals', 'expected a list of names');
-    if (!Array.isArray(file.objects)) fail('objects', 'expected a list of objects');
-    const le = file.byteOrder === 'le';
-    const start = w.length;
-    const count = file.objects.length;
-    if (count > 0x7fffffff) fail('objects', `${count} objects; a file holds at most 2147483647`);
-    const names: Uint8Array[] = [];
-    const utf8 = new TextEncoder();
-    for (let e = 0; e < file.externals.length; e++) {
-      const name: unknown = file.externals[e];
-      path.push('externals', e);
-      if (typeof name !== 'string') throw w.error(`an external name must be text, got ${shown(name)}`);
-      const bad = loneSurrogate(name);
-      if (bad >= 0) throw w.error(`external name ${JSON.stringify(name)} has a lone surrogate at ${bad} (not UTF-8)`);
-      const bytes = utf8.encode(name);
-      if (bytes.length > 0xffff) throw w.error(`an external name of ${bytes.length} bytes; at most 65535`);
-      names.push(bytes);
-      path.length -= 2;
-    }
-    const externalsSize = align4(names.reduce((n, b) => n + 2 + b.length, 0));
-    const directoryAt = HEADER + file.roots.length * 4 + externalsSize;
-    const dataAt = directoryAt + count * DIRECTORY_ENTRY;
-    const ref = (value: unknown, what: string): number => {
-      if (!Number.isInteger(value) || (value as number) > count || (value as number) < -file.externals.length)
-        throw w.error(
-          `${what}: reference ${shown(value)} is not 0, an object (1–${count}) or an external (−1…−${file.externals.length})`,
-        );
-      const v = value as number;
-      return v < 0 ? EXTERNAL + (-v - 1) : v;
-    };
-    const put32 = (v: number) => {
-      const at = w.ensure(4);
-      w.view.setUint32(at, v >>> 0, le);
-      w.length = at + 4;
-    };
-    const put16 = (v: number) => {
-      const at = w.ensure(2);
-      w.view.setUint16(at, v, le);
-      w.length = at + 2;
-    };
-    const rootValues = file.roots.map((root, i) => {
-      path.push('roots', i);
-      const v = ref(root, `roots[${i}]`);
-      path.length -= 2;
-      return v;
-    });
-    // Two passes straight into the output, no body buffer or entry list in between: the first
-    // checks each object and sizes its body (the directory, written first, needs the offsets), the
-    // second writes the bodies. The output is sized once, exactly.
-    const bodyLengths = new Float64Array(count);
-    const tags = new Uint32Array(count);
-    let bodiesSize = 0;
-    for (let i = 0; i < count; i++) {
-      const o = file.objects[i];
-      path.push('objects', i + 1);
-      if (typeof o !== 'object' || o === null || !Array.isArray(o.references) || !Array.isArray(o.segments))
-        throw w.error(`object ${i + 1}: expected { tag, size, references, segments }`);
-      const tag = tagOf(o.tag);
-      if (tag === undefined)
-        fail('tag', `object ${i + 1}: tag ${shown(o.tag)} is not four characters of one byte each`);
-      tags[i] = tag as number;
-      if (!isInteger(o.size, 0xffffffff))
-        fail('size', `object ${i + 1}: recorded size ${shown(o.size)} is not a 32-bit size (0–4294967295)`);
-      for (let k = 0; k < o.references.length; k++) {
-        path.push('references', k);
-        ref(o.references[k], `object ${i + 1}`);
-        path.length -= 2;
-      }
-      let length = 4 * o.references.length;
-      for (let k = 0; k < o.segments.length; k++) {
-        const segment = o.segments[k];
-        if (!(segment instanceof Uint8Array)) throw w.error(`object ${i + 1}: segment ${k} is not bytes`);
-        length += 4 + align4(segment.length);
-      }
-      const first = o.segments[0];
-      if (
-        first === undefined ||
-        first.length < 4 ||
-        new DataView(first.buffer, first.byteOffset, first.byteLength).getUint32(0, le) !== tag
-      ) {
-        throw w.error(`object ${i + 1}: segment 0 must start with its tag ${JSON.stringify(o.tag)}`);
-      }
-      bodyLengths[i] = length;
-      bodiesSize += length;
-      path.length -= 2;
-    }
-    // Offsets and lengths are 32-bit: a file past 4 GiB cannot be written.
-    if (dataAt + bodiesSize > 0xffffffff)
-      throw w.error(`the file would be ${dataAt + bodiesSize} bytes; ZSAV offsets reach 4 GiB`);
-    put32(MAGIC);
-    put16(1);
-    put16(file.minor);
-    put32((file.externals.length > 0 ? 1 : 0) | (file.crc ? 2 : 0) | (file.numberFormat << 8));
-    put32(count);
-    put32(file.roots.length);
-    put32(file.externals.length);
-    put32(directoryAt);
-    put32(dataAt);
-    for (const root of rootValues) put32(root);
-    for (const name of names) {
-      put16(name.length);
-      w.append(name);
-    }
-    w.fill(align4(w.length - start) - (w.length - start), 0);
-    w.presize(count * DIRECTORY_ENTRY + bodiesSize + (file.crc ? 8 : 0));
-    let bodyAt = 0;
-    for (let i = 0; i < count; i++) {
-      const o = file.objects[i]!; // checked by the first pass
-      put32(tags[i]!);
-      put32(o.size);
-      put32(o.references.length);
-      put32(o.segments.length);
-      put32(bodyAt);
-      put32(bodyLengths[i]!);
-      bodyAt += bodyLengths[i]!;
-    }
-    for (let i = 0; i < count; i++) {
-      const o = file.objects[i]!;
-      path.push('objects', i + 1);
-      for (const r of o.references) put32(ref(r, `object ${i + 1}`));
-      for (const segment of o.segments) {
-        put32(segment.length);
-        w.append(segment);
-        w.fill(align4(w.length - start) - (w.length - start), 0);
-      }
-      path.length -= 2;
-    }
-    if (file.crc) {
-      // The CRC covers every byte before the trailer.
-      const sum = crc32.compute(w.buf.subarray(start, w.length));
-      put32(0x5a454e44);
-      put32(sum);
-    }
-  },
 });
 
 function align4(n: number): number {
   return n + ((4 - (n % 4)) % 4);
 }
 
-/** Whether `value` is a whole number from 0 to `max`. */
-function isInteger(value: unknown, max: number): boolean {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= max;
-}
-
 /** A tag's 32-bit value, or undefined when it is not four characters of one byte each. */
-function tagOf(tag: unknown): number | undefined {
-  if (typeof tag !== 'string' || tag.length !== 4) return undefined;
-  for (let i = 0; i < 4; i++) if (tag.charCodeAt(i) > 0xff) return undefined;
-  return tagValue(tag);
-}
-
-/** The index of the first lone surrogate in `text`, or −1. */
-function loneSurrogate(text: string): number {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0xd800 || c > 0xdfff) continue;
-    if (c <= 0xdbff && i + 1 < text.length) {
-      const d = text.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        i++;
-        continue;
-      }
-    }
-    return i;
-  }
-  return -1;
+function tagOf(name: unknown): number | undefined {
+  if (typeof name !== 'string' || name.length !== 4) return undefined;
+  for (let i = 0; i < 4; i++) if (name.charCodeAt(i) > 0xff) return undefined;
+  return tagValue(name);
 }
 
 /** A value for a message, bounded and without calling anything of its own. */

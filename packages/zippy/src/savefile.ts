@@ -42,7 +42,7 @@ export function writeSavefile<O extends object>(
   options: WriteOptions = {},
 ): E.Either<EncodeError, Uint8Array> {
   const image = writeGraph(roots, saver);
-  if (E.isLeft(image)) return image;
+  if (E.isLeft(image)) return E.left(documentError(image.left));
   return encode(zippyFile, fromGraphImage(image.right, options));
 }
 
@@ -61,7 +61,21 @@ export function readSavefile<O extends object>(
   const file = decode(zippyFile, bytes, { ...options, budget });
   if (E.isLeft(file)) return file;
   const graph = readGraph(toGraphImage(file.right.value), restorer(file.right.value, budget));
-  return E.isLeft(graph) ? graph : E.right({ ...graph.right, file: file.right.value });
+  return E.isLeft(graph) ? E.left(documentError(graph.left)) : E.right({ ...graph.right, file: file.right.value });
+}
+
+/**
+ * `error` with the path of the value in the document. Object graphs number objects 1…N, as
+ * references name them (and as restore errors and their messages do); the document lists them from
+ * 0, so object `n` is `objects[n − 1]` — the one place that turns the one numbering into the other.
+ */
+function documentError<Failure extends DecodeError | EncodeError>(error: Failure): Failure {
+  const [head, n] = error.path;
+  if (head !== 'objects' || typeof n !== 'number') return error;
+  const copy = Object.create(Object.getPrototypeOf(error)) as Failure;
+  Object.defineProperties(copy, Object.getOwnPropertyDescriptors(error));
+  Object.defineProperty(copy, 'path', { value: ['objects', n - 1, ...error.path.slice(2)], enumerable: true });
+  return copy;
 }
 
 /**

@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as E from 'fp-ts/lib/Either';
-import { decode, type DecodeError, decodeOrThrow, encode, encodeOrThrow } from '@savekit/core';
+import fc from 'fast-check';
+import { decode, type DecodeError, decodeOrThrow, encode, encodeOrThrow, fromJson, toJson } from '@savekit/core';
 import {
   adataRestorer,
   adataSaver,
@@ -90,9 +91,10 @@ test('decoded segments are views into the input (no copies); a replaced segment 
     ),
   };
   const error = encode(zippyFile, bad);
+  // The path is the document's: the third object is objects[2], as toJson lists it.
   expect(E.isLeft(error) && [error.left.path, error.left.message]).toEqual([
-    ['objects', 3],
-    'object 3: segment 1 is not bytes',
+    ['objects', 2, 'segments', 1],
+    'expected a Uint8Array, got string',
   ]);
 });
 
@@ -115,7 +117,7 @@ test('a byte-swapped file (magic VASZ) is read, and written back as it was', () 
   expect(encodeOrThrow(zippyFile, back)).toEqual(swapped);
 });
 
-describe('bad input: DecodeErrors with the object number, path and offset', () => {
+describe('bad input: DecodeErrors with the document path (objects from 0) and the file offset', () => {
   const fails = (bytes: Uint8Array): DecodeError => {
     const result = decode(zippyFile, bytes);
     if (E.isRight(result)) throw new Error('decoded without an error');
@@ -132,16 +134,16 @@ describe('bad input: DecodeErrors with the object number, path and offset', () =
   });
 
   test('a reference out of range', () => {
-    // Object 1's first reference (at 0x6c) → 9, but there are 3 objects. (CRC off, so it is not what fails.)
+    // The first object's first reference (at 0x6c) → 9, but there are 3 objects. (CRC off, so it is not what fails.)
     const file = decodeOrThrow(zippyFile, example);
     const noCrc = encodeOrThrow(zippyFile, { ...file, crc: false });
     const bad = noCrc.slice();
     bad.set([0, 0, 0, 9], 0x6c);
     const error = fails(bad);
     expect([error.path, error.offset, error.message]).toEqual([
-      ['objects', 1, 'references', 0],
+      ['objects', 0, 'references', 0],
       0x6c,
-      'reference to object 9, but there are 3',
+      'reference: object 9 does not exist (there are 3)',
     ]);
   });
 
@@ -149,9 +151,9 @@ describe('bad input: DecodeErrors with the object number, path and offset', () =
     const file = decodeOrThrow(zippyFile, example);
     const noCrc = encodeOrThrow(zippyFile, { ...file, crc: false });
     const bad = noCrc.slice();
-    bad.set([0x44, 0x41, 0x54, 0x41], 0x24); // dir[1] says DATA, its segment says LUA\0
+    bad.set([0x44, 0x41, 0x54, 0x41], 0x24); // objects[0]'s entry says DATA, its segment says LUA\0
     const error = fails(bad);
-    expect(error.path).toEqual(['objects', 1]);
+    expect([error.path, error.offset]).toEqual([['objects', 0], 0x6c + 3 * 4 + 4]);
     expect(error.message).toMatch(/the directory says "DATA", segment 0 says "LUA\\u0000"/);
   });
 
@@ -159,10 +161,11 @@ describe('bad input: DecodeErrors with the object number, path and offset', () =
     const file = decodeOrThrow(zippyFile, example);
     const noCrc = encodeOrThrow(zippyFile, { ...file, crc: false });
     const bad = noCrc.slice();
-    bad.set([0, 0, 0, 0x54], 0x38); // object 1's body length 0x50 → 0x54
+    bad.set([0, 0, 0, 0x54], 0x38); // objects[0]'s body length 0x50 → 0x54
     const error = fails(bad);
-    expect(error.path[0]).toBe('objects');
-    expect(error.message).toMatch(/object (1|2)/);
+    // Its body now takes the next body's first 4 bytes, which it reads as one more segment.
+    expect(error.path.slice(0, 3)).toEqual(['objects', 0, 'segments']);
+    expect(error.message).toMatch(/more than the 0 bytes left/);
   });
 
   test('a wrong CRC (an error, or a warning when asked)', () => {
@@ -185,7 +188,7 @@ describe('bad input: DecodeErrors with the object number, path and offset', () =
     const { loadLua } = require('@savekit/zippy/lua') as typeof import('@savekit/zippy/lua');
     const result = loadLua(newState(), bad);
     expect(E.isLeft(result) && [result.left.path.slice(0, 2), result.left.message]).toEqual([
-      ['objects', 1],
+      ['objects', 0],
       expect.stringMatching(/a table key is nil/),
     ]);
   });
@@ -228,4 +231,111 @@ test('the round-trip suite on saved files', () => {
   expect(
     roundTripSuite(format, { samples: [example, encodeOrThrow(zippyFile, { ...file, crc: false })] }).failures,
   ).toEqual([]);
+});
+
+describe('laws and document paths', () => {
+  // Values the declarations cannot derive alone: segment 0 of each object starts with its tag (in the
+  // file's byte order), and references point at objects and externals that exist.
+  const files: fc.Arbitrary<ZippyFile> = fc
+    .record({
+      byteOrder: fc.constantFrom<'be' | 'le'>('be', 'le'),
+      minor: fc.integer({ min: 0, max: 0xffff }),
+      numberFormat: fc.constantFrom(0, 1),
+      crc: fc.boolean(),
+      externals: fc.array(fc.string({ maxLength: 6 }), { maxLength: 3 }),
+      objects: fc.array(
+        fc.record({
+          tag: fc.constantFrom('LUA\0', 'DATA', 'ADAT', 'Xy z'),
+          size: fc.nat(),
+          references: fc.array(fc.integer({ min: -3, max: 5 }), { maxLength: 4 }),
+          segments: fc.array(fc.uint8Array({ maxLength: 9 }), { maxLength: 3 }),
+        }),
+        { maxLength: 5 },
+      ),
+      roots: fc.array(fc.integer({ min: -3, max: 5 }), { maxLength: 3 }),
+    })
+    .map((f) => {
+      const fits = (r: number) => (r < 0 ? -r <= f.externals.length : r <= f.objects.length);
+      const tagBytes = (tag: string) => {
+        const bytes = Array.from(tag, (c) => c.charCodeAt(0));
+        return f.byteOrder === 'be' ? bytes : bytes.reverse();
+      };
+      return {
+        ...f,
+        roots: f.roots.filter(fits),
+        objects: f.objects.map((o) => ({
+          ...o,
+          references: o.references.filter(fits),
+          segments: [Uint8Array.from([...tagBytes(o.tag), ...(o.segments[0] ?? [])]), ...o.segments.slice(1)],
+        })),
+      };
+    });
+
+  test('decode(encode(file)) = file and encode(decode(bytes)) = bytes, both byte orders, with and without CRC', () => {
+    fc.assert(
+      fc.property(files, (file) => {
+        const bytes = encodeOrThrow(zippyFile, file);
+        const back = decodeOrThrow(zippyFile, bytes);
+        expect(back).toEqual(file);
+        expect(encodeOrThrow(zippyFile, back)).toEqual(bytes);
+        expect(fromJson(zippyFile, JSON.parse(JSON.stringify(toJson(zippyFile, file))))).toEqual(E.right(file));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  /** The value at `path` in a JSON document, or a marker that it is not there. */
+  const at = (json: unknown, path: ReadonlyArray<string | number>): unknown =>
+    path.reduce<unknown>(
+      (node, key) =>
+        node !== null && typeof node === 'object' && Object.hasOwn(node, key)
+          ? (node as Record<string, unknown>)[key]
+          : 'not in the document',
+      json,
+    );
+
+  test('every error and warning path is the path of a value as toJson shows it', () => {
+    const file = decodeOrThrow(zippyFile, example);
+    const json = toJson(zippyFile, file);
+    const noCrc = encodeOrThrow(zippyFile, { ...file, crc: false });
+    const decodeErrors = [
+      [0x6c, [0, 0, 0, 9]], // a reference out of range
+      [0x24, [0x44, 0x41, 0x54, 0x41]], // a tag the segment does not start with
+      [0x38, [0, 0, 0, 0x54]], // a body length that takes the next body's bytes
+      [0x3c, [0, 0, 0, 9]], // objects[1]'s tag
+      [0x44, [0, 0, 0, 3]], // objects[1]'s reference count
+    ] as const;
+    const objectKeys = Object.keys(file.objects[0]!);
+    for (const [offset, bytes] of decodeErrors) {
+      const bad = noCrc.slice();
+      bad.set(bytes, offset);
+      const result = decode(zippyFile, bad);
+      if (E.isRight(result)) throw new Error(`decoded with 0x${offset.toString(16)} patched`);
+      // The object as the document lists it, then the document's own keys (a segment the bad file
+      // claims beyond the good one's is still `segments[n]`).
+      const [head, index, key] = result.left.path;
+      expect([offset, head, at(json, [head!, index!])]).not.toEqual([offset, 'objects', 'not in the document']);
+      if (key !== undefined) expect(objectKeys).toContain(key);
+    }
+    const warned = decode(
+      zippyFile,
+      Uint8Array.from(example, (b, i) => (i === example.length - 1 ? b ^ 1 : b)),
+      {
+        checksums: 'warn',
+      },
+    );
+    if (E.isLeft(warned)) throw warned.left;
+    for (const warning of warned.right.warnings) expect(at(json, warning.path.slice(0, 1))).toBe(true); // crc
+    // Encode refusals: the path names the refused value in the document being encoded.
+    const refusals: Array<[ZippyFile, Array<string | number>]> = [
+      [{ ...file, objects: [file.objects[0]!, { ...file.objects[1]!, size: -1 }] }, ['objects', 1, 'size']],
+      [{ ...file, objects: [{ ...file.objects[0]!, references: [1, 7] }] }, ['objects', 0, 'references', 1]],
+      [{ ...file, roots: [0, -4] }, ['roots', 1]],
+    ];
+    for (const [doc, path] of refusals) {
+      const result = encode(zippyFile, doc);
+      expect(E.isLeft(result) && result.left.path).toEqual(path);
+      expect(at(toJson(zippyFile, doc), path)).not.toBe('not in the document');
+    }
+  });
 });

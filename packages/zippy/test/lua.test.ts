@@ -344,7 +344,8 @@ function to(s: string): Uint8Array {
     expect(allocated).toBeLessThan(1 << 20);
     if (result === undefined || E.isRight(result)) throw new Error('expected a refusal');
     expect(result.left).toBeInstanceOf(DecodeError);
-    expect(result.left.path).toEqual(['objects', 2, 'size']); // object 1 is the table
+    // objects[0] is the table; the first DATA object (object 2, as references number them) is objects[1].
+    expect(result.left.path).toEqual(['objects', 1, 'size']);
     expect(result.left.message).toContain('recorded size 4294967295 is more than the 13 bytes of its data segment');
   });
 
