@@ -120,26 +120,28 @@ function summaryChunk(kind: SaveMagic): Codec<Summary> {
     minSize: 8 + (fields.size ?? 0),
     read(r) {
       const at = r.pos;
-      const tag = readChild(r, 'tag', fourcc());
+      // The chunk framing (named as the core's chunks name theirs): layout, not part of the document.
+      const tag = readChild(r, 'marker', fourcc());
       if (tag !== 'Summ') throw r.error(`the first chunk must be Summ, found ${JSON.stringify(tag)}`, at);
       const sizeAt = r.pos;
-      const size = readChild(r, 'size', u32le);
+      const size = readChild(r, 'length', u32le);
       if (size < 160) throw r.error(`Summ size ${size} is less than its 160 fixed bytes`, sizeAt);
       const nameLength = size - 160;
       const fixed = fields.size as number;
       if (fixed + nameLength > r.remaining)
         throw r.error(`Summ of ${fixed} + ${nameLength} bytes is more than the ${r.remaining} bytes left`, sizeAt);
-      const value = readChild(r, 'Summ', fields);
+      // The fields are the summary's own: read at its path (`summary.sis.logX`), not under a segment.
+      const value = fields.read(r);
       const name = readChild(r.window(nameLength), 'name', restText);
       return { ...value, name } as Summary;
     },
     write(w, value) {
       if (typeof value !== 'object' || value === null) throw w.error('expected the summary');
-      writeChild(w, 'tag', fourcc(), 'Summ');
+      writeChild(w, 'marker', fourcc(), 'Summ');
       const name = w.sub();
       writeChild(name, 'name', restText, value.name);
-      writeChild(w, 'size', u32le, 160 + name.length);
-      writeChild(w, 'Summ', fields, value as unknown as Record<string, unknown>);
+      writeChild(w, 'length', u32le, 160 + name.length);
+      fields.write(w, value as unknown as Record<string, unknown>);
       w.append(name.written());
     },
   });
