@@ -163,9 +163,9 @@ export function starInfo(recordSize: RecordSize = 12): Codec<StarInfo> {
       const base = r.pos;
       r.need(STAR_TABLE_SIZE);
       const size = r.end - base;
-      // The table is layout, not document: read without a path segment of its own, its errors at the
-      // document value (this image) with the entry's offset.
-      const offsets = starOffsets.read(r);
+      // The table is layout, not document: read entry by entry with no path segment (and so no traced
+      // span) of its own; its errors are at the document value (this image), at the entry's offset.
+      const offsets = Array.from({ length: NUM_SOLAR_SYSTEMS }, () => u32le.read(r));
       let first = size;
       for (const [star, offset] of offsets.entries()) {
         if (offset === 0) continue;
