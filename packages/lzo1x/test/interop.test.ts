@@ -43,7 +43,8 @@ test('compressed sizes on text and repetitive inputs are within 2% of native', (
 });
 
 const edge = edgeChunks().filter((c) => c.storedForm.startsWith('lzo1x_1'));
-const describeEdge = edgeCorpus.warnIfAbsent('LZO tests on the EDGE golden files') && edge.length > 0 ? describe : describe.skip;
+const describeEdge =
+  edgeCorpus.warnIfAbsent('LZO tests on the EDGE golden files') && edge.length > 0 ? describe : describe.skip;
 
 describeEdge('EDGE variant A golden files (miniLZO 1.06)', () => {
   test.each(edge.map((c) => [`${c.file} ${c.marker}`, c] as const))(

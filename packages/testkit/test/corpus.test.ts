@@ -83,7 +83,9 @@ describe('corpus', () => {
       const uqm = corpus('uqm', { from: lonely });
       expect([uqm.present, uqm.dir, uqm.names()]).toEqual([false, undefined, []]);
       expect(uqm.warnIfAbsent('UQM')).toBe(false);
-      expect(warn.mock.calls[0]?.[0]).toMatch(/^UQM: the corpus folder shared.vectors-found \(not found above .*\) is absent/);
+      expect(warn.mock.calls[0]?.[0]).toMatch(
+        /^UQM: the corpus folder shared.vectors-found \(not found above .*\) is absent/,
+      );
     } finally {
       rmSync(lonely, { recursive: true, force: true });
     }

@@ -162,7 +162,8 @@ export interface DefinedGroup {
 /**
  * Reads the headers of `defgrp.dat` at the offsets the game state gives (encounter id → offset), and
  * their groups. Byte 0 must be the reserved zero; a header or group outside the file, over byte 0 or
- * over another one is a DecodeError. `options` are those of a decode: the headers and groups are
+ * over another one is a DecodeError, its path that of the value in the result (`[0].groups[2]`, the
+ * third group of the first encounter by id). `options` are those of a decode: the headers and groups are
  * read with one budget (`DecodeBudget.of(options, bytes.length)`, or `options.budget` when given).
  */
 export function readDefinedGroups(
@@ -178,15 +179,17 @@ export function readDefinedGroups(
   const out: DefinedGroup[] = [];
   const extents: Array<[number, number, string]> = [[0, 1, 'the reserved byte']];
   for (const [id, at] of [...offsets].sort((a, b) => a[0] - b[0])) {
+    // Errors name the encounter's place in the result (`[index].header.numGroups`, `[index].groups[0]`).
+    const index = out.length;
     if (!Number.isSafeInteger(at) || at < 0 || at >= bytes.length)
       return E.left(
-        new DecodeError([`encounter ${id}`], 0, `offset ${at} is outside the file (${bytes.length} bytes)`),
+        new DecodeError([index, 'at'], 0, `encounter ${id}: offset ${at} is outside the file (${bytes.length} bytes)`),
       );
     const header = decode(groupHeader, bytes.subarray(at), nested);
     if (E.isLeft(header) && header.left instanceof BudgetError) return E.left(header.left);
     if (E.isLeft(header))
       return E.left(
-        new DecodeError([`encounter ${id}`, ...header.left.path], at + header.left.offset, header.left.message),
+        new DecodeError([index, 'header', ...header.left.path], at + header.left.offset, header.left.message),
       );
     extents.push([at, at + 268, `the header of encounter ${id}`]);
     const groups: Array<StateBattleGroup | null> = [];
@@ -203,11 +206,7 @@ export function readDefinedGroups(
       if (E.isLeft(group) && group.left instanceof BudgetError) return E.left(group.left);
       if (E.isLeft(group))
         return E.left(
-          new DecodeError(
-            [`encounter ${id}`, 'groups', g, ...group.left.path],
-            offset + group.left.offset,
-            group.left.message,
-          ),
+          new DecodeError([index, 'groups', g - 1, ...group.left.path], offset + group.left.offset, group.left.message),
         );
       extents.push([offset, offset + 2 + 17 * group.right.value.ships.length, `group ${g} of encounter ${id}`]);
       groups.push(group.right.value);
@@ -215,9 +214,9 @@ export function readDefinedGroups(
     if (header.right.value.numGroups > 64)
       return E.left(
         new DecodeError(
-          [`encounter ${id}`, 'numGroups'],
+          [index, 'header', 'numGroups'],
           at,
-          `NumGroups ${header.right.value.numGroups} is more than the 64 slots`,
+          `encounter ${id}: NumGroups ${header.right.value.numGroups} is more than the 64 slots`,
         ),
       );
     out.push({ id, at, header: header.right.value, groups });

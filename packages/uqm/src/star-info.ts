@@ -106,7 +106,11 @@ function systemBlocks(recordSize: RecordSize, offsets: number[], base: number): 
         // One unit of work per world record, before they are checked and read.
         r.work(1 + Math.max(0, Math.floor((next - offset) / recordSize)));
         if (following !== undefined && next === offset)
-          throw r.errorAt(i, `stars ${star} and ${following.star} share the block at ${offset}`, base + following.star * 4);
+          throw r.errorAt(
+            i,
+            `stars ${star} and ${following.star} share the block at ${offset}`,
+            base + following.star * 4,
+          );
         if ((next - offset) % recordSize !== 0)
           throw r.errorAt(
             i,

@@ -2,14 +2,19 @@
 // a value of the document as toJson shows it — `summary.sis.logX`, not `summary.Summ.sis.logX`;
 // `chunks[6].body.systems[0]` by block, not by star number.
 import * as E from 'fp-ts/lib/Either';
-import { decode, encode, toJson, type Path, type PathSegment } from '@savekit/core';
+import { decode, encode, encodeOrThrow, toJson, type Path, type PathSegment } from '@savekit/core';
 import {
+  chunkOf,
   createUqmSave,
   format,
+  groupHeader,
+  readDefinedGroups,
+  stateBattleGroup,
   harvest,
   legacySave,
   saveToLegacy,
   toMegaMod,
+  uqmDocument,
   uqmSave,
   type UqmDocument,
   type UqmSave,
@@ -83,7 +88,7 @@ function documents(): Array<[string, Uint8Array]> {
 }
 
 function encodeOk(doc: UqmDocument): Uint8Array {
-  const result = format.encode(doc);
+  const result = encode(uqmDocument, doc);
   if (E.isLeft(result)) throw result.left;
   return result.right;
 }
@@ -108,7 +113,12 @@ describe('UQM paths are document paths', () => {
     const scan = (doc as UqmSave).chunks.findIndex((c) => c.id === 'Scan');
     const systems = spans.filter((s) => s.path[0] === 'chunks' && s.path[1] === scan && s.path[3] === 'systems');
     expect([...new Set(systems.map((s) => s.path[4]).filter((i) => i !== undefined))]).toEqual([0, 1]);
-    expect(unresolved(doc, systems.map((s) => s.path))).toEqual([]);
+    expect(
+      unresolved(
+        doc,
+        systems.map((s) => s.path),
+      ),
+    ).toEqual([]);
   });
 
   test('a warning names the chunk it is about', () => {
@@ -117,7 +127,12 @@ describe('UQM paths are document paths', () => {
     save.chunks[gmst] = { id: 'GmSt', body: { raw: new Uint8Array(7) } } as never;
     const { doc, warnings } = spansOf(encodeOk(save));
     expect(warnings.map((w) => w.code)).toEqual(['game-state-size']);
-    expect(unresolved(doc, warnings.map((w) => w.path))).toEqual([]);
+    expect(
+      unresolved(
+        doc,
+        warnings.map((w) => w.path),
+      ),
+    ).toEqual([]);
   });
 
   test("decode errors in UQM's own codecs name the document value they are about", () => {
@@ -140,6 +155,38 @@ describe('UQM paths are document paths', () => {
     expect(E.isLeft(summaryError) && summaryError.left.path).toEqual(['summary']);
   });
 
+  test("defgrp.dat errors name the value's place in the result: [encounter].header, [encounter].groups[i]", () => {
+    const header = (offsets: number[]) =>
+      encodeOrThrow(groupHeader, {
+        numGroups: offsets.length,
+        day: 1,
+        month: 1,
+        pad: undefined,
+        starIndex: 82,
+        year: 2155,
+        offsets: [0, ...offsets, ...new Array(64 - offsets.length).fill(0)],
+      });
+    const group = encodeOrThrow(stateBattleGroup, { raceType: 1, ships: [] });
+    const file = new Uint8Array(1 + 268 + 2 * group.length);
+    file.set(header([269, 271]), 1);
+    file.set(group, 269);
+    file.set(group, 271);
+    const good = readDefinedGroups(file, new Map([[3, 1]]));
+    if (E.isLeft(good)) throw good.left;
+    expect(resolves(good.right, [0, 'groups', 1])).toBe(true);
+    const broken = file.slice(0, 271); // the second group cut off
+    const cut = readDefinedGroups(broken, new Map([[3, 1]]));
+    expect(E.isLeft(cut) && cut.left.path).toEqual([0, 'groups', 1]);
+    const many = file.slice();
+    many[1] = 65; // NumGroups
+    const tooMany = readDefinedGroups(many, new Map([[3, 1]]));
+    expect(E.isLeft(tooMany) && [tooMany.left.path, tooMany.left.message]).toEqual([
+      [0, 'header', 'numGroups'],
+      'encounter 3: NumGroups 65 is more than the 64 slots',
+    ]);
+    expect(resolves(good.right, [0, 'header', 'numGroups'])).toBe(true);
+  });
+
   test('encode errors name the refused value in the document given', () => {
     const refusals: Array<(s: UqmSave) => void> = [
       (s) => {
@@ -149,11 +196,11 @@ describe('UQM paths are document paths', () => {
         s.summary.shipName = 7 as never;
       },
       (s) => {
-        const scan = s.chunks.find((c) => c.id === 'Scan')!.body as { systems: unknown[] };
+        const scan = chunkOf(s, 'Scan')!.body as { systems: unknown[] };
         scan.systems = [{ star: 3, worlds: [{ mineral: -1, energy: 0, bio: 0 }] }];
       },
       (s) => {
-        const star = s.chunks.find((c) => c.id === 'Star')!.body as { rest?: Uint8Array };
+        const star = chunkOf(s, 'Star')!.body as { rest?: Uint8Array };
         star.rest = new Uint8Array(0);
       },
     ];
