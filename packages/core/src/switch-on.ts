@@ -53,12 +53,13 @@ function rereader(bytes: Uint8Array, start: number, end: number): Reader {
  * });
  * ```
  */
-export function switchOn<S, K extends string, V extends Readonly<Record<K, Codec<any>>>>(
+export function switchOn<S, V extends Readonly<Record<string, Codec<any>>>>(
   selector: Codec<S>,
   cases: V,
-  options: SwitchOptions<S, K, TypeOf<V[K]>>,
-): Codec<TypeOf<V[K]>> {
-  type A = TypeOf<V[K]>;
+  options: SwitchOptions<S, Extract<keyof V, string>, TypeOf<V[keyof V]>>,
+): Codec<TypeOf<V[keyof V]>> {
+  type A = TypeOf<V[keyof V]>;
+  type K = Extract<keyof V, string>;
   const keys = Object.keys(cases) as K[];
   if (keys.length === 0) throw new RangeError('switchOn needs at least one case');
   const codecs = cases as Readonly<Record<string, Codec<A>>>;

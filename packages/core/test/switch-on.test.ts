@@ -85,7 +85,7 @@ describe('switchOn', () => {
       0,
     ]);
     const lost = switchOn(fourcc(), { MMV4: mmv }, { caseOf: () => 'nope' as 'MMV4' });
-    expect(encodeFails(lost, { magic: 'MMV4', level: 0, seed: 0 }).message).toMatch(/of no case/);
+    expect(encodeFails(lost, { magic: 'MMV4' as const, level: 0, seed: 0 }).message).toMatch(/of no case/);
     const thrower = switchOn(
       fourcc(),
       { MMV4: mmv },
@@ -95,7 +95,7 @@ describe('switchOn', () => {
         },
       },
     );
-    expect(encodeFails(thrower, { magic: 'MMV4', level: 0, seed: 0 }).message).toBe(
+    expect(encodeFails(thrower, { magic: 'MMV4' as const, level: 0, seed: 0 }).message).toBe(
       'switchOn(fourcc): caseOf: no idea',
     );
     // Errors of the case are at the case's own paths.

@@ -27,6 +27,7 @@ import {
   type DecodeOptions,
   type Pointer,
   type TypeOf,
+  withHooks,
 } from '@savekit/core';
 import * as E from 'fp-ts/lib/Either.js';
 
@@ -105,48 +106,41 @@ function sizeOf<A>(codec: Codec<A>, value: A): number {
  * `randgrp.dat`: a header at 0, the group list and groups wherever its offsets say — which must not
  * overlap each other or the header (the one rule the game has, uqm.md §2.4).
  */
-export const randomGroups: Codec<RandomGroups> = {
-  ...randomArena,
-  name: 'randomGroups',
-  read(r) {
-    const at = r.pos;
-    const value = randomArena.read(r);
-    if (value.root.numGroups > 64)
-      throw new DecodeError(
-        [...r.state.path, 'root', 'numGroups'],
-        at,
-        `NumGroups ${value.root.numGroups} is more than the 64 slots a GROUP_HEADER has`,
-      );
-    const extents: Array<[number, number, string]> = [];
-    const add = <A>(p: Pointer<A> | null, codec: Codec<A>, what: string) => {
-      if (p !== null && p.at !== undefined) extents.push([p.at, p.at + sizeOf(codec, p.target), what]);
-    };
-    add(value.root.list, stateGroupList, 'the group list');
-    value.root.groups.forEach((g, i) => {
-      add(g, stateBattleGroup, `group ${i + 1}`);
-    });
-    extents.sort((a, b) => a[0] - b[0]);
-    for (let i = 1; i < extents.length; i++) {
-      const [start, , what] = extents[i]!;
-      const [prevStart, prevEnd, prevWhat] = extents[i - 1]!;
-      if (start < prevEnd && start !== prevStart) {
+export const randomGroups: Codec<RandomGroups> = withHooks(
+  randomArena,
+  {
+    afterRead(value, { start, path }) {
+      if (value.root.numGroups > 64)
         throw new DecodeError(
-          [...r.state.path, 'root'],
+          [...path, 'root', 'numGroups'],
           start,
-          `${what} at ${start} overlaps ${prevWhat} (${prevStart}–${prevEnd})`,
+          `NumGroups ${value.root.numGroups} is more than the 64 slots a GROUP_HEADER has`,
         );
+      const extents: Array<[number, number, string]> = [];
+      const add = <A>(p: Pointer<A> | null, codec: Codec<A>, what: string) => {
+        if (p !== null && p.at !== undefined) extents.push([p.at, p.at + sizeOf(codec, p.target), what]);
+      };
+      add(value.root.list, stateGroupList, 'the group list');
+      value.root.groups.forEach((g, i) => {
+        add(g, stateBattleGroup, `group ${i + 1}`);
+      });
+      extents.sort((a, b) => a[0] - b[0]);
+      for (let i = 1; i < extents.length; i++) {
+        const [at, , what] = extents[i]!;
+        const [prevStart, prevEnd, prevWhat] = extents[i - 1]!;
+        if (at === prevStart)
+          throw new DecodeError([...path, 'root'], at, `${what} and ${prevWhat} are at the same offset ${at}`);
+        if (at < prevEnd)
+          throw new DecodeError(
+            [...path, 'root'],
+            at,
+            `${what} at ${at} overlaps ${prevWhat} (${prevStart}–${prevEnd})`,
+          );
       }
-      if (start === prevStart) {
-        throw new DecodeError(
-          [...r.state.path, 'root'],
-          start,
-          `${what} and ${prevWhat} are at the same offset ${start}`,
-        );
-      }
-    }
-    return value;
+    },
   },
-};
+  'randomGroups',
+);
 
 /** A header of `defgrp.dat` with its groups, and where it was. */
 export interface DefinedGroup {
