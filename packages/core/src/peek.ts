@@ -95,14 +95,17 @@ export function lookahead<T extends string | number, V extends Readonly<Record<T
   const inner =
     options === undefined ? taggedUnion(peek(selector), cases) : taggedUnion(peek(selector), cases, options);
   const name = `lookahead(${selector.name})`;
+  // Every case reads the selector's bytes again, so a value takes at least the smallest case.
+  const smallest = Math.min(
+    ...Object.values<Codec<any>>(cases).map((c) => c.minSize),
+    options?.otherwise.minSize ?? Number.POSITIVE_INFINITY,
+  );
+  const minSize = Math.max(selector.minSize, Number.isFinite(smallest) ? smallest : 0);
   return defineCodec<any>({
     name,
     kind: 'lookahead',
     json: inner.json,
-    minSize: Math.max(
-      selector.minSize,
-      Math.min(...Object.values<Codec<any>>(cases).map((c) => c.minSize), options?.otherwise.minSize ?? Infinity),
-    ),
+    minSize,
     meta: { selector, cases, otherwise: options?.otherwise },
     children: inner.children,
     read(r) {

@@ -148,6 +148,54 @@ describe('rebuild', () => {
     expect(error.message).toMatch(/300 is out of range for u8/);
   });
 
+  test('later rebuild fields see the earlier ones computed; the value is not changed', () => {
+    const chunk = struct({
+      nameLength: rebuild(u8, (p: { name: string }) => p.name.length),
+      dataOffset: rebuild(u8, (p: { nameLength: number }) => 2 + p.nameLength + 1),
+      name: cstring('ascii'),
+      data: bytes('rest'),
+    });
+    const value = Object.freeze({ nameLength: 0, dataOffset: 0, name: 'AB', data: Uint8Array.of(9) });
+    expect(encodeOk(chunk, value)).toEqual(Uint8Array.of(2, 5, 0x41, 0x42, 0, 9));
+    expect(value.nameLength).toBe(0);
+    const decoded = decode(chunk, Uint8Array.of(2, 5, 0x41, 0x42, 0, 9));
+    expect(E.isRight(decoded) && decoded.right.warnings).toEqual([]);
+  });
+
+  test('kept values belong to the struct object they were read into', () => {
+    const table = array(named, u8);
+    const stored = Uint8Array.of(2, 5, 0x41, 0x42, 0, 1, 0x43, 0); // entry 0 disagrees, entry 1 agrees
+    const decoded = decode(table, stored);
+    if (E.isLeft(decoded)) throw decoded.left;
+    expect(decoded.right.warnings.map((w) => [w.path, w.offset])).toEqual([[[0, 'length'], 1]]);
+    const [first, second] = decoded.right.value as [{ length: number; name: string }, { length: number; name: string }];
+    expect(encodeOk(table, decoded.right.value)).toEqual(stored);
+    second.name = 'CDE'; // not kept: computed again
+    first.name = 'XY'; // kept while the document holds the stored 5
+    expect(encodeOk(table, decoded.right.value)).toEqual(Uint8Array.of(2, 5, 0x58, 0x59, 0, 3, 0x43, 0x44, 0x45, 0));
+    // A copy of the struct value is a new document: computed.
+    expect(
+      encodeOk(
+        table,
+        decoded.right.value.map((e) => ({ ...e })),
+      ),
+    ).toEqual(Uint8Array.of(2, 2, 0x58, 0x59, 0, 3, 0x43, 0x44, 0x45, 0));
+  });
+
+  test('a failed attempt drops the checks its rebuild fields registered', () => {
+    const r = new Reader(Uint8Array.of(5, 0x41, 0), new ReadState(resolveDecodeOptions({})));
+    const tried = r.attempt((r) => {
+      const value = named.read(r);
+      throw r.error(`rejected ${value.name}`);
+    });
+    expect(E.isLeft(tried)).toBe(true);
+    expect(r.state.deferred).toHaveLength(0);
+    const value = named.read(r);
+    r.state.settle();
+    expect(value).toEqual({ length: 5, name: 'A' });
+    expect(r.state.warnings.map((w) => w.code)).toEqual(['rebuild-mismatch']);
+  });
+
   test('tools see what the field is', () => {
     const spec = rebuild(u32le, (p: { items: unknown[] }) => p.items.length);
     expect(spec.rebuild.codec).toBe(u32le);
@@ -226,6 +274,17 @@ describe('lookahead', () => {
     expect(short.message).toMatch(/do not start with a fourcc/);
   });
 
+  test('takes at least the smallest case', () => {
+    expect(entry.minSize).toBe(4);
+    expect(lookahead(u8, {}, { otherwise: bytes(2) }).minSize).toBe(2);
+    expect(lookahead(u32le, { 1: u8 }).minSize).toBe(4);
+  });
+
+  test('unknown data with a known marker is refused on write', () => {
+    const error = encodeFails(entry, { tag: 'ABCD', value: Uint8Array.of(0x4c, 0x49, 0x53, 0x54, 0, 0) } as Entry);
+    expect(error.message).toMatch(/would decode as another case/);
+  });
+
   test('numeric selectors pick numeric cases', () => {
     const record = lookahead(u8, {
       1: struct({ type: u8, n: u16le }),
@@ -285,6 +344,25 @@ describe('Reader.attempt', () => {
     expect(undone).toBe(1);
     // Work is not refunded: 1 (descend) + 5.
     expect(r.state.budget.workSpent).toBe(work + 6);
+  });
+
+  test('checkpoint and rollback without attempt; settle runs checks deferred by checks', () => {
+    const r = fresh(Uint8Array.of(1));
+    const checkpoint = r.state.checkpoint();
+    r.state.path.push('x');
+    r.warn('w', 'dropped');
+    r.state.rollback(checkpoint);
+    expect(r.state.path).toEqual([]);
+    expect(r.state.warnings).toEqual([]);
+    const order: number[] = [];
+    r.defer(() => {
+      order.push(1);
+      r.defer(() => order.push(3));
+    });
+    r.defer(() => order.push(2));
+    r.state.settle();
+    expect(order).toEqual([1, 2, 3]);
+    expect(r.state.deferred).toEqual([]);
   });
 
   test('a successful reading keeps everything and returns the value', () => {
