@@ -120,6 +120,7 @@ export { taggedUnion, type OtherTag, type Tagged } from './union.js';
 export { lazy } from './lazy.js';
 export { rebuild, type RebuildInfo, type RebuildMismatch, type RebuildOptions, type RebuildSpec } from './rebuild.js';
 export { lookahead, peek, type LookaheadOptions } from './peek.js';
+export { switchOn, type SwitchOptions } from './switch-on.js';
 export { withHooks, type CodecHooks, type ReadHookContext, type WriteHookContext } from './hooks.js';
 export {
   byteOrdered,

@@ -28,6 +28,15 @@ function orUndefined<A>(codec: Codec<A>): t.Type<A | undefined, unknown, unknown
 /**
  * A value that is there when the window still has bytes, and `undefined` at its end. Only sound as the
  * last thing in a window (a chunk body, a sized field, the file), where "no bytes left" is unambiguous.
+ * A present value must write at least one byte (it would read back as `undefined` otherwise): so
+ * `optional(bytes('rest'))` — bytes a window holds after its fields, usually none — refuses empty bytes
+ * on encode ("leave the value out when there is none").
+ *
+ * @example
+ * ```ts
+ * const star = struct({ x: i16le, y: i16le, rest: optional(bytes('rest')) });
+ * // bytes 01 00 02 00 → { x: 1, y: 2, rest: undefined }; 01 00 02 00 ff → rest: Uint8Array [ff]
+ * ```
  */
 export function optional<A>(codec: Codec<A>): Codec<A | undefined> {
   return defineCodec<A | undefined>({
@@ -40,7 +49,14 @@ export function optional<A>(codec: Codec<A>): Codec<A | undefined> {
       return r.pos < r.end ? codec.read(r) : undefined;
     },
     write(w, value) {
-      if (value !== undefined) codec.write(w, value);
+      if (value === undefined) return;
+      const start = w.length;
+      codec.write(w, value);
+      if (w.length === start)
+        throw w.error(
+          `a present ${codec.name} must take at least one byte (none read back as undefined): leave it out when there is none`,
+          start,
+        );
     },
   });
 }

@@ -149,6 +149,23 @@ describe('optional, tagged unions, lazy, map', () => {
     );
   });
 
+  test('optional(bytes(rest)) keeps what a window holds after its fields, and refuses a present value of no bytes', () => {
+    const star = struct({ x: u8, rest: optional(bytes('rest')) });
+    checkLaws(
+      star,
+      fc.record({
+        x: fc.integer({ min: 0, max: 255 }),
+        rest: fc.option(fc.uint8Array({ minLength: 1, maxLength: 6 }), { nil: undefined }),
+      }),
+    );
+    const none = decode(star, hexBytes('07'));
+    expect(E.isRight(none) && none.right.value).toEqual({ x: 7, rest: undefined });
+    // Empty bytes would read back as undefined: refused where they are, with the offset they would go to.
+    const empty = encodeFails(star, { x: 7, rest: new Uint8Array(0) });
+    expect(empty).toMatchObject({ path: ['rest'], offset: 1 });
+    expect(empty.message).toMatch(/at least one byte/);
+  });
+
   test('taggedUnion picks the variant by tag, refuses unknown tags, or keeps them with otherwise', () => {
     const value = taggedUnion(u8, { 1: u32le, 2: cstring('ascii') });
     const values = fc.oneof(

@@ -1,12 +1,8 @@
-// The EDGE golden files (../shared/vectors-found/edge, or SAVEKIT_CORPUS/edge) and their JSON descriptions.
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+// The EDGE golden files and their JSON descriptions: the testkit's corpus ('edge' under SAVEKIT_CORPUS
+// or ../shared/vectors-found).
+import { corpus } from '@savekit/testkit';
 
-/** The corpus folder, or undefined where it is absent. */
-export function corpusDir(): string | undefined {
-  const dir = process.env.SAVEKIT_CORPUS ?? join(__dirname, '..', '..', '..', '..', 'shared', 'vectors-found');
-  return existsSync(dir) ? dir : undefined;
-}
+const edge = corpus('edge');
 
 /** One item of a golden file's content tree. */
 export interface GoldenItem {
@@ -54,21 +50,16 @@ export const toHex = (bytes: Uint8Array): string => Buffer.from(bytes).toString(
 
 /** Every golden file, sorted by name (empty where the corpus is absent). */
 export function goldens(): Golden[] {
-  const dir = corpusDir();
-  if (dir === undefined) return [];
-  const edge = join(dir, 'edge');
-  return readdirSync(edge)
-    .filter((f) => f.endsWith('.sav'))
-    .sort()
-    .map((name) => ({
-      name,
-      bytes: new Uint8Array(readFileSync(join(edge, name))),
-      json: JSON.parse(readFileSync(join(edge, name.replace(/\.sav$/, '.json')), 'utf8')),
-    }));
+  return edge
+    .names((f) => f.endsWith('.sav'))
+    .map((name) => {
+      const description = edge.text(name.replace(/\.sav$/, '.json'));
+      if (description === undefined) throw new Error(`the golden file ${name} has no JSON description beside it`);
+      return { name, bytes: edge.file(name) as Uint8Array /* listed just now */, json: JSON.parse(description) };
+    });
 }
 
 /** Warns once, in each test file that needs the corpus, that it is absent. */
 export function warnIfAbsent(what: string): void {
-  if (corpusDir() === undefined)
-    console.warn(`${what}: ../shared/vectors-found is absent (set SAVEKIT_CORPUS); the golden-file tests are skipped`);
+  edge.warnIfAbsent(what);
 }

@@ -1,15 +1,10 @@
 // Deterministic test inputs for the LZO tests (generators from the testkit), and the EDGE payloads.
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { randomBytes, repetitive, text } from '@savekit/testkit';
+import { corpus, randomBytes, repetitive, text } from '@savekit/testkit';
 
 export { prng, randomBytes, repetitive, text } from '@savekit/testkit';
 
-/** The corpus folder, or undefined where it is absent. */
-export function corpusDir(): string | undefined {
-  const dir = process.env.SAVEKIT_CORPUS ?? join(__dirname, '..', '..', '..', '..', 'shared', 'vectors-found');
-  return existsSync(dir) ? dir : undefined;
-}
+/** The EDGE golden files (the testkit's corpus 'edge'), whose chunk payloads are LZO1X. */
+export const edgeCorpus = corpus('edge');
 
 export interface EdgeChunk {
   readonly file: string;
@@ -25,14 +20,9 @@ const fromHex = (hex: string) => Uint8Array.from(hex.match(/../g) ?? [], (h) => 
 
 /** Every top-level chunk of the EDGE golden files, from their JSON descriptions. */
 export function edgeChunks(): EdgeChunk[] {
-  const dir = corpusDir();
-  if (dir === undefined) return [];
-  const edge = join(dir, 'edge');
   const chunks: EdgeChunk[] = [];
-  for (const name of readdirSync(edge)
-    .filter((f) => f.endsWith('.json'))
-    .sort()) {
-    const doc = JSON.parse(readFileSync(join(edge, name), 'utf8'));
+  for (const name of edgeCorpus.names((f) => f.endsWith('.json'))) {
+    const doc = JSON.parse(edgeCorpus.text(name) as string); // listed just now
     for (const c of doc.top_level_chunks) {
       chunks.push({
         file: doc.file,

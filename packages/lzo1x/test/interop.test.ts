@@ -2,7 +2,7 @@
 // the EDGE golden files written by miniLZO 1.06.
 import * as native from 'lzo';
 import { compress, compressBound, decompress } from '../src/index';
-import { corpusDir, edgeChunks, interopCorpus } from './corpus';
+import { edgeChunks, edgeCorpus, interopCorpus } from './corpus';
 
 const corpus = interopCorpus();
 const asBuffer = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
@@ -43,11 +43,8 @@ test('compressed sizes on text and repetitive inputs are within 2% of native', (
 });
 
 const edge = edgeChunks().filter((c) => c.storedForm.startsWith('lzo1x_1'));
-const describeEdge = corpusDir() && edge.length > 0 ? describe : describe.skip;
-if (!corpusDir())
-  console.warn(
-    'LZO tests: ../shared/vectors-found is absent (set SAVEKIT_CORPUS); the EDGE golden-file tests are skipped',
-  );
+const describeEdge =
+  edgeCorpus.warnIfAbsent('LZO tests on the EDGE golden files') && edge.length > 0 ? describe : describe.skip;
 
 describeEdge('EDGE variant A golden files (miniLZO 1.06)', () => {
   test.each(edge.map((c) => [`${c.file} ${c.marker}`, c] as const))(

@@ -10,7 +10,9 @@
  * - {@link budgetSuite}: named attacks, each decoded in a fresh process, held to CPU and memory limits;
  * - {@link scalingSuite}: doubling a structure at most about doubles its decode's cost;
  * - {@link hostileInputs}: the shared hostile inputs, and generators of bombs, size claims, deep and wide JSON;
- * - {@link testBudget}: one test's quick and heavy sizes, picked by `SAVEKIT_TEST_PROFILE`.
+ * - {@link testBudget}: one test's quick and heavy sizes, picked by `SAVEKIT_TEST_PROFILE`;
+ * - {@link corpus}: a format's real files (`SAVEKIT_CORPUS`, or `shared/vectors-found` above the
+ *   working directory), skipped with a warning where they are absent.
  *
  * The suites are runner-agnostic: they return a report and throw a `SuiteError` on failure, so they
  * work inside any test runner's test body (jest, vitest, mocha, node:test).
@@ -46,5 +48,6 @@ export {
 } from './budget-suite.js';
 export { scalingSuite, type ScalingOptions, type ScalingReport, type ScalingSize } from './scaling.js';
 export { encodeSuite, type EncodeReport, type EncodeSuiteOptions } from './encode-suite.js';
+export { corpus, corpusRoot, CORPUS_FOLDER, CORPUS_VARIABLE, type Corpus, type CorpusOptions } from './corpus.js';
 export { prng, randomBytes, repetitive, text } from './data.js';
 export { finish, preview, recordTotals, SuiteError, type SuiteFailure, type SuiteReport } from './report.js';

@@ -5,9 +5,19 @@
  */
 import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
-import { decode, DecodeError, defineCodec, encode, isSaveTree, plural, type SaveFormat } from '@savekit/core';
+import {
+  decode,
+  DecodeError,
+  encode,
+  fourcc,
+  isSaveTree,
+  plural,
+  switchOn,
+  type Codec,
+  type SaveFormat,
+} from '@savekit/core';
 import { legacySave, looksLegacy, type LegacySave } from './legacy.js';
-import { magicOf, uqmSave, type UqmSave } from './save.js';
+import { isSaveMagic, magicOf, uqmSave, type UqmSave } from './save.js';
 import { fuel, resourceUnits, roster, scanOf } from './edits.js';
 
 /** A decoded UQM save: 0.8/MegaMod (with its `magic`) or 0.7 (`summary` and `stream`). */
@@ -26,22 +36,21 @@ const documentJson = new t.Type<UqmDocument, unknown, unknown>(
   (a) => (isChunkedSave(a) ? uqmSave.json.encode(a) : legacySave.json.encode(a)),
 );
 
-/** Either kind of UQM save, told apart by the 0.8 / MegaMod magic. */
-export const uqmDocument = defineCodec<UqmDocument>({
-  name: 'uqmDocument',
-  kind: 'uqmDocument',
-  json: documentJson,
-  minSize: 12,
-  children: [
-    { key: 'chunked', codec: uqmSave },
-    { key: 'legacy', codec: legacySave },
-  ],
-  read: (r) => (magicOf(r.bytes.subarray(r.pos, r.end)) !== undefined ? uqmSave.read(r) : legacySave.read(r)),
-  write: (w, doc) =>
-    typeof doc === 'object' && doc !== null && isChunkedSave(doc)
-      ? uqmSave.write(w, doc)
-      : legacySave.write(w, doc as LegacySave),
-});
+/**
+ * Either kind of UQM save, told apart by the 0.8 / MegaMod magic (`switchOn` its first four bytes):
+ * a file without one is a 0.7 save. Writing checks the choice back, so a 0.7 save whose first bytes
+ * would spell a magic is refused rather than written as a file that reads as another kind.
+ */
+export const uqmDocument: Codec<UqmDocument> = switchOn(
+  fourcc(),
+  { chunked: uqmSave, legacy: legacySave },
+  {
+    name: 'uqmDocument',
+    json: documentJson,
+    select: (found) => (isSaveMagic(found) ? 'chunked' : 'legacy'),
+    caseOf: (doc) => (typeof doc === 'object' && doc !== null && isChunkedSave(doc) ? 'chunked' : 'legacy'),
+  },
+) as Codec<UqmDocument>;
 
 function summary(doc: UqmDocument): string[] {
   if (!isChunkedSave(doc)) {

@@ -27,6 +27,7 @@ import {
   type DecodeOptions,
   type Pointer,
   type TypeOf,
+  withHooks,
 } from '@savekit/core';
 import * as E from 'fp-ts/lib/Either.js';
 
@@ -105,48 +106,41 @@ function sizeOf<A>(codec: Codec<A>, value: A): number {
  * `randgrp.dat`: a header at 0, the group list and groups wherever its offsets say — which must not
  * overlap each other or the header (the one rule the game has, uqm.md §2.4).
  */
-export const randomGroups: Codec<RandomGroups> = {
-  ...randomArena,
-  name: 'randomGroups',
-  read(r) {
-    const at = r.pos;
-    const value = randomArena.read(r);
-    if (value.root.numGroups > 64)
-      throw new DecodeError(
-        [...r.state.path, 'root', 'numGroups'],
-        at,
-        `NumGroups ${value.root.numGroups} is more than the 64 slots a GROUP_HEADER has`,
-      );
-    const extents: Array<[number, number, string]> = [];
-    const add = <A>(p: Pointer<A> | null, codec: Codec<A>, what: string) => {
-      if (p !== null && p.at !== undefined) extents.push([p.at, p.at + sizeOf(codec, p.target), what]);
-    };
-    add(value.root.list, stateGroupList, 'the group list');
-    value.root.groups.forEach((g, i) => {
-      add(g, stateBattleGroup, `group ${i + 1}`);
-    });
-    extents.sort((a, b) => a[0] - b[0]);
-    for (let i = 1; i < extents.length; i++) {
-      const [start, , what] = extents[i]!;
-      const [prevStart, prevEnd, prevWhat] = extents[i - 1]!;
-      if (start < prevEnd && start !== prevStart) {
+export const randomGroups: Codec<RandomGroups> = withHooks(
+  randomArena,
+  {
+    afterRead(value, { start, path }) {
+      if (value.root.numGroups > 64)
         throw new DecodeError(
-          [...r.state.path, 'root'],
+          [...path, 'root', 'numGroups'],
           start,
-          `${what} at ${start} overlaps ${prevWhat} (${prevStart}–${prevEnd})`,
+          `NumGroups ${value.root.numGroups} is more than the 64 slots a GROUP_HEADER has`,
         );
+      const extents: Array<[number, number, string]> = [];
+      const add = <A>(p: Pointer<A> | null, codec: Codec<A>, what: string) => {
+        if (p !== null && p.at !== undefined) extents.push([p.at, p.at + sizeOf(codec, p.target), what]);
+      };
+      add(value.root.list, stateGroupList, 'the group list');
+      value.root.groups.forEach((g, i) => {
+        add(g, stateBattleGroup, `group ${i + 1}`);
+      });
+      extents.sort((a, b) => a[0] - b[0]);
+      for (let i = 1; i < extents.length; i++) {
+        const [at, , what] = extents[i]!;
+        const [prevStart, prevEnd, prevWhat] = extents[i - 1]!;
+        if (at === prevStart)
+          throw new DecodeError([...path, 'root'], at, `${what} and ${prevWhat} are at the same offset ${at}`);
+        if (at < prevEnd)
+          throw new DecodeError(
+            [...path, 'root'],
+            at,
+            `${what} at ${at} overlaps ${prevWhat} (${prevStart}–${prevEnd})`,
+          );
       }
-      if (start === prevStart) {
-        throw new DecodeError(
-          [...r.state.path, 'root'],
-          start,
-          `${what} and ${prevWhat} are at the same offset ${start}`,
-        );
-      }
-    }
-    return value;
+    },
   },
-};
+  'randomGroups',
+);
 
 /** A header of `defgrp.dat` with its groups, and where it was. */
 export interface DefinedGroup {
@@ -162,7 +156,8 @@ export interface DefinedGroup {
 /**
  * Reads the headers of `defgrp.dat` at the offsets the game state gives (encounter id → offset), and
  * their groups. Byte 0 must be the reserved zero; a header or group outside the file, over byte 0 or
- * over another one is a DecodeError. `options` are those of a decode: the headers and groups are
+ * over another one is a DecodeError, its path that of the value in the result (`[0].groups[2]`, the
+ * third group of the first encounter by id). `options` are those of a decode: the headers and groups are
  * read with one budget (`DecodeBudget.of(options, bytes.length)`, or `options.budget` when given).
  */
 export function readDefinedGroups(
@@ -178,15 +173,17 @@ export function readDefinedGroups(
   const out: DefinedGroup[] = [];
   const extents: Array<[number, number, string]> = [[0, 1, 'the reserved byte']];
   for (const [id, at] of [...offsets].sort((a, b) => a[0] - b[0])) {
+    // Errors name the encounter's place in the result (`[index].header.numGroups`, `[index].groups[0]`).
+    const index = out.length;
     if (!Number.isSafeInteger(at) || at < 0 || at >= bytes.length)
       return E.left(
-        new DecodeError([`encounter ${id}`], 0, `offset ${at} is outside the file (${bytes.length} bytes)`),
+        new DecodeError([index, 'at'], 0, `encounter ${id}: offset ${at} is outside the file (${bytes.length} bytes)`),
       );
     const header = decode(groupHeader, bytes.subarray(at), nested);
     if (E.isLeft(header) && header.left instanceof BudgetError) return E.left(header.left);
     if (E.isLeft(header))
       return E.left(
-        new DecodeError([`encounter ${id}`, ...header.left.path], at + header.left.offset, header.left.message),
+        new DecodeError([index, 'header', ...header.left.path], at + header.left.offset, header.left.message),
       );
     extents.push([at, at + 268, `the header of encounter ${id}`]);
     const groups: Array<StateBattleGroup | null> = [];
@@ -203,11 +200,7 @@ export function readDefinedGroups(
       if (E.isLeft(group) && group.left instanceof BudgetError) return E.left(group.left);
       if (E.isLeft(group))
         return E.left(
-          new DecodeError(
-            [`encounter ${id}`, 'groups', g, ...group.left.path],
-            offset + group.left.offset,
-            group.left.message,
-          ),
+          new DecodeError([index, 'groups', g - 1, ...group.left.path], offset + group.left.offset, group.left.message),
         );
       extents.push([offset, offset + 2 + 17 * group.right.value.ships.length, `group ${g} of encounter ${id}`]);
       groups.push(group.right.value);
@@ -215,9 +208,9 @@ export function readDefinedGroups(
     if (header.right.value.numGroups > 64)
       return E.left(
         new DecodeError(
-          [`encounter ${id}`, 'numGroups'],
+          [index, 'header', 'numGroups'],
           at,
-          `NumGroups ${header.right.value.numGroups} is more than the 64 slots`,
+          `encounter ${id}: NumGroups ${header.right.value.numGroups} is more than the 64 slots`,
         ),
       );
     out.push({ id, at, header: header.right.value, groups });

@@ -7,9 +7,11 @@
  */
 
 import * as t from 'io-ts';
+import * as E from 'fp-ts/lib/Either.js';
 import {
   array,
   bytes,
+  decode,
   i16le,
   i32le,
   layer,
@@ -223,13 +225,21 @@ function strictKeys<A>(codec: Codec<Kept<A>>): Codec<Kept<A>> {
   return { ...codec, json };
 }
 
+/** What {@link looksLegacy} reads: the summary's month and year, and the stream's length after it. */
+const legacyLead = struct({
+  before: bytes(127),
+  month: u8,
+  year: u16le,
+  after: bytes(34),
+  length: u32le,
+});
+
 /** Whether bytes look like a 0.7 save: a summary whose year is in the game's range, then a plausible stream. */
 export function looksLegacy(input: Uint8Array): boolean {
   if (input.length < 164 + 4 + 1) return false;
-  const view = new DataView(input.buffer, input.byteOffset, input.byteLength);
-  const year = view.getUint16(128, true);
-  const month = input[127]!; // the length was checked above
-  const length = view.getUint32(164, true);
+  const lead = decode(legacyLead, input.subarray(0, legacyLead.size as number));
+  if (E.isLeft(lead)) return false;
+  const { year, month, length } = lead.right.value;
   return year >= 2155 && year < 2186 && month >= 1 && month <= 12 && length >= 376 && length < 16 << 20;
 }
 

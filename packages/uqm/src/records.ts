@@ -6,12 +6,14 @@
 import * as t from 'io-ts';
 import {
   array,
+  bytes,
   bytesEqual,
   defineCodec,
   fixedString,
   i16le,
   i32le,
   jsonBytes,
+  optional,
   readChild,
   struct,
   u16le,
@@ -27,6 +29,12 @@ import {
 export const name16 = fixedString(16, 'utf8', { tail: 'keep' });
 /** MegaMod's 32-byte names. */
 export const name32 = fixedString(32, 'utf8', { tail: 'keep' });
+
+/**
+ * Bytes a chunk holds after what its fields use (a size mismatch the game only logs): usually none,
+ * so `undefined`; kept bytes are at least one.
+ */
+const chunkRest = optional(bytes('rest'));
 
 /** The SIS state up to the names (74 bytes): position, resources, modules, landers, elements. */
 export const sisCore = struct({
@@ -233,28 +241,19 @@ export const battleGroups = struct({
   month: u8,
   year: u16le,
   groups: array(battleGroupEntry, u8),
-  rest: trailing(),
+  rest: chunkRest,
 });
 
 /** `Star`: the current star's position and description. */
-export const starDesc = struct({ x: i16le, y: i16le, type: u8, index: u8, prefix: u8, postfix: u8, rest: trailing() });
+export const starDesc = struct({ x: i16le, y: i16le, type: u8, index: u8, prefix: u8, postfix: u8, rest: chunkRest });
 
-/** Bytes a chunk holds after what its fields use (a size mismatch the game only logs): usually none. */
+/**
+ * Bytes a chunk holds after what its fields use (a size mismatch the game only logs): usually none.
+ *
+ * @deprecated It is the core's `optional(bytes('rest'))`; use that.
+ */
 export function trailing(): Codec<Uint8Array | undefined> {
-  return defineCodec<Uint8Array | undefined>({
-    name: 'trailing',
-    kind: 'uqmTrailing',
-    json: t.union([jsonBytes(), t.undefined]) as unknown as t.Type<Uint8Array | undefined, unknown, unknown>,
-    minSize: 0,
-    read: (r) => (r.remaining > 0 ? r.take(r.remaining) : undefined),
-    write(w, value) {
-      if (value === undefined) return;
-      // None are read back as undefined: kept bytes are at least one.
-      if (!(value instanceof Uint8Array) || value.length === 0)
-        throw w.error('trailing bytes are bytes, at least one (leave them out when there are none)');
-      w.append(value);
-    },
-  });
+  return optional(bytes('rest'));
 }
 
 /** Whole entries of `entry` up to the end of the chunk; bytes left that make no entry are kept in `rest`. */
@@ -266,6 +265,7 @@ export function queue<A>(entry: Codec<A>): Codec<{ entries: A[]; rest?: Uint8Arr
     t.partial({ rest: jsonBytes() }),
   ]) as unknown as t.Type<{ entries: A[]; rest?: Uint8Array }, unknown, unknown>;
   const list = array(entry, 'rest');
+  const restBytes = bytes('rest');
   return defineCodec({
     name: `queue(${entry.name})`,
     kind: 'uqmQueue',
@@ -275,18 +275,14 @@ export function queue<A>(entry: Codec<A>): Codec<{ entries: A[]; rest?: Uint8Arr
     read(r) {
       const whole = Math.floor(r.remaining / size) * size;
       const entries = readChild(r.window(whole), 'entries', list);
-      return r.remaining > 0 ? { entries, rest: r.take(r.remaining) } : { entries };
+      return r.remaining > 0 ? { entries, rest: readChild(r, 'rest', restBytes) } : { entries };
     },
     write(w, value) {
       if (typeof value !== 'object' || value === null) throw w.error('expected { entries, rest? }');
       writeChild(w, 'entries', list, value.entries);
-      if (value.rest !== undefined) {
-        if (!(value.rest instanceof Uint8Array) || value.rest.length === 0)
-          throw w.errorAt('rest', 'the rest is bytes, at least one (leave it out when there are none)');
-        if (value.rest.length >= size)
-          throw w.error(`kept rest of ${value.rest.length} bytes would make whole entries`);
-        w.append(value.rest);
-      }
+      if (value.rest instanceof Uint8Array && value.rest.length >= size)
+        throw w.errorAt('rest', `kept rest of ${value.rest.length} bytes would make whole entries`);
+      writeChild(w, 'rest', chunkRest, value.rest);
     },
   });
 }

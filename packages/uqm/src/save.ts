@@ -21,7 +21,8 @@ import {
   type Codec,
   type TypeOf,
 } from '@savekit/core';
-import { fourcc } from '@savekit/core';
+import { decode, fourcc, switchOn, withHooks } from '@savekit/core';
+import * as E from 'fp-ts/lib/Either.js';
 import { gameState, revisionOfSize, type GameState } from './game-state.js';
 import {
   battleGroups,
@@ -120,26 +121,28 @@ function summaryChunk(kind: SaveMagic): Codec<Summary> {
     minSize: 8 + (fields.size ?? 0),
     read(r) {
       const at = r.pos;
-      const tag = readChild(r, 'tag', fourcc());
+      // The chunk framing (named as the core's chunks name theirs): layout, not part of the document.
+      const tag = readChild(r, 'marker', fourcc());
       if (tag !== 'Summ') throw r.error(`the first chunk must be Summ, found ${JSON.stringify(tag)}`, at);
       const sizeAt = r.pos;
-      const size = readChild(r, 'size', u32le);
+      const size = readChild(r, 'length', u32le);
       if (size < 160) throw r.error(`Summ size ${size} is less than its 160 fixed bytes`, sizeAt);
       const nameLength = size - 160;
       const fixed = fields.size as number;
       if (fixed + nameLength > r.remaining)
         throw r.error(`Summ of ${fixed} + ${nameLength} bytes is more than the ${r.remaining} bytes left`, sizeAt);
-      const value = readChild(r, 'Summ', fields);
+      // The fields are the summary's own: read at its path (`summary.sis.logX`), not under a segment.
+      const value = fields.read(r);
       const name = readChild(r.window(nameLength), 'name', restText);
       return { ...value, name } as Summary;
     },
     write(w, value) {
       if (typeof value !== 'object' || value === null) throw w.error('expected the summary');
-      writeChild(w, 'tag', fourcc(), 'Summ');
+      writeChild(w, 'marker', fourcc(), 'Summ');
       const name = w.sub();
       writeChild(name, 'name', restText, value.name);
-      writeChild(w, 'size', u32le, 160 + name.length);
-      writeChild(w, 'Summ', fields, value as unknown as Record<string, unknown>);
+      writeChild(w, 'length', u32le, 160 + name.length);
+      fields.write(w, value as unknown as Record<string, unknown>);
       w.append(name.written());
     },
   });
@@ -247,6 +250,7 @@ export interface UqmSave {
 
 const fileCodecs = new Map<SaveMagic, Codec<UqmSave>>();
 
+/** The file of one magic: the magic, the `Summ` chunk of that magic's layout, the chunks. */
 function fileCodec(kind: SaveMagic): Codec<UqmSave> {
   let codec = fileCodecs.get(kind);
   if (codec === undefined) {
@@ -276,11 +280,15 @@ function structureProblem(save: UqmSave): string | undefined {
 
 const MAGICS: ReadonlyArray<SaveMagic> = ['UMS\x01', 'MMV4', 'MMV3', 'MEGA'];
 
+/** Whether a four-character code is the magic of a 0.8 or MegaMod save. */
+export function isSaveMagic(text: string): text is SaveMagic {
+  return MAGICS.includes(text as SaveMagic);
+}
+
 /** The magic at the start of `bytes`, if it is one of a 0.8 or MegaMod save. */
 export function magicOf(bytes: Uint8Array): SaveMagic | undefined {
-  if (bytes.length < 4) return undefined;
-  const text = String.fromCharCode(bytes[0]!, bytes[1]!, bytes[2]!, bytes[3]!);
-  return MAGICS.find((m) => m === text);
+  const read = decode(fourcc(), bytes.subarray(0, 4));
+  return E.isRight(read) && isSaveMagic(read.right.value) ? read.right.value : undefined;
 }
 
 const saveJson = new t.Type<UqmSave, unknown, unknown>(
@@ -288,38 +296,45 @@ const saveJson = new t.Type<UqmSave, unknown, unknown>(
   (u): u is UqmSave => typeof u === 'object' && u !== null && MAGICS.includes((u as UqmSave).magic),
   (u, c) => {
     const kind = (u as { magic?: unknown })?.magic;
-    if (typeof kind !== 'string' || !MAGICS.includes(kind as SaveMagic))
+    if (typeof kind !== 'string' || !isSaveMagic(kind))
       return t.failure(u, c, 'expected a save with magic UMS\\u0001, MMV4, MMV3 or MEGA');
-    return fileCodec(kind as SaveMagic).json.validate(u, c);
+    return fileCodec(kind).json.validate(u, c);
   },
   (a) => fileCodec(a.magic).json.encode(a),
 );
 
 /**
- * A 0.8 or MegaMod save file. Vanilla and MegaMod differ in the `Summ` layout (read by magic: MegaMod's
- * size field understates it), the game-state size (by revision) and the `Scan` record size.
+ * A 0.8 or MegaMod save file: the file of the magic its first four bytes name (`switchOn`). Vanilla
+ * and MegaMod differ in the `Summ` layout (read by magic: MegaMod's size field understates it), the
+ * game-state size (by revision) and the `Scan` record size. The game's rules on the chunk sequence
+ * (`structureProblem`) are hooks: checked after reading and before writing.
  */
-export const uqmSave: Codec<UqmSave> = defineCodec<UqmSave>({
-  name: 'uqmSave',
-  kind: 'uqmSave',
-  json: saveJson,
-  minSize: 12,
-  read(r) {
-    const kind = magicOf(r.bytes.subarray(r.pos, r.end));
-    if (kind === undefined) {
-      const found = r.remaining >= 4 ? String.fromCharCode(...r.bytes.subarray(r.pos, r.pos + 4)) : '';
-      throw r.error(`not a UQM save: magic ${JSON.stringify(found)} is none of UMS\\u0001, MMV4, MMV3, MEGA`);
-    }
-    const save = fileCodec(kind).read(r);
-    const problem = structureProblem(save);
-    if (problem !== undefined) throw r.error(problem);
-    return save;
+export const uqmSave: Codec<UqmSave> = withHooks(
+  switchOn(
+    fourcc(),
+    {
+      'UMS\x01': fileCodec('UMS\x01'),
+      MMV4: fileCodec('MMV4'),
+      MMV3: fileCodec('MMV3'),
+      MEGA: fileCodec('MEGA'),
+    },
+    {
+      name: 'uqmSave',
+      json: saveJson,
+      caseOf: (save) => save.magic,
+      unknown: (found) => `not a UQM save: magic ${JSON.stringify(found)} is none of UMS\\u0001, MMV4, MMV3, MEGA`,
+    },
+  ),
+  {
+    afterRead(save, { reader }) {
+      const problem = structureProblem(save);
+      if (problem !== undefined) throw reader.error(problem);
+    },
+    beforeWrite(save, { writer }) {
+      if (typeof save !== 'object' || save === null || !isSaveMagic(save.magic))
+        throw writer.error('expected a save with its magic');
+      const problem = Array.isArray(save.chunks) ? structureProblem(save) : 'expected the chunks';
+      if (problem !== undefined) throw writer.error(problem);
+    },
   },
-  write(w, save) {
-    if (typeof save !== 'object' || save === null || !MAGICS.includes(save.magic))
-      throw w.error('expected a save with its magic');
-    const problem = Array.isArray(save.chunks) ? structureProblem(save) : 'expected the chunks';
-    if (problem !== undefined) throw w.error(problem);
-    fileCodec(save.magic).write(w, save);
-  },
-});
+);

@@ -9,7 +9,20 @@
  * @module
  */
 import * as t from 'io-ts';
-import { defineCodec, jsonBytes, type Codec } from '@savekit/core';
+import {
+  array,
+  bytes,
+  defineCodec,
+  jsonBytes,
+  optional,
+  patch,
+  readChild,
+  struct,
+  u32le,
+  writeChild,
+  type Codec,
+  type Reader,
+} from '@savekit/core';
 
 /** Stars with an offset (`NUM_SOLAR_SYSTEMS`). */
 export const NUM_SOLAR_SYSTEMS = 502;
@@ -46,17 +59,103 @@ export interface StarInfo {
 /** Record sizes: vanilla 12 bytes, MegaMod 108. */
 export type RecordSize = 12 | 108;
 
+/** A vanilla world record (12 bytes): the mineral, energy and biological masks. */
+export const worldRecord: Codec<WorldRecord> = struct({ mineral: u32le, energy: u32le, bio: u32le });
+
+/** A MegaMod world record (108 bytes): the three masks, then the 96 partly-scavenged counts. */
+export const megaModWorldRecord: Codec<WorldRecord> = struct({
+  mineral: u32le,
+  energy: u32le,
+  bio: u32le,
+  partial: bytes(96),
+}) as Codec<WorldRecord>;
+
+/** The offset table: one u32 per star, 0 for a star without a block. */
+export const starOffsets: Codec<number[]> = array(u32le, NUM_SOLAR_SYSTEMS);
+
+/** Bytes between the table and the first block (none in the game's files). */
+const leadBytes = optional(bytes('rest'));
+
+const worldLists = {
+  12: array(worldRecord, 'rest'),
+  108: array(megaModWorldRecord, 'rest'),
+} as const;
+
+/**
+ * The blocks after the table, in file order, as `systems`: read by the star table (`offsets`, checked
+ * already: each in the image, none in the table), each block up to the next; written in the order of
+ * the systems, each at the end, filling in `offsets`. Built per decode or encode around that table.
+ */
+function systemBlocks(recordSize: RecordSize, offsets: number[], base: number): Codec<StarSystem[]> {
+  const worlds = worldLists[recordSize] as Codec<WorldRecord[]>;
+  const system = struct({ worlds });
+  return defineCodec<StarSystem[]>({
+    name: `systemBlocks(${recordSize})`,
+    kind: 'uqmStarSystems',
+    json: t.array(t.type({ star: t.number, worlds: worlds.json })) as unknown as t.Type<StarSystem[], unknown, unknown>,
+    minSize: 0,
+    read(r) {
+      const blocks = offsets
+        .map((offset, star) => ({ star, offset }))
+        .filter((b) => b.offset !== 0)
+        .sort((a, b) => a.offset - b.offset);
+      const size = r.end - base;
+      return blocks.map(({ star, offset }, i) => {
+        const following = blocks[i + 1];
+        const next = following === undefined ? size : following.offset;
+        // One unit of work per world record, before they are checked and read.
+        r.work(1 + Math.max(0, Math.floor((next - offset) / recordSize)));
+        if (following !== undefined && next === offset)
+          throw r.errorAt(
+            i,
+            `stars ${star} and ${following.star} share the block at ${offset}`,
+            base + following.star * 4,
+          );
+        if ((next - offset) % recordSize !== 0)
+          throw r.errorAt(
+            i,
+            `star ${star}: its block of ${next - offset} bytes is not whole ${recordSize}-byte world records`,
+            base + offset,
+          );
+        return { star, worlds: readChild(blockReader(r, base + offset, base + next), i, system).worlds };
+      });
+    },
+    write(w, systems) {
+      if (!Array.isArray(systems)) throw w.error('expected the systems');
+      const seen = new Set<number>();
+      for (const [i, value] of systems.entries()) {
+        if (typeof value !== 'object' || value === null) throw w.errorAt(i, 'expected { star, worlds }');
+        const { star, worlds: records } = value;
+        if (!Number.isInteger(star) || star < 0 || star >= NUM_SOLAR_SYSTEMS)
+          throw w.errorAt(i, `star ${star} is not 0 to ${NUM_SOLAR_SYSTEMS - 1}`);
+        if (seen.has(star)) throw w.errorAt(i, `star ${star} has two blocks`);
+        if (!Array.isArray(records)) throw w.errorAt(i, `star ${star}: expected its worlds`);
+        if (records.length === 0) throw w.errorAt(i, `star ${star}: a block has at least one world`);
+        seen.add(star);
+        offsets[star] = w.length - w.origin;
+        writeChild(w, i, system, { worlds: records });
+      }
+    },
+  });
+}
+
+/** A reader over one block `[start, end)` of the image (blocks are read in file order, one after another). */
+function blockReader(r: Reader, start: number, end: number): Reader {
+  const block = r.at(start, start, end);
+  r.pos = end;
+  return block;
+}
+
 /**
  * The codec of a `starinfo.dat` image (vanilla records of 12 bytes, MegaMod's of 108). Offsets into
- * the table, shared blocks, and blocks that are not whole records are DecodeErrors.
+ * the table, shared blocks, and blocks that are not whole records are DecodeErrors. A codec of its own
+ * rather than a declaration: a block's size is stored nowhere — it is the distance to the next block
+ * in offset order — and its records are read through the core's `worldRecord` structs.
  */
 export function starInfo(recordSize: RecordSize = 12): Codec<StarInfo> {
-  const world =
-    recordSize === 12
-      ? t.type({ mineral: t.number, energy: t.number, bio: t.number })
-      : t.type({ mineral: t.number, energy: t.number, bio: t.number, partial: jsonBytes(96) });
+  const world = worldLists[recordSize] as Codec<WorldRecord[]>;
   const json = t.intersection([
-    t.type({ systems: t.array(t.type({ star: t.number, worlds: t.array(world) })) }),
+    t.type({ systems: t.array(t.type({ star: t.number, worlds: world.json })) }),
     t.partial({ lead: jsonBytes() }),
   ]) as unknown as t.Type<StarInfo, unknown, unknown>;
   return defineCodec<StarInfo>({
@@ -67,101 +166,33 @@ export function starInfo(recordSize: RecordSize = 12): Codec<StarInfo> {
     read(r) {
       const base = r.pos;
       r.need(STAR_TABLE_SIZE);
-      const end = r.end;
-      const size = end - base;
-      const blocks: Array<{ star: number; offset: number }> = [];
-      const path = r.state.path;
-      for (let star = 0; star < NUM_SOLAR_SYSTEMS; star++) {
-        const offset = r.view.getUint32(base + star * 4, true);
+      const size = r.end - base;
+      // The table is layout, not document: read entry by entry with no path segment (and so no traced
+      // span) of its own; its errors are at the document value (this image), at the entry's offset.
+      const offsets = Array.from({ length: NUM_SOLAR_SYSTEMS }, () => u32le.read(r));
+      let first = size;
+      for (const [star, offset] of offsets.entries()) {
         if (offset === 0) continue;
-        path.push('offsets', star);
         if (offset < STAR_TABLE_SIZE)
           throw r.error(`star ${star}: offset ${offset} points into the offset table`, base + star * 4);
         if (offset >= size)
           throw r.error(`star ${star}: offset ${offset} is past the end (${size} bytes)`, base + star * 4);
-        path.length -= 2;
-        blocks.push({ star, offset });
+        first = Math.min(first, offset);
       }
-      blocks.sort((a, b) => a.offset - b.offset);
-      const systems: StarSystem[] = [];
-      for (let i = 0; i < blocks.length; i++) {
-        const { star, offset } = blocks[i]!;
-        const following = blocks[i + 1];
-        const next = following === undefined ? size : following.offset;
-        path.push('systems', star);
-        // One unit of work per world record (the records are read below).
-        r.work(1 + Math.max(0, Math.floor((next - offset) / recordSize)));
-        if (following !== undefined && next === offset)
-          throw r.error(`stars ${star} and ${following.star} share the block at ${offset}`, base + following.star * 4);
-        if ((next - offset) % recordSize !== 0)
-          throw r.error(
-            `star ${star}: its block of ${next - offset} bytes is not whole ${recordSize}-byte world records`,
-            base + offset,
-          );
-        const worlds: WorldRecord[] = [];
-        for (let at = base + offset; at < base + next; at += recordSize) {
-          const record: WorldRecord = {
-            mineral: r.view.getUint32(at, true),
-            energy: r.view.getUint32(at + 4, true),
-            bio: r.view.getUint32(at + 8, true),
-          };
-          if (recordSize === 108) record.partial = r.bytes.slice(at + 12, at + 108);
-          worlds.push(record);
-        }
-        path.length -= 2;
-        systems.push({ star, worlds });
-      }
-      const first = blocks[0]?.offset ?? size;
-      r.pos = end;
-      const info: StarInfo = { systems };
-      if (first > STAR_TABLE_SIZE) info.lead = r.bytes.slice(base + STAR_TABLE_SIZE, base + first);
-      return info;
+      const lead =
+        first > STAR_TABLE_SIZE ? readChild(r.window(first - STAR_TABLE_SIZE), 'lead', bytes('rest')) : undefined;
+      const systems = readChild(r, 'systems', systemBlocks(recordSize, offsets, base));
+      return lead === undefined ? { systems } : { systems, lead };
     },
     write(w, info) {
       if (typeof info !== 'object' || info === null || !Array.isArray(info.systems))
         throw w.error('expected { systems }');
       const table = w.reserve(STAR_TABLE_SIZE);
-      const path = w.state.path;
-      if (info.lead !== undefined) {
-        // Bytes after the table are read back as the lead only when there are some.
-        if (!(info.lead instanceof Uint8Array) || info.lead.length === 0) {
-          path.push('lead');
-          throw w.error('the lead is bytes, at least one (leave it out when there are none)');
-        }
-        w.append(info.lead);
-      }
-      const seen = new Set<number>();
-      info.systems.forEach((system, i) => {
-        path.push('systems', i);
-        if (typeof system !== 'object' || system === null) throw w.error('expected { star, worlds }');
-        const { star, worlds } = system;
-        if (!Number.isInteger(star) || star < 0 || star >= NUM_SOLAR_SYSTEMS)
-          throw w.error(`star ${star} is not 0 to ${NUM_SOLAR_SYSTEMS - 1}`);
-        if (seen.has(star)) throw w.error(`star ${star} has two blocks`);
-        if (!Array.isArray(worlds)) throw w.error(`star ${star}: expected its worlds`);
-        if (worlds.length === 0) throw w.error(`star ${star}: a block has at least one world`);
-        seen.add(star);
-        w.view.setUint32(table + star * 4, w.length - w.origin, true);
-        for (const [j, world] of worlds.entries()) {
-          if (typeof world !== 'object' || world === null) {
-            path.push('worlds', j);
-            throw w.error('expected a world record { mineral, energy, bio }');
-          }
-          const at = w.ensure(recordSize);
-          for (const [k, key] of (['mineral', 'energy', 'bio'] as const).entries()) {
-            const v = world[key];
-            if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) throw w.error(`${key} mask ${v} is not a 32-bit mask`);
-            w.view.setUint32(at + k * 4, v, true);
-          }
-          if (recordSize === 108) {
-            if (!(world.partial instanceof Uint8Array) || world.partial.length !== 96)
-              throw w.error('a MegaMod world record needs 96 partial bytes');
-            w.buf.set(world.partial, at + 12);
-          }
-          w.length = at + recordSize;
-        }
-        path.length -= 2;
-      });
+      // Bytes after the table are read back as the lead only when there are some.
+      writeChild(w, 'lead', leadBytes, info.lead);
+      const offsets = new Array<number>(NUM_SOLAR_SYSTEMS).fill(0);
+      writeChild(w, 'systems', systemBlocks(recordSize, offsets, 0), info.systems);
+      patch(w, table, starOffsets, offsets);
     },
   });
 }

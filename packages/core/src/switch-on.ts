@@ -1,0 +1,119 @@
+/**
+ * A switch on bytes not yet consumed (Kaitai's `switch-on`, construct's `Switch` over a `Peek`): a
+ * selector is peeked, it picks a case, and the case reads from the same place — its own magic
+ * included. Unlike {@link lookahead}, the value is the case's value itself (no `{ tag, value }`
+ * wrapper, no path segment), and on write the case is picked from the value by `caseOf`: for a
+ * document whose kinds are told apart by a magic the value already holds, or by their shape.
+ *
+ * @module
+ */
+import * as t from 'io-ts';
+import { defineCodec, guardRead, guardWrite, type Codec, type TypeOf } from './codec.js';
+import { ReadState, Reader } from './reader.js';
+import { resolveDecodeOptions } from './options.js';
+
+/** Options of {@link switchOn}. */
+export interface SwitchOptions<S, K extends string, A> {
+  /**
+   * The case a peeked selector picks, or `undefined` for none (a DecodeError naming the selector and
+   * the known values). Default: the selector itself, when it names a case.
+   */
+  readonly select?: (selector: S) => K | undefined;
+  /** The case a value is written with (a value of no case throws: an EncodeError at its path). */
+  readonly caseOf: (value: A) => K;
+  /** The JSON form; default: the union of the cases' forms (each tried in turn). */
+  readonly json?: t.Type<A, unknown, unknown>;
+  /** The codec's name; default `switchOn(<selector>)`. */
+  readonly name?: string;
+  /** Text for a selector no case claims; default `unknown <selector> <value> (known: …)`. */
+  readonly unknown?: (selector: S) => string;
+}
+
+/** A reader over bytes just written, to check which case they would decode as. */
+function rereader(bytes: Uint8Array, start: number, end: number): Reader {
+  return new Reader(bytes, new ReadState(resolveDecodeOptions(undefined)), start, end);
+}
+
+/**
+ * Chooses a codec by bytes not yet consumed, and is the value of the case chosen: `selector` is
+ * read without consuming it (no span, no path segment of its own), `select` maps it to a case, and
+ * the case reads from the same place. On write `caseOf(value)` picks the case and the case writes;
+ * then the selector is read back from what was written, and an EncodeError says so when it would
+ * pick another case (the bytes would decode as something else).
+ *
+ * @example
+ * ```ts
+ * const image = switchOn(fourcc(), { ZSAV: littleEndianSave, VASZ: bigEndianSave }, {
+ *   caseOf: (save) => (save.byteOrder === 'le' ? 'ZSAV' : 'VASZ'),
+ * });
+ * // A save is read by the case its first four bytes name, and is that case's value.
+ * const document = switchOn(fourcc(), { chunked: chunkedSave, legacy: legacySave }, {
+ *   select: (magic) => (magic === 'UMS\x01' ? 'chunked' : 'legacy'),
+ *   caseOf: (doc) => ('magic' in doc ? 'chunked' : 'legacy'),
+ * });
+ * ```
+ */
+export function switchOn<S, V extends Readonly<Record<string, Codec<any>>>>(
+  selector: Codec<S>,
+  cases: V,
+  options: SwitchOptions<S, Extract<keyof V, string>, TypeOf<V[keyof V]>>,
+): Codec<TypeOf<V[keyof V]>> {
+  type A = TypeOf<V[keyof V]>;
+  type K = Extract<keyof V, string>;
+  const keys = Object.keys(cases) as K[];
+  if (keys.length === 0) throw new RangeError('switchOn needs at least one case');
+  const codecs = cases as Readonly<Record<string, Codec<A>>>;
+  const caseNamed = (key: K | undefined): Codec<A> | undefined =>
+    key !== undefined && Object.hasOwn(cases, key) ? codecs[key] : undefined;
+  const select =
+    options.select ?? ((s: S) => (typeof s === 'string' && Object.hasOwn(cases, s) ? (s as K) : undefined));
+  const name = options.name ?? `switchOn(${selector.name})`;
+  const unknown =
+    options.unknown ?? ((s: S) => `unknown ${selector.name} ${JSON.stringify(s)} (known: ${keys.join(', ')})`);
+  const members = keys.map((key) => codecs[key]!.json);
+  const json =
+    options.json ??
+    ((members.length === 1 ? members[0] : t.union(members as [t.Mixed, t.Mixed, ...t.Mixed[]])) as t.Type<
+      A,
+      unknown,
+      unknown
+    >);
+  const peekCase = (r: Reader, what: string): { key: K; codec: Codec<A> } => {
+    const at = r.pos;
+    const value = selector.read(r);
+    r.pos = at;
+    const key = guardRead(r, `${what}: select`, () => select(value), at);
+    const codec = caseNamed(key);
+    if (codec === undefined) throw r.error(unknown(value), at);
+    return { key: key as K, codec };
+  };
+  return defineCodec<A>({
+    name,
+    kind: 'switchOn',
+    json,
+    minSize: Math.max(selector.minSize, Math.min(...keys.map((key) => codecs[key]!.minSize))),
+    meta: { selector, cases, select, caseOf: options.caseOf },
+    children: keys.map((key) => ({ key, codec: codecs[key]! })),
+    read(r) {
+      return peekCase(r, name).codec.read(r);
+    },
+    write(w, value) {
+      const key = guardWrite(w, `${name}: caseOf`, () => options.caseOf(value));
+      const codec = caseNamed(key);
+      if (codec === undefined) throw w.error(`${name}: the value is of no case (caseOf gave ${JSON.stringify(key)})`);
+      const start = w.length;
+      codec.write(w, value);
+      let again: K;
+      try {
+        again = peekCase(rereader(w.buf, start, w.length), name).key;
+      } catch (error) {
+        throw w.error(
+          `the bytes written as ${JSON.stringify(key)} pick no case: ${error instanceof Error ? error.message : String(error)}`,
+          start,
+        );
+      }
+      if (again !== key)
+        throw w.error(`the bytes written as ${JSON.stringify(key)} would decode as ${JSON.stringify(again)}`, start);
+    },
+  });
+}

@@ -1,0 +1,110 @@
+// switchOn: a switch on peeked bytes whose value is the case's own. The laws (read(write(a)) = a,
+// write(read(b)) = b), errors with path and offset, and paths without a segment of the switch's own.
+import fc from 'fast-check';
+import * as E from 'fp-ts/lib/Either';
+import { decode, fourcc, fromJson, i32le, magic, struct, switchOn, toJson, u16le, u8, type TypeOf } from '../src/index';
+import { checkLaws, decodeFails, encodeFails, encodeOk, hexBytes } from './laws';
+
+const ums = struct({ magic: magic('UMS\x01'), level: u8 });
+const mmv = struct({ magic: magic('MMV4'), level: u8, seed: u16le });
+const legacy = struct({ logX: i32le, level: u8 });
+
+type Doc = TypeOf<typeof ums> | TypeOf<typeof mmv> | TypeOf<typeof legacy>;
+
+const document = switchOn(
+  fourcc(),
+  { chunked: ums, megamod: mmv, legacy },
+  {
+    select: (m) => (m === 'UMS\x01' ? 'chunked' : m === 'MMV4' ? 'megamod' : 'legacy'),
+    caseOf: (doc: Doc) => ('magic' in doc ? (doc.magic === 'MMV4' ? 'megamod' : 'chunked') : 'legacy'),
+  },
+);
+
+const docs: fc.Arbitrary<Doc> = fc.oneof(
+  fc.integer({ min: 0, max: 255 }).map((level) => ({ magic: 'UMS\x01' as const, level })),
+  fc
+    .tuple(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 65535 }))
+    .map(([level, seed]) => ({ magic: 'MMV4' as const, level, seed })),
+  // A 0.7-like save: any logX whose bytes spell no magic.
+  fc
+    .tuple(fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), fc.integer({ min: 0, max: 255 }))
+    .filter(([x]) => x !== 0x01534d55 && x !== 0x34564d4d)
+    .map(([logX, level]) => ({ logX, level })),
+);
+
+describe('switchOn', () => {
+  test('obeys the laws: the case the peeked selector picks, its value as it is', () => {
+    checkLaws(document, docs);
+    const read = decode(document, hexBytes('4d4d5634 07 0201'));
+    expect(E.isRight(read) && read.right.value).toEqual({ magic: 'MMV4', level: 7, seed: 0x0102 });
+    const old = decode(document, hexBytes('10000000 03'));
+    expect(E.isRight(old) && old.right.value).toEqual({ logX: 16, level: 3 });
+  });
+
+  test('the JSON form is the union of the cases', () => {
+    const value: Doc = { magic: 'MMV4', level: 1, seed: 2 };
+    const back = fromJson(document, toJson(document, value));
+    expect(E.isRight(back) && back.right).toEqual(value);
+    expect(E.isLeft(fromJson(document, { level: 1 }))).toBe(true);
+  });
+
+  test('the selector picks without a path segment or a span of its own; the case reads its magic', () => {
+    const traced = decode(document, hexBytes('554d5301 09'), { trace: true });
+    if (E.isLeft(traced)) throw traced.left;
+    expect(traced.right.spans?.map((s) => [s.path.join('.'), s.start, s.end])).toEqual([
+      ['magic', 0, 4],
+      ['level', 4, 5],
+    ]);
+    // A case's error is at the case's own path, at its offset.
+    const error = decodeFails(document, hexBytes('4d4d5634 07 02'));
+    expect([error.path, error.offset]).toEqual([['seed'], 5]);
+  });
+
+  test('a selector no case claims, or too few bytes to peek, is a DecodeError at the switch', () => {
+    const strict = switchOn(
+      fourcc(),
+      { 'UMS\x01': ums, MMV4: mmv },
+      { caseOf: (d: Doc) => (d as { magic: 'MMV4' }).magic },
+    );
+    const error = decodeFails(strict, hexBytes('41424344 00'));
+    expect([error.message, error.path, error.offset]).toEqual([
+      'unknown fourcc "ABCD" (known: UMS\u0001, MMV4)',
+      [],
+      0,
+    ]);
+    const named = switchOn(fourcc(), { MMV4: mmv }, { caseOf: () => 'MMV4', unknown: (m) => `not a save: ${m}` });
+    expect(decodeFails(named, hexBytes('41424344 00')).message).toBe('not a save: ABCD');
+    expect(decodeFails(strict, hexBytes('4d4d')).offset).toBe(0);
+  });
+
+  test('on write: a value of no case, or bytes that would decode as another case, are EncodeErrors', () => {
+    // A 0.7 save whose logX spells the vanilla magic would read back as a 0.8 one.
+    const disguised = encodeFails(document, { logX: 0x01534d55, level: 0 });
+    expect([disguised.message, disguised.offset]).toEqual([
+      'the bytes written as "legacy" would decode as "chunked"',
+      0,
+    ]);
+    const lost = switchOn(fourcc(), { MMV4: mmv }, { caseOf: () => 'nope' as 'MMV4' });
+    expect(encodeFails(lost, { magic: 'MMV4' as const, level: 0, seed: 0 }).message).toMatch(/of no case/);
+    const thrower = switchOn(
+      fourcc(),
+      { MMV4: mmv },
+      {
+        caseOf: () => {
+          throw new Error('no idea');
+        },
+      },
+    );
+    expect(encodeFails(thrower, { magic: 'MMV4' as const, level: 0, seed: 0 }).message).toBe(
+      'switchOn(fourcc): caseOf: no idea',
+    );
+    // Errors of the case are at the case's own paths.
+    const inner = encodeFails(document, { magic: 'MMV4', level: 300, seed: 0 } as Doc);
+    expect(inner.path).toEqual(['level']);
+    expect(encodeOk(document, { magic: 'UMS\x01', level: 2 })).toEqual(hexBytes('554d5301 02'));
+  });
+
+  test('needs a case', () => {
+    expect(() => switchOn(fourcc(), {}, { caseOf: () => 'x' as never })).toThrow(RangeError);
+  });
+});
