@@ -245,24 +245,21 @@ export const jsonWorld: Codec<JsonWorld> = defineCodec<JsonWorld>({
       const layer = fields[key];
       r.work(1);
       if (!isLayer(layer)) continue;
-      r.state.path.push(key);
+      // The layer's document path: its key (errors, warnings and the budget's charges name it).
+      const path = [...r.state.path, key];
       try {
         // Every layer shares the decode's output budget; each is also held to maxTransformOutput.
-        layerBytes(layer, {
-          maxOutput: r.state.options.maxTransformOutput,
-          budget: r.state.budget,
-          path: r.state.path.slice(),
-        });
+        layerBytes(layer, { maxOutput: r.state.options.maxTransformOutput, budget: r.state.budget, path });
       } catch (error) {
         if (error instanceof DecodeError) throw error;
         const message =
           error instanceof Ascii85Error
             ? `${key}.b: ${error.message} (character ${error.position})`
             : `${key}: ${error instanceof Error ? error.message : String(error)}`;
-        if (r.state.options.checksums === 'warn' && /SHA-256/.test(message)) r.warn('checksum-mismatch', message, at);
-        else throw r.error(message, at);
+        if (r.state.options.checksums === 'warn' && /SHA-256/.test(message))
+          r.state.warnings.push({ code: 'checksum-mismatch', path, offset: at, message });
+        else throw r.errorAt(key, message, at);
       }
-      r.state.path.pop();
     }
     return { text };
   },
