@@ -203,7 +203,7 @@ function contents(id: Codec<string>, count: Codec<number>) {
   const directory = map(array(id, count), {
     name: 'directory',
     decode: (children): TevdContent => ({ kind: 'directory', children }),
-    encode: (c) => (c as { children: string[] }).children,
+    encode: (c) => [...(c as { readonly children: ReadonlyArray<string> }).children],
   });
   const symlink = map(id, {
     name: 'symlink',
