@@ -39,6 +39,7 @@ export default defineConfig({
           items: [
             { text: 'Codecs and their laws', link: '/guide/codecs' },
             { text: 'Chunks', link: '/guide/chunks' },
+            { text: 'Declarations: rebuild, look-ahead, hooks', link: '/guide/declarations' },
             { text: 'Transforms and checksums', link: '/guide/transforms' },
             { text: 'Pointers', link: '/guide/pointers' },
             { text: 'Bit fields', link: '/guide/bit-fields' },

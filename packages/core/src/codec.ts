@@ -163,6 +163,7 @@ export function decode<A>(
   const reader = new Reader(bytes, state);
   try {
     const value = codec.read(reader);
+    state.settle();
     const decoded: { value: A; warnings: Warning[]; spans?: FieldSpan[]; trailing?: Uint8Array } = {
       value,
       warnings: state.warnings,

@@ -39,7 +39,7 @@ export {
   type BudgetOptions,
 } from './budget.js';
 export { inflateBounded, type DeflateWrapper, type InflateLimits } from './inflate.js';
-export { Reader, ReadState, type FieldSpan } from './reader.js';
+export { Reader, ReadState, type AttemptOptions, type FieldSpan, type ReadCheckpoint } from './reader.js';
 export { Writer, WriteState } from './writer.js';
 export {
   decode,
@@ -104,6 +104,26 @@ export { array } from './array.js';
 export { maybe, nothing, optional } from './optional.js';
 export { taggedUnion, type OtherTag, type Tagged } from './union.js';
 export { lazy } from './lazy.js';
+export { rebuild, type RebuildInfo, type RebuildMismatch, type RebuildOptions, type RebuildSpec } from './rebuild.js';
+export { lookahead, peek, type LookaheadOptions } from './peek.js';
+export { withHooks, type CodecHooks, type ReadHookContext, type WriteHookContext } from './hooks.js';
+export {
+  byteOrdered,
+  byteOrderMark,
+  f32,
+  f64,
+  i16,
+  i24,
+  i32,
+  i48,
+  i64,
+  u16,
+  u24,
+  u32,
+  u48,
+  u64,
+  type ByteOrdered,
+} from './byte-order.js';
 export { map, type Bijection } from './map.js';
 export { align, padding, type Padding } from './padding.js';
 export { patch, sized } from './sized.js';

@@ -4,9 +4,10 @@
  *
  * @module
  */
+import * as E from 'fp-ts/lib/Either.js';
 import { DecodeError, type PathSegment, type Warning } from './errors.js';
 import type { ResolvedDecodeOptions } from './options.js';
-import { DecodeBudget } from './budget.js';
+import { BudgetError, DecodeBudget } from './budget.js';
 
 /** A byte range a decoded field came from (collected when decoding with `trace: true`). */
 export interface FieldSpan {
@@ -42,6 +43,12 @@ export class ReadState {
    * from one chunk that decide how a later chunk is read (EDGE's `Stru` before its `Data`).
    */
   readonly context = new Map<unknown, unknown>();
+  /**
+   * Checks that can only run once the value around them is complete (a `rebuild` field compares
+   * its stored value with what the whole parent computes), run by {@link ReadState.settle} at the
+   * end of the decode, first registered first run. Add one with {@link Reader.defer}.
+   */
+  readonly deferred: Array<() => void> = [];
 
   constructor(
     readonly options: ResolvedDecodeOptions,
@@ -50,6 +57,79 @@ export class ReadState {
   ) {
     this.spans = options.trace ? [] : undefined;
   }
+
+  /**
+   * Everything a failed reading could leave behind, to put back with {@link ReadState.rollback}:
+   * the path, warnings, spans, depth, layer count, deferred checks, the pointer claims of open
+   * arenas and the entries of {@link context}. The work and output budgets are not saved: what a
+   * failed attempt spent stays spent (see {@link Reader.attempt}).
+   */
+  checkpoint(): ReadCheckpoint {
+    const claims: Array<[Array<unknown>, number]> = [];
+    for (const scope of this.arenas) {
+      const list = (scope as { claims?: unknown }).claims;
+      if (Array.isArray(list)) claims.push([list, list.length]);
+    }
+    return {
+      path: this.path.slice(),
+      warnings: this.warnings.length,
+      spans: this.spans?.length ?? 0,
+      depth: this.depth,
+      arenas: this.arenas.length,
+      claims,
+      layers: this.layers,
+      deferred: this.deferred.length,
+      context: new Map(this.context),
+    };
+  }
+
+  /** Puts the state back as it was at `checkpoint` (see {@link ReadState.checkpoint}). */
+  rollback(checkpoint: ReadCheckpoint): void {
+    this.path.length = 0;
+    for (const segment of checkpoint.path) this.path.push(segment);
+    this.warnings.length = checkpoint.warnings;
+    if (this.spans !== undefined) this.spans.length = checkpoint.spans;
+    this.depth = checkpoint.depth;
+    this.arenas.length = checkpoint.arenas;
+    for (const [list, length] of checkpoint.claims) list.length = length;
+    this.layers = checkpoint.layers;
+    this.deferred.length = checkpoint.deferred;
+    this.context.clear();
+    for (const [key, value] of checkpoint.context) this.context.set(key, value);
+  }
+
+  /**
+   * Runs the {@link deferred} checks (once each; a check may defer another, which runs too). Called
+   * by `decode` after the root value is read; a codec that drives a {@link Reader} itself calls it
+   * at the end.
+   */
+  settle(): void {
+    for (let i = 0; i < this.deferred.length; i++) this.deferred[i]!();
+    this.deferred.length = 0;
+  }
+}
+
+/** What {@link ReadState.checkpoint} saved. Opaque to codecs: hand it back to `rollback`. */
+export interface ReadCheckpoint {
+  readonly path: ReadonlyArray<PathSegment>;
+  readonly warnings: number;
+  readonly spans: number;
+  readonly depth: number;
+  readonly arenas: number;
+  readonly claims: ReadonlyArray<readonly [Array<unknown>, number]>;
+  readonly layers: number;
+  readonly deferred: number;
+  readonly context: ReadonlyMap<unknown, unknown>;
+}
+
+/** Options of {@link Reader.attempt}. */
+export interface AttemptOptions {
+  /**
+   * Called after the state is rolled back, to undo what the reading changed outside the
+   * {@link ReadState} (a format's own list of pending references, say). Context entries are put
+   * back by the attempt itself, but not changes made inside a context value: undo those here.
+   */
+  readonly undo?: () => void;
 }
 
 /**
@@ -217,5 +297,48 @@ export class Reader {
   /** Leaves a nesting level entered with {@link descend}. */
   ascend(): void {
     this.state.depth -= 1;
+  }
+
+  /**
+   * Tries a reading: runs `run` on this reader and returns its value as `right`. If it throws a
+   * {@link DecodeError}, the position and everything the {@link ReadState} carries (path, warnings,
+   * spans, depth, layers, deferred checks, pointer claims, context entries) are put back as they
+   * were, `options.undo` runs, and the error is returned as `left`, for the caller to try something
+   * else or to throw.
+   *
+   * Two things are not rolled back. The work and output budgets: what a failed attempt spent stays
+   * spent, so a format that tries many readings pays for each and a hostile file cannot make it try
+   * forever for free. And a {@link BudgetError} is not caught at all: once the decode's budget is
+   * gone there is nothing left to try with. Errors other than DecodeErrors (bugs) propagate as well.
+   *
+   * To reject a reading that succeeded but does not fit (it left bytes over, say), throw a
+   * DecodeError from `run`: the reading is rolled back like a failed one.
+   *
+   * @example
+   * ```ts
+   * const tried = r.attempt((r) => entry.read(r));
+   * if (E.isLeft(tried)) return { raw: r.take(r.remaining) }; // position is back where it was
+   * ```
+   */
+  attempt<T>(run: (reader: Reader) => T, options?: AttemptOptions): E.Either<DecodeError, T> {
+    const pos = this.pos;
+    const checkpoint = this.state.checkpoint();
+    try {
+      return E.right(run(this));
+    } catch (error) {
+      if (!(error instanceof DecodeError) || error instanceof BudgetError) throw error;
+      this.pos = pos;
+      this.state.rollback(checkpoint);
+      options?.undo?.();
+      return E.left(error);
+    }
+  }
+
+  /**
+   * Registers a check to run once the whole value is read (see {@link ReadState.deferred}). A check
+   * that throws a DecodeError fails the decode; one that warns adds a warning.
+   */
+  defer(check: () => void): void {
+    this.state.deferred.push(check);
   }
 }

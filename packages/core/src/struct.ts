@@ -6,6 +6,7 @@
  */
 import * as t from 'io-ts';
 import { defineCodec, readChild, writeChild, type Codec } from './codec.js';
+import { rebuildFields } from './rebuild.js';
 import type { Reader } from './reader.js';
 import type { Writer } from './writer.js';
 
@@ -164,9 +165,12 @@ export function struct<F extends Fields>(fields: F, name = 'struct'): Codec<Stru
           for (let i = 0; i < count; i++)
             fixedWriters[i]!(w, at + offsets[i]!, (value as Record<string, unknown>)[names[i]!]);
         };
+  // `rebuild` fields are computed before any field is written, so later dependent fields see them.
+  const rebuilt = rebuildFields(names, specs);
   const writeTracked = (w: Writer, value: StructType<F>): void => {
     if (typeof value !== 'object' || value === null)
       throw w.error(`expected an object for ${name}, got ${value === null ? 'null' : typeof value}`);
+    if (rebuilt !== undefined) value = rebuilt(w, value) as StructType<F>;
     for (let i = 0; i < count; i++) {
       const spec = specs[i]!;
       const key = names[i]!;

@@ -46,7 +46,8 @@ export function taggedUnion<T extends string | number, V extends Readonly<Record
   options?: { readonly otherwise: Codec<O> },
 ): Codec<any> {
   const keys = Object.keys(variants);
-  const numeric = tag.kind === 'int';
+  // A peeked tag (see `lookahead`) is numeric when the codec it peeks with is.
+  const numeric = (tag.kind === 'peek' ? (tag.children[0]?.codec ?? tag) : tag).kind === 'int';
   const tagOf = (key: string) => (numeric ? Number(key) : key);
   const otherwise = options?.otherwise;
   const known = new Set(keys.map(tagOf));

@@ -1,0 +1,107 @@
+/**
+ * Hooks around a codec: code that runs before and after a value is read or written, with the
+ * decode's or encode's shared context at hand — resolving references once a whole list is read,
+ * numbering elements before a list is written — so such a step is part of a declaration.
+ *
+ * @module
+ */
+import { defineCodec, guardRead, guardWrite, type Codec } from './codec.js';
+import type { Path } from './errors.js';
+import type { Reader } from './reader.js';
+import type { Writer } from './writer.js';
+
+/** What a read hook is given besides the value. */
+export interface ReadHookContext {
+  /** The reader (at the end of the value for `afterRead`, at its start for `beforeRead`). */
+  readonly reader: Reader;
+  /** Where the value starts. */
+  readonly start: number;
+  /** The path of the value (a copy). */
+  readonly path: Path;
+  /** What the codecs of this decode tell each other (`ReadState.context`). */
+  readonly context: Map<unknown, unknown>;
+}
+
+/** What a write hook is given besides the value. */
+export interface WriteHookContext {
+  /** The writer (after the value for `afterWrite`, before it for `beforeWrite`). */
+  readonly writer: Writer;
+  /** Where the value starts in the writer's output. */
+  readonly start: number;
+  /** The path of the value (a copy). */
+  readonly path: Path;
+  /** What the codecs of this encode tell each other (`WriteState.context`). */
+  readonly context: Map<unknown, unknown>;
+}
+
+/**
+ * The hooks of {@link withHooks}; each is optional. Hooks observe and annotate: they may change
+ * things the value refers to or carries outside its JSON form (a non-enumerable link, the shared
+ * context), but a hook that changed the value itself would break the codec's laws — use `map` for
+ * that. A hook refuses the value by throwing: a `DecodeError`/`EncodeError` as it is, anything else
+ * as a DecodeError/EncodeError at the value's path naming the hook.
+ */
+export interface CodecHooks<A> {
+  /** Before the value is read (to set up what its parts will report to). */
+  readonly beforeRead?: (ctx: ReadHookContext) => void;
+  /** After the value is read (to resolve references, check cross-field rules, count work). */
+  readonly afterRead?: (value: A, ctx: ReadHookContext) => void;
+  /** Before the value is written (to number elements its parts will refer to, check it). */
+  readonly beforeWrite?: (value: A, ctx: WriteHookContext) => void;
+  /** After the value is written. */
+  readonly afterWrite?: (value: A, ctx: WriteHookContext) => void;
+}
+
+/**
+ * `codec` with hooks run around its reads and writes. The value, its JSON form and its laws are
+ * `codec`'s.
+ *
+ * @example
+ * ```ts
+ * const save = withHooks(chunks, {
+ *   afterRead(list, { context, reader }) {
+ *     for (const ref of pendingRefs(context)) resolve(ref, list); // throw to refuse a dangling one
+ *   },
+ *   beforeWrite(list, { context }) {
+ *     context.set(NUMBERING, numberElements(list));
+ *   },
+ * });
+ * ```
+ */
+export function withHooks<A>(codec: Codec<A>, hooks: CodecHooks<A>, name = codec.name): Codec<A> {
+  const { beforeRead, afterRead, beforeWrite, afterWrite } = hooks;
+  const readContext = (reader: Reader, start: number): ReadHookContext => ({
+    reader,
+    start,
+    path: reader.state.path.slice(),
+    context: reader.state.context,
+  });
+  const writeContext = (writer: Writer, start: number): WriteHookContext => ({
+    writer,
+    start,
+    path: writer.state.path.slice(),
+    context: writer.state.context,
+  });
+  return defineCodec<A>({
+    name,
+    kind: 'hooks',
+    json: codec.json,
+    size: codec.size,
+    minSize: codec.minSize,
+    meta: { hooks },
+    children: [{ key: 'value', codec }],
+    read(r) {
+      const start = r.pos;
+      if (beforeRead !== undefined) guardRead(r, 'beforeRead', () => beforeRead(readContext(r, start)), start);
+      const value = codec.read(r);
+      if (afterRead !== undefined) guardRead(r, 'afterRead', () => afterRead(value, readContext(r, start)), start);
+      return value;
+    },
+    write(w, value) {
+      const start = w.length;
+      if (beforeWrite !== undefined) guardWrite(w, 'beforeWrite', () => beforeWrite(value, writeContext(w, start)));
+      codec.write(w, value);
+      if (afterWrite !== undefined) guardWrite(w, 'afterWrite', () => afterWrite(value, writeContext(w, start)));
+    },
+  });
+}
