@@ -13,10 +13,17 @@ import * as t from 'io-ts';
 import { gzipSync } from 'fflate';
 import {
   defineCodec,
+  i32be,
+  i32le,
   inflateBounded,
   jsonBytes,
   layer,
+  magic,
+  struct,
   transformKeeping,
+  u16be,
+  u16le,
+  u8,
   type Codec,
   type Kept,
   type Reader,
@@ -83,61 +90,86 @@ function sizeFor(w: number, h: number, layers: number): number {
   return HEADER + n * 2 + n + (layers === 4 ? n : 0);
 }
 
+/** The 24-byte TEMD header in one byte order (the 2016 writer's big-endian, 2017's little-endian). */
+function temdHeaderOf(order: 'le' | 'be') {
+  const le = order === 'le';
+  return struct(
+    {
+      magic: magic('TEMD'),
+      bytesPerTile: u8,
+      layerCount: u8,
+      reserved: le ? u16le : u16be,
+      width: le ? i32le : i32be,
+      height: le ? i32le : i32be,
+      spawnX: le ? i32le : i32be,
+      spawnY: le ? i32le : i32be,
+    },
+    `temdHeader(${order})`,
+  );
+}
+
+/** The TEMD header, little-endian (2017 on). */
+export const temdHeaderLe = temdHeaderOf('le');
+/** The TEMD header, big-endian (the 2016 writer). */
+export const temdHeaderBe = temdHeaderOf('be');
+
+/** Whether a header's size makes the layers fill a file of `size` bytes. */
+function fits(h: { width: number; height: number; layerCount: number }, size: number): boolean {
+  const n = h.width * h.height;
+  return h.width > 0 && h.height > 0 && n % 2 === 0 && n < 2 ** 31 && sizeFor(h.width, h.height, h.layerCount) === size;
+}
+
 /** An uncompressed TEMD file. */
 export const temd: Codec<TemdWorld> = defineCodec<TemdWorld>({
   name: 'temd',
   kind: 'terrarumTemd',
   json: temdJson,
   minSize: HEADER,
+  children: [
+    { key: 'header', codec: temdHeaderLe },
+    { key: 'headerBe', codec: temdHeaderBe },
+  ],
   read(r: Reader) {
     const base = r.pos;
-    r.need(HEADER);
-    if (String.fromCharCode(...r.bytes.subarray(base, base + 4)) !== 'TEMD')
-      throw r.error('not a TEMD world: the magic is not "TEMD"', base);
-    const bytesPerTile = r.bytes[base + 4];
-    const layerCount = r.bytes[base + 5];
-    if (bytesPerTile !== 1) throw r.error(`${bytesPerTile} bytes per tile; TEMD has 1`, base + 4);
-    if (layerCount !== 3 && layerCount !== 4) throw r.error(`${layerCount} layers; TEMD has 3 or 4`, base + 5);
     const size = r.end - base;
-    const read = (le: boolean) => ({ w: r.view.getInt32(base + 8, le), h: r.view.getInt32(base + 12, le) });
-    const fits = (d: { w: number; h: number }) =>
-      d.w > 0 && d.h > 0 && (d.w * d.h) % 2 === 0 && d.w * d.h < 2 ** 31 && sizeFor(d.w, d.h, layerCount) === size;
-    const le = fits(read(true));
-    if (!le && !fits(read(false)))
+    // Looks ahead at the header in little-endian order; the order whose size fills the file is read.
+    const ahead = temdHeaderLe.read(r.at(base, base, r.end));
+    if (ahead.bytesPerTile !== 1) throw r.error(`${ahead.bytesPerTile} bytes per tile; TEMD has 1`, base + 4);
+    if (ahead.layerCount !== 3 && ahead.layerCount !== 4)
+      throw r.error(`${ahead.layerCount} layers; TEMD has 3 or 4`, base + 5);
+    const le = fits(ahead, size);
+    if (!le && !fits(temdHeaderBe.read(r.at(base, base, r.end)), size))
       throw r.error(
         `the header's size does not match the ${size - HEADER} bytes of layers (either byte order)`,
         base + 8,
       );
-    const { w, h } = read(le);
-    const n = w * h;
-    const reserved = r.view.getUint16(base + 6, le);
-    const spawnX = r.view.getInt32(base + 16, le);
-    const spawnY = r.view.getInt32(base + 20, le);
-    const at = base + HEADER;
-    const b = r.bytes;
+    const { bytesPerTile, layerCount, reserved, width, height, spawnX, spawnY } = (
+      le ? temdHeaderLe : temdHeaderBe
+    ).read(r);
+    const n = width * height;
+    const b = r.borrow(size - HEADER);
     const terrain = new Uint16Array(n);
     const wall = new Uint16Array(n);
-    const lowT = at + 2 * n;
+    const lowT = 2 * n;
     const lowW = lowT + n / 2;
     for (let i = 0; i < n; i++) {
       const shift = i % 2 === 0 ? 4 : 0;
-      terrain[i] = (b[at + i]! << 4) | ((b[lowT + (i >> 1)]! >> shift) & 15);
-      wall[i] = (b[at + n + i]! << 4) | ((b[lowW + (i >> 1)]! >> shift) & 15);
+      terrain[i] = (b[i]! << 4) | ((b[lowT + (i >> 1)]! >> shift) & 15);
+      wall[i] = (b[n + i]! << 4) | ((b[lowW + (i >> 1)]! >> shift) & 15);
     }
     const world: TemdWorld = {
       byteOrder: le ? 'le' : 'be',
       bytesPerTile,
       layerCount,
       reserved,
-      width: w,
-      height: h,
+      width,
+      height,
       spawnX,
       spawnY,
       terrain,
       wall,
     };
     if (layerCount === 4) world.wire = b.slice(lowW + n / 2, lowW + n / 2 + n);
-    r.pos = r.end;
     return world;
   },
   write(w, world) {
@@ -146,32 +178,24 @@ export const temd: Codec<TemdWorld> = defineCodec<TemdWorld>({
     if (world.terrain.length !== n || world.wall.length !== n) throw w.error(`${n} tiles expected in terrain and wall`);
     if ((world.layerCount === 4) !== (world.wire !== undefined && world.wire.length === n))
       throw w.error('4 layers need a wire layer of one byte per tile, 3 none');
-    const le = world.byteOrder === 'le';
-    const at = w.ensure(sizeFor(world.width, world.height, world.layerCount));
-    const b = w.buf;
-    b.set([0x54, 0x45, 0x4d, 0x44, world.bytesPerTile, world.layerCount], at);
-    w.view.setUint16(at + 6, world.reserved, le);
-    w.view.setInt32(at + 8, world.width, le);
-    w.view.setInt32(at + 12, world.height, le);
-    w.view.setInt32(at + 16, world.spawnX, le);
-    w.view.setInt32(at + 20, world.spawnY, le);
-    const d = at + HEADER;
-    const lowT = d + 2 * n;
+    const b = new Uint8Array(sizeFor(world.width, world.height, world.layerCount) - HEADER);
+    const lowT = 2 * n;
     const lowW = lowT + n / 2;
-    b.fill(0, lowT, lowW + n / 2);
     for (let i = 0; i < n; i++) {
       const tile = world.terrain[i]!; // both lengths were checked against n
       const wallTile = world.wall[i]!;
       if (tile > 0xfff || wallTile > 0xfff)
         throw w.error(`tile ${Math.max(tile, wallTile)} at ${i} does not fit 12 bits`);
       const shift = i % 2 === 0 ? 4 : 0;
-      b[d + i] = tile >> 4;
-      b[d + n + i] = wallTile >> 4;
+      b[i] = tile >> 4;
+      b[n + i] = wallTile >> 4;
       b[lowT + (i >> 1)]! |= (tile & 15) << shift;
       b[lowW + (i >> 1)]! |= (wallTile & 15) << shift;
     }
     if (world.wire !== undefined) b.set(world.wire, lowW + n / 2);
-    w.length = at + sizeFor(world.width, world.height, world.layerCount);
+    const { byteOrder: _, terrain: _t, wall: _w, wire: _x, ...header } = world;
+    (world.byteOrder === 'le' ? temdHeaderLe : temdHeaderBe).write(w, { magic: 'TEMD', ...header });
+    w.append(b);
   },
 });
 

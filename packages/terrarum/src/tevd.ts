@@ -9,20 +9,39 @@
  */
 import * as t from 'io-ts';
 import {
+  array,
+  bytes,
   bytesEqual,
+  checksum,
+  crc32,
+  type ChecksumAlgorithm,
   type DecodeBudget,
   DecodeError,
   EncodeError,
   defineCodec,
+  encodeOrThrow,
+  fixedString,
+  i32be,
+  i64be,
   jsonBytes,
   reportChecksumMismatch,
+  magic,
+  map,
+  patch,
+  readChild,
+  struct,
+  u16be,
+  u32be,
+  u48be,
+  u8,
   utf8,
+  writeChild,
   type Codec,
   type Reader,
   type Writer,
 } from '@savekit/core';
-import { diskCrc, everyFourthByteCrc, fullCrc } from './crc.js';
-import { tevdEntryHeader, tevdHeader, tvdaEntryHeader, tvdaHeaderExtension } from './tevd-headers.js';
+import { diskCrc, everyFourthByteCrc } from './crc.js';
+import { tevdEntryHeader, tvdaEntryHeader } from './tevd-headers.js';
 
 /** Which layout a disk has. */
 export type TevdLayout = 'tevd-2017' | 'tevd-2023' | 'tvda';
@@ -64,14 +83,6 @@ export interface TevdDisk {
   entries: TevdEntry[];
 }
 
-const MAGIC = [0x54, 0x45, 0x56, 0x64]; // "TEVd"
-const FOOTER_MARK = 0xfefefefe;
-// Sizes of the fixed headers, from their declarations (47, 253, 281 and 36 bytes).
-const TEVD_HEADER = tevdHeader.minSize;
-const TVDA_HEADER_EXTENSION = tvdaHeaderExtension.minSize;
-const TEVD_ENTRY_HEADER = tevdEntryHeader.minSize;
-const TVDA_ENTRY_HEADER = tvdaEntryHeader.minSize;
-
 const contentJson = t.union([
   t.type({ kind: t.literal('file'), data: jsonBytes() }),
   t.type({ kind: t.literal('directory'), children: t.array(t.string) }),
@@ -98,84 +109,266 @@ const diskJson = t.type({
   entries: t.array(entryJson),
 }) as unknown as t.Type<TevdDisk, unknown, unknown>;
 
-function u48(r: Reader, at: number): number {
-  return r.view.getUint16(at, false) * 2 ** 32 + r.view.getUint32(at + 2, false);
+const TEVD_ENTRY_HEADER = tevdEntryHeader.minSize;
+const TVDA_ENTRY_HEADER = tvdaEntryHeader.minSize;
+
+/** The 2017 footer: `FE FE FE FE`, 8 flag bytes, the `FF 19` end mark. */
+const FOOTER_SIZE = 14;
+
+// ——— Entry ids: decimal strings over the stored integers (TEVd int32, TVDA int64). ———
+
+const tevdId: Codec<string> = map(i32be, {
+  name: 'tevdId',
+  decode: (n) => String(n),
+  encode: (id) => Number(id),
+  is: (u): u is string => typeof u === 'string',
+});
+const tvdaId: Codec<string> = map(i64be, {
+  name: 'tvdaId',
+  decode: (n) => n.toString(),
+  encode: (id) => BigInt(id),
+  is: (u): u is string => typeof u === 'string',
+});
+
+// ——— What one disk's entries tell the disk: the ids seen (each once) and the CRCs (for the disk CRC). ———
+
+/** The decode's (encode's) collections of the disk being read (written), in its context. */
+interface DiskNotes {
+  readonly ids: Set<string>;
+  readonly crcs: number[];
+}
+const NOTES = Symbol('tevd disk notes');
+
+function notesOf(context: Map<unknown, unknown>): DiskNotes | undefined {
+  return context.get(NOTES) as DiskNotes | undefined;
 }
 
-/** Text in a fixed, zero-padded field; bytes after the first NUL must be zero (else kept? no: refused). */
-function fixedText(r: Reader, at: number, size: number, what: string): string {
-  const bytes = r.bytes.subarray(at, at + size);
-  let end = bytes.indexOf(0);
-  if (end < 0) end = size;
-  for (let i = end; i < size; i++)
-    if (bytes[i] !== 0) throw r.error(`${what}: bytes after its end are not zero`, at + i);
-  try {
-    return utf8.decode(bytes.subarray(0, end));
-  } catch {
-    throw r.error(`${what} is not UTF-8`, at);
-  }
+/** An entry's id, refused when another entry of the disk already has it. */
+function uniqueId(id: Codec<string>): Codec<string> {
+  return defineCodec<string>({
+    name: id.name,
+    kind: 'tevdUniqueId',
+    json: id.json,
+    size: id.size,
+    children: [{ key: 'id', codec: id }],
+    read(r) {
+      const at = r.pos;
+      const value = id.read(r);
+      const notes = notesOf(r.state.context);
+      if (notes !== undefined) {
+        if (notes.ids.has(value)) throw r.error(`entry id ${value} is used twice`, at);
+        notes.ids.add(value);
+      }
+      return value;
+    },
+    write: (w, value) => id.write(w, value),
+  });
 }
 
-/** An entry id as a signed integer of `bits` bits, or an error naming it. */
-function idOf(w: Writer, id: string, bits: 32 | 64): bigint {
-  let v: bigint;
-  try {
-    v = BigInt(id);
-  } catch {
-    throw w.error(`entry id ${JSON.stringify(id)} is not an integer`);
-  }
-  if (v < -(2n ** BigInt(bits - 1)) || v >= 2n ** BigInt(bits - 1))
-    throw w.error(`entry id ${id} does not fit ${bits} bits`);
-  return v;
+/** The u32be entry CRC, noted for the disk CRC: as stored when read, as computed when written. */
+const entryCrcField: Codec<number> = defineCodec<number>({
+  name: 'entryCrc',
+  kind: 'tevdEntryCrc',
+  json: u32be.json,
+  size: 4,
+  children: [{ key: 'crc', codec: u32be }],
+  read(r) {
+    const crc = u32be.read(r);
+    notesOf(r.state.context)?.crcs.push(crc);
+    return crc;
+  },
+  write(w, crc) {
+    u32be.write(w, crc);
+    notesOf(w.state.context)?.crcs.push(crc);
+  },
+});
+
+/** The entry CRC of TEVd: CRC-32 over every 4th byte of the content (the library's quirk). */
+const everyFourthByte: ChecksumAlgorithm<number> = {
+  ...crc32,
+  name: 'entry CRC',
+  compute: (b) => everyFourthByteCrc(b),
+};
+/** TVDA's entry CRC: CRC-32 over every byte of the content. */
+const everyByte: ChecksumAlgorithm<number> = { ...crc32, name: 'entry CRC' };
+
+// ——— Entry contents, one declaration per type. ———
+
+/** The contents an entry type can have, over the layout's id codec and directory count. */
+function contents(id: Codec<string>, count: Codec<number>) {
+  const file = map(bytes(u48be), {
+    name: 'file',
+    decode: (data): TevdContent => ({ kind: 'file', data }),
+    encode: (c) => (c as { data: Uint8Array }).data,
+  });
+  const directory = map(array(id, count), {
+    name: 'directory',
+    decode: (children): TevdContent => ({ kind: 'directory', children }),
+    encode: (c) => [...(c as { readonly children: ReadonlyArray<string> }).children],
+  });
+  const symlink = map(id, {
+    name: 'symlink',
+    decode: (target): TevdContent => ({ kind: 'symlink', target }),
+    encode: (c) => (c as { target: string }).target,
+  });
+  const compressed = map(
+    struct({ length: u48be, originalLength: u48be, data: (p: { length: number }) => bytes(p.length) }),
+    {
+      name: 'compressed',
+      decode: ({ originalLength, data }): TevdContent => ({ kind: 'compressed', originalLength, data }),
+      encode: (c) => {
+        const { originalLength, data } = c as { originalLength: number; data: Uint8Array };
+        return { length: data.length, originalLength, data };
+      },
+    },
+  );
+  return { file, directory, symlink, compressed };
+}
+
+/** A content codec that refuses its entry's type (no content is declared for it). */
+function unknownType(type: number): Codec<TevdContent> {
+  return defineCodec<TevdContent>({
+    name: 'unknownType',
+    kind: 'tevdUnknownType',
+    json: t.never as unknown as t.Type<TevdContent, unknown, unknown>,
+    read(r) {
+      throw r.error(`unknown entry type 0x${type.toString(16)}`);
+    },
+    write(w) {
+      throw w.error(`unknown entry type 0x${type.toString(16)}`);
+    },
+  });
 }
 
 /**
- * The serialised content of an entry (what its CRC covers) in two parts, so a file's bytes are never
- * copied just to be checksummed or written: the fields before the data, and the data.
+ * The content of each entry type — a tagged union on the type byte of the entry header, whose CRC
+ * (the header's last field) comes right before it and covers it.
  */
-function contentParts(entry: TevdEntry, tvda: boolean): { head: Uint8Array; data?: Uint8Array } {
-  const w: number[] = [];
-  const push48 = (v: number) =>
-    w.push(
-      Math.floor(v / 2 ** 40) & 0xff,
-      Math.floor(v / 2 ** 32) & 0xff,
-      (v >>> 24) & 0xff,
-      (v >>> 16) & 0xff,
-      (v >>> 8) & 0xff,
-      v & 0xff,
-    );
-  const pushId = (id: string) => {
-    const v = BigInt(id);
-    const n = tvda ? 8 : 4;
-    const u = BigInt.asUintN(n * 8, v);
-    for (let i = n - 1; i >= 0; i--) w.push(Number((u >> BigInt(i * 8)) & 0xffn));
-  };
-  const c = entry.content;
-  if (c.kind === 'file') {
-    push48(c.data.length);
-    return { head: Uint8Array.from(w), data: c.data };
+function contentByType(
+  variants: Readonly<Record<number, Codec<TevdContent>>>,
+  algorithm: ChecksumAlgorithm<number>,
+  tagOf: (type: number) => number,
+): (parent: { type: number }) => Codec<TevdContent> {
+  const checked = new Map<number, Codec<TevdContent>>();
+  for (const [tag, codec] of Object.entries(variants))
+    checked.set(Number(tag), checksum(codec, { algorithm, stored: entryCrcField, position: 'before' }));
+  return (p) => checked.get(tagOf(p.type)) ?? unknownType(p.type);
+}
+
+const tevdContents = contents(tevdId, u16be);
+const tvdaContents = contents(tvdaId, u32be);
+
+/** A TEVd (2017 and 2023) entry: the 281-byte header, then its content by type (1 file, 2 directory, 3 symlink, 0x11 compressed). */
+export const tevdEntry: Codec<TevdEntry> = struct(
+  {
+    id: uniqueId(tevdId),
+    parent: tevdId,
+    type: u8,
+    name: fixedString(256, 'utf8'),
+    created: u48be,
+    modified: u48be,
+    content: contentByType(
+      { 1: tevdContents.file, 2: tevdContents.directory, 3: tevdContents.symlink, 17: tevdContents.compressed },
+      everyFourthByte,
+      (type) => type,
+    ),
+  },
+  'tevdEntry',
+) as Codec<TevdEntry>;
+
+/** A TVDA entry: the 36-byte header (64-bit ids, no name), then its content by the type's low two bits. */
+export const tvdaEntry: Codec<TevdEntry> = map(
+  struct(
+    {
+      id: uniqueId(tvdaId),
+      parent: tvdaId,
+      type: u8,
+      reserved: magic('\0\0\0'),
+      created: u48be,
+      modified: u48be,
+      content: contentByType(
+        { 1: tvdaContents.file, 2: tvdaContents.directory, 3: tvdaContents.symlink },
+        everyByte,
+        (type) => type & 3,
+      ),
+    },
+    'tvdaEntry',
+  ),
+  {
+    name: 'tvdaEntry',
+    decode: ({ reserved: _, ...entry }): TevdEntry => entry,
+    encode: (entry) => ({ ...entry, reserved: '\0\0\0' as const }),
+  },
+);
+
+// ——— The disk headers and the 2017 footer. ———
+
+const tevdDiskHeader = struct({
+  magic: magic('TEVd'),
+  capacity: u48be,
+  name: fixedString(32, 'utf8'),
+  diskCrc: u32be,
+  version: u8,
+});
+const tvdaDiskHeader = struct({
+  magic: magic('TEVd'),
+  capacity: u48be,
+  nameHead: bytes(32),
+  diskCrc: u32be,
+  version: u8,
+  /** The marker 0xFE and the 16 extra-info bytes. */
+  attributes: bytes(17),
+  nameTail: bytes(236),
+});
+const footer2017 = struct({ mark: magic('\xFE\xFE\xFE\xFE'), attributes: bytes(8), end: magic('\xFF\x19') });
+const DISK_CRC_AT = 42;
+
+const tevdEntries = array(tevdEntry, 'rest');
+const tvdaEntries = array(tvdaEntry, 'rest');
+
+/** The disk name of a TVDA header: its two parts (32 + 236 bytes) as one NUL-padded UTF-8 text. */
+const tvdaName = fixedString(268, 'utf8');
+
+/**
+ * The layout of the disk ahead, from its version byte (offset 46) and — for spec 3 — whether the
+ * bytes end with the 2017 footer. Looks ahead only; the magic is checked first.
+ */
+function layoutAhead(r: Reader): { layout: TevdLayout; version: number } {
+  r.need(47);
+  if (r.peek(0) !== 0x54 || r.peek(1) !== 0x45 || r.peek(2) !== 0x56 || r.peek(3) !== 0x64)
+    throw r.error('not a TerranVirtualDisk: the magic is not "TEVd"');
+  const version = r.peek(46) as number;
+  if (version === 254) return { layout: 'tvda', version };
+  if (version !== 2 && version !== 3)
+    throw r.error(`TEVd spec version ${version} is not 2, 3 or 254 (TVDA)`, r.pos + 46);
+  const size = r.remaining;
+  const footer =
+    size >= 47 + FOOTER_SIZE &&
+    r.peek(size - 2) === 0xff &&
+    r.peek(size - 1) === 0x19 &&
+    [14, 13, 12, 11].every((back) => r.peek(size - back) === 0xfe);
+  return { layout: version === 2 || footer ? 'tevd-2017' : 'tevd-2023', version };
+}
+
+/** Verifies the disk CRC (CRC-32 of the entry CRCs' low bytes, sorted as int32) against the header's. */
+function checkDiskCrc(r: Reader, stored: number, crcs: ReadonlyArray<number>, at: number): void {
+  const computed = diskCrc(crcs);
+  if (computed === stored) return;
+  const message = `disk CRC stored 0x${stored.toString(16).padStart(8, '0')}, computed 0x${computed.toString(16).padStart(8, '0')}`;
+  reportChecksumMismatch(r, message, at);
+}
+
+/** Runs `body` with fresh notes for one disk's entries in `context` (restored after: disks may nest). */
+function withNotes<T>(context: Map<unknown, unknown>, body: (notes: DiskNotes) => T): T {
+  const outer = context.get(NOTES);
+  const notes: DiskNotes = { ids: new Set(), crcs: [] };
+  context.set(NOTES, notes);
+  try {
+    return body(notes);
+  } finally {
+    if (outer === undefined) context.delete(NOTES);
+    else context.set(NOTES, outer);
   }
-  if (c.kind === 'compressed') {
-    push48(c.data.length);
-    push48(c.originalLength);
-    return { head: Uint8Array.from(w), data: c.data };
-  }
-  if (c.kind === 'directory') {
-    if (tvda)
-      w.push(
-        ...[
-          (c.children.length >>> 24) & 0xff,
-          (c.children.length >>> 16) & 0xff,
-          (c.children.length >>> 8) & 0xff,
-          c.children.length & 0xff,
-        ],
-      );
-    else w.push((c.children.length >>> 8) & 0xff, c.children.length & 0xff);
-    for (const id of c.children) pushId(id);
-    return { head: Uint8Array.from(w) };
-  }
-  pushId(c.target);
-  return { head: Uint8Array.from(w) };
 }
 
 /** The bytes an entry takes on disk (header and content), for sizing the output once; 0 when it is not well-formed (the writer reports that). */
@@ -191,28 +384,13 @@ function entrySize(entry: TevdEntry, tvda: boolean): number {
   return 0;
 }
 
-function crcOfParts(parts: { head: Uint8Array; data?: Uint8Array }, layout: TevdLayout): number {
-  const { head, data } = parts;
-  if (layout === 'tvda') return data === undefined ? fullCrc(head) : fullCrc(data, fullCrc(head));
-  if (data === undefined) return everyFourthByteCrc(head);
-  return everyFourthByteCrc(data, head);
-}
-
-/** The CRC an entry must carry. */
+/** The CRC an entry must carry: its content as the layout writes it, checksummed. */
 export function entryCrc(entry: TevdEntry, layout: TevdLayout): number {
-  return crcOfParts(contentParts(entry, layout === 'tvda'), layout);
-}
-
-function layoutOf(r: Reader, base: number, size: number): { layout: TevdLayout; version: number } {
-  const version = r.bytes[base + 46];
-  if (version === 254) return { layout: 'tvda', version };
-  if (version !== 2 && version !== 3)
-    throw r.error(`TEVd spec version ${version} is not 2, 3 or 254 (TVDA)`, base + 46);
-  const b = r.bytes;
-  const end = base + size;
-  const footer =
-    size >= 47 + 14 && b[end - 2] === 0xff && b[end - 1] === 0x19 && r.view.getUint32(end - 14, false) === FOOTER_MARK;
-  return { layout: version === 2 || footer ? 'tevd-2017' : 'tevd-2023', version };
+  const tvda = layout === 'tvda';
+  const c = tvda ? tvdaContents : tevdContents;
+  const codec = c[entry.content.kind] as Codec<TevdContent>;
+  const content = encodeOrThrow(codec, entry.content);
+  return (tvda ? everyByte : everyFourthByte).compute(content);
 }
 
 /** A TerranVirtualDisk (TEVd 2017 / 2023, TVDA). */
@@ -221,152 +399,42 @@ export const tevdDisk: Codec<TevdDisk> = defineCodec<TevdDisk>({
   kind: 'tevdDisk',
   json: diskJson,
   minSize: 47,
+  children: [
+    { key: 'header', codec: tevdDiskHeader },
+    { key: 'tvdaHeader', codec: tvdaDiskHeader },
+    { key: 'entries', codec: tevdEntries },
+    { key: 'tvdaEntries', codec: tvdaEntries },
+    { key: 'footer', codec: footer2017 },
+  ],
   read(r) {
     const base = r.pos;
-    const size = r.end - base;
-    r.need(47);
-    for (let i = 0; i < 4; i++)
-      if (r.bytes[base + i] !== MAGIC[i]) throw r.error('not a TerranVirtualDisk: the magic is not "TEVd"', base);
-    const { layout, version } = layoutOf(r, base, size);
-    const tvda = layout === 'tvda';
-    r.pos = base;
-    const header = tevdHeader.read(r);
-    const capacity = header.capacity;
-    const storedDiskCrc = header.diskCrc;
+    const { layout, version } = layoutAhead(r);
     let name: string;
     let attributes: Uint8Array;
-    let at: number;
-    let end = base + size;
-    const path = r.state.path;
-    if (tvda) {
-      r.need(300 - 47);
-      if (r.bytes[base + 47] !== 0xfe)
-        throw r.error('a TVDA header has the marker byte 0xFE after its version', base + 47);
-      const extension = tvdaHeaderExtension.read(r);
-      attributes = extension.extraInfo;
+    let storedCrc: number;
+    let capacity: number;
+    if (layout === 'tvda') {
+      const h = tvdaDiskHeader.read(r);
+      if (h.attributes[0] !== 0xfe)
+        throw r.errorAt('attributes', 'a TVDA header has the marker byte 0xFE after its version', base + 47);
       const nameBytes = new Uint8Array(268);
-      nameBytes.set(header.name, 0);
-      nameBytes.set(extension.nameTail, 32);
-      const sub = r.layerReader(nameBytes);
-      name = fixedText(sub, 0, 268, 'the disk name');
-      at = base + 300;
-    } else if (layout === 'tevd-2023') {
-      r.need(64 - 47);
-      name = fixedText(r, base + 10, 32, 'the disk name');
-      attributes = r.bytes.slice(base + 47, base + 64);
-      at = base + 64;
+      nameBytes.set(h.nameHead, 0);
+      nameBytes.set(h.nameTail, 32);
+      name = readChild(r.layerReader(nameBytes), 'name', tvdaName);
+      ({ attributes, capacity, diskCrc: storedCrc } = h);
     } else {
-      name = fixedText(r, base + 10, 32, 'the disk name');
-      attributes = r.bytes.slice(end - 10, end - 2);
-      end -= 14; // FE FE FE FE · 8 flag bytes · FF 19
-      at = base + 47;
+      const h = tevdDiskHeader.read(r);
+      ({ name, capacity, diskCrc: storedCrc } = h);
+      attributes = layout === 'tevd-2023' ? readChild(r, 'attributes', bytes(17)) : new Uint8Array(0);
     }
-    const headerSize = tvda ? 36 : 281;
-    const entries: TevdEntry[] = [];
-    const crcs: number[] = [];
-    const ids = new Set<string>();
-    for (let k = 0; at < end; k++) {
-      path.push('entries', k);
-      r.work(1);
-      if (end - at < headerSize) throw r.error(`entry header of ${headerSize} bytes runs past the end`, at);
-      r.pos = at;
-      const typeAt = tvda ? at + 16 : at + 8;
-      let id: string,
-        parent: string,
-        type: number,
-        entryName: string | undefined,
-        created: number,
-        modified: number,
-        storedCrc: number;
-      if (tvda) {
-        const h = tvdaEntryHeader.read(r);
-        if ((h.reserved[0]! | h.reserved[1]! | h.reserved[2]!) !== 0)
-          throw r.error('reserved entry bytes are not zero', at + 17);
-        ({ type, created, modified, crc: storedCrc } = h);
-        id = h.id.toString();
-        parent = h.parent.toString();
-      } else {
-        const h = tevdEntryHeader.read(r);
-        ({ type, created, modified, crc: storedCrc, name: entryName } = h);
-        id = String(h.id);
-        parent = String(h.parent);
-      }
-      const crcAt = at + headerSize - 4;
-      let p = at + headerSize;
-      const kind = tvda ? type & 3 : type;
-      let content: TevdContent;
-      const need = (n: number) => {
-        if (p + n > end) throw r.error(`entry ${id}: content of ${n} bytes runs past the end`, p);
-      };
-      if (kind === 1) {
-        need(6);
-        const length = u48(r, p);
-        need(6 + length);
-        content = { kind: 'file', data: r.bytes.slice(p + 6, p + 6 + length) };
-        p += 6 + length;
-      } else if (kind === 2) {
-        const countSize = tvda ? 4 : 2;
-        need(countSize);
-        const count = tvda ? r.view.getUint32(p, false) : r.view.getUint16(p, false);
-        const idSize = tvda ? 8 : 4;
-        need(countSize + count * idSize);
-        r.work(count);
-        const children: string[] = [];
-        for (let c = 0; c < count; c++) {
-          const q = p + countSize + c * idSize;
-          children.push(tvda ? r.view.getBigInt64(q, false).toString() : String(r.view.getInt32(q, false)));
-        }
-        content = { kind: 'directory', children };
-        p += countSize + count * idSize;
-      } else if (kind === 3) {
-        need(tvda ? 8 : 4);
-        content = {
-          kind: 'symlink',
-          target: tvda ? r.view.getBigInt64(p, false).toString() : String(r.view.getInt32(p, false)),
-        };
-        p += tvda ? 8 : 4;
-      } else if (!tvda && type === 0x11) {
-        need(12);
-        const length = u48(r, p);
-        const originalLength = u48(r, p + 6);
-        need(12 + length);
-        content = { kind: 'compressed', originalLength, data: r.bytes.slice(p + 12, p + 12 + length) };
-        p += 12 + length;
-      } else {
-        throw r.error(`entry ${id}: unknown type 0x${type.toString(16)}`, typeAt);
-      }
-      if (ids.has(id)) throw r.error(`entry id ${id} is used twice`, at);
-      ids.add(id);
-      const entry: TevdEntry =
-        entryName === undefined
-          ? { id, parent, type, created, modified, content }
-          : { id, parent, type, name: entryName, created, modified, content };
-      const computed = entryCrc(entry, layout);
-      if (computed !== storedCrc) {
-        const message = `entry ${id}${entryName ? ` (${entryName})` : ''}: CRC stored 0x${storedCrc.toString(16).padStart(8, '0')}, computed 0x${computed.toString(16).padStart(8, '0')}`;
-        reportChecksumMismatch(r, message, crcAt);
-      }
-      const spans = r.state.spans;
-      if (spans !== undefined) {
-        // The entry, and its content (read by hand above), for hex views.
-        spans.push({ path: [...path, 'content'], start: at + headerSize, end: p, layer: r.layer });
-        spans.push({ path: path.slice(), start: at, end: p, layer: r.layer });
-      }
-      crcs.push(storedCrc);
-      entries.push(entry);
-      at = p;
-      path.length -= 2;
-    }
-    if (layout === 'tevd-2017') {
-      if (r.view.getUint32(end, false) !== FOOTER_MARK)
-        throw r.error('the entries do not end at the FE FE FE FE footer', end);
-    }
-    const computedDisk = diskCrc(crcs);
-    if (computedDisk !== storedDiskCrc) {
-      const message = `disk CRC stored 0x${storedDiskCrc.toString(16).padStart(8, '0')}, computed 0x${computedDisk.toString(16).padStart(8, '0')}`;
-      reportChecksumMismatch(r, message, base + 42);
-    }
-    r.pos = r.end;
+    const tvda = layout === 'tvda';
+    const { entries, crcs } = withNotes(r.state.context, (notes) => {
+      const window = r.window(r.remaining - (layout === 'tevd-2017' ? Math.min(FOOTER_SIZE, r.remaining) : 0));
+      const list = readChild(window, 'entries', tvda ? tvdaEntries : tevdEntries);
+      return { entries: list, crcs: notes.crcs };
+    });
+    if (layout === 'tevd-2017') attributes = footer2017.read(r).attributes;
+    checkDiskCrc(r, storedCrc, crcs, base + DISK_CRC_AT);
     return { layout, version, capacity, name, attributes, entries };
   },
   write(w, disk) {
@@ -381,81 +449,61 @@ export const tevdDisk: Codec<TevdDisk> = defineCodec<TevdDisk>({
         `layout ${disk.layout} is written with version ${versions.join(' or ')}, not ${disk.version}`,
       );
     const attrSize = disk.layout === 'tevd-2017' ? 8 : 17;
-    if (disk.attributes.length !== attrSize)
-      throw w.error(`layout ${disk.layout} has ${attrSize} attribute bytes, got ${disk.attributes.length}`);
-    const start = w.length;
+    if (!(disk.attributes instanceof Uint8Array) || disk.attributes.length !== attrSize)
+      throw w.errorAt(
+        'attributes',
+        `layout ${disk.layout} has ${attrSize} attribute bytes, got ${disk.attributes?.length}`,
+      );
     if (typeof disk.name !== 'string' || !utf8.canEncode(disk.name))
       throw w.error('the disk name is not text UTF-8 can hold (a lone surrogate?)');
     checkEntries(w, disk);
+    if (tvda && disk.attributes[0] !== 0xfe)
+      throw w.errorAt('attributes', "a TVDA disk's attributes start with the marker byte 0xFE");
     const nameBytes = utf8.encode(disk.name);
     const nameSize = tvda ? 268 : 32;
     if (nameBytes.length > nameSize)
       throw w.error(`the disk name is ${nameBytes.length} bytes; the field holds ${nameSize}`);
     if (nameBytes.includes(0)) throw w.error('the disk name contains NUL');
-    const paddedName = new Uint8Array(nameSize);
-    paddedName.set(nameBytes);
     if (!Number.isInteger(disk.capacity) || disk.capacity < 0 || disk.capacity >= 2 ** 48)
       throw w.error(`capacity ${disk.capacity} does not fit 48 bits`);
     // Sized once: a large save is then written without regrowing and handed over without a copy.
     let size =
-      TEVD_HEADER +
-      (tvda ? TVDA_HEADER_EXTENSION : disk.layout === 'tevd-2023' ? attrSize : 0) +
-      (disk.layout === 'tevd-2017' ? 4 + attrSize + 2 : 0);
-    if (Array.isArray(disk.entries)) for (const entry of disk.entries) size += entrySize(entry, tvda);
+      (tvda ? tvdaDiskHeader.minSize : tevdDiskHeader.minSize) +
+      (tvda ? 0 : disk.layout === 'tevd-2023' ? 17 : FOOTER_SIZE);
+    for (const entry of disk.entries) size += entrySize(entry, tvda);
     w.presize(size);
-    tevdHeader.write(w, {
-      magic: 'TEVd',
-      capacity: disk.capacity,
-      name: paddedName.subarray(0, 32),
-      diskCrc: 0,
-      version: disk.version,
-    });
-    const crcAt = start + 42; // patched once every entry's CRC is known
-    if (tvda) tvdaHeaderExtension.write(w, { extraInfo: disk.attributes, nameTail: paddedName.subarray(32) });
-    else if (disk.layout === 'tevd-2023') w.append(disk.attributes);
-    const crcs: number[] = [];
-    const path = w.state.path;
-    disk.entries.forEach((entry, k) => {
-      path.push('entries', k);
-      const bits = tvda ? 64 : 32;
-      const id = idOf(w, entry.id, bits);
-      const parent = idOf(w, entry.parent, bits);
-      if (entry.content.kind === 'directory') for (const child of entry.content.children) idOf(w, child, bits);
-      if (entry.content.kind === 'symlink') idOf(w, entry.content.target, bits);
-      const parts = contentParts(entry, tvda);
-      const crc = crcOfParts(parts, disk.layout);
-      crcs.push(crc);
-      const times = { created: entry.created, modified: entry.modified };
-      for (const [key, value] of Object.entries(times))
-        if (!Number.isInteger(value) || value < 0 || value >= 2 ** 48)
-          throw w.error(`the ${key} time ${value} does not fit 48 bits`);
-      if (tvda) {
-        tvdaEntryHeader.write(w, { id, parent, type: entry.type, reserved: new Uint8Array(3), ...times, crc });
-      } else {
-        tevdEntryHeader.write(w, {
-          id: Number(id),
-          parent: Number(parent),
-          type: entry.type,
-          name: entry.name ?? '',
-          ...times,
-          crc,
-        });
-      }
-      w.append(parts.head);
-      if (parts.data !== undefined) w.append(parts.data);
-      path.length -= 2;
-    });
-    if (disk.layout === 'tevd-2017') {
-      const at = w.ensure(4);
-      w.view.setUint32(at, FOOTER_MARK, false);
-      w.length = at + 4;
-      w.append(disk.attributes);
-      w.u8(0xff);
-      w.u8(0x19);
+    const start = w.length;
+    if (tvda) {
+      const padded = new Uint8Array(268);
+      padded.set(nameBytes);
+      tvdaDiskHeader.write(w, {
+        magic: 'TEVd',
+        capacity: disk.capacity,
+        nameHead: padded.subarray(0, 32),
+        diskCrc: 0,
+        version: disk.version,
+        attributes: disk.attributes,
+        nameTail: padded.subarray(32),
+      });
+    } else {
+      tevdDiskHeader.write(w, {
+        magic: 'TEVd',
+        capacity: disk.capacity,
+        name: disk.name,
+        diskCrc: 0,
+        version: disk.version,
+      });
+      if (disk.layout === 'tevd-2023') w.append(disk.attributes);
     }
-    w.view.setUint32(crcAt, diskCrc(crcs), false);
+    const crcs = withNotes(w.state.context, (notes) => {
+      writeChild(w, 'entries', tvda ? tvdaEntries : tevdEntries, disk.entries);
+      return notes.crcs;
+    });
+    if (disk.layout === 'tevd-2017')
+      footer2017.write(w, { mark: '\xFE\xFE\xFE\xFE', attributes: disk.attributes, end: '\xFF\x19' });
+    patch(w, start + DISK_CRC_AT, u32be, diskCrc(crcs));
     if (w.length - start > 2 ** 48) throw w.error('a disk holds at most 2^48 bytes');
-    if (disk.layout === 'tevd-2023' && looksLike2017(w.buf.subarray(start, w.length)))
+    if (disk.layout === 'tevd-2023' && looksLike2017(w.written().subarray(start)))
       throw w.error(
         'the last entry ends with the bytes of a 2017 footer (FE FE FE FE … FF 19): the disk would read back as the 2017 layout',
       );
@@ -512,6 +560,11 @@ function checkEntries(w: Writer, disk: TevdDisk): void {
     if (index.has(id)) fail(k, 'id', `entry id ${id} is used twice (entries ${index.get(id)} and ${k})`);
     index.set(id, k);
     checkId(k, 'parent', entry.parent);
+    for (const key of ['created', 'modified'] as const) {
+      const time = entry[key];
+      if (!Number.isInteger(time) || time < 0 || time >= 2 ** 48)
+        fail(k, key, `the ${key} time ${time} does not fit 48 bits`);
+    }
     const c = entry.content;
     if (typeof c !== 'object' || c === null || !Object.hasOwn(TYPE_OF_KIND, c.kind))
       fail(k, 'content', 'expected file, directory, symlink or compressed content');

@@ -14,7 +14,7 @@ import {
   defineCodec,
   inflateBounded,
   OutputLimitError,
-  reportChecksumMismatch,
+  checksumMismatch,
   sha256,
   toHex,
   utf8,
@@ -246,24 +246,22 @@ export const jsonWorld: Codec<JsonWorld> = defineCodec<JsonWorld>({
       const layer = fields[key];
       r.work(1);
       if (!isLayer(layer)) continue;
-      r.state.path.push(key);
+      // The layer's document path: its key (errors, warnings and the budget's charges name it).
+      const path = [...r.state.path, key];
       try {
         // Every layer shares the decode's output budget; each is also held to maxTransformOutput.
-        layerBytes(layer, {
-          maxOutput: r.state.options.maxTransformOutput,
-          budget: r.state.budget,
-          path: r.state.path.slice(),
-        });
+        layerBytes(layer, { maxOutput: r.state.options.maxTransformOutput, budget: r.state.budget, path });
       } catch (error) {
         if (error instanceof DecodeError) throw error;
         const message =
           error instanceof Ascii85Error
             ? `${key}.b: ${error.message} (character ${error.position})`
             : `${key}: ${error instanceof Error ? error.message : String(error)}`;
-        if (/SHA-256/.test(message)) reportChecksumMismatch(r, message, at);
-        else throw r.error('layer-failed', message, at);
+        if (!/SHA-256/.test(message)) throw r.errorAt(key, 'layer-failed', message, at);
+        const outcome = checksumMismatch(r.state.options.checksums, path, at, message);
+        if (outcome instanceof DecodeError) throw outcome;
+        r.state.warnings.push(outcome);
       }
-      r.state.path.pop();
     }
     return { text };
   },

@@ -129,11 +129,13 @@ describe('TEVd directory trees (item 2)', () => {
     const claimed = bytes.slice();
     claimed.set([0x7f, 0xff, 0xff, 0xff, 0xff, 0xff], lengthAt);
     const error = left(decode(tevdDisk, claimed, { checksums: 'warn' }));
-    expect(error.message).toMatch(/runs past the end/);
+    expect(error.message).toMatch(/is more than the 3 bytes left/);
     // A directory claiming 65,535 children it does not have.
     const dir = bytes.slice();
     dir.set([0xff, 0xff], 47 + 281);
-    expect(left(decode(tevdDisk, dir, { checksums: 'warn' })).message).toMatch(/runs past the end/);
+    expect(left(decode(tevdDisk, dir, { checksums: 'warn' })).message).toMatch(
+      /65535 elements of at least 4 bytes do not fit/,
+    );
   });
 });
 

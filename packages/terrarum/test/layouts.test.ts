@@ -94,7 +94,10 @@ test('TEVd 2023 (spec 3, 64-byte header, no footer) round-trips; a changed byte 
   // the every-4th bytes the quirky CRC covers (data[0], at offset 6, is not covered).
   bad[bad.length - 10]! ^= 1;
   const result = decode(tevdDisk, bad);
-  expect(E.isLeft(result) && result.left.message).toMatch(/entry 1 \(a\.txt\): CRC stored/);
+  expect(E.isLeft(result) && [result.left.path.slice(0, 3), result.left.message]).toEqual([
+    ['entries', 1, 'content'],
+    expect.stringMatching(/^entry CRC mismatch: stored 0x[0-9a-f]{8}, computed/),
+  ]);
 });
 
 test('the disk writer sizes its output exactly in every layout (one buffer, handed over without a copy)', () => {
@@ -208,7 +211,11 @@ test("fieldMap: a disk's header fields and each entry (header and content) have 
   expect(find('disk.capacity')).toMatchObject({ start: 4, end: 10 });
   expect(find('disk.entries.1')).toMatchObject({ start: 47 + 281 + 2 + 4, end: 47 + 281 + 2 + 4 + 281 + 6 + 5 });
   expect(find('disk.entries.1.name')).toMatchObject({ start: 47 + 281 + 2 + 4 + 9, end: 47 + 281 + 2 + 4 + 9 + 256 });
-  expect(find('disk.entries.1.content')).toMatchObject({ start: 47 + 281 + 2 + 4 + 281 });
+  // The content's span starts at the CRC that closes the header: the CRC covers (and is checked with) it.
+  expect(find('disk.entries.1.content')).toMatchObject({
+    start: 47 + 281 + 2 + 4 + 277,
+    end: 47 + 281 + 2 + 4 + 281 + 6 + 5,
+  });
 });
 
 test('CRCs over two parts equal the CRCs over their concatenation (every-4th-byte and full)', () => {
