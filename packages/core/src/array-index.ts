@@ -88,9 +88,11 @@ export class ArrayNumbering<O extends object> {
   indexOf(name: string, target: O | null, path: ReadonlyArray<PathSegment> = []): number {
     if (target === null || target === undefined) return 0;
     const map = this.positions.get(name);
-    if (map === undefined) throw new EncodeError(path, 0, `there is no array named ${JSON.stringify(name)}`, 'bad-pointer');
+    if (map === undefined)
+      throw new EncodeError(path, 0, `there is no array named ${JSON.stringify(name)}`, 'bad-pointer');
     const index = map.get(target);
-    if (index === undefined) throw new EncodeError(path, 0, `the object referred to is not an element of ${name}`, 'bad-pointer');
+    if (index === undefined)
+      throw new EncodeError(path, 0, `the object referred to is not an element of ${name}`, 'bad-pointer');
     return index;
   }
 }
@@ -106,7 +108,12 @@ export class ArrayTable<O> {
   /** Allocates array `name` with `count` elements made by `makeDefault` (refusing absurd counts). */
   allocate(name: string, count: number, makeDefault: (index: number) => O, maxCount = 1 << 24): O[] {
     if (!Number.isSafeInteger(count) || count < 0 || count > maxCount) {
-      throw new DecodeError([name], 0, `array ${name} cannot have ${count} elements (limit ${maxCount})`, 'count-too-large');
+      throw new DecodeError(
+        [name],
+        0,
+        `array ${name} cannot have ${count} elements (limit ${maxCount})`,
+        'count-too-large',
+      );
     }
     if (this.arrays.has(name)) throw new DecodeError([name], 0, `array ${name} is defined twice`);
     const elements = Array.from({ length: count }, (_, i) => makeDefault(i));
@@ -128,7 +135,8 @@ export class ArrayTable<O> {
   resolve(name: string, index: number, path: ReadonlyArray<PathSegment> = [], offset = 0): O | null {
     if (index === 0) return null;
     const elements = this.arrays.get(name);
-    if (elements === undefined) throw new DecodeError(path, offset, `INDEX into unknown array ${JSON.stringify(name)}`, 'bad-pointer');
+    if (elements === undefined)
+      throw new DecodeError(path, offset, `INDEX into unknown array ${JSON.stringify(name)}`, 'bad-pointer');
     if (!Number.isInteger(index) || index < 1 || index > elements.length) {
       throw new DecodeError(path, offset, `INDEX ${index} is outside ${name} (1 to ${elements.length})`, 'bad-pointer');
     }
@@ -218,7 +226,8 @@ export function arrayIndex(array: string | undefined, stored: Codec<number> = u3
         const target = value.target;
         if (target !== undefined && numbering.has(value.$ref)) {
           const position = numbering.positionOf(value.$ref, target);
-          if (position === undefined) throw w.error('bad-pointer', `refers to an element that is no longer in ${value.$ref}`);
+          if (position === undefined)
+            throw w.error('bad-pointer', `refers to an element that is no longer in ${value.$ref}`);
           index = position;
         }
         if (!Number.isInteger(index) || index < 0 || index > 0xffffffff)

@@ -130,7 +130,8 @@ export function byteOrderMark(marks: { readonly le: string; readonly be: string 
     },
     readFixed,
     write(w, order) {
-      if (order !== 'le' && order !== 'be') throw w.error('out-of-range', `expected "le" or "be", got ${JSON.stringify(order)}`);
+      if (order !== 'le' && order !== 'be')
+        throw w.error('out-of-range', `expected "le" or "be", got ${JSON.stringify(order)}`);
       w.append(order === 'le' ? le : be);
     },
   });

@@ -2,7 +2,7 @@
 // a value of the document as toJson shows it — `summary.sis.logX`, not `summary.Summ.sis.logX`;
 // `chunks[6].body.systems[0]` by block, not by star number.
 import * as E from 'fp-ts/lib/Either';
-import { decode, encode, encodeOrThrow, toJson, type Path, type PathSegment } from '@savekit/core';
+import { decode, documentPath, encode, encodeOrThrow, formatPath, toJson, type Path } from '@savekit/core';
 import {
   chunkOf,
   createUqmSave,
@@ -27,35 +27,14 @@ warnIfAbsent('UQM document paths');
  * Layout fields, not values of the document: the chunk framing (`marker`, `length`), a transform's
  * stored length (`decodedLength`), and paddings (`pad38`: undefined in the document while zero).
  */
-const isLayout = (segment: PathSegment) =>
+const isLayout = (segment: string | number) =>
   typeof segment === 'string' && (/^(marker|length|decodedLength)$/.test(segment) || /^pad\d+$/.test(segment));
 
 const isObject = (v: unknown): v is Record<string | number, unknown> => typeof v === 'object' && v !== null;
 
-/**
- * `path` in the document's terms. The core's chunk and layer segments (`chunks[0].GlSt`,
- * `stream.<lzhuf>`) are being made document paths in the core by issue 18's errors piece; until then
- * they are read as what the document has there (`chunks[0].body`, `stream.value`), so this test
- * checks what is UQM's own, and keeps passing once the core's paths are the document's.
- */
-function inDocument(json: unknown, path: Path): PathSegment[] {
-  const out: PathSegment[] = [];
-  let at: unknown = json;
-  for (const segment of path) {
-    let next = segment;
-    if (isObject(at) && !(segment in at)) {
-      if (typeof segment === 'string' && /^<.*>$/.test(segment) && 'value' in at) next = 'value';
-      else if (at.id === segment && 'body' in at) next = 'body';
-    }
-    out.push(next);
-    at = isObject(at) ? at[next] : undefined;
-  }
-  return out;
-}
-
 /** Whether `path` names a value of `json` (or a layout field of one). */
 function resolves(json: unknown, path: Path): boolean {
-  const doc = inDocument(json, path);
+  const doc = documentPath(path);
   let at: unknown = json;
   for (const [i, segment] of doc.entries()) {
     if (!isObject(at) || !(segment in at)) return i === doc.length - 1 && isLayout(segment);
@@ -66,7 +45,7 @@ function resolves(json: unknown, path: Path): boolean {
 
 function unresolved(doc: UqmDocument, paths: ReadonlyArray<Path>): string[] {
   const json = toJson(format, doc);
-  return [...new Set(paths.filter((p) => !resolves(json, p)).map((p) => p.join('.')))];
+  return [...new Set(paths.filter((p) => !resolves(json, p)).map((p) => formatPath(p)))];
 }
 
 function spansOf(bytes: Uint8Array) {
