@@ -2,7 +2,6 @@
 // the sources, and every example that declares nothing it does not define also runs.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as vm from 'node:vm';
 import ts from 'typescript';
 import * as Either from 'fp-ts/lib/Either';
 
@@ -104,25 +103,22 @@ test.each(all.filter((s) => !/\bdeclare\b|@check-only/.test(s.code)).map((s) => 
       // Examples may check what they show with Node's assert (and nothing else from Node).
       if (id === 'node:assert/strict' || id === 'node:assert') return require(id);
       if (id === '@savekit/examples/skirmish') return require('../examples/src/skirmish');
+      // The runtime libraries every savekit user has (codec JSON types are io-ts types).
+      if (id === 'io-ts' || id.startsWith('fp-ts/')) return require(id);
       if (id === '@savekit/lzo1x') return require('../packages/lzo1x/src/index');
       throw new Error(`README example imports ${id}`);
     };
     const logged: unknown[] = [];
-    const context = vm.createContext({
-      require: sandboxRequire,
-      exports: {},
-      module: { exports: {} },
-      console: { log: (...args: unknown[]) => logged.push(args) },
-      TextEncoder,
-      TextDecoder,
-      Uint8Array,
-      DataView,
-    });
+    // Run in this realm (not a vm context): values the packages make and literals the example makes
+    // share their prototypes, so the example's own `assert.deepStrictEqual` compares them as a user's
+    // program would.
+    const run = new Function('require', 'exports', 'module', 'console', js) as (...args: unknown[]) => void;
+    const module = { exports: {} };
     // README examples are not part of CI's conformance totals.
     const totals = process.env.SAVEKIT_TESTKIT_TOTALS;
     delete process.env.SAVEKIT_TESTKIT_TOTALS;
     try {
-      vm.runInContext(js, context, { filename: `${snippet.name}.js` });
+      run(sandboxRequire, module.exports, module, { log: (...args: unknown[]) => logged.push(args) });
     } finally {
       if (totals !== undefined) process.env.SAVEKIT_TESTKIT_TOTALS = totals;
     }

@@ -3,7 +3,7 @@
 // marker lumps at 0 and at the very end), each decoded and encoded back byte for byte, and the
 // conformance kit's round-trip, fuzz and encode suites on them.
 import * as E from 'fp-ts/lib/Either';
-import { decode, encode } from '@savekit/core';
+import { decode, encode, pathAnnotation } from '@savekit/core';
 import { defaultIterations, encodeSuite, fuzzSuite, hostileInputs, roundTripSuite } from '@savekit/testkit';
 import { format, wadFile, type WadFile } from '../src/wad';
 
@@ -168,7 +168,10 @@ describe('the WAD example format', () => {
     const negativeSize = samples.directoryFirst.slice();
     new DataView(negativeSize.buffer).setInt32(12 + 16 + 4, -5, true);
     const size = decode(wadFile, negativeSize);
-    expect(E.isLeft(size) && [size.left.path, size.left.offset]).toEqual([['root', 'directory', '@12', 1, 'lump'], 28]);
+    expect(E.isLeft(size) && [size.left.path, size.left.offset]).toEqual([
+      ['root', 'directory', 'target', pathAnnotation('@12'), 1, 'lump'],
+      28,
+    ]);
     const pastTheEnd = samples.directoryFirst.slice();
     new DataView(pastTheEnd.buffer).setInt32(12 + 16 * 3, 87, true); // S_END one past the end
     const outside = decode(wadFile, pastTheEnd);
@@ -180,7 +183,7 @@ describe('the WAD example format', () => {
     doc.root.directory.target[2]!.size = 3; // COLORMAP's 4 bytes at file offset 82
     const result = encode(wadFile, doc);
     expect(E.isLeft(result) && [result.left.path, result.left.offset]).toEqual([
-      ['root', 'directory', '@12', 2, 'lump', '@82'],
+      ['root', 'directory', 'target', pathAnnotation('@12'), 2, 'lump', 'target', pathAnnotation('@82')],
       82,
     ]);
   });

@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
 import {
+  pathAnnotation,
   arena,
   array,
   bytes,
@@ -169,7 +170,7 @@ describe('encode errors under a pointer', () => {
     const value = decoded<File>(file, input);
     value.root.table.target[0]!.name = 'toolong';
     const error = encodeFails(file, value);
-    expect([error.path, error.offset]).toEqual([['root', 'table', '@8', 0, 'name'], 8 + 5]);
+    expect([error.path, error.offset]).toEqual([['root', 'table', 'target', pathAnnotation('@8'), 0, 'name'], 8 + 5]);
   });
 
   test('a new target has no offset yet: the error says so', () => {

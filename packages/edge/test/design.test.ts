@@ -381,8 +381,12 @@ describe("the design doc's layout", () => {
     const warnings: string[] = result.right.warnings.map(formatWarning);
     expect(warnings).toEqual([
       // At the definition's own document path (the Stru chunk, its Sdef chunks 0 and 2) and offset.
-      expect.stringMatching(/^warning at chunks\[1\]\S*\[0\]\S* \(offset 8\): structure shootspot_t is not known/),
-      expect.stringMatching(/^warning at chunks\[1\]\S*\[2\]\S* \(offset 132\): structure thing_t is not known/),
+      expect.stringMatching(
+        /^warning at chunks\[1\]\.body\.value <lzo1x, xor> \[0\]\.body \(offset 8\): structure shootspot_t is not known/,
+      ),
+      expect.stringMatching(
+        /^warning at chunks\[1\]\.body\.value <lzo1x, xor> \[2\]\.body \(offset 132\): structure thing_t is not known/,
+      ),
     ]);
   });
 });
