@@ -236,8 +236,8 @@ export function summary(save: EdgeSave): string[] {
       `level ${String(info.level)}${info.skill !== undefined ? `, skill ${info.skill}` : ''}${info.levelTime !== undefined ? `, level time ${info.levelTime} tics` : ''}`,
     );
   if (info.description) lines.push(`description: ${info.description}`);
-  const view = thumbnailOf(save);
-  lines.push(view === undefined ? 'thumbnail: none' : `thumbnail: ${view.width}×${view.height} RGB 5:5:5`);
+  const picture = thumbnailOf(save);
+  lines.push(picture === undefined ? 'thumbnail: none' : `thumbnail: ${picture.width}×${picture.height} RGB 5:5:5`);
   const defs = arrays(save);
   if (defs.length > 0) lines.push(`arrays: ${defs.map((a) => `${a.name}[${a.count}]`).join(', ')}`);
   return lines;

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { adler32 } from '@savekit/core';
+import { adler32, array, decodeOrThrow, fixedString, i32le, magic, struct, type TypeOf } from '@savekit/core';
 import { levelInfo, type CountCheck } from './document.js';
 import type { EdgeSave } from './save.js';
 
@@ -49,24 +49,25 @@ export function mapChecks(lumps: MapLumps): { sectors: CountCheck; lines: CountC
   };
 }
 
+/** A WAD's header: `IWAD` or `PWAD`, the lump count and where the directory starts. */
+const wadHeader = struct({ magic: magic('IWAD', 'PWAD'), numlumps: i32le, infotableofs: i32le });
+/** A directory entry: where a lump is, its size and its NUL-padded name (bytes after the NUL kept). */
+const wadEntry = struct({ filepos: i32le, size: i32le, name: fixedString(8, 'cp437', { tail: 'keep' }) });
+
 /** Reads a map's lumps out of a WAD (IWAD or PWAD): the lumps after the map's marker lump. */
 export function mapLumpsFromWad(wad: Uint8Array, map: string): MapLumps {
-  if (wad.length < 12) throw new Error('not a WAD: shorter than its header');
-  const magic = String.fromCharCode(...wad.subarray(0, 4));
-  if (magic !== 'IWAD' && magic !== 'PWAD') throw new Error(`not a WAD: magic ${JSON.stringify(magic)}`);
-  const view = new DataView(wad.buffer, wad.byteOffset, wad.byteLength);
-  const count = view.getInt32(4, true);
-  const dir = view.getInt32(8, true);
-  if (count < 0 || dir < 0 || dir + count * 16 > wad.length) throw new Error('WAD directory is outside the file');
-  const entries: Array<{ name: string; at: number; size: number }> = [];
-  for (let i = 0; i < count; i++) {
-    const e = dir + i * 16;
-    const at = view.getInt32(e, true);
-    const size = view.getInt32(e + 4, true);
-    let name = '';
-    for (let k = 0; k < 8 && wad[e + 8 + k] !== 0; k++) name += String.fromCharCode(wad[e + 8 + k]!); // the directory is inside the file
-    entries.push({ name: name.toUpperCase(), at, size });
+  // Core declarations of the WAD header and directory: bad input is a DecodeError naming the field.
+  let header: TypeOf<typeof wadHeader>;
+  try {
+    header = decodeOrThrow(wadHeader, wad, { trailing: 'keep' });
+  } catch (error) {
+    throw new Error(`not a WAD: ${String(error)}`, { cause: error });
   }
+  const { numlumps, infotableofs } = header;
+  if (infotableofs < 0 || infotableofs > wad.length) throw new Error('WAD directory is outside the file');
+  const entries = decodeOrThrow(array(wadEntry, numlumps), wad.subarray(infotableofs), { trailing: 'keep' }).map(
+    (e) => ({ name: (typeof e.name === 'string' ? e.name : e.name.text).toUpperCase(), at: e.filepos, size: e.size }),
+  );
   // The last marker of that name wins, as in Doom (a PWAD replaces the IWAD's map).
   let start = -1;
   for (let i = 0; i < entries.length; i++) if (entries[i]!.name === map.toUpperCase()) start = i;

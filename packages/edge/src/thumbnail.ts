@@ -65,14 +65,14 @@ const widen = (c: number) => (c << 3) | (c >> 2);
  * The thumbnail as RGBA bytes (4 per pixel). Alpha carries the unused top bit of each pixel
  * (255 when clear, 254 when set), so {@link thumbnailFromRgba} restores every stored bit.
  */
-export function thumbnailToRgba(view: Thumbnail): Uint8Array {
-  const n = view.width * view.height;
+export function thumbnailToRgba(picture: Thumbnail): Uint8Array {
+  const n = picture.width * picture.height;
   // An edited thumbnail may disagree with its size; short pixels would read as black.
-  if (!Number.isInteger(n) || n < 0 || view.pixels.length !== n * 2)
-    throw new RangeError(`${view.width}×${view.height} pixels need ${n * 2} bytes, got ${view.pixels.length}`);
+  if (!Number.isInteger(n) || n < 0 || picture.pixels.length !== n * 2)
+    throw new RangeError(`${picture.width}×${picture.height} pixels need ${n * 2} bytes, got ${picture.pixels.length}`);
   const out = new Uint8Array(n * 4);
   for (let i = 0; i < n; i++) {
-    const p = view.pixels[i * 2]! | (view.pixels[i * 2 + 1]! << 8);
+    const p = picture.pixels[i * 2]! | (picture.pixels[i * 2 + 1]! << 8);
     out[i * 4] = widen((p >> 10) & 31);
     out[i * 4 + 1] = widen((p >> 5) & 31);
     out[i * 4 + 2] = widen(p & 31);

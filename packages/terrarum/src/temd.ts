@@ -12,7 +12,9 @@
 import * as t from 'io-ts';
 import { gzipSync } from 'fflate';
 import {
+  decodeOrThrow,
   defineCodec,
+  encodeOrThrow,
   i32be,
   i32le,
   inflateBounded,
@@ -226,11 +228,9 @@ function checkWorld(w: Writer, world: TemdWorld): void {
     fail('terrain', 'terrain and wall are 16-bit tile arrays');
   if (world.byteOrder === 'be') {
     // The reader tries little-endian first: the swapped header must not fit the same file.
-    const view = new DataView(new ArrayBuffer(8));
-    view.setInt32(0, world.width, false);
-    view.setInt32(4, world.height, false);
-    const sw = view.getInt32(0, true);
-    const sh = view.getInt32(4, true);
+    const swapped = (v: number) => decodeOrThrow(i32le, encodeOrThrow(i32be, v));
+    const sw = swapped(world.width);
+    const sh = swapped(world.height);
     const size = sizeFor(world.width, world.height, world.layerCount);
     if (sw > 0 && sh > 0 && (sw * sh) % 2 === 0 && sw * sh < 2 ** 31 && sizeFor(sw, sh, world.layerCount) === size)
       fail(
