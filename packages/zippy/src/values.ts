@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { DEFAULT_MAX_DEPTH, f64be, i64be, u8, u32be, Writer, WriteState } from '@savekit/core';
 import { ValueType } from './tags.js';
 
 /** A Lua integer (5.3's integer subtype), kept apart from floats so `1` and `1.0` stay what they were. */
@@ -16,52 +17,33 @@ export class LuaInteger {
 /** A value in a segment: nil, a boolean, a float, an integer, a string's bytes, or a reference to an object. */
 export type ZValue = null | boolean | number | LuaInteger | Uint8Array | { readonly ref: object };
 
-/** Builds one data segment, big-endian. */
+/** Builds one data segment, big-endian, on the core's {@link Writer} with the core's integer and float codecs. */
 export class SegmentWriter {
-  private buf = new Uint8Array(64);
-  private view = new DataView(this.buf.buffer);
-  length = 0;
+  private readonly out = new Writer(new WriteState(DEFAULT_MAX_DEPTH), 64);
   /** The object's references in slot order (first mention first). */
   readonly references: Array<object | null> = [];
   private readonly slots = new Map<object, number>();
 
-  private room(n: number): number {
-    if (this.length + n > this.buf.length) {
-      let size = this.buf.length * 2;
-      while (size < this.length + n) size *= 2;
-      const next = new Uint8Array(size);
-      next.set(this.buf.subarray(0, this.length));
-      this.buf = next;
-      this.view = new DataView(next.buffer);
-    }
-    const at = this.length;
-    this.length += n;
-    return at;
+  /** Bytes written to this segment so far. */
+  get length(): number {
+    return this.out.length;
   }
 
   u8(v: number): void {
-    const at = this.room(1);
-    this.buf[at] = v;
+    u8.write(this.out, v);
   }
-  // room() may replace the view: take the offset before touching it.
   u32(v: number): void {
-    const at = this.room(4);
-    this.view.setUint32(at, v >>> 0, false);
+    u32be.write(this.out, v >>> 0);
   }
+  /** NaN is written as the canonical quiet NaN, as the core's float codecs do. */
   f64(v: number): void {
-    const at = this.room(8);
-    if (Number.isNaN(v)) {
-      this.view.setUint32(at, 0x7ff80000, false);
-      this.view.setUint32(at + 4, 0, false);
-    } else this.view.setFloat64(at, v, false);
+    f64be.write(this.out, v);
   }
   i64(v: bigint): void {
-    const at = this.room(8);
-    this.view.setBigInt64(at, v, false);
+    i64be.write(this.out, v);
   }
   bytes(b: Uint8Array): void {
-    const at = this.room(b.length);
-    this.buf.set(b, at);
+    this.out.append(b);
   }
 
   /** The slot of `target` in this object's references (added on first mention). */
@@ -98,17 +80,17 @@ export class SegmentWriter {
 
   /** The segment's bytes. */
   done(): Uint8Array {
-    return this.buf.slice(0, this.length);
+    return this.out.written().slice();
   }
 
   /** The segment's bytes as a view, valid until the next write or reset (for callers that copy them). */
   written(): Uint8Array {
-    return this.buf.subarray(0, this.length);
+    return this.out.written();
   }
 
   /** Empties the writer for the next segment (its buffer is reused). */
   reset(): void {
-    this.length = 0;
+    this.out.length = 0;
     this.references.length = 0;
     this.slots.clear();
   }
