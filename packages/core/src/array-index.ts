@@ -15,6 +15,7 @@
  */
 import * as t from 'io-ts';
 import { defineCodec, type Codec } from './codec.js';
+import { customDef } from './def.js';
 import { withHooks } from './hooks.js';
 import { DecodeError, EncodeError, type PathSegment } from './errors.js';
 import { u32le } from './integers.js';
@@ -201,11 +202,10 @@ const refJson = t.union([t.null, t.type({ $ref: t.string, index: t.Int })], 'Ind
 export function arrayIndex(array: string | undefined, stored: Codec<number> = u32le): Codec<IndexRef | null> {
   return defineCodec<IndexRef | null>({
     name: `index(${array ?? '?'})`,
-    kind: 'arrayIndex',
+    def: customDef('arrayIndex', { params: { array, stored: stored.name } }),
     json: refJson,
     size: stored.size,
     minSize: stored.minSize,
-    meta: { array, stored: stored.name },
     read(r) {
       const at = r.pos;
       const index = stored.read(r);

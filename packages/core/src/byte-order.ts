@@ -7,6 +7,7 @@
  */
 import * as t from 'io-ts';
 import { defineCodec, type Codec } from './codec.js';
+import { customDef } from './def.js';
 import { f32be, f32le, f64be, f64le } from './floats.js';
 import {
   i16be,
@@ -118,10 +119,9 @@ export function byteOrderMark(marks: { readonly le: string; readonly be: string 
   };
   return defineCodec<Endian>({
     name: `byteOrderMark(${show(be)} | ${show(le)})`,
-    kind: 'byteOrderMark',
+    def: customDef('byteOrderMark', { params: { marks }, samples: ['le', 'be'] }),
     json: t.keyof({ le: null, be: null }) as unknown as t.Type<Endian, unknown, unknown>,
     size,
-    meta: { marks },
     read(r) {
       r.need(size);
       const order = readFixed(r, r.pos);

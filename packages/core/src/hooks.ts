@@ -6,6 +6,7 @@
  * @module
  */
 import { defineCodec, guardRead, guardWrite, type Codec } from './codec.js';
+import { customDef } from './def.js';
 import type { Path } from './errors.js';
 import type { Reader } from './reader.js';
 import type { Writer } from './writer.js';
@@ -84,11 +85,10 @@ export function withHooks<A>(codec: Codec<A>, hooks: CodecHooks<A>, name = codec
   });
   return defineCodec<A>({
     name,
-    kind: 'hooks',
+    def: customDef('hooks', { params: { hooks }, model: codec }),
     json: codec.json,
     size: codec.size,
     minSize: codec.minSize,
-    meta: { hooks },
     children: [{ key: 'value', codec }],
     read(r) {
       const start = r.pos;

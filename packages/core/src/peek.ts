@@ -6,6 +6,7 @@
  * @module
  */
 import { defineCodec, type Codec } from './codec.js';
+import { customDef } from './def.js';
 import { ReadState, Reader } from './reader.js';
 import { resolveDecodeOptions } from './options.js';
 import { taggedUnion, type OtherTag, type Tagged } from './union.js';
@@ -26,11 +27,10 @@ import { taggedUnion, type OtherTag, type Tagged } from './union.js';
 export function peek<A>(codec: Codec<A>): Codec<A> {
   return defineCodec<A>({
     name: `peek(${codec.name})`,
-    kind: 'peek',
+    def: customDef('peek', { params: { codec }, model: codec }),
     json: codec.json,
     size: 0,
     minSize: 0,
-    meta: { codec },
     children: [{ key: 'value', codec }],
     read(r) {
       const at = r.pos;
@@ -103,10 +103,10 @@ export function lookahead<T extends string | number, V extends Readonly<Record<T
   const minSize = Math.max(selector.minSize, Number.isFinite(smallest) ? smallest : 0);
   return defineCodec<any>({
     name,
-    kind: 'lookahead',
+    // Tools see what it is: a tagged union whose tag is peeked.
+    def: inner.def,
     json: inner.json,
     minSize,
-    meta: { selector, cases, otherwise: options?.otherwise },
     children: inner.children,
     read(r) {
       return inner.read(r);

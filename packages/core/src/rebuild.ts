@@ -9,6 +9,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import { bytesEqual } from './bytes.js';
 import { defineCodec, encode, type Codec } from './codec.js';
+import { customDef } from './def.js';
 import { DecodeError, EncodeError } from './errors.js';
 import type { Writer } from './writer.js';
 
@@ -115,11 +116,10 @@ export function rebuild<A, P = any>(
   let next: P | undefined;
   const field = defineCodec<A>({
     name,
-    kind: 'rebuild',
+    def: customDef('rebuild', { params: { compute, mismatch }, model: codec }),
     json,
     size: codec.size,
     minSize: codec.minSize,
-    meta: { compute, mismatch },
     children: [{ key: 'stored', codec }],
     read(r) {
       const handed = handedOver;

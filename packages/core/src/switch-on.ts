@@ -9,6 +9,7 @@
  */
 import * as t from 'io-ts';
 import { defineCodec, guardRead, guardWrite, type Codec, type TypeOf } from './codec.js';
+import { customDef } from './def.js';
 import { ReadState, Reader } from './reader.js';
 import { resolveDecodeOptions } from './options.js';
 
@@ -89,10 +90,9 @@ export function switchOn<S, V extends Readonly<Record<string, Codec<any>>>>(
   };
   return defineCodec<A>({
     name,
-    kind: 'switchOn',
+    def: customDef('switchOn', { params: { selector, cases, select, caseOf: options.caseOf } }),
     json,
     minSize: Math.max(selector.minSize, Math.min(...keys.map((key) => codecs[key]!.minSize))),
-    meta: { selector, cases, select, caseOf: options.caseOf },
     children: keys.map((key) => ({ key, codec: codecs[key]! })),
     read(r) {
       return peekCase(r, name).codec.read(r);

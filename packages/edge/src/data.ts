@@ -7,6 +7,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import {
+  customDef,
   align,
   array as arrayOf,
   arrayIndexes,
@@ -384,7 +385,7 @@ function instanceChunk(
     `no structure has the marker ${JSON.stringify(marker)}${field !== undefined ? ` (field ${field.name} names ${String(field.ref)})` : ''}`;
   return defineCodec<Instance>({
     name: `instanceChunk(${expected ?? '?'})`,
-    kind: 'edgeInstance',
+    def: customDef('edgeInstance'),
     json: t.UnknownRecord as unknown as t.Type<Instance, unknown, unknown>,
     minSize: 8,
     read(r) {
@@ -558,7 +559,7 @@ function reportReconcileWarnings(r: Reader, schema: Schema): void {
 export function dataBody(variant: EdgeVariant, table: EngineTable): Codec<DataBody> {
   return defineCodec<DataBody>({
     name: 'dataBody',
-    kind: 'edgeData',
+    def: customDef('edgeData'),
     json: t.intersection(
       [t.type({ array: t.string, elements: t.array(t.UnknownRecord) }), t.partial({ pad: pad4.json })],
       'DataBody',

@@ -6,6 +6,7 @@
  */
 import * as t from 'io-ts';
 import {
+  customDef,
   array,
   arrayIndexes,
   defineCodec,
@@ -85,7 +86,7 @@ function fail(w: Writer, key: string, problem: string | undefined): void {
  */
 export const fieldDef: Codec<FieldDef> = defineCodec<FieldDef>({
   name: 'fieldDef',
-  kind: 'edgeFieldDef',
+  def: customDef('edgeFieldDef'),
   json: fieldDefJson,
   minSize: 5,
   read(r) {
@@ -121,7 +122,7 @@ function distinctFields(): Codec<FieldDef> {
   const names = new Set<string>();
   return defineCodec<FieldDef>({
     name: fieldDef.name,
-    kind: 'edgeFieldDef',
+    def: customDef('edgeFieldDef'),
     json: fieldDef.json,
     minSize: fieldDef.minSize,
     children: [{ key: 'field', codec: fieldDef }],
@@ -154,7 +155,7 @@ export const UNITS_PER_DECLARED_FIELD = 64;
  */
 export const structDef: Codec<StructDef> = defineCodec<StructDef>({
   name: 'structDef',
-  kind: 'edgeStructDef',
+  def: customDef('edgeStructDef'),
   json: structDefJson,
   minSize: 6,
   read(r) {
@@ -218,7 +219,7 @@ const arrayDefJson = t.type({ name: t.string, struct: t.string, count: t.Int }, 
  */
 export const arrayDef: Codec<ArrayDef> = defineCodec<ArrayDef>({
   name: 'arrayDef',
-  kind: 'edgeArrayDef',
+  def: customDef('edgeArrayDef'),
   json: arrayDefJson,
   minSize: 6,
   read(r) {

@@ -6,6 +6,7 @@
  */
 import * as t from 'io-ts';
 import {
+  customDef,
   array,
   cp437,
   defineCodec,
@@ -116,7 +117,7 @@ const floatJson = new t.Type<EdgeFloatValue, unknown, unknown>(
  */
 export const edgeFloat: Codec<EdgeFloatValue> = defineCodec<EdgeFloatValue>({
   name: 'edgeFloat',
-  kind: 'edgeFloat',
+  def: customDef('edgeFloat'),
   json: floatJson,
   size: 6,
   readFixed: readFloatAt,
@@ -192,7 +193,7 @@ export const NULL_STRING_MARKER = 0xde;
  */
 export const edgeString: Codec<string | null> = defineCodec<string | null>({
   name: 'edgeString',
-  kind: 'edgeString',
+  def: customDef('edgeString'),
   json: t.union([t.string, t.null], 'EdgeString') as unknown as t.Type<string | null, unknown, unknown>,
   minSize: 1,
   read(r) {
@@ -233,7 +234,7 @@ export const edgeString: Codec<string | null> = defineCodec<string | null>({
  */
 export const edgeBoolean: Codec<boolean | number> = defineCodec<boolean | number>({
   name: 'edgeBoolean',
-  kind: 'edgeBoolean',
+  def: customDef('edgeBoolean'),
   json: t.union([t.boolean, t.Int], 'EdgeBoolean') as unknown as t.Type<boolean | number, unknown, unknown>,
   size: 4,
   read(r) {

@@ -6,6 +6,7 @@
  */
 import * as t from 'io-ts';
 import {
+  customDef,
   adler32,
   align,
   bytes,
@@ -101,7 +102,7 @@ const marker4 = peek(fourcc());
 function alignedBody<A>(codec: Codec<A>): Codec<A> {
   return defineCodec<A>({
     name: `aligned(${codec.name})`,
-    kind: 'edgeAligned',
+    def: customDef('edgeAligned'),
     json: codec.json,
     minSize: codec.minSize,
     children: [{ key: 'value', codec }],
@@ -128,7 +129,7 @@ function definitionsOrContainer<D extends object, C extends unknown[]>(
 ): Codec<D | C> {
   return defineCodec<D | C>({
     name: `${single.name} | ${marker} chunks`,
-    kind: 'edgeDefinitions',
+    def: customDef('edgeDefinitions'),
     json: t.union([container.json, single.json]) as unknown as t.Type<D | C, unknown, unknown>,
     minSize: 0,
     children: [
@@ -288,7 +289,7 @@ const saveJson = new t.Type<EdgeSave, unknown, unknown>(
  */
 export const edgeSave: Codec<EdgeSave> = defineCodec<EdgeSave>({
   name: 'edgeSave',
-  kind: 'edgeSave',
+  def: customDef('edgeSave'),
   json: saveJson,
   minSize: 32,
   children: [{ key: 'file', codec: storedFile }],

@@ -6,7 +6,7 @@
  * @module
  */
 import * as t from 'io-ts';
-import { bytes, defineCodec, jsonBytes, readChild, writeChild, type Codec } from '@savekit/core';
+import { customDef, bytes, defineCodec, jsonBytes, readChild, writeChild, type Codec } from '@savekit/core';
 import { edgeInt } from './primitives.js';
 
 /** The thumbnail as stored: its size and the pixels' little-endian bytes (2 per pixel). */
@@ -28,7 +28,7 @@ const MAX_PIXELS = 4096 * 4096;
 /** The `View` lump: int width, int height, then the pixels. */
 export const thumbnail: Codec<Thumbnail> = defineCodec<Thumbnail>({
   name: 'thumbnail',
-  kind: 'edgeThumbnail',
+  def: customDef('edgeThumbnail'),
   json: t.type({ width: t.Int, height: t.Int, pixels: jsonBytes() }, 'Thumbnail') as unknown as t.Type<
     Thumbnail,
     unknown,

@@ -12,6 +12,7 @@
 import * as t from 'io-ts';
 import { gzipSync } from 'fflate';
 import {
+  customDef,
   decodeOrThrow,
   defineCodec,
   encodeOrThrow,
@@ -124,7 +125,7 @@ function fits(h: { width: number; height: number; layerCount: number }, size: nu
 /** An uncompressed TEMD file. */
 export const temd: Codec<TemdWorld> = defineCodec<TemdWorld>({
   name: 'temd',
-  kind: 'terrarumTemd',
+  def: customDef('terrarumTemd'),
   json: temdJson,
   minSize: HEADER,
   children: [
@@ -260,7 +261,7 @@ export type TemdFile = { gzip: true; world: Kept<TemdWorld> } | { gzip: false; w
 /** Reads a TEMD file, gzipped or not (the importer of the time read it raw, the exporter gzipped it). */
 export const temdFile: Codec<TemdFile> = defineCodec<TemdFile>({
   name: 'temdFile',
-  kind: 'terrarumTemdFile',
+  def: customDef('terrarumTemdFile'),
   json: t.union([
     t.type({ gzip: t.literal(true), world: temdGz.json }),
     t.type({ gzip: t.literal(false), world: temd.json }),

@@ -9,6 +9,7 @@
  */
 import * as t from 'io-ts';
 import {
+  customDef,
   array,
   bytes,
   bytesEqual,
@@ -147,7 +148,7 @@ function notesOf(context: Map<unknown, unknown>): DiskNotes | undefined {
 function uniqueId(id: Codec<string>): Codec<string> {
   return defineCodec<string>({
     name: id.name,
-    kind: 'tevdUniqueId',
+    def: customDef('tevdUniqueId'),
     json: id.json,
     size: id.size,
     children: [{ key: 'id', codec: id }],
@@ -168,7 +169,7 @@ function uniqueId(id: Codec<string>): Codec<string> {
 /** The u32be entry CRC, noted for the disk CRC: as stored when read, as computed when written. */
 const entryCrcField: Codec<number> = defineCodec<number>({
   name: 'entryCrc',
-  kind: 'tevdEntryCrc',
+  def: customDef('tevdEntryCrc'),
   json: u32be.json,
   size: 4,
   children: [{ key: 'crc', codec: u32be }],
@@ -229,7 +230,7 @@ function contents(id: Codec<string>, count: Codec<number>) {
 function unknownType(type: number): Codec<TevdContent> {
   return defineCodec<TevdContent>({
     name: 'unknownType',
-    kind: 'tevdUnknownType',
+    def: customDef('tevdUnknownType'),
     json: t.never as unknown as t.Type<TevdContent, unknown, unknown>,
     read(r) {
       throw r.error(`unknown entry type 0x${type.toString(16)}`);
@@ -396,7 +397,7 @@ export function entryCrc(entry: TevdEntry, layout: TevdLayout): number {
 /** A TerranVirtualDisk (TEVd 2017 / 2023, TVDA). */
 export const tevdDisk: Codec<TevdDisk> = defineCodec<TevdDisk>({
   name: 'tevdDisk',
-  kind: 'tevdDisk',
+  def: customDef('tevdDisk'),
   json: diskJson,
   minSize: 47,
   children: [

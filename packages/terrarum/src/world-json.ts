@@ -10,6 +10,7 @@
 import * as t from 'io-ts';
 import { gzipSync } from 'fflate';
 import {
+  customDef,
   DecodeError,
   defineCodec,
   inflateBounded,
@@ -222,7 +223,7 @@ export function setLayerTiles(world: JsonWorld, key: string, tiles: Uint16Array)
  */
 export const jsonWorld: Codec<JsonWorld> = defineCodec<JsonWorld>({
   name: 'jsonWorld',
-  kind: 'terrarumJsonWorld',
+  def: customDef('terrarumJsonWorld'),
   json: t.type({ text: t.string }, 'JsonWorld') as unknown as t.Type<JsonWorld, unknown, unknown>,
   minSize: 2,
   read(r) {

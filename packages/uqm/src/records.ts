@@ -5,6 +5,7 @@
  */
 import * as t from 'io-ts';
 import {
+  customDef,
   array,
   bytes,
   bytesEqual,
@@ -73,7 +74,7 @@ export const summaryTail = struct({
  */
 export const restText: Codec<string | { bytes: Uint8Array }> = defineCodec<string | { bytes: Uint8Array }>({
   name: 'restText',
-  kind: 'uqmText',
+  def: customDef('uqmText'),
   json: t.union([t.string, t.type({ bytes: jsonBytes() })]) as unknown as t.Type<
     string | { bytes: Uint8Array },
     unknown,
@@ -268,7 +269,7 @@ export function queue<A>(entry: Codec<A>): Codec<{ entries: A[]; rest?: Uint8Arr
   const restBytes = bytes('rest');
   return defineCodec({
     name: `queue(${entry.name})`,
-    kind: 'uqmQueue',
+    def: customDef('uqmQueue'),
     json,
     minSize: 0,
     children: [{ key: 'entries', codec: entry }],

@@ -6,6 +6,7 @@
  */
 import * as t from 'io-ts';
 import {
+  customDef,
   chunkList,
   defineCodec,
   i32le,
@@ -116,7 +117,7 @@ function summaryChunk(kind: SaveMagic): Codec<Summary> {
   >;
   return defineCodec<Summary>({
     name: `summary(${JSON.stringify(kind)})`,
-    kind: 'uqmSummary',
+    def: customDef('uqmSummary'),
     json,
     minSize: 8 + (fields.size ?? 0),
     read(r) {
@@ -165,7 +166,7 @@ function namesByRevision() {
  */
 export const gameStateChunk: Codec<GameState | { raw: Uint8Array }> = defineCodec<GameState | { raw: Uint8Array }>({
   name: 'gameStateChunk',
-  kind: 'uqmGameState',
+  def: customDef('uqmGameState'),
   json: t.union([t.type({ raw: jsonBytes() }), jsonRecord(t.number)]) as unknown as t.Type<
     GameState | { raw: Uint8Array },
     unknown,

@@ -10,6 +10,7 @@
  */
 import * as t from 'io-ts';
 import {
+  customDef,
   array,
   bytes,
   defineCodec,
@@ -91,7 +92,7 @@ function systemBlocks(recordSize: RecordSize, offsets: number[], base: number): 
   const system = struct({ worlds });
   return defineCodec<StarSystem[]>({
     name: `systemBlocks(${recordSize})`,
-    kind: 'uqmStarSystems',
+    def: customDef('uqmStarSystems'),
     json: t.array(t.type({ star: t.number, worlds: worlds.json })) as unknown as t.Type<StarSystem[], unknown, unknown>,
     minSize: 0,
     read(r) {
@@ -160,7 +161,7 @@ export function starInfo(recordSize: RecordSize = 12): Codec<StarInfo> {
   ]) as unknown as t.Type<StarInfo, unknown, unknown>;
   return defineCodec<StarInfo>({
     name: `starInfo(${recordSize})`,
-    kind: 'uqmStarInfo',
+    def: customDef('uqmStarInfo'),
     json,
     minSize: STAR_TABLE_SIZE,
     read(r) {

@@ -9,6 +9,7 @@
  */
 import * as t from 'io-ts';
 import {
+  customDef,
   aligned,
   array,
   borrowedBytes,
@@ -235,10 +236,9 @@ function objectTable(order: ByteOrder, count: number, externals: number): Codec<
   };
   return defineCodec<ZObject[]>({
     name: `objectTable(${order})`,
-    kind: 'zippyObjectTable',
+    def: customDef('zippyObjectTable', { params: { order, count, externals } }),
     json: t.array(objectJson) as unknown as t.Type<ZObject[], unknown, unknown>,
     minSize: count * DIRECTORY_ENTRY,
-    meta: { order, count, externals },
     children: [
       { key: 'directory', codec: entry },
       { key: 'body', codec: body(0) },
