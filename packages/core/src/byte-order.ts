@@ -8,6 +8,7 @@
 import * as t from 'io-ts';
 import { defineCodec, type Codec } from './codec.js';
 import { customDef } from './def.js';
+import { latin1Bytes, showBytes } from './literal.js';
 import { f32be, f32le, f64be, f64le } from './floats.js';
 import {
   i16be,
@@ -73,22 +74,6 @@ export function byteOrdered<A>(factory: (order: Endian) => Codec<A>): ByteOrdere
   return Object.assign(select, { factory });
 }
 
-function latin1(text: string): Uint8Array {
-  const out = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c > 0xff) throw new RangeError(`byteOrderMark: character ${JSON.stringify(text[i])} is not a byte`);
-    out[i] = c;
-  }
-  return out;
-}
-
-function show(bytes: Uint8Array): string {
-  return Array.from(bytes, (b) =>
-    b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`,
-  ).join('');
-}
-
 /**
  * A byte-order mark: bytes whose value is the byte order they announce — `{ be: 'ZSAV', le: 'VASZ' }`
  * (a magic written as a big-endian integer, byte-swapped in the other order), `{ le: 'II', be: 'MM' }`
@@ -98,8 +83,8 @@ function show(bytes: Uint8Array): string {
  * `lookahead` that picks the declaration of each order.
  */
 export function byteOrderMark(marks: { readonly le: string; readonly be: string }): Codec<Endian> {
-  const le = latin1(marks.le);
-  const be = latin1(marks.be);
+  const le = latin1Bytes(marks.le, 'byteOrderMark');
+  const be = latin1Bytes(marks.be, 'byteOrderMark');
   const size = le.length;
   if (be.length !== size || size === 0)
     throw new RangeError('byteOrderMark: the two marks must have the same, non-zero length');
@@ -113,12 +98,12 @@ export function byteOrderMark(marks: { readonly le: string; readonly be: string 
     if (matches(r, at, le)) return 'le';
     throw r.error(
       'bad-magic',
-      `expected a byte-order mark "${show(be)}" (big-endian) or "${show(le)}" (little-endian), found "${show(r.bytes.subarray(at, at + size))}"`,
+      `expected a byte-order mark ${showBytes(be)} (big-endian) or ${showBytes(le)} (little-endian), found ${showBytes(r.bytes.subarray(at, at + size))}`,
       at,
     );
   };
   return defineCodec<Endian>({
-    name: `byteOrderMark(${show(be)} | ${show(le)})`,
+    name: `byteOrderMark(${showBytes(be)} | ${showBytes(le)})`,
     def: customDef('byteOrderMark', { params: { marks }, samples: ['le', 'be'] }),
     json: t.keyof({ le: null, be: null }) as unknown as t.Type<Endian, unknown, unknown>,
     size,

@@ -9,17 +9,18 @@ import { defineCodec, type Codec } from './codec.js';
 import type { Reader } from './reader.js';
 
 /** The bytes of a signature written as a string of byte values (each character one byte). */
-export function latin1Bytes(text: string): Uint8Array {
+export function latin1Bytes(text: string, what = 'magic'): Uint8Array {
   const out = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c > 0xff) throw new RangeError(`magic: character ${JSON.stringify(text[i])} is not a byte`);
+    if (c > 0xff) throw new RangeError(`${what}: character ${JSON.stringify(text[i])} is not a byte`);
     out[i] = c;
   }
   return out;
 }
 
-function show(bytes: Uint8Array): string {
+/** Bytes as a quoted string for messages: printable ASCII as itself, anything else as `\\xNN`. */
+export function showBytes(bytes: Uint8Array): string {
   let out = '';
   for (const b of bytes)
     out +=
@@ -47,7 +48,7 @@ function literalJson<V extends string | number | boolean>(values: ReadonlyArray<
  * ```
  */
 export function magic<const S extends readonly [string, ...string[]]>(...alternatives: S): Codec<S[number]> {
-  const encoded = alternatives.map(latin1Bytes);
+  const encoded = alternatives.map((a) => latin1Bytes(a));
   const size = encoded[0]!.length; // alternatives has at least one element
   if (encoded.some((e) => e.length !== size)) throw new RangeError('magic: alternatives must have the same length');
   const readFixed = (r: Reader, at: number): S[number] => {
@@ -59,10 +60,10 @@ export function magic<const S extends readonly [string, ...string[]]>(...alterna
       if (i === size) return alternatives[k]!;
     }
     const found = bytes.subarray(at, at + size);
-    throw r.error('bad-magic', `expected ${encoded.map(show).join(' or ')}, found ${show(found)}`, at);
+    throw r.error('bad-magic', `expected ${encoded.map(showBytes).join(' or ')}, found ${showBytes(found)}`, at);
   };
   return defineCodec<S[number]>({
-    name: `magic(${alternatives.map((a) => show(latin1Bytes(a))).join(' | ')})`,
+    name: `magic(${alternatives.map((a) => showBytes(latin1Bytes(a))).join(' | ')})`,
     def: { type: 'magic', alternatives },
     json: literalJson(alternatives),
     size,
