@@ -16,7 +16,7 @@
 import type { BitOrder } from './bits.js';
 import type { ChecksumAlgorithm } from './checksum.js';
 import type { ChunkFraming } from './chunk.js';
-import type { Codec } from './codec.js';
+import type { AnyCodec, Codec } from './codec.js';
 import type { EncodingName } from './encodings.js';
 import type { Endian, IntBits } from './integers.js';
 import type { Bijection } from './map.js';
@@ -24,9 +24,6 @@ import type { StructPlan } from './schema.js';
 import type { CountSpec } from './size.js';
 import type { FieldSpec } from './struct.js';
 import type { ByteLayer } from './transform.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: codecs are invariant in their value type; a definition holds codecs of any type
-type Any = Codec<any>;
 
 /** An integer of up to 48 bits (`int`, `u8` … `i48be`): a `number` in `min`…`max`. */
 export interface DefInt {
@@ -150,14 +147,14 @@ export interface DefStruct {
 /** A sequence of one codec (`array`). */
 export interface DefArray {
   readonly type: 'array';
-  readonly element: Any;
+  readonly element: AnyCodec;
   readonly count: DefCount;
 }
 
 /** A value present while its window has bytes left (`optional`). */
 export interface DefOptional {
   readonly type: 'optional';
-  readonly codec: Any;
+  readonly codec: AnyCodec;
 }
 
 /** No bytes, the value `undefined` (`nothing`, and `maybe(false, …)`). */
@@ -174,7 +171,7 @@ export type DefPadding =
 export interface DefUnionVariant {
   /** The tag value (a number when the tag codec reads numbers). */
   readonly tag: string | number;
-  readonly codec: Any;
+  readonly codec: AnyCodec;
 }
 
 /** A tag, then the codec it picks (`taggedUnion`). */
@@ -183,13 +180,13 @@ export interface DefTaggedUnion {
   readonly tag: Codec<string> | Codec<number>;
   readonly variants: ReadonlyArray<DefUnionVariant>;
   /** The codec of values under tags no variant claims, when they are kept. */
-  readonly otherwise: Any | undefined;
+  readonly otherwise: AnyCodec | undefined;
 }
 
 /** A stored value seen through a bijection (`map`). */
 export interface DefMap {
   readonly type: 'map';
-  readonly stored: Any;
+  readonly stored: AnyCodec;
   // biome-ignore lint/suspicious/noExplicitAny: the two sides are the stored codec's type and the presented type
   readonly bijection: Bijection<any, any>;
 }
@@ -198,7 +195,7 @@ export interface DefMap {
 export interface DefSized {
   readonly type: 'sized';
   readonly size: Exclude<DefCount, { readonly type: 'rest' }>;
-  readonly body: Any;
+  readonly body: AnyCodec;
 }
 
 /** One chunk with a known marker (`chunk`). */
@@ -206,13 +203,13 @@ export interface DefChunk {
   readonly type: 'chunk';
   readonly framing: ChunkFraming;
   readonly marker: string;
-  readonly body: Any;
+  readonly body: AnyCodec;
 }
 
 /** A chunk of a {@link DefChunkList} that is decoded. */
 export interface DefKnownChunk {
   readonly marker: string;
-  readonly codec: Any;
+  readonly codec: AnyCodec;
 }
 
 /** Chunks to the end of the window, known ones decoded, others kept raw (`chunkList`). */
@@ -230,7 +227,7 @@ export interface DefChunkList {
  */
 export interface DefTransform {
   readonly type: 'transform';
-  readonly codec: Any;
+  readonly codec: AnyCodec;
   /** The layers, the first nearest the file. */
   readonly layers: readonly [ByteLayer, ...ByteLayer[]];
   /** The decoded length written in front of the layered bytes, when there is one. */
@@ -241,10 +238,10 @@ export interface DefTransform {
 /** A value with a digest of its bytes (`checksum`). */
 export interface DefChecksum {
   readonly type: 'checksum';
-  readonly body: Any;
+  readonly body: AnyCodec;
   // biome-ignore lint/suspicious/noExplicitAny: the digest type is the stored codec's
   readonly algorithm: ChecksumAlgorithm<any>;
-  readonly stored: Any;
+  readonly stored: AnyCodec;
   readonly position: 'before' | 'after';
   readonly covers: 'value' | 'window';
 }
@@ -253,7 +250,7 @@ export interface DefChecksum {
 export interface DefPointer {
   readonly type: 'pointer';
   readonly offset: Codec<number>;
-  readonly target: Any;
+  readonly target: AnyCodec;
   /** The stored offset that means `null`; `undefined` when every offset points somewhere. */
   readonly nullOffset: number | undefined;
   readonly base: 'arena' | 'pointer';
@@ -265,14 +262,14 @@ export interface DefPointer {
 /** The region pointers point into (`arena`). */
 export interface DefArena {
   readonly type: 'arena';
-  readonly root: Any;
+  readonly root: AnyCodec;
 }
 
 /** A codec defined later, for recursion (`lazy`). */
 export interface DefLazy {
   readonly type: 'lazy';
   /** Resolves the codec (once; later calls return the same codec). */
-  readonly resolve: () => Any;
+  readonly resolve: () => AnyCodec;
 }
 
 /** The binary layout of an object graph image (`graphImage`). */
@@ -288,7 +285,7 @@ export interface DefInstance {
   /** The file's definition matched to the reader's schema. */
   readonly plan: StructPlan;
   /** The codec of one element of each of `plan.fields`, in order (resolved on first call). */
-  readonly elements: () => ReadonlyArray<Any>;
+  readonly elements: () => ReadonlyArray<AnyCodec>;
 }
 
 /**
@@ -307,7 +304,7 @@ export interface DefCustom {
   /** Parameters for readers of the definition (shown by tools; not interpreted). */
   readonly params: Readonly<Record<string, unknown>>;
   /** A codec of exactly the same values, built from core combinators. */
-  readonly model?: Any;
+  readonly model?: AnyCodec;
   /** Example values the codec can encode. */
   readonly samples?: ReadonlyArray<unknown>;
 }

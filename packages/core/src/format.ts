@@ -12,8 +12,6 @@ import { latin1Bytes } from './literal.js';
 import type { DecodeOptions, EncodeOptions } from './options.js';
 import type { FieldSpan } from './reader.js';
 
-type Either<L, R> = E.Either<L, R>;
-
 /**
  * A save made of several files (a Terrarum save directory, a disk image's entries): relative path →
  * bytes. Paths use `/`, never start with `/`, and have no `.` or `..` segments (see {@link checkTreePath}).
@@ -65,9 +63,9 @@ export interface SaveFormat<Doc> {
   /** How likely `input` is this format; must be fast and must never throw. */
   sniff(input: SaveInput): Confidence;
   /** Decodes a save into its document. */
-  decode(input: SaveInput, options?: DecodeOptions): Either<DecodeError, Decoded<Doc>>;
+  decode(input: SaveInput, options?: DecodeOptions): E.Either<DecodeError, Decoded<Doc>>;
   /** Encodes a document back into a save. */
-  encode(doc: Doc, options?: EncodeOptions): Either<EncodeError, SaveInput>;
+  encode(doc: Doc, options?: EncodeOptions): E.Either<EncodeError, SaveInput>;
   /** The io-ts type of the document's lossless JSON form. */
   readonly json: t.Type<Doc, unknown, unknown>;
   /** Byte ranges of the input's fields, for hex views (optional). */
