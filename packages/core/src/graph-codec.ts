@@ -9,7 +9,7 @@
 import * as t from 'io-ts';
 import { defineCodec, type Codec } from './codec.js';
 import { textEncoding } from './encodings.js';
-import type { GraphImage } from './graph.js';
+import type { GraphImage } from './graph-image.js';
 import { jsonBytes } from './json.js';
 import type { Reader } from './reader.js';
 import type { Writer } from './writer.js';

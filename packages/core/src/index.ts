@@ -2,6 +2,11 @@
  * `@savekit/core`: schema-driven binary codecs for savegames. Decode and encode with the same
  * declarations, get lossless JSON, and typed errors naming the field path and byte offset.
  *
+ * This is the front door: the combinators, `decode`/`encode`, errors, JSON and the format
+ * contract. Writing codecs by hand (the `Reader` and `Writer`, `defineCodec`, definitions, limits'
+ * internals) is `@savekit/core/kit`; object graphs are `@savekit/core/graph`, self-describing schemas
+ * `@savekit/core/schema` and file-system helpers `@savekit/core/node`.
+ *
  * @packageDocumentation
  */
 export {
@@ -21,66 +26,23 @@ export {
   type Warning,
   type WarningCode,
 } from './errors.js';
-export {
-  resolveDecodeOptions,
-  DEFAULT_MAX_DEPTH,
-  DEFAULT_MAX_ELEMENTS,
-  DEFAULT_MAX_TRANSFORM_OUTPUT,
-  type ChecksumPolicy,
-  type DecodeOptions,
-  type EncodeOptions,
-  type ResolvedDecodeOptions,
-} from './options.js';
-export {
-  BUDGET_OPTION,
-  BudgetError,
-  DecodeBudget,
-  defaultBudgetLimits,
-  isOutputLimitError,
-  MIN_TOTAL_OUTPUT,
-  MIN_WORK,
-  OUTPUT_PER_INPUT_BYTE,
-  OutputLimitError,
-  WORK_PER_INPUT_BYTE,
-  type BudgetLimits,
-  type BudgetName,
-  type BudgetOptions,
-} from './budget.js';
-export { inflateBounded, type DeflateWrapper, type InflateLimits } from './inflate.js';
-export { Reader, ReadState, type AttemptOptions, type FieldSpan, type ReadCheckpoint } from './reader.js';
-export { Writer, WriteState } from './writer.js';
+export type { ChecksumPolicy, DecodeOptions, EncodeOptions } from './options.js';
+export { BudgetError, type BudgetName } from './budget.js';
+export type { FieldSpan } from './reader.js';
 export {
   decode,
   decodeOrThrow,
-  defineCodec,
   encode,
   encodeOrThrow,
-  guardRead,
-  guardWrite,
-  readChild,
-  writeChild,
   type AnyCodec,
   type Codec,
-  type CodecChild,
-  type CodecSpec,
-  type CodecSpecBase,
   type Decoded,
-  type DefinedCodecSpec,
-  type LegacyCodecSpec,
   type TypeOf,
 } from './codec.js';
-export * from './def.js';
 export {
   fromHex,
   fromJson,
-  jsonBigInt,
-  jsonBytes,
-  jsonFloat,
-  jsonInt,
-  jsonRecord,
   JsonError,
-  nameRecord,
-  reportJsonErrors,
   toHex,
   toJson,
   type FloatJson,
@@ -90,16 +52,7 @@ export {
 export * from './integers.js';
 export { float, f32be, f32le, f64be, f64le, type FloatOptions, type NaNBits } from './floats.js';
 export { bits, type BitFields, type BitFieldSpec, type BitOrder, type BitsOptions } from './bits.js';
-export {
-  ascii,
-  cp437,
-  CP437_UPPER,
-  textEncoding,
-  TextCodingError,
-  utf8,
-  type EncodingName,
-  type TextEncoding,
-} from './encodings.js';
+export type { EncodingName } from './encodings.js';
 export {
   cstring,
   fixedString,
@@ -109,7 +62,7 @@ export {
   type TextWithTail,
 } from './strings.js';
 export type { CountSpec } from './size.js';
-export { bytes, bytesEqual } from './bytes.js';
+export { bytes } from './bytes.js';
 export { borrowedBytes } from './borrowed.js';
 export { literal, magic } from './literal.js';
 export { struct, type FieldSpec, type Fields, type FieldType, type StructType } from './struct.js';
@@ -170,9 +123,7 @@ export {
 export {
   adler32,
   checksum,
-  checksumMismatch,
   crc32,
-  reportChecksumMismatch,
   sha256,
   type ChecksumAlgorithm,
   type ChecksumOptions,
@@ -193,52 +144,4 @@ export {
   type SaveTree,
   type SniffResult,
 } from './format.js';
-export { grouped, plural } from './counts.js';
-export {
-  ArrayNumbering,
-  ArrayTable,
-  arrayIndex,
-  arrayIndexes,
-  attachTarget,
-  numberArrays,
-  refTo,
-  resolveArrayIndexes,
-  withArrayIndexes,
-  type ArrayIndexes,
-  type IndexRef,
-  type PendingRef,
-} from './array-index.js';
-export {
-  graphObject,
-  graphSize,
-  readGraph,
-  writeGraph,
-  type GraphImage,
-  type GraphRestorer,
-  type GraphSaver,
-  type ObjectSink,
-  type RestoreCallback,
-  type RestoreGenerator,
-  type RestoreContext,
-  type RestoredGraph,
-  type RestoreStatus,
-} from './graph.js';
-export { graphImage } from './graph-codec.js';
-export {
-  defaultInstance,
-  definitionsOf,
-  instanceCodec,
-  reconcile,
-  type ArrayDef,
-  type FieldDef,
-  type FieldKind,
-  type FieldPlan,
-  type Instance,
-  type KnownField,
-  type KnownStruct,
-  type Reconciled,
-  type SchemaEncoding,
-  type StructDef,
-  type StructPlan,
-} from './schema.js';
-export { layoutOf, typeNameOf, type LayoutRow } from './layout.js';
+export { arrayIndex, refTo, withArrayIndexes, type IndexRef } from './array-index.js';

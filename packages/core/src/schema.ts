@@ -1,6 +1,7 @@
 /**
- * Self-describing schemas: structure and array definitions stored inside a file (EDGE's `Stru` and
- * `Arry`, the draft's SDEF/ADEF), reconciled with the reader's own schema **by field name**:
+ * `@savekit/core/schema`: self-describing schemas — structure and array definitions stored inside a
+ * file (EDGE's `Stru` and `Arry`, the draft's SDEF/ADEF), reconciled with
+ * the reader's own schema **by field name**:
  *
  * - a field the reader does not know is decoded by its declared kind and size and **kept**, so
  *   re-encoding loses nothing;
@@ -13,7 +14,7 @@
  * **file's** field order, so an unmodified document re-encodes byte for byte; a new document is
  * written with definitions made from the reader's schema, so a file always describes itself.
  *
- * @module
+ * @packageDocumentation
  */
 import * as t from 'io-ts';
 import { defineCodec, type Codec } from './codec.js';

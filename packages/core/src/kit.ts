@@ -1,0 +1,71 @@
+/**
+ * `@savekit/core/kit`: the codec author's kit — what a package needs to write codecs of its own and
+ * tools that walk codecs, kept out of `@savekit/core` so that the front door is the declarations a
+ * format is written with (as protobuf-es keeps its wire reader and writer in `./wire`).
+ *
+ * - the cursor over the bytes and its state: {@link Reader}, {@link ReadState}, {@link Writer},
+ *   {@link WriteState};
+ * - making a codec by hand: {@link defineCodec}, {@link readChild}/{@link writeChild} (a child
+ *   under its path segment), {@link guardRead}/{@link guardWrite} (foreign exceptions to typed
+ *   errors), the typed definitions {@link CodecDef} with {@link customDef} and {@link countDef};
+ * - the JSON building blocks of a codec's `json` type ({@link jsonBytes}, {@link jsonInt}, …) and
+ *   text encodings ({@link utf8}, {@link cp437}, …);
+ * - limits: {@link resolveDecodeOptions} and the defaults, the shared {@link DecodeBudget} and its
+ *   internals, {@link inflateBounded};
+ * - reflection: {@link layoutOf}, {@link typeNameOf}; the array numbering behind `arrayIndex`;
+ * - message helpers ({@link plural}, {@link grouped}) and {@link reportChecksumMismatch}.
+ *
+ * @packageDocumentation
+ */
+export { Reader, ReadState, type AttemptOptions, type ReadCheckpoint } from './reader.js';
+export { Writer, WriteState } from './writer.js';
+export {
+  defineCodec,
+  guardRead,
+  guardWrite,
+  readChild,
+  writeChild,
+  type CodecChild,
+  type CodecSpec,
+  type CodecSpecBase,
+  type DefinedCodecSpec,
+  type LegacyCodecSpec,
+} from './codec.js';
+export * from './def.js';
+export {
+  resolveDecodeOptions,
+  DEFAULT_MAX_DEPTH,
+  DEFAULT_MAX_ELEMENTS,
+  DEFAULT_MAX_TRANSFORM_OUTPUT,
+  type ResolvedDecodeOptions,
+} from './options.js';
+export {
+  BUDGET_OPTION,
+  DecodeBudget,
+  defaultBudgetLimits,
+  isOutputLimitError,
+  MIN_TOTAL_OUTPUT,
+  MIN_WORK,
+  OUTPUT_PER_INPUT_BYTE,
+  OutputLimitError,
+  WORK_PER_INPUT_BYTE,
+  type BudgetLimits,
+  type BudgetOptions,
+} from './budget.js';
+export { inflateBounded, type DeflateWrapper, type InflateLimits } from './inflate.js';
+export { jsonBigInt, jsonBytes, jsonFloat, jsonInt, jsonRecord, nameRecord, reportJsonErrors } from './json.js';
+export { ascii, cp437, CP437_UPPER, textEncoding, TextCodingError, utf8, type TextEncoding } from './encodings.js';
+export { bytesEqual } from './bytes.js';
+export { checksumMismatch, reportChecksumMismatch } from './checksum.js';
+export { grouped, plural } from './counts.js';
+export {
+  ArrayNumbering,
+  ArrayTable,
+  arrayIndexes,
+  attachTarget,
+  numberArrays,
+  resolveArrayIndexes,
+  type ArrayIndexes,
+  type PendingRef,
+} from './array-index.js';
+export { layoutOf, typeNameOf, type LayoutRow } from './layout.js';
