@@ -5,7 +5,8 @@ import * as flatted from 'flatted';
 import * as devalue from 'devalue';
 import { Packr } from 'msgpackr';
 import * as E from 'fp-ts/lib/Either.js';
-import { decode, encode, graphImage, readGraph, writeGraph } from '@savekit/core';
+import { decode, encode } from '@savekit/core';
+import { graphImage, readGraph, writeGraph } from '@savekit/core/graph';
 import { prng } from '../data.mjs';
 
 // writeData copies, so one scratch buffer serves every node.

@@ -4,7 +4,7 @@
 // and names into docs/formats/generated/. `layoutOf` and `typeNameOf` switch over every definition
 // variant, so the compiler names any the tables would miss.
 import { mkdirSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
-import { layoutOf } from '@savekit/core';
+import { layoutOf } from '@savekit/core/kit';
 import * as edge from '@savekit/edge';
 import * as uqm from '@savekit/uqm';
 import * as zippy from '@savekit/zippy';

@@ -1,6 +1,7 @@
 // The bundled sample saves of every format, built by our own encoders (the docs playground and the
 // CLI demo use them; `npm run samples` writes them to saves/, and a test checks the files match).
-import { encodeOrThrow, type Instance } from '@savekit/core';
+import { encodeOrThrow } from '@savekit/core';
+import type { Instance } from '@savekit/core/schema';
 import { createSave, edgeSave, newInstance, refTo, thumbnailFromRgba, type EdgeSave } from '@savekit/edge';
 import { createUqmSave, uqmSave } from '@savekit/uqm';
 import {

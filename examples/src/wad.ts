@@ -17,12 +17,12 @@ import {
   fixedString,
   i32le,
   magic,
-  plural,
   pointer,
   reordered,
   struct,
   type TypeOf,
 } from '@savekit/core';
+import { plural } from '@savekit/core/kit';
 
 /**
  * A directory entry. It is stored as `filepos, size, name`, but the lump at `filepos` needs the

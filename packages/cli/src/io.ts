@@ -19,7 +19,8 @@ import {
   type Stats,
 } from 'node:fs';
 import { join } from 'node:path';
-import { type FormatRegistry, grouped, isSaveTree, type SaveInput } from '@savekit/core';
+import { type FormatRegistry, isSaveTree, type SaveInput } from '@savekit/core';
+import { grouped } from '@savekit/core/kit';
 import { FileSystemError, readTree, writeFileAtomic, writeTreeAtomic } from '@savekit/core/node';
 import { SaveFailure, UsageError } from './errors.js';
 import { showName } from './show.js';

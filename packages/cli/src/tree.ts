@@ -6,7 +6,7 @@
  * @module
  */
 import type { Colors } from 'picocolors/types.js';
-import { grouped, plural } from '@savekit/core';
+import { grouped, plural } from '@savekit/core/kit';
 import { showJson, showName } from './show.js';
 
 /** How much of a document {@link renderTree} shows. `Infinity` anywhere means "all of it". */

@@ -5,8 +5,6 @@ import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
 import {
   array,
-  ArrayNumbering,
-  ArrayTable,
   arrayIndex,
   decode,
   DecodeError,
@@ -18,6 +16,7 @@ import {
   withArrayIndexes,
   type IndexRef,
 } from '../src/index';
+import { ArrayNumbering, ArrayTable } from '../src/kit';
 import { checkLaws, encodeOk } from './laws';
 
 interface Thing {

@@ -5,18 +5,10 @@ import {
   BudgetError,
   bytes,
   cstring,
-  DecodeBudget,
   type DecodeError,
   decode,
-  defaultBudgetLimits,
-  defineCodec,
   encodeOrThrow,
-  inflateBounded,
-  isOutputLimitError,
   layer,
-  MIN_TOTAL_OUTPUT,
-  MIN_WORK,
-  OutputLimitError,
   sized,
   struct,
   transform,
@@ -24,6 +16,16 @@ import {
   u32le,
   type Codec,
 } from '@savekit/core';
+import {
+  DecodeBudget,
+  defaultBudgetLimits,
+  defineCodec,
+  inflateBounded,
+  isOutputLimitError,
+  MIN_TOTAL_OUTPUT,
+  MIN_WORK,
+  OutputLimitError,
+} from '@savekit/core/kit';
 
 /** A layer that inflates zlib with the core's bounded inflater, as every format's zlib layer does. */
 const zlibLayer = layer(

@@ -1,5 +1,5 @@
 // Counts in text: the noun agrees with the number, thousands are grouped the same in every locale.
-import { grouped, plural } from '../src/index';
+import { grouped, plural } from '../src/kit';
 
 test('plural and grouped', () => {
   expect([

@@ -6,14 +6,12 @@ import * as E from 'fp-ts/lib/Either';
 import {
   array,
   BudgetError,
-  DecodeBudget,
   byteOrdered,
   byteOrderMark,
   bytes,
   cstring,
   decode,
   DecodeError,
-  defineCodec,
   f64,
   fourcc,
   fromJson,
@@ -32,6 +30,7 @@ import {
   type Endian,
   type TypeOf,
 } from '../src/index';
+import { DecodeBudget, defineCodec } from '../src/kit';
 import { Reader, ReadState } from '../src/reader';
 import { resolveDecodeOptions } from '../src/options';
 import { checkLaws, decodeFails, encodeFails, encodeOk } from './laws';

@@ -5,7 +5,6 @@ import {
   array,
   bytes,
   checksum,
-  checksumMismatch,
   chunk,
   chunkList,
   crc32,
@@ -22,10 +21,6 @@ import {
   layer,
   magic,
   pointer,
-  Reader,
-  ReadState,
-  resolveDecodeOptions,
-  reportChecksumMismatch,
   sized,
   struct,
   taggedUnion,
@@ -33,9 +28,16 @@ import {
   u8,
   u16le,
   u32le,
+} from '../src/index';
+import {
+  checksumMismatch,
+  Reader,
+  ReadState,
+  resolveDecodeOptions,
+  reportChecksumMismatch,
   Writer,
   WriteState,
-} from '../src/index';
+} from '../src/kit';
 import { decodeFails, encodeFails, hexBytes } from './laws';
 
 const framing = { marker: fourcc(), length: u32le };

@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
+import { decode, encode } from '../src/index';
 import {
-  decode,
-  encode,
   graphImage,
   graphObject,
   readGraph,
@@ -12,7 +11,7 @@ import {
   type GraphSaver,
   type RestoreContext,
   type RestoreGenerator,
-} from '../src/index';
+} from '../src/graph';
 import { testBudget } from '@savekit/testkit';
 import { checkLaws } from './laws';
 

@@ -2,25 +2,9 @@
 // `constructor`, `prototype` and `hasOwnProperty` through records, their JSON form and schemas.
 import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either';
-import {
-  bytes,
-  decode,
-  encode,
-  f32le,
-  fromJson,
-  instanceCodec,
-  jsonBytes,
-  jsonRecord,
-  nameRecord,
-  reconcile,
-  toJson,
-  u32le,
-  utf8,
-  type Codec,
-  type Instance,
-  type SchemaEncoding,
-  type StructDef,
-} from '../src/index';
+import { bytes, decode, encode, f32le, fromJson, toJson, u32le, type Codec } from '../src/index';
+import { jsonBytes, jsonRecord, nameRecord, utf8 } from '../src/kit';
+import { instanceCodec, reconcile, type Instance, type SchemaEncoding, type StructDef } from '../src/schema';
 
 const NAMES = ['__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString'] as const;
 const PROTO: string = NAMES[0];

@@ -5,28 +5,30 @@ import {
   bytes,
   chunk,
   decode,
-  defaultInstance,
-  definitionsOf,
   encode,
   f32le,
   fourcc,
-  instanceCodec,
   map,
   maybe,
   pstring,
-  reconcile,
   struct,
   u16le,
   u32le,
   u8,
   type Codec,
+  type TypeOf,
+} from '../src/index';
+import {
+  defaultInstance,
+  definitionsOf,
+  instanceCodec,
+  reconcile,
   type FieldKind,
   type Instance,
   type KnownStruct,
   type SchemaEncoding,
   type StructDef,
-  type TypeOf,
-} from '../src/index';
+} from '../src/schema';
 
 const text = pstring(u8, 'utf8');
 const kinds: FieldKind[] = ['numeric', 'index', 'string', 'struct'];

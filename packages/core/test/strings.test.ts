@@ -2,9 +2,6 @@ import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
 import {
   bytes,
-  bytesEqual,
-  CP437_UPPER,
-  cp437,
   cstring,
   decode,
   fixedString,
@@ -16,6 +13,7 @@ import {
   u8,
   type EncodingName,
 } from '../src/index';
+import { bytesEqual, CP437_UPPER, cp437 } from '../src/kit';
 import { checkLaws, decodeFails, encodeFails, encodeOk, hexBytes } from './laws';
 
 const alphabet: Record<EncodingName, fc.Arbitrary<string>> = {

@@ -1,7 +1,7 @@
 // The write cursor's buffer policy: writes grow the buffer by doubling (headroom for what follows), a
 // codec that knows its size presizes exactly, and finishing an exactly full buffer copies nothing.
 import fc from 'fast-check';
-import { Writer, WriteState } from '../src/index';
+import { Writer, WriteState } from '../src/kit';
 
 const writer = (capacity = 16) => new Writer(new WriteState(64), capacity);
 

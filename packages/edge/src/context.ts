@@ -5,7 +5,8 @@
  *
  * @module
  */
-import type { ArrayDef, PathSegment, StructDef } from '@savekit/core';
+import type { PathSegment } from '@savekit/core';
+import type { ArrayDef, StructDef } from '@savekit/core/schema';
 
 /** Where a structure definition is in the document: its path and offset (for what is said of it later). */
 export interface DefinitionPlace {

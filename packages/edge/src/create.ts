@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { defaultInstance, definitionsOf, type Instance, type StructDef } from '@savekit/core';
+import { defaultInstance, definitionsOf, type Instance, type StructDef } from '@savekit/core/schema';
 import type { EdgeSave, TopChunk } from './save.js';
 import { ENGINE_HEADER_PADDING } from './save.js';
 import { knownStructs, tableFor } from './tables.js';

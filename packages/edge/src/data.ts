@@ -7,35 +7,39 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import {
-  customDef,
   align,
   array as arrayOf,
-  arrayIndexes,
   chunk,
   DecodeError,
-  defineCodec,
   fourcc,
-  instanceCodec,
   peek,
-  readChild,
-  reconcile,
-  writeChild,
   type Codec,
-  type DecodeBudget,
-  type FieldDef,
-  type Instance,
   type KnownChunk,
-  type KnownField,
-  type KnownStruct,
   type Warning,
   type Padding,
+} from '@savekit/core';
+import {
+  customDef,
+  arrayIndexes,
+  defineCodec,
+  readChild,
+  writeChild,
+  type DecodeBudget,
   type Reader,
+  type Writer,
+} from '@savekit/core/kit';
+import {
+  instanceCodec,
+  reconcile,
+  type FieldDef,
+  type Instance,
+  type KnownField,
+  type KnownStruct,
   type Reconciled,
   type SchemaEncoding,
   type StructDef,
   type StructPlan,
-  type Writer,
-} from '@savekit/core';
+} from '@savekit/core/schema';
 import { edgeContext, MAX_CHUNK_DEPTH, type DefinitionPlace, type EdgeContext } from './context.js';
 import { edgeString } from './primitives.js';
 import { indexRef } from './references.js';

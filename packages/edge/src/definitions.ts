@@ -5,22 +5,9 @@
  * @module
  */
 import * as t from 'io-ts';
-import {
-  customDef,
-  array,
-  arrayIndexes,
-  defineCodec,
-  readChild,
-  u16le,
-  u8,
-  writeChild,
-  type ArrayDef,
-  type Codec,
-  type FieldDef,
-  type FieldKind,
-  type StructDef,
-  type Writer,
-} from '@savekit/core';
+import { array, u16le, u8, type Codec } from '@savekit/core';
+import { customDef, arrayIndexes, defineCodec, readChild, writeChild, type Writer } from '@savekit/core/kit';
+import type { ArrayDef, FieldDef, FieldKind, StructDef } from '@savekit/core/schema';
 import { edgeContext } from './context.js';
 import { edgeInt, edgeString } from './primitives.js';
 

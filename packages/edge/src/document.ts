@@ -5,15 +5,9 @@
  *
  * @module
  */
-import {
-  isRawChunk,
-  plural,
-  type ArrayDef,
-  type Instance,
-  type KnownChunk,
-  type Kept,
-  type StructDef,
-} from '@savekit/core';
+import { isRawChunk, type KnownChunk, type Kept } from '@savekit/core';
+import { plural } from '@savekit/core/kit';
+import type { ArrayDef, Instance, StructDef } from '@savekit/core/schema';
 import type { DataBody } from './data.js';
 import type { GlobEntry } from './glob.js';
 import type { ArryBody, EdgeSave, StruBody, TopChunk } from './save.js';

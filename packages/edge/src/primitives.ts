@@ -5,19 +5,8 @@
  * @module
  */
 import * as t from 'io-ts';
-import {
-  customDef,
-  array,
-  cp437,
-  defineCodec,
-  i32le,
-  u16le,
-  u32le,
-  u8,
-  type Codec,
-  type Reader,
-  type Writer,
-} from '@savekit/core';
+import { array, i32le, u16le, u32le, u8, type Codec } from '@savekit/core';
+import { customDef, cp437, defineCodec, type Reader, type Writer } from '@savekit/core/kit';
 
 /** `byte`: one raw byte. */
 export const edgeByte: Codec<number> = u8;

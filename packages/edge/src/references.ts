@@ -6,14 +6,9 @@
  *
  * @module
  */
-import {
-  arrayIndex,
-  attachTarget as attachCoreTarget,
-  refTo as coreRefTo,
-  type Codec,
-  type IndexRef as CoreIndexRef,
-  type Instance,
-} from '@savekit/core';
+import { arrayIndex, refTo as coreRefTo, type Codec, type IndexRef as CoreIndexRef } from '@savekit/core';
+import { attachTarget as attachCoreTarget } from '@savekit/core/kit';
+import type { Instance } from '@savekit/core/schema';
 
 /**
  * An INDEX value that is not NULL: element `index − 1` of array `$ref` — the core's

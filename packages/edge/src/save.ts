@@ -6,14 +6,12 @@
  */
 import * as t from 'io-ts';
 import {
-  customDef,
   adler32,
   align,
   bytes,
   checksum,
   chunk,
   chunkList,
-  defineCodec,
   fourcc,
   isRawChunk,
   magic,
@@ -22,13 +20,13 @@ import {
   transformKeeping,
   u32le,
   withArrayIndexes,
-  type ArrayDef,
   type Codec,
   type Kept,
   type KnownChunk,
   type RawChunk,
-  type StructDef,
 } from '@savekit/core';
+import { customDef, defineCodec } from '@savekit/core/kit';
+import type { ArrayDef, StructDef } from '@savekit/core/schema';
 import { dataBody, type DataBody } from './data.js';
 import { arrayDef, structDef } from './definitions.js';
 import { DESIGN_LUMPS, globBody, type GlobEntry } from './glob.js';

@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { bytes, u16le, u8, type AnyCodec, type FieldKind, type KnownField, type KnownStruct } from '@savekit/core';
+import { bytes, u16le, u8, type AnyCodec } from '@savekit/core';
+import type { FieldKind, KnownField, KnownStruct } from '@savekit/core/schema';
 import { indexRef } from './references.js';
 import {
   edgeAngle,

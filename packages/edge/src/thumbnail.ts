@@ -6,7 +6,8 @@
  * @module
  */
 import * as t from 'io-ts';
-import { customDef, bytes, defineCodec, jsonBytes, readChild, writeChild, type Codec } from '@savekit/core';
+import { bytes, type Codec } from '@savekit/core';
+import { customDef, defineCodec, jsonBytes, readChild, writeChild } from '@savekit/core/kit';
 import { edgeInt } from './primitives.js';
 
 /** The thumbnail as stored: its size and the pixels' little-endian bytes (2 per pixel). */

@@ -6,17 +6,8 @@
  */
 import { deflateSync } from 'fflate';
 import { compress as lzoCompress, decompress as lzoDecompress } from '@savekit/lzo1x';
-import {
-  adler32,
-  fourcc,
-  inflateBounded,
-  layer,
-  OutputLimitError,
-  u32le,
-  xor,
-  type ByteLayer,
-  type ChunkFraming,
-} from '@savekit/core';
+import { adler32, fourcc, layer, u32le, xor, type ByteLayer, type ChunkFraming } from '@savekit/core';
+import { inflateBounded, OutputLimitError } from '@savekit/core/kit';
 
 /**
  * - `A`: 1.25 … 1.29.00 (version < 0x12901): XOR with `EDGE!`, then LZO1X-1; end markers on every chunk.

@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as E from 'fp-ts/lib/Either';
-import { decode, decodeOrThrow, encodeOrThrow, formatWarning, type Instance, type StructDef } from '@savekit/core';
+import { decode, decodeOrThrow, encodeOrThrow, formatWarning } from '@savekit/core';
+import type { Instance, StructDef } from '@savekit/core/schema';
 import {
   arrays,
   combineCrcs,

@@ -2,7 +2,8 @@
 // independently), only the chunks that changed differ from the original, and INDEX references follow
 // their elements when arrays change.
 import * as E from 'fp-ts/lib/Either';
-import { decodeOrThrow, encode, encodeOrThrow, type Instance } from '@savekit/core';
+import { decodeOrThrow, encode, encodeOrThrow } from '@savekit/core';
+import type { Instance } from '@savekit/core/schema';
 import {
   arrays,
   createSave,

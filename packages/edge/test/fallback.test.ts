@@ -3,7 +3,8 @@
 // not fit its chunk the reading is rolled back (Reader.attempt) and the instance kept as `{ $raw }`.
 // Rolled back means everything the guess did: the INDEX references it read must not be resolved.
 import * as E from 'fp-ts/lib/Either';
-import { decode, encodeOrThrow, type Instance } from '@savekit/core';
+import { decode, encodeOrThrow } from '@savekit/core';
+import type { Instance } from '@savekit/core/schema';
 import { edgeSave, type DataBody } from '@savekit/edge';
 import { le32, writeFile } from './independent';
 

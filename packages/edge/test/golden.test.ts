@@ -16,11 +16,9 @@ import {
   u32le,
   u8,
   type AnyCodec,
-  type ArrayDef,
-  type Instance,
   type Kept,
-  type StructDef,
 } from '@savekit/core';
+import type { ArrayDef, Instance, StructDef } from '@savekit/core/schema';
 import {
   edgeAngle,
   edgeFloat,

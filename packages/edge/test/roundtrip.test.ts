@@ -2,7 +2,7 @@
 // every variant (random variables, mobjs with random floats, strings and references, players, an
 // unknown Glob lump) — each encodes, decodes, re-encodes byte for byte, survives JSON and is sniffed.
 import fc from 'fast-check';
-import type { Instance } from '@savekit/core';
+import type { Instance } from '@savekit/core/schema';
 import { convertVariant, createSave, format, newInstance, refTo, type EdgeSave } from '@savekit/edge';
 import { roundTripSuite } from '@savekit/testkit';
 import { goldens } from './corpus';

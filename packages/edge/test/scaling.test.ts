@@ -4,15 +4,9 @@
 // one took 106 s: every field was looked up in a list, and every new `Stru` reconciled them all again.
 // The work is counted, not timed: the definitions' field objects count how often their names are read.
 import * as E from 'fp-ts/lib/Either';
-import {
-  DecodeBudget,
-  decode,
-  encodeOrThrow,
-  type DecodeOptions,
-  type Decoded,
-  type FieldDef,
-  type Instance,
-} from '@savekit/core';
+import { decode, encodeOrThrow, type DecodeOptions, type Decoded } from '@savekit/core';
+import { DecodeBudget } from '@savekit/core/kit';
+import type { FieldDef, Instance } from '@savekit/core/schema';
 import { createSave, edgeSave, type EdgeSave } from '@savekit/edge';
 import { testBudget } from '@savekit/testkit';
 

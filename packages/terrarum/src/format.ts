@@ -7,15 +7,11 @@
 import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import {
-  DecodeBudget,
   decode,
   DecodeError,
   encode,
   EncodeError,
   isSaveTree,
-  jsonBytes,
-  jsonRecord,
-  plural,
   type Decoded,
   type DecodeOptions,
   type EncodeOptions,
@@ -23,6 +19,7 @@ import {
   type SaveInput,
   type Warning,
 } from '@savekit/core';
+import { DecodeBudget, jsonBytes, jsonRecord, plural } from '@savekit/core/kit';
 import { jsonWorld, type JsonWorld } from './world-json.js';
 import { worldMeta, type WorldMeta } from './meta.js';
 import { decodeSave, encodeSave, type TerrarumSave } from './save.js';

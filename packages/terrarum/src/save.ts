@@ -11,22 +11,18 @@
  */
 import * as E from 'fp-ts/lib/Either.js';
 import {
-  bytesEqual,
   checkTreePath,
-  checksumMismatch,
   crc32,
-  DecodeBudget,
   decode,
   DecodeError,
   encode,
   EncodeError,
-  nameRecord,
-  utf8,
   type DecodeOptions,
   type Decoded,
   type Path,
   type Warning,
 } from '@savekit/core';
+import { bytesEqual, checksumMismatch, DecodeBudget, nameRecord, utf8 } from '@savekit/core/kit';
 import { everyFourthByteCrc } from './crc.js';
 import { csvText, parseCsv, type CsvFile } from './csv.js';
 import { parseJsonSafely } from './json.js';

@@ -12,14 +12,10 @@
 import * as t from 'io-ts';
 import { gzipSync } from 'fflate';
 import {
-  customDef,
   decodeOrThrow,
-  defineCodec,
   encodeOrThrow,
   i32be,
   i32le,
-  inflateBounded,
-  jsonBytes,
   layer,
   magic,
   struct,
@@ -29,9 +25,8 @@ import {
   u8,
   type Codec,
   type Kept,
-  type Reader,
-  type Writer,
 } from '@savekit/core';
+import { customDef, defineCodec, inflateBounded, jsonBytes, type Reader, type Writer } from '@savekit/core/kit';
 
 /** A decoded TEMD world. */
 export interface TemdWorld {

@@ -9,38 +9,40 @@
  */
 import * as t from 'io-ts';
 import {
-  customDef,
   array,
   bytes,
-  bytesEqual,
   checksum,
   crc32,
   type ChecksumAlgorithm,
-  type DecodeBudget,
   DecodeError,
   EncodeError,
-  defineCodec,
   encodeOrThrow,
   fixedString,
   i32be,
   i64be,
-  jsonBytes,
-  reportChecksumMismatch,
   magic,
   map,
   patch,
-  readChild,
   struct,
   u16be,
   u32be,
   u48be,
   u8,
+  type Codec,
+} from '@savekit/core';
+import {
+  customDef,
+  bytesEqual,
+  type DecodeBudget,
+  defineCodec,
+  jsonBytes,
+  reportChecksumMismatch,
+  readChild,
   utf8,
   writeChild,
-  type Codec,
   type Reader,
   type Writer,
-} from '@savekit/core';
+} from '@savekit/core/kit';
 import { diskCrc, everyFourthByteCrc } from './crc.js';
 import { tevdEntryHeader, tvdaEntryHeader } from './tevd-headers.js';
 

@@ -9,20 +9,16 @@
  */
 import * as t from 'io-ts';
 import { gzipSync } from 'fflate';
+import { DecodeError, sha256, toHex, type Codec, type Path } from '@savekit/core';
 import {
   customDef,
-  DecodeError,
   defineCodec,
   inflateBounded,
   OutputLimitError,
   checksumMismatch,
-  sha256,
-  toHex,
   utf8,
-  type Codec,
   type DecodeBudget,
-  type Path,
-} from '@savekit/core';
+} from '@savekit/core/kit';
 import { ascii85Decode, ascii85Encode, Ascii85Error } from './ascii85.js';
 import { parseJsonSafely } from './json.js';
 

@@ -3,7 +3,8 @@
 // proved by counting what the budget was charged — never by timing.
 import { gzipSync as nodeGzip } from 'node:zlib';
 import * as E from 'fp-ts/lib/Either';
-import { BudgetError, DecodeBudget, DecodeError, decode, encodeOrThrow } from '@savekit/core';
+import { BudgetError, DecodeError, decode, encodeOrThrow } from '@savekit/core';
+import { DecodeBudget } from '@savekit/core/kit';
 import { testBudget } from '@savekit/testkit';
 import {
   decodeLayer,

@@ -5,17 +5,9 @@
  * @module
  */
 import fc from 'fast-check';
-import {
-  CP437_UPPER,
-  encode,
-  unreachableDef,
-  type AnyCodec,
-  type Codec,
-  type DefCount,
-  type EncodingName,
-  type GraphImage,
-  type DefInstance,
-} from '@savekit/core';
+import { encode, type AnyCodec, type Codec, type EncodingName } from '@savekit/core';
+import { CP437_UPPER, unreachableDef, type DefCount, type DefInstance } from '@savekit/core/kit';
+import type { GraphImage } from '@savekit/core/graph';
 
 /** Options of {@link arbitrary}. */
 export interface ArbitraryOptions {

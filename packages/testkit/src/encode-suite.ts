@@ -12,7 +12,6 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import {
-  bytesEqual,
   formatPath,
   fromJson,
   isSaveTree,
@@ -22,6 +21,7 @@ import {
   type SaveFormat,
   type SaveInput,
 } from '@savekit/core';
+import { bytesEqual } from '@savekit/core/kit';
 import { testBudget } from './budget.js';
 import { finish, preview, type SuiteFailure, type SuiteReport } from './report.js';
 

@@ -6,7 +6,8 @@
  */
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
-import { bytesEqual, isSaveTree, type AnyCodec, type SaveFormat, type SaveInput } from '@savekit/core';
+import { isSaveTree, type AnyCodec, type SaveFormat, type SaveInput } from '@savekit/core';
+import { bytesEqual } from '@savekit/core/kit';
 import { arbitrary, type ArbitraryOptions } from './arbitrary.js';
 import { checkDecodedPaths } from './paths.js';
 import { finish, preview, type SuiteFailure, type SuiteReport } from './report.js';

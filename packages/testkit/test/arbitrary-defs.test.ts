@@ -15,20 +15,15 @@ import {
   compression,
   crc32,
   cstring,
-  customDef,
   decode,
-  defineCodec,
-  definitionsOf,
   encode,
   f32be,
   f64le,
   fixedString,
   float,
   fourcc,
-  graphImage,
   i24be,
   i64be,
-  instanceCodec,
   lazy,
   literal,
   magic,
@@ -38,7 +33,6 @@ import {
   padding,
   pointer,
   pstring,
-  reconcile,
   sha256,
   sized,
   struct,
@@ -53,12 +47,18 @@ import {
   xor,
   type AnyCodec,
   type Codec,
-  type CodecDefType,
+} from '@savekit/core';
+import { customDef, defineCodec, type CodecDefType } from '@savekit/core/kit';
+import { graphImage } from '@savekit/core/graph';
+import {
+  definitionsOf,
+  instanceCodec,
+  reconcile,
   type Instance,
   type KnownStruct,
   type SchemaEncoding,
   type StructDef,
-} from '@savekit/core';
+} from '@savekit/core/schema';
 import { arbitrary } from '../src/index';
 
 const framing = { marker: fourcc({ alnum: true }), length: u32le, align: 4, endMarker: (m: string) => m.toUpperCase() };

@@ -10,13 +10,13 @@ import {
   EncodeError,
   encode,
   fixedString,
-  jsonRecord,
   magic,
   u16le,
   u8,
   struct,
   type SaveFormat,
 } from '@savekit/core';
+import { jsonRecord } from '@savekit/core/kit';
 import * as t from 'io-ts';
 import { encodeSuite, SuiteError, type EncodeReport } from '../src/index';
 

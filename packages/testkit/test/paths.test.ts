@@ -9,12 +9,10 @@ import {
   crc32,
   cstring,
   decode,
-  defineCodec,
   encode,
   fourcc,
   pathAnnotation,
   pointer,
-  readChild,
   type SaveFormat,
   sized,
   struct,
@@ -24,6 +22,7 @@ import {
   u32le,
   xor,
 } from '@savekit/core';
+import { defineCodec, readChild } from '@savekit/core/kit';
 import {
   checkDecodedPaths,
   checkErrorPaths,

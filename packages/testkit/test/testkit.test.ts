@@ -10,7 +10,6 @@ import {
   chunkList,
   crc32,
   cstring,
-  customDef,
   decode,
   encode,
   f32le,
@@ -39,11 +38,12 @@ import {
   u8,
   xor,
   compression,
-  graphImage,
   type AnyCodec,
   type Codec,
   type SaveFormat,
 } from '@savekit/core';
+import { customDef } from '@savekit/core/kit';
+import { graphImage } from '@savekit/core/graph';
 import {
   arbitrary,
   fuzzInput,

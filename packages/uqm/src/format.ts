@@ -5,17 +5,8 @@
  */
 import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
-import {
-  decode,
-  DecodeError,
-  encode,
-  fourcc,
-  isSaveTree,
-  plural,
-  switchOn,
-  type Codec,
-  type SaveFormat,
-} from '@savekit/core';
+import { decode, DecodeError, encode, fourcc, isSaveTree, switchOn, type Codec, type SaveFormat } from '@savekit/core';
+import { plural } from '@savekit/core/kit';
 import { legacySave, looksLegacy, type LegacySave } from './legacy.js';
 import { isSaveMagic, magicOf, uqmSave, type UqmSave } from './save.js';
 import { fuel, resourceUnits, roster, scanOf } from './edits.js';

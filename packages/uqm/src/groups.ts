@@ -11,7 +11,6 @@ import {
   array,
   bits,
   BudgetError,
-  DecodeBudget,
   DecodeError,
   decode,
   encode,
@@ -29,6 +28,7 @@ import {
   type TypeOf,
   withHooks,
 } from '@savekit/core';
+import { DecodeBudget } from '@savekit/core/kit';
 import * as E from 'fp-ts/lib/Either.js';
 
 /** IP_GROUP as a state file stores it (16 bytes; the nibble pairs decoded). */

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { OutputLimitError } from '@savekit/core';
+import { OutputLimitError } from '@savekit/core/kit';
 
 const N = 4096; // ring buffer
 const F = 16; // look-ahead (classic LZHUF: 60)

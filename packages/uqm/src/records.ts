@@ -5,26 +5,20 @@
  */
 import * as t from 'io-ts';
 import {
-  customDef,
   array,
   bytes,
-  bytesEqual,
-  defineCodec,
   fixedString,
   i16le,
   i32le,
-  jsonBytes,
   optional,
-  readChild,
   struct,
   u16le,
   u32le,
   u8,
-  utf8,
-  writeChild,
   type Codec,
   type TypeOf,
 } from '@savekit/core';
+import { customDef, bytesEqual, defineCodec, jsonBytes, readChild, utf8, writeChild } from '@savekit/core/kit';
 
 /** A name in a NUL-padded field (bytes after the NUL kept when not zero). */
 export const name16 = fixedString(16, 'utf8', { tail: 'keep' });

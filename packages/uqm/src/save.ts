@@ -5,23 +5,8 @@
  * @module
  */
 import * as t from 'io-ts';
-import {
-  customDef,
-  chunkList,
-  defineCodec,
-  i32le,
-  jsonBytes,
-  jsonRecord,
-  magic,
-  readChild,
-  struct,
-  u32le,
-  u8,
-  writeChild,
-  type ChunkEntry,
-  type Codec,
-  type TypeOf,
-} from '@savekit/core';
+import { chunkList, i32le, magic, struct, u32le, u8, type ChunkEntry, type Codec, type TypeOf } from '@savekit/core';
+import { customDef, defineCodec, jsonBytes, jsonRecord, readChild, writeChild } from '@savekit/core/kit';
 import { decode, fourcc, switchOn, withHooks } from '@savekit/core';
 import * as E from 'fp-ts/lib/Either.js';
 import { gameState, revisionOfSize, type GameState } from './game-state.js';

@@ -9,21 +9,8 @@
  * @module
  */
 import * as t from 'io-ts';
-import {
-  customDef,
-  array,
-  bytes,
-  defineCodec,
-  jsonBytes,
-  optional,
-  patch,
-  readChild,
-  struct,
-  u32le,
-  writeChild,
-  type Codec,
-  type Reader,
-} from '@savekit/core';
+import { array, bytes, optional, patch, struct, u32le, type Codec } from '@savekit/core';
+import { customDef, defineCodec, jsonBytes, readChild, writeChild, type Reader } from '@savekit/core/kit';
 
 /** Stars with an offset (`NUM_SOLAR_SYSTEMS`). */
 export const NUM_SOLAR_SYSTEMS = 502;

@@ -4,17 +4,8 @@
 // names as plain data, an encoder that refuses what would not decode — then the testkit's budget suite.
 import { join } from 'node:path';
 import * as E from 'fp-ts/lib/Either';
-import {
-  BudgetError,
-  DecodeBudget,
-  DecodeError,
-  decode,
-  encodeOrThrow,
-  fromJson,
-  OutputLimitError,
-  toJson,
-  type DecodeOptions,
-} from '@savekit/core';
+import { BudgetError, DecodeError, decode, encodeOrThrow, fromJson, toJson, type DecodeOptions } from '@savekit/core';
+import { DecodeBudget, OutputLimitError } from '@savekit/core/kit';
 import {
   createUqmSave,
   format,

@@ -9,7 +9,6 @@
  */
 import * as t from 'io-ts';
 import {
-  customDef,
   aligned,
   array,
   borrowedBytes,
@@ -17,15 +16,12 @@ import {
   byteOrderMark,
   checksum,
   crc32,
-  defineCodec,
-  jsonBytes,
   literal,
   magic,
   map,
   nothing,
   optional,
   pstring,
-  readChild,
   rebuild,
   struct,
   u8,
@@ -35,11 +31,11 @@ import {
   u32,
   u32be,
   u32le,
-  writeChild,
   type Codec,
-  type GraphImage,
   type RebuildSpec,
 } from '@savekit/core';
+import { customDef, defineCodec, jsonBytes, readChild, writeChild } from '@savekit/core/kit';
+import type { GraphImage } from '@savekit/core/graph';
 import { tagName, tagValue } from './tags.js';
 
 /** One object of a file. */

@@ -4,7 +4,8 @@
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js';
-import { decode, DecodeError, encode, isSaveTree, plural, type SaveFormat } from '@savekit/core';
+import { decode, DecodeError, encode, isSaveTree, type SaveFormat } from '@savekit/core';
+import { plural } from '@savekit/core/kit';
 import { zippyFile, type ZippyFile } from './container.js';
 
 function summary(file: ZippyFile): string[] {

@@ -8,20 +8,16 @@
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js';
+import { decode, DecodeError, encode, type EncodeError, type DecodeOptions } from '@savekit/core';
+import { DecodeBudget } from '@savekit/core/kit';
 import {
-  DecodeBudget,
-  decode,
-  DecodeError,
-  encode,
-  type EncodeError,
   readGraph,
   writeGraph,
-  type DecodeOptions,
   type GraphRestorer,
   type GraphSaver,
   type RestoreContext,
   type RestoredGraph,
-} from '@savekit/core';
+} from '@savekit/core/graph';
 import { allocateAData, isAData, restoreAData, writeAData, type AData } from './adata.js';
 import { fromGraphImage, toGraphImage, zippyFile, type ZippyFile } from './container.js';
 import { KIND } from './tags.js';

@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { DEFAULT_MAX_DEPTH, f64be, i64be, u8, u32be, Writer, WriteState } from '@savekit/core';
+import { f64be, i64be, u8, u32be } from '@savekit/core';
+import { DEFAULT_MAX_DEPTH, Writer, WriteState } from '@savekit/core/kit';
 import { ValueType } from './tags.js';
 
 /** A Lua integer (5.3's integer subtype), kept apart from floats so `1` and `1.0` stay what they were. */

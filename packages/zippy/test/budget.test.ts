@@ -5,15 +5,8 @@
 // encode suites.
 import { join } from 'node:path';
 import * as E from 'fp-ts/lib/Either';
-import {
-  BudgetError,
-  DecodeBudget,
-  DecodeError,
-  decodeOrThrow,
-  encode,
-  EncodeError,
-  type SaveFormat,
-} from '@savekit/core';
+import { BudgetError, DecodeError, decodeOrThrow, encode, EncodeError, type SaveFormat } from '@savekit/core';
+import { DecodeBudget } from '@savekit/core/kit';
 import {
   adataRestorer,
   adataSaver,

@@ -1,5 +1,6 @@
 /** `savekit build IN.json [-o SAVE]`: the save back from its JSON document. */
-import { isSaveTree, plural } from '@savekit/core';
+import { isSaveTree } from '@savekit/core';
+import { plural } from '@savekit/core/kit';
 import type { CliContext } from '../context.js';
 import { encodeSave, fromEnvelope, parseJson } from '../document.js';
 import { UsageError } from '../errors.js';

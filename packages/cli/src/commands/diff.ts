@@ -1,5 +1,6 @@
 /** `savekit diff A B`: field-level differences between two saves of one format. */
-import { formatPath, type PathSegment, plural } from '@savekit/core';
+import { formatPath, type PathSegment } from '@savekit/core';
+import { plural } from '@savekit/core/kit';
 import type { CliContext } from '../context.js';
 import { chooseFormat, decodeSave } from '../document.js';
 import { UsageError } from '../errors.js';

@@ -1,5 +1,6 @@
 /** `savekit inspect SAVE`: format, size, warnings and the document tree. */
-import { formatWarning, plural } from '@savekit/core';
+import { formatWarning } from '@savekit/core';
+import { plural } from '@savekit/core/kit';
 import type { CliContext } from '../context.js';
 import { chooseFormat, decodeSave } from '../document.js';
 import { readSave, saveSize } from '../io.js';

@@ -1,7 +1,8 @@
 /** `savekit verify SAVE...`: decode, check checksums, re-encode, compare bytes. */
 import { isDynamicPattern, globSync } from 'tinyglobby';
 import cliProgress from 'cli-progress';
-import { type FieldSpan, formatPath, grouped, isSaveTree, plural, type SaveInput } from '@savekit/core';
+import { type FieldSpan, formatPath, isSaveTree, type SaveInput } from '@savekit/core';
+import { grouped, plural } from '@savekit/core/kit';
 import type { CliContext } from '../context.js';
 import { chooseFormat, decodeSave, encodeSave } from '../document.js';
 import { describeError, SaveFailure, UnrecognisedSave, UsageError } from '../errors.js';

@@ -12,16 +12,9 @@
  */
 import fengari from 'fengari';
 import * as E from 'fp-ts/lib/Either.js';
-import {
-  type DecodeBudget,
-  DecodeError,
-  EncodeError,
-  type DecodeOptions,
-  type GraphRestorer,
-  type GraphSaver,
-  type ObjectSink,
-  type RestoreContext,
-} from '@savekit/core';
+import { DecodeError, EncodeError, type DecodeOptions } from '@savekit/core';
+import type { DecodeBudget } from '@savekit/core/kit';
+import type { GraphRestorer, GraphSaver, ObjectSink, RestoreContext } from '@savekit/core/graph';
 import { allocateAData, isAData, restoreAData, writeAData, type AData } from '../adata.js';
 import type { ZippyFile } from '../container.js';
 import {
