@@ -192,7 +192,8 @@ function rewrite(file, text, plan) {
     const body = m[4];
     const location = `${relative(root, file)}:${text.slice(0, m.index).split('\n').length}`;
     if (/\/\/|\/\*/.test(body)) {
-      if (kind.subpath === '.' && body.split(',').some((s) => moved.has(parseSpecifier(s.trim())?.name)))
+      const bare = body.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g, '');
+      if (kind.subpath === '.' && bare.split(',').some((s) => moved.has(parseSpecifier(s.trim())?.name)))
         problems.push(`${location}: an import list with comments; move its names by hand`);
       continue;
     }
