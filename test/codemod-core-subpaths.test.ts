@@ -8,6 +8,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
+// Spelled apart where the text would otherwise be rewritten when the codemod runs over this file.
+const CORE = '@savekit/core';
 const script = join(__dirname, '..', 'scripts', 'codemod-core-subpaths.mjs');
 
 function write(path: string, text: string): void {
@@ -152,9 +154,9 @@ test('Markdown code blocks are rewritten each on its own; import() types and req
       '```ts',
       "import { Writer } from '@savekit/core/kit';",
       "import { defineCodec } from '@savekit/core';",
-      "type R = import('@savekit/core').Reader;",
-      "const p = require('@savekit/core').plural;",
-      "const c = require('@savekit/core').decode;",
+      `type R = import('${CORE}').Reader;`,
+      `const p = require('${CORE}').plural;`,
+      `const c = require('${CORE}').decode;`,
       '```',
       '',
     ].join('\n'),
