@@ -77,6 +77,8 @@ test('every example type-checks', () => {
     baseUrl: root,
     paths: {
       ...Object.fromEntries(packageNames.map((name) => [`@savekit/${name}`, [`packages/${name}/src/index.ts`]])),
+      // Subpath entries (`@savekit/core/kit`, `/graph`, `/schema`, `/node`) from the sources too.
+      ...Object.fromEntries(packageNames.map((name) => [`@savekit/${name}/*`, [`packages/${name}/src/*`]])),
       '@savekit/examples/skirmish': ['examples/src/skirmish.ts'],
       '@savekit/zippy/lua': ['packages/zippy/src/lua/index.ts'],
     },
@@ -98,8 +100,9 @@ test.each(all.filter((s) => !/\bdeclare\b|@check-only/.test(s.code)).map((s) => 
     }).outputText;
     const sandboxRequire = (id: string) => {
       if (id === 'fp-ts/lib/Either.js') return Either;
-      const match = /^@savekit\/([a-z0-9-]+)$/.exec(id);
-      if (match && packageNames.includes(match[1]!)) return require(`../packages/${match[1]}/src/index`);
+      const match = /^@savekit\/([a-z0-9-]+)(?:\/([a-z0-9-]+))?$/.exec(id);
+      if (match && packageNames.includes(match[1]!))
+        return require(`../packages/${match[1]}/src/${match[2] ?? 'index'}`);
       // Examples may check what they show with Node's assert (and nothing else from Node).
       if (id === 'node:assert/strict' || id === 'node:assert') return require(id);
       if (id === '@savekit/examples/skirmish') return require('../examples/src/skirmish');

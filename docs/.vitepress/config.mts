@@ -48,6 +48,7 @@ export default defineConfig({
             { text: 'Errors and warnings', link: '/guide/errors' },
             { text: 'Limits and budgets', link: '/guide/limits' },
             { text: 'Lossless JSON', link: '/guide/json' },
+            { text: "Entry points and the codec author's kit", link: '/guide/kit' },
           ],
         },
       ],
