@@ -48,7 +48,7 @@ export function graphSize(image: GraphImage): number {
  * One object of an image as plain values (for inspection and tests; allocates).
  *
  * @throws RangeError when `n` is not an object number of the image (1 to {@link graphSize}).
- * @throws {@link DecodeError} when the object's kind index is outside `kinds` (an image decoded
+ * @throws A {@link DecodeError} when the object's kind index is outside `kinds` (an image decoded
  * from a file is only checked for that by {@link readGraph}).
  */
 export function graphObject(
