@@ -1,7 +1,9 @@
 /**
- * `@savekit/core/kit`: the codec author's kit — what a package needs to write codecs of its own and
- * tools that walk codecs, kept out of `@savekit/core` so that the front door is the declarations a
- * format is written with (as protobuf-es keeps its wire reader and writer in `./wire`).
+ * `@savekit/core/kit`: the codec author's kit, for codecs and tools written by hand.
+ *
+ * What a package needs to write codecs of its own and tools that walk codecs, kept out of
+ * `@savekit/core` so that the front door is the declarations a format is written with (as
+ * protobuf-es keeps its wire reader and writer in `./wire`):
  *
  * - the cursor over the bytes and its state: {@link Reader}, {@link ReadState}, {@link Writer},
  *   {@link WriteState};

@@ -1,7 +1,8 @@
 /**
- * `@savekit/core/schema`: self-describing schemas — structure and array definitions stored inside a
- * file (EDGE's `Stru` and `Arry`, the draft's SDEF/ADEF), reconciled with
- * the reader's own schema **by field name**:
+ * `@savekit/core/schema`: self-describing schemas, reconciled with the reader's own by field name.
+ *
+ * Structure and array definitions stored inside a file (EDGE's `Stru` and `Arry`, the draft's
+ * SDEF/ADEF) are matched to the reader's own schema **by field name**:
  *
  * - a field the reader does not know is decoded by its declared kind and size and **kept**, so
  *   re-encoding loses nothing;
