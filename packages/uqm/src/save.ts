@@ -6,25 +6,30 @@
  */
 import * as t from 'io-ts';
 import {
-  customDef,
+  bytes,
   chunkList,
+  customDef,
+  decode,
   defineCodec,
+  fourcc,
   i32le,
   jsonBytes,
   jsonRecord,
   magic,
   readChild,
+  remaining,
   struct,
+  switchOn,
   u32le,
   u8,
+  withHooks,
   writeChild,
   type ChunkEntry,
   type Codec,
   type TypeOf,
 } from '@savekit/core';
-import { decode, fourcc, switchOn, withHooks } from '@savekit/core';
 import * as E from 'fp-ts/lib/Either.js';
-import { gameState, revisionOfSize, type GameState } from './game-state.js';
+import { gameState, MEGAMOD_STATE_SIZES, revisionOfSize, type GameState } from './game-state.js';
 import {
   battleGroups,
   encounterEntry,
@@ -159,59 +164,74 @@ function namesByRevision() {
   return revisionNames;
 }
 
+/** The case of each game-state revision (`rev0` vanilla … `rev5` MMV4), and `raw` for none. */
+type StateCase = `rev${number}` | 'raw';
+
 /**
- * The `GmSt` chunk: the game state of the revision its size names, or its bytes when no revision has
- * that size. Its JSON is a null-prototype record of entry names (`jsonRecord`), so a name such as
- * `__proto__` stays an own entry (and is refused on encode as no revision's).
+ * A revision's game state, charged one unit of work per bit (the bit fields are read a bit at a time,
+ * 1,238 of them in vanilla's 410 entries): a file of many GmSt chunks costs what its entries cost.
  */
-export const gameStateChunk: Codec<GameState | { raw: Uint8Array }> = defineCodec<GameState | { raw: Uint8Array }>({
-  name: 'gameStateChunk',
-  def: customDef('uqmGameState'),
-  json: t.union([t.type({ raw: jsonBytes() }), jsonRecord(t.number)]) as unknown as t.Type<
-    GameState | { raw: Uint8Array },
-    unknown,
-    unknown
-  >,
-  minSize: 0,
-  read(r) {
-    const revision = revisionOfSize(r.remaining);
-    if (revision === undefined) {
-      r.warn(
-        'game-state-size',
-        `a game state of ${r.remaining} bytes is no known revision (155 vanilla; MegaMod 157, 229, 297, 305, 309); kept as bytes`,
-      );
-      return { raw: r.take(r.remaining) };
-    }
-    // One unit of work per bit (the bit fields are read a bit at a time, 1,238 of them in vanilla's
-    // 410 entries): a file of many GmSt chunks costs what its entries cost, in time and in memory.
-    r.work(r.remaining * 8);
-    return gameState(revision).read(r);
-  },
-  write(w, value) {
-    if (typeof value !== 'object' || value === null || Array.isArray(value))
-      throw w.error('expected the game state: an object of entries, or { raw }');
-    if (Object.hasOwn(value, 'raw')) {
-      const raw = (value as { raw?: unknown }).raw;
-      if (!(raw instanceof Uint8Array)) throw w.error('expected { raw } to hold bytes');
-      if (Object.keys(value).length !== 1) throw w.error('a game state kept as bytes is { raw } and nothing else');
-      // Bytes of a known revision's size would decode as entries, not as { raw }.
-      if (revisionOfSize(raw.length) !== undefined)
-        throw w.error(`a game state of ${raw.length} bytes is a known revision: give its entries, not { raw }`);
-      w.append(raw);
-      return;
-    }
-    const state = value as GameState;
-    const count = Object.keys(state).length;
-    // The revision is the one whose entries the value has: exactly its names, each an own entry.
-    for (const { revision, names } of namesByRevision()) {
-      if (count === names.length && names.every((n) => Object.hasOwn(state, n))) {
-        gameState(revision).write(w, state);
-        return;
-      }
-    }
-    throw w.error('the game state matches no revision: its entries are not those of vanilla or a MegaMod revision');
+function chargedState(revision: number): Codec<GameState> {
+  const state = gameState(revision);
+  return withHooks(state, {
+    beforeRead({ reader }) {
+      reader.work((state.size ?? 0) * 8);
+    },
+  });
+}
+
+/** A game state of no known revision's size: its bytes, with a warning. */
+const rawState = withHooks(struct({ raw: bytes('rest') }), {
+  afterRead({ raw }, { reader }) {
+    reader.warn(
+      'game-state-size',
+      `a game state of ${raw.length} bytes is no known revision (155 vanilla; MegaMod 157, 229, 297, 305, 309); kept as bytes`,
+    );
   },
 });
+
+/** The case a game-state value is written with: `raw` for `{ raw }`, else the revision whose entries it has. */
+function stateCase(value: GameState | { raw: Uint8Array }): StateCase {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new Error('expected the game state: an object of entries, or { raw }');
+  if (Object.hasOwn(value, 'raw')) {
+    if (Object.keys(value).length !== 1) throw new Error('a game state kept as bytes is { raw } and nothing else');
+    return 'raw';
+  }
+  const count = Object.keys(value).length;
+  // The revision is the one whose entries the value has: exactly its names, each an own entry.
+  for (const { revision, names } of namesByRevision())
+    if (count === names.length && names.every((n) => Object.hasOwn(value, n))) return `rev${revision}`;
+  throw new Error('the game state matches no revision: its entries are not those of vanilla or a MegaMod revision');
+}
+
+/**
+ * The `GmSt` chunk: the game state of the revision its size names, or its bytes when no revision has
+ * that size — a `switchOn` the chunk's size (`remaining()`). Writing checks the size back, so bytes
+ * of a known revision's size are refused as `{ raw }`. Its JSON is a null-prototype record of entry
+ * names (`jsonRecord`), so a name such as `__proto__` stays an own entry (and is refused on encode as
+ * no revision's).
+ */
+export const gameStateChunk: Codec<GameState | { raw: Uint8Array }> = switchOn(
+  remaining(),
+  {
+    ...Object.fromEntries(MEGAMOD_STATE_SIZES.map((_, revision) => [`rev${revision}`, chargedState(revision)])),
+    raw: rawState,
+  } as Record<StateCase, Codec<GameState | { raw: Uint8Array }>>,
+  {
+    name: 'gameStateChunk',
+    json: t.union([t.type({ raw: jsonBytes() }), jsonRecord(t.number)]) as unknown as t.Type<
+      GameState | { raw: Uint8Array },
+      unknown,
+      unknown
+    >,
+    select: (size): StateCase => {
+      const revision = revisionOfSize(size);
+      return revision === undefined ? 'raw' : `rev${revision}`;
+    },
+    caseOf: stateCase,
+  },
+);
 
 /** The chunks a save of this magic may hold after `Summ`, by tag: their bodies' codecs. */
 export function knownChunks(kind: SaveMagic) {
