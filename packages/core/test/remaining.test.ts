@@ -43,7 +43,10 @@ const body = switchOn(
 const bodies: fc.Arbitrary<Body> = fc.oneof(
   fc.integer({ min: 0, max: 255 }).map((small) => ({ small })),
   fc.integer({ min: 0, max: 0xffffffff }).map((wide) => ({ wide })),
-  fc.uint8Array({ maxLength: 9 }).filter((raw) => raw.length !== 1 && raw.length !== 4).map((raw) => ({ raw })),
+  fc
+    .uint8Array({ maxLength: 9 })
+    .filter((raw) => raw.length !== 1 && raw.length !== 4)
+    .map((raw) => ({ raw })),
 );
 
 describe('remaining', () => {
