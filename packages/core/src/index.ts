@@ -122,6 +122,7 @@ export { rebuild, type RebuildInfo, type RebuildMismatch, type RebuildOptions, t
 export { lookahead, peek, type LookaheadOptions } from './peek.js';
 export { switchOn, type SwitchOptions } from './switch-on.js';
 export { remaining } from './remaining.js';
+export { chunkBody } from './chunk-body.js';
 export { withHooks, type CodecHooks, type ReadHookContext, type WriteHookContext } from './hooks.js';
 export {
   byteOrdered,

@@ -7,23 +7,20 @@
 import * as t from 'io-ts';
 import {
   bytes,
+  chunkBody,
   chunkList,
-  customDef,
   decode,
-  defineCodec,
   fourcc,
   i32le,
   jsonBytes,
   jsonRecord,
   magic,
-  readChild,
   remaining,
   struct,
   switchOn,
   u32le,
   u8,
   withHooks,
-  writeChild,
   type ChunkEntry,
   type Codec,
   type TypeOf,
@@ -55,52 +52,42 @@ export type SaveMagic = 'UMS\x01' | 'MMV4' | 'MMV3' | 'MEGA';
 /** The chunk framing: a four-byte tag, a u32 size, the body (no padding). */
 export const chunkFraming = { marker: fourcc(), length: u32le };
 
+// The fields of the `Summ` chunk before the name, by magic (MegaMod adds difficulty, seed, …).
+const vanillaSummary = {
+  sis: sisCore,
+  shipName: name16,
+  commanderName: name16,
+  planetName: name16,
+  summary: summaryTail,
+};
+const megaModSummary = {
+  sis: sisCore,
+  shipName: name32,
+  commanderName: name32,
+  planetName: name32,
+  difficulty: u8,
+  extended: u8,
+  nomad: u8,
+  seed: i32le,
+  shipSeed: u8,
+  summary: summaryTail,
+  resFactor: u8,
+};
+const { shipSeed: _, ...mmv3Summary } = megaModSummary;
+const megaSummary = { ...mmv3Summary, shipName: name16, commanderName: name16, planetName: name16 };
+const summaryFieldSpecs = {
+  'UMS\x01': vanillaSummary,
+  MMV4: megaModSummary,
+  MMV3: mmv3Summary,
+  MEGA: megaSummary,
+} as const;
+
 /** The fields of the `Summ` chunk before the name, by magic (MegaMod adds difficulty, seed, …). */
 export const summaryFields = {
-  'UMS\x01': struct({
-    sis: sisCore,
-    shipName: name16,
-    commanderName: name16,
-    planetName: name16,
-    summary: summaryTail,
-  }),
-  MMV4: struct({
-    sis: sisCore,
-    shipName: name32,
-    commanderName: name32,
-    planetName: name32,
-    difficulty: u8,
-    extended: u8,
-    nomad: u8,
-    seed: i32le,
-    shipSeed: u8,
-    summary: summaryTail,
-    resFactor: u8,
-  }),
-  MMV3: struct({
-    sis: sisCore,
-    shipName: name32,
-    commanderName: name32,
-    planetName: name32,
-    difficulty: u8,
-    extended: u8,
-    nomad: u8,
-    seed: i32le,
-    summary: summaryTail,
-    resFactor: u8,
-  }),
-  MEGA: struct({
-    sis: sisCore,
-    shipName: name16,
-    commanderName: name16,
-    planetName: name16,
-    difficulty: u8,
-    extended: u8,
-    nomad: u8,
-    seed: i32le,
-    summary: summaryTail,
-    resFactor: u8,
-  }),
+  'UMS\x01': struct(vanillaSummary),
+  MMV4: struct(megaModSummary),
+  MMV3: struct(mmv3Summary),
+  MEGA: struct(megaSummary),
 } as const;
 
 /** The `Summ` chunk's value: the SIS state and load-menu summary (MegaMod: more), and the save's name. */
@@ -109,49 +96,23 @@ export type Summary = TypeOf<(typeof summaryFields)['UMS\x01']> &
     name: string | { bytes: Uint8Array };
   };
 
+/** The bytes of the `Summ` chunk's fields that its size counts (vanilla's: 160). */
+const SUMMARY_COUNTED = 160;
+
 /**
- * The leading `Summ` chunk. Its size is 160 + the name's length — in MegaMod too, although MegaMod
- * writes more (uqm.md §5.3): so the fields are read by magic and the size gives only the name.
+ * The leading `Summ` chunk, seen as its fields and the save's name (`chunkBody`: the framing is
+ * layout). Its size is 160 + the name's length — in MegaMod too, although MegaMod writes more
+ * (uqm.md §5.3): the fields past vanilla's 160 bytes are bytes the size does not count (`uncounted`),
+ * and the name is the rest of the chunk.
  */
 function summaryChunk(kind: SaveMagic): Codec<Summary> {
-  const fields = summaryFields[kind] as unknown as Codec<Record<string, unknown>>;
-  const json = t.intersection([fields.json, t.type({ name: restText.json })]) as unknown as t.Type<
-    Summary,
-    unknown,
-    unknown
-  >;
-  return defineCodec<Summary>({
-    name: `summary(${JSON.stringify(kind)})`,
-    def: customDef('uqmSummary'),
-    json,
-    minSize: 8 + (fields.size ?? 0),
-    read(r) {
-      const at = r.pos;
-      // The chunk framing (named as the core's chunks name theirs): layout, not part of the document.
-      const tag = readChild(r, 'marker', fourcc());
-      if (tag !== 'Summ') throw r.error(`the first chunk must be Summ, found ${JSON.stringify(tag)}`, at);
-      const sizeAt = r.pos;
-      const size = readChild(r, 'length', u32le);
-      if (size < 160) throw r.error(`Summ size ${size} is less than its 160 fixed bytes`, sizeAt);
-      const nameLength = size - 160;
-      const fixed = fields.size as number;
-      if (fixed + nameLength > r.remaining)
-        throw r.error(`Summ of ${fixed} + ${nameLength} bytes is more than the ${r.remaining} bytes left`, sizeAt);
-      // The fields are the summary's own: read at its path (`summary.sis.logX`), not under a segment.
-      const value = fields.read(r);
-      const name = readChild(r.window(nameLength), 'name', restText);
-      return { ...value, name } as Summary;
-    },
-    write(w, value) {
-      if (typeof value !== 'object' || value === null) throw w.error('expected the summary');
-      writeChild(w, 'marker', fourcc(), 'Summ');
-      const name = w.sub();
-      writeChild(name, 'name', restText, value.name);
-      writeChild(w, 'length', u32le, 160 + name.length);
-      fields.write(w, value as unknown as Record<string, unknown>);
-      w.append(name.written());
-    },
-  });
+  const fields = summaryFieldSpecs[kind];
+  const uncounted = (summaryFields[kind].size as number) - SUMMARY_COUNTED;
+  return chunkBody(
+    { ...chunkFraming, uncounted },
+    'Summ',
+    struct({ ...fields, name: restText }, `summary(${JSON.stringify(kind)})`),
+  ) as unknown as Codec<Summary>;
 }
 
 // The entry names of each revision, newest first (the encoder picks the revision by them).
