@@ -7,7 +7,7 @@
  */
 import * as t from 'io-ts';
 import { defineCodec, readChild, writeChild, type Codec, type TypeOf } from './codec.js';
-import { pathAnnotation } from './errors.js';
+import { pathAnnotation, type PathSegment } from './errors.js';
 import { jsonBytes } from './json.js';
 import type { Reader } from './reader.js';
 import { patch } from './sized.js';
@@ -121,8 +121,12 @@ interface Framed {
   length?: number;
 }
 
-/** Shared framing logic of `chunk` and `chunkList`. */
-class Framer {
+/**
+ * Shared framing logic of `chunk`, `chunkList` and `chunkBody` (internal: not exported by the package).
+ *
+ * @internal
+ */
+export class Framer {
   readonly align: number;
   readonly padCounted: boolean;
   readonly lengthAfter: boolean;
@@ -145,9 +149,9 @@ class Framer {
     return (this.align - (length % this.align)) % this.align;
   }
 
-  /** Reads the marker (and the length, when it comes first) and opens the body. */
-  open(r: Reader): Framed {
-    const id = readChild(r, 'id', this.framing.marker);
+  /** Reads the marker (at `markerKey` on the path) and the length, when it comes first, and opens the body. */
+  open(r: Reader, markerKey: PathSegment = 'id'): Framed {
+    const id = readChild(r, markerKey, this.framing.marker);
     if (this.lengthAfter) return { id, body: r };
     const at = r.pos;
     const length = readChild(r, LENGTH, this.framing.length);
@@ -223,9 +227,15 @@ class Framer {
   }
 
   /** Writes a whole chunk; `writeBody` writes the body at the writer's end. */
-  write(w: Writer, id: string, pad: Uint8Array | undefined, writeBody: (w: Writer) => void): void {
+  write(
+    w: Writer,
+    id: string,
+    pad: Uint8Array | undefined,
+    writeBody: (w: Writer) => void,
+    markerKey: PathSegment = 'id',
+  ): void {
     const { marker, length } = this.framing;
-    writeChild(w, 'id', marker, id);
+    writeChild(w, markerKey, marker, id);
     const origin = w.origin;
     const reserve = !this.lengthAfter && length.size !== undefined;
     const slot = reserve ? w.reserve(length.size as number) : -1;

@@ -74,6 +74,8 @@ export { lazy } from './lazy.js';
 export { rebuild, type RebuildInfo, type RebuildMismatch, type RebuildOptions, type RebuildSpec } from './rebuild.js';
 export { lookahead, peek, type LookaheadOptions } from './peek.js';
 export { switchOn, type SwitchOptions } from './switch-on.js';
+export { remaining } from './remaining.js';
+export { chunkBody } from './chunk-body.js';
 export { withHooks, type CodecHooks, type ReadHookContext, type WriteHookContext } from './hooks.js';
 export {
   byteOrdered,

@@ -4,11 +4,9 @@
  * @module
  */
 import * as t from 'io-ts';
-import * as E from 'fp-ts/lib/Either.js';
-import { decode, DecodeError, encode, fourcc, isSaveTree, switchOn, type Codec, type SaveFormat } from '@savekit/core';
-import { plural } from '@savekit/core/kit';
+import { fileFormat, fourcc, isSaveTree, plural, switchOn, type Codec, type FileFormat } from '@savekit/core';
 import { legacySave, looksLegacy, type LegacySave } from './legacy.js';
-import { isSaveMagic, magicOf, uqmSave, type UqmSave } from './save.js';
+import { isSaveMagic, uqmSave, type UqmSave } from './save.js';
 import { fuel, resourceUnits, roster, scanOf } from './edits.js';
 
 /** A decoded UQM save: 0.8/MegaMod (with its `magic`) or 0.7 (`summary` and `stream`). */
@@ -63,34 +61,16 @@ function summary(doc: UqmDocument): string[] {
   return lines;
 }
 
-/** The UQM save format. */
-export const format: SaveFormat<UqmDocument> = {
+/** The UQM save format: `fileFormat` over {@link uqmDocument}. */
+export const format: FileFormat<UqmDocument> = fileFormat(uqmDocument, {
   id: 'uqm',
   title: 'The Ur-Quan Masters save',
-  extensions: [],
-  input: 'file',
-  sniff(input) {
-    if (isSaveTree(input)) return 0;
-    if (
-      magicOf(input) !== undefined &&
-      input.length >= 12 &&
-      input[4] === 0x53 &&
-      input[5] === 0x75 &&
-      input[6] === 0x6d &&
-      input[7] === 0x6d
-    )
-      return 0.95;
-    return looksLegacy(input) ? 0.4 : 0;
-  },
-  decode(input, options) {
-    if (isSaveTree(input)) return E.left(new DecodeError([], 0, 'a UQM save is one file, not a folder'));
-    return decode(uqmDocument, input, options);
-  },
-  encode: (doc, options) => encode(uqmDocument, doc, options),
+  // A 0.8 or MegaMod save: its magic, then its first chunk, `Summ`.
+  magic: ['UMS\x01Summ', 'MMV4Summ', 'MMV3Summ', 'MEGASumm'],
+  minLength: 12,
+  confidence: 0.95,
+  // A 0.7 save has no magic: its summary's date and the LZHUF stream's length make a weaker guess.
+  sniff: (input) => (!isSaveTree(input) && looksLegacy(input) ? 0.4 : 0),
   json: documentJson,
-  fieldMap(input) {
-    const result = decode(uqmDocument, input, { trace: true });
-    return E.isRight(result) ? (result.right.spans ?? []) : [];
-  },
   summary,
-};
+});

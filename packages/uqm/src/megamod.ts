@@ -20,6 +20,17 @@ export interface MegaModOptions {
   readonly resFactor?: number;
 }
 
+/**
+ * A 16-byte name in MegaMod's 32-byte field: text stays text; a name with bytes kept after its NUL
+ * keeps them, followed by the 16 zero bytes the wider field adds.
+ */
+function widened(name: Summary['shipName']): Summary['shipName'] {
+  if (typeof name !== 'object' || name === null) return name;
+  const tail = new Uint8Array(name.tail.length + 16);
+  tail.set(name.tail);
+  return { ...name, tail };
+}
+
 /** The same save as MegaMod writes it (`MMV4`). */
 export function toMegaMod(save: UqmSave, options: MegaModOptions = {}): UqmSave {
   if (save.magic === 'MMV4') return save;
@@ -27,6 +38,9 @@ export function toMegaMod(save: UqmSave, options: MegaModOptions = {}): UqmSave 
     throw new RangeError(`converting ${save.magic} saves is not supported; read them as they are`);
   const summary: Summary = {
     ...save.summary,
+    shipName: widened(save.summary.shipName),
+    commanderName: widened(save.summary.commanderName),
+    planetName: widened(save.summary.planetName),
     difficulty: options.difficulty ?? 0,
     extended: options.extended ?? 0,
     nomad: options.nomad ?? 0,

@@ -7,18 +7,25 @@ import * as t from 'io-ts';
 import {
   array,
   bytes,
+  bytesEqual,
+  customDef,
+  defineCodec,
   fixedString,
   i16le,
   i32le,
+  jsonBytes,
+  map,
   optional,
+  remaining,
   struct,
   u16le,
   u32le,
   u8,
+  utf8,
+  withHooks,
   type Codec,
   type TypeOf,
 } from '@savekit/core';
-import { customDef, bytesEqual, defineCodec, jsonBytes, readChild, utf8, writeChild } from '@savekit/core/kit';
 
 /** A name in a NUL-padded field (bytes after the NUL kept when not zero). */
 export const name16 = fixedString(16, 'utf8', { tail: 'keep' });
@@ -62,47 +69,59 @@ export const summaryTail = struct({
   deviceList: array(u8, 16),
 });
 
+/** Text a save's name is when it is UTF-8 that encodes back to the same bytes; else `undefined`. */
+function utf8Text(bytes: Uint8Array): string | undefined {
+  try {
+    const text = utf8.decode(bytes);
+    return bytesEqual(utf8.encode(text), bytes) ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a value is a name kept as bytes. */
+const isKeptBytes = (u: unknown): u is { bytes: Uint8Array } =>
+  typeof u === 'object' && u !== null && (u as { bytes?: unknown }).bytes instanceof Uint8Array;
+
+/**
+ * The bytes of a chunk's rest seen as text: UTF-8 text as a string, other bytes as `{ bytes }`. A
+ * bijection: a string is written as its UTF-8 (a lone surrogate has none), and bytes that are UTF-8
+ * text are refused as `{ bytes }` (they read back as the string).
+ */
+const textOrBytes = map(bytes('rest'), {
+  name: 'utf8OrBytes',
+  decode: (raw): string | { bytes: Uint8Array } => utf8Text(raw) ?? { bytes: raw },
+  encode: (value) => {
+    if (typeof value === 'string') {
+      if (!utf8.canEncode(value)) throw new Error('the text has a lone surrogate, which UTF-8 cannot encode');
+      return utf8.encode(value);
+    }
+    if (!isKeptBytes(value)) throw new Error('expected a string or { bytes }');
+    if (utf8Text(value.bytes) !== undefined)
+      throw new Error('these bytes are UTF-8 text: give them as a string, not { bytes }');
+    return value.bytes;
+  },
+  is: (u): u is string | { bytes: Uint8Array } => typeof u === 'string' || isKeptBytes(u),
+});
+
 /**
  * Text filling the rest of its chunk (a save's name): UTF-8 when it is, else the bytes as
- * `{ bytes }`, so nothing is lost.
+ * `{ bytes }`, so nothing is lost. The declaration is `map(bytes('rest'), …)`; this named codec only
+ * gives it its JSON form — the text, or `{ bytes }` — where `map` shows the stored bytes.
  */
 export const restText: Codec<string | { bytes: Uint8Array }> = defineCodec<string | { bytes: Uint8Array }>({
   name: 'restText',
-  def: customDef('uqmText'),
+  def: customDef('uqmText', { model: textOrBytes }),
   json: t.union([t.string, t.type({ bytes: jsonBytes() })]) as unknown as t.Type<
     string | { bytes: Uint8Array },
     unknown,
     unknown
   >,
   minSize: 0,
-  read(r) {
-    const raw = r.take(r.remaining);
-    const text = safeDecode(raw);
-    return text !== undefined ? text : { bytes: raw };
-  },
-  write(w, value) {
-    if (typeof value === 'string') {
-      if (!utf8.canEncode(value)) throw w.error('the text has a lone surrogate, which UTF-8 cannot encode');
-      w.append(utf8.encode(value));
-    } else if (typeof value === 'object' && value !== null && value.bytes instanceof Uint8Array) {
-      // Bytes that are UTF-8 text would be read back as the text: such a name is given as a string.
-      if (safeDecode(value.bytes) !== undefined)
-        throw w.error('these bytes are UTF-8 text: give them as a string, not { bytes }');
-      w.append(value.bytes);
-    } else throw w.error('expected a string or { bytes }');
-  },
+  children: [{ key: 'value', codec: textOrBytes }],
+  read: (r) => textOrBytes.read(r),
+  write: (w, value) => textOrBytes.write(w, value),
 });
-
-function safeDecode(bytes: Uint8Array): string | undefined {
-  try {
-    const text = utf8.decode(bytes);
-    // Only text that encodes back to the same bytes is shown as text.
-    const again = utf8.encode(text);
-    return bytesEqual(again, bytes) ? text : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** `GlSt`: exactly 75 bytes. */
 export const globalState = struct({
@@ -251,35 +270,26 @@ export function trailing(): Codec<Uint8Array | undefined> {
   return optional(bytes('rest'));
 }
 
-/** Whole entries of `entry` up to the end of the chunk; bytes left that make no entry are kept in `rest`. */
+/**
+ * Whole entries of `entry` up to the end of the chunk (as many as {@link remaining} says fit), then the
+ * bytes left that make no entry, kept in `rest` (fewer than one entry's size: more would be read back
+ * as entries, so encoding refuses them).
+ */
 export function queue<A>(entry: Codec<A>): Codec<{ entries: A[]; rest?: Uint8Array }> {
   const size = entry.size;
-  if (size === undefined) throw new RangeError('queue entries must have a fixed size');
-  const json = t.intersection([
-    t.type({ entries: t.array(entry.json) }),
-    t.partial({ rest: jsonBytes() }),
-  ]) as unknown as t.Type<{ entries: A[]; rest?: Uint8Array }, unknown, unknown>;
-  const list = array(entry, 'rest');
-  const restBytes = bytes('rest');
-  return defineCodec({
-    name: `queue(${entry.name})`,
-    def: customDef('uqmQueue'),
-    json,
-    minSize: 0,
-    children: [{ key: 'entries', codec: entry }],
-    read(r) {
-      const whole = Math.floor(r.remaining / size) * size;
-      const entries = readChild(r.window(whole), 'entries', list);
-      return r.remaining > 0 ? { entries, rest: readChild(r, 'rest', restBytes) } : { entries };
+  if (size === undefined || size === 0) throw new RangeError('queue entries must have a fixed size');
+  const declared = struct({ entries: array(entry, remaining(size)), rest: chunkRest });
+  return withHooks(
+    declared,
+    {
+      beforeWrite(value, { writer }) {
+        const rest = typeof value === 'object' && value !== null ? value.rest : undefined;
+        if (rest instanceof Uint8Array && rest.length >= size)
+          throw writer.errorAt('rest', `kept rest of ${rest.length} bytes would make whole entries`);
+      },
     },
-    write(w, value) {
-      if (typeof value !== 'object' || value === null) throw w.error('expected { entries, rest? }');
-      writeChild(w, 'entries', list, value.entries);
-      if (value.rest instanceof Uint8Array && value.rest.length >= size)
-        throw w.errorAt('rest', `kept rest of ${value.rest.length} bytes would make whole entries`);
-      writeChild(w, 'rest', chunkRest, value.rest);
-    },
-  });
+    `queue(${entry.name})`,
+  ) as Codec<{ entries: A[]; rest?: Uint8Array }>;
 }
 
 /** Decoded record types. */

@@ -5,11 +5,28 @@
  * @module
  */
 import * as t from 'io-ts';
-import { chunkList, i32le, magic, struct, u32le, u8, type ChunkEntry, type Codec, type TypeOf } from '@savekit/core';
-import { customDef, defineCodec, jsonBytes, jsonRecord, readChild, writeChild } from '@savekit/core/kit';
-import { decode, fourcc, switchOn, withHooks } from '@savekit/core';
+import {
+  bytes,
+  chunkBody,
+  chunkList,
+  decode,
+  fourcc,
+  i32le,
+  jsonBytes,
+  jsonRecord,
+  magic,
+  remaining,
+  struct,
+  switchOn,
+  u32le,
+  u8,
+  withHooks,
+  type ChunkEntry,
+  type Codec,
+  type TypeOf,
+} from '@savekit/core';
 import * as E from 'fp-ts/lib/Either.js';
-import { gameState, revisionOfSize, type GameState } from './game-state.js';
+import { gameState, MEGAMOD_STATE_SIZES, revisionOfSize, type GameState } from './game-state.js';
 import {
   battleGroups,
   encounterEntry,
@@ -35,52 +52,42 @@ export type SaveMagic = 'UMS\x01' | 'MMV4' | 'MMV3' | 'MEGA';
 /** The chunk framing: a four-byte tag, a u32 size, the body (no padding). */
 export const chunkFraming = { marker: fourcc(), length: u32le };
 
+// The fields of the `Summ` chunk before the name, by magic (MegaMod adds difficulty, seed, …).
+const vanillaSummary = {
+  sis: sisCore,
+  shipName: name16,
+  commanderName: name16,
+  planetName: name16,
+  summary: summaryTail,
+};
+const megaModSummary = {
+  sis: sisCore,
+  shipName: name32,
+  commanderName: name32,
+  planetName: name32,
+  difficulty: u8,
+  extended: u8,
+  nomad: u8,
+  seed: i32le,
+  shipSeed: u8,
+  summary: summaryTail,
+  resFactor: u8,
+};
+const { shipSeed: _, ...mmv3Summary } = megaModSummary;
+const megaSummary = { ...mmv3Summary, shipName: name16, commanderName: name16, planetName: name16 };
+const summaryFieldSpecs = {
+  'UMS\x01': vanillaSummary,
+  MMV4: megaModSummary,
+  MMV3: mmv3Summary,
+  MEGA: megaSummary,
+} as const;
+
 /** The fields of the `Summ` chunk before the name, by magic (MegaMod adds difficulty, seed, …). */
 export const summaryFields = {
-  'UMS\x01': struct({
-    sis: sisCore,
-    shipName: name16,
-    commanderName: name16,
-    planetName: name16,
-    summary: summaryTail,
-  }),
-  MMV4: struct({
-    sis: sisCore,
-    shipName: name32,
-    commanderName: name32,
-    planetName: name32,
-    difficulty: u8,
-    extended: u8,
-    nomad: u8,
-    seed: i32le,
-    shipSeed: u8,
-    summary: summaryTail,
-    resFactor: u8,
-  }),
-  MMV3: struct({
-    sis: sisCore,
-    shipName: name32,
-    commanderName: name32,
-    planetName: name32,
-    difficulty: u8,
-    extended: u8,
-    nomad: u8,
-    seed: i32le,
-    summary: summaryTail,
-    resFactor: u8,
-  }),
-  MEGA: struct({
-    sis: sisCore,
-    shipName: name16,
-    commanderName: name16,
-    planetName: name16,
-    difficulty: u8,
-    extended: u8,
-    nomad: u8,
-    seed: i32le,
-    summary: summaryTail,
-    resFactor: u8,
-  }),
+  'UMS\x01': struct(vanillaSummary),
+  MMV4: struct(megaModSummary),
+  MMV3: struct(mmv3Summary),
+  MEGA: struct(megaSummary),
 } as const;
 
 /** The `Summ` chunk's value: the SIS state and load-menu summary (MegaMod: more), and the save's name. */
@@ -89,49 +96,23 @@ export type Summary = TypeOf<(typeof summaryFields)['UMS\x01']> &
     name: string | { bytes: Uint8Array };
   };
 
+/** The bytes of the `Summ` chunk's fields that its size counts (vanilla's: 160). */
+const SUMMARY_COUNTED = 160;
+
 /**
- * The leading `Summ` chunk. Its size is 160 + the name's length — in MegaMod too, although MegaMod
- * writes more (uqm.md §5.3): so the fields are read by magic and the size gives only the name.
+ * The leading `Summ` chunk, seen as its fields and the save's name (`chunkBody`: the framing is
+ * layout). Its size is 160 + the name's length — in MegaMod too, although MegaMod writes more
+ * (uqm.md §5.3): the fields past vanilla's 160 bytes are bytes the size does not count (`uncounted`),
+ * and the name is the rest of the chunk.
  */
 function summaryChunk(kind: SaveMagic): Codec<Summary> {
-  const fields = summaryFields[kind] as unknown as Codec<Record<string, unknown>>;
-  const json = t.intersection([fields.json, t.type({ name: restText.json })]) as unknown as t.Type<
-    Summary,
-    unknown,
-    unknown
-  >;
-  return defineCodec<Summary>({
-    name: `summary(${JSON.stringify(kind)})`,
-    def: customDef('uqmSummary'),
-    json,
-    minSize: 8 + (fields.size ?? 0),
-    read(r) {
-      const at = r.pos;
-      // The chunk framing (named as the core's chunks name theirs): layout, not part of the document.
-      const tag = readChild(r, 'marker', fourcc());
-      if (tag !== 'Summ') throw r.error(`the first chunk must be Summ, found ${JSON.stringify(tag)}`, at);
-      const sizeAt = r.pos;
-      const size = readChild(r, 'length', u32le);
-      if (size < 160) throw r.error(`Summ size ${size} is less than its 160 fixed bytes`, sizeAt);
-      const nameLength = size - 160;
-      const fixed = fields.size as number;
-      if (fixed + nameLength > r.remaining)
-        throw r.error(`Summ of ${fixed} + ${nameLength} bytes is more than the ${r.remaining} bytes left`, sizeAt);
-      // The fields are the summary's own: read at its path (`summary.sis.logX`), not under a segment.
-      const value = fields.read(r);
-      const name = readChild(r.window(nameLength), 'name', restText);
-      return { ...value, name } as Summary;
-    },
-    write(w, value) {
-      if (typeof value !== 'object' || value === null) throw w.error('expected the summary');
-      writeChild(w, 'marker', fourcc(), 'Summ');
-      const name = w.sub();
-      writeChild(name, 'name', restText, value.name);
-      writeChild(w, 'length', u32le, 160 + name.length);
-      fields.write(w, value as unknown as Record<string, unknown>);
-      w.append(name.written());
-    },
-  });
+  const fields = summaryFieldSpecs[kind];
+  const uncounted = (summaryFields[kind].size as number) - SUMMARY_COUNTED;
+  return chunkBody(
+    { ...chunkFraming, uncounted },
+    'Summ',
+    struct({ ...fields, name: restText }, `summary(${JSON.stringify(kind)})`),
+  ) as unknown as Codec<Summary>;
 }
 
 // The entry names of each revision, newest first (the encoder picks the revision by them).
@@ -144,59 +125,74 @@ function namesByRevision() {
   return revisionNames;
 }
 
+/** The case of each game-state revision (`rev0` vanilla … `rev5` MMV4), and `raw` for none. */
+type StateCase = `rev${number}` | 'raw';
+
 /**
- * The `GmSt` chunk: the game state of the revision its size names, or its bytes when no revision has
- * that size. Its JSON is a null-prototype record of entry names (`jsonRecord`), so a name such as
- * `__proto__` stays an own entry (and is refused on encode as no revision's).
+ * A revision's game state, charged one unit of work per bit (the bit fields are read a bit at a time,
+ * 1,238 of them in vanilla's 410 entries): a file of many GmSt chunks costs what its entries cost.
  */
-export const gameStateChunk: Codec<GameState | { raw: Uint8Array }> = defineCodec<GameState | { raw: Uint8Array }>({
-  name: 'gameStateChunk',
-  def: customDef('uqmGameState'),
-  json: t.union([t.type({ raw: jsonBytes() }), jsonRecord(t.number)]) as unknown as t.Type<
-    GameState | { raw: Uint8Array },
-    unknown,
-    unknown
-  >,
-  minSize: 0,
-  read(r) {
-    const revision = revisionOfSize(r.remaining);
-    if (revision === undefined) {
-      r.warn(
-        'game-state-size',
-        `a game state of ${r.remaining} bytes is no known revision (155 vanilla; MegaMod 157, 229, 297, 305, 309); kept as bytes`,
-      );
-      return { raw: r.take(r.remaining) };
-    }
-    // One unit of work per bit (the bit fields are read a bit at a time, 1,238 of them in vanilla's
-    // 410 entries): a file of many GmSt chunks costs what its entries cost, in time and in memory.
-    r.work(r.remaining * 8);
-    return gameState(revision).read(r);
-  },
-  write(w, value) {
-    if (typeof value !== 'object' || value === null || Array.isArray(value))
-      throw w.error('expected the game state: an object of entries, or { raw }');
-    if (Object.hasOwn(value, 'raw')) {
-      const raw = (value as { raw?: unknown }).raw;
-      if (!(raw instanceof Uint8Array)) throw w.error('expected { raw } to hold bytes');
-      if (Object.keys(value).length !== 1) throw w.error('a game state kept as bytes is { raw } and nothing else');
-      // Bytes of a known revision's size would decode as entries, not as { raw }.
-      if (revisionOfSize(raw.length) !== undefined)
-        throw w.error(`a game state of ${raw.length} bytes is a known revision: give its entries, not { raw }`);
-      w.append(raw);
-      return;
-    }
-    const state = value as GameState;
-    const count = Object.keys(state).length;
-    // The revision is the one whose entries the value has: exactly its names, each an own entry.
-    for (const { revision, names } of namesByRevision()) {
-      if (count === names.length && names.every((n) => Object.hasOwn(state, n))) {
-        gameState(revision).write(w, state);
-        return;
-      }
-    }
-    throw w.error('the game state matches no revision: its entries are not those of vanilla or a MegaMod revision');
+function chargedState(revision: number): Codec<GameState> {
+  const state = gameState(revision);
+  return withHooks(state, {
+    beforeRead({ reader }) {
+      reader.work((state.size ?? 0) * 8);
+    },
+  });
+}
+
+/** A game state of no known revision's size: its bytes, with a warning. */
+const rawState = withHooks(struct({ raw: bytes('rest') }), {
+  afterRead({ raw }, { reader }) {
+    reader.warn(
+      'game-state-size',
+      `a game state of ${raw.length} bytes is no known revision (155 vanilla; MegaMod 157, 229, 297, 305, 309); kept as bytes`,
+    );
   },
 });
+
+/** The case a game-state value is written with: `raw` for `{ raw }`, else the revision whose entries it has. */
+function stateCase(value: GameState | { raw: Uint8Array }): StateCase {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new Error('expected the game state: an object of entries, or { raw }');
+  if (Object.hasOwn(value, 'raw')) {
+    if (Object.keys(value).length !== 1) throw new Error('a game state kept as bytes is { raw } and nothing else');
+    return 'raw';
+  }
+  const count = Object.keys(value).length;
+  // The revision is the one whose entries the value has: exactly its names, each an own entry.
+  for (const { revision, names } of namesByRevision())
+    if (count === names.length && names.every((n) => Object.hasOwn(value, n))) return `rev${revision}`;
+  throw new Error('the game state matches no revision: its entries are not those of vanilla or a MegaMod revision');
+}
+
+/**
+ * The `GmSt` chunk: the game state of the revision its size names, or its bytes when no revision has
+ * that size — a `switchOn` the chunk's size (`remaining()`). Writing checks the size back, so bytes
+ * of a known revision's size are refused as `{ raw }`. Its JSON is a null-prototype record of entry
+ * names (`jsonRecord`), so a name such as `__proto__` stays an own entry (and is refused on encode as
+ * no revision's).
+ */
+export const gameStateChunk: Codec<GameState | { raw: Uint8Array }> = switchOn(
+  remaining(),
+  {
+    ...Object.fromEntries(MEGAMOD_STATE_SIZES.map((_, revision) => [`rev${revision}`, chargedState(revision)])),
+    raw: rawState,
+  } as Record<StateCase, Codec<GameState | { raw: Uint8Array }>>,
+  {
+    name: 'gameStateChunk',
+    json: t.union([t.type({ raw: jsonBytes() }), jsonRecord(t.number)]) as unknown as t.Type<
+      GameState | { raw: Uint8Array },
+      unknown,
+      unknown
+    >,
+    select: (size): StateCase => {
+      const revision = revisionOfSize(size);
+      return revision === undefined ? 'raw' : `rev${revision}`;
+    },
+    caseOf: stateCase,
+  },
+);
 
 /** The chunks a save of this magic may hold after `Summ`, by tag: their bodies' codecs. */
 export function knownChunks(kind: SaveMagic) {

@@ -79,7 +79,10 @@ function systemBlocks(recordSize: RecordSize, offsets: number[], base: number): 
   const system = struct({ worlds });
   return defineCodec<StarSystem[]>({
     name: `systemBlocks(${recordSize})`,
-    def: customDef('uqmStarSystems'),
+    def: customDef<StarSystem[]>('uqmStarSystems', {
+      params: { recordSize },
+      samples: starInfoSamples(recordSize).map((info) => info.systems),
+    }),
     json: t.array(t.type({ star: t.number, worlds: worlds.json })) as unknown as t.Type<StarSystem[], unknown, unknown>,
     minSize: 0,
     read(r) {
@@ -134,11 +137,20 @@ function blockReader(r: Reader, start: number, end: number): Reader {
   return block;
 }
 
+/** Example images: none scanned, and Sol (star 82) with a node taken on its first two worlds. */
+function starInfoSamples(recordSize: RecordSize): StarInfo[] {
+  const world = (mineral: number): WorldRecord =>
+    recordSize === 108 ? { mineral, energy: 0, bio: 0, partial: new Uint8Array(96) } : { mineral, energy: 0, bio: 0 };
+  return [{ systems: [] }, { systems: [{ star: 82, worlds: [world(1), world(4)] }] }];
+}
+
 /**
  * The codec of a `starinfo.dat` image (vanilla records of 12 bytes, MegaMod's of 108). Offsets into
  * the table, shared blocks, and blocks that are not whole records are DecodeErrors. A codec of its own
  * rather than a declaration: a block's size is stored nowhere — it is the distance to the next block
- * in offset order — and its records are read through the core's `worldRecord` structs.
+ * in offset order — and the offset table is layout, not document: computed on write from where the
+ * blocks land, and read before the blocks it sizes. Its records are read through the core's
+ * `worldRecord` structs.
  */
 export function starInfo(recordSize: RecordSize = 12): Codec<StarInfo> {
   const world = worldLists[recordSize] as Codec<WorldRecord[]>;
@@ -148,7 +160,8 @@ export function starInfo(recordSize: RecordSize = 12): Codec<StarInfo> {
   ]) as unknown as t.Type<StarInfo, unknown, unknown>;
   return defineCodec<StarInfo>({
     name: `starInfo(${recordSize})`,
-    def: customDef('uqmStarInfo'),
+    // No declaration has its values (stars are unique): tools get samples, a new game's and Sol scanned.
+    def: customDef<StarInfo>('uqmStarInfo', { params: { recordSize }, samples: starInfoSamples(recordSize) }),
     json,
     minSize: STAR_TABLE_SIZE,
     read(r) {
