@@ -4,7 +4,8 @@
  * @module
  */
 import * as t from 'io-ts';
-import { fileFormat, fourcc, isSaveTree, plural, switchOn, type Codec, type FileFormat } from '@savekit/core';
+import { fileFormat, fourcc, isSaveTree, switchOn, type Codec, type FileFormat } from '@savekit/core';
+import { plural } from '@savekit/core/kit';
 import { legacySave, looksLegacy, type LegacySave } from './legacy.js';
 import { isSaveMagic, uqmSave, type UqmSave } from './save.js';
 import { fuel, resourceUnits, roster, scanOf } from './edits.js';

@@ -7,13 +7,9 @@ import * as t from 'io-ts';
 import {
   array,
   bytes,
-  bytesEqual,
-  customDef,
-  defineCodec,
   fixedString,
   i16le,
   i32le,
-  jsonBytes,
   map,
   optional,
   remaining,
@@ -21,11 +17,11 @@ import {
   u16le,
   u32le,
   u8,
-  utf8,
   withHooks,
   type Codec,
   type TypeOf,
 } from '@savekit/core';
+import { bytesEqual, customDef, defineCodec, jsonBytes, utf8 } from '@savekit/core/kit';
 
 /** A name in a NUL-padded field (bytes after the NUL kept when not zero). */
 export const name16 = fixedString(16, 'utf8', { tail: 'keep' });

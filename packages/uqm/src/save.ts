@@ -12,8 +12,6 @@ import {
   decode,
   fourcc,
   i32le,
-  jsonBytes,
-  jsonRecord,
   magic,
   remaining,
   struct,
@@ -25,6 +23,7 @@ import {
   type Codec,
   type TypeOf,
 } from '@savekit/core';
+import { jsonBytes, jsonRecord } from '@savekit/core/kit';
 import * as E from 'fp-ts/lib/Either.js';
 import { gameState, MEGAMOD_STATE_SIZES, revisionOfSize, type GameState } from './game-state.js';
 import {

@@ -1,7 +1,8 @@
 // The LZHUF coder: round trips on 10,000 random inputs (and the sizes around the ring and the
 // Huffman rebuild), the stream format, and streams that are cut short, never end or claim 4 GB.
 import fc from 'fast-check';
-import { bytes, cstring, utf8 } from '@savekit/core';
+import { bytes, cstring } from '@savekit/core';
+import { utf8 } from '@savekit/core/kit';
 import { LzhufError, lzhufCompress, lzhufDecompress } from '@savekit/uqm';
 import { arbitrary, randomBytes, repetitive, text } from '@savekit/testkit';
 
