@@ -31,7 +31,7 @@ export function compressBound(length: number): number {
  */
 const SCRATCH_MAX = compressBound(4 << 20);
 
-/** The output buffer kept between calls (grown up to {@link SCRATCH_MAX}), and its view. */
+/** The output buffer kept between calls (at most {@link SCRATCH_MAX} bytes), and its view. */
 let scratch = new Uint8Array(0);
 let scratchView = new DataView(scratch.buffer);
 
@@ -196,7 +196,7 @@ export function compress(input: Uint8Array): Uint8Array {
   let outView: DataView;
   if (bound <= SCRATCH_MAX) {
     if (scratch.length < bound) {
-      scratch = new Uint8Array(Math.min(SCRATCH_MAX, Math.max(bound, scratch.length * 2)));
+      scratch = new Uint8Array(bound);
       scratchView = new DataView(scratch.buffer);
     }
     out = scratch;
@@ -235,7 +235,13 @@ export function compress(input: Uint8Array): Uint8Array {
   out[op++] = M4_MARKER | 1;
   out[op++] = 0;
   out[op++] = 0;
-  if (out === scratch) return out.slice(0, op);
-  // Incompressible input fills most of the worst-case buffer: hand it back without a copy then.
-  return op * 10 >= out.length * 9 ? out.subarray(0, op) : out.slice(0, op);
+  // Incompressible input fills most of the worst-case buffer: hand it back without a copy then
+  // (the scratch buffer with it: the next call allocates another).
+  if (op * 10 < out.length * 9) return out.slice(0, op);
+  if (out === scratch) {
+    // Nothing of an earlier call may be reachable through the view's buffer.
+    out.fill(0, op);
+    scratch = new Uint8Array(0);
+  }
+  return out.subarray(0, op);
 }

@@ -120,20 +120,6 @@ function extendedLength(input: Uint8Array, ip: number, base: number, limit: numb
   }
 }
 
-/**
- * Input bytes the fast zone may read from an instruction's start: at most a literal run with a
- * one-byte length extension (2 + 273 literals, read in 8-byte steps: 2 + 280), or a match with a
- * one-byte extension (4 bytes) and its trailing literals read as one word.
- */
-const FAST_INPUT = 512;
-
-/**
- * Output bytes the fast zone may write from the output position: at most a match with a one-byte
- * length extension (288 bytes, copied in 8-byte steps: 296) and its trailing literals written as
- * one word after it (292), or a literal run of 273 in 8-byte steps (280).
- */
-const FAST_OUTPUT = 512;
-
 /** Default output limit: a hostile stream cannot make the decompressor allocate more than this. */
 export const DEFAULT_MAX_OUTPUT_LENGTH = 256 * 1024 * 1024;
 
@@ -170,122 +156,6 @@ function lengthArgument<T extends number | undefined>(
             ? 'an object'
             : `a ${typeof value}`;
   throw new LzoError('bad-argument', 0, `${name} ${shown} is not a non-negative integer`);
-}
-
-/** Where {@link fastZone} stopped, in the input and the output. */
-let fastIp = 0;
-let fastOp = 0;
-
-/**
- * Runs instructions from `ip`/`op` in `state` while both are far enough from the ends of their
- * buffers (FAST_INPUT, FAST_OUTPUT) that an instruction with at most a one-byte length extension
- * cannot reach either: such instructions need no bounds checks of their own, only the look-behind
- * check. Stops before anything else (a longer length extension, the end marker, the last bytes of
- * either buffer) and leaves it to the checked path; returns the state, and the positions in
- * {@link fastIp} and {@link fastOp}. Copies run in whole steps past what they copy: the bytes beyond
- * the output position are overwritten by what follows.
- */
-function fastZone(
-  input: Uint8Array,
-  inView: DataView,
-  out: Uint8Array,
-  outView: DataView,
-  ip: number,
-  op: number,
-  state: number,
-): number {
-  const inFast = input.length - FAST_INPUT;
-  const outFast = out.length - FAST_OUTPUT;
-  let t = 0;
-  let count = 0;
-  let distance = 0;
-  while (ip <= inFast && op <= outFast) {
-    const at = ip;
-    t = input[ip++]!;
-    if (t < 16) {
-      if (state === 0) {
-        // A literal run of 4 or more.
-        count = t + 3;
-        if (t === 0) {
-          if (input[ip] === 0) {
-            ip = at;
-            break;
-          }
-          count = 18 + input[ip++]!;
-        }
-        for (let i = 0; i < count; i += 8) {
-          outView.setInt32(op + i, inView.getInt32(ip + i, true), true);
-          outView.setInt32(op + i + 4, inView.getInt32(ip + i + 4, true), true);
-        }
-        ip += count;
-        op += count;
-        state = 4;
-        continue;
-      }
-      distance = (t >> 2) + (input[ip++]! << 2) + (state === 4 ? 2049 : 1);
-      count = state === 4 ? 3 : 2;
-    } else if (t >= 64) {
-      distance = 1 + ((t >> 2) & 7) + (input[ip++]! << 3);
-      count = (t >> 5) + 1;
-    } else if (t >= 32) {
-      count = (t & 31) + 2;
-      if (count === 2) {
-        if (input[ip] === 0) {
-          ip = at;
-          break;
-        }
-        count = 33 + input[ip++]!;
-      }
-      t = input[ip]!;
-      distance = 1 + (inView.getUint16(ip, true) >> 2);
-      ip += 2;
-    } else {
-      count = (t & 7) + 2;
-      distance = (t & 8) << 11;
-      if (count === 2) {
-        if (input[ip] === 0) {
-          ip = at;
-          break;
-        }
-        count = 9 + input[ip++]!;
-      }
-      t = input[ip]!;
-      distance += inView.getUint16(ip, true) >> 2;
-      if (distance === 0) {
-        // The end marker: the checked path ends the stream.
-        ip = at;
-        break;
-      }
-      ip += 2;
-      distance += 0x4000;
-    }
-    const from = op - distance;
-    if (from < 0)
-      throw new LzoError('lookbehind-overrun', at, `match reaches ${-from} bytes before the start of the output`);
-    if (distance >= 4) {
-      // Four bytes at a time is safe while the source is at least four bytes behind.
-      for (let i = 0; i < count; i += 8) {
-        outView.setInt32(op + i, outView.getInt32(from + i, true), true);
-        outView.setInt32(op + i + 4, outView.getInt32(from + i + 4, true), true);
-      }
-    } else {
-      // Overlapping its own output: byte by byte.
-      for (let i = 0; i < count; i++) out[op + i] = out[from + i]!;
-    }
-    op += count;
-    // Then 0–3 literals, from the low bits of the opcode or the first distance byte.
-    count = t & 3;
-    if (count === 0) state = 0;
-    else {
-      outView.setInt32(op, inView.getInt32(ip, true), true);
-      ip += count;
-      op += count;
-      state = 1;
-    }
-  }
-  fastIp = ip;
-  fastOp = op;
-  return state;
 }
 
 /**
@@ -364,14 +234,8 @@ export function decompress(input: Uint8Array, options: DecompressOptions | undef
   }
 
   for (;;) {
-    // Most instructions run in the fast zone; the checked path below takes one instruction when
-    // the fast zone stops (near either end, a length extension, the end marker, growing).
-    state = fastZone(input, inView, out, outView, ip, op, state);
-    ip = fastIp;
-    op = fastOp;
-    at = ip;
-    // The checked path: one instruction, anywhere.
     if (ip >= inEnd) inputOverrun(ip);
+    at = ip;
     t = input[ip++]!;
     if (t < 16) {
       if (state === 0) {

@@ -42,6 +42,28 @@ test('compressed sizes on text and repetitive inputs are within 2% of native', (
   expect(Math.abs(ours - theirs) / theirs).toBeLessThanOrEqual(0.02);
 });
 
+test('compress reuses a buffer between calls: earlier results stay intact, and none exposes another call', () => {
+  const a = records(100_000, 5);
+  const b = text(100_000, 6);
+  const packedA = compress(a);
+  const copyA = packedA.slice();
+  const packedB = compress(b);
+  // The second call built its output where the first did: the first result is a copy of its own.
+  expect(same(packedA, copyA)).toBe(true);
+  expect(packedA.buffer.byteLength).toBe(packedA.length);
+  expect(same(native.decompress(asBuffer(packedB), b.length), b)).toBe(true);
+  // Incompressible input is handed back as a view of the buffer it was built in: past its end that
+  // buffer holds zeros, nothing of the calls before.
+  const noise = randomBytes(100_000, 7);
+  const packedNoise = compress(noise);
+  expect(packedNoise.buffer.byteLength).toBeGreaterThan(packedNoise.length);
+  expect(new Uint8Array(packedNoise.buffer, packedNoise.byteOffset + packedNoise.length).every((x) => x === 0)).toBe(
+    true,
+  );
+  expect(same(native.decompress(asBuffer(packedNoise), noise.length), noise)).toBe(true);
+  expect(same(compress(a), copyA)).toBe(true);
+});
+
 test('damaged streams: our decompressor and liblzo agree on every one (the same bytes, or both refuse)', () => {
   // The fast path (no bounds checks of its own far from either end) and the checked path must give
   // liblzo's result on any stream, valid or not, and wherever it stops.
