@@ -25,6 +25,19 @@ export function compressBound(length: number): number {
   return length + Math.floor(length / 16) + 64 + 3;
 }
 
+/**
+ * The largest output built in the buffer kept between calls (4 MiB + its bound's margin): larger
+ * outputs get a buffer of their own, so a large input does not pin its memory after the call.
+ */
+const SCRATCH_MAX = compressBound(4 << 20);
+
+/** The output buffer kept between calls (at most {@link SCRATCH_MAX} bytes), and its view. */
+let scratch = new Uint8Array(0);
+let scratchView = new DataView(scratch.buffer);
+
+/** The dictionary of recent positions, cleared per block, kept between calls. */
+const dictionary = new Uint16Array(1 << D_BITS);
+
 /** How many of the eight bytes at `a` and `b` are equal, counted from the first (0–8). */
 function equalBytes8(view: DataView, a: number, b: number): number {
   let x = view.getInt32(a, true) ^ view.getInt32(b, true);
@@ -175,10 +188,25 @@ function compressBlock(
  * ```
  */
 export function compress(input: Uint8Array): Uint8Array {
-  const out = new Uint8Array(compressBound(input.length));
-  const outView = new DataView(out.buffer);
+  const bound = compressBound(input.length);
+  // Up to SCRATCH_MAX the output is built in a buffer kept between calls and copied out at its
+  // exact size: allocating (and zeroing) a worst-case buffer per call cost more than the copy.
+  // Every byte before the final position is written by this call before it is read or returned.
+  let out: Uint8Array;
+  let outView: DataView;
+  if (bound <= SCRATCH_MAX) {
+    if (scratch.length < bound) {
+      scratch = new Uint8Array(bound);
+      scratchView = new DataView(scratch.buffer);
+    }
+    out = scratch;
+    outView = scratchView;
+  } else {
+    out = new Uint8Array(bound);
+    outView = new DataView(out.buffer);
+  }
   const view = new DataView(input.buffer, input.byteOffset, input.byteLength);
-  const dict = new Uint16Array(1 << D_BITS);
+  const dict = dictionary;
   let op = 0;
   let at = 0;
   let left = input.length;
@@ -207,6 +235,13 @@ export function compress(input: Uint8Array): Uint8Array {
   out[op++] = M4_MARKER | 1;
   out[op++] = 0;
   out[op++] = 0;
-  // Incompressible input fills most of the worst-case buffer: hand it back without a copy then.
-  return op * 10 >= out.length * 9 ? out.subarray(0, op) : out.slice(0, op);
+  // Incompressible input fills most of the worst-case buffer: hand it back without a copy then
+  // (the scratch buffer with it: the next call allocates another).
+  if (op * 10 < out.length * 9) return out.slice(0, op);
+  if (out === scratch) {
+    // Nothing of an earlier call may be reachable through the view's buffer.
+    out.fill(0, op);
+    scratch = new Uint8Array(0);
+  }
+  return out.subarray(0, op);
 }

@@ -1,5 +1,5 @@
 // Deterministic test inputs for the LZO tests (generators from the testkit), and the EDGE payloads.
-import { corpus, randomBytes, repetitive, text } from '@savekit/testkit';
+import { corpus, prng, randomBytes, repetitive, text } from '@savekit/testkit';
 
 export { prng, randomBytes, repetitive, text } from '@savekit/testkit';
 
@@ -38,6 +38,27 @@ export function edgeChunks(): EdgeChunk[] {
   return chunks;
 }
 
+/**
+ * Save-like records (48 bytes: small integers, fixed-point coordinates, an angle, a short name and
+ * zero padding), as the benchmark's save payload: many short matches at multiples of four apart.
+ */
+export function records(length: number, seed: number): Uint8Array {
+  const next = prng(seed);
+  const out = new Uint8Array(length);
+  const view = new DataView(out.buffer);
+  const names = ['MAP01', 'IMP', 'ZOMBIEMAN', 'MEDIKIT', 'SHOTGUN', 'T:SKY1', 'F:FLOOR4_8'].map((n) =>
+    new TextEncoder().encode(n),
+  );
+  for (let at = 0; at + 48 <= length; at += 48) {
+    view.setUint32(at, (next() * 2000) | 0, true);
+    view.setInt32(at + 4, ((next() - 0.5) * 65536 * 4096) | 0, true);
+    view.setInt32(at + 8, ((next() - 0.5) * 65536 * 4096) | 0, true);
+    view.setUint16(at + 12, (next() * 360) | 0, true);
+    out.set(names[(next() * names.length) | 0]!, at + 16);
+  }
+  return out;
+}
+
 /** The named inputs of the interop corpus (at least 200, up to 4 MiB). */
 export function interopCorpus(): Array<[string, Uint8Array]> {
   const inputs: Array<[string, Uint8Array]> = [
@@ -54,11 +75,13 @@ export function interopCorpus(): Array<[string, Uint8Array]> {
     inputs.push([`text ${size}`, text(size, 2000 + i)]);
     inputs.push([`repetitive ${size}`, repetitive(size, 3000 + i)]);
     inputs.push([`ones ${size}`, new Uint8Array(size).fill(0xff)]);
+    inputs.push([`records ${size}`, records(size, 4000 + i)]);
   });
   inputs.push(
     ['text 1 MiB', text(1 << 20, 7)],
     ['repetitive 4 MiB', repetitive(4 << 20, 8)],
     ['random 1 MiB', randomBytes(1 << 20, 9)],
+    ['records 1 MiB', records(1 << 20, 11)],
     ['text 4 MiB', text(4 << 20, 10)],
   );
   for (const c of edgeChunks()) {
