@@ -121,6 +121,14 @@ export { lazy } from './lazy.js';
 export { rebuild, type RebuildInfo, type RebuildMismatch, type RebuildOptions, type RebuildSpec } from './rebuild.js';
 export { lookahead, peek, type LookaheadOptions } from './peek.js';
 export { switchOn, type SwitchOptions } from './switch-on.js';
+export {
+  contextKey,
+  contextValue,
+  fromContext,
+  provide,
+  type ContextKey,
+  type FromContextOptions,
+} from './context.js';
 export { withHooks, type CodecHooks, type ReadHookContext, type WriteHookContext } from './hooks.js';
 export {
   byteOrdered,
