@@ -9,6 +9,7 @@
  */
 import type * as t from 'io-ts';
 import { defineCodec, guardRead, guardWrite, type Codec } from './codec.js';
+import type { Path } from './errors.js';
 
 /**
  * A typed key of the shared context (`ReadState.context`, `WriteState.context`), with the value it
@@ -42,9 +43,15 @@ export function contextValue<T>(context: ReadonlyMap<unknown, unknown>, key: Con
   return context.has(key) ? (context.get(key) as T) : key.initial();
 }
 
+/** Where a provided value is: its document path and the offset it starts at (in the file or the output). */
+export interface ProvideSite {
+  readonly path: Path;
+  readonly offset: number;
+}
+
 /**
  * `codec`, and after each value it reads or writes, the context value of `key` becomes
- * `update(previous, value)`. The value and its JSON form are `codec`'s; no path segment is added.
+ * `update(previous, value, site)` — `site` says where the value is, for what is said of it later. The value and its JSON form are `codec`'s; no path segment is added.
  *
  * `update` must not change `previous`: it returns a new value (or `previous` itself). That is what
  * lets `Reader.attempt` roll a failed reading back (it restores context entries, not what is inside
@@ -58,11 +65,20 @@ export function contextValue<T>(context: ReadonlyMap<unknown, unknown>, key: Con
  * const name = provide(pstring(u8, 'ascii'), NAMES, (names, n) => [...names, n]);
  * ```
  */
-export function provide<A, T>(codec: Codec<A>, key: ContextKey<T>, update: (previous: T, value: A) => T): Codec<A> {
+export function provide<A, T>(
+  codec: Codec<A>,
+  key: ContextKey<T>,
+  update: (previous: T, value: A, site: ProvideSite) => T,
+): Codec<A> {
   const name = `provide(${key.name}, ${codec.name})`;
   return defineCodec<A>({
     name,
-    def: { type: 'provide', codec, key, update: update as (previous: unknown, value: unknown) => unknown },
+    def: {
+      type: 'provide',
+      codec,
+      key,
+      update: update as (previous: unknown, value: unknown, site: ProvideSite) => unknown,
+    },
     json: codec.json,
     size: codec.size,
     minSize: codec.minSize,
@@ -71,14 +87,16 @@ export function provide<A, T>(codec: Codec<A>, key: ContextKey<T>, update: (prev
       const at = r.pos;
       const value = codec.read(r);
       const context = r.state.context;
-      const next = guardRead(r, name, () => update(contextValue(context, key), value), at);
+      const site = { path: r.state.path.slice(), offset: at };
+      const next = guardRead(r, name, () => update(contextValue(context, key), value, site), at);
       context.set(key, next);
       return value;
     },
     write(w, value) {
+      const site = { path: w.state.path.slice(), offset: w.length };
       codec.write(w, value);
       const context = w.state.context;
-      const next = guardWrite(w, name, () => update(contextValue(context, key), value));
+      const next = guardWrite(w, name, () => update(contextValue(context, key), value, site));
       context.set(key, next);
     },
   });

@@ -17,7 +17,7 @@ import type { BitOrder } from './bits.js';
 import type { ChecksumAlgorithm } from './checksum.js';
 import type { ChunkFraming } from './chunk.js';
 import type { AnyCodec, Codec } from './codec.js';
-import type { ContextKey } from './context.js';
+import type { ContextKey, ProvideSite } from './context.js';
 import type { EncodingName } from './encodings.js';
 import type { Endian, IntBits } from './integers.js';
 import type { Bijection } from './map.js';
@@ -295,7 +295,7 @@ export interface DefProvide {
   readonly codec: AnyCodec;
   readonly key: ContextKey<unknown>;
   /** The next context value from the previous one and a value of `codec` (never changes `previous`). */
-  readonly update: (previous: unknown, value: unknown) => unknown;
+  readonly update: (previous: unknown, value: unknown, site: ProvideSite) => unknown;
 }
 
 /** A codec chosen from a context value provided earlier in the file (`fromContext`). */

@@ -128,6 +128,7 @@ export {
   provide,
   type ContextKey,
   type FromContextOptions,
+  type ProvideSite,
 } from './context.js';
 export { withHooks, type CodecHooks, type ReadHookContext, type WriteHookContext } from './hooks.js';
 export {
