@@ -26,7 +26,8 @@ export interface Bijection<A, B> {
 
 /**
  * `codec` through a bijection. Laws: `decode(encode(b)) = b` and `encode(decode(a)) = a` for every
- * value the codec accepts; then the codec's own laws carry over. The JSON form is the stored type's.
+ * value the codec accepts; then the codec's own laws carry over. The JSON form is the stored type's
+ * seen through the bijection, or `bijection.json` when given.
  *
  * @example
  * ```ts

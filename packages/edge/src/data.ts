@@ -365,7 +365,7 @@ function schemaFor(structs: Named<PlacedStruct>, variant: EdgeVariant, table: En
   }
   const at = list.findIndex((s) => s.variant === variant && s.table === table);
   const cached = at >= 0 ? list[at] : undefined;
-  if (cached !== undefined && cached.follow(structs)) return cached;
+  if (cached?.follow(structs)) return cached;
   const schema = new Schema(variant, table);
   schema.follow(structs);
   if (at >= 0) list[at] = schema;
@@ -408,7 +408,8 @@ function instanceChunk(
     `no structure has the marker ${JSON.stringify(marker)}${field !== undefined ? ` (field ${field.name} names ${String(field.ref)})` : ''}`;
   return defineCodec<Instance>({
     name: `instanceChunk(${expected ?? '?'})`,
-    def: customDef('edgeInstance'),
+    // Generated values are instances of the expected structure (the chunk's own marker, no padding).
+    def: customDef('edgeInstance', body !== undefined ? { model: body } : {}),
     json: t.UnknownRecord as unknown as t.Type<Instance, unknown, unknown>,
     minSize: 8,
     read(r) {
