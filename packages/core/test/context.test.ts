@@ -31,7 +31,7 @@ const define = provide(pstring(u8, 'ascii'), NAMES, (names, name) => {
   return [...names, name];
 });
 /** A record names one of the names defined before it (stored as its index). */
-const record = fromContext(NAMES, (names) => literal(u8, ...(names.length > 0 ? names.map((_, i) => i) : [0])), {
+const record = fromContext(NAMES, (names) => literal(u8, 0, ...names.map((_, i) => i)), {
   json: u8.json,
 });
 const file = struct({

@@ -10,6 +10,7 @@ import {
   checksum,
   chunk,
   chunkList,
+  contextKey,
   countDef,
   crc32,
   cstring,
@@ -22,6 +23,7 @@ import {
   fixedString,
   float,
   fourcc,
+  fromContext,
   graphImage,
   i16be,
   i64be,
@@ -37,6 +39,7 @@ import {
   optional,
   padding,
   pointer,
+  provide,
   pstring,
   reconcile,
   sized,
@@ -355,6 +358,8 @@ describe('tools switch over def.type exhaustively', () => {
         case 'lazy':
         case 'graphImage':
         case 'instance':
+        case 'provide':
+        case 'fromContext':
         case 'custom':
           return def.type;
         default:
@@ -422,6 +427,7 @@ describe('layoutOf and typeNameOf', () => {
       schema,
       schemaEncoding,
     );
+    const COUNT = contextKey('count', () => 0);
     const names: Record<CodecDefType, Array<[AnyCodec, string]>> = {
       int: [
         [u8, 'u8'],
@@ -477,6 +483,8 @@ describe('layoutOf and typeNameOf', () => {
       lazy: [[lazy(() => u8, 'node'), 'node']],
       graphImage: [[graphImage, 'graphImage']],
       instance: [[instanceCodec('thing_t', plans, schemaEncoding), 'instance(thing_t)']],
+      provide: [[provide(u8, COUNT, (_, n) => n), 'u8']],
+      fromContext: [[fromContext(COUNT, (n) => array(u8, n), { json: t.array(u8.json) }), 'depends on count']],
       custom: [[custom, 'yesNo']],
     };
     for (const [type, cases] of Object.entries(names)) {
