@@ -17,6 +17,7 @@ import type { BitOrder } from './bits.js';
 import type { ChecksumAlgorithm } from './checksum.js';
 import type { ChunkFraming } from './chunk.js';
 import type { AnyCodec, Codec } from './codec.js';
+import type { ContextKey, ProvideSite } from './context.js';
 import type { EncodingName } from './encodings.js';
 import type { Endian, IntBits } from './integers.js';
 import type { Bijection } from './map.js';
@@ -288,6 +289,23 @@ export interface DefInstance {
   readonly elements: () => ReadonlyArray<AnyCodec>;
 }
 
+/** A codec whose values update a context value other parts of the file read (`provide`). */
+export interface DefProvide {
+  readonly type: 'provide';
+  readonly codec: AnyCodec;
+  readonly key: ContextKey<unknown>;
+  /** The next context value from the previous one and a value of `codec` (never changes `previous`). */
+  readonly update: (previous: unknown, value: unknown, site: ProvideSite) => unknown;
+}
+
+/** A codec chosen from a context value provided earlier in the file (`fromContext`). */
+export interface DefFromContext {
+  readonly type: 'fromContext';
+  readonly key: ContextKey<unknown>;
+  /** The codec for a context value. */
+  readonly choose: (value: unknown) => AnyCodec;
+}
+
 /**
  * A codec a package defines itself with `defineCodec`: the only variant a tool may treat as opaque.
  *
@@ -337,6 +355,8 @@ export type CodecDef =
   | DefLazy
   | DefGraphImage
   | DefInstance
+  | DefProvide
+  | DefFromContext
   | DefCustom;
 
 /** The variant names: `CodecDef['type']`. */

@@ -76,6 +76,15 @@ export { lookahead, peek, type LookaheadOptions } from './peek.js';
 export { switchOn, type SwitchOptions } from './switch-on.js';
 export { remaining } from './remaining.js';
 export { chunkBody } from './chunk-body.js';
+export {
+  contextKey,
+  contextValue,
+  fromContext,
+  provide,
+  type ContextKey,
+  type FromContextOptions,
+  type ProvideSite,
+} from './context.js';
 export { withHooks, type CodecHooks, type ReadHookContext, type WriteHookContext } from './hooks.js';
 export {
   byteOrdered,

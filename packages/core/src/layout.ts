@@ -91,6 +91,10 @@ export function typeNameOf(codec: AnyCodec): string {
       return 'graphImage';
     case 'instance':
       return `instance(${def.struct})`;
+    case 'provide':
+      return typeNameOf(def.codec);
+    case 'fromContext':
+      return `depends on ${def.key.name}`;
     case 'custom':
       return codec.name;
     default:
@@ -185,6 +189,9 @@ export function layoutOf(codec: AnyCodec): LayoutRow[] {
       case 'map':
         walk(def.stored, path, offset);
         return;
+      case 'provide':
+        walk(def.codec, path, offset);
+        return;
       case 'int':
       case 'float':
       case 'magic':
@@ -205,6 +212,7 @@ export function layoutOf(codec: AnyCodec): LayoutRow[] {
       case 'lazy':
       case 'graphImage':
       case 'instance':
+      case 'fromContext':
       case 'custom':
         out.push({ path, offset, size: c.size, type: typeNameOf(c) });
         return;

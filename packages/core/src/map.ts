@@ -17,11 +17,17 @@ export interface Bijection<A, B> {
   readonly is?: (u: unknown) => u is B;
   /** The name of the presented type. */
   readonly name?: string;
+  /**
+   * The presented type's own JSON form, when it is not the stored form seen through the bijection
+   * (a count the stored struct holds and the presented value leaves out). Default: the stored form.
+   */
+  readonly json?: t.Type<B, unknown, unknown>;
 }
 
 /**
  * `codec` through a bijection. Laws: `decode(encode(b)) = b` and `encode(decode(a)) = a` for every
- * value the codec accepts; then the codec's own laws carry over. The JSON form is the stored type's.
+ * value the codec accepts; then the codec's own laws carry over. The JSON form is the stored type's
+ * seen through the bijection, or `bijection.json` when given.
  *
  * @example
  * ```ts
@@ -34,20 +40,22 @@ export interface Bijection<A, B> {
 export function map<A, B>(codec: Codec<A>, bijection: Bijection<A, B>): Codec<B> {
   const name = bijection.name ?? `map(${codec.name})`;
   const is = bijection.is ?? ((_: unknown): _ is B => true);
-  const json = new t.Type<B, unknown, unknown>(
-    name,
-    is,
-    (u, c) => {
-      const stored = codec.json.validate(u, c);
-      if (stored._tag === 'Left') return stored;
-      try {
-        return t.success(bijection.decode(stored.right));
-      } catch (error) {
-        return t.failure(u, c, error instanceof Error ? error.message : String(error));
-      }
-    },
-    (b) => codec.json.encode(bijection.encode(b)),
-  );
+  const json =
+    bijection.json ??
+    new t.Type<B, unknown, unknown>(
+      name,
+      is,
+      (u, c) => {
+        const stored = codec.json.validate(u, c);
+        if (stored._tag === 'Left') return stored;
+        try {
+          return t.success(bijection.decode(stored.right));
+        } catch (error) {
+          return t.failure(u, c, error instanceof Error ? error.message : String(error));
+        }
+      },
+      (b) => codec.json.encode(bijection.encode(b)),
+    );
   return defineCodec<B>({
     name,
     def: { type: 'map', stored: codec, bijection },

@@ -10,6 +10,8 @@ import {
   checksum,
   chunk,
   chunkList,
+  contextKey,
+  countDef,
   crc32,
   cstring,
   decode,
@@ -19,6 +21,8 @@ import {
   fixedString,
   float,
   fourcc,
+  fromContext,
+  graphImage,
   i16be,
   i64be,
   int,
@@ -31,6 +35,7 @@ import {
   optional,
   padding,
   pointer,
+  provide,
   pstring,
   sized,
   struct,
@@ -354,6 +359,8 @@ describe('tools switch over def.type exhaustively', () => {
         case 'lazy':
         case 'graphImage':
         case 'instance':
+        case 'provide':
+        case 'fromContext':
         case 'custom':
           return def.type;
         default:
@@ -421,6 +428,7 @@ describe('layoutOf and typeNameOf', () => {
       schema,
       schemaEncoding,
     );
+    const COUNT = contextKey('count', () => 0);
     const names: Record<CodecDefType, Array<[AnyCodec, string]>> = {
       int: [
         [u8, 'u8'],
@@ -476,6 +484,8 @@ describe('layoutOf and typeNameOf', () => {
       lazy: [[lazy(() => u8, 'node'), 'node']],
       graphImage: [[graphImage, 'graphImage']],
       instance: [[instanceCodec('thing_t', plans, schemaEncoding), 'instance(thing_t)']],
+      provide: [[provide(u8, COUNT, (_, n) => n), 'u8']],
+      fromContext: [[fromContext(COUNT, (n) => array(u8, n), { json: t.array(u8.json) }), 'depends on count']],
       custom: [[custom, 'yesNo']],
     };
     for (const [type, cases] of Object.entries(names)) {

@@ -7,40 +7,39 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import {
+  customDef,
   align,
   array as arrayOf,
+  arrayIndexes,
   chunk,
   DecodeError,
-  fourcc,
-  peek,
-  type Codec,
-  type KnownChunk,
-  type Warning,
-  type Padding,
-} from '@savekit/core';
-import {
-  customDef,
-  arrayIndexes,
   defineCodec,
-  readChild,
-  writeChild,
-  type DecodeBudget,
-  type Reader,
-  type Writer,
-} from '@savekit/core/kit';
-import {
+  fourcc,
+  fromContext,
   instanceCodec,
+  lazy,
+  map,
+  peek,
   reconcile,
+  struct,
+  withHooks,
+  type Codec,
+  type DecodeBudget,
   type FieldDef,
   type Instance,
+  type KnownChunk,
   type KnownField,
   type KnownStruct,
+  type Warning,
+  type Reader,
   type Reconciled,
   type SchemaEncoding,
   type StructDef,
   type StructPlan,
-} from '@savekit/core/schema';
-import { edgeContext, MAX_CHUNK_DEPTH, type DefinitionPlace, type EdgeContext } from './context.js';
+  type Writer,
+} from '@savekit/core';
+import { EDGE_DEFINITIONS, MAX_CHUNK_DEPTH, type DefinitionPlace, type Named, type PlacedStruct } from './context.js';
+import { ELEMENT_COUNTS } from './definitions.js';
 import { edgeString } from './primitives.js';
 import { indexRef } from './references.js';
 import { knownField, knownStructs, numericBySize, type EngineTable } from './tables.js';
@@ -77,6 +76,8 @@ class Schema {
   private placeByName = new Map<string, DefinitionPlace>();
   /** How many of `context.structs` are in `byName` and `byMarker`. */
   private indexed = 0;
+  /** The structure definitions this schema has seen (a view of the save's definitions). */
+  private structs: Named<PlacedStruct> | undefined;
   /** The plans so far: extended in place as definitions arrive. */
   private readonly plans = new Map<string, StructPlan>();
   private readonly warnings: Warning[] = [];
@@ -93,8 +94,12 @@ class Schema {
   budget: DecodeBudget | undefined;
   readonly encoding: SchemaEncoding;
 
+  /** Reconciliation warnings reported already (by code and path). */
+  readonly warned = new Set<string>();
+  /** Structure-instance chunks open right now (inside one top-level chunk). */
+  openInstances = 0;
+
   constructor(
-    readonly context: EdgeContext,
     readonly variant: EdgeVariant,
     readonly table: EngineTable,
   ) {
@@ -114,18 +119,28 @@ class Schema {
    * read by its declared size; sizes 4, 8 and 12 are a guess (the engine declares floats as 4), and
    * such a structure is "ambiguous". Only definitions read since the last call are reconciled.
    */
+  /**
+   * Whether this schema can take the definitions `structs` (they extend what it has seen); if so it
+   * takes them, to reconcile when next asked.
+   */
+  follow(structs: Named<PlacedStruct>): boolean {
+    const seen = this.structs;
+    if (seen !== undefined && (structs.id !== seen.id || structs.length < seen.length)) return false;
+    this.structs = structs;
+    return true;
+  }
+
   reconciled(): Reconciled {
-    const structs = this.context.structs;
-    if (this.seen === structs.length) return this.view;
+    const structs = this.structs;
+    if (structs === undefined || this.seen === structs.length) return this.view;
     const tableStructs = tableStructsOf(this.table);
     const notes: Warning[] = [];
     const found: Warning[] = [];
     const added = new Map<string, StructPlan>();
     const guessed: string[] = [];
     for (let i = this.seen; i < structs.length; i++) {
-      const def = structs[i]!;
       // What is said of a definition names it where it is in the document.
-      const place = this.context.structPlaces[i] ?? { path: [], offset: 0 };
+      const { def, place } = structs.at(i);
       // Reconciling is linear in the definition: a unit per field, charged to the decode's budget.
       this.budget?.spendWork(def.fields.length + 1, place.path, place.offset);
       if (this.plans.has(def.name) || added.has(def.name))
@@ -183,13 +198,13 @@ class Schema {
   }
 
   private index(): void {
-    const structs = this.context.structs;
+    const structs = this.structs;
+    if (structs === undefined) return;
     for (; this.indexed < structs.length; this.indexed++) {
-      const def = structs[this.indexed]!;
+      const { def, place } = structs.at(this.indexed);
       if (!this.byName.has(def.name)) {
         this.byName.set(def.name, def);
-        const place = this.context.structPlaces[this.indexed];
-        if (place !== undefined) this.placeByName.set(def.name, place);
+        this.placeByName.set(def.name, place);
       }
       if (!this.byMarker.has(def.marker)) this.byMarker.set(def.marker, def.name);
     }
@@ -329,28 +344,32 @@ function declared(f: FieldDef): KnownField {
   }
 }
 
-const SCHEMA = Symbol('savekit.edge.schema');
-
 /** Errors no fallback may turn into a kept instance (the engine's nesting limit). */
 const FATAL = new WeakSet<DecodeError>();
 /** Instances the fallback kept as bytes (told by identity: a file's field may be called `$raw`). */
 const KEPT_RAW = new WeakSet<Instance>();
 
-function schemaOf(
-  context: EdgeContext,
-  variant: EdgeVariant,
-  table: EngineTable,
-  budget: DecodeBudget | undefined,
-): Schema {
-  const holder = context as EdgeContext & { [SCHEMA]?: Schema };
-  const cached = holder[SCHEMA];
-  if (cached !== undefined && cached.variant === variant && cached.table === table) {
-    cached.budget = budget;
-    return cached;
+/** Schemas by the definitions' log (one per decode or encode), per variant and release table. */
+const SCHEMAS = new WeakMap<object, Schema[]>();
+
+/**
+ * The schema for the definitions `structs`: one per decode or encode, extended as definitions arrive
+ * (a save may interleave `Stru` and `Data` chunks); a new one when the definitions do not extend what
+ * it saw (a reading rolled back, a document replayed by a tool).
+ */
+function schemaFor(structs: Named<PlacedStruct>, variant: EdgeVariant, table: EngineTable): Schema {
+  let list = SCHEMAS.get(structs.id);
+  if (list === undefined) {
+    list = [];
+    SCHEMAS.set(structs.id, list);
   }
-  const schema = new Schema(context, variant, table);
-  schema.budget = budget;
-  holder[SCHEMA] = schema;
+  const at = list.findIndex((s) => s.variant === variant && s.table === table);
+  const cached = at >= 0 ? list[at] : undefined;
+  if (cached?.follow(structs)) return cached;
+  const schema = new Schema(variant, table);
+  schema.follow(structs);
+  if (at >= 0) list[at] = schema;
+  else list.push(schema);
   return schema;
 }
 
@@ -389,7 +408,8 @@ function instanceChunk(
     `no structure has the marker ${JSON.stringify(marker)}${field !== undefined ? ` (field ${field.name} names ${String(field.ref)})` : ''}`;
   return defineCodec<Instance>({
     name: `instanceChunk(${expected ?? '?'})`,
-    def: customDef('edgeInstance'),
+    // Generated values are instances of the expected structure (the chunk's own marker, no padding).
+    def: customDef('edgeInstance', body !== undefined ? { model: body } : {}),
     json: t.UnknownRecord as unknown as t.Type<Instance, unknown, unknown>,
     minSize: 8,
     read(r) {
@@ -398,7 +418,7 @@ function instanceChunk(
       if (marker === undefined) throw r.shortfall(8);
       const structName = structOf(marker);
       if (structName === undefined) throw r.error(missing(marker));
-      const context = schema.context;
+      const context = schema;
       // The top-level chunk is open too: an instance at depth 1 is the second chunk on the stack.
       if (context.openInstances + 2 > MAX_CHUNK_DEPTH) {
         const error = r.error(`chunks nested deeper than ${MAX_CHUNK_DEPTH} (the engine's MAX_CHUNK_DEPTH)`);
@@ -431,7 +451,7 @@ function instanceChunk(
       const structName = structOf(marker);
       if (structName === undefined) throw w.error(missing(marker));
       const pad = instance.$pad instanceof Uint8Array ? instance.$pad : undefined;
-      const context = schema.context;
+      const context = schema;
       if (context.openInstances + 2 > MAX_CHUNK_DEPTH)
         throw w.error(`chunks nested deeper than ${MAX_CHUNK_DEPTH} (the engine's MAX_CHUNK_DEPTH)`);
       context.openInstances += 1;
@@ -549,7 +569,7 @@ function checkInstanceKeys(w: Writer, plan: StructPlan, value: Instance): void {
 }
 
 function reportReconcileWarnings(r: Reader, schema: Schema): void {
-  const { context } = schema;
+  const context = schema;
   for (const warning of schema.newWarnings()) {
     const key = `${warning.code}:${warning.path.join('.')}`;
     if (context.warned.has(key)) continue;
@@ -559,58 +579,71 @@ function reportReconcileWarnings(r: Reader, schema: Schema): void {
   }
 }
 
+/** The array name of a `Data` chunk: an EDGE string, not NULL. */
+const arrayName = map(edgeString, {
+  name: 'array',
+  decode: (name) => {
+    if (name === null) throw new Error('the array name is NULL');
+    return name;
+  },
+  encode: (name) => {
+    if (typeof name !== 'string' || name === '') throw new Error('the array name must be a non-empty string');
+    return name;
+  },
+  is: (u): u is string => typeof u === 'string',
+});
+
+const elementsJson = t.array(t.UnknownRecord) as unknown as t.Type<Instance[], unknown, unknown>;
+
+/**
+ * The elements of array `array`, as the definitions before them say: its `Arry` chunk gives the
+ * count (on write, the document's own count, which the `Arry` chunk was written with) and its `Stru`
+ * chunk the structure of each element's instance chunk.
+ */
+function elementsOf(array: string, variant: EdgeVariant, table: EngineTable): Codec<Instance[]> {
+  return fromContext(
+    ELEMENT_COUNTS,
+    (counts) =>
+      fromContext(
+        EDGE_DEFINITIONS,
+        (defs) => {
+          const def = defs.arrays.get(array);
+          if (def === undefined) throw new Error(`array ${array} has no Arry definition before its data`);
+          const count = counts.get(array) ?? def.count;
+          const schema = schemaFor(defs.structs, variant, table);
+          const structDef = schema.structNamed(def.struct);
+          if (structDef === undefined)
+            throw new Error(`array ${array} is of structure ${def.struct}, which has no Stru definition`);
+          // Built once the decode's budget is known (reconciling the definitions is charged to it).
+          const element = lazy(() =>
+            instanceChunk(schema, structDef.marker, structDef.name, schema.instance(def.struct)),
+          );
+          return withHooks(arrayOf(element, count), {
+            beforeRead: ({ reader }) => {
+              // Every element is a chunk of at least 8 bytes: a count the data cannot hold is refused before reading.
+              reader.claim(count, 8, `array ${array}: ${count} elements`);
+              schema.budget = reader.state.budget;
+              reportReconcileWarnings(reader, schema);
+            },
+            beforeWrite: () => {
+              schema.budget = undefined;
+            },
+          });
+        },
+        { json: elementsJson, name: 'elements' },
+      ),
+    { json: elementsJson, name: 'elements' },
+  );
+}
+
 /** The `Data` body codec for a variant and a release table. */
 export function dataBody(variant: EdgeVariant, table: EngineTable): Codec<DataBody> {
-  return defineCodec<DataBody>({
-    name: 'dataBody',
-    def: customDef('edgeData'),
-    json: t.intersection(
-      [t.type({ array: t.string, elements: t.array(t.UnknownRecord) }), t.partial({ pad: pad4.json })],
-      'DataBody',
-    ) as unknown as t.Type<DataBody, unknown, unknown>,
-    minSize: 1,
-    read(r) {
-      const at = r.pos;
-      const array = readChild(r, 'array', edgeString);
-      if (array === null) throw r.error('the array name is NULL', at);
-      const context = edgeContext(r.state.context);
-      const def = context.arrays.get(array);
-      if (def === undefined) throw r.error(`array ${array} has no Arry definition before its data`, at);
-      // Every element is a chunk of at least 8 bytes: a count the data cannot hold is refused before reading.
-      r.claim(def.count, 8, `array ${array}: ${def.count} elements`);
-      const schema = schemaOf(context, variant, table, r.state.budget);
-      const structDef = schema.structNamed(def.struct);
-      if (structDef === undefined)
-        throw r.error(`array ${array} is of structure ${def.struct}, which has no Stru definition`, at);
-      reportReconcileWarnings(r, schema);
-      const element = instanceChunk(schema, structDef.marker, structDef.name, schema.instance(def.struct));
-      const elements = readChild(r, 'elements', arrayOf(element, def.count));
-      const pad: Padding = readChild(r, 'pad', pad4);
-      return pad === undefined ? { array, elements } : { array, elements, pad };
+  return struct(
+    {
+      array: arrayName,
+      elements: (p: { array: string }) => elementsOf(p.array, variant, table),
+      pad: pad4,
     },
-    write(w: Writer, value) {
-      if (typeof value !== 'object' || value === null || !Array.isArray(value.elements))
-        throw w.error('expected { array, elements }');
-      if (typeof value.array !== 'string' || value.array === '')
-        throw w.errorAt('array', 'the array name must be a non-empty string');
-      writeChild(w, 'array', edgeString, value.array);
-      const context = edgeContext(w.state.context);
-      const def = context.arrays.get(value.array);
-      if (def === undefined) throw w.error(`array ${value.array} has no Arry definition before its data`);
-      if (def.count !== value.elements.length)
-        throw w.error(`array ${value.array} has ${value.elements.length} elements; its Arry chunk says ${def.count}`);
-      const schema = schemaOf(context, variant, table, undefined);
-      const structDef = schema.structNamed(def.struct);
-      if (structDef === undefined)
-        throw w.error(`array ${value.array} is of structure ${def.struct}, which has no Stru definition`);
-      let element: Codec<Instance>;
-      try {
-        element = instanceChunk(schema, structDef.marker, structDef.name, schema.instance(def.struct));
-      } catch (error) {
-        throw w.error(error instanceof Error ? error.message : String(error));
-      }
-      writeChild(w, 'elements', arrayOf(element, def.count), value.elements);
-      writeChild(w, 'pad', pad4, value.pad);
-    },
-  });
+    'dataBody',
+  ) as unknown as Codec<DataBody>;
 }

@@ -7,7 +7,7 @@
 import * as t from 'io-ts';
 import {
   adler32,
-  align,
+  aligned,
   bytes,
   checksum,
   chunk,
@@ -15,20 +15,22 @@ import {
   fourcc,
   isRawChunk,
   magic,
-  peek,
+  map,
   struct,
+  switchOn,
   transformKeeping,
   u32le,
   withArrayIndexes,
+  withHooks,
+  type ArrayDef,
   type Codec,
   type Kept,
   type KnownChunk,
   type RawChunk,
+  type StructDef,
 } from '@savekit/core';
-import { customDef, defineCodec } from '@savekit/core/kit';
-import type { ArrayDef, StructDef } from '@savekit/core/schema';
 import { dataBody, type DataBody } from './data.js';
-import { arrayDef, structDef } from './definitions.js';
+import { arrayDef, ELEMENT_COUNTS, structDef } from './definitions.js';
 import { DESIGN_LUMPS, globBody, type GlobEntry } from './glob.js';
 import { tableFor, type EngineTable } from './tables.js';
 import { nestedFraming, storedLayers, topFraming, variantOf, type EdgeVariant } from './variants.js';
@@ -91,33 +93,8 @@ function topChunks(variant: EdgeVariant, table: EngineTable): Codec<TopChunk[]> 
   return withReferences(list as unknown as Codec<TopChunk[]>);
 }
 
-/** Padding to 4 bytes from the start of the chunk body. */
-const pad4 = align(4);
-/** The next four bytes as a marker, not consumed. */
-const marker4 = peek(fourcc());
-
 /** A definition followed by zero padding to 4 bytes (the engine pads every chunk's data). */
-function alignedBody<A>(codec: Codec<A>): Codec<A> {
-  return defineCodec<A>({
-    name: `aligned(${codec.name})`,
-    def: customDef('edgeAligned'),
-    json: codec.json,
-    minSize: codec.minSize,
-    children: [{ key: 'value', codec }],
-    read(r) {
-      const value = codec.read(r);
-      const at = r.pos;
-      const pad = pad4.read(r);
-      if (pad !== undefined)
-        throw r.error('padding after a definition is not zero', at + pad.findIndex((b) => b !== 0));
-      return value;
-    },
-    write(w, value) {
-      codec.write(w, value);
-      pad4.write(w, undefined);
-    },
-  });
-}
+const alignedBody = <A>(codec: Codec<A>): Codec<A> => aligned(4, codec);
 
 /** The engine's single definition, or the draft's container of definition chunks (told by the first marker). */
 function definitionsOrContainer<D extends object, C extends unknown[]>(
@@ -125,25 +102,16 @@ function definitionsOrContainer<D extends object, C extends unknown[]>(
   container: Codec<C>,
   marker: string,
 ): Codec<D | C> {
-  return defineCodec<D | C>({
-    name: `${single.name} | ${marker} chunks`,
-    def: customDef('edgeDefinitions'),
-    json: t.union([container.json, single.json]) as unknown as t.Type<D | C, unknown, unknown>,
-    minSize: 0,
-    children: [
-      { key: 'engine', codec: single },
-      { key: 'design', codec: container },
-    ],
-    read(r) {
-      const isContainer = r.remaining >= 4 && marker4.read(r) === marker;
-      return isContainer ? container.read(r) : single.read(r);
-    },
-    write(w, value) {
+  return switchOn(
+    fourcc(),
+    { design: container, engine: single },
+    {
+      name: `${single.name} | ${marker} chunks`,
+      select: (first) => (first === marker ? 'design' : 'engine'),
       // A definition is a record, never an array: an array is the container's chunk list.
-      if (Array.isArray(value)) container.write(w, value as C);
-      else single.write(w, value as D);
+      caseOf: (value) => (Array.isArray(value) ? 'design' : 'engine'),
     },
-  });
+  ) as Codec<D | C>;
 }
 
 /** Every Data/Stor body of a chunk list. */
@@ -164,7 +132,17 @@ function dataBodies(chunks: ReadonlyArray<TopChunk>): DataBody[] {
  * numbered first, so references follow their elements.
  */
 function withReferences(list: Codec<TopChunk[]>): Codec<TopChunk[]> {
-  return withArrayIndexes(list, (chunks) =>
+  const counted = withHooks(list, {
+    // Arry chunks are written with the element count of their Data chunk (see ELEMENT_COUNTS).
+    beforeWrite: (chunks, { context }) => {
+      const counts = new Map<string, number>();
+      if (Array.isArray(chunks))
+        for (const body of dataBodies(chunks))
+          if (!counts.has(body.array)) counts.set(body.array, body.elements.length);
+      context.set(ELEMENT_COUNTS, counts);
+    },
+  });
+  return withArrayIndexes(counted, (chunks) =>
     Array.isArray(chunks) ? dataBodies(chunks).map((body) => [body.array, body.elements] as const) : [],
   );
 }
@@ -283,46 +261,41 @@ const saveJson = new t.Type<EdgeSave, unknown, unknown>(
  * An EDGE savegame file, every variant and both layouts. Decoding checks the Adler-32 trailer (a
  * mismatch is an error, or a warning with `{ checksums: 'warn' }`); encoding writes a fresh one.
  * Re-encoding an unmodified document gives the identical file; a changed chunk is recompressed, the
- * others keep their stored bytes.
+ * others keep their stored bytes. The document is the file seen with its variant and layout, which
+ * follow from the version and the chunks.
  */
-export const edgeSave: Codec<EdgeSave> = defineCodec<EdgeSave>({
+export const edgeSave: Codec<EdgeSave> = map(storedFile, {
   name: 'edgeSave',
-  def: customDef('edgeSave'),
   json: saveJson,
-  minSize: 32,
-  children: [{ key: 'file', codec: storedFile }],
-  read(r) {
-    const file = storedFile.read(r);
-    return {
-      variant: variantOf(file.version),
-      layout: layoutOf(file.chunks),
-      version: file.version,
-      padding: file.padding,
-      chunks: file.chunks,
-    };
-  },
-  write(w, save) {
+  is: saveJson.is,
+  decode: (file): EdgeSave => ({
+    variant: variantOf(file.version),
+    layout: layoutOf(file.chunks),
+    version: file.version,
+    padding: file.padding,
+    chunks: file.chunks,
+  }),
+  encode: (save): StoredFile => {
     if (typeof save !== 'object' || save === null || !Array.isArray(save.chunks))
-      throw w.error('expected an EDGE save document');
+      throw new Error('expected an EDGE save document');
     if (!Number.isInteger(save.version) || save.version < 0 || save.version > 0xffffffff)
-      throw w.error(`version ${String(save.version)} does not fit 32 bits`);
+      throw new Error(`version ${String(save.version)} does not fit 32 bits`);
     const variant = variantOf(save.version);
-    if (save.variant !== variant) {
-      throw w.error(
+    if (save.variant !== variant)
+      throw new Error(
         `variant ${save.variant} does not match version 0x${save.version.toString(16)} (variant ${variant}); set the version to change variant (see convertVariant)`,
       );
-    }
     const layout = layoutOf(save.chunks);
     if (save.layout !== layout)
-      throw w.error(`layout ${save.layout} does not match the chunks, which follow the ${layout} layout`);
-    storedFile.write(w, {
+      throw new Error(`layout ${save.layout} does not match the chunks, which follow the ${layout} layout`);
+    return {
       magic: 'EdgeSave',
       padding: save.padding,
       version: save.version,
       chunks: save.chunks,
       end: 'ENDE',
       magicAgain: 'EdgeSave',
-    });
+    };
   },
 });
 

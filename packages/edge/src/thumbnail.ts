@@ -5,9 +5,7 @@
  *
  * @module
  */
-import * as t from 'io-ts';
-import { bytes, type Codec } from '@savekit/core';
-import { customDef, defineCodec, jsonBytes, readChild, writeChild } from '@savekit/core/kit';
+import { bytes, struct, type Codec } from '@savekit/core';
 import { edgeInt } from './primitives.js';
 
 /** The thumbnail as stored: its size and the pixels' little-endian bytes (2 per pixel). */
@@ -26,39 +24,22 @@ export const THUMBNAIL_HEIGHT = 100;
 /** Most pixels a thumbnail may claim (a hostile size must not allocate gigabytes). */
 const MAX_PIXELS = 4096 * 4096;
 
+/** The pixels of a `width` × `height` thumbnail: 2 bytes each. */
+function pixelsOf(width: number, height: number): Codec<Uint8Array> {
+  if (width < 0 || height < 0 || width * height > MAX_PIXELS)
+    throw new Error(`a ${width}×${height} thumbnail is not a size this reader accepts`);
+  return bytes(width * height * 2);
+}
+
 /** The `View` lump: int width, int height, then the pixels. */
-export const thumbnail: Codec<Thumbnail> = defineCodec<Thumbnail>({
-  name: 'thumbnail',
-  def: customDef('edgeThumbnail'),
-  json: t.type({ width: t.Int, height: t.Int, pixels: jsonBytes() }, 'Thumbnail') as unknown as t.Type<
-    Thumbnail,
-    unknown,
-    unknown
-  >,
-  minSize: 8,
-  read(r) {
-    const at = r.pos;
-    const width = readChild(r, 'width', edgeInt);
-    const height = readChild(r, 'height', edgeInt);
-    if (width < 0 || height < 0 || width * height > MAX_PIXELS)
-      throw r.error(`a ${width}×${height} thumbnail is not a size this reader accepts`, at);
-    const count = width * height * 2;
-    if (count > r.remaining) throw r.error(`${width}×${height} pixels need ${count} bytes, ${r.remaining} left`);
-    const pixels = readChild(r, 'pixels', bytes(count));
-    return { width, height, pixels };
+export const thumbnail: Codec<Thumbnail> = struct(
+  {
+    width: edgeInt,
+    height: edgeInt,
+    pixels: (p: { width: number; height: number }) => pixelsOf(p.width, p.height),
   },
-  write(w, value) {
-    if (typeof value !== 'object' || value === null || !(value.pixels instanceof Uint8Array))
-      throw w.error('expected { width, height, pixels }');
-    if (value.pixels.length !== value.width * value.height * 2)
-      throw w.error(
-        `${value.width}×${value.height} pixels need ${value.width * value.height * 2} bytes, got ${value.pixels.length}`,
-      );
-    writeChild(w, 'width', edgeInt, value.width);
-    writeChild(w, 'height', edgeInt, value.height);
-    w.append(value.pixels);
-  },
-});
+  'thumbnail',
+);
 
 const widen = (c: number) => (c << 3) | (c >> 2);
 

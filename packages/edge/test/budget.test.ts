@@ -242,7 +242,7 @@ describe('sizes claimed in the file', () => {
     expect(error).toMatchObject({
       code: 'budget-exceeded',
       budget: 'allocation',
-      path: ['chunks', 0, 'body', 'value', { annotation: 'zlib' }],
+      path: ['chunks', 0, 'body', 'value', { annotation: 'zlib' }, 'fields'],
     });
     expect(error.message).toMatch(/2147483647 fields: 2,147,483,647 × 5 bytes claimed/);
     expect(budget.workSpent).toBeLessThan(100);

@@ -5,9 +5,22 @@
  * @module
  */
 import fc from 'fast-check';
-import { encode, type AnyCodec, type Codec, type EncodingName } from '@savekit/core';
-import { CP437_UPPER, unreachableDef, type DefCount, type DefInstance } from '@savekit/core/kit';
-import type { GraphImage } from '@savekit/core/graph';
+import {
+  chunk,
+  contextValue,
+  CP437_UPPER,
+  DEFAULT_MAX_DEPTH,
+  encode,
+  Writer,
+  WriteState,
+  unreachableDef,
+  type AnyCodec,
+  type Codec,
+  type DefCount,
+  type EncodingName,
+  type GraphImage,
+  type DefInstance,
+} from '@savekit/core';
 
 /** Options of {@link arbitrary}. */
 export interface ArbitraryOptions {
@@ -173,6 +186,86 @@ function instances(def: DefInstance, element: (codec: AnyCodec) => fc.Arbitrary<
   });
 }
 
+/** Context values (see `provide`, `fromContext`) as the parts generated so far leave them. */
+type Env = ReadonlyMap<unknown, unknown>;
+const NO_CONTEXT: Env = new Map();
+
+/** Whether a value is a codec. */
+const isCodec = (u: unknown): u is AnyCodec =>
+  typeof u === 'object' && u !== null && typeof (u as AnyCodec).read === 'function' && 'def' in u;
+
+const PROVIDES = new WeakMap<AnyCodec, boolean>();
+
+/**
+ * Whether `codec`, or a codec inside it, provides context values (`provide`): then what follows it
+ * must be generated knowing its value. Dependent struct fields and `lazy` are not followed.
+ */
+function providesContext(codec: AnyCodec): boolean {
+  const known = PROVIDES.get(codec);
+  if (known !== undefined) return known;
+  PROVIDES.set(codec, false); // a cycle provides nothing new
+  let found = codec.def.type === 'provide';
+  if (!found && codec.def.type !== 'lazy') {
+    const inner: AnyCodec[] = codec.children.map((child) => child.codec);
+    for (const part of Object.values(codec.def)) {
+      if (isCodec(part)) inner.push(part);
+      else if (Array.isArray(part))
+        for (const item of part) {
+          if (isCodec(item)) inner.push(item);
+          else if (typeof item === 'object' && item !== null)
+            for (const v of Object.values(item)) if (isCodec(v)) inner.push(v);
+        }
+    }
+    found = inner.some(providesContext);
+  }
+  PROVIDES.set(codec, found);
+  return found;
+}
+
+/**
+ * The context after `value` is written with `codec` in context `env` — the values its `provide`
+ * codecs record — or `undefined` when it cannot be written there.
+ */
+function contextAfter(codec: AnyCodec, value: unknown, env: Env): Env | undefined {
+  const writer = new Writer(new WriteState(DEFAULT_MAX_DEPTH), 64);
+  for (const [key, v] of env) writer.state.context.set(key, v);
+  try {
+    codec.write(writer, value);
+  } catch {
+    return undefined;
+  }
+  return new Map(writer.state.context);
+}
+
+/**
+ * Lists generated in order: each element is one of `choices(env)` — built for the context the
+ * elements before it leave — so data generated after a definition is data of that definition.
+ */
+function inOrder(
+  range: { minLength: number; maxLength: number },
+  env: Env,
+  choices: (env: Env) => ReadonlyArray<{ codec?: AnyCodec; arbitrary: fc.Arbitrary<unknown> }>,
+): fc.Arbitrary<unknown[]> {
+  const step = (done: unknown[], at: Env, left: number, need: number): fc.Arbitrary<unknown[] | undefined> => {
+    if (left === 0) return fc.constant(done);
+    const options = choices(at);
+    if (options.length === 0) return fc.constant(need > 0 ? undefined : done);
+    return fc.nat({ max: options.length - 1 }).chain((pick) => {
+      const { codec, arbitrary: element } = options[pick]!;
+      return element.chain((value) => {
+        // An element without a codec (a raw chunk) leaves the context as it was.
+        const next = codec === undefined ? at : contextAfter(codec, value, at);
+        if (next === undefined) return fc.constant(undefined);
+        return step([...done, value], next, left - 1, need - 1);
+      });
+    });
+  };
+  return fc
+    .integer({ min: range.minLength, max: range.maxLength })
+    .chain((count) => step([], env, count, range.minLength))
+    .filter((list): list is unknown[] => list !== undefined);
+}
+
 /**
  * An arbitrary of values `codec` can encode, derived from its definition (`codec.def`): integers over
  * their range, floats (−0, infinities and NaN included), strings in their encoding's alphabet, bit
@@ -192,7 +285,7 @@ function instances(def: DefInstance, element: (codec: AnyCodec) => fc.Arbitrary<
 export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): fc.Arbitrary<A> {
   const maxLength = options.maxLength ?? 8;
   const maxDepth = options.maxDepth ?? 3;
-  const build = (c: AnyCodec, depth: number): fc.Arbitrary<unknown> => {
+  const build = (c: AnyCodec, depth: number, env: Env): fc.Arbitrary<unknown> => {
     const override = options.overrides?.get(c);
     if (override !== undefined) return override;
     const limit = depth >= maxDepth ? 0 : maxLength;
@@ -265,40 +358,57 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
       case 'bytes':
         return fc.uint8Array(countRange(def.count, maxLength * 4));
       case 'struct': {
-        const dependent = def.fields.some((f) => typeof f.spec === 'function');
+        const dependent = def.fields.some((f) => typeof f.spec === 'function' || providesContext(f.spec));
         if (!dependent) {
           const record: Record<string, fc.Arbitrary<unknown>> = {};
-          for (const f of def.fields) record[f.name] = build(f.spec as AnyCodec, depth);
+          for (const f of def.fields) record[f.name] = build(f.spec as AnyCodec, depth, env);
           return fc.record(record);
         }
-        // A field may depend on the ones before it: generate them in order. Earlier values for which
-        // the field has no codec (a negative count: the choice throws) or one too large to generate
-        // (a count of 2^31) are skipped, as decoding refuses the first and cannot meet the second.
+        // A field may depend on the ones before it, or on what they provide to the context: generate
+        // them in order. Earlier values for which the field has no codec (a negative count: the
+        // choice throws) or one too large to generate (a count of 2^31) are skipped, as decoding
+        // refuses the first and cannot meet the second.
         const tooLarge = maxLength * 64;
-        let value: fc.Arbitrary<Record<string, unknown> | undefined> = fc.constant({});
+        type Partial = { readonly value: Record<string, unknown>; readonly env: Env } | undefined;
+        let value: fc.Arbitrary<Partial> = fc.constant({ value: {}, env });
         for (const { name, spec } of def.fields) {
           value = value
-            .chain((partial) => {
+            .chain((partial): fc.Arbitrary<Partial> => {
               if (partial === undefined) return fc.constant(undefined);
               let chosen: AnyCodec;
+              let field: fc.Arbitrary<unknown>;
               try {
-                chosen = typeof spec === 'function' ? spec(partial) : spec;
+                chosen = typeof spec === 'function' ? spec(partial.value) : spec;
+                if (leastBytes(chosen) > tooLarge) return fc.constant(undefined);
+                field = build(chosen, depth, partial.env);
               } catch {
                 return fc.constant(undefined);
               }
-              if (leastBytes(chosen) > tooLarge) return fc.constant(undefined);
-              return build(chosen, depth).map((v) => ({ ...partial, [name]: v }));
+              const provides = providesContext(chosen);
+              return field.map((v) => {
+                const next = provides ? contextAfter(chosen, v, partial.env) : partial.env;
+                return next === undefined ? undefined : { value: { ...partial.value, [name]: v }, env: next };
+              });
             })
             .filter((partial) => partial !== undefined);
         }
-        return value;
+        return value.map((partial) => partial!.value);
       }
       case 'array': {
         if (def.count.type === 'rest' && def.element.minSize === 0) return fc.constant([]);
-        return fc.array(build(def.element, depth), countRange(def.count, limit));
+        const range = countRange(def.count, limit);
+        if (providesContext(def.element))
+          return inOrder(range, env, (at) => {
+            try {
+              return [{ codec: def.element, arbitrary: build(def.element, depth, at) }];
+            } catch {
+              return []; // no element can be generated in this context
+            }
+          });
+        return fc.array(build(def.element, depth, env), range);
       }
       case 'optional':
-        return fc.option(build(def.codec, depth), { nil: undefined });
+        return fc.option(build(def.codec, depth, env), { nil: undefined });
       case 'nothing':
         return fc.constant(undefined);
       case 'padding': {
@@ -312,15 +422,15 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
       }
       case 'taggedUnion': {
         const members: fc.Arbitrary<{ tag: unknown; value: unknown }>[] = def.variants.map(({ tag, codec: variant }) =>
-          build(variant, depth).map((value) => ({ tag, value })),
+          build(variant, depth, env).map((value) => ({ tag, value })),
         );
         const otherwise = def.otherwise;
         if (otherwise !== undefined) {
           const known = new Set(def.variants.map((v) => String(v.tag)));
           members.push(
             fc.record({
-              tag: build(def.tag, depth).filter((t: unknown) => !known.has(String(t))),
-              value: build(otherwise, depth),
+              tag: build(def.tag, depth, env).filter((t: unknown) => !known.has(String(t))),
+              value: build(otherwise, depth, env),
             }),
           );
         }
@@ -328,7 +438,7 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
       }
       case 'lazy':
         // Deferred, so building the arbitrary of a recursive codec terminates.
-        return fc.constant(null).chain(() => build(def.resolve(), depth + 1));
+        return fc.constant(null).chain(() => build(def.resolve(), depth + 1, env));
       case 'map': {
         const { bijection } = def;
         const decodes = (stored: unknown) => {
@@ -339,54 +449,76 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
             return false;
           }
         };
-        return build(def.stored, depth)
+        return build(def.stored, depth, env)
           .filter(decodes)
           .map((stored) => bijection.decode(stored));
       }
       case 'sized': {
-        const body = build(def.body, depth);
+        const body = build(def.body, depth, env);
         if (def.size.type === 'fixed') return body.filter(encodesTo(def.body, def.size.count));
         const most = largest(def.size.codec);
         return Number.isFinite(most) ? body.filter((v) => fitsIn(def.body, v, most)) : body;
       }
       case 'chunk':
-        return fc.record({ id: fc.constant(def.marker), body: build(def.body, depth) });
+        return fc.record({ id: fc.constant(def.marker), body: build(def.body, depth, env) });
       case 'chunkList': {
         const { framing } = def;
         const align = framing.align ?? 1;
         const taken = new Set<unknown>([...def.known.map((k) => k.marker), ...def.until]);
         const raw = fc.record({
-          id: build(framing.marker, depth).filter((id) => !taken.has(id)),
+          id: build(framing.marker, depth, env).filter((id) => !taken.has(id)),
           raw: fc
             .uint8Array({ maxLength: maxLength * 4 })
             .map((b) => (framing.padCounted === false ? b : b.subarray(0, b.length - (b.length % align)))),
         });
-        const entries = [
-          ...def.known.map(({ marker, codec: body }) =>
-            fc.record({ id: fc.constant(marker), body: build(body, depth) }),
-          ),
-          raw,
-        ];
-        return fc.array(fc.oneof(...entries), { maxLength: limit });
+        const known = (at: Env) =>
+          def.known.map(({ marker, codec: body }) =>
+            fc.record({ id: fc.constant(marker), body: build(body, depth, at) }),
+          );
+        if (!def.known.some((k) => providesContext(k.codec)))
+          return fc.array(fc.oneof(...known(env), raw), { maxLength: limit });
+        // Chunks that provide context values (definitions) decide how later chunks are written: each
+        // chunk is generated in the context the chunks before it leave, and a known chunk that cannot
+        // be generated there (data with no definition yet) is not offered.
+        return inOrder({ minLength: 0, maxLength: limit }, env, (at) => {
+          const choices: Array<{ codec: AnyCodec; arbitrary: fc.Arbitrary<unknown> }> = [];
+          for (const { marker, codec: body } of def.known) {
+            const entry = chunk(framing, marker, body);
+            try {
+              choices.push({
+                codec: entry,
+                arbitrary: fc.record({ id: fc.constant(marker), body: build(body, depth, at) }),
+              });
+            } catch {
+              // No value of this chunk in this context.
+            }
+          }
+          return [...choices, { arbitrary: raw }];
+        });
       }
       case 'transform': {
-        const inner = build(def.codec, depth);
+        const inner = build(def.codec, depth, env);
         return def.keep === 'never' ? inner : inner.map((value) => ({ value }));
       }
       case 'checksum':
-        return build(def.body, depth);
+        return build(def.body, depth, env);
       case 'pointer': {
-        const target = fc.record({ target: build(def.target, depth) });
+        const target = fc.record({ target: build(def.target, depth, env) });
         return def.nullOffset === undefined ? target : fc.option(target, { nil: null });
       }
       case 'arena':
-        return fc.record({ root: build(def.root, depth), unclaimed: fc.constant([]) });
+        return fc.record({ root: build(def.root, depth, env), unclaimed: fc.constant([]) });
       case 'graphImage':
         return graphImages(limit);
       case 'instance':
-        return instances(def, (element) => build(element, depth + 1));
+        return instances(def, (element) => build(element, depth + 1, env));
+      case 'provide':
+        return build(def.codec, depth, env);
+      case 'fromContext':
+        // The codec the context generated so far chooses (see `inOrder`).
+        return build(def.choose(contextValue(env, def.key)), depth, env);
       case 'custom':
-        if (def.model !== undefined) return build(def.model, depth);
+        if (def.model !== undefined) return build(def.model, depth, env);
         if (def.samples !== undefined && def.samples.length > 0) return fc.constantFrom(...def.samples);
         throw new Error(
           `no arbitrary can be derived for the custom codec ${c.name} (${def.name}): give its definition a model or samples (customDef), or pass one in options.overrides`,
@@ -395,5 +527,5 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
         return unreachableDef(def);
     }
   };
-  return build(codec as AnyCodec, 0) as fc.Arbitrary<A>;
+  return build(codec as AnyCodec, 0, NO_CONTEXT) as fc.Arbitrary<A>;
 }

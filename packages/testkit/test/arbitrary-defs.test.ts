@@ -13,6 +13,9 @@ import {
   chunk,
   chunkList,
   compression,
+  contextKey,
+  fromContext,
+  provide,
   crc32,
   cstring,
   decode,
@@ -170,6 +173,21 @@ const yesNo = defineCodec<boolean>({
   write: (w, value) => u8.write(w, value ? 0x59 : 0x4e),
 });
 
+/** Names defined so far (each once), and a record that must name one of them (none: no record can be written). */
+const NAMES = contextKey<ReadonlyArray<string>>('names', () => []);
+const defineName = provide(cstring('ascii'), NAMES, (names, name) => {
+  if (names.includes(name)) throw new Error(`${name} is defined twice`);
+  return [...names, name];
+});
+const useName = fromContext(
+  NAMES,
+  (names) => {
+    if (names.length === 0) throw new Error('no name is defined yet');
+    return literal(cstring('ascii'), ...(names as [string, ...string[]]));
+  },
+  { json: t.string },
+);
+
 const cases: { [T in CodecDefType]: ReadonlyArray<[string, AnyCodec]> } = {
   int: [
     ['u8', u8],
@@ -253,6 +271,13 @@ const cases: { [T in CodecDefType]: ReadonlyArray<[string, AnyCodec]> } = {
   lazy: [['a tree', tree]],
   graphImage: [['graph images', graphImage]],
   instance: [['a structure of the file read with a newer schema', player]],
+  provide: [['names a later list uses', struct({ names: array(defineName, u8), uses: array(useName, u8) })]],
+  fromContext: [
+    [
+      'chunks whose data needs the definitions before them',
+      chunkList(framing, { Name: defineName, Uses: array(useName, u8) }, { until: ['ENDE'] }),
+    ],
+  ],
   custom: [
     ['derived from its model', struct({ n: varint16, rest: array(varint16, u8) })],
     ['drawn from its samples', struct({ flag: yesNo })],
@@ -333,6 +358,17 @@ describe('what the derived values reach', () => {
       expect((v.weapons as Array<{ clip: number }>)[2]).toEqual({ kind: 0, clip: 0 });
       expect((v.ammo as unknown[]).length).toBe(2);
       expect(Object.keys(v.$kept as object).sort()).toEqual(['ammo', 'target']);
+    }
+  });
+
+  test('data that needs definitions is generated after them, naming what they defined', () => {
+    const list = chunkList(framing, { Name: defineName, Uses: array(useName, u8) }, { until: ['ENDE'] });
+    const values = sample(list) as Array<Array<{ id: string; body?: unknown }>>;
+    const withData = values.filter((chunks) => chunks.some((c) => c.id === 'Uses' && (c.body as string[]).length > 0));
+    expect(withData.length).toBeGreaterThan(20);
+    for (const chunks of withData) {
+      const first = chunks.findIndex((c) => c.id === 'Uses');
+      expect(chunks.slice(0, first).some((c) => c.id === 'Name')).toBe(true);
     }
   });
 
