@@ -9,9 +9,7 @@ import {
   contextKey,
   contextValue,
   decode,
-  defineCodec,
   fromContext,
-  layoutOf,
   literal,
   provide,
   pstring,
@@ -22,6 +20,7 @@ import {
   type Codec,
   type TypeOf,
 } from '../src/index';
+import { defineCodec, layoutOf } from '../src/kit';
 import { checkLaws, decodeFails, encodeFails, encodeOk, hexBytes } from './laws';
 
 /** The names defined so far; a name may be defined once. */

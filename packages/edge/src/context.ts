@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { contextKey, type ArrayDef, type ContextKey, type PathSegment, type StructDef } from '@savekit/core';
+import { contextKey, type ContextKey, type PathSegment } from '@savekit/core';
+import type { ArrayDef, StructDef } from '@savekit/core/schema';
 
 /** Where a structure definition is in the document: its path and offset (for what is said of it later). */
 export interface DefinitionPlace {

@@ -7,37 +7,34 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import {
-  customDef,
   align,
   array as arrayOf,
-  arrayIndexes,
   chunk,
   DecodeError,
-  defineCodec,
   fourcc,
   fromContext,
-  instanceCodec,
   lazy,
   map,
   peek,
-  reconcile,
   struct,
   withHooks,
   type Codec,
-  type DecodeBudget,
+  type KnownChunk,
+  type Warning,
+} from '@savekit/core';
+import { customDef, arrayIndexes, defineCodec, type DecodeBudget, type Reader, type Writer } from '@savekit/core/kit';
+import {
+  instanceCodec,
+  reconcile,
   type FieldDef,
   type Instance,
-  type KnownChunk,
   type KnownField,
   type KnownStruct,
-  type Warning,
-  type Reader,
   type Reconciled,
   type SchemaEncoding,
   type StructDef,
   type StructPlan,
-  type Writer,
-} from '@savekit/core';
+} from '@savekit/core/schema';
 import { EDGE_DEFINITIONS, MAX_CHUNK_DEPTH, type DefinitionPlace, type Named, type PlacedStruct } from './context.js';
 import { ELEMENT_COUNTS } from './definitions.js';
 import { edgeString } from './primitives.js';

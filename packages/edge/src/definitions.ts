@@ -19,13 +19,10 @@ import {
   u16le,
   u8,
   withHooks,
-  type ArrayDef,
   type Codec,
   type ContextKey,
-  type FieldDef,
-  type FieldKind,
-  type StructDef,
 } from '@savekit/core';
+import type { ArrayDef, FieldDef, FieldKind, StructDef } from '@savekit/core/schema';
 import { EDGE_DEFINITIONS } from './context.js';
 import { edgeInt, edgeString } from './primitives.js';
 

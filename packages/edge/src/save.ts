@@ -22,13 +22,12 @@ import {
   u32le,
   withArrayIndexes,
   withHooks,
-  type ArrayDef,
   type Codec,
   type Kept,
   type KnownChunk,
   type RawChunk,
-  type StructDef,
 } from '@savekit/core';
+import type { ArrayDef, StructDef } from '@savekit/core/schema';
 import { dataBody, type DataBody } from './data.js';
 import { arrayDef, ELEMENT_COUNTS, structDef } from './definitions.js';
 import { DESIGN_LUMPS, globBody, type GlobEntry } from './glob.js';

@@ -5,22 +5,17 @@
  * @module
  */
 import fc from 'fast-check';
+import { chunk, contextValue, encode, type AnyCodec, type Codec, type EncodingName } from '@savekit/core';
 import {
-  chunk,
-  contextValue,
   CP437_UPPER,
   DEFAULT_MAX_DEPTH,
-  encode,
   Writer,
   WriteState,
   unreachableDef,
-  type AnyCodec,
-  type Codec,
   type DefCount,
-  type EncodingName,
-  type GraphImage,
   type DefInstance,
-} from '@savekit/core';
+} from '@savekit/core/kit';
+import type { GraphImage } from '@savekit/core/graph';
 
 /** Options of {@link arbitrary}. */
 export interface ArbitraryOptions {
