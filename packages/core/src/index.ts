@@ -63,10 +63,7 @@ export {
   type Codec,
   type CodecChild,
   type CodecSpec,
-  type CodecSpecBase,
   type Decoded,
-  type DefinedCodecSpec,
-  type LegacyCodecSpec,
   type TypeOf,
 } from './codec.js';
 export * from './def.js';

@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
 import {
+  customDef,
   array,
   BudgetError,
   DecodeBudget,
@@ -416,7 +417,7 @@ describe('Reader.attempt', () => {
     let tries = 0;
     const stubborn = defineCodec<number>({
       name: 'stubborn',
-      kind: 'test',
+      def: customDef('stubborn', { model: u16le }),
       json: u8.json,
       read(r) {
         for (let i = 0; i < 1_000_000; i++) {

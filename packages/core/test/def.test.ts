@@ -54,6 +54,7 @@ import {
   xor,
   type AnyCodec,
   type Codec,
+  type CodecSpec,
   type CodecDef,
   type CodecDefType,
   type DefOf,
@@ -316,13 +317,13 @@ describe('codecs a package defines itself', () => {
     );
   });
 
-  test('the legacy form ({ kind, meta }) still makes a codec, with a custom definition', () => {
-    // biome-ignore lint/suspicious/noExplicitAny: the deprecated form, as format packages still write it
-    const legacy = defineCodec<boolean>({ ...spec, kind: 'yesNo', meta: { yes: 'Y' } } as any);
-    expect(legacy.def).toEqual({ type: 'custom', name: 'yesNo', params: { yes: 'Y' } });
-    const bare = defineCodec<boolean>({ ...spec, kind: 'bare' });
-    expect(bare.def).toEqual({ type: 'custom', name: 'bare', params: {} });
-    expect(encode(bare, false)).toEqual(E.right(Uint8Array.of(0x4e)));
+  test('a codec without a typed def is refused: by the compiler, and at run time for JavaScript callers', () => {
+    // @ts-expect-error — `def` is required
+    const missing: CodecSpec<boolean> = { ...spec };
+    // @ts-expect-error — the free-form `kind`/`meta` form of before typed definitions is gone
+    const freeForm: CodecSpec<boolean> = { ...spec, kind: 'yesNo', meta: { yes: 'Y' } };
+    expect(() => defineCodec(missing)).toThrow(/defineCodec\("yesNo"\): a codec needs a typed `def`/);
+    expect(() => defineCodec(freeForm)).toThrow(TypeError);
   });
 });
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
 import {
+  customDef,
   arena,
   array,
   checksum,
@@ -82,7 +83,7 @@ describe('checkDecodedPaths and checkErrorPaths', () => {
     // A hand-written codec pushing a segment the document does not have (as chunk lists once did).
     const inventive = defineCodec<{ value: number }>({
       name: 'inventive',
-      kind: 'inventive',
+      def: customDef('inventive', { model: struct({ value: u16le }) }),
       json: struct({ value: u16le }).json,
       minSize: 2,
       read: (r) => ({ value: readChild(r, 'Glob', u16le) }),
