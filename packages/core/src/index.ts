@@ -116,8 +116,8 @@ export { maybe, nothing, optional } from './optional.js';
 export { taggedUnion, type OtherTag, type Tagged } from './union.js';
 export { lazy } from './lazy.js';
 export { rebuild, type RebuildInfo, type RebuildMismatch, type RebuildOptions, type RebuildSpec } from './rebuild.js';
-export { lookahead, peek, type LookaheadOptions } from './peek.js';
-export { switchOn, type SwitchOptions } from './switch-on.js';
+export { peek } from './peek.js';
+export { lookahead, switchOn, type LookaheadOptions, type SwitchOptions } from './switch-on.js';
 export { withHooks, type CodecHooks, type ReadHookContext, type WriteHookContext } from './hooks.js';
 export {
   byteOrdered,
@@ -238,4 +238,4 @@ export {
   type StructDef,
   type StructPlan,
 } from './schema.js';
-export { layoutOf, typeNameOf, type LayoutRow } from './layout.js';
+export { layoutOf, partsOf, typeNameOf, type LayoutPart, type LayoutRow } from './layout.js';

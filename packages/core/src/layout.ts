@@ -69,6 +69,10 @@ export function typeNameOf(codec: AnyCodec): string {
       return def.to === 'count' ? `padding(${def.count})` : `align(${def.boundary})`;
     case 'taggedUnion':
       return `taggedUnion(${typeNameOf(def.tag)}: ${def.variants.map((v) => JSON.stringify(v.tag)).join(' | ')}${def.otherwise === undefined ? '' : ' | *'})`;
+    case 'switch': {
+      const keys = def.cases.map((c) => JSON.stringify(c.key));
+      return `${def.tag === 'shown' ? 'lookahead' : 'switchOn'}(${typeNameOf(def.selector)}: ${keys.join(' | ')}${def.otherwise === undefined ? '' : ' | *'})`;
+    }
     case 'map':
       return codec.name;
     case 'sized':
@@ -110,6 +114,80 @@ export interface LayoutRow {
   readonly bits?: { readonly at: number; readonly width: number; readonly order: 'lsb' | 'msb' };
   /** The type, as {@link typeNameOf} gives it. */
   readonly type: string;
+  /**
+   * What the row's value is made of that has a layout of its own (see {@link partsOf}): the variants
+   * of a tagged union or a switch, the known chunks of a chunk list, an array's element … Empty for
+   * a row that is all there is to say.
+   */
+  readonly parts: ReadonlyArray<LayoutPart>;
+}
+
+/** A codec a layout row holds, under the tag, marker or role that leads to it. */
+export interface LayoutPart {
+  /** The tag, marker or case key (`"LIST"`, `1`), or the role: `element`, `body`, `target`, `otherwise` … */
+  readonly key: string;
+  readonly codec: AnyCodec;
+}
+
+/**
+ * The codecs a codec's value is made of that a layout row does not expand: the cases of a container
+ * (tagged union, switch, chunk list), and what a one-row codec wraps (an array's element, a chunk's
+ * body, a pointer's target, a transformed or optional codec). A docs generator gives each its own
+ * table and links the row to them; structures laid out in place (struct fields, bit fields, checksum
+ * and fixed-window bodies, mapped values) are not parts, they are rows.
+ */
+export function partsOf(codec: AnyCodec): LayoutPart[] {
+  const def = codec.def;
+  switch (def.type) {
+    case 'taggedUnion':
+      return [
+        ...def.variants.map((v) => ({ key: String(v.tag), codec: v.codec })),
+        ...(def.otherwise === undefined ? [] : [{ key: 'otherwise', codec: def.otherwise }]),
+      ];
+    case 'switch':
+      return [
+        ...def.cases.map((c) => ({ key: c.key, codec: c.codec })),
+        ...(def.otherwise === undefined ? [] : [{ key: 'otherwise', codec: def.otherwise }]),
+      ];
+    case 'chunkList':
+      return def.known.map((k) => ({ key: k.marker, codec: k.codec }));
+    case 'chunk':
+      return [{ key: def.marker, codec: def.body }];
+    case 'array':
+      return [{ key: 'element', codec: def.element }];
+    case 'optional':
+      return [{ key: 'value', codec: def.codec }];
+    case 'sized':
+      return [{ key: 'body', codec: def.body }];
+    case 'transform':
+      return [{ key: 'decoded', codec: def.codec }];
+    case 'pointer':
+      return [{ key: 'target', codec: def.target }];
+    case 'arena':
+      return [{ key: 'root', codec: def.root }];
+    case 'lazy':
+      return [{ key: 'resolved', codec: def.resolve() }];
+    case 'custom':
+      return def.model === undefined ? [] : [{ key: 'model', codec: def.model }];
+    case 'int':
+    case 'float':
+    case 'bits':
+    case 'magic':
+    case 'literal':
+    case 'fourcc':
+    case 'string':
+    case 'bytes':
+    case 'struct':
+    case 'nothing':
+    case 'padding':
+    case 'map':
+    case 'checksum':
+    case 'graphImage':
+    case 'instance':
+      return [];
+    default:
+      return unreachableDef(def);
+  }
 }
 
 /**
@@ -138,7 +216,7 @@ export function layoutOf(codec: AnyCodec): LayoutRow[] {
         for (const field of order) {
           const name = join(path, field.name);
           if (typeof field.spec === 'function') {
-            out.push({ path: name, offset: at, size: undefined, type: 'depends on earlier fields' });
+            out.push({ path: name, offset: at, size: undefined, type: 'depends on earlier fields', parts: [] });
             at = undefined;
           } else {
             walk(field.spec, name, at);
@@ -155,10 +233,16 @@ export function layoutOf(codec: AnyCodec): LayoutRow[] {
             size: undefined,
             bits: { at: f.at, width: f.width, order: def.order },
             type: `u${f.width}`,
+            parts: [],
           });
         return;
       case 'checksum': {
-        const digest = { path: join(path, def.algorithm.name), size: def.stored.size, type: typeNameOf(def.stored) };
+        const digest = {
+          path: join(path, def.algorithm.name),
+          size: def.stored.size,
+          type: typeNameOf(def.stored),
+          parts: [],
+        };
         if (def.position === 'before') {
           out.push({ ...digest, offset });
           walk(
@@ -180,7 +264,7 @@ export function layoutOf(codec: AnyCodec): LayoutRow[] {
           walk(def.body, path, offset);
           return;
         }
-        out.push({ path, offset, size: c.size, type: typeNameOf(c) });
+        out.push({ path, offset, size: c.size, type: typeNameOf(c), parts: partsOf(c) });
         return;
       case 'map':
         walk(def.stored, path, offset);
@@ -197,6 +281,7 @@ export function layoutOf(codec: AnyCodec): LayoutRow[] {
       case 'nothing':
       case 'padding':
       case 'taggedUnion':
+      case 'switch':
       case 'chunk':
       case 'chunkList':
       case 'transform':
@@ -206,7 +291,7 @@ export function layoutOf(codec: AnyCodec): LayoutRow[] {
       case 'graphImage':
       case 'instance':
       case 'custom':
-        out.push({ path, offset, size: c.size, type: typeNameOf(c) });
+        out.push({ path, offset, size: c.size, type: typeNameOf(c), parts: partsOf(c) });
         return;
       default:
         unreachableDef(def);

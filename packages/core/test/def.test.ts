@@ -28,6 +28,9 @@ import {
   instanceCodec,
   int,
   layoutOf,
+  lookahead,
+  partsOf,
+  switchOn,
   lazy,
   literal,
   magic,
@@ -345,6 +348,7 @@ describe('tools switch over def.type exhaustively', () => {
         case 'nothing':
         case 'padding':
         case 'taggedUnion':
+        case 'switch':
         case 'map':
         case 'sized':
         case 'chunk':
@@ -378,36 +382,80 @@ describe('layoutOf and typeNameOf', () => {
       tail: u32le,
     });
     expect(layoutOf(header)).toEqual([
-      { path: 'magic', offset: 0, size: 4, type: 'magic "WAD1"' },
-      { path: 'flags.a', offset: 4, size: undefined, bits: { at: 0, width: 1, order: 'lsb' }, type: 'u1' },
-      { path: 'flags.b', offset: 4, size: undefined, bits: { at: 1, width: 7, order: 'lsb' }, type: 'u7' },
-      { path: 'count', offset: 5, size: 2, type: 'u16le' },
-      { path: 'inner.x', offset: 7, size: 2, type: 'i16be' },
-      { path: 'inner.name', offset: 9, size: 4, type: 'fixedString(4, ascii)' },
-      { path: 'items', offset: 13, size: undefined, type: 'depends on earlier fields' },
-      { path: 'tail', offset: undefined, size: 4, type: 'u32le' },
+      { path: 'magic', offset: 0, size: 4, type: 'magic "WAD1"', parts: [] },
+      { path: 'flags.a', offset: 4, size: undefined, bits: { at: 0, width: 1, order: 'lsb' }, type: 'u1', parts: [] },
+      { path: 'flags.b', offset: 4, size: undefined, bits: { at: 1, width: 7, order: 'lsb' }, type: 'u7', parts: [] },
+      { path: 'count', offset: 5, size: 2, type: 'u16le', parts: [] },
+      { path: 'inner.x', offset: 7, size: 2, type: 'i16be', parts: [] },
+      { path: 'inner.name', offset: 9, size: 4, type: 'fixedString(4, ascii)', parts: [] },
+      { path: 'items', offset: 13, size: undefined, type: 'depends on earlier fields', parts: [] },
+      { path: 'tail', offset: undefined, size: 4, type: 'u32le', parts: [] },
     ]);
   });
 
   test('checksums, fixed windows and mapped values are laid out in place', () => {
     const body = struct({ a: u8, b: u16le });
     expect(layoutOf(checksum(body, { algorithm: crc32, stored: u32le, position: 'before' }))).toEqual([
-      { path: 'CRC-32', offset: 0, size: 4, type: 'u32le' },
-      { path: 'a', offset: 4, size: 1, type: 'u8' },
-      { path: 'b', offset: 5, size: 2, type: 'u16le' },
+      { path: 'CRC-32', offset: 0, size: 4, type: 'u32le', parts: [] },
+      { path: 'a', offset: 4, size: 1, type: 'u8', parts: [] },
+      { path: 'b', offset: 5, size: 2, type: 'u16le', parts: [] },
     ]);
     expect(layoutOf(struct({ s: sized(3, body), c: checksum(u8, { algorithm: crc32, stored: u32le }) }))).toEqual([
-      { path: 's.a', offset: 0, size: 1, type: 'u8' },
-      { path: 's.b', offset: 1, size: 2, type: 'u16le' },
-      { path: 'c', offset: 3, size: 1, type: 'u8' },
-      { path: 'c.CRC-32', offset: 4, size: 4, type: 'u32le' },
+      { path: 's.a', offset: 0, size: 1, type: 'u8', parts: [] },
+      { path: 's.b', offset: 1, size: 2, type: 'u16le', parts: [] },
+      { path: 'c', offset: 3, size: 1, type: 'u8', parts: [] },
+      { path: 'c.CRC-32', offset: 4, size: 4, type: 'u32le', parts: [] },
     ]);
     expect(layoutOf(map(u8, { decode: (n: number) => n, encode: (n: number) => n, name: 'level' }))).toEqual([
-      { path: '', offset: 0, size: 1, type: 'u8' },
+      { path: '', offset: 0, size: 1, type: 'u8', parts: [] },
     ]);
-    expect(layoutOf(sized(u8, cstring('ascii')))).toEqual([
-      { path: '', offset: 0, size: undefined, type: 'cstring(ascii) in u8 bytes' },
+    const name = cstring('ascii');
+    expect(layoutOf(sized(u8, name))).toEqual([
+      {
+        path: '',
+        offset: 0,
+        size: undefined,
+        type: 'cstring(ascii) in u8 bytes',
+        parts: [{ key: 'body', codec: name }],
+      },
     ]);
+  });
+
+  test('containers are one row each, with their cases as parts (so a table can link to them)', () => {
+    const riff = struct({ id: magic('RIFF'), size: u32le });
+    const list = struct({ id: magic('LIST'), count: u16le });
+    const raw = bytes('rest');
+    const union = taggedUnion(u8, { 1: riff, 2: list }, { otherwise: raw });
+    const chosen = lookahead(fourcc(), { RIFF: riff, LIST: list }, { otherwise: raw });
+    const hidden = switchOn(fourcc(), { RIFF: riff, LIST: list }, { caseOf: (v) => v.id });
+    const chunks = chunkList(framing, { Vari: riff });
+    const file = struct({ union, chosen, hidden, chunks, entries: array(list, u8) });
+    const rows = layoutOf(file);
+    expect(rows.map((r) => [r.path, r.offset, r.type])).toEqual([
+      ['union', 0, 'taggedUnion(u8: 1 | 2 | *)'],
+      ['chosen', undefined, 'lookahead(fourcc: "RIFF" | "LIST" | *)'],
+      ['hidden', undefined, 'switchOn(fourcc: "RIFF" | "LIST")'],
+      ['chunks', undefined, 'chunks (Vari, others raw)'],
+      ['entries', undefined, 'struct[u8]'],
+    ]);
+    const parts = (path: string) => rows.find((r) => r.path === path)!.parts.map((p) => [p.key, p.codec]);
+    expect(parts('union')).toEqual([
+      ['1', riff],
+      ['2', list],
+      ['otherwise', raw],
+    ]);
+    expect(parts('chosen')).toEqual([
+      ['RIFF', riff],
+      ['LIST', list],
+      ['otherwise', raw],
+    ]);
+    expect(parts('hidden')).toEqual([
+      ['RIFF', riff],
+      ['LIST', list],
+    ]);
+    expect(parts('chunks')).toEqual([['Vari', riff]]);
+    expect(parts('entries')).toEqual([['element', list]]);
+    expect(partsOf(u8)).toEqual([]);
   });
 
   test('a type name for every variant', () => {
@@ -460,6 +508,10 @@ describe('layoutOf and typeNameOf', () => {
       taggedUnion: [
         [taggedUnion(u8, { 1: u8, 2: u16le }), 'taggedUnion(u8: 1 | 2)'],
         [taggedUnion(fourcc(), { HEAD: u8 }, { otherwise: bytes('rest') }), 'taggedUnion(fourcc: "HEAD" | *)'],
+      ],
+      switch: [
+        [lookahead(u8, { 1: u8 }), 'lookahead(u8: "1")'],
+        [switchOn(fourcc(), { HEAD: fourcc() }, { caseOf: () => 'HEAD' }), 'switchOn(fourcc: "HEAD")'],
       ],
       map: [[map(u8, { decode: (n: number) => n, encode: (n: number) => n, name: 'level' }), 'level']],
       sized: [[sized(8, u32le), 'u32le in 8 bytes']],

@@ -31,6 +31,7 @@ import {
   instanceCodec,
   lazy,
   literal,
+  lookahead,
   magic,
   map,
   nothing,
@@ -42,6 +43,7 @@ import {
   sha256,
   sized,
   struct,
+  switchOn,
   taggedUnion,
   transform,
   transformKeeping,
@@ -226,6 +228,37 @@ const cases: { [T in CodecDefType]: ReadonlyArray<[string, AnyCodec]> } = {
   taggedUnion: [
     ['numeric tags', taggedUnion(u8, { 1: u32le, 2: cstring('ascii') })],
     ['otherwise', taggedUnion(fourcc(), { HEAD: u8 }, { otherwise: bytes('rest') })],
+  ],
+  switch: [
+    [
+      'lookahead, numeric selector',
+      lookahead(u8, {
+        1: struct({ type: literal(u8, 1), n: u16le }),
+        2: struct({ type: literal(u8, 2), s: cstring('ascii') }),
+      }),
+    ],
+    [
+      'switchOn, cases told apart by their magic',
+      switchOn(
+        fourcc(),
+        { HEAD: struct({ id: magic('HEAD'), n: u8 }), BODY: struct({ id: magic('BODY'), s: cstring('ascii') }) },
+        {
+          caseOf: (v) => v.id,
+        },
+      ),
+    ],
+    [
+      // The legacy case's first field can spell the other's magic: such values are left out.
+      'switchOn, a case without a magic',
+      switchOn(
+        fourcc(),
+        { current: struct({ id: magic('SAV1'), n: u8 }), legacy: struct({ n: u32le }) },
+        {
+          select: (m) => (m === 'SAV1' ? 'current' : 'legacy'),
+          caseOf: (v) => ('id' in v ? 'current' : 'legacy'),
+        },
+      ),
+    ],
   ],
   map: [['a bijection', map(u8, { decode: (n: number) => n * 2, encode: (n: number) => n / 2 })]],
   sized: [
