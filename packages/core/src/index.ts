@@ -179,6 +179,8 @@ export {
   checkTreePath,
   fileFormat,
   FormatRegistry,
+  formatsOf,
+  isSaveFormat,
   isSaveTree,
   type AnySaveFormat,
   type Confidence,
