@@ -74,6 +74,22 @@ export interface Codec<A> {
   write(writer: Writer, value: A): void;
 }
 
+/**
+ * Whether a value is a codec: an object with a typed `def` and `read` and `write` functions. For
+ * tools that look through a module's exports, and for telling a codec from a dependent field.
+ */
+export function isCodec(value: unknown): value is AnyCodec {
+  if (typeof value !== 'object' || value === null) return false;
+  const c = value as Partial<Record<keyof AnyCodec, unknown>>;
+  return (
+    typeof c.read === 'function' &&
+    typeof c.write === 'function' &&
+    typeof c.def === 'object' &&
+    c.def !== null &&
+    typeof (c.def as { type?: unknown }).type === 'string'
+  );
+}
+
 /** A codec of any value type (codecs are invariant in their type, so `Codec<unknown>` will not do). */
 export type AnyCodec = Codec<any>;
 

@@ -57,6 +57,7 @@ export {
   encodeOrThrow,
   guardRead,
   guardWrite,
+  isCodec,
   readChild,
   writeChild,
   type AnyCodec,
@@ -240,4 +241,12 @@ export {
   type StructDef,
   type StructPlan,
 } from './schema.js';
-export { layoutOf, partsOf, typeNameOf, type LayoutPart, type LayoutRow } from './layout.js';
+export {
+  layoutOf,
+  layoutTables,
+  partsOf,
+  typeNameOf,
+  type LayoutPart,
+  type LayoutRow,
+  type LayoutTable,
+} from './layout.js';

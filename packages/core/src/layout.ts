@@ -300,3 +300,58 @@ export function layoutOf(codec: AnyCodec): LayoutRow[] {
   walk(codec, '', 0);
   return out;
 }
+
+/** A layout table of {@link layoutTables}: a codec's rows under a name. */
+export interface LayoutTable {
+  /** The name it was given, or for a part, where it is met: `header.entries:element`, `chunks:Vari`. */
+  readonly name: string;
+  readonly codec: AnyCodec;
+  readonly rows: ReadonlyArray<LayoutRow>;
+}
+
+/**
+ * Whether a part needs a table of its own: it is a structure or holds one. A part whose layout is a
+ * single row of itself (`u16le`, `cstring(ascii)`) is said in full by its type on the row that holds it.
+ */
+function hasLayout(codec: AnyCodec, rows: ReadonlyArray<LayoutRow>): boolean {
+  return codec.def.type === 'struct' || rows.length > 1 || rows.some((row) => row.parts.length > 0);
+}
+
+/**
+ * The layout tables that describe `codecs` completely: one per named codec, in the order given, then
+ * one per part a row holds that has a layout of its own (the cases of tagged unions, switches and
+ * chunk lists, array elements, pointer targets …), found transitively — each codec once, so shared
+ * and recursive codecs end. Every row's parts are then either a table of this list or said by their
+ * type. Generators of documentation link a row's parts to the tables of the same codecs.
+ *
+ * @example
+ * ```ts
+ * const entry = struct({ id: u16le, name: cstring('ascii') });
+ * layoutTables({ file: struct({ count: u8, entries: array(entry, 'rest') }) }).map((t) => t.name);
+ * // ['file', 'file.entries:element']
+ * ```
+ */
+export function layoutTables(codecs: Readonly<Record<string, AnyCodec>>): LayoutTable[] {
+  const tables: LayoutTable[] = [];
+  const seen = new Set<AnyCodec>();
+  const queue: Array<{ name: string; codec: AnyCodec; named: boolean }> = Object.entries(codecs).map(
+    ([name, codec]) => ({ name, codec, named: true }),
+  );
+  // Breadth first and iterative: nesting as deep as a format's declarations needs no stack.
+  for (let i = 0; i < queue.length; i++) {
+    const { name, codec, named } = queue[i]!;
+    if (seen.has(codec)) continue;
+    const rows = layoutOf(codec);
+    if (!named && !hasLayout(codec, rows)) continue;
+    seen.add(codec);
+    tables.push({ name, codec, rows });
+    for (const row of rows)
+      for (const part of row.parts)
+        queue.push({
+          name: `${row.path === '' ? name : `${name}.${row.path}`}:${part.key}`,
+          codec: part.codec,
+          named: false,
+        });
+  }
+  return tables;
+}

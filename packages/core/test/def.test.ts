@@ -28,6 +28,7 @@ import {
   instanceCodec,
   int,
   layoutOf,
+  layoutTables,
   lookahead,
   partsOf,
   switchOn,
@@ -456,6 +457,19 @@ describe('layoutOf and typeNameOf', () => {
     expect(parts('chunks')).toEqual([['Vari', riff]]);
     expect(parts('entries')).toEqual([['element', list]]);
     expect(partsOf(u8)).toEqual([]);
+  });
+
+  test('layoutTables: every named codec, then the structures their rows hold, each once (recursion ends)', () => {
+    const entry = struct({ id: u16le, name: cstring('ascii') });
+    type Node = { value: number; next: Node[] };
+    const node: Codec<Node> = lazy(() => struct({ value: u8, next: array(node, u8) }), 'node');
+    const file = struct({ count: u8, entries: array(entry, 'rest') });
+    const tables = layoutTables({ file, entry2: entry, node });
+    expect(tables.map((t) => t.name)).toEqual(['file', 'entry2', 'node', 'node:resolved']);
+    expect(tables[1]!.codec).toBe(entry);
+    expect(layoutTables({ file }).map((t) => t.name)).toEqual(['file', 'file.entries:element']);
+    // A part said in full by its type (u16le elements) gets no table of its own.
+    expect(layoutTables({ list: array(u16le, u8) }).map((t) => t.name)).toEqual(['list']);
   });
 
   test('a type name for every variant', () => {
