@@ -6,7 +6,7 @@
  * @module
  */
 import * as t from 'io-ts';
-import { defineCodec, type Codec } from './codec.js';
+import { defineCodec, readThroughFixed, type Codec } from './codec.js';
 import { customDef } from './def.js';
 import { latin1Bytes, showBytes } from './literal.js';
 import { f32be, f32le, f64be, f64le } from './floats.js';
@@ -107,12 +107,7 @@ export function byteOrderMark(marks: { readonly le: string; readonly be: string 
     def: customDef('byteOrderMark', { params: { marks }, samples: ['le', 'be'] }),
     json: t.keyof({ le: null, be: null }) as unknown as t.Type<Endian, unknown, unknown>,
     size,
-    read(r) {
-      r.need(size);
-      const order = readFixed(r, r.pos);
-      r.pos += size;
-      return order;
-    },
+    read: readThroughFixed(size, readFixed),
     readFixed,
     write(w, order) {
       if (order !== 'le' && order !== 'be')

@@ -118,6 +118,19 @@ export interface CodecSpec<A> {
   write(writer: Writer, value: A): void;
 }
 
+/**
+ * The `read` of a fixed-size codec that has a `readFixed`: check the bytes are there, read them in
+ * place, move past them. (Internal: not exported from the package.)
+ */
+export function readThroughFixed<A>(size: number, readFixed: (reader: Reader, at: number) => A): (reader: Reader) => A {
+  return (r) => {
+    r.need(size);
+    const value = readFixed(r, r.pos);
+    r.pos += size;
+    return value;
+  };
+}
+
 /** Builds a {@link Codec} from its parts (the way every codec in this package is made). */
 export function defineCodec<A>(spec: CodecSpec<A>): Codec<A> {
   // The type requires `def`; this catches JavaScript callers (and the free-form `kind`/`meta` form

@@ -12,6 +12,7 @@ import {
   u8,
   type Codec,
   type Instance,
+  type KnownField,
   type KnownStruct,
   type SchemaEncoding,
   type StructDef,
@@ -45,38 +46,44 @@ export const encoding: SchemaEncoding = {
 };
 
 export const zero = () => 0;
+
+/** A numeric field: `count` values of `size` bytes each, read with `codec`, `initial` when missing. */
+export function numeric(name: string, size: number, codec: Codec<number>, count = 1, initial = 0): KnownField {
+  return { name, kind: 'numeric', size, count, codec, default: () => initial };
+}
+
+const name: KnownField = { name: 'name', kind: 'string', size: 0, count: 1, default: () => '' };
+const health = numeric('health', 4, f32le);
+const speed = numeric('speed', 4, wide);
+const weaponKind = numeric('kind', 1, u8);
+const owned = numeric('owned', 1, u8);
+
 /** The player as an older game declares it. */
 export const older: KnownStruct[] = [
   {
     name: 'player_t',
     marker: 'play',
     fields: [
-      { name: 'health', kind: 'numeric', size: 4, count: 1, codec: f32le, default: zero },
-      { name: 'speed', kind: 'numeric', size: 4, count: 1, codec: wide, default: zero },
-      { name: 'name', kind: 'string', size: 0, count: 1, default: () => '' },
+      health,
+      speed,
+      name,
       { name: 'weapons', kind: 'struct', size: 0, count: 2, ref: 'weap_t', default: () => ({ kind: 0, owned: 0 }) },
       { name: 'target', kind: 'index', size: 4, count: 1, ref: 'mobjs', default: zero },
-      { name: 'ammo', kind: 'numeric', size: 2, count: 4, codec: u16le, default: zero },
+      numeric('ammo', 2, u16le, 4),
     ],
   },
-  {
-    name: 'weap_t',
-    marker: 'weap',
-    fields: [
-      { name: 'kind', kind: 'numeric', size: 1, count: 1, codec: u8, default: zero },
-      { name: 'owned', kind: 'numeric', size: 1, count: 1, codec: u8, default: zero },
-    ],
-  },
+  { name: 'weap_t', marker: 'weap', fields: [weaponKind, owned] },
 ];
+
 /** The player as a newer game declares it: more weapons, fewer ammo slots, an armor, no target. */
 export const newer: KnownStruct[] = [
   {
     name: 'player_t',
     marker: 'play',
     fields: [
-      { name: 'health', kind: 'numeric', size: 4, count: 1, codec: f32le, default: zero },
-      { name: 'speed', kind: 'numeric', size: 4, count: 1, codec: wide, default: zero },
-      { name: 'name', kind: 'string', size: 0, count: 1, default: () => '' },
+      health,
+      speed,
+      name,
       {
         name: 'weapons',
         kind: 'struct',
@@ -85,17 +92,9 @@ export const newer: KnownStruct[] = [
         ref: 'weap_t',
         default: () => ({ kind: 0, owned: 0, clip: 0 }),
       },
-      { name: 'ammo', kind: 'numeric', size: 2, count: 2, codec: u16le, default: zero },
-      { name: 'armor', kind: 'numeric', size: 4, count: 1, codec: u32le, default: () => 100 },
+      numeric('ammo', 2, u16le, 2),
+      numeric('armor', 4, u32le, 1, 100),
     ],
   },
-  {
-    name: 'weap_t',
-    marker: 'weap',
-    fields: [
-      { name: 'kind', kind: 'numeric', size: 1, count: 1, codec: u8, default: zero },
-      { name: 'owned', kind: 'numeric', size: 1, count: 1, codec: u8, default: zero },
-      { name: 'clip', kind: 'numeric', size: 2, count: 1, codec: u16le, default: zero },
-    ],
-  },
+  { name: 'weap_t', marker: 'weap', fields: [weaponKind, owned, numeric('clip', 2, u16le)] },
 ];

@@ -23,7 +23,7 @@ import {
   type StructDef,
   type TypeOf,
 } from '@savekit/core';
-import { encoding, newer, older, text, zero } from './schema-fixture';
+import { encoding, newer, numeric, older, text, zero } from './schema-fixture';
 
 const kinds: FieldKind[] = ['numeric', 'index', 'string', 'struct'];
 const kind = map(u8, {
@@ -203,16 +203,11 @@ describe('schema evolution', () => {
   });
 
   test('instances have their fields as own properties in file order, whatever their names (__proto__ too)', () => {
-    const zero = () => 0;
     const odd: KnownStruct[] = [
       {
         name: 'player_t',
         marker: 'play',
-        fields: [
-          { name: 'toString', kind: 'numeric', size: 2, count: 1, codec: u16le, default: zero },
-          { name: '__proto__', kind: 'numeric', size: 2, count: 1, codec: u16le, default: zero },
-          { name: 'constructor', kind: 'numeric', size: 2, count: 1, codec: u16le, default: zero },
-        ],
+        fields: ['toString', '__proto__', 'constructor'].map((name) => numeric(name, 2, u16le)),
       },
     ];
     const file = writeWith(odd, JSON.parse('{"toString":1,"__proto__":2,"constructor":3}') as Instance);
