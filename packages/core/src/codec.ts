@@ -8,6 +8,7 @@
 import type * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import type { CodecDef } from './def.js';
+import { hasMembers } from './members.js';
 import { DecodeError, EncodeError, type PathSegment, type Warning } from './errors.js';
 import {
   resolveDecodeOptions,
@@ -79,14 +80,9 @@ export interface Codec<A> {
  * tools that look through a module's exports, and for telling a codec from a dependent field.
  */
 export function isCodec(value: unknown): value is AnyCodec {
-  if (typeof value !== 'object' || value === null) return false;
-  const c = value as Partial<Record<keyof AnyCodec, unknown>>;
   return (
-    typeof c.read === 'function' &&
-    typeof c.write === 'function' &&
-    typeof c.def === 'object' &&
-    c.def !== null &&
-    typeof (c.def as { type?: unknown }).type === 'string'
+    hasMembers(value, { read: 'function', write: 'function', def: 'object' }) &&
+    typeof (value as AnyCodec).def.type === 'string'
   );
 }
 

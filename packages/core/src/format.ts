@@ -11,6 +11,7 @@ import { DecodeError, type EncodeError } from './errors.js';
 import { latin1Bytes } from './literal.js';
 import type { DecodeOptions, EncodeOptions } from './options.js';
 import type { FieldSpan } from './reader.js';
+import { hasMembers } from './members.js';
 
 /**
  * A save made of several files (a Terrarum save directory, a disk image's entries): relative path →
@@ -83,14 +84,7 @@ export type AnySaveFormat = SaveFormat<any>;
  * `encode` functions. What a plugin module's exports are checked with (see {@link formatsOf}).
  */
 export function isSaveFormat(value: unknown): value is AnySaveFormat {
-  if (typeof value !== 'object' || value === null) return false;
-  const f = value as Partial<Record<keyof AnySaveFormat, unknown>>;
-  return (
-    typeof f.id === 'string' &&
-    typeof f.sniff === 'function' &&
-    typeof f.decode === 'function' &&
-    typeof f.encode === 'function'
-  );
+  return hasMembers(value, { id: 'string', sniff: 'function', decode: 'function', encode: 'function' });
 }
 
 /**

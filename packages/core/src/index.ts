@@ -107,7 +107,7 @@ export {
   type TextWithTail,
 } from './strings.js';
 export type { CountSpec } from './size.js';
-export { bytes, bytesEqual } from './bytes.js';
+export { bytes, bytesEqual, concatBytes } from './bytes.js';
 export { borrowedBytes } from './borrowed.js';
 export { literal, magic } from './literal.js';
 export { struct, type FieldSpec, type Fields, type FieldType, type StructType } from './struct.js';

@@ -129,6 +129,11 @@ export interface LayoutPart {
   readonly codec: AnyCodec;
 }
 
+/** Cases, and the `otherwise` codec after them when there is one. */
+function withOtherwise(cases: LayoutPart[], otherwise: AnyCodec | undefined): LayoutPart[] {
+  return otherwise === undefined ? cases : [...cases, { key: 'otherwise', codec: otherwise }];
+}
+
 /**
  * The codecs a codec's value is made of that a layout row does not expand: the cases of a container
  * (tagged union, switch, chunk list), and what a one-row codec wraps (an array's element, a chunk's
@@ -140,15 +145,12 @@ export function partsOf(codec: AnyCodec): LayoutPart[] {
   const def = codec.def;
   switch (def.type) {
     case 'taggedUnion':
-      return [
-        ...def.variants.map((v) => ({ key: String(v.tag), codec: v.codec })),
-        ...(def.otherwise === undefined ? [] : [{ key: 'otherwise', codec: def.otherwise }]),
-      ];
+      return withOtherwise(
+        def.variants.map((v) => ({ key: String(v.tag), codec: v.codec })),
+        def.otherwise,
+      );
     case 'switch':
-      return [
-        ...def.cases.map((c) => ({ key: c.key, codec: c.codec })),
-        ...(def.otherwise === undefined ? [] : [{ key: 'otherwise', codec: def.otherwise }]),
-      ];
+      return withOtherwise([...def.cases], def.otherwise);
     case 'chunkList':
       return def.known.map((k) => ({ key: k.marker, codec: k.codec }));
     case 'chunk':
