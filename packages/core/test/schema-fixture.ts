@@ -57,44 +57,36 @@ const health = numeric('health', 4, f32le);
 const speed = numeric('speed', 4, wide);
 const weaponKind = numeric('kind', 1, u8);
 const owned = numeric('owned', 1, u8);
+/** player_t: the fields both games declare first, then `rest`. */
+const player = (...rest: KnownField[]): KnownStruct => ({
+  name: 'player_t',
+  marker: 'play',
+  fields: [health, speed, name, ...rest],
+});
 
 /** The player as an older game declares it. */
 export const older: KnownStruct[] = [
-  {
-    name: 'player_t',
-    marker: 'play',
-    fields: [
-      health,
-      speed,
-      name,
-      { name: 'weapons', kind: 'struct', size: 0, count: 2, ref: 'weap_t', default: () => ({ kind: 0, owned: 0 }) },
-      { name: 'target', kind: 'index', size: 4, count: 1, ref: 'mobjs', default: zero },
-      numeric('ammo', 2, u16le, 4),
-    ],
-  },
+  player(
+    { name: 'weapons', kind: 'struct', size: 0, count: 2, ref: 'weap_t', default: () => ({ kind: 0, owned: 0 }) },
+    { name: 'target', kind: 'index', size: 4, count: 1, ref: 'mobjs', default: zero },
+    numeric('ammo', 2, u16le, 4),
+  ),
   { name: 'weap_t', marker: 'weap', fields: [weaponKind, owned] },
 ];
 
 /** The player as a newer game declares it: more weapons, fewer ammo slots, an armor, no target. */
 export const newer: KnownStruct[] = [
-  {
-    name: 'player_t',
-    marker: 'play',
-    fields: [
-      health,
-      speed,
-      name,
-      {
-        name: 'weapons',
-        kind: 'struct',
-        size: 0,
-        count: 3,
-        ref: 'weap_t',
-        default: () => ({ kind: 0, owned: 0, clip: 0 }),
-      },
-      numeric('ammo', 2, u16le, 2),
-      numeric('armor', 4, u32le, 1, 100),
-    ],
-  },
+  player(
+    {
+      name: 'weapons',
+      kind: 'struct',
+      size: 0,
+      count: 3,
+      ref: 'weap_t',
+      default: () => ({ kind: 0, owned: 0, clip: 0 }),
+    },
+    numeric('ammo', 2, u16le, 2),
+    numeric('armor', 4, u32le, 1, 100),
+  ),
   { name: 'weap_t', marker: 'weap', fields: [weaponKind, owned, numeric('clip', 2, u16le)] },
 ];

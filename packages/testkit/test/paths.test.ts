@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
 import {
+  fileFormat,
   customDef,
   arena,
   array,
@@ -9,14 +10,12 @@ import {
   type Codec,
   crc32,
   cstring,
-  decode,
   defineCodec,
   encode,
   fourcc,
   pathAnnotation,
   pointer,
   readChild,
-  type SaveFormat,
   sized,
   struct,
   transform,
@@ -97,16 +96,7 @@ describe('checkDecodedPaths and checkErrorPaths', () => {
       { source: 'error', path: 'head.Glob', resolved: 1, cutAt: 1 },
     ]);
     const docs = fc.constant({ head: { value: 3 } });
-    const format: SaveFormat<{ head: { value: number } }> = {
-      id: 'inventive',
-      title: 'inventive',
-      extensions: ['.inv'],
-      input: 'file',
-      sniff: () => 1,
-      decode: (b, options) => decode(codec, b as Uint8Array, options),
-      encode: (doc) => encode(codec, doc),
-      json: codec.json,
-    };
+    const format = fileFormat(codec, { id: 'inventive', title: 'inventive', extensions: ['.inv'], sniff: () => 1 });
     expect(() =>
       roundTripSuite(format, { samples: [input], codec, arbitraries: docs, numRuns: 5, record: false }),
     ).toThrow(SuiteError);
@@ -126,16 +116,7 @@ describe('checkDecodedPaths and checkErrorPaths', () => {
   });
 
   test('the round-trip suite checks paths on derived documents of the core constructs', () => {
-    const format: SaveFormat<ReturnType<typeof save.read>> = {
-      id: 'paths',
-      title: 'paths',
-      extensions: ['.p'],
-      input: 'file',
-      sniff: () => 1,
-      decode: (b, options) => decode(save, b as Uint8Array, options),
-      encode: (doc) => encode(save, doc),
-      json: save.json,
-    };
+    const format = fileFormat(save, { id: 'paths', title: 'paths', extensions: ['.p'], sniff: () => 1 });
     const report = roundTripSuite(format, { samples: [bytes], codec: save, numRuns: 100, record: false });
     expect(report.failures).toEqual([]);
     expect(report.iterations).toBeGreaterThan(100);
