@@ -195,14 +195,15 @@ export function partsOf(codec: AnyCodec): LayoutPart[] {
 /**
  * The rows of a codec's layout table: structures are flattened into dotted paths, bit fields get a
  * row each, the bodies of checksums, fixed-size windows and mapped values are laid out in place (the
- * digest after or before them); every other codec is one row.
+ * digest after or before them); every other codec is one row — a container (tagged union, switch,
+ * chunk list) too, with its cases in the row's `parts`.
  *
  * @example
  * ```ts
  * layoutOf(struct({ id: u16le, flags: bits({ a: 1, b: 7 }, { order: 'lsb' }), name: cstring('ascii') }));
- * // [{ path: 'id', offset: 0, size: 2, type: 'u16le' },
- * //  { path: 'flags.a', offset: 2, size: undefined, bits: { at: 0, width: 1, order: 'lsb' }, type: 'u1' }, …,
- * //  { path: 'name', offset: 3, size: undefined, type: 'cstring(ascii)' }]
+ * // [{ path: 'id', offset: 0, size: 2, type: 'u16le', parts: [] },
+ * //  { path: 'flags.a', offset: 2, size: undefined, bits: { at: 0, width: 1, order: 'lsb' }, type: 'u1', parts: [] }, …,
+ * //  { path: 'name', offset: 3, size: undefined, type: 'cstring(ascii)', parts: [] }]
  * ```
  */
 export function layoutOf(codec: AnyCodec): LayoutRow[] {
