@@ -4,7 +4,6 @@
 // chunk and a CRC-32 trailer, which only savekit and a hand-written reader can do.
 import { Parser } from 'binary-parser';
 import * as r from 'restructure';
-import * as E from 'fp-ts/lib/Either.js';
 import { deflateSync, inflateSync } from 'fflate';
 import CRC32 from 'crc-32';
 import {
@@ -29,11 +28,19 @@ import {
 } from '@savekit/core';
 import { compileKsy, KaitaiStream } from '../peers/kaitai.mjs';
 import { prng } from '../data.mjs';
+import { must } from '../either.mjs';
 
-const must = (result) => {
-  if (E.isLeft(result)) throw result.left;
-  return result.right;
-};
+/** A peer's player record as plain data of the same shape as savekit's, to compare the results. */
+function cleanPlayer(p) {
+  const out = {
+    name: p.name,
+    title: p.title,
+    stats: p.stats,
+    inventory: p.inventory.map((i) => ({ id: i.id, count: i.count, tag: i.tag })),
+  };
+  if (p.position) out.position = { x: p.position.x, y: p.position.y };
+  return out;
+}
 
 // ---- the data ------------------------------------------------------------------------------------
 
@@ -317,19 +324,9 @@ function binaryParserPeer() {
     .string('magic', { length: 4 })
     .uint16('version')
     .choice('body', { tag: 'version', choices: { 1: body(v1), 2: body(v2) } });
-  const clean = (p) => {
-    const out = {
-      name: p.name,
-      title: p.title,
-      stats: p.stats,
-      inventory: p.inventory.map((i) => ({ id: i.id, count: i.count, tag: i.tag })),
-    };
-    if (p.position) out.position = { x: p.position.x, y: p.position.y };
-    return out;
-  };
   return {
     parse: (bytes) => file.parse(bytes),
-    clean: (v) => ({ magic: v.magic, version: v.version, players: v.body.players.map(clean) }),
+    clean: (v) => ({ magic: v.magic, version: v.version, players: v.body.players.map(cleanPlayer) }),
   };
 }
 
@@ -351,16 +348,8 @@ function restructurePeer() {
       2: { players: new r.Array(v2, r.uint32le) },
     }),
   });
-  const clean = (p) => {
-    const out = {
-      name: p.name,
-      title: p.title,
-      stats: [...p.stats],
-      inventory: p.inventory.map((i) => ({ id: i.id, count: i.count, tag: i.tag })),
-    };
-    if (p.position) out.position = { x: p.position.x, y: p.position.y };
-    return out;
-  };
+  // restructure's arrays are its own kind of array: copied into plain ones.
+  const clean = (p) => cleanPlayer({ ...p, stats: [...p.stats] });
   return {
     parse: (bytes) => file.fromBuffer(bytes),
     clean: (v) => ({ magic: v.magic, version: v.body.version, players: v.body.players.map(clean) }),
@@ -401,19 +390,9 @@ async function kaitaiPeer() {
       },
     },
   });
-  const clean = (p) => {
-    const out = {
-      name: p.name,
-      title: p.title,
-      stats: p.stats,
-      inventory: p.inventory.map((i) => ({ id: i.id, count: i.count, tag: i.tag })),
-    };
-    if (p.position) out.position = { x: p.position.x, y: p.position.y };
-    return out;
-  };
   return {
     parse: (bytes) => new Records(new KaitaiStream(bytes)),
-    clean: (v) => ({ magic: 'RLSV', version: v.version, players: v.players.map(clean) }),
+    clean: (v) => ({ magic: 'RLSV', version: v.version, players: v.players.map(cleanPlayer) }),
   };
 }
 

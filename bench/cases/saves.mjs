@@ -7,7 +7,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import * as E from 'fp-ts/lib/Either.js';
 import { encode } from '@savekit/core';
 import { edgeSave, format as edgeFormat } from '@savekit/edge';
 import { syntheticSave } from './edge.mjs';
@@ -24,11 +23,7 @@ import {
 } from '@savekit/terrarum';
 import { format as skirmishFormat } from '@savekit/examples/skirmish';
 import { prng } from '../data.mjs';
-
-const must = (result) => {
-  if (E.isLeft(result)) throw result.left;
-  return result.right;
-};
+import { must } from '../either.mjs';
 
 const samples = fileURLToPath(new URL('../../examples/saves/', import.meta.url));
 const probe = fileURLToPath(new URL('../peers/memory-probe.mjs', import.meta.url));

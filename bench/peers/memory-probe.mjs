@@ -3,15 +3,11 @@
 // Prints JSON: the resident set size before the operation and its peak during it.
 import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import * as E from 'fp-ts/lib/Either.js';
+import { must } from '../either.mjs';
 
 const [moduleName, op, file] = process.argv.slice(2);
 const { format } = await import(moduleName);
 const input = new Uint8Array(readFileSync(file));
-const must = (result) => {
-  if (E.isLeft(result)) throw result.left;
-  return result.right;
-};
 const doc = op === 'encode' ? must(format.decode(input)).value : undefined;
 
 const buffer = new SharedArrayBuffer(16);

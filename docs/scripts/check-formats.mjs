@@ -1,5 +1,6 @@
 // Fails the docs build when a format package is missing from the pages that list the formats: the
-// home page, the guide's index, the formats overview, the formats sidebar and the playground. Format
+// home page, the guide's index, the formats overview, the formats sidebar and the playground, and a
+// format page that does not show the generated layout of all its structures. Format
 // packages are found from the packages themselves (docs/scripts/packages.mjs), so adding one
 // without its docs is caught here rather than by a reader.
 import { existsSync, readFileSync } from 'node:fs';
@@ -31,6 +32,11 @@ for (const pkg of packages) {
   const missing = (where, what) => problems.push(`${name} (format ${ids}): ${where} ${what}`);
   if (!existsSync(join(docs, 'formats', `${pkg.folder}.md`)))
     missing(`docs/formats/${pkg.folder}.md`, 'does not exist (every format has its page)');
+  else if (!read(`formats/${pkg.folder}.md`).includes(`<!--@include: ./generated/${pkg.folder}-structures.md-->`))
+    missing(
+      `docs/formats/${pkg.folder}.md`,
+      `does not include ./generated/${pkg.folder}-structures.md (the layout of every structure it exports)`,
+    );
   for (const [file, label] of [
     ['index.md', 'the home page'],
     ['guide/index.md', 'the guide index'],

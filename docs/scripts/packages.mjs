@@ -1,25 +1,14 @@
 // The repository's packages as the docs see them: every packages/*/package.json, and which of them
-// are format packages. A format package is one whose main entry exports a SaveFormat — the same rule
-// the CLI uses to load plugins (`format`, `formats` or a default export with id, sniff, decode and
-// encode) — so a new format package is found without a list to keep up to date.
+// are format packages. A format package is one whose main entry exports a SaveFormat by the core's
+// `formatsOf` — the rule the CLI loads plugins with (`format`, `formats` or a default export with id,
+// sniff, decode and encode) — so a new format package is found without a list to keep up to date.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { formatsOf } from '@savekit/core';
 
 /** The repository root. */
 export const root = fileURLToPath(new URL('../../', import.meta.url));
-
-/** Whether `value` looks like a SaveFormat (what the CLI's `formatsOf` accepts). */
-function isFormat(value) {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof value.id === 'string' &&
-    typeof value.sniff === 'function' &&
-    typeof value.decode === 'function' &&
-    typeof value.encode === 'function'
-  );
-}
 
 /** Every package under packages/: its folder name, directory and package.json, sorted by folder. */
 export function workspacePackages() {
@@ -55,9 +44,7 @@ export async function formatPackages() {
     if (!existsSync(entry))
       throw new Error(`${pkg.manifest.name} is not built (${entry} is missing): run npm run build first`);
     const module = await import(pathToFileURL(entry).href);
-    const formats = [module.format, module.default, ...(Array.isArray(module.formats) ? module.formats : [])].filter(
-      (f, i, all) => isFormat(f) && all.indexOf(f) === i,
-    );
+    const formats = formatsOf(module);
     if (formats.length > 0) found.push({ ...pkg, formats });
   }
   return found;

@@ -7,32 +7,14 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { FormatRegistry, type AnySaveFormat } from '@savekit/core';
+import { FormatRegistry, formatsOf, type AnySaveFormat } from '@savekit/core';
 import { UsageError } from './errors.js';
 
 /** Format packages the CLI registers when they are installed. */
 export const BUILTIN_FORMAT_PACKAGES = ['@savekit/edge', '@savekit/uqm', '@savekit/terrarum', '@savekit/zippy'];
 
-function isFormat(value: unknown): value is AnySaveFormat {
-  const f = value as AnySaveFormat;
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof f.id === 'string' &&
-    typeof f.decode === 'function' &&
-    typeof f.encode === 'function' &&
-    typeof f.sniff === 'function'
-  );
-}
-
-/** The formats a module exports: `format`, `formats`, or its default export. */
-export function formatsOf(module: Record<string, unknown>): AnySaveFormat[] {
-  const found: AnySaveFormat[] = [];
-  for (const candidate of [module.format, module.default, ...(Array.isArray(module.formats) ? module.formats : [])]) {
-    if (isFormat(candidate) && !found.includes(candidate)) found.push(candidate);
-  }
-  return found;
-}
+/** The formats a module exports (the core's plugin contract; kept here as the CLI's export too). */
+export { formatsOf };
 
 /**
  * What to import for a plugin argument. A path — `./wad.js`, `/abs/wad.js`, `dist/wad.js`, or any

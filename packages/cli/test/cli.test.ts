@@ -1,39 +1,14 @@
 // The built `savekit` binary, driven as a user would: a spawned process per command, on the example
 // format from examples/ (loaded with --plugin). commands.test.ts runs the commands in-process.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { bin, plugin, type Run, root, sample, savekit, scratchFolder } from './binary';
 
-const root = join(__dirname, '..', '..', '..');
-const bin = join(root, 'packages', 'cli', 'dist', 'bin.js');
-const plugin = join(root, 'examples', 'dist', 'skirmish.js');
-const sample = join(root, 'examples', 'saves', 'skirmish-01.sks');
-let work: string;
-
-beforeAll(() => {
-  expect(existsSync(bin)).toBe(true); // `npm test` builds first
-  work = mkdtempSync(join(tmpdir(), 'savekit-cli-'));
-});
-afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function savekit(args: string[], env: Record<string, string> = {}): Run {
-  const run = spawnSync(process.execPath, [bin, '--plugin', plugin, ...args], {
-    cwd: root,
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', ...env },
-  });
-  return { code: run.status ?? -1, stdout: run.stdout, stderr: run.stderr };
-}
+const scratch = scratchFolder('savekit-cli-');
 
 function file(name: string, bytes?: Uint8Array): string {
-  const path = join(work, name);
+  const path = join(scratch.path, name);
   if (bytes !== undefined) writeFileSync(path, bytes);
   return path;
 }
@@ -93,7 +68,7 @@ describe('commands on the example format', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('at document.version: expected an integer from 0 to 65535');
     expect(run.stderr).toContain('at document.chunks[2].body[0].health: expected an integer from 0 to 255');
-    expect(existsSync(join(work, 'never.sks'))).toBe(false);
+    expect(existsSync(join(scratch.path, 'never.sks'))).toBe(false);
     noStackTrace(run);
   });
 
@@ -187,10 +162,10 @@ describe('usage errors and bad input', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/unknown command 'inspectt'/);
     expect(unknown.stderr).toMatch(/Did you mean inspect\?/);
-    const missing = savekit(['inspect', join(work, 'nope.sks')]);
+    const missing = savekit(['inspect', join(scratch.path, 'nope.sks')]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr.trim()).toBe(`savekit: ${join(work, 'nope.sks')}: no such file or folder`);
-    expect(savekit(['build', join(work, 'no-such.json'), '-o', join(work, 'never.sks')]).code).toBe(2);
+    expect(missing.stderr.trim()).toBe(`savekit: ${join(scratch.path, 'nope.sks')}: no such file or folder`);
+    expect(savekit(['build', join(scratch.path, 'no-such.json'), '-o', join(scratch.path, 'never.sks')]).code).toBe(2);
     expect(savekit([]).code).toBe(2);
     expect(savekit(['inspect', '--format', 'nope', sample]).stderr).toMatch(
       /unknown format "nope" \(known: (\w+, )*skirmish(, \w+)*\)/,
@@ -211,7 +186,7 @@ describe('usage errors and bad input', () => {
       file('random.bin', random),
       file('sks-random.sks', Uint8Array.from([...bytes.subarray(0, 8), ...random])),
     ];
-    const folder = join(work, 'a-folder');
+    const folder = join(scratch.path, 'a-folder');
     mkdirSync(folder, { recursive: true });
     const commands = (input: string): string[][] => [
       ['inspect', input],
@@ -220,7 +195,7 @@ describe('usage errors and bad input', () => {
       ['diff', input, sample],
       ['hexdump', input],
       ['edit', input],
-      ['build', input, '-o', join(work, 'out.sks')],
+      ['build', input, '-o', join(scratch.path, 'out.sks')],
     ];
     for (const input of [...inputs, folder]) {
       for (const args of commands(input)) {
@@ -237,7 +212,7 @@ describe('usage errors and bad input', () => {
 describe('verify over many files', () => {
   let folder: string;
   beforeAll(() => {
-    folder = join(work, 'many');
+    folder = join(scratch.path, 'many');
     mkdirSync(folder, { recursive: true });
     for (let i = 0; i < 1000; i++) copyFileSync(sample, join(folder, `save-${String(i).padStart(4, '0')}.sks`));
   });
@@ -276,7 +251,7 @@ describe('plugins named by a path relative to the working directory', () => {
       encoding: 'utf8',
       env: { ...process.env, NO_COLOR: '1', SAVEKIT_PLUGINS: '' },
     });
-    return { code: done.status ?? -1, stdout: done.stdout, stderr: done.stderr };
+    return { code: done.status, signal: done.signal, stdout: done.stdout, stderr: done.stderr };
   }
   const examples = join(root, 'examples');
 

@@ -1,7 +1,6 @@
 // The commands run in-process through runCli (fast: no process per call), on the example format
 // and UQM, as the built binary would run them; cli.test.ts drives the binary itself.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pc from 'picocolors';
 import { encodeOrThrow } from '@savekit/core';
@@ -10,6 +9,7 @@ import { format as skirmish } from '../../../examples/src/skirmish';
 import { runCli, type CliIo } from '../src/program';
 import { renderTree, SUMMARY_LIMITS } from '../src/tree';
 import { stripComments } from '../src/commands/edit';
+import { scratchFolder } from './binary';
 
 // version.ts reads package.json through import.meta, which the CommonJS that jest runs lacks.
 jest.mock('../src/version', () => ({ version: '0.0.0-test' }));
@@ -18,12 +18,7 @@ const root = join(__dirname, '..', '..', '..');
 const sample = join(root, 'examples', 'saves', 'skirmish-01.sks');
 const uqmSample = join(root, 'examples', 'saves', 'uqm-01.sav');
 const commands = ['formats', 'inspect', 'dump', 'build', 'verify', 'diff', 'hexdump', 'edit'];
-let work: string;
-
-beforeAll(() => {
-  work = mkdtempSync(join(tmpdir(), 'savekit-commands-'));
-});
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const scratch = scratchFolder('savekit-commands-', { binary: false });
 
 interface Run {
   code: number;
@@ -68,7 +63,7 @@ async function savekit(args: string[], options: { tty?: boolean; env?: Record<st
 }
 
 function file(name: string, content?: Uint8Array | string): string {
-  const path = join(work, name);
+  const path = join(scratch.path, name);
   if (content !== undefined) writeFileSync(path, content);
   return path;
 }
@@ -76,7 +71,7 @@ function file(name: string, content?: Uint8Array | string): string {
 describe('verify: files no format recognises', () => {
   let folder: string;
   beforeAll(() => {
-    folder = join(work, 'mixed');
+    folder = join(scratch.path, 'mixed');
     mkdirSync(folder);
     copyFileSync(sample, join(folder, 'a.sks'));
     copyFileSync(uqmSample, join(folder, 'b.sav'));
@@ -98,7 +93,7 @@ describe('verify: files no format recognises', () => {
   });
 
   test('a real failure still fails the run; skipped files do not', async () => {
-    const bad = join(work, 'mixed-bad');
+    const bad = join(scratch.path, 'mixed-bad');
     mkdirSync(bad);
     const bytes = new Uint8Array(readFileSync(sample));
     bytes[48]! ^= 0x01; // the checksum catches it
@@ -133,7 +128,7 @@ describe('verify: files no format recognises', () => {
   });
 
   test('a folder with no save at all is a usage error', async () => {
-    const empty = join(work, 'notes-only');
+    const empty = join(scratch.path, 'notes-only');
     mkdirSync(empty);
     writeFileSync(join(empty, 'README.txt'), 'nothing here');
     const run = await savekit(['verify', empty]);

@@ -3,39 +3,18 @@
 // with SIGKILL (no handler runs) are removed by the next run. Kills at random moments never leave an
 // unreadable save. Every run gets a private TMPDIR, so only its own folders are counted.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as E from 'fp-ts/lib/Either';
 import { testBudget } from '@savekit/testkit';
 import { format as skirmish } from '../../../examples/src/skirmish';
+import { bin, HANG_GUARD_MS, plugin, type Run, sample, savekit, scratchFolder } from './binary';
 
-const root = join(__dirname, '..', '..', '..');
-const bin = join(root, 'packages', 'cli', 'dist', 'bin.js');
-const plugin = join(root, 'examples', 'dist', 'skirmish.js');
-const sample = join(root, 'examples', 'saves', 'skirmish-01.sks');
-/** Not a speed limit: only so that a regression (a run that never ends) fails instead of hanging. */
-const HANG_GUARD_MS = 120_000;
-let work: string;
-
-beforeAll(() => {
-  expect(existsSync(bin)).toBe(true); // `npm test` builds first
-  work = mkdtempSync(join(tmpdir(), 'savekit-edit-exit-test-'));
-});
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const scratch = scratchFolder('savekit-edit-exit-test-');
 
 /** A fresh folder with a copy of the sample save and a private TMPDIR. */
 function setup(name: string): { dir: string; save: string; temp: string } {
-  const dir = join(work, name);
+  const dir = join(scratch.path, name);
   const temp = join(dir, 'tmp');
   mkdirSync(temp, { recursive: true });
   const save = join(dir, 'save.sks');
@@ -73,14 +52,7 @@ function turnOf(save: string): number {
   return json.chunks.find((chunk) => chunk.id === 'Turn')?.body as number;
 }
 
-function run(args: string[], env: Record<string, string>): { code: number | null; stderr: string } {
-  const result = spawnSync(process.execPath, [bin, '--plugin', plugin, ...args], {
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', ...env },
-    timeout: HANG_GUARD_MS,
-  });
-  return { code: result.status, stderr: result.stderr };
-}
+const run = (args: string[], env: Record<string, string>): Run => savekit(args, env);
 
 /** Starts `savekit edit` in its own process group (so a kill can take the editor with it). */
 function start(

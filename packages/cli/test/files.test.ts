@@ -8,7 +8,6 @@ import {
   existsSync,
   lstatSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   readlinkSync,
@@ -18,41 +17,12 @@ import {
   chmodSync,
 } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ourSaveTree } from '../../terrarum/test/save-fixture';
+import { bin, HANG_GUARD_MS, root, type Run, sample, savekit, scratchFolder } from './binary';
 
-const root = join(__dirname, '..', '..', '..');
-const bin = join(root, 'packages', 'cli', 'dist', 'bin.js');
-const plugin = join(root, 'examples', 'dist', 'skirmish.js');
-const sample = join(root, 'examples', 'saves', 'skirmish-01.sks');
 const edgeSample = join(root, 'examples', 'saves', 'edge-01.esg');
-/** Not a speed limit: only so that a regression (a read that blocks) fails instead of hanging the run. */
-const HANG_GUARD_MS = 120_000;
-let work: string;
-
-beforeAll(() => {
-  expect(existsSync(bin)).toBe(true); // `npm test` builds first
-  work = mkdtempSync(join(tmpdir(), 'savekit-files-'));
-});
-afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-interface Run {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-function savekit(args: string[], env: Record<string, string> = {}, cwd = root): Run {
-  const run = spawnSync(process.execPath, [bin, '--plugin', plugin, ...args], {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', ...env },
-    timeout: HANG_GUARD_MS,
-  });
-  return { code: run.status, signal: run.signal, stdout: run.stdout, stderr: run.stderr };
-}
+const scratch = scratchFolder('savekit-files-');
 
 /** Exit 1 with exactly one line on standard error, `savekit: …`, no internal error, nothing on stdout. */
 function oneLineFailure(run: Run, pattern: RegExp): void {
@@ -64,7 +34,7 @@ function oneLineFailure(run: Run, pattern: RegExp): void {
 }
 
 function fresh(name: string): string {
-  const dir = join(work, name);
+  const dir = join(scratch.path, name);
   mkdirSync(dir, { recursive: true });
   return dir;
 }
@@ -150,7 +120,10 @@ describe('reading: only regular files and folders, never over the size limit', (
     // A JSON document to build is held to it as well.
     const json = join(fresh('max-json'), 's.json');
     writeFileSync(json, savekit(['dump', sample]).stdout);
-    oneLineFailure(savekit(['--max-size', '200', 'build', json, '-o', join(work, 'never.sks')]), /s\.json: too large/);
+    oneLineFailure(
+      savekit(['--max-size', '200', 'build', json, '-o', join(scratch.path, 'never.sks')]),
+      /s\.json: too large/,
+    );
   });
 
   test('--help documents the limit and what is refused', () => {
@@ -343,7 +316,7 @@ describe('names are printed escaped', () => {
     expect(savekit(['inspect', `missing${nasty}`], {}, dir).stderr).toBe(
       `savekit: missing${shown}: no such file or folder\n`,
     );
-    const build = savekit(['build', join(work, 'json', 's.json'), '-o', `out${nasty}`], {}, dir);
+    const build = savekit(['build', join(scratch.path, 'json', 's.json'), '-o', `out${nasty}`], {}, dir);
     expect(build.stderr).toBe(`wrote out${shown} (skirmish)\n`);
   });
 

@@ -6,7 +6,7 @@
  * @module
  */
 import * as t from 'io-ts';
-import { defineCodec, type Codec } from './codec.js';
+import { defineCodec, readThroughFixed, type Codec } from './codec.js';
 import { customDef } from './def.js';
 import { latin1Bytes, showBytes } from './literal.js';
 import { f32be, f32le, f64be, f64le } from './floats.js';
@@ -107,12 +107,7 @@ export function byteOrderMark(marks: { readonly le: string; readonly be: string 
     def: customDef('byteOrderMark', { params: { marks }, samples: ['le', 'be'] }),
     json: t.keyof({ le: null, be: null }) as unknown as t.Type<Endian, unknown, unknown>,
     size,
-    read(r) {
-      r.need(size);
-      const order = readFixed(r, r.pos);
-      r.pos += size;
-      return order;
-    },
+    read: readThroughFixed(size, readFixed),
     readFixed,
     write(w, order) {
       if (order !== 'le' && order !== 'be')
@@ -122,27 +117,33 @@ export function byteOrderMark(marks: { readonly le: string; readonly be: string 
   });
 }
 
+/** A codec of either byte order, chosen by the order (both made up front: they are constants). */
+const byOrder =
+  <A>(be: Codec<A>, le: Codec<A>) =>
+  (order: Endian): Codec<A> =>
+    order === 'be' ? be : le;
+
 /** Unsigned 16-bit integer in byte order `order` (`u16le` or `u16be`). */
-export const u16 = (order: Endian): Codec<number> => (order === 'be' ? u16be : u16le);
+export const u16 = byOrder<number>(u16be, u16le);
 /** Signed 16-bit integer in byte order `order`. */
-export const i16 = (order: Endian): Codec<number> => (order === 'be' ? i16be : i16le);
+export const i16 = byOrder<number>(i16be, i16le);
 /** Unsigned 24-bit integer in byte order `order`. */
-export const u24 = (order: Endian): Codec<number> => (order === 'be' ? u24be : u24le);
+export const u24 = byOrder<number>(u24be, u24le);
 /** Signed 24-bit integer in byte order `order`. */
-export const i24 = (order: Endian): Codec<number> => (order === 'be' ? i24be : i24le);
+export const i24 = byOrder<number>(i24be, i24le);
 /** Unsigned 32-bit integer in byte order `order`. */
-export const u32 = (order: Endian): Codec<number> => (order === 'be' ? u32be : u32le);
+export const u32 = byOrder<number>(u32be, u32le);
 /** Signed 32-bit integer in byte order `order`. */
-export const i32 = (order: Endian): Codec<number> => (order === 'be' ? i32be : i32le);
+export const i32 = byOrder<number>(i32be, i32le);
 /** Unsigned 48-bit integer in byte order `order`. */
-export const u48 = (order: Endian): Codec<number> => (order === 'be' ? u48be : u48le);
+export const u48 = byOrder<number>(u48be, u48le);
 /** Signed 48-bit integer in byte order `order`. */
-export const i48 = (order: Endian): Codec<number> => (order === 'be' ? i48be : i48le);
+export const i48 = byOrder<number>(i48be, i48le);
 /** Unsigned 64-bit integer (a bigint) in byte order `order`. */
-export const u64 = (order: Endian): Codec<bigint> => (order === 'be' ? u64be : u64le);
+export const u64 = byOrder<bigint>(u64be, u64le);
 /** Signed 64-bit integer (a bigint) in byte order `order`. */
-export const i64 = (order: Endian): Codec<bigint> => (order === 'be' ? i64be : i64le);
+export const i64 = byOrder<bigint>(i64be, i64le);
 /** 32-bit float in byte order `order`. */
-export const f32 = (order: Endian): Codec<number> => (order === 'be' ? f32be : f32le);
+export const f32 = byOrder<number>(f32be, f32le);
 /** 64-bit float in byte order `order`. */
-export const f64 = (order: Endian): Codec<number> => (order === 'be' ? f64be : f64le);
+export const f64 = byOrder<number>(f64be, f64le);

@@ -53,3 +53,25 @@ export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
+
+/**
+ * The bytes of `parts` one after another, in a new array (the one part itself when there is one).
+ *
+ * @example
+ * ```ts
+ * import { concatBytes } from '@savekit/core';
+ * concatBytes([Uint8Array.of(1), Uint8Array.of(2, 3)]); // Uint8Array [1, 2, 3]
+ * ```
+ */
+export function concatBytes(parts: ReadonlyArray<Uint8Array>): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  let total = 0;
+  for (const part of parts) total += part.length;
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}

@@ -78,23 +78,22 @@ export interface ChecksumAlgorithm<D> {
 
 const showU32 = (d: number) => `0x${(d >>> 0).toString(16).padStart(8, '0')}`;
 
+/** A 32-bit checksum from a package's `buf(bytes, seed)` (crc-32 and adler-32 share the shape). */
+function u32Checksum(name: string, buf: (bytes: Uint8Array, seed?: number) => number): ChecksumAlgorithm<number> {
+  return {
+    name,
+    compute: (bytes) => buf(bytes) >>> 0,
+    continue: (previous, bytes) => buf(bytes, previous) >>> 0,
+    equals: (a, b) => a >>> 0 === b >>> 0,
+    show: showU32,
+  };
+}
+
 /** CRC-32 (ISO-HDLC, as zlib and PNG), as an unsigned 32-bit number. */
-export const crc32: ChecksumAlgorithm<number> = {
-  name: 'CRC-32',
-  compute: (bytes) => CRC32.buf(bytes) >>> 0,
-  continue: (previous, bytes) => CRC32.buf(bytes, previous) >>> 0,
-  equals: (a, b) => a >>> 0 === b >>> 0,
-  show: showU32,
-};
+export const crc32: ChecksumAlgorithm<number> = u32Checksum('CRC-32', CRC32.buf);
 
 /** Adler-32 (as zlib), as an unsigned 32-bit number. */
-export const adler32: ChecksumAlgorithm<number> = {
-  name: 'Adler-32',
-  compute: (bytes) => ADLER32.buf(bytes) >>> 0,
-  continue: (previous, bytes) => ADLER32.buf(bytes, previous) >>> 0,
-  equals: (a, b) => a >>> 0 === b >>> 0,
-  show: showU32,
-};
+export const adler32: ChecksumAlgorithm<number> = u32Checksum('Adler-32', ADLER32.buf);
 
 /** SHA-256, as 32 bytes. */
 export const sha256: ChecksumAlgorithm<Uint8Array> = {

@@ -8,6 +8,7 @@
 import type * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import type { CodecDef } from './def.js';
+import { hasMembers } from './members.js';
 import { DecodeError, EncodeError, type PathSegment, type Warning } from './errors.js';
 import {
   resolveDecodeOptions,
@@ -74,15 +75,35 @@ export interface Codec<A> {
   write(writer: Writer, value: A): void;
 }
 
+/**
+ * Whether a value is a codec: an object with a typed `def` and `read` and `write` functions. For
+ * tools that look through a module's exports, and for telling a codec from a dependent field.
+ */
+export function isCodec(value: unknown): value is AnyCodec {
+  return (
+    hasMembers(value, { read: 'function', write: 'function', def: 'object' }) &&
+    typeof (value as AnyCodec).def.type === 'string'
+  );
+}
+
 /** A codec of any value type (codecs are invariant in their type, so `Codec<unknown>` will not do). */
 export type AnyCodec = Codec<any>;
 
 /** The value type of a codec: `TypeOf<typeof header>`. */
 export type TypeOf<C> = C extends Codec<infer A> ? A : never;
 
-/** The parts of a {@link CodecSpec} shared by its two forms. */
-export interface CodecSpecBase<A> {
+/**
+ * What {@link defineCodec} needs; the rest has defaults. `size`, `readFixed` and `writeFixed` also
+ * take `undefined` (variable size, no fast path), as {@link Codec} has them, so a combinator can pass
+ * on what it computed from its children.
+ */
+export interface CodecSpec<A> {
   readonly name: string;
+  /**
+   * What the codec is. Required: tools switch over it, and a codec without one could not be shown,
+   * generated or compiled. A package's own codecs use `customDef(name, { params, model, samples })`.
+   */
+  readonly def: CodecDef;
   readonly json: t.Type<A, unknown, unknown>;
   readonly size?: number | undefined;
   readonly minSize?: number;
@@ -93,43 +114,31 @@ export interface CodecSpecBase<A> {
   write(writer: Writer, value: A): void;
 }
 
-/** A codec spec with its definition: `def: customDef('myThing', { model })` outside the core. */
-export interface DefinedCodecSpec<A> extends CodecSpecBase<A> {
-  /** What the codec is; a package's own codecs use `customDef(name, { params, model, samples })`. */
-  readonly def: CodecDef;
-  readonly kind?: never;
-  readonly meta?: never;
-}
-
 /**
- * The form of {@link CodecSpec} before typed definitions: a free-form `kind` and `meta`. It makes a
- * `custom` definition named `kind` with `meta` as its parameters.
- *
- * @deprecated Give `def` instead: `def: customDef(kind, { params: meta })` (see `customDef`).
+ * The `read` of a fixed-size codec that has a `readFixed`: check the bytes are there, read them in
+ * place, move past them. (Internal: not exported from the package.)
  */
-export interface LegacyCodecSpec<A> extends CodecSpecBase<A> {
-  /** @deprecated The `name` of a `custom` definition: use `def: customDef(kind)`. */
-  readonly kind: string;
-  /** @deprecated The `params` of a `custom` definition: use `def: customDef(kind, { params })`. */
-  readonly meta?: Readonly<Record<string, unknown>>;
-  readonly def?: never;
+export function readThroughFixed<A>(size: number, readFixed: (reader: Reader, at: number) => A): (reader: Reader) => A {
+  return (r) => {
+    r.need(size);
+    const value = readFixed(r, r.pos);
+    r.pos += size;
+    return value;
+  };
 }
-
-/**
- * What {@link defineCodec} needs; the rest has defaults. `size`, `readFixed` and `writeFixed` also
- * take `undefined` (variable size, no fast path), as {@link Codec} has them, so a combinator can pass
- * on what it computed from its children.
- */
-export type CodecSpec<A> = DefinedCodecSpec<A> | LegacyCodecSpec<A>;
 
 /** Builds a {@link Codec} from its parts (the way every codec in this package is made). */
 export function defineCodec<A>(spec: CodecSpec<A>): Codec<A> {
+  // The type requires `def`; this catches JavaScript callers (and the free-form `kind`/`meta` form
+  // that came before typed definitions) where they define the codec, not where a tool meets it.
+  if (typeof spec.def !== 'object' || spec.def === null || typeof spec.def.type !== 'string') {
+    throw new TypeError(
+      `defineCodec(${JSON.stringify(spec.name)}): a codec needs a typed \`def\` — for a codec of your own, def: customDef(name, { params, model, samples })`,
+    );
+  }
   return {
     name: spec.name,
-    def:
-      spec.def !== undefined
-        ? spec.def
-        : { type: 'custom', name: (spec as LegacyCodecSpec<A>).kind, params: spec.meta ?? {} },
+    def: spec.def,
     json: spec.json,
     size: spec.size,
     minSize: spec.minSize ?? spec.size ?? 0,

@@ -184,6 +184,32 @@ export interface DefTaggedUnion {
   readonly otherwise: AnyCodec | undefined;
 }
 
+/** A case of a {@link DefSwitch}. */
+export interface DefSwitchCase {
+  /** The case's key: what `select` names (`switchOn`), or the selector value as text (`lookahead`). */
+  readonly key: string;
+  readonly codec: AnyCodec;
+}
+
+/**
+ * A choice by bytes not yet consumed (`switchOn`, `lookahead`): `selector` is read without consuming
+ * it and picks a case, which reads from the same place (the selector's bytes included).
+ */
+export interface DefSwitch {
+  readonly type: 'switch';
+  /** Peeked, not consumed. */
+  readonly selector: AnyCodec;
+  readonly cases: ReadonlyArray<DefSwitchCase>;
+  /** The codec of data under a selector no case claims, when it is kept (`lookahead` only). */
+  readonly otherwise: AnyCodec | undefined;
+  /**
+   * Whether the document shows the choice: `'shown'` (`lookahead`) — the value is `{ tag, value }`
+   * with the peeked selector as the tag (a number when the selector reads numbers; for a case, its key);
+   * `'hidden'` (`switchOn`) — the value is the case's own value.
+   */
+  readonly tag: 'shown' | 'hidden';
+}
+
 /** A stored value seen through a bijection (`map`). */
 export interface DefMap {
   readonly type: 'map';
@@ -344,6 +370,7 @@ export type CodecDef =
   | DefNothing
   | DefPadding
   | DefTaggedUnion
+  | DefSwitch
   | DefMap
   | DefSized
   | DefChunk

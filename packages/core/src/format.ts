@@ -11,6 +11,7 @@ import { DecodeError, type EncodeError } from './errors.js';
 import { latin1Bytes } from './literal.js';
 import type { DecodeOptions, EncodeOptions } from './options.js';
 import type { FieldSpan } from './reader.js';
+import { hasMembers } from './members.js';
 
 /**
  * A save made of several files (a Terrarum save directory, a disk image's entries): relative path →
@@ -77,6 +78,35 @@ export interface SaveFormat<Doc> {
 /** A format, whatever its document type. */
 // biome-ignore lint/suspicious/noExplicitAny: formats are invariant in their document type (its io-ts `json`), so `SaveFormat<unknown>` would not accept them
 export type AnySaveFormat = SaveFormat<any>;
+
+/**
+ * Whether a value is a {@link SaveFormat}: an object with a string `id` and `sniff`, `decode` and
+ * `encode` functions. What a plugin module's exports are checked with (see {@link formatsOf}).
+ */
+export function isSaveFormat(value: unknown): value is AnySaveFormat {
+  return hasMembers(value, { id: 'string', sniff: 'function', decode: 'function', encode: 'function' });
+}
+
+/**
+ * The formats a module exports, by the plugin contract: its `format` export, its default export,
+ * and the members of a `formats` array, each once and in that order; values that are not formats
+ * are skipped. The CLI loads plugins with it, the docs find format packages with it, and the
+ * conformance kit picks a module's format with it.
+ *
+ * @example
+ * ```ts
+ * import { formatsOf } from '@savekit/core';
+ * const formats = formatsOf(await import('@savekit/uqm')); // [uqmFormat]
+ * ```
+ */
+export function formatsOf(module: Readonly<Record<string, unknown>>): AnySaveFormat[] {
+  const found: AnySaveFormat[] = [];
+  const listed = Array.isArray(module.formats) ? (module.formats as unknown[]) : [];
+  for (const candidate of [module.format, module.default, ...listed]) {
+    if (isSaveFormat(candidate) && !found.includes(candidate)) found.push(candidate);
+  }
+  return found;
+}
 
 /** A registry's guess for an input: the format and its confidence. */
 export interface SniffResult {

@@ -34,6 +34,7 @@ export {
   decodeOrThrow,
   encode,
   encodeOrThrow,
+  isCodec,
   type AnyCodec,
   type Codec,
   type Decoded,
@@ -72,8 +73,8 @@ export { maybe, nothing, optional } from './optional.js';
 export { taggedUnion, type OtherTag, type Tagged } from './union.js';
 export { lazy } from './lazy.js';
 export { rebuild, type RebuildInfo, type RebuildMismatch, type RebuildOptions, type RebuildSpec } from './rebuild.js';
-export { lookahead, peek, type LookaheadOptions } from './peek.js';
-export { switchOn, type SwitchOptions } from './switch-on.js';
+export { peek } from './peek.js';
+export { lookahead, switchOn, type LookaheadOptions, type SwitchOptions } from './switch-on.js';
 export { remaining } from './remaining.js';
 export { chunkBody } from './chunk-body.js';
 export {
@@ -144,6 +145,8 @@ export {
   checkTreePath,
   fileFormat,
   FormatRegistry,
+  formatsOf,
+  isSaveFormat,
   isSaveTree,
   type AnySaveFormat,
   type Confidence,

@@ -7,6 +7,7 @@
  */
 import { Gunzip, Inflate, Unzlib } from 'fflate';
 import { OutputLimitError } from './budget.js';
+import { concatBytes } from './bytes.js';
 
 /** How the DEFLATE data is wrapped: a zlib stream (RFC 1950), gzip members (RFC 1952) or raw (RFC 1951). */
 export type DeflateWrapper = 'zlib' | 'gzip' | 'raw';
@@ -73,12 +74,5 @@ export function inflateBounded(data: Uint8Array, wrapper: DeflateWrapper, limits
       throw new Error(`the stream inflates to ${total} bytes, ${whole.length} were recorded for it`);
     return whole;
   }
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
+  return concatBytes(parts);
 }

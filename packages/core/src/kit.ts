@@ -29,9 +29,6 @@ export {
   writeChild,
   type CodecChild,
   type CodecSpec,
-  type CodecSpecBase,
-  type DefinedCodecSpec,
-  type LegacyCodecSpec,
 } from './codec.js';
 export * from './def.js';
 export {
@@ -57,7 +54,7 @@ export {
 export { inflateBounded, type DeflateWrapper, type InflateLimits } from './inflate.js';
 export { jsonBigInt, jsonBytes, jsonFloat, jsonInt, jsonRecord, nameRecord, reportJsonErrors } from './json.js';
 export { ascii, cp437, CP437_UPPER, textEncoding, TextCodingError, utf8, type TextEncoding } from './encodings.js';
-export { bytesEqual } from './bytes.js';
+export { bytesEqual, concatBytes } from './bytes.js';
 export { checksumMismatch, reportChecksumMismatch } from './checksum.js';
 export { grouped, plural } from './counts.js';
 export {
@@ -70,4 +67,12 @@ export {
   type ArrayIndexes,
   type PendingRef,
 } from './array-index.js';
-export { layoutOf, typeNameOf, type LayoutRow } from './layout.js';
+export {
+  layoutOf,
+  layoutTables,
+  partsOf,
+  typeNameOf,
+  type LayoutPart,
+  type LayoutRow,
+  type LayoutTable,
+} from './layout.js';

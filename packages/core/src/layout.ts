@@ -69,6 +69,10 @@ export function typeNameOf(codec: AnyCodec): string {
       return def.to === 'count' ? `padding(${def.count})` : `align(${def.boundary})`;
     case 'taggedUnion':
       return `taggedUnion(${typeNameOf(def.tag)}: ${def.variants.map((v) => JSON.stringify(v.tag)).join(' | ')}${def.otherwise === undefined ? '' : ' | *'})`;
+    case 'switch': {
+      const keys = def.cases.map((c) => JSON.stringify(c.key));
+      return `${def.tag === 'shown' ? 'lookahead' : 'switchOn'}(${typeNameOf(def.selector)}: ${keys.join(' | ')}${def.otherwise === undefined ? '' : ' | *'})`;
+    }
     case 'map':
       return codec.name;
     case 'sized':
@@ -114,19 +118,96 @@ export interface LayoutRow {
   readonly bits?: { readonly at: number; readonly width: number; readonly order: 'lsb' | 'msb' };
   /** The type, as {@link typeNameOf} gives it. */
   readonly type: string;
+  /**
+   * What the row's value is made of that has a layout of its own (see {@link partsOf}): the variants
+   * of a tagged union or a switch, the known chunks of a chunk list, an array's element … Empty for
+   * a row that is all there is to say.
+   */
+  readonly parts: ReadonlyArray<LayoutPart>;
+}
+
+/** A codec a layout row holds, under the tag, marker or role that leads to it. */
+export interface LayoutPart {
+  /** The tag, marker or case key (`"LIST"`, `1`), or the role: `element`, `body`, `target`, `otherwise` … */
+  readonly key: string;
+  readonly codec: AnyCodec;
+}
+
+/** Cases, and the `otherwise` codec after them when there is one. */
+function withOtherwise(cases: LayoutPart[], otherwise: AnyCodec | undefined): LayoutPart[] {
+  return otherwise === undefined ? cases : [...cases, { key: 'otherwise', codec: otherwise }];
+}
+
+/**
+ * The codecs a codec's value is made of that a layout row does not expand: the cases of a container
+ * (tagged union, switch, chunk list), and what a one-row codec wraps (an array's element, a chunk's
+ * body, a pointer's target, a transformed or optional codec). A docs generator gives each its own
+ * table and links the row to them; structures laid out in place (struct fields, bit fields, checksum
+ * and fixed-window bodies, mapped values) are not parts, they are rows.
+ */
+export function partsOf(codec: AnyCodec): LayoutPart[] {
+  const def = codec.def;
+  switch (def.type) {
+    case 'taggedUnion':
+      return withOtherwise(
+        def.variants.map((v) => ({ key: String(v.tag), codec: v.codec })),
+        def.otherwise,
+      );
+    case 'switch':
+      return withOtherwise([...def.cases], def.otherwise);
+    case 'chunkList':
+      return def.known.map((k) => ({ key: k.marker, codec: k.codec }));
+    case 'chunk':
+      return [{ key: def.marker, codec: def.body }];
+    case 'array':
+      return [{ key: 'element', codec: def.element }];
+    case 'optional':
+      return [{ key: 'value', codec: def.codec }];
+    case 'sized':
+      return [{ key: 'body', codec: def.body }];
+    case 'transform':
+      return [{ key: 'decoded', codec: def.codec }];
+    case 'pointer':
+      return [{ key: 'target', codec: def.target }];
+    case 'arena':
+      return [{ key: 'root', codec: def.root }];
+    case 'lazy':
+      return [{ key: 'resolved', codec: def.resolve() }];
+    case 'custom':
+      return def.model === undefined ? [] : [{ key: 'model', codec: def.model }];
+    case 'int':
+    case 'float':
+    case 'bits':
+    case 'magic':
+    case 'literal':
+    case 'fourcc':
+    case 'string':
+    case 'bytes':
+    case 'struct':
+    case 'nothing':
+    case 'padding':
+    case 'map':
+    case 'checksum':
+    case 'graphImage':
+    case 'instance':
+      return [];
+    default:
+      return unreachableDef(def);
+  }
 }
 
 /**
  * The rows of a codec's layout table: structures are flattened into dotted paths, bit fields get a
  * row each, the bodies of checksums, fixed-size windows and mapped values are laid out in place (the
- * digest after or before them); every other codec is one row.
+ * digest after or before them); every other codec is one row — a container (tagged union, switch,
+ * chunk list) too, with its cases in the row's `parts`.
  *
  * @example
  * ```ts
  * layoutOf(struct({ id: u16le, flags: bits({ a: 1, b: 7 }, { order: 'lsb' }), name: cstring('ascii') }));
- * // [{ path: 'id', offset: 0, size: 2, type: 'u16le' },
- * //  { path: 'flags.a', offset: 2, size: undefined, bits: { at: 0, width: 1, order: 'lsb' }, type: 'u1' }, …,
- * //  { path: 'name', offset: 3, size: undefined, type: 'cstring(ascii)' }]
+ * // [{ path: 'id', offset: 0, size: 2, type: 'u16le', parts: [] },
+ * //  { path: 'flags.a', offset: 2, size: undefined, bits: { at: 0, width: 1, order: 'lsb' }, type: 'u1', parts: [] }, …,
+ * //  { path: 'name', offset: 3, size: undefined, type: 'cstring(ascii)', parts: [] }]
  * ```
  */
 export function layoutOf(codec: AnyCodec): LayoutRow[] {
@@ -142,7 +223,7 @@ export function layoutOf(codec: AnyCodec): LayoutRow[] {
         for (const field of order) {
           const name = join(path, field.name);
           if (typeof field.spec === 'function') {
-            out.push({ path: name, offset: at, size: undefined, type: 'depends on earlier fields' });
+            out.push({ path: name, offset: at, size: undefined, type: 'depends on earlier fields', parts: [] });
             at = undefined;
           } else {
             walk(field.spec, name, at);
@@ -159,10 +240,16 @@ export function layoutOf(codec: AnyCodec): LayoutRow[] {
             size: undefined,
             bits: { at: f.at, width: f.width, order: def.order },
             type: `u${f.width}`,
+            parts: [],
           });
         return;
       case 'checksum': {
-        const digest = { path: join(path, def.algorithm.name), size: def.stored.size, type: typeNameOf(def.stored) };
+        const digest = {
+          path: join(path, def.algorithm.name),
+          size: def.stored.size,
+          type: typeNameOf(def.stored),
+          parts: [],
+        };
         if (def.position === 'before') {
           out.push({ ...digest, offset });
           walk(
@@ -184,7 +271,7 @@ export function layoutOf(codec: AnyCodec): LayoutRow[] {
           walk(def.body, path, offset);
           return;
         }
-        out.push({ path, offset, size: c.size, type: typeNameOf(c) });
+        out.push({ path, offset, size: c.size, type: typeNameOf(c), parts: partsOf(c) });
         return;
       case 'map':
         walk(def.stored, path, offset);
@@ -204,6 +291,7 @@ export function layoutOf(codec: AnyCodec): LayoutRow[] {
       case 'nothing':
       case 'padding':
       case 'taggedUnion':
+      case 'switch':
       case 'chunk':
       case 'chunkList':
       case 'transform':
@@ -214,7 +302,7 @@ export function layoutOf(codec: AnyCodec): LayoutRow[] {
       case 'instance':
       case 'fromContext':
       case 'custom':
-        out.push({ path, offset, size: c.size, type: typeNameOf(c) });
+        out.push({ path, offset, size: c.size, type: typeNameOf(c), parts: partsOf(c) });
         return;
       default:
         unreachableDef(def);
@@ -222,4 +310,59 @@ export function layoutOf(codec: AnyCodec): LayoutRow[] {
   };
   walk(codec, '', 0);
   return out;
+}
+
+/** A layout table of {@link layoutTables}: a codec's rows under a name. */
+export interface LayoutTable {
+  /** The name it was given, or for a part, where it is met: `header.entries:element`, `chunks:Vari`. */
+  readonly name: string;
+  readonly codec: AnyCodec;
+  readonly rows: ReadonlyArray<LayoutRow>;
+}
+
+/**
+ * Whether a part needs a table of its own: it is a structure or holds one. A part whose layout is a
+ * single row of itself (`u16le`, `cstring(ascii)`) is said in full by its type on the row that holds it.
+ */
+function hasLayout(codec: AnyCodec, rows: ReadonlyArray<LayoutRow>): boolean {
+  return codec.def.type === 'struct' || rows.length > 1 || rows.some((row) => row.parts.length > 0);
+}
+
+/**
+ * The layout tables that describe `codecs` completely: one per named codec, in the order given, then
+ * one per part a row holds that has a layout of its own (the cases of tagged unions, switches and
+ * chunk lists, array elements, pointer targets …), found transitively — each codec once, so shared
+ * and recursive codecs end. Every row's parts are then either a table of this list or said by their
+ * type. Generators of documentation link a row's parts to the tables of the same codecs.
+ *
+ * @example
+ * ```ts
+ * const entry = struct({ id: u16le, name: cstring('ascii') });
+ * layoutTables({ file: struct({ count: u8, entries: array(entry, 'rest') }) }).map((t) => t.name);
+ * // ['file', 'file.entries:element']
+ * ```
+ */
+export function layoutTables(codecs: Readonly<Record<string, AnyCodec>>): LayoutTable[] {
+  const tables: LayoutTable[] = [];
+  const seen = new Set<AnyCodec>();
+  const queue: Array<{ name: string; codec: AnyCodec; named: boolean }> = Object.entries(codecs).map(
+    ([name, codec]) => ({ name, codec, named: true }),
+  );
+  // Breadth first and iterative: nesting as deep as a format's declarations needs no stack.
+  for (let i = 0; i < queue.length; i++) {
+    const { name, codec, named } = queue[i]!;
+    if (seen.has(codec)) continue;
+    const rows = layoutOf(codec);
+    if (!named && !hasLayout(codec, rows)) continue;
+    seen.add(codec);
+    tables.push({ name, codec, rows });
+    for (const row of rows)
+      for (const part of row.parts)
+        queue.push({
+          name: `${row.path === '' ? name : `${name}.${row.path}`}:${part.key}`,
+          codec: part.codec,
+          named: false,
+        });
+  }
+  return tables;
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import * as t from 'io-ts';
-import { defineCodec, type Codec } from './codec.js';
+import { defineCodec, readThroughFixed, type Codec } from './codec.js';
 import type { Reader } from './reader.js';
 
 /** The bytes of a signature written as a string of byte values (each character one byte). */
@@ -67,12 +67,7 @@ export function magic<const S extends readonly [string, ...string[]]>(...alterna
     def: { type: 'magic', alternatives },
     json: literalJson(alternatives),
     size,
-    read(r) {
-      r.need(size);
-      const value = readFixed(r, r.pos);
-      r.pos += size;
-      return value;
-    },
+    read: readThroughFixed(size, readFixed),
     readFixed,
     write(w, value) {
       const k = alternatives.indexOf(value);

@@ -7,12 +7,8 @@
  *
  * @module
  */
-import { defineCodec, readChild, writeChild, type Codec } from './codec.js';
+import { defineCodec, isCodec, readChild, writeChild, type Codec } from './codec.js';
 import { chooseCodec, struct, type Fields, type StructType } from './struct.js';
-
-function isCodec(spec: unknown): spec is Codec<unknown> {
-  return typeof spec === 'object' && spec !== null && typeof (spec as Codec<unknown>).read === 'function';
-}
 
 /**
  * A struct whose fields are declared in the order they are read — each may depend on the ones

@@ -5,7 +5,7 @@
  * @module
  */
 import * as t from 'io-ts';
-import { defineCodec, readChild, writeChild, type Codec } from './codec.js';
+import { defineCodec, isCodec, readChild, writeChild, type Codec } from './codec.js';
 import { rebuildFields } from './rebuild.js';
 import { customDef } from './def.js';
 import { DecodeError, EncodeError } from './errors.js';
@@ -23,10 +23,6 @@ export type FieldType<F> = F extends Codec<infer A> ? A : F extends (parent: any
 
 /** The value type of a struct of `F`. */
 export type StructType<F extends Fields> = { [K in keyof F]: FieldType<F[K]> };
-
-function isCodec(spec: FieldSpec): spec is Codec<any> {
-  return typeof spec === 'object' && spec !== null && typeof (spec as Codec<unknown>).read === 'function';
-}
 
 /**
  * The codec a dependent field chooses from `parent`. The choice is user code run on values from the

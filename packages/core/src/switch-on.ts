@@ -1,17 +1,111 @@
 /**
- * A switch on bytes not yet consumed (Kaitai's `switch-on`, construct's `Switch` over a `Peek`): a
- * selector is peeked, it picks a case, and the case reads from the same place — its own magic
- * included. Unlike {@link lookahead}, the value is the case's value itself (no `{ tag, value }`
- * wrapper, no path segment), and on write the case is picked from the value by `caseOf`: for a
- * document whose kinds are told apart by a magic the value already holds, or by their shape.
+ * Choosing a codec by bytes not yet consumed (Kaitai's `switch-on`, construct's `Switch` over a
+ * `Peek`): a selector is peeked (read without consuming it), it picks a case, and the case reads from
+ * the same place — its own magic or marker included. On write the case writes, and the selector is
+ * read back from the bytes written: an EncodeError says so when they would decode as another case.
+ *
+ * One concept with two faces, which differ only in whether the selector shows in the document:
+ * - {@link switchOn}: the value is the case's own value (no wrapper, no path segment); `caseOf(value)`
+ *   picks the case on write. For kinds a document already tells apart (a magic it holds, its shape).
+ * - {@link lookahead}: the value is `{ tag, value }` with the peeked selector as the tag, like a
+ *   {@link taggedUnion} whose tag is not consumed; the tag picks the case on write, and unknown data
+ *   can be kept (`otherwise`).
+ *
+ * Both read and write through one dispatcher, and have the same definition (`def.type: 'switch'`,
+ * with `tag: 'hidden'` or `'shown'`).
  *
  * @module
  */
 import * as t from 'io-ts';
-import { defineCodec, guardRead, guardWrite, type Codec, type TypeOf } from './codec.js';
-import { customDef } from './def.js';
+import { defineCodec, guardRead, guardWrite, writeChild, readChild, type Codec, type TypeOf } from './codec.js';
+import type { DefSwitch } from './def.js';
 import { ReadState, Reader } from './reader.js';
+import type { Writer } from './writer.js';
 import { resolveDecodeOptions } from './options.js';
+import { taggedUnion, type OtherTag, type Tagged } from './union.js';
+
+/** What a dispatcher is made of: how a peeked selector names a case, and what a case is. */
+interface DispatchSpec<S> {
+  readonly name: string;
+  readonly selector: Codec<S>;
+  readonly cases: Readonly<Record<string, Codec<any>>>;
+  /** The codec of a case key no case has, when such data is kept; else such a key is unknown. */
+  readonly otherwise: Codec<any> | undefined;
+  readonly select: (selector: S) => string | undefined;
+  readonly unknown: (selector: S) => string;
+}
+
+/** A peeked case: its key, the selector value that named it, and the codec that reads it. */
+interface Picked<S> {
+  readonly key: string;
+  readonly selected: S;
+  readonly codec: Codec<any>;
+}
+
+/** The one dispatcher behind {@link switchOn} and {@link lookahead}. */
+interface Dispatcher<S> {
+  /** Peeks the selector and finds its case; the reader stays where it was. */
+  pick(reader: Reader): Picked<S>;
+  /** Writes the case `key` with `writeCase`, then checks that its bytes select `key` again. */
+  write(writer: Writer, key: string, writeCase: (codec: Codec<any>) => void): void;
+  /** The smallest size of a value: at least the selector, which every case reads again. */
+  readonly minSize: number;
+}
+
+/** A reader over bytes just written, to check which case they would decode as. */
+function rereader(bytes: Uint8Array, start: number, end: number): Reader {
+  return new Reader(bytes, new ReadState(resolveDecodeOptions(undefined)), start, end);
+}
+
+function reason(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function dispatcher<S>(spec: DispatchSpec<S>): Dispatcher<S> {
+  const { name, selector, cases, otherwise } = spec;
+  const codecOf = (key: string | undefined): Codec<any> | undefined =>
+    key === undefined ? undefined : Object.hasOwn(cases, key) ? cases[key] : otherwise;
+  const pick = (r: Reader): Picked<S> => {
+    const at = r.pos;
+    const selected = selector.read(r);
+    r.pos = at;
+    const key = guardRead(r, `${name}: select`, () => spec.select(selected), at);
+    const codec = codecOf(key);
+    if (codec === undefined) throw r.error('unknown-tag', spec.unknown(selected), at);
+    return { key: key as string, selected, codec };
+  };
+  const all = [...Object.values(cases), ...(otherwise === undefined ? [] : [otherwise])];
+  if (all.length === 0) throw new RangeError(`${name} needs at least one case`);
+  return {
+    pick,
+    minSize: Math.max(selector.minSize, Math.min(...all.map((c) => c.minSize))),
+    write(w, key, writeCase) {
+      const codec = codecOf(key);
+      if (codec === undefined)
+        throw w.error('unknown-tag', `${name}: the value is of no case (${JSON.stringify(key)})`);
+      const start = w.length;
+      writeCase(codec);
+      let again: Picked<S>;
+      try {
+        again = pick(rereader(w.buf, start, w.length));
+      } catch (error) {
+        throw w.error(
+          `the bytes written as ${JSON.stringify(key)} do not start with a ${selector.name} that picks a case: ${reason(error)}`,
+          start,
+        );
+      }
+      if (again.key !== key)
+        throw w.error(
+          `the bytes written as ${JSON.stringify(key)} start with ${show(again.selected)}: they would decode as ${JSON.stringify(again.key)}`,
+          start,
+        );
+    },
+  };
+}
+
+function show(value: unknown): string {
+  return typeof value === 'bigint' ? `${value}n` : (JSON.stringify(value) ?? String(value));
+}
 
 /** Options of {@link switchOn}. */
 export interface SwitchOptions<S, K extends string, A> {
@@ -30,17 +124,14 @@ export interface SwitchOptions<S, K extends string, A> {
   readonly unknown?: (selector: S) => string;
 }
 
-/** A reader over bytes just written, to check which case they would decode as. */
-function rereader(bytes: Uint8Array, start: number, end: number): Reader {
-  return new Reader(bytes, new ReadState(resolveDecodeOptions(undefined)), start, end);
-}
-
 /**
  * Chooses a codec by bytes not yet consumed, and is the value of the case chosen: `selector` is
  * read without consuming it (no span, no path segment of its own), `select` maps it to a case, and
  * the case reads from the same place. On write `caseOf(value)` picks the case and the case writes;
  * then the selector is read back from what was written, and an EncodeError says so when it would
  * pick another case (the bytes would decode as something else).
+ *
+ * Use {@link lookahead} instead when the document should show which case it is (`{ tag, value }`).
  *
  * @example
  * ```ts
@@ -60,17 +151,17 @@ export function switchOn<S, V extends Readonly<Record<string, Codec<any>>>>(
   options: SwitchOptions<S, Extract<keyof V, string>, TypeOf<V[keyof V]>>,
 ): Codec<TypeOf<V[keyof V]>> {
   type A = TypeOf<V[keyof V]>;
-  type K = Extract<keyof V, string>;
-  const keys = Object.keys(cases) as K[];
-  if (keys.length === 0) throw new RangeError('switchOn needs at least one case');
+  const keys = Object.keys(cases);
   const codecs = cases as Readonly<Record<string, Codec<A>>>;
-  const caseNamed = (key: K | undefined): Codec<A> | undefined =>
-    key !== undefined && Object.hasOwn(cases, key) ? codecs[key] : undefined;
-  const select =
-    options.select ?? ((s: S) => (typeof s === 'string' && Object.hasOwn(cases, s) ? (s as K) : undefined));
   const name = options.name ?? `switchOn(${selector.name})`;
-  const unknown =
-    options.unknown ?? ((s: S) => `unknown ${selector.name} ${JSON.stringify(s)} (known: ${keys.join(', ')})`);
+  const d = dispatcher<S>({
+    name,
+    selector,
+    cases: codecs,
+    otherwise: undefined,
+    select: options.select ?? ((s: S) => (typeof s === 'string' && Object.hasOwn(cases, s) ? s : undefined)),
+    unknown: options.unknown ?? ((s: S) => `unknown ${selector.name} ${JSON.stringify(s)} (known: ${keys.join(', ')})`),
+  });
   const members = keys.map((key) => codecs[key]!.json);
   const json =
     options.json ??
@@ -79,41 +170,109 @@ export function switchOn<S, V extends Readonly<Record<string, Codec<any>>>>(
       unknown,
       unknown
     >);
-  const peekCase = (r: Reader, what: string): { key: K; codec: Codec<A> } => {
-    const at = r.pos;
-    const value = selector.read(r);
-    r.pos = at;
-    const key = guardRead(r, `${what}: select`, () => select(value), at);
-    const codec = caseNamed(key);
-    if (codec === undefined) throw r.error(unknown(value), at);
-    return { key: key as K, codec };
+  const def: DefSwitch = {
+    type: 'switch',
+    selector,
+    cases: keys.map((key) => ({ key, codec: codecs[key]! })),
+    otherwise: undefined,
+    tag: 'hidden',
   };
   return defineCodec<A>({
     name,
-    def: customDef('switchOn', { params: { selector, cases, select, caseOf: options.caseOf } }),
+    def,
     json,
-    minSize: Math.max(selector.minSize, Math.min(...keys.map((key) => codecs[key]!.minSize))),
-    children: keys.map((key) => ({ key, codec: codecs[key]! })),
+    minSize: d.minSize,
+    children: def.cases,
     read(r) {
-      return peekCase(r, name).codec.read(r);
+      return d.pick(r).codec.read(r);
     },
     write(w, value) {
       const key = guardWrite(w, `${name}: caseOf`, () => options.caseOf(value));
-      const codec = caseNamed(key);
-      if (codec === undefined) throw w.error(`${name}: the value is of no case (caseOf gave ${JSON.stringify(key)})`);
-      const start = w.length;
-      codec.write(w, value);
-      let again: K;
-      try {
-        again = peekCase(rereader(w.buf, start, w.length), name).key;
-      } catch (error) {
-        throw w.error(
-          `the bytes written as ${JSON.stringify(key)} pick no case: ${error instanceof Error ? error.message : String(error)}`,
-          start,
-        );
-      }
-      if (again !== key)
-        throw w.error(`the bytes written as ${JSON.stringify(key)} would decode as ${JSON.stringify(again)}`, start);
+      d.write(w, key, (codec) => codec.write(w, value));
+    },
+  });
+}
+
+/** Options of {@link lookahead}. */
+export interface LookaheadOptions<O> {
+  /**
+   * The codec for a selector no case claims, reading from the same place as the cases do (the
+   * selector's bytes included) — `bytes(rest)` or a raw chunk, so unknown data is kept. Without it an
+   * unknown selector is a DecodeError listing the known ones.
+   */
+  readonly otherwise: Codec<O>;
+}
+
+/**
+ * Chooses a codec by bytes not yet consumed, and shows the choice: the value is `{ tag, value }` as
+ * for {@link taggedUnion}, with the peeked selector as the tag (and `otherwise` keeps unknown data as
+ * `{ tag, value }` too). The case reads from where the selector starts — the selector's bytes
+ * included, so a chunk reads its own marker. Errors inside a case name `value` in their path.
+ *
+ * On write the tag picks the case and the case writes the bytes; then the selector is read back
+ * from what was written, and an EncodeError says so if it does not give the tag back (a value moved
+ * to another case without its marker), since such bytes would decode as another case.
+ *
+ * Use {@link switchOn} instead when the document tells its cases apart by itself.
+ *
+ * @example
+ * ```ts
+ * const entry = lookahead(fourcc(), {
+ *   RIFF: struct({ id: magic('RIFF'), size: u32le }),
+ *   LIST: struct({ id: magic('LIST'), count: u16le }),
+ * }, { otherwise: bytes('rest') });
+ * // bytes "LIST" 02 00 → { tag: 'LIST', value: { id: 'LIST', count: 2 } }
+ * ```
+ */
+export function lookahead<T extends string | number, V extends Readonly<Record<T, Codec<any>>>>(
+  selector: Codec<T>,
+  cases: V,
+): Codec<Tagged<V>>;
+export function lookahead<T extends string | number, V extends Readonly<Record<T, Codec<any>>>, O>(
+  selector: Codec<T>,
+  cases: V,
+  options: LookaheadOptions<O>,
+): Codec<Tagged<V> | OtherTag<T, O>>;
+export function lookahead<T extends string | number, V extends Readonly<Record<T, Codec<any>>>, O>(
+  selector: Codec<T>,
+  cases: V,
+  options?: LookaheadOptions<O>,
+): Codec<any> {
+  const name = `lookahead(${selector.name})`;
+  const codecs = cases as Readonly<Record<string, Codec<any>>>;
+  const keys = Object.keys(codecs);
+  const otherwise = options?.otherwise;
+  // Every selector value is its own case key; an unknown one is read by `otherwise` when there is one.
+  const d = dispatcher<T>({
+    name,
+    selector,
+    cases: codecs,
+    otherwise,
+    select: (s) => String(s),
+    unknown: (s) => `unknown tag ${JSON.stringify(s)} (known: ${keys.join(', ')})`,
+  });
+  // The same `{ tag, value }` as a tagged union of the selector's type, so JSON forms agree.
+  const shape = options === undefined ? taggedUnion(selector, cases) : taggedUnion(selector, cases, options);
+  const def: DefSwitch = {
+    type: 'switch',
+    selector,
+    cases: keys.map((key) => ({ key, codec: codecs[key]! })),
+    otherwise,
+    tag: 'shown',
+  };
+  return defineCodec<any>({
+    name,
+    def,
+    json: shape.json,
+    minSize: d.minSize,
+    children: [...def.cases, ...(otherwise === undefined ? [] : [{ key: '*', codec: otherwise }])],
+    read(r) {
+      const { selected, codec } = d.pick(r);
+      return { tag: selected, value: readChild(r, 'value', codec) };
+    },
+    write(w, tagged) {
+      if (typeof tagged !== 'object' || tagged === null) throw w.error('wrong-type', 'expected { tag, value }');
+      d.write(w, String(tagged.tag), (codec) => writeChild(w, 'value', codec, tagged.value));
     },
   });
 }

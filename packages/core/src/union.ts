@@ -46,9 +46,7 @@ export function taggedUnion<T extends string | number, V extends Readonly<Record
   options?: { readonly otherwise: Codec<O> },
 ): Codec<any> {
   const keys = Object.keys(variants);
-  // A peeked tag (see `lookahead`) is numeric when the codec it peeks with is.
-  const peeked = tag.def.type === 'custom' && tag.def.name === 'peek' ? (tag.children[0]?.codec ?? tag) : tag;
-  const numeric = peeked.def.type === 'int';
+  const numeric = tag.def.type === 'int';
   const tagOf = (key: string) => (numeric ? Number(key) : key);
   const otherwise = options?.otherwise;
   const known = new Set(keys.map(tagOf));

@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { deflateSync, gzipSync, zlibSync } from 'fflate';
 import {
+  customDef,
   array,
   BudgetError,
   bytes,
@@ -131,7 +132,7 @@ describe('the decode budget', () => {
     // A codec that allocates what a u32 in the file says, after claiming it against what is left.
     const claimed: Codec<Uint8Array> = defineCodec({
       name: 'claimed',
-      kind: 'test',
+      def: customDef('claimed', { model: bytes(u32le) }),
       json: bytes('rest').json,
       minSize: 4,
       read(r) {

@@ -24,6 +24,11 @@ import {
   i16be,
   i64be,
   int,
+  layoutOf,
+  layoutTables,
+  lookahead,
+  partsOf,
+  switchOn,
   lazy,
   literal,
   magic,
@@ -48,15 +53,7 @@ import {
   xor,
   type AnyCodec,
   type Codec,
-} from '../src/index';
-import {
-  countDef,
-  customDef,
-  defineCodec,
-  layoutOf,
-  typeNameOf,
-  unreachableDef,
-  type CodecDef,
+  type CodecSpec,
   type CodecDefType,
   type DefOf,
 } from '../src/kit';
@@ -318,55 +315,24 @@ describe('codecs a package defines itself', () => {
     );
   });
 
-  test('the legacy form ({ kind, meta }) still makes a codec, with a custom definition', () => {
-    // biome-ignore lint/suspicious/noExplicitAny: the deprecated form, as format packages still write it
-    const legacy = defineCodec<boolean>({ ...spec, kind: 'yesNo', meta: { yes: 'Y' } } as any);
-    expect(legacy.def).toEqual({ type: 'custom', name: 'yesNo', params: { yes: 'Y' } });
-    const bare = defineCodec<boolean>({ ...spec, kind: 'bare' });
-    expect(bare.def).toEqual({ type: 'custom', name: 'bare', params: {} });
-    expect(encode(bare, false)).toEqual(E.right(Uint8Array.of(0x4e)));
+  test('a codec without a typed def is refused: by the compiler, and at run time for JavaScript callers', () => {
+    // @ts-expect-error — `def` is required
+    const missing: CodecSpec<boolean> = { ...spec };
+    // @ts-expect-error — the free-form `kind`/`meta` form of before typed definitions is gone
+    const freeForm: CodecSpec<boolean> = { ...spec, kind: 'yesNo', meta: { yes: 'Y' } };
+    expect(() => defineCodec(missing)).toThrow(/defineCodec\("yesNo"\): a codec needs a typed `def`/);
+    expect(() => defineCodec(freeForm)).toThrow(TypeError);
   });
 });
 
 describe('tools switch over def.type exhaustively', () => {
   test('unreachableDef refuses at run time what the compiler refuses at compile time', () => {
-    const variant = (def: CodecDef): string => {
-      switch (def.type) {
-        case 'int':
-        case 'float':
-        case 'bits':
-        case 'magic':
-        case 'literal':
-        case 'fourcc':
-        case 'string':
-        case 'bytes':
-        case 'struct':
-        case 'array':
-        case 'optional':
-        case 'nothing':
-        case 'padding':
-        case 'taggedUnion':
-        case 'map':
-        case 'sized':
-        case 'chunk':
-        case 'chunkList':
-        case 'transform':
-        case 'checksum':
-        case 'pointer':
-        case 'arena':
-        case 'lazy':
-        case 'graphImage':
-        case 'instance':
-        case 'provide':
-        case 'fromContext':
-        case 'custom':
-          return def.type;
-        default:
-          return unreachableDef(def);
-      }
-    };
-    expect(variant(u8.def)).toBe('int');
-    expect(() => variant({ type: 'vanished' } as unknown as CodecDef)).toThrow('unknown codec definition "vanished"');
+    // The core's own tools switch over def.type with unreachableDef in the default branch: each
+    // compiles only while it knows every variant, and refuses one it does not know at run time.
+    const vanished = { ...u8, def: { type: 'vanished' } } as unknown as AnyCodec;
+    for (const tool of [typeNameOf, layoutOf, partsOf])
+      expect(() => tool(vanished)).toThrow('unknown codec definition "vanished"');
+    expect(() => unreachableDef({ type: 'gone' } as never)).toThrow('unknown codec definition "gone"');
   });
 });
 
@@ -381,36 +347,93 @@ describe('layoutOf and typeNameOf', () => {
       tail: u32le,
     });
     expect(layoutOf(header)).toEqual([
-      { path: 'magic', offset: 0, size: 4, type: 'magic "WAD1"' },
-      { path: 'flags.a', offset: 4, size: undefined, bits: { at: 0, width: 1, order: 'lsb' }, type: 'u1' },
-      { path: 'flags.b', offset: 4, size: undefined, bits: { at: 1, width: 7, order: 'lsb' }, type: 'u7' },
-      { path: 'count', offset: 5, size: 2, type: 'u16le' },
-      { path: 'inner.x', offset: 7, size: 2, type: 'i16be' },
-      { path: 'inner.name', offset: 9, size: 4, type: 'fixedString(4, ascii)' },
-      { path: 'items', offset: 13, size: undefined, type: 'depends on earlier fields' },
-      { path: 'tail', offset: undefined, size: 4, type: 'u32le' },
+      { path: 'magic', offset: 0, size: 4, type: 'magic "WAD1"', parts: [] },
+      { path: 'flags.a', offset: 4, size: undefined, bits: { at: 0, width: 1, order: 'lsb' }, type: 'u1', parts: [] },
+      { path: 'flags.b', offset: 4, size: undefined, bits: { at: 1, width: 7, order: 'lsb' }, type: 'u7', parts: [] },
+      { path: 'count', offset: 5, size: 2, type: 'u16le', parts: [] },
+      { path: 'inner.x', offset: 7, size: 2, type: 'i16be', parts: [] },
+      { path: 'inner.name', offset: 9, size: 4, type: 'fixedString(4, ascii)', parts: [] },
+      { path: 'items', offset: 13, size: undefined, type: 'depends on earlier fields', parts: [] },
+      { path: 'tail', offset: undefined, size: 4, type: 'u32le', parts: [] },
     ]);
   });
 
   test('checksums, fixed windows and mapped values are laid out in place', () => {
     const body = struct({ a: u8, b: u16le });
     expect(layoutOf(checksum(body, { algorithm: crc32, stored: u32le, position: 'before' }))).toEqual([
-      { path: 'CRC-32', offset: 0, size: 4, type: 'u32le' },
-      { path: 'a', offset: 4, size: 1, type: 'u8' },
-      { path: 'b', offset: 5, size: 2, type: 'u16le' },
+      { path: 'CRC-32', offset: 0, size: 4, type: 'u32le', parts: [] },
+      { path: 'a', offset: 4, size: 1, type: 'u8', parts: [] },
+      { path: 'b', offset: 5, size: 2, type: 'u16le', parts: [] },
     ]);
     expect(layoutOf(struct({ s: sized(3, body), c: checksum(u8, { algorithm: crc32, stored: u32le }) }))).toEqual([
-      { path: 's.a', offset: 0, size: 1, type: 'u8' },
-      { path: 's.b', offset: 1, size: 2, type: 'u16le' },
-      { path: 'c', offset: 3, size: 1, type: 'u8' },
-      { path: 'c.CRC-32', offset: 4, size: 4, type: 'u32le' },
+      { path: 's.a', offset: 0, size: 1, type: 'u8', parts: [] },
+      { path: 's.b', offset: 1, size: 2, type: 'u16le', parts: [] },
+      { path: 'c', offset: 3, size: 1, type: 'u8', parts: [] },
+      { path: 'c.CRC-32', offset: 4, size: 4, type: 'u32le', parts: [] },
     ]);
     expect(layoutOf(map(u8, { decode: (n: number) => n, encode: (n: number) => n, name: 'level' }))).toEqual([
-      { path: '', offset: 0, size: 1, type: 'u8' },
+      { path: '', offset: 0, size: 1, type: 'u8', parts: [] },
     ]);
-    expect(layoutOf(sized(u8, cstring('ascii')))).toEqual([
-      { path: '', offset: 0, size: undefined, type: 'cstring(ascii) in u8 bytes' },
+    const name = cstring('ascii');
+    expect(layoutOf(sized(u8, name))).toEqual([
+      {
+        path: '',
+        offset: 0,
+        size: undefined,
+        type: 'cstring(ascii) in u8 bytes',
+        parts: [{ key: 'body', codec: name }],
+      },
     ]);
+  });
+
+  test('containers are one row each, with their cases as parts (so a table can link to them)', () => {
+    const riff = struct({ id: magic('RIFF'), size: u32le });
+    const list = struct({ id: magic('LIST'), count: u16le });
+    const raw = bytes('rest');
+    const union = taggedUnion(u8, { 1: riff, 2: list }, { otherwise: raw });
+    const chosen = lookahead(fourcc(), { RIFF: riff, LIST: list }, { otherwise: raw });
+    const hidden = switchOn(fourcc(), { RIFF: riff, LIST: list }, { caseOf: (v) => v.id });
+    const chunks = chunkList(framing, { Vari: riff });
+    const file = struct({ union, chosen, hidden, chunks, entries: array(list, u8) });
+    const rows = layoutOf(file);
+    expect(rows.map((r) => [r.path, r.offset, r.type])).toEqual([
+      ['union', 0, 'taggedUnion(u8: 1 | 2 | *)'],
+      ['chosen', undefined, 'lookahead(fourcc: "RIFF" | "LIST" | *)'],
+      ['hidden', undefined, 'switchOn(fourcc: "RIFF" | "LIST")'],
+      ['chunks', undefined, 'chunks (Vari, others raw)'],
+      ['entries', undefined, 'struct[u8]'],
+    ]);
+    const parts = (path: string) => rows.find((r) => r.path === path)!.parts.map((p) => [p.key, p.codec]);
+    expect(parts('union')).toEqual([
+      ['1', riff],
+      ['2', list],
+      ['otherwise', raw],
+    ]);
+    expect(parts('chosen')).toEqual([
+      ['RIFF', riff],
+      ['LIST', list],
+      ['otherwise', raw],
+    ]);
+    expect(parts('hidden')).toEqual([
+      ['RIFF', riff],
+      ['LIST', list],
+    ]);
+    expect(parts('chunks')).toEqual([['Vari', riff]]);
+    expect(parts('entries')).toEqual([['element', list]]);
+    expect(partsOf(u8)).toEqual([]);
+  });
+
+  test('layoutTables: every named codec, then the structures their rows hold, each once (recursion ends)', () => {
+    const entry = struct({ id: u16le, name: cstring('ascii') });
+    type Node = { value: number; next: Node[] };
+    const node: Codec<Node> = lazy(() => struct({ value: u8, next: array(node, u8) }), 'node');
+    const file = struct({ count: u8, entries: array(entry, 'rest') });
+    const tables = layoutTables({ file, entry2: entry, node });
+    expect(tables.map((t) => t.name)).toEqual(['file', 'entry2', 'node', 'node:resolved']);
+    expect(tables[1]!.codec).toBe(entry);
+    expect(layoutTables({ file }).map((t) => t.name)).toEqual(['file', 'file.entries:element']);
+    // A part said in full by its type (u16le elements) gets no table of its own.
+    expect(layoutTables({ list: array(u16le, u8) }).map((t) => t.name)).toEqual(['list']);
   });
 
   test('a type name for every variant', () => {
@@ -464,6 +487,10 @@ describe('layoutOf and typeNameOf', () => {
       taggedUnion: [
         [taggedUnion(u8, { 1: u8, 2: u16le }), 'taggedUnion(u8: 1 | 2)'],
         [taggedUnion(fourcc(), { HEAD: u8 }, { otherwise: bytes('rest') }), 'taggedUnion(fourcc: "HEAD" | *)'],
+      ],
+      switch: [
+        [lookahead(u8, { 1: u8 }), 'lookahead(u8: "1")'],
+        [switchOn(fourcc(), { HEAD: fourcc() }, { caseOf: () => 'HEAD' }), 'switchOn(fourcc: "HEAD")'],
       ],
       map: [[map(u8, { decode: (n: number) => n, encode: (n: number) => n, name: 'level' }), 'level']],
       sized: [[sized(8, u32le), 'u32le in 8 bytes']],

@@ -4,6 +4,8 @@ import {
   decode,
   encode,
   FormatRegistry,
+  formatsOf,
+  isSaveFormat,
   isSaveTree,
   magic,
   struct,
@@ -54,5 +56,24 @@ describe('FormatRegistry', () => {
     for (const bad of ['', '/etc/passwd', '../x', 'a/../b', 'a//b', 'a/./b', 'C:\\x', 'a\\b', 'a\0b']) {
       expect(checkTreePath(bad)).toBeDefined();
     }
+  });
+});
+
+describe('formatsOf: the formats a plugin module exports', () => {
+  test('format, default and formats, each once, in that order; what is not a format is skipped', () => {
+    const a = fileFormat('a', 1);
+    const b = fileFormat('b', 1);
+    const c = fileFormat('c', 1);
+    expect(formatsOf({ formats: [c, a], default: b, format: a })).toEqual([a, b, c]);
+    expect(formatsOf({ format: { id: 'half', decode: () => 0 }, formats: 'not a list', other: a })).toEqual([]);
+    expect(formatsOf({})).toEqual([]);
+  });
+
+  test('isSaveFormat needs an id and sniff, decode and encode functions', () => {
+    const a = fileFormat('a', 1);
+    expect(isSaveFormat(a)).toBe(true);
+    expect(
+      [null, 1, 'a', { ...a, id: 7 }, { ...a, sniff: undefined }, { ...a, encode: 'x' }].map(isSaveFormat),
+    ).toEqual([false, false, false, false, false, false]);
   });
 });

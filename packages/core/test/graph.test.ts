@@ -216,24 +216,37 @@ describe('restoreFirst', () => {
     return owner;
   }
 
+  /** A restorer that reads each object's data, then its references as the test says. */
+  const restorerOf = (references: {
+    owner(o: Owner, ctx: RestoreContext<Obj>): void;
+    table(o: Table, ctx: RestoreContext<Obj>): void;
+  }): GraphRestorer<Obj> => ({
+    allocate,
+    restore(o, ctx) {
+      if (o.kind === 'owner') {
+        o.name = new TextDecoder().decode(ctx.getObjectData());
+        references.owner(o, ctx);
+      } else {
+        o.values = Array.from(ctx.getObjectData()!);
+        references.table(o, ctx);
+      }
+    },
+  });
+
   test('restoring A that needs B first, where B refers back to A: both come out right', () => {
     const statuses: string[] = [];
-    const restorer: GraphRestorer<Obj> = {
-      allocate,
-      restore(o, ctx) {
-        if (o.kind === 'owner') {
-          // Store all we can before restore_first, as the seed's rule says.
-          o.name = new TextDecoder().decode(ctx.getObjectData());
-          o.table = ctx.readReference() as Table;
-          statuses.push(ctx.restoreFirst(o.table));
-          o.total = o.table.values.reduce((a, b) => a + b, 0); // needs B's contents
-        } else {
-          o.values = Array.from(ctx.getObjectData()!);
-          o.owner = ctx.readReference() as Owner; // A: allocated, restore in progress
-          statuses.push(`owner name seen by table: ${o.owner.name}`);
-        }
+    const restorer = restorerOf({
+      owner(o, ctx) {
+        // Store all we can before restore_first, as the seed's rule says.
+        o.table = ctx.readReference() as Table;
+        statuses.push(ctx.restoreFirst(o.table));
+        o.total = o.table.values.reduce((a, b) => a + b, 0); // needs B's contents
       },
-    };
+      table(o, ctx) {
+        o.owner = ctx.readReference() as Owner; // A: allocated, restore in progress
+        statuses.push(`owner name seen by table: ${o.owner.name}`);
+      },
+    });
     const image = ok(writeGraph([sample()], saver));
     const owner = ok(readGraph(image, restorer)).roots[0] as Owner;
     expect(owner.total).toBe(12);
@@ -243,19 +256,15 @@ describe('restoreFirst', () => {
 
   test('a cycle of restoreFirst calls terminates, reporting in-progress', () => {
     const statuses: string[] = [];
-    const restorer: GraphRestorer<Obj> = {
-      allocate,
-      restore(o, ctx) {
-        if (o.kind === 'owner') {
-          o.name = new TextDecoder().decode(ctx.getObjectData());
-          o.table = ctx.readReferenceRestoringFirst() as Table;
-        } else {
-          o.values = Array.from(ctx.getObjectData()!);
-          o.owner = ctx.readReference() as Owner;
-          statuses.push(ctx.restoreFirst(o.owner)); // A is being restored: no recursion
-        }
+    const restorer = restorerOf({
+      owner(o, ctx) {
+        o.table = ctx.readReferenceRestoringFirst() as Table;
       },
-    };
+      table(o, ctx) {
+        o.owner = ctx.readReference() as Owner;
+        statuses.push(ctx.restoreFirst(o.owner)); // A is being restored: no recursion
+      },
+    });
     const owner = ok(readGraph(ok(writeGraph([sample()], saver)), restorer)).roots[0] as Owner;
     expect(statuses).toEqual(['in-progress']);
     expect(owner.table!.owner).toBe(owner);

@@ -3,34 +3,25 @@ import * as E from 'fp-ts/lib/Either';
 import {
   array,
   bytes,
-  chunk,
   decode,
   encode,
-  f32le,
   fourcc,
   map,
   maybe,
-  pstring,
+  reconcile,
   struct,
   u16le,
   u32le,
   u8,
-  type Codec,
-  type TypeOf,
-} from '../src/index';
-import {
-  defaultInstance,
-  definitionsOf,
-  instanceCodec,
-  reconcile,
   type FieldKind,
   type Instance,
   type KnownStruct,
   type SchemaEncoding,
   type StructDef,
-} from '../src/schema';
+  type TypeOf,
+} from '@savekit/core';
+import { encoding, newer, numeric, older, text, zero } from './schema-fixture';
 
-const text = pstring(u8, 'utf8');
 const kinds: FieldKind[] = ['numeric', 'index', 'string', 'struct'];
 const kind = map(u8, {
   decode: (n: number): FieldKind => {
@@ -48,83 +39,6 @@ const fieldDef = struct({
   ref: (p: { kind: FieldKind }) => maybe(p.kind === 'index' || p.kind === 'struct', text),
 });
 const structDef = struct({ name: text, marker: fourcc(), fields: array(fieldDef, u8) });
-
-// A number stored in 6 bytes although definitions declare 4 (as EDGE's floats): the reader's
-// schema must say so, the size byte cannot.
-const wide = map(bytes(6), {
-  decode: (b: Uint8Array) => new DataView(b.buffer, b.byteOffset).getUint32(2, true),
-  encode: (n: number) => {
-    const b = new Uint8Array(6);
-    new DataView(b.buffer).setUint32(2, n, true);
-    b[0] = 0xee;
-    return b;
-  },
-});
-
-const encoding: SchemaEncoding = {
-  numeric: (size) => bytes(size),
-  string: text,
-  index: u32le,
-  nest: (def: StructDef, body: Codec<Instance>) =>
-    map(chunk({ marker: fourcc(), length: u16le }, def.marker, body), {
-      decode: (c) => c.body,
-      encode: (body: Instance) => ({ id: def.marker, body }),
-    }),
-};
-
-const zero = () => 0;
-const older: KnownStruct[] = [
-  {
-    name: 'player_t',
-    marker: 'play',
-    fields: [
-      { name: 'health', kind: 'numeric', size: 4, count: 1, codec: f32le, default: zero },
-      { name: 'speed', kind: 'numeric', size: 4, count: 1, codec: wide, default: zero },
-      { name: 'name', kind: 'string', size: 0, count: 1, default: () => '' },
-      { name: 'weapons', kind: 'struct', size: 0, count: 2, ref: 'weap_t', default: () => ({ kind: 0, owned: 0 }) },
-      { name: 'target', kind: 'index', size: 4, count: 1, ref: 'mobjs', default: zero },
-      { name: 'ammo', kind: 'numeric', size: 2, count: 4, codec: u16le, default: zero },
-    ],
-  },
-  {
-    name: 'weap_t',
-    marker: 'weap',
-    fields: [
-      { name: 'kind', kind: 'numeric', size: 1, count: 1, codec: u8, default: zero },
-      { name: 'owned', kind: 'numeric', size: 1, count: 1, codec: u8, default: zero },
-    ],
-  },
-];
-const newer: KnownStruct[] = [
-  {
-    name: 'player_t',
-    marker: 'play',
-    fields: [
-      { name: 'health', kind: 'numeric', size: 4, count: 1, codec: f32le, default: zero },
-      { name: 'speed', kind: 'numeric', size: 4, count: 1, codec: wide, default: zero },
-      { name: 'name', kind: 'string', size: 0, count: 1, default: () => '' },
-      {
-        name: 'weapons',
-        kind: 'struct',
-        size: 0,
-        count: 3,
-        ref: 'weap_t',
-        default: () => ({ kind: 0, owned: 0, clip: 0 }),
-      },
-      { name: 'ammo', kind: 'numeric', size: 2, count: 2, codec: u16le, default: zero },
-      { name: 'armor', kind: 'numeric', size: 4, count: 1, codec: u32le, default: () => 100 },
-    ],
-  },
-  {
-    name: 'weap_t',
-    marker: 'weap',
-    fields: [
-      { name: 'kind', kind: 'numeric', size: 1, count: 1, codec: u8, default: zero },
-      { name: 'owned', kind: 'numeric', size: 1, count: 1, codec: u8, default: zero },
-      { name: 'clip', kind: 'numeric', size: 2, count: 1, codec: u16le, default: zero },
-    ],
-  },
-];
 
 /** A small self-describing file: the definitions, then one player_t instance. */
 function fileCodec(defs: StructDef[], schema: KnownStruct[]) {
@@ -286,16 +200,11 @@ describe('schema evolution', () => {
   });
 
   test('instances have their fields as own properties in file order, whatever their names (__proto__ too)', () => {
-    const zero = () => 0;
     const odd: KnownStruct[] = [
       {
         name: 'player_t',
         marker: 'play',
-        fields: [
-          { name: 'toString', kind: 'numeric', size: 2, count: 1, codec: u16le, default: zero },
-          { name: '__proto__', kind: 'numeric', size: 2, count: 1, codec: u16le, default: zero },
-          { name: 'constructor', kind: 'numeric', size: 2, count: 1, codec: u16le, default: zero },
-        ],
+        fields: ['toString', '__proto__', 'constructor'].map((name) => numeric(name, 2, u16le)),
       },
     ];
     const file = writeWith(odd, JSON.parse('{"toString":1,"__proto__":2,"constructor":3}') as Instance);

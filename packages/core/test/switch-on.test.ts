@@ -81,7 +81,7 @@ describe('switchOn', () => {
     // A 0.7 save whose logX spells the vanilla magic would read back as a 0.8 one.
     const disguised = encodeFails(document, { logX: 0x01534d55, level: 0 });
     expect([disguised.message, disguised.offset]).toEqual([
-      'the bytes written as "legacy" would decode as "chunked"',
+      'the bytes written as "legacy" start with "UMS\\u0001": they would decode as "chunked"',
       0,
     ]);
     const lost = switchOn(fourcc(), { MMV4: mmv }, { caseOf: () => 'nope' as 'MMV4' });

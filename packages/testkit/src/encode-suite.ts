@@ -24,6 +24,7 @@ import {
 import { bytesEqual } from '@savekit/core/kit';
 import { testBudget } from './budget.js';
 import { finish, preview, type SuiteFailure, type SuiteReport } from './report.js';
+import { sameSave } from './same-save.js';
 
 /** Options of {@link encodeSuite}. */
 export interface EncodeSuiteOptions<Doc> {
@@ -269,18 +270,6 @@ function difference(a: Json, b: Json, ignored: ReadonlyArray<RegExp>): Path | un
 /** The JSON form of a document, as JSON text would carry it (plain objects, -0 as 0, no undefined). */
 function jsonOf<Doc>(format: SaveFormat<Doc>, doc: Doc): Json {
   return JSON.parse(JSON.stringify(toJson(format, doc))) as Json;
-}
-
-function sameSave(a: SaveInput, b: SaveInput): boolean {
-  if (isSaveTree(a) || isSaveTree(b)) {
-    if (!isSaveTree(a) || !isSaveTree(b) || a.size !== b.size) return false;
-    for (const [name, bytes] of a) {
-      const other = b.get(name);
-      if (other === undefined || !bytesEqual(bytes, other)) return false;
-    }
-    return true;
-  }
-  return bytesEqual(a, b);
 }
 
 const shown = (error: unknown) =>

@@ -7,7 +7,7 @@
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js';
-import { isSaveTree, type SaveFormat, type SaveInput } from '@savekit/core';
+import { concatBytes, isSaveTree, type SaveFormat, type SaveInput } from '@savekit/core';
 import { testBudget } from './budget.js';
 import { prng } from './data.js';
 import { hostileInputs } from './hostile.js';
@@ -59,16 +59,6 @@ export function mutate(input: Uint8Array, kind: Mutation, random: Random): Uint8
   const n = input.length;
   const at = n === 0 ? 0 : Math.floor(random() * n);
   const span = 1 + Math.floor(random() * Math.min(64, Math.max(1, n)));
-  const out = (parts: Uint8Array[]) => {
-    const total = parts.reduce((s, p) => s + p.length, 0);
-    const bytes = new Uint8Array(total);
-    let o = 0;
-    for (const p of parts) {
-      bytes.set(p, o);
-      o += p.length;
-    }
-    return bytes;
-  };
   switch (kind) {
     case 'flip': {
       const copy = input.slice();
@@ -79,7 +69,7 @@ export function mutate(input: Uint8Array, kind: Mutation, random: Random): Uint8
     case 'truncate':
       return input.slice(0, at);
     case 'insert':
-      return out([
+      return concatBytes([
         input.subarray(0, at),
         Uint8Array.from({ length: span }, () => Math.floor(random() * 256)),
         input.subarray(at),
@@ -92,12 +82,12 @@ export function mutate(input: Uint8Array, kind: Mutation, random: Random): Uint8
       return copy;
     }
     case 'duplicate':
-      return out([input.subarray(0, at + span), input.subarray(at, at + span), input.subarray(at + span)]);
+      return concatBytes([input.subarray(0, at + span), input.subarray(at, at + span), input.subarray(at + span)]);
     case 'swap': {
       const other = Math.floor(random() * Math.max(1, n - span));
       const [a, b] = at < other ? [at, other] : [other, at];
       if (b < a + span || b + span > n) return input.slice();
-      return out([
+      return concatBytes([
         input.subarray(0, a),
         input.subarray(b, b + span),
         input.subarray(a + span, b),
@@ -113,8 +103,8 @@ export function mutate(input: Uint8Array, kind: Mutation, random: Random): Uint8
     case 'hostile': {
       const pattern = pick(hostileInputs.bytes, random).bytes;
       return random() < 0.5
-        ? out([input.subarray(0, at), pattern, input.subarray(at + pattern.length)])
-        : out([input.subarray(0, at), pattern, input.subarray(at)]);
+        ? concatBytes([input.subarray(0, at), pattern, input.subarray(at + pattern.length)])
+        : concatBytes([input.subarray(0, at), pattern, input.subarray(at)]);
     }
   }
 }

@@ -2,15 +2,15 @@
 import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { AnySaveFormat } from '@savekit/core';
+import { formatsOf, isSaveFormat, type AnySaveFormat } from '@savekit/core';
 
-/** The format a module exports as `name`, else `format`, else its default export. */
+/**
+ * The format a module exports as `name`, else its first by the plugin contract (`format`, the default
+ * export, then `formats`: the core's `formatsOf`).
+ */
 export function formatOf(module: Record<string, unknown>, name?: string): AnySaveFormat {
-  const candidate = (name !== undefined ? module[name] : (module.format ?? module.default)) as
-    | AnySaveFormat
-    | undefined;
-  if (candidate === undefined || typeof candidate.decode !== 'function')
-    throw new Error(`the module exports no format${name ? ` named ${name}` : ''}`);
+  const candidate = name !== undefined ? module[name] : formatsOf(module)[0];
+  if (!isSaveFormat(candidate)) throw new Error(`the module exports no format${name ? ` named ${name}` : ''}`);
   return candidate;
 }
 

@@ -7,10 +7,10 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import { isSaveTree, type AnyCodec, type SaveFormat, type SaveInput } from '@savekit/core';
-import { bytesEqual } from '@savekit/core/kit';
 import { arbitrary, type ArbitraryOptions } from './arbitrary.js';
 import { checkDecodedPaths } from './paths.js';
 import { finish, preview, type SuiteFailure, type SuiteReport } from './report.js';
+import { sameSave } from './same-save.js';
 
 /** Options of {@link roundTripSuite}. */
 export interface RoundTripOptions<Doc> {
@@ -31,18 +31,6 @@ export interface RoundTripOptions<Doc> {
   readonly checkPaths?: boolean;
   /** Add this run to the CI totals (default true; the kit's own tests of broken formats say false). */
   readonly record?: boolean;
-}
-
-function sameSave(a: SaveInput, b: SaveInput): boolean {
-  if (isSaveTree(a) || isSaveTree(b)) {
-    if (!isSaveTree(a) || !isSaveTree(b) || a.size !== b.size) return false;
-    for (const [name, bytes] of a) {
-      const other = b.get(name);
-      if (other === undefined || !sameSave(bytes, other)) return false;
-    }
-    return true;
-  }
-  return bytesEqual(a, b);
 }
 
 const show = (input: SaveInput) => (isSaveTree(input) ? `tree of ${input.size} files` : preview(input));

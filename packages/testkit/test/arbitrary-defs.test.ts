@@ -29,6 +29,7 @@ import {
   i64be,
   lazy,
   literal,
+  lookahead,
   magic,
   map,
   nothing,
@@ -39,6 +40,7 @@ import {
   sha256,
   sized,
   struct,
+  switchOn,
   taggedUnion,
   transform,
   transformKeeping,
@@ -58,10 +60,8 @@ import {
   instanceCodec,
   reconcile,
   type Instance,
-  type KnownStruct,
-  type SchemaEncoding,
-  type StructDef,
-} from '@savekit/core/schema';
+} from '@savekit/core';
+import { encoding, newer, older } from '../../core/test/schema-fixture';
 import { arbitrary } from '../src/index';
 
 const framing = { marker: fourcc({ alnum: true }), length: u32le, align: 4, endMarker: (m: string) => m.toUpperCase() };
@@ -73,60 +73,10 @@ interface Tree {
 }
 const tree: Codec<Tree> = struct({ value: u8, children: lazy(() => array(tree, u8)) });
 
-// A self-describing structure read with a newer schema than the file's: unknown fields kept, missing
-// ones defaulted, fewer and more elements than the reader expects.
-const schemaEncoding: SchemaEncoding = {
-  numeric: (size) => bytes(size),
-  string: pstring(u8, 'utf8'),
-  index: u32le,
-  nest: (def: StructDef, body: Codec<Instance>) =>
-    map(chunk({ marker: fourcc(), length: u16le }, def.marker, body), {
-      decode: (c) => c.body,
-      encode: (body: Instance) => ({ id: def.marker, body }),
-    }),
-};
-const zero = () => 0;
-const fileSchema: KnownStruct[] = [
-  {
-    name: 'player_t',
-    marker: 'play',
-    fields: [
-      { name: 'health', kind: 'numeric', size: 4, count: 1, codec: f32be, default: zero },
-      { name: 'name', kind: 'string', size: 0, count: 1, default: () => '' },
-      { name: 'weapons', kind: 'struct', size: 0, count: 2, ref: 'weap_t', default: () => ({ kind: 0 }) },
-      { name: 'target', kind: 'index', size: 4, count: 1, ref: 'mobjs', default: zero },
-      { name: 'ammo', kind: 'numeric', size: 2, count: 4, codec: u16le, default: zero },
-    ],
-  },
-  {
-    name: 'weap_t',
-    marker: 'weap',
-    fields: [{ name: 'kind', kind: 'numeric', size: 1, count: 1, codec: u8, default: zero }],
-  },
-];
-const readerSchema: KnownStruct[] = [
-  {
-    name: 'player_t',
-    marker: 'play',
-    fields: [
-      { name: 'health', kind: 'numeric', size: 4, count: 1, codec: f32be, default: zero },
-      { name: 'name', kind: 'string', size: 0, count: 1, default: () => '' },
-      { name: 'weapons', kind: 'struct', size: 0, count: 3, ref: 'weap_t', default: () => ({ kind: 0, clip: 0 }) },
-      { name: 'ammo', kind: 'numeric', size: 2, count: 2, codec: u16le, default: zero },
-      { name: 'armor', kind: 'numeric', size: 4, count: 1, codec: u32le, default: () => 100 },
-    ],
-  },
-  {
-    name: 'weap_t',
-    marker: 'weap',
-    fields: [
-      { name: 'kind', kind: 'numeric', size: 1, count: 1, codec: u8, default: zero },
-      { name: 'clip', kind: 'numeric', size: 2, count: 1, codec: u16le, default: zero },
-    ],
-  },
-];
-const plans = reconcile(definitionsOf(fileSchema), readerSchema, schemaEncoding);
-const player = instanceCodec('player_t', plans, schemaEncoding);
+// A self-describing structure read with a newer schema than the file's (the core's schema tests'
+// player): unknown fields kept, missing ones defaulted, fewer and more elements than the reader expects.
+const plans = reconcile(definitionsOf(older), newer, encoding);
+const player = instanceCodec('player_t', plans, encoding);
 
 // A custom codec: a LEB128 varint of 0 to 65535, whose values are exactly u16le's (the model).
 const varint16 = defineCodec<number>({
@@ -245,6 +195,37 @@ const cases: { [T in CodecDefType]: ReadonlyArray<[string, AnyCodec]> } = {
     ['numeric tags', taggedUnion(u8, { 1: u32le, 2: cstring('ascii') })],
     ['otherwise', taggedUnion(fourcc(), { HEAD: u8 }, { otherwise: bytes('rest') })],
   ],
+  switch: [
+    [
+      'lookahead, numeric selector',
+      lookahead(u8, {
+        1: struct({ type: literal(u8, 1), n: u16le }),
+        2: struct({ type: literal(u8, 2), s: cstring('ascii') }),
+      }),
+    ],
+    [
+      'switchOn, cases told apart by their magic',
+      switchOn(
+        fourcc(),
+        { HEAD: struct({ id: magic('HEAD'), n: u8 }), BODY: struct({ id: magic('BODY'), s: cstring('ascii') }) },
+        {
+          caseOf: (v) => v.id,
+        },
+      ),
+    ],
+    [
+      // The legacy case's first field can spell the other's magic: such values are left out.
+      'switchOn, a case without a magic',
+      switchOn(
+        fourcc(),
+        { current: struct({ id: magic('SAV1'), n: u8 }), legacy: struct({ n: u32le }) },
+        {
+          select: (m) => (m === 'SAV1' ? 'current' : 'legacy'),
+          caseOf: (v) => ('id' in v ? 'current' : 'legacy'),
+        },
+      ),
+    ],
+  ],
   map: [['a bijection', map(u8, { decode: (n: number) => n * 2, encode: (n: number) => n / 2 })]],
   sized: [
     ['fixed', sized(6, fixedString(6, 'ascii'))],
@@ -355,7 +336,7 @@ describe('what the derived values reach', () => {
     for (const v of values) {
       expect(v.armor).toBe(100);
       expect((v.weapons as unknown[]).length).toBe(3);
-      expect((v.weapons as Array<{ clip: number }>)[2]).toEqual({ kind: 0, clip: 0 });
+      expect((v.weapons as Array<{ clip: number }>)[2]).toEqual({ kind: 0, owned: 0, clip: 0 });
       expect((v.ammo as unknown[]).length).toBe(2);
       expect(Object.keys(v.$kept as object).sort()).toEqual(['ammo', 'target']);
     }

@@ -3,7 +3,14 @@
 // spins, never returns) is caught. The formats live in fixtures/budget-formats.mjs, which the child
 // processes load; the kit's child script is its build (dist/budget-worker.js).
 import { join } from 'node:path';
-import { budgetSuite, budgetTable, hostileInputs, SuiteError, type BudgetReport } from '../src/index';
+import {
+  budgetSuite,
+  budgetTable,
+  hostileInputs,
+  SuiteError,
+  type BudgetReport,
+  type BudgetSuiteOptions,
+} from '../src/index';
 
 const module = join(__dirname, 'fixtures', 'budget-formats.mjs');
 const sample = Uint8Array.of(0x54, 0x4b, 0x49, 0x54, 3, 0x68, 0x69, 0, 2, 0, 0, 0, 0x6f, 0x6b);
@@ -12,6 +19,10 @@ const claim = (bytes: number) => {
   new DataView(out.buffer).setUint32(0, bytes, true);
   return out;
 };
+
+/** The suite on one of the fixture module's formats (its `format` when no export is named), unrecorded. */
+const suite = (options: Omit<BudgetSuiteOptions, 'module' | 'record'>) =>
+  budgetSuite({ module, record: false, ...options });
 
 /** The SuiteError a run throws (failing the test when it does not). */
 async function failureOf(run: Promise<BudgetReport>): Promise<SuiteError> {
@@ -25,9 +36,7 @@ async function failureOf(run: Promise<BudgetReport>): Promise<SuiteError> {
 }
 
 test('a correct format passes: each attack measured in its own process, as a table', async () => {
-  const report = await budgetSuite({
-    module,
-    record: false,
+  const report = await suite({
     attacks: [
       { name: 'the sample', input: sample, expect: 'ok' },
       // The note's length claims 4 GiB (u32le 2^32-1), in a file of 14 bytes.
@@ -61,9 +70,7 @@ test('a correct format passes: each attack measured in its own process, as a tab
 
 test('what an attack expects is checked: a value, an error, its code and budget', async () => {
   const error = await failureOf(
-    budgetSuite({
-      module,
-      record: false,
+    suite({
       attacks: [
         { name: 'garbage, expecting a value', input: claim(7), expect: 'ok' },
         { name: 'the sample, expecting an error', input: sample, expect: 'error' },
@@ -82,20 +89,13 @@ test('what an attack expects is checked: a value, an error, its code and budget'
 test('catches a decoder that allocates what a size in the input claims', async () => {
   // 400 MiB claimed by a 4-byte field: over the 256 MiB limit on the process's peak memory.
   const error = await failureOf(
-    budgetSuite({
-      module,
-      exportName: 'allocates',
-      record: false,
-      attacks: [{ name: 'claim', input: claim(400 << 20) }],
-    }),
+    suite({ exportName: 'allocates', attacks: [{ name: 'claim', input: claim(400 << 20) }] }),
   );
   expect(error.message).toMatch(/attack claim: peak memory \d+(\.\d)? MiB over the baseline, over 256 MiB/);
   expect((error.report as BudgetReport).attacks[0]!.peakMb).toBeGreaterThan(300);
   // The same decoder within its means passes: the limit is on what was used, not on the decoder.
-  const small = await budgetSuite({
-    module,
+  const small = await suite({
     exportName: 'allocates',
-    record: false,
     attacks: [{ name: 'small claim', input: claim(1 << 20), expect: 'error' }],
   });
   expect(small.attacks[0]!.peakMb).toBeLessThan(64);
@@ -103,47 +103,24 @@ test('catches a decoder that allocates what a size in the input claims', async (
 
 test('catches a decoder that throws, one that runs out of heap, one that spins and one that never returns', async () => {
   const threw = await failureOf(
-    budgetSuite({
-      module,
-      exportName: 'throws',
-      record: false,
-      attacks: [{ name: 'short', input: claim(1).subarray(0, 4) }],
-    }),
+    suite({ exportName: 'throws', attacks: [{ name: 'short', input: claim(1).subarray(0, 4) }] }),
   );
   expect(threw.message).toMatch(/attack short: decode threw TypeError: cannot read properties of undefined/);
 
   const crashed = await failureOf(
-    budgetSuite({
-      module,
-      exportName: 'exhausts',
-      heapLimitMb: 64,
-      record: false,
-      attacks: [{ name: 'wide', input: sample }],
-    }),
+    suite({ exportName: 'exhausts', heapLimitMb: 64, attacks: [{ name: 'wide', input: sample }] }),
   );
   expect(crashed.message).toMatch(/attack wide: the decode's process crashed: (killed by SIG[A-Z]+|exit code \d+)/);
   expect((crashed.report as BudgetReport).attacks[0]!.outcome).toBe('crashed');
 
   // 400 ms of CPU time, however fast the machine: over a 100 ms limit in each of its three runs.
   const slow = await failureOf(
-    budgetSuite({
-      module,
-      exportName: 'spins',
-      maxCpuMs: 100,
-      record: false,
-      attacks: [{ name: 'spin', input: sample }],
-    }),
+    suite({ exportName: 'spins', maxCpuMs: 100, attacks: [{ name: 'spin', input: sample }] }),
   );
   expect(slow.message).toMatch(/attack spin: CPU time \d+ ms at best of 3 runs, over 100 ms/);
 
   const hung = await failureOf(
-    budgetSuite({
-      module,
-      exportName: 'hangs',
-      timeoutMs: 3000,
-      record: false,
-      attacks: [{ name: 'loop', input: sample }],
-    }),
+    suite({ exportName: 'hangs', timeoutMs: 3000, attacks: [{ name: 'loop', input: sample }] }),
   );
   expect(hung.message).toMatch(/attack loop: the decode's process never answered: killed after 3000 ms/);
 });
@@ -155,7 +132,7 @@ test('folders reach the child whole, hostile names included', async () => {
     ['__proto__', Uint8Array.of(9)],
     ['d/\u00e9\ud800', new Uint8Array(1000)],
   ]);
-  const report = await budgetSuite({ module, exportName: 'tree', record: false, attacks: [{ name: 'tree', input }] });
+  const report = await suite({ exportName: 'tree', attacks: [{ name: 'tree', input }] });
   expect(report.attacks[0]!.inputBytes).toBe(1004);
   expect(JSON.parse(report.attacks[0]!.error!.message)).toEqual([
     ['world', 3, true],
@@ -167,9 +144,7 @@ test('folders reach the child whole, hostile names included', async () => {
 
 test('an input that cannot be built, or a module without a format, is reported, not thrown', async () => {
   const error = await failureOf(
-    budgetSuite({
-      module,
-      record: false,
+    suite({
       attacks: [
         {
           name: 'broken builder',
@@ -181,8 +156,6 @@ test('an input that cannot be built, or a module without a format, is reported, 
     }),
   );
   expect(error.message).toMatch(/attack broken builder: could not run: input: building the input threw RangeError: no/);
-  const missing = await failureOf(
-    budgetSuite({ module, exportName: 'nothing', record: false, attacks: [{ name: 'x', input: sample }] }),
-  );
+  const missing = await failureOf(suite({ exportName: 'nothing', attacks: [{ name: 'x', input: sample }] }));
   expect(missing.message).toMatch(/could not run: Error: the module exports no format named nothing/);
 });

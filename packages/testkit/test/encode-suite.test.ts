@@ -3,9 +3,9 @@
 // on the way is caught, with the mutated path in the report.
 import * as E from 'fp-ts/lib/Either';
 import {
+  fileFormat,
   array,
   cstring,
-  decode,
   DecodeError,
   EncodeError,
   encode,
@@ -28,16 +28,7 @@ const record = struct({
   ids: array(u16le, u8),
 });
 type Rec = ReturnType<typeof record.read>;
-const good: SaveFormat<Rec> = {
-  id: 'encode-good',
-  title: 'encode suite fixture',
-  extensions: [],
-  input: 'file',
-  sniff: () => 1,
-  decode: (input, options) => decode(record, input as Uint8Array, options),
-  encode: (doc) => encode(record, doc),
-  json: record.json,
-};
+const good: SaveFormat<Rec> = fileFormat(record, { id: 'encode-good', title: 'encode suite fixture', sniff: () => 1 });
 const doc: Rec = { magic: 'TKIT', level: 3, name: 'hero', tag: 'SWRD', ids: [1, 2, 3, 4] };
 const sample = (() => {
   const bytes = encode(record, doc);

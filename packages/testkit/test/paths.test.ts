@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
 import {
+  fileFormat,
+  customDef,
   arena,
   array,
   checksum,
@@ -8,12 +10,12 @@ import {
   type Codec,
   crc32,
   cstring,
-  decode,
+  defineCodec,
   encode,
   fourcc,
   pathAnnotation,
   pointer,
-  type SaveFormat,
+  readChild,
   sized,
   struct,
   transform,
@@ -81,7 +83,7 @@ describe('checkDecodedPaths and checkErrorPaths', () => {
     // A hand-written codec pushing a segment the document does not have (as chunk lists once did).
     const inventive = defineCodec<{ value: number }>({
       name: 'inventive',
-      kind: 'inventive',
+      def: customDef('inventive', { model: struct({ value: u16le }) }),
       json: struct({ value: u16le }).json,
       minSize: 2,
       read: (r) => ({ value: readChild(r, 'Glob', u16le) }),
@@ -95,16 +97,7 @@ describe('checkDecodedPaths and checkErrorPaths', () => {
       { source: 'error', path: 'head.Glob', resolved: 1, cutAt: 1 },
     ]);
     const docs = fc.constant({ head: { value: 3 } });
-    const format: SaveFormat<{ head: { value: number } }> = {
-      id: 'inventive',
-      title: 'inventive',
-      extensions: ['.inv'],
-      input: 'file',
-      sniff: () => 1,
-      decode: (b, options) => decode(codec, b as Uint8Array, options),
-      encode: (doc) => encode(codec, doc),
-      json: codec.json,
-    };
+    const format = fileFormat(codec, { id: 'inventive', title: 'inventive', extensions: ['.inv'], sniff: () => 1 });
     expect(() =>
       roundTripSuite(format, { samples: [input], codec, arbitraries: docs, numRuns: 5, record: false }),
     ).toThrow(SuiteError);
@@ -124,16 +117,7 @@ describe('checkDecodedPaths and checkErrorPaths', () => {
   });
 
   test('the round-trip suite checks paths on derived documents of the core constructs', () => {
-    const format: SaveFormat<ReturnType<typeof save.read>> = {
-      id: 'paths',
-      title: 'paths',
-      extensions: ['.p'],
-      input: 'file',
-      sniff: () => 1,
-      decode: (b, options) => decode(save, b as Uint8Array, options),
-      encode: (doc) => encode(save, doc),
-      json: save.json,
-    };
+    const format = fileFormat(save, { id: 'paths', title: 'paths', extensions: ['.p'], sniff: () => 1 });
     const report = roundTripSuite(format, { samples: [bytes], codec: save, numRuns: 100, record: false });
     expect(report.failures).toEqual([]);
     expect(report.iterations).toBeGreaterThan(100);

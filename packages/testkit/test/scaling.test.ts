@@ -1,20 +1,15 @@
 // The scaling suite tells linear decoders from quadratic ones: exactly with a counted cost, and by
 // CPU time where the gap (2× against 4× per doubling) is far wider than the noise of a measure.
 import * as E from 'fp-ts/lib/Either';
-import { array, decode, DecodeError, encode, u16le, u32le, type SaveFormat } from '@savekit/core';
+import { fileFormat, array, decode, DecodeError, encode, u16le, u32le, type SaveFormat } from '@savekit/core';
 import { scalingSuite, SuiteError } from '../src/index';
 
 const values = array(u16le, u32le);
-const linear: SaveFormat<number[]> = {
+const linear: SaveFormat<number[]> = fileFormat(values, {
   id: 'scaling-linear',
   title: 'scaling fixture',
-  extensions: [],
-  input: 'file',
   sniff: () => 1,
-  decode: (input, options) => decode(values, input as Uint8Array, options),
-  encode: (doc) => encode(values, doc),
-  json: values.json,
-};
+});
 /** The element count of an input of `build`. */
 const count = (input: Uint8Array | ReadonlyMap<string, Uint8Array>) => ((input as Uint8Array).length - 4) / 2;
 const build = (n: number) => {

@@ -335,7 +335,7 @@ describe('fuzzSuiteIsolated', () => {
     const hanging = join(dir, 'hanging.mjs');
     writeFileSync(
       hanging,
-      `export const format = { id: 'hangs', decode(input) { if (input.length < 6) { for (;;) {} } return { _tag: 'Left', left: { name: 'DecodeError', path: [], offset: 0 } }; } };`,
+      `export const format = { id: 'hangs', sniff: () => 0, encode: () => ({ _tag: 'Left', left: new Error('read only') }), decode(input) { if (input.length < 6) { for (;;) {} } return { _tag: 'Left', left: { name: 'DecodeError', path: [], offset: 0 } }; } };`,
     );
     // The limit is generous and the verdict is which input: only the short ones never return (at
     // most 5 bytes, 10 hex digits), so a healthy decode stalled by a busy machine cannot pass for it.
@@ -351,7 +351,7 @@ describe('fuzzSuiteIsolated', () => {
     writeFileSync(
       paused,
       `import { existsSync, writeFileSync } from 'node:fs';
-      export const format = { id: 'pauses', decode() {
+      export const format = { id: 'pauses', sniff: () => 0, encode: () => ({ _tag: 'Left', left: new Error('read only') }), decode() {
         if (!existsSync(${JSON.stringify(marker)})) { writeFileSync(${JSON.stringify(marker)}, ''); const until = Date.now() + 3000; while (Date.now() < until) {} }
         return { _tag: 'Left', left: { name: 'DecodeError', path: [], offset: 0 } };
       } };`,

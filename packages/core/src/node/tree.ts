@@ -167,19 +167,21 @@ function removeLeftovers(path: string): void {
   for (const leftover of leftovers(path)) rmSync(leftover, { recursive: true, force: true });
 }
 
+/** Where a symlink leads; a link to nothing is a FileSystemError `code` naming it as `shown`. */
+function linkTarget(link: string, code: FileSystemErrorCode, shown: string): string {
+  try {
+    return realpathSync(link);
+  } catch {
+    throw new FileSystemError(code, shown, `${shown} is a symlink to nothing`);
+  }
+}
+
 /** Where a save folder really is: itself, or a symlink's target (the link is kept). */
 function resolveFolder(folder: string): { path: string; exists: boolean } {
   const absolute = resolve(folder);
   const stats = lstatOrUndefined(absolute);
   if (stats === undefined) return { path: absolute, exists: false };
-  let real = absolute;
-  if (stats.isSymbolicLink()) {
-    try {
-      real = realpathSync(absolute);
-    } catch {
-      throw new FileSystemError('not-a-folder', folder, `${folder} is a symlink to nothing`);
-    }
-  }
+  const real = stats.isSymbolicLink() ? linkTarget(absolute, 'not-a-folder', folder) : absolute;
   if (!statSync(real).isDirectory()) throw new FileSystemError('not-a-folder', folder, `${folder} is not a folder`);
   return { path: real, exists: true };
 }
@@ -371,11 +373,7 @@ export function readTree(folder: string, options: TreeReadOptions = {}): SaveTre
       let stats = lstatSync(full);
       let path = full;
       if (stats.isSymbolicLink()) {
-        try {
-          path = realpathSync(full);
-        } catch {
-          throw new FileSystemError('symlink-escape', shown, `${shown} is a symlink to nothing`);
-        }
+        path = linkTarget(full, 'symlink-escape', shown);
         if (!path.startsWith(root.endsWith(sep) ? root : root + sep))
           throw new FileSystemError('symlink-escape', shown, `${shown} is a symlink out of the save folder`);
         stats = statSync(path);
