@@ -6,7 +6,8 @@
 // (`formatsOf` over each package's exports), so a new one is checked without a list to keep.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatsOf, isCodec, layoutOf, layoutTables, type AnyCodec } from '@savekit/core';
+import { formatsOf, isCodec, type AnyCodec } from '@savekit/core';
+import { layoutOf, layoutTables } from '@savekit/core/kit';
 
 const packagesDir = join(__dirname, '..', 'packages');
 

@@ -7,7 +7,8 @@
 // checks that none is left out). `layoutOf`, `partsOf` and `typeNameOf` switch over every definition
 // variant, so the compiler names any the tables would miss.
 import { mkdirSync, writeFileSync, existsSync, readFileSync } from 'node:fs';
-import { isCodec, layoutOf, layoutTables } from '@savekit/core';
+import { isCodec } from '@savekit/core';
+import { layoutOf, layoutTables } from '@savekit/core/kit';
 import * as edge from '@savekit/edge';
 import * as uqm from '@savekit/uqm';
 import * as zippy from '@savekit/zippy';

@@ -175,6 +175,11 @@ export function partsOf(codec: AnyCodec): LayoutPart[] {
       return [{ key: 'resolved', codec: def.resolve() }];
     case 'custom':
       return def.model === undefined ? [] : [{ key: 'model', codec: def.model }];
+    case 'provide':
+      return [{ key: 'value', codec: def.codec }];
+    case 'fromContext':
+      // The codec is chosen by a value read earlier in the file: no fixed part to list.
+      return [];
     case 'int':
     case 'float':
     case 'bits':

@@ -1,7 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { deflateSync, gzipSync, zlibSync } from 'fflate';
 import {
-  customDef,
   array,
   BudgetError,
   bytes,
@@ -26,6 +25,7 @@ import {
   MIN_TOTAL_OUTPUT,
   MIN_WORK,
   OutputLimitError,
+  customDef,
 } from '@savekit/core/kit';
 
 /** A layer that inflates zlib with the core's bounded inflater, as every format's zlib layer does. */

@@ -4,7 +4,6 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
 import {
-  customDef,
   array,
   BudgetError,
   byteOrdered,
@@ -31,7 +30,7 @@ import {
   type Endian,
   type TypeOf,
 } from '../src/index';
-import { DecodeBudget, defineCodec } from '../src/kit';
+import { DecodeBudget, defineCodec, customDef } from '../src/kit';
 import { Reader, ReadState } from '../src/reader';
 import { resolveDecodeOptions } from '../src/options';
 import { checkLaws, decodeFails, encodeFails, encodeOk } from './laws';

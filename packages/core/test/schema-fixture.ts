@@ -1,22 +1,7 @@
 // Self-describing schemas shared by the core's and the kit's tests: a player and its weapons as an
 // older and a newer game declare them, nested in chunks named by their markers.
-import {
-  bytes,
-  chunk,
-  f32le,
-  fourcc,
-  map,
-  pstring,
-  u16le,
-  u32le,
-  u8,
-  type Codec,
-  type Instance,
-  type KnownField,
-  type KnownStruct,
-  type SchemaEncoding,
-  type StructDef,
-} from '@savekit/core';
+import { bytes, chunk, f32le, fourcc, map, pstring, u16le, u32le, u8, type Codec } from '@savekit/core';
+import type { Instance, KnownField, KnownStruct, SchemaEncoding, StructDef } from '@savekit/core/schema';
 
 /** The strings of the schema tests: a u8 length, then UTF-8. */
 export const text = pstring(u8, 'utf8');

@@ -1,25 +1,17 @@
 // Schema evolution: files written with an older and a newer schema, read with the other.
 import * as E from 'fp-ts/lib/Either';
+import { array, bytes, decode, encode, fourcc, map, maybe, struct, u16le, u32le, u8, type TypeOf } from '@savekit/core';
 import {
-  array,
-  bytes,
-  decode,
-  encode,
-  fourcc,
-  map,
-  maybe,
+  defaultInstance,
+  definitionsOf,
+  instanceCodec,
   reconcile,
-  struct,
-  u16le,
-  u32le,
-  u8,
   type FieldKind,
   type Instance,
   type KnownStruct,
   type SchemaEncoding,
   type StructDef,
-  type TypeOf,
-} from '@savekit/core';
+} from '@savekit/core/schema';
 import { encoding, newer, numeric, older, text, zero } from './schema-fixture';
 
 const kinds: FieldKind[] = ['numeric', 'index', 'string', 'struct'];

@@ -438,10 +438,10 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
         // selector no case claims, which no generator of its codec knows, so it is not generated.
         const numeric = def.selector.def.type === 'int';
         const members = def.cases.map(({ key, codec: chosen }) => {
-          const values = build(chosen, depth);
+          const values = build(chosen, depth, env);
           return def.tag === 'hidden' ? values : values.map((value) => ({ tag: numeric ? Number(key) : key, value }));
         });
-        return fc.oneof(...members).filter((value) => encode(c, value as never)._tag === 'Right');
+        return fc.oneof(...members).filter((value) => contextAfter(c, value, env) !== undefined);
       }
       case 'lazy':
         // Deferred, so building the arbitrary of a recursive codec terminates.

@@ -21,7 +21,6 @@ import {
   type SaveFormat,
   type SaveInput,
 } from '@savekit/core';
-import { bytesEqual } from '@savekit/core/kit';
 import { testBudget } from './budget.js';
 import { finish, preview, type SuiteFailure, type SuiteReport } from './report.js';
 import { sameSave } from './same-save.js';

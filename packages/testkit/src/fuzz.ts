@@ -7,7 +7,8 @@
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js';
-import { concatBytes, isSaveTree, type SaveFormat, type SaveInput } from '@savekit/core';
+import { isSaveTree, type SaveFormat, type SaveInput } from '@savekit/core';
+import { concatBytes } from '@savekit/core/kit';
 import { testBudget } from './budget.js';
 import { prng } from './data.js';
 import { hostileInputs } from './hostile.js';

@@ -1,5 +1,6 @@
 /** Comparing saves, as the suites check that writing a document again gives the save back. */
-import { bytesEqual, isSaveTree, type SaveInput } from '@savekit/core';
+import { isSaveTree, type SaveInput } from '@savekit/core';
+import { bytesEqual } from '@savekit/core/kit';
 
 /** Whether two saves are the same: the same bytes, or trees of the same files with the same bytes. */
 export function sameSave(a: SaveInput, b: SaveInput): boolean {

@@ -55,12 +55,7 @@ import {
 } from '@savekit/core';
 import { customDef, defineCodec, type CodecDefType } from '@savekit/core/kit';
 import { graphImage } from '@savekit/core/graph';
-import {
-  definitionsOf,
-  instanceCodec,
-  reconcile,
-  type Instance,
-} from '@savekit/core';
+import { definitionsOf, instanceCodec, reconcile, type Instance } from '@savekit/core/schema';
 import { encoding, newer, older } from '../../core/test/schema-fixture';
 import { arbitrary } from '../src/index';
 

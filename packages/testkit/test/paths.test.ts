@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
 import {
   fileFormat,
-  customDef,
   arena,
   array,
   checksum,
@@ -10,12 +9,10 @@ import {
   type Codec,
   crc32,
   cstring,
-  defineCodec,
   encode,
   fourcc,
   pathAnnotation,
   pointer,
-  readChild,
   sized,
   struct,
   transform,
@@ -24,7 +21,7 @@ import {
   u32le,
   xor,
 } from '@savekit/core';
-import { defineCodec, readChild } from '@savekit/core/kit';
+import { defineCodec, readChild, customDef } from '@savekit/core/kit';
 import {
   checkDecodedPaths,
   checkErrorPaths,
