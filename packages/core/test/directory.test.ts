@@ -31,7 +31,10 @@ const bodies = new Map<number, ReturnType<typeof bodyOf>>();
 const bodyOf = (refs: number) => struct({ refs: array(u16le, refs), data: bytes('rest') });
 const body = (e: { refs: number }) => {
   let codec = bodies.get(e.refs);
-  if (codec === undefined) bodies.set(e.refs, (codec = bodyOf(e.refs)));
+  if (codec === undefined) {
+    codec = bodyOf(e.refs);
+    bodies.set(e.refs, codec);
+  }
   return codec;
 };
 const fileJson = t.type({ kind: t.number, refs: t.array(t.number), data: jsonBytes() });
