@@ -15,8 +15,11 @@ import type { Writer } from './writer.js';
 
 /** An entry and a body, as {@link DirectoryOptions.split} gives them for one element. */
 export interface DirectorySplit<E, K extends keyof E, B> {
-  /** The entry without its body's place (the directory fills that in). */
-  readonly entry: Omit<E, K>;
+  /**
+   * The entry; its body's place is filled in by the directory. Give the place fields too (any
+   * number, as placeholders) when speed matters: every entry then has one shape from the start.
+   */
+  readonly entry: Omit<E, K> & Partial<Pick<E, K>>;
   /** The body. */
   readonly body: B;
 }
@@ -41,7 +44,10 @@ export interface DirectoryOptions<E, K extends keyof E, B, V> {
   readonly body: (entry: E) => Codec<B>;
   /** The element from its entry and body; what it throws is a DecodeError at the element. */
   readonly join: (entry: E, body: B) => V;
-  /** The entry (without the place) and the body of an element; what it throws is an EncodeError at the element. */
+  /**
+   * The entry (without the place) and the body of an element; what it throws is an EncodeError at
+   * the element. Return a new entry object each time: the directory adds the place to it.
+   */
   readonly split: (element: V) => DirectorySplit<E, K, B>;
   /** The JSON type of one element. */
   readonly json: t.Type<V, unknown, unknown>;
@@ -49,17 +55,20 @@ export interface DirectoryOptions<E, K extends keyof E, B, V> {
   readonly name?: string;
 }
 
-/** Byte offset of field `key` inside a fixed-size struct entry, when the definition says; else 0. */
-function fieldOffset(entry: AnyCodec, key: string): number {
+/**
+ * Where field `key` of a struct entry is (its byte offset) and its codec when every field before it
+ * has a fixed size; the offset is 0 and the codec undefined when the definition does not say.
+ */
+function fieldOf(entry: AnyCodec, key: string): { at: number; codec: Codec<number> | undefined } {
   const def = entry.def;
-  if (def.type !== 'struct' || def.stored !== undefined) return 0;
+  if (def.type !== 'struct' || def.stored !== undefined) return { at: 0, codec: undefined };
   let at = 0;
   for (const field of def.fields) {
-    if (field.name === key) return at;
-    if (typeof field.spec === 'function' || field.spec.size === undefined) return 0;
+    if (typeof field.spec === 'function' || field.spec.size === undefined) break;
+    if (field.name === key) return { at, codec: field.spec };
     at += field.spec.size;
   }
-  return 0;
+  return { at: 0, codec: undefined };
 }
 
 function reason(error: unknown): string {
@@ -74,8 +83,8 @@ function reason(error: unknown): string {
  *   element), checks that it starts where the one before ended and that it uses its window, and
  *   joins it with its entry. Errors name the element (`objects[3].references[0]`) and the offset in
  *   the file; a body offset that breaks the order names the entry's offset field.
- * - **Encode** splits each element, writes the bodies after room left for the directory, then
- *   writes the entries with each body's offset and length filled in. The list must have `count`
+ * - **Encode** splits each element, writes the entries (so their errors come first, in file order),
+ *   the bodies, then the entries again with each body's offset and length filled in. The list must have `count`
  *   elements (compute the stored count with `rebuild`).
  *
  * @example
@@ -105,8 +114,14 @@ export function directory<E, K extends keyof E & string, B, V>(options: Director
   if (step === undefined) throw new RangeError(`directory: the entry ${entry.name} has no fixed size`);
   if (!Number.isSafeInteger(count) || count < 0) throw new RangeError(`directory: count ${count} is not valid`);
   const name = options.name ?? 'directory';
-  const offsetAt = fieldOffset(entry, place.offset);
-  const lengthAt = fieldOffset(entry, place.length);
+  const offsetField = fieldOf(entry, place.offset);
+  const lengthField = fieldOf(entry, place.length);
+  const offsetAt = offsetField.at;
+  const lengthAt = lengthField.at;
+  // Places are patched into the written entries by their own codecs when the entry's definition
+  // gives them (a struct of fixed-size fields); otherwise the entries are written again.
+  const patchOffset = offsetField.codec?.writeFixed;
+  const patchLength = lengthField.codec?.writeFixed;
   // The entries are read and written by the core's array (its fixed-size fast path, its count check
   // and its element paths); one codec per directory.
   const entries = arrayOf(entry, count);
@@ -152,11 +167,20 @@ export function directory<E, K extends keyof E & string, B, V>(options: Director
           );
         const bodyAt = r.pos;
         const window = r.window(length);
-        const codec = choose(r, i, () => body(e));
+        let codec: Codec<B>;
+        try {
+          codec = body(e);
+        } catch (error) {
+          throw asDecodeError(r, i, error, `cannot choose the body's codec: `, bodyAt);
+        }
         const value = readChild(window, i, codec);
         if (!window.atEnd)
           throw r.errorAt(i, 'size-mismatch', `${window.remaining} bytes of the body left unread`, window.pos);
-        out[i] = joined(r, i, bodyAt, () => join(e, value));
+        try {
+          out[i] = join(e, value);
+        } catch (error) {
+          throw asDecodeError(r, i, error, '', bodyAt);
+        }
       }
       return out;
     },
@@ -167,9 +191,9 @@ export function directory<E, K extends keyof E & string, B, V>(options: Director
           'size-mismatch',
           `expected ${count} ${count === 1 ? 'element' : 'elements'}, got ${value.length}`,
         );
-      // Room for the directory first; the entries are written into it once the bodies are placed.
-      const tableAt = w.reserve(count * step);
-      const bodiesAt = w.length;
+      // The entries first, with their places at 0 (so what they refuse is refused in file order),
+      // then the bodies, then the entries again with each body's place.
+      const parts: Array<DirectorySplit<E, K, B>> = new Array(count);
       const placed: E[] = new Array(count);
       const path = w.state.path;
       const depth = path.length;
@@ -177,14 +201,52 @@ export function directory<E, K extends keyof E & string, B, V>(options: Director
       for (let i = 0; i < count; i++) {
         path[depth] = i;
         const element = value[i]!;
-        const parts = guardSplit(w, () => split(element));
-        const start = w.length;
-        const codec = guardSplit(w, () => body(parts.entry as E));
-        codec.write(w, parts.body);
-        placed[i] = { ...parts.entry, [place.offset]: start - bodiesAt, [place.length]: w.length - start } as E;
+        let part: DirectorySplit<E, K, B>;
+        try {
+          part = split(element);
+        } catch (error) {
+          throw asEncodeError(w, error);
+        }
+        parts[i] = part;
+        // The entry object is the directory's to complete (split makes a new one per element).
+        const e = part.entry as unknown as Record<K, unknown>;
+        e[place.offset] = 0;
+        e[place.length] = 0;
+        placed[i] = e as E;
       }
       path.pop();
+      const tableAt = w.length;
+      entries.write(w, placed);
+      const bodiesAt = w.length;
+      path.push(0);
+      for (let i = 0; i < count; i++) {
+        path[depth] = i;
+        const { entry: stored, body: content } = parts[i]!;
+        let codec: Codec<B>;
+        try {
+          codec = body(stored as E);
+        } catch (error) {
+          throw asEncodeError(w, error);
+        }
+        const start = w.length;
+        codec.write(w, content);
+        const e = placed[i] as Record<K, unknown>;
+        e[place.offset] = start - bodiesAt;
+        e[place.length] = w.length - start;
+      }
       const end = w.length;
+      if (patchOffset !== undefined && patchLength !== undefined) {
+        for (let i = 0; i < count; i++) {
+          path[depth] = i;
+          const e = placed[i] as Record<K, number>;
+          const at = tableAt + i * step;
+          patchField(w, place.offset, patchOffset, at + offsetAt, e[place.offset]);
+          patchField(w, place.length, patchLength, at + lengthAt, e[place.length]);
+        }
+        path.pop();
+        return;
+      }
+      path.pop();
       w.length = tableAt;
       entries.write(w, placed);
       w.length = end;
@@ -192,29 +254,29 @@ export function directory<E, K extends keyof E & string, B, V>(options: Director
   });
 }
 
-function choose<A>(r: Reader, i: number, run: () => Codec<A>): Codec<A> {
-  try {
-    return run();
-  } catch (error) {
-    if (error instanceof DecodeError) throw error;
-    throw r.errorAt(i, `cannot choose the body's codec: ${reason(error)}`);
-  }
+/** What user code (`body`, `join`) threw while reading element `i`, as a DecodeError there. */
+function asDecodeError(r: Reader, i: number, error: unknown, prefix: string, at: number): DecodeError {
+  if (error instanceof DecodeError) return error;
+  return r.errorAt(i, `${prefix}${reason(error)}`, at);
 }
 
-function joined<V>(r: Reader, i: number, at: number, run: () => V): V {
-  try {
-    return run();
-  } catch (error) {
-    if (error instanceof DecodeError) throw error;
-    throw r.errorAt(i, reason(error), at);
-  }
+/** What user code (`split`, `body`) threw while writing an element, as an EncodeError at it. */
+function asEncodeError(w: Writer, error: unknown): EncodeError {
+  if (error instanceof EncodeError) return error;
+  return w.error(reason(error));
 }
 
-function guardSplit<A>(w: Writer, run: () => A): A {
+/** Writes a place field over its placeholder; a value it refuses is an EncodeError at the field. */
+function patchField(
+  w: Writer,
+  key: string,
+  write: (w: Writer, at: number, value: number) => void,
+  at: number,
+  value: number,
+): void {
   try {
-    return run();
+    write(w, at, value);
   } catch (error) {
-    if (error instanceof EncodeError) throw error;
-    throw w.error(reason(error));
+    throw w.errorAt(key, 'out-of-range', `${reason(error)} (the bodies are too large for the directory's offsets)`, at);
   }
 }
