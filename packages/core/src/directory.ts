@@ -158,7 +158,8 @@ export function directory<E, K extends keyof E & string, B, V>(options: Director
             `body at ${offset}, expected ${expected} (bodies follow each other in entry order)`,
             entryAt + offsetAt,
           );
-        if (length > r.remaining)
+        if (!(length <= r.remaining))
+          // also a length that is not a number
           throw r.errorAt(
             i,
             'short-read',
