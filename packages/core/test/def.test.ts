@@ -354,6 +354,7 @@ describe('tools switch over def.type exhaustively', () => {
         case 'checksum':
         case 'pointer':
         case 'arena':
+        case 'directory':
         case 'lazy':
         case 'graphImage':
         case 'instance':

@@ -143,7 +143,16 @@ test('its definition, type name and layout rows', () => {
     ['[].length', 4, 2],
     ['[].body', undefined, undefined],
   ]);
-  expect(() => directory({ ...({} as Parameters<typeof directory>[0]), count: 1, entry: bytes(u8) })).toThrow(
-    /no fixed size/,
-  );
+  const variable = struct({ name: bytes(u8), at: u8, length: u8 });
+  expect(() =>
+    directory({
+      count: 1,
+      entry: variable,
+      place: { offset: 'at', length: 'length' },
+      body: () => u8,
+      join: (_e, b) => b,
+      split: (b: number) => ({ entry: { name: new Uint8Array() }, body: b }),
+      json: t.number,
+    }),
+  ).toThrow(/no fixed size/);
 });
