@@ -13,6 +13,7 @@
  *
  * @module
  */
+import type * as t from 'io-ts';
 import type { BitOrder } from './bits.js';
 import type { ChecksumAlgorithm } from './checksum.js';
 import type { ChunkFraming } from './chunk.js';
@@ -299,6 +300,31 @@ export interface DefLazy {
   readonly resolve: () => AnyCodec;
 }
 
+/**
+ * A directory of fixed-size entries, then the bodies they place, shown as one list (`directory`).
+ * Element `i` is `join(entry i, body i)`; `split` is its inverse.
+ */
+export interface DefDirectory {
+  readonly type: 'directory';
+  /** How many entries. */
+  readonly count: number;
+  /** An entry as stored, its body's place included. */
+  readonly entry: AnyCodec;
+  /** The entry fields holding the body's offset (from the first body) and length. */
+  readonly place: { readonly offset: string; readonly length: string };
+  /** The body's codec for an entry. */
+  // biome-ignore lint/suspicious/noExplicitAny: the entry type is the entry codec's
+  readonly body: (entry: any) => AnyCodec;
+  /** The element from an entry and its body. */
+  // biome-ignore lint/suspicious/noExplicitAny: the entry, body and element types are the codecs'
+  readonly join: (entry: any, body: any) => unknown;
+  /** The entry (without its place) and the body of an element. */
+  // biome-ignore lint/suspicious/noExplicitAny: the element type is the list's
+  readonly split: (element: any) => { readonly entry: unknown; readonly body: unknown };
+  /** The JSON type of one element. */
+  readonly json: t.Type<unknown, unknown, unknown>;
+}
+
 /** The binary layout of an object graph image (`graphImage`). */
 export interface DefGraphImage {
   readonly type: 'graphImage';
@@ -379,6 +405,7 @@ export type CodecDef =
   | DefChecksum
   | DefPointer
   | DefArena
+  | DefDirectory
   | DefLazy
   | DefGraphImage
   | DefInstance

@@ -69,6 +69,7 @@ export { literal, magic } from './literal.js';
 export { struct, type FieldSpec, type Fields, type FieldType, type StructType } from './struct.js';
 export { reordered } from './reordered.js';
 export { array } from './array.js';
+export { directory, type DirectoryOptions, type DirectorySplit } from './directory.js';
 export { maybe, nothing, optional } from './optional.js';
 export { taggedUnion, type OtherTag, type Tagged } from './union.js';
 export { lazy } from './lazy.js';

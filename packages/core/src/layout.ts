@@ -89,6 +89,8 @@ export function typeNameOf(codec: AnyCodec): string {
       return `${typeNameOf(def.offset)} → ${typeNameOf(def.target)}`;
     case 'arena':
       return `arena(${typeNameOf(def.root)})`;
+    case 'directory':
+      return `directory(${typeNameOf(def.entry)}[${def.count}] + bodies)`;
     case 'lazy':
       return codec.name;
     case 'graphImage':
@@ -284,6 +286,18 @@ export function layoutOf(codec: AnyCodec): LayoutRow[] {
       case 'provide':
         walk(def.codec, path, offset);
         return;
+      case 'directory': {
+        // The entries' fields (the first entry's offsets), then the bodies they place.
+        const each = `${path}[]`;
+        walk(def.entry, each, offset);
+        out.push({
+          path: join(each, 'body'),
+          offset: undefined,
+          size: undefined,
+          type: `body at ${def.place.offset}, ${def.place.length} bytes`,
+        });
+        return;
+      }
       case 'int':
       case 'float':
       case 'magic':

@@ -2,6 +2,8 @@
 import * as E from 'fp-ts/lib/Either';
 import * as t from 'io-ts';
 import {
+  directory,
+  jsonBytes,
   align,
   arena,
   array,
@@ -513,6 +515,20 @@ describe('layoutOf and typeNameOf', () => {
       checksum: [[checksum(u8, { algorithm: crc32, stored: u32le }), 'u8 + CRC-32']],
       pointer: [[pointer(u16le, cstring('ascii')), 'u16le → cstring(ascii)']],
       arena: [[arena(u8), 'arena(u8)']],
+      directory: [
+        [
+          directory({
+            count: 2,
+            entry: struct({ at: u8, length: u8 }, 'entry'),
+            place: { offset: 'at', length: 'length' },
+            body: () => bytes('rest'),
+            join: (_e, b) => b,
+            split: (b: Uint8Array) => ({ entry: {}, body: b }),
+            json: jsonBytes(),
+          }),
+          'directory(entry[2] + bodies)',
+        ],
+      ],
       lazy: [[lazy(() => u8, 'node'), 'node']],
       graphImage: [[graphImage, 'graphImage']],
       instance: [[instanceCodec('thing_t', plans, schemaEncoding), 'instance(thing_t)']],

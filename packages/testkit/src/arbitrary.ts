@@ -515,6 +515,32 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
       }
       case 'arena':
         return fc.record({ root: build(def.root, depth, env), unclaimed: fc.constant([]) });
+      case 'directory': {
+        // An entry (its place is rebuilt on write), a body of the codec that entry chooses, joined;
+        // entries whose body codec cannot be chosen, is too large to generate, or that do not join
+        // with the body are skipped, as decoding refuses the first and last.
+        const tooLarge = maxLength * 64;
+        const element = build(def.entry, depth, env)
+          .chain((entry) => {
+            let chosen: AnyCodec;
+            try {
+              chosen = def.body(entry);
+            } catch {
+              return fc.constant(undefined);
+            }
+            if (leastBytes(chosen) > tooLarge) return fc.constant(undefined);
+            return build(chosen, depth, env).map((body) => {
+              try {
+                return { value: def.join(entry, body) };
+              } catch {
+                return undefined;
+              }
+            });
+          })
+          .filter((joined) => joined !== undefined)
+          .map((joined) => joined.value);
+        return fc.array(element, { minLength: def.count, maxLength: def.count });
+      }
       case 'graphImage':
         return graphImages(limit);
       case 'instance':

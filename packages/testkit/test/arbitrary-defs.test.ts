@@ -4,6 +4,8 @@ import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
 import * as t from 'io-ts';
 import {
+  directory,
+  jsonBytes,
   align,
   arena,
   array,
@@ -244,6 +246,27 @@ const cases: { [T in CodecDefType]: ReadonlyArray<[string, AnyCodec]> } = {
     ['never null', arena(struct({ head: pointer(u32le, u16le, { nullOffset: undefined }) }))],
   ],
   arena: [['a root only', arena(struct({ a: u8 }))]],
+  directory: [
+    [
+      'three entries and the bodies they place, counts in the entries',
+      directory({
+        count: 3,
+        entry: struct({ kind: u8, refs: u8, at: u16le, length: u16le }),
+        place: { offset: 'at', length: 'length' },
+        body: (e: { refs: number }) => struct({ refs: array(u16le, e.refs), data: bytes('rest') }),
+        join: (e, b) => ({ kind: e.kind, ...b }),
+        split: (f: { kind: number; refs: number[]; data: Uint8Array }) => ({
+          entry: { kind: f.kind, refs: f.refs.length },
+          body: { refs: f.refs, data: f.data },
+        }),
+        json: t.type({ kind: t.number, refs: t.array(t.number), data: jsonBytes() }) as unknown as t.Type<
+          { kind: number; refs: number[]; data: Uint8Array },
+          unknown,
+          unknown
+        >,
+      }),
+    ],
+  ],
   lazy: [['a tree', tree]],
   graphImage: [['graph images', graphImage]],
   instance: [['a structure of the file read with a newer schema', player]],

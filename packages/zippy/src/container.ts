@@ -16,6 +16,9 @@ import {
   byteOrderMark,
   checksum,
   crc32,
+  defineCodec,
+  directory,
+  jsonBytes,
   literal,
   magic,
   map,
@@ -32,10 +35,9 @@ import {
   u32be,
   u32le,
   type Codec,
+  type GraphImage,
   type RebuildSpec,
 } from '@savekit/core';
-import { customDef, defineCodec, jsonBytes, readChild, writeChild } from '@savekit/core/kit';
-import type { GraphImage } from '@savekit/core/graph';
 import { tagName, tagValue } from './tags.js';
 
 /** One object of a file. */
@@ -73,6 +75,7 @@ export interface ZippyFile {
 }
 
 const HEADER = 32;
+/** Bytes of a directory entry (`directoryEntry`'s six u32s). */
 const DIRECTORY_ENTRY = 24;
 /** Stored references at and above this are externals (`0x80000000 + e`). */
 const EXTERNAL = 0x80000000;
@@ -200,125 +203,74 @@ function leadingTag(data: Uint8Array, order: ByteOrder): string {
   return String.fromCharCode(a, b, c, d);
 }
 
-/** Bytes an object's body takes: its references, then each segment's length, bytes and padding. */
-function bodyLength(o: ZObject): number {
-  let length = 4 * o.references.length;
-  for (const data of o.segments) length += 4 + align4(data instanceof Uint8Array ? data.length : 0);
-  return length;
+/** An object's body as stored: its references, then its data segments. */
+interface ObjectBody {
+  references: number[];
+  segments: Uint8Array[];
+}
+
+/** The directory entry and the body of an object being written (checked first: split is user input). */
+function splitObject(o: ZObject, order: ByteOrder) {
+  if (typeof o !== 'object' || o === null || !Array.isArray(o.references) || !Array.isArray(o.segments))
+    throw new Error('expected { tag, size, references, segments }');
+  const { tag: name, size, references, segments } = o;
+  const first = segments[0];
+  if (
+    tagOf(name) !== undefined &&
+    (!(first instanceof Uint8Array) || first.length < 4 || leadingTag(first, order) !== name)
+  )
+    throw new Error(`segment 0 must start with its tag ${JSON.stringify(name)}`);
+  return {
+    // The place is filled in by the directory; given here, every entry has one shape.
+    entry: {
+      tag: name,
+      size,
+      referenceCount: references.length,
+      segmentCount: segments.length,
+      bodyAt: 0,
+      bodyLength: 0,
+    },
+    body: o, // the body codec writes its references and segments
+  };
 }
 
 /**
- * The object table: `count` directory entries, then the bodies in the same order, each where the
- * one before ends. The document has one `objects[i]` for entry `i` and body `i` together, and entry
- * `i` says how many references body `i` starts with — two regions zipped into one list, which no
- * core combinator expresses. Each part is a core declaration (`directoryEntry`, `reference`,
- * `segment`); this codec only walks them in step, with paths, spans and budget charged by the core
- * (`array`, `readChild`, `writeChild`). The body offsets and lengths in the directory are rebuilt on
- * write and checked on read.
+ * The object table: `count` directory entries, then the bodies they place, one after the other —
+ * the core's `directory`, so the document has one `objects[i]` for entry `i` and body `i` together.
+ * Entry `i` says how many references body `i` starts with; the directory's segment count and tag
+ * must agree with the body (segment 0 starts with the tag).
  */
 function objectTable(order: ByteOrder, count: number, externals: number): Codec<ZObject[]> {
-  const entry = directoryEntry(order);
   const references = reference(order, count, externals);
   // A body's codec depends only on its reference count: one codec per count met (at most about
   // √(file size / 2) distinct counts fit in a file, so this stays small).
-  const bodies = new Map<number, Codec<{ references: number[]; segments: Uint8Array[] }>>();
-  const body = (referenceCount: number) => {
-    let codec = bodies.get(referenceCount);
+  const bodies = new Map<number, Codec<ObjectBody>>();
+  const body = (e: DirectoryEntry): Codec<ObjectBody> => {
+    let codec = bodies.get(e.referenceCount);
     if (codec === undefined) {
-      codec = struct({ references: array(references, referenceCount), segments: array(segment(order), 'rest') });
-      bodies.set(referenceCount, codec);
+      codec = struct({ references: array(references, e.referenceCount), segments: array(segment(order), 'rest') });
+      bodies.set(e.referenceCount, codec);
     }
     return codec;
   };
-  return defineCodec<ZObject[]>({
+  return directory({
     name: `objectTable(${order})`,
-    def: customDef('zippyObjectTable', { params: { order, count, externals } }),
-    json: t.array(objectJson) as unknown as t.Type<ZObject[], unknown, unknown>,
-    minSize: count * DIRECTORY_ENTRY,
-    children: [
-      { key: 'directory', codec: entry },
-      { key: 'body', codec: body(0) },
-    ],
-    read(r) {
-      const directoryAt = r.pos;
-      const directory = array(entry, count).read(r);
-      const objects: ZObject[] = [];
-      let expected = 0;
-      for (let i = 0; i < count; i++) {
-        const e = directory[i]!;
-        const entryAt = directoryAt + i * DIRECTORY_ENTRY;
-        if (e.bodyAt !== expected)
-          throw r.errorAt(
-            i,
-            `body at ${e.bodyAt}, expected ${expected} (bodies follow each other in index order)`,
-            entryAt + 16,
-          );
-        if (e.bodyLength > r.remaining)
-          throw r.errorAt(i, `body of ${e.bodyLength} bytes runs past the end (${r.remaining} left)`, entryAt + 20);
-        const bodyAt = r.pos;
-        const { references, segments } = readChild(r.window(e.bodyLength), i, body(e.referenceCount));
-        if (segments.length !== e.segmentCount)
-          throw r.errorAt(
-            i,
-            `the directory says ${e.segmentCount} segments, the body holds ${segments.length}`,
-            entryAt + 12,
-          );
-        const first = segments[0];
-        if (first === undefined || first.length < 4)
-          throw r.errorAt(i, 'segment 0 must start with the tag', bodyAt + 4 * e.referenceCount);
-        const found = leadingTag(first, order);
-        if (found !== e.tag)
-          throw r.errorAt(
-            i,
-            `the directory says ${JSON.stringify(e.tag)}, segment 0 says ${JSON.stringify(found)}`,
-            bodyAt + 4 * e.referenceCount + 4,
-          );
-        objects.push({ tag: e.tag, size: e.size, references, segments });
-        expected += e.bodyLength;
-      }
-      return objects;
+    count,
+    entry: directoryEntry(order),
+    place: { offset: 'bodyAt', length: 'bodyLength' },
+    body,
+    join(e, { references, segments }): ZObject {
+      if (segments.length !== e.segmentCount)
+        throw new Error(`the directory says ${e.segmentCount} segments, the body holds ${segments.length}`);
+      const first = segments[0];
+      if (first === undefined || first.length < 4) throw new Error('segment 0 must start with the tag');
+      const found = leadingTag(first, order);
+      if (found !== e.tag)
+        throw new Error(`the directory says ${JSON.stringify(e.tag)}, segment 0 says ${JSON.stringify(found)}`);
+      return { tag: e.tag, size: e.size, references, segments };
     },
-    write(w, objects) {
-      if (!Array.isArray(objects)) throw w.error('expected a list of objects');
-      // Each object is checked before a body is written; the directory, written first, needs their lengths.
-      const directory: DirectoryEntry[] = [];
-      let bodyAt = 0;
-      for (let i = 0; i < objects.length; i++) {
-        const o: unknown = objects[i];
-        if (
-          typeof o !== 'object' ||
-          o === null ||
-          !Array.isArray((o as ZObject).references) ||
-          !Array.isArray((o as ZObject).segments)
-        )
-          throw w.errorAt(i, 'expected { tag, size, references, segments }');
-        const { tag: name, size, references, segments } = o as ZObject;
-        const first = segments[0];
-        if (
-          tagOf(name) !== undefined &&
-          (!(first instanceof Uint8Array) || first.length < 4 || leadingTag(first, order) !== name)
-        )
-          throw w.errorAt(i, `segment 0 must start with its tag ${JSON.stringify(name)}`);
-        const length = bodyLength(o as ZObject);
-        directory.push({
-          tag: name,
-          size,
-          referenceCount: references.length,
-          segmentCount: segments.length,
-          bodyAt,
-          bodyLength: length,
-        });
-        bodyAt += length;
-      }
-      // Offsets and lengths are 32-bit: the bodies of a file past 4 GiB cannot be placed.
-      if (bodyAt > 0xffffffff) throw w.error(`the bodies would take ${bodyAt} bytes; ZSAV offsets reach 4 GiB`);
-      w.presize(objects.length * DIRECTORY_ENTRY + bodyAt + 8);
-      array(entry, objects.length).write(w, directory);
-      for (let i = 0; i < objects.length; i++) {
-        const o = objects[i]!;
-        writeChild(w, i, body(o.references.length), o);
-      }
-    },
+    split: (o: ZObject) => splitObject(o, order),
+    json: objectJson as unknown as t.Type<ZObject, unknown, unknown>,
   });
 }
 
@@ -390,32 +342,58 @@ const storedFile = struct(
 
 const major = byteOrdered((order) => literal(u16(order), 1));
 
+/** The file as the declarations give it (see {@link zippyFile}). */
+const declared = map(storedFile, {
+  name: 'zippyFile',
+  decode: ({ byteOrder, minor, numberFormat, crc, roots, externals, objects }): ZippyFile => ({
+    byteOrder,
+    minor,
+    numberFormat,
+    crc,
+    roots,
+    externals,
+    objects,
+  }),
+  // The header's other fields are rebuilt; the major version is the one this writer writes.
+  encode: (file) => ({ ...file, major: 1 }) as StoredFile,
+});
+
 /**
  * The ZSAV v1 container, declared: the byte-order mark (`ZSAV` big-endian, `VASZ` every integer
  * byte-swapped) that every later field follows, a header whose flags, counts and offsets are rebuilt
  * on write and must agree with what follows on read, the roots and externals as arrays, the object
- * table, and the `ZEND` + CRC-32 trailer when the file has one. Decoded segments are views into the
- * input (see {@link ZObject.segments}). Every error names the path of the value in the document
- * (objects from 0, as `toJson` lists them) and the file offset.
+ * table (the core's `directory`), and the `ZEND` + CRC-32 trailer when the file has one. Decoded
+ * segments are views into the input (see {@link ZObject.segments}). Every error names the path of
+ * the value in the document (objects from 0, as `toJson` lists them) and the file offset.
  */
 export const zippyFile: Codec<ZippyFile> = defineCodec<ZippyFile>({
-  ...map(storedFile, {
-    name: 'zippyFile',
-    decode: ({ byteOrder, minor, numberFormat, crc, roots, externals, objects }): ZippyFile => ({
-      byteOrder,
-      minor,
-      numberFormat,
-      crc,
-      roots,
-      externals,
-      objects,
-    }),
-    // The header's other fields are rebuilt; the major version is the one this writer writes.
-    encode: (file) => ({ ...file, major: 1 }) as StoredFile,
-  }),
+  ...declared,
   json: fileJson,
   minSize: HEADER,
+  write(w, file) {
+    // The declaration, with room made for the whole file first (a large save is then neither
+    // copied while it grows nor copied once more at the end).
+    w.presize(storedSize(file));
+    declared.write(w, file);
+  },
 });
+
+/** Bytes `file` takes when written, or 0 when it is not a well-formed file (the declaration says why). */
+function storedSize(file: ZippyFile): number {
+  try {
+    let size = HEADER + 4 * file.roots.length + (file.crc === true ? 8 : 0);
+    let names = 0;
+    for (const name of file.externals) names += 2 + utf8Length(name);
+    size += align4(names) + DIRECTORY_ENTRY * file.objects.length;
+    for (const o of file.objects) {
+      size += 4 * o.references.length;
+      for (const data of o.segments) size += 4 + align4(data.length);
+    }
+    return Number.isSafeInteger(size) ? size : 0;
+  } catch {
+    return 0;
+  }
+}
 
 function align4(n: number): number {
   return n + ((4 - (n % 4)) % 4);

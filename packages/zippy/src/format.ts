@@ -3,9 +3,7 @@
  *
  * @module
  */
-import * as E from 'fp-ts/lib/Either.js';
-import { decode, DecodeError, encode, isSaveTree, type SaveFormat } from '@savekit/core';
-import { plural } from '@savekit/core/kit';
+import { fileFormat, plural, type FileFormat } from '@savekit/core';
 import { zippyFile, type ZippyFile } from './container.js';
 
 function summary(file: ZippyFile): string[] {
@@ -24,26 +22,13 @@ function summary(file: ZippyFile): string[] {
   return lines;
 }
 
-/** The Zippy savefile format. */
-export const format: SaveFormat<ZippyFile> = {
+/** The Zippy savefile format: the {@link zippyFile} declaration as a plugin. */
+export const format: FileFormat<ZippyFile> = fileFormat(zippyFile, {
   id: 'zippy',
   title: 'Zippy savefile (ZSAV v1)',
   extensions: ['.zsav'],
-  input: 'file',
-  sniff(input) {
-    if (isSaveTree(input) || input.length < 32) return 0;
-    const magic = String.fromCharCode(input[0]!, input[1]!, input[2]!, input[3]!);
-    return magic === 'ZSAV' || magic === 'VASZ' ? 0.95 : 0;
-  },
-  decode: (input, options) =>
-    isSaveTree(input)
-      ? E.left(new DecodeError([], 0, 'a Zippy save is one file, not a folder'))
-      : decode(zippyFile, input, options),
-  encode: (doc, options) => encode(zippyFile, doc, options),
-  json: zippyFile.json,
-  fieldMap(input) {
-    const result = decode(zippyFile, input, { trace: true, checksums: 'warn' });
-    return E.isRight(result) ? (result.right.spans ?? []) : [];
-  },
+  magic: ['ZSAV', 'VASZ'], // big-endian, and every integer byte-swapped
+  minLength: 32, // the header
+  confidence: 0.95,
   summary,
-};
+});

@@ -87,7 +87,9 @@ export function dataTypeAt(file: ZippyFile, n: number): number {
   const segment = file.objects[n - 1]?.segments[0];
   if (segment === undefined || segment.length < 8)
     throw new DecodeError(['objects', n], 0, `object ${n}: segment 0 has no DataType`);
-  return new DataView(segment.buffer, segment.byteOffset, segment.byteLength).getUint32(4, false);
+  const reader = new SegmentReader(segment, () => null);
+  reader.pos = 4; // after the tag
+  return reader.u32();
 }
 
 /** A DecodeError for a segment that did not parse, naming the object, its segment and the offset in it. */
@@ -98,6 +100,7 @@ export function segmentFailure(ctx: RestoreContext<unknown>, error: unknown): De
       ['objects', ctx.number, 'segments', 0],
       error.offset,
       `object ${ctx.number} (${JSON.stringify(ctx.kind)}): ${error.message}`,
+      error.code,
     );
   return ctx.fail(error instanceof Error ? error.message : String(error));
 }

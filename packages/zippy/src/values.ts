@@ -6,8 +6,22 @@
  *
  * @module
  */
-import { f64be, i64be, u8, u32be } from '@savekit/core';
-import { DEFAULT_MAX_DEPTH, Writer, WriteState } from '@savekit/core/kit';
+import {
+  DecodeError,
+  DEFAULT_MAX_DEPTH,
+  f64be,
+  float,
+  i64be,
+  Reader,
+  ReadState,
+  resolveDecodeOptions,
+  u8,
+  u32be,
+  Writer,
+  WriteState,
+  type Codec,
+  type ErrorCode,
+} from '@savekit/core';
 import { ValueType } from './tags.js';
 
 /** A Lua integer (5.3's integer subtype), kept apart from floats so `1` and `1.0` stay what they were. */
@@ -97,60 +111,90 @@ export class SegmentWriter {
   }
 }
 
-/** Why a segment could not be read: the message and the offset in the segment. */
+/** Why a segment could not be read: the message, the offset in the segment, and the kind of failure. */
 export class SegmentError extends Error {
   override readonly name = 'SegmentError';
   constructor(
     message: string,
     readonly offset: number,
+    /** The code of the DecodeError this becomes (see `segmentFailure`). */
+    readonly code: ErrorCode = 'invalid-value',
   ) {
     super(message);
   }
 }
 
-/** Reads one data segment, big-endian, with bounds checks. */
+/** Options of the reader under a segment: the defaults (a segment is read value by value, not as one decode). */
+const SEGMENT_OPTIONS = resolveDecodeOptions(undefined);
+
+/** Numbers as stored: every NaN is read (as NaN), as Lua's own loader does; the writer writes the quiet one. */
+const number = float(64, 'be', { nan: 'keep' });
+
+/**
+ * Reads one data segment, big-endian, on the core's {@link Reader} with the core's integer and float
+ * codecs (bounds-checked); what they refuse is a {@link SegmentError} at the offset in the segment.
+ */
 export class SegmentReader {
-  pos = 0;
-  private readonly view: DataView;
+  private readonly reader: Reader;
 
   constructor(
     readonly bytes: Uint8Array,
     /** Resolves a slot to the referenced object (or null / an external). */
     private readonly resolve: (slot: number, at: number) => object | null,
   ) {
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.reader = new Reader(bytes, new ReadState(SEGMENT_OPTIONS));
   }
 
-  private need(n: number): number {
-    if (this.pos + n > this.bytes.length)
-      throw new SegmentError(`expected ${n} more bytes, ${this.bytes.length - this.pos} left`, this.pos);
-    const at = this.pos;
-    this.pos += n;
-    return at;
+  /** The offset of the next byte to read. */
+  get pos(): number {
+    return this.reader.pos;
+  }
+  set pos(at: number) {
+    this.reader.pos = at;
+  }
+
+  private read<A>(codec: Codec<A>): A {
+    try {
+      return codec.read(this.reader);
+    } catch (error) {
+      throw segmentError(error);
+    }
   }
   u8(): number {
-    return this.bytes[this.need(1)]!;
+    return this.read(u8);
   }
   u32(): number {
-    return this.view.getUint32(this.need(4), false);
+    return this.read(u32be);
   }
   f64(): number {
-    return this.view.getFloat64(this.need(8), false);
+    const value = this.read(number);
+    return typeof value === 'number' ? value : Number.NaN;
   }
+  i64(): bigint {
+    return this.read(i64be);
+  }
+  /** The next `n` bytes, as a view into the segment. */
   take(n: number): Uint8Array {
-    const at = this.need(n);
-    return this.bytes.subarray(at, at + n);
+    try {
+      return this.reader.borrow(n);
+    } catch (error) {
+      throw segmentError(error);
+    }
   }
   /** A count of items of at least `minSize` bytes each, refused when the segment cannot hold it. */
   count(minSize: number): number {
     const at = this.pos;
     const n = this.u32();
-    if (n * minSize > this.bytes.length - this.pos)
-      throw new SegmentError(`a count of ${n} cannot fit in the ${this.bytes.length - this.pos} bytes left`, at);
+    if (n * minSize > this.reader.remaining)
+      throw new SegmentError(
+        `a count of ${n} cannot fit in the ${this.reader.remaining} bytes left`,
+        at,
+        'count-too-large',
+      );
     return n;
   }
   get atEnd(): boolean {
-    return this.pos >= this.bytes.length;
+    return this.reader.atEnd;
   }
 
   /** Reads a value; references resolve to objects (`{ ref }`). */
@@ -167,7 +211,7 @@ export class SegmentReader {
       case ValueType.number:
         return this.f64();
       case ValueType.integer:
-        return new LuaInteger(this.view.getBigInt64(this.need(8), false));
+        return new LuaInteger(this.i64());
       case ValueType.string: {
         const n = this.count(1);
         return this.take(n).slice();
@@ -178,7 +222,12 @@ export class SegmentReader {
         return target === null ? null : { ref: target };
       }
       default:
-        throw new SegmentError(`unknown value type 0x${type.toString(16).padStart(2, '0')}`, at);
+        throw new SegmentError(`unknown value type 0x${type.toString(16).padStart(2, '0')}`, at, 'unknown-tag');
     }
   }
+}
+
+/** A core DecodeError from reading a segment as a {@link SegmentError} (its offset is in the segment). */
+function segmentError(error: unknown): unknown {
+  return error instanceof DecodeError ? new SegmentError(error.message, error.offset, error.code) : error;
 }

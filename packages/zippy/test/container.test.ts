@@ -162,7 +162,7 @@ describe('bad input: DecodeErrors with the document path (objects from 0) and th
     const bad = noCrc.slice();
     bad.set([0x44, 0x41, 0x54, 0x41], 0x24); // objects[0]'s entry says DATA, its segment says LUA\0
     const error = fails(bad);
-    expect([error.path, error.offset]).toEqual([['objects', 0], 0x6c + 3 * 4 + 4]);
+    expect([error.path, error.offset, error.code]).toEqual([['objects', 0], 0x6c, 'invalid-value']); // its body's offset
     expect(error.message).toMatch(/the directory says "DATA", segment 0 says "LUA\\u0000"/);
   });
 

@@ -1,0 +1,51 @@
+// Values in data segments: SegmentWriter and SegmentReader (on the core's Writer and Reader) agree,
+// and what the reader refuses is a SegmentError with the offset in the segment and an error code.
+import { LuaInteger, SegmentError, SegmentReader, SegmentWriter, type ZValue } from '@savekit/zippy';
+
+const target = {};
+const values: ZValue[] = [
+  null,
+  false,
+  true,
+  -0,
+  1.5,
+  Number.POSITIVE_INFINITY,
+  new LuaInteger(-(2n ** 63n)),
+  Uint8Array.of(0x41, 0, 0xff),
+  { ref: target },
+];
+
+const reader = (bytes: Uint8Array) =>
+  new SegmentReader(bytes, (slot, at) => {
+    if (slot !== 0) throw new SegmentError(`slot ${slot}`, at);
+    return target;
+  });
+
+test('what the writer writes, the reader reads', () => {
+  const w = new SegmentWriter();
+  for (const v of values) w.value(v);
+  const r = reader(w.done());
+  expect(values.map(() => r.value())).toEqual(values);
+  expect(r.atEnd).toBe(true);
+});
+
+test('a NaN with a payload is read as NaN (the writer writes the quiet one)', () => {
+  const bytes = Uint8Array.of(0x03, 0x7f, 0xf0, 0, 0, 0, 0, 0, 1);
+  expect(reader(bytes).value()).toBeNaN();
+});
+
+test('refusals: SegmentErrors with the offset in the segment and a code', () => {
+  const fails = (bytes: number[]) => {
+    try {
+      reader(Uint8Array.from(bytes)).value();
+    } catch (error) {
+      if (error instanceof SegmentError) return [error.offset, error.code];
+      throw error;
+    }
+    throw new Error('read without an error');
+  };
+  expect(fails([0x03, 0, 0])).toEqual([1, 'short-read']); // a number cut short
+  expect(fails([0x04, 0xff, 0xff, 0xff, 0xff, 0x41])).toEqual([1, 'count-too-large']); // a string claiming 4 GiB
+  expect(fails([0x09])).toEqual([0, 'unknown-tag']);
+  expect(fails([0x05, 0, 0, 0, 2])).toEqual([1, 'invalid-value']); // slot 2 does not exist
+});
