@@ -179,6 +179,9 @@ export function partsOf(codec: AnyCodec): LayoutPart[] {
       return def.model === undefined ? [] : [{ key: 'model', codec: def.model }];
     case 'provide':
       return [{ key: 'value', codec: def.codec }];
+    case 'directory':
+      // Each body's codec is chosen by its entry: the entry is the fixed part.
+      return [{ key: 'entry', codec: def.entry }];
     case 'fromContext':
       // The codec is chosen by a value read earlier in the file: no fixed part to list.
       return [];
@@ -295,6 +298,7 @@ export function layoutOf(codec: AnyCodec): LayoutRow[] {
           offset: undefined,
           size: undefined,
           type: `body at ${def.place.offset}, ${def.place.length} bytes`,
+          parts: [],
         });
         return;
       }

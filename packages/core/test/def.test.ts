@@ -3,7 +3,6 @@ import * as E from 'fp-ts/lib/Either';
 import * as t from 'io-ts';
 import {
   directory,
-  jsonBytes,
   align,
   arena,
   array,
@@ -65,6 +64,7 @@ import {
   type CodecSpec,
   type CodecDefType,
   type DefOf,
+  jsonBytes,
 } from '../src/kit';
 import { graphImage } from '../src/graph';
 import { instanceCodec, reconcile, type KnownStruct, type SchemaEncoding } from '../src/schema';

@@ -3,20 +3,8 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
 import * as t from 'io-ts';
-import {
-  array,
-  bytes,
-  decode,
-  directory,
-  encode,
-  jsonBytes,
-  layoutOf,
-  rebuild,
-  struct,
-  typeNameOf,
-  u16le,
-  u8,
-} from '../src/index';
+import { array, bytes, decode, directory, encode, rebuild, struct, u16le, u8 } from '../src/index';
+import { jsonBytes, layoutOf, typeNameOf } from '../src/kit';
 import { checkLaws, decodeFails, encodeFails, encodeOk } from './laws';
 
 interface File {

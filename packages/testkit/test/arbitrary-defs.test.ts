@@ -5,7 +5,6 @@ import * as E from 'fp-ts/lib/Either';
 import * as t from 'io-ts';
 import {
   directory,
-  jsonBytes,
   align,
   arena,
   array,
@@ -55,7 +54,7 @@ import {
   type AnyCodec,
   type Codec,
 } from '@savekit/core';
-import { customDef, defineCodec, type CodecDefType } from '@savekit/core/kit';
+import { customDef, defineCodec, type CodecDefType, jsonBytes } from '@savekit/core/kit';
 import { graphImage } from '@savekit/core/graph';
 import { definitionsOf, instanceCodec, reconcile, type Instance } from '@savekit/core/schema';
 import { encoding, newer, older } from '../../core/test/schema-fixture';

@@ -16,9 +16,7 @@ import {
   byteOrderMark,
   checksum,
   crc32,
-  defineCodec,
   directory,
-  jsonBytes,
   literal,
   magic,
   map,
@@ -35,9 +33,10 @@ import {
   u32be,
   u32le,
   type Codec,
-  type GraphImage,
   type RebuildSpec,
 } from '@savekit/core';
+import { defineCodec, jsonBytes } from '@savekit/core/kit';
+import type { GraphImage } from '@savekit/core/graph';
 import { tagName, tagValue } from './tags.js';
 
 /** One object of a file. */

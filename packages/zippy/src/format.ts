@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { fileFormat, plural, type FileFormat } from '@savekit/core';
+import { fileFormat, type FileFormat } from '@savekit/core';
+import { plural } from '@savekit/core/kit';
 import { zippyFile, type ZippyFile } from './container.js';
 
 function summary(file: ZippyFile): string[] {

@@ -6,22 +6,8 @@
  *
  * @module
  */
-import {
-  DecodeError,
-  DEFAULT_MAX_DEPTH,
-  f64be,
-  float,
-  i64be,
-  Reader,
-  ReadState,
-  resolveDecodeOptions,
-  u8,
-  u32be,
-  Writer,
-  WriteState,
-  type Codec,
-  type ErrorCode,
-} from '@savekit/core';
+import { DecodeError, f64be, float, i64be, u8, u32be, type Codec, type ErrorCode } from '@savekit/core';
+import { DEFAULT_MAX_DEPTH, Reader, ReadState, resolveDecodeOptions, Writer, WriteState } from '@savekit/core/kit';
 import { ValueType } from './tags.js';
 
 /** A Lua integer (5.3's integer subtype), kept apart from floats so `1` and `1.0` stay what they were. */
