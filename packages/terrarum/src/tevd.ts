@@ -28,7 +28,6 @@ import {
   jsonBytes,
   reportChecksumMismatch,
   magic,
-  nothing,
   map,
   patch,
   struct,
@@ -214,14 +213,6 @@ function contents(id: Codec<string>, count: Codec<number>) {
   return { file, directory, symlink, compressed };
 }
 
-/** The content of a type no content is declared for: refused both ways, naming the type. */
-function unknownType(type: number): Codec<TevdContent> {
-  const refuse = (): never => {
-    throw new Error(`unknown entry type 0x${type.toString(16)}`);
-  };
-  return map<undefined, TevdContent>(nothing, { name: 'unknownType', decode: refuse, encode: refuse });
-}
-
 /**
  * The content of each entry type — a tagged union on the type byte of the entry header, whose CRC
  * (the header's last field) comes right before it and covers it.
@@ -234,7 +225,12 @@ function contentByType(
   const checked = new Map<number, Codec<TevdContent>>();
   for (const [tag, codec] of Object.entries(variants))
     checked.set(Number(tag), checksum(codec, { algorithm, stored: entryCrcField, position: 'before' }));
-  return (p) => checked.get(tagOf(p.type)) ?? unknownType(p.type);
+  // A type no content is declared for has no codec: the struct refuses it at `content`.
+  return (p) => {
+    const codec = checked.get(tagOf(p.type));
+    if (codec === undefined) throw new Error(`unknown entry type 0x${p.type.toString(16)}`);
+    return codec;
+  };
 }
 
 const tevdContents = contents(tevdId, u16be);
