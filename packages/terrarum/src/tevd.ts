@@ -575,20 +575,25 @@ const TYPE_OF_KIND = { file: 1, directory: 2, symlink: 3, compressed: 0x11 } as 
 function checkEntries(disk: TevdDisk, path: Path, offset: number): void {
   const tvda = disk.layout === 'tvda';
   const bits = tvda ? 64 : 32;
-  const fail = (k: number, field: string | undefined, message: string): never => {
+  const fail = (k: number, field: string | undefined, message: string, child?: number): never => {
     const where = [...path, 'entries', k, ...(field !== undefined ? [field] : [])];
+    if (child !== undefined) where.push('children', child);
     throw new EncodeError(where, offset, message);
   };
-  const checkId = (k: number, field: string, id: unknown): string => {
+  /** Checks the id in `field` (with `child`: the directory's child `child` in `content`). */
+  const checkId = (k: number, field: string, id: unknown, child?: number): string => {
     if (typeof id !== 'string' || !CANONICAL_ID.test(id))
       fail(
         k,
         field,
         `entry id ${JSON.stringify(id)} is not an integer written plainly (no sign, leading zeros or spaces)`,
+        child,
       );
-    const v = BigInt(id as string);
-    if (v < -(2n ** BigInt(bits - 1)) || v >= 2n ** BigInt(bits - 1))
-      fail(k, field, `entry id ${id as string} does not fit ${bits} bits`);
+    // A plain number is exact for TEVd's 32-bit ids (and cheap: a disk has one per entry and child).
+    const fits = tvda
+      ? BigInt(id as string) >= -(2n ** 63n) && BigInt(id as string) < 2n ** 63n
+      : Number(id) >= -(2 ** 31) && Number(id) < 2 ** 31;
+    if (!fits) fail(k, field, `entry id ${id as string} does not fit ${bits} bits`, child);
     return id as string;
   };
   const entries = disk.entries;
@@ -633,9 +638,8 @@ function checkEntries(disk: TevdDisk, path: Path, offset: number): void {
       if (!Array.isArray(c.children)) fail(k, 'content', 'a directory lists its children');
       const most = tvda ? 0xffffffff : 0xffff;
       if (c.children.length > most) fail(k, 'content', `${c.children.length} children; the count field holds ${most}`);
-      c.children.forEach((child, i) => {
-        checkId(k, `content.children[${i}]`, child);
-      });
+      const children = c.children;
+      for (let i = 0; i < children.length; i++) checkId(k, 'content', children[i], i);
     } else checkId(k, 'content', c.target);
     if (tvda) {
       if (entry.name !== undefined) fail(k, 'name', 'TVDA entries have no names');
@@ -645,8 +649,9 @@ function checkEntries(disk: TevdDisk, path: Path, offset: number): void {
       const n = name as string;
       if (!utf8.canEncode(n)) fail(k, 'name', 'the name is not text UTF-8 can hold (a lone surrogate?)');
       if (n.includes('\0')) fail(k, 'name', 'the name contains NUL');
-      if (utf8.encode(n).length > 256)
-        fail(k, 'name', `the name is ${utf8.encode(n).length} bytes; the field holds 256`);
+      // At most 3 bytes a UTF-16 unit: only a long name is encoded to measure it.
+      const size = n.length * 3 <= 256 ? 0 : utf8.encode(n).length;
+      if (size > 256) fail(k, 'name', `the name is ${size} bytes; the field holds 256`);
       if (id !== '0') {
         const problem = nameProblem(n);
         if (problem !== undefined) fail(k, 'name', problem);
