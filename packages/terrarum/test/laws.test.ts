@@ -15,7 +15,9 @@ describe.each([
   const values = arbitrary(codec);
 
   test('round-trips every derived value, and every byte string it accepts, byte for byte', () => {
-    checkLaws(codec, values);
+    // The core's law checks type their codecs by the core's sources, this package by its build (the
+    // same module under jest): the cast bridges the two declarations of one type.
+    expect(checkLaws(codec as never, values as never)).toBeGreaterThan(0);
   });
 
   test('derived values cover every content kind', () => {
