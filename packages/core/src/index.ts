@@ -109,6 +109,7 @@ export { map, type Bijection } from './map.js';
 export { align, padding, type Padding } from './padding.js';
 export { aligned } from './aligned.js';
 export { patch, sized } from './sized.js';
+export { beforeTrailer } from './trailer.js';
 export {
   chunk,
   chunkList,

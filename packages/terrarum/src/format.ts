@@ -7,19 +7,27 @@
 import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import {
+  borrowedBytes,
+  DecodeBudget,
   decode,
   DecodeError,
   encode,
   EncodeError,
+  fileFormat,
   isSaveTree,
+  jsonBytes,
+  jsonRecord,
+  map,
+  plural,
+  struct,
+  switchOn,
+  type Codec,
   type Decoded,
   type DecodeOptions,
-  type EncodeOptions,
   type SaveFormat,
   type SaveInput,
   type Warning,
 } from '@savekit/core';
-import { DecodeBudget, jsonBytes, jsonRecord, plural } from '@savekit/core/kit';
 import { jsonWorld, type JsonWorld } from './world-json.js';
 import { worldMeta, type WorldMeta } from './meta.js';
 import { decodeSave, encodeSave, type TerrarumSave } from './save.js';
@@ -59,6 +67,9 @@ const documentJson = t.union([
   t.type({ kind: t.literal('temd'), temd: temdFile.json }),
 ]) as unknown as t.Type<TerrarumDocument, unknown, unknown>;
 
+const startsWith = (b: Uint8Array, s: string) =>
+  b.length >= s.length && [...s].every((c, i) => b[i] === c.charCodeAt(0));
+
 /** Whether a disk's root directory (id 0) holds a file named `world`: a save lives on it. */
 function holdsSave(disk: TevdDisk): boolean {
   return (
@@ -67,8 +78,66 @@ function holdsSave(disk: TevdDisk): boolean {
   );
 }
 
-const startsWith = (b: Uint8Array, s: string) =>
-  b.length >= s.length && [...s].every((c, i) => b[i] === c.charCodeAt(0));
+/** The disk of a disk document, with its save's files written back into it when it has one (EncodeErrors at `save`). */
+function diskWithSave(doc: { disk: TevdDisk; save?: TerrarumSave }): TevdDisk {
+  if (doc.save === undefined) return doc.disk;
+  const tree = encodeSave(doc.save);
+  if (E.isLeft(tree)) throw tree.left.within(['save']);
+  try {
+    return updateDiskFromTree(doc.disk, tree.right);
+  } catch (error) {
+    throw new EncodeError(['save'], 0, error instanceof Error ? error.message : String(error));
+  }
+}
+
+type FileDocument = Exclude<TerrarumDocument, { kind: 'save' }>;
+
+/** The kinds of a single file, chosen by its first bytes. */
+function kindOf(head: Uint8Array): FileDocument['kind'] {
+  if (startsWith(head, 'TEVd')) return 'disk';
+  if (startsWith(head, 'TESV')) return 'meta';
+  if (startsWith(head, 'TEMD') || (head[0] === 0x1f && head[1] === 0x8b)) return 'temd';
+  return 'world';
+}
+
+/**
+ * A Terrarum file as one document: a switch on its first bytes — a TEVd/TVDA disk (`TEVd`), a world
+ * meta file (`TESV`), a TEMD world (`TEMD`, or gzipped), else a JSON-era world — each under its
+ * document field (`disk`, `meta`, `temd`, `world`), so paths are the document's. A disk document's
+ * save, when it has one, is written back into the disk on encode; decoding attaches it in
+ * {@link format} (it is read with the decode's options, as a folder's).
+ */
+export const terrarumFile: Codec<FileDocument> = switchOn(
+  borrowedBytes('rest'),
+  {
+    disk: map(struct({ disk: tevdDisk }), {
+      name: 'diskDocument',
+      decode: ({ disk }): FileDocument => ({ kind: 'disk', disk }),
+      encode: (doc) => ({ disk: diskWithSave(doc as { disk: TevdDisk; save?: TerrarumSave }) }),
+    }),
+    meta: map(struct({ meta: worldMeta }), {
+      name: 'metaDocument',
+      decode: ({ meta }): FileDocument => ({ kind: 'meta', meta }),
+      encode: (doc) => ({ meta: (doc as { meta: WorldMeta }).meta }),
+    }),
+    temd: map(struct({ temd: temdFile }), {
+      name: 'temdDocument',
+      decode: ({ temd }): FileDocument => ({ kind: 'temd', temd }),
+      encode: (doc) => ({ temd: (doc as { temd: TemdFile }).temd }),
+    }),
+    world: map(struct({ world: jsonWorld }), {
+      name: 'worldDocument',
+      decode: ({ world }): FileDocument => ({ kind: 'world', world }),
+      encode: (doc) => ({ world: (doc as { world: JsonWorld }).world }),
+    }),
+  },
+  {
+    name: 'terrarumFile',
+    select: kindOf,
+    caseOf: (doc: FileDocument) => doc.kind,
+    json: documentJson as unknown as t.Type<FileDocument, unknown, unknown>,
+  },
+);
 
 function summary(doc: TerrarumDocument): string[] {
   switch (doc.kind) {
@@ -120,124 +189,70 @@ function decodeInput(
       ? save
       : E.right({ value: { kind: 'save', save: save.right.value }, warnings: save.right.warnings });
   }
-  if (startsWith(input, 'TEVd')) {
-    const disk = decode(tevdDisk, input, options);
-    if (E.isLeft(disk)) return disk;
-    const warnings: Warning[] = [...disk.right.warnings];
-    // A save on a disk is checked like a save in a folder. Paths are built only then (and charged
-    // to the budget): a disk without a save is not asked for its tree.
-    if (!holdsSave(disk.right.value)) {
-      checkEntryNames(disk.right.value);
-      return E.right({ value: { kind: 'disk', disk: disk.right.value }, warnings });
+  const file = decode(terrarumFile, input, options);
+  if (E.isLeft(file) || file.right.value.kind !== 'disk') return file;
+  const disk = file.right.value.disk;
+  const warnings: Warning[] = [...file.right.warnings];
+  // A save on a disk is checked like a save in a folder. Paths are built only then (and charged
+  // to the budget): a disk without a save is not asked for its tree.
+  if (!holdsSave(disk)) {
+    try {
+      checkEntryNames(disk);
+    } catch (error) {
+      if (error instanceof DecodeError) return E.left(error.within(['disk']));
+      throw error;
     }
-    const tree = diskToTree(disk.right.value, budget);
-    const save = decodeSave(tree, options);
-    if (E.isLeft(save)) return save;
-    warnings.push(...save.right.warnings);
-    return E.right({ value: { kind: 'disk', disk: disk.right.value, save: save.right.value }, warnings });
+    return E.right({ value: { kind: 'disk', disk }, warnings });
   }
-  if (startsWith(input, 'TESV')) {
-    const meta = decode(worldMeta, input, options);
-    return E.isLeft(meta)
-      ? meta
-      : E.right({ value: { kind: 'meta', meta: meta.right.value }, warnings: meta.right.warnings });
-  }
-  if (startsWith(input, 'TEMD') || (input[0] === 0x1f && input[1] === 0x8b)) {
-    const temd = decode(temdFile, input, options);
-    return E.isLeft(temd)
-      ? temd
-      : E.right({ value: { kind: 'temd', temd: temd.right.value }, warnings: temd.right.warnings });
-  }
-  const world = decode(jsonWorld, input, options);
-  return E.isLeft(world)
-    ? world
-    : E.right({ value: { kind: 'world', world: world.right.value }, warnings: world.right.warnings });
+  const tree = diskToTree(disk, budget);
+  const save = decodeSave(tree, options);
+  if (E.isLeft(save)) return save;
+  warnings.push(...save.right.warnings);
+  return E.right({ value: { kind: 'disk', disk, save: save.right.value }, warnings });
 }
 
-/** The save of a document. Refusals are EncodeErrors with the document path. */
-function encodeDocument(doc: TerrarumDocument, options: EncodeOptions | undefined): E.Either<EncodeError, SaveInput> {
-  switch (doc.kind) {
-    case 'save':
-      return prefixed('save', encodeSave(doc.save));
-    case 'disk': {
-      if (doc.save === undefined) return prefixed('disk', encode(tevdDisk, doc.disk, options));
-      const tree = encodeSave(doc.save);
-      if (E.isLeft(tree)) return prefixed('save', tree);
-      let disk: TevdDisk;
-      try {
-        disk = updateDiskFromTree(doc.disk, tree.right);
-      } catch (error) {
-        return E.left(new EncodeError(['save'], 0, error instanceof Error ? error.message : String(error)));
+/** The Terrarum format: {@link terrarumFile} for one file, {@link decodeSave}/{@link encodeSave} for a folder. */
+export const format: SaveFormat<TerrarumDocument> = fileFormat<TerrarumDocument>(
+  terrarumFile as Codec<TerrarumDocument>,
+  {
+    id: 'terrarum',
+    title: 'Terrarum save',
+    extensions: ['.tevd'],
+    input: 'both',
+    magic: [{ bytes: 'TEVd', confidence: 0.95 }, 'TESV', 'TEMD', { bytes: '\x1f\x8b', confidence: 0.2 }], // 1F 8B: perhaps a gzipped TEMD
+    sniff(input) {
+      if (isSaveTree(input)) return input.has('world') && input.has('worldinfo1') ? 0.9 : input.has('world') ? 0.6 : 0;
+      if (input[0] === 0x7b && input.length < 1 << 30) {
+        const head = new TextDecoder().decode(input.subarray(0, Math.min(input.length, 4096)));
+        if (/"(layerTerrain|genver|worldIndex)"/.test(head)) return 0.6;
       }
-      return prefixed('disk', encode(tevdDisk, disk, options));
-    }
-    case 'meta':
-      return prefixed('meta', encode(worldMeta, doc.meta, options));
-    case 'temd':
-      return prefixed('temd', encode(temdFile, doc.temd, options));
-    default:
-      return prefixed('world', encode(jsonWorld, doc.world, options));
-  }
-}
-
-/** An encode's result with its error's path under the document's field `key` (as the JSON form has it). */
-function prefixed<A>(key: string, result: E.Either<EncodeError, A>): E.Either<EncodeError, A> {
-  if (E.isRight(result)) return result;
-  return E.left(result.left.within([key]));
-}
-
-/** The Terrarum format. */
-export const format: SaveFormat<TerrarumDocument> = {
-  id: 'terrarum',
-  title: 'Terrarum save',
-  extensions: ['.tevd'],
-  input: 'both',
-  sniff(input) {
-    if (isSaveTree(input)) return input.has('world') && input.has('worldinfo1') ? 0.9 : input.has('world') ? 0.6 : 0;
-    if (startsWith(input, 'TEVd')) return 0.95;
-    if (startsWith(input, 'TESV')) return 0.9;
-    if (startsWith(input, 'TEMD')) return 0.9;
-    if (input[0] === 0x1f && input[1] === 0x8b) return 0.2; // perhaps a gzipped TEMD
-    if (input[0] === 0x7b && input.length < 1 << 30) {
-      const head = new TextDecoder().decode(input.subarray(0, Math.min(input.length, 4096)));
-      if (/"(layerTerrain|genver|worldIndex)"/.test(head)) return 0.6;
-    }
-    return 0;
+      return 0;
+    },
+    json: documentJson,
+    summary,
+    decode(input, options): E.Either<DecodeError, Decoded<TerrarumDocument>> {
+      // One budget for the whole decode: the disk, the save on it, its world and every layer share it.
+      let bytes = 0;
+      if (isSaveTree(input)) for (const file of input.values()) bytes += file.length;
+      else bytes = input.length;
+      const budget = DecodeBudget.of(options, bytes);
+      try {
+        return decodeInput(input, { ...options, budget }, budget);
+      } catch (error) {
+        if (error instanceof DecodeError) return E.left(error);
+        return E.left(new DecodeError([], 0, error instanceof Error ? error.message : String(error)));
+      }
+    },
+    encode(doc, options) {
+      try {
+        if (doc?.kind !== 'save') return encode(terrarumFile, doc, options);
+        const tree = encodeSave(doc.save);
+        return E.isLeft(tree) ? E.left(tree.left.within(['save'])) : tree;
+      } catch (error) {
+        // Every refusal is an EncodeError with its path; this only keeps a missed one typed.
+        if (error instanceof EncodeError) return E.left(error);
+        return E.left(new EncodeError([], 0, error instanceof Error ? error.message : String(error)));
+      }
+    },
   },
-  decode(input, options): E.Either<DecodeError, Decoded<TerrarumDocument>> {
-    // One budget for the whole decode: the disk, the save on it, its world and every layer share it.
-    let bytes = 0;
-    if (isSaveTree(input)) for (const file of input.values()) bytes += file.length;
-    else bytes = input.length;
-    const budget = DecodeBudget.of(options, bytes);
-    try {
-      return decodeInput(input, { ...options, budget }, budget);
-    } catch (error) {
-      if (error instanceof DecodeError) return E.left(error);
-      return E.left(new DecodeError([], 0, error instanceof Error ? error.message : String(error)));
-    }
-  },
-  encode(doc, options) {
-    try {
-      return encodeDocument(doc, options);
-    } catch (error) {
-      // Every refusal is an EncodeError with its path; this only keeps a missed one typed.
-      if (error instanceof EncodeError) return E.left(error);
-      return E.left(new EncodeError([], 0, error instanceof Error ? error.message : String(error)));
-    }
-  },
-  json: documentJson,
-  fieldMap(input) {
-    // A disk's header and entries; the other kinds are text or a single struct.
-    const codec = startsWith(input, 'TEVd') ? tevdDisk : startsWith(input, 'TESV') ? worldMeta : undefined;
-    if (codec === undefined) return [];
-    const result = decode(codec as typeof tevdDisk, input, { trace: true, checksums: 'warn' });
-    return E.isRight(result)
-      ? (result.right.spans ?? []).map((span) => ({
-          ...span,
-          path: [startsWith(input, 'TEVd') ? 'disk' : 'meta', ...span.path],
-        }))
-      : [];
-  },
-  summary,
-};
+);

@@ -12,21 +12,30 @@
 import * as t from 'io-ts';
 import { gzipSync } from 'fflate';
 import {
+  borrowedBytes,
   decodeOrThrow,
+  EncodeError,
   encodeOrThrow,
   i32be,
   i32le,
+  inflateBounded,
+  jsonBytes,
   layer,
   magic,
+  map,
+  peek,
   struct,
+  switchOn,
   transformKeeping,
   u16be,
   u16le,
   u8,
+  withHooks,
   type Codec,
   type Kept,
+  type Path,
+  type TypeOf,
 } from '@savekit/core';
-import { customDef, defineCodec, inflateBounded, jsonBytes, type Reader, type Writer } from '@savekit/core/kit';
 
 /** A decoded TEMD world. */
 export interface TemdWorld {
@@ -117,85 +126,84 @@ function fits(h: { width: number; height: number; layerCount: number }, size: nu
   return h.width > 0 && h.height > 0 && n % 2 === 0 && n < 2 ** 31 && sizeFor(h.width, h.height, h.layerCount) === size;
 }
 
-/** An uncompressed TEMD file. */
-export const temd: Codec<TemdWorld> = defineCodec<TemdWorld>({
-  name: 'temd',
-  def: customDef('terrarumTemd'),
-  json: temdJson,
-  minSize: HEADER,
-  children: [
-    { key: 'header', codec: temdHeaderLe },
-    { key: 'headerBe', codec: temdHeaderBe },
-  ],
-  read(r: Reader) {
-    const base = r.pos;
-    const size = r.end - base;
-    // Looks ahead at the header in little-endian order; the order whose size fills the file is read.
-    const ahead = temdHeaderLe.read(r.at(base, base, r.end));
-    if (ahead.bytesPerTile !== 1) throw r.error(`${ahead.bytesPerTile} bytes per tile; TEMD has 1`, base + 4);
-    if (ahead.layerCount !== 3 && ahead.layerCount !== 4)
-      throw r.error(`${ahead.layerCount} layers; TEMD has 3 or 4`, base + 5);
-    const le = fits(ahead, size);
-    if (!le && !fits(temdHeaderBe.read(r.at(base, base, r.end)), size))
-      throw r.error(
-        `the header's size does not match the ${size - HEADER} bytes of layers (either byte order)`,
-        base + 8,
-      );
-    const { bytesPerTile, layerCount, reserved, width, height, spawnX, spawnY } = (
-      le ? temdHeaderLe : temdHeaderBe
-    ).read(r);
-    const n = width * height;
-    const b = r.borrow(size - HEADER);
-    const terrain = new Uint16Array(n);
-    const wall = new Uint16Array(n);
-    const lowT = 2 * n;
-    const lowW = lowT + n / 2;
-    for (let i = 0; i < n; i++) {
-      const shift = i % 2 === 0 ? 4 : 0;
-      terrain[i] = (b[i]! << 4) | ((b[lowT + (i >> 1)]! >> shift) & 15);
-      wall[i] = (b[n + i]! << 4) | ((b[lowW + (i >> 1)]! >> shift) & 15);
-    }
-    const world: TemdWorld = {
-      byteOrder: le ? 'le' : 'be',
-      bytesPerTile,
-      layerCount,
-      reserved,
-      width,
-      height,
-      spawnX,
-      spawnY,
-      terrain,
-      wall,
-    };
-    if (layerCount === 4) world.wire = b.slice(lowW + n / 2, lowW + n / 2 + n);
-    return world;
-  },
-  write(w, world) {
-    checkWorld(w, world);
-    const n = world.width * world.height;
-    if (world.terrain.length !== n || world.wall.length !== n) throw w.error(`${n} tiles expected in terrain and wall`);
-    if ((world.layerCount === 4) !== (world.wire !== undefined && world.wire.length === n))
-      throw w.error('4 layers need a wire layer of one byte per tile, 3 none');
-    const b = new Uint8Array(sizeFor(world.width, world.height, world.layerCount) - HEADER);
-    const lowT = 2 * n;
-    const lowW = lowT + n / 2;
-    for (let i = 0; i < n; i++) {
-      const tile = world.terrain[i]!; // both lengths were checked against n
-      const wallTile = world.wall[i]!;
-      if (tile > 0xfff || wallTile > 0xfff)
-        throw w.error(`tile ${Math.max(tile, wallTile)} at ${i} does not fit 12 bits`);
-      const shift = i % 2 === 0 ? 4 : 0;
-      b[i] = tile >> 4;
-      b[n + i] = wallTile >> 4;
-      b[lowT + (i >> 1)]! |= (tile & 15) << shift;
-      b[lowW + (i >> 1)]! |= (wallTile & 15) << shift;
-    }
-    if (world.wire !== undefined) b.set(world.wire, lowW + n / 2);
-    const { byteOrder: _, terrain: _t, wall: _w, wire: _x, ...header } = world;
-    (world.byteOrder === 'le' ? temdHeaderLe : temdHeaderBe).write(w, { magic: 'TEMD', ...header });
-    w.append(b);
-  },
-});
+/** The tiles of the layers' bytes: high bytes, then low nibbles two tiles to a byte (even x high), then the wire layer. */
+function unpackLayers(b: Uint8Array, n: number, layerCount: number): Pick<TemdWorld, 'terrain' | 'wall' | 'wire'> {
+  const terrain = new Uint16Array(n);
+  const wall = new Uint16Array(n);
+  const lowT = 2 * n;
+  const lowW = lowT + n / 2;
+  for (let i = 0; i < n; i++) {
+    const shift = i % 2 === 0 ? 4 : 0;
+    terrain[i] = (b[i]! << 4) | ((b[lowT + (i >> 1)]! >> shift) & 15);
+    wall[i] = (b[n + i]! << 4) | ((b[lowW + (i >> 1)]! >> shift) & 15);
+  }
+  return layerCount === 4 ? { terrain, wall, wire: b.slice(lowW + n / 2, lowW + n / 2 + n) } : { terrain, wall };
+}
+
+/** The layers' bytes of a world (checked by {@link checkWorld} first). */
+function packLayers(world: TemdWorld): Uint8Array {
+  const n = world.width * world.height;
+  const b = new Uint8Array(sizeFor(world.width, world.height, world.layerCount) - HEADER);
+  const lowT = 2 * n;
+  const lowW = lowT + n / 2;
+  for (let i = 0; i < n; i++) {
+    const tile = world.terrain[i]!; // both lengths were checked against n
+    const wallTile = world.wall[i]!;
+    const shift = i % 2 === 0 ? 4 : 0;
+    b[i] = tile >> 4;
+    b[n + i] = wallTile >> 4;
+    b[lowT + (i >> 1)]! |= (tile & 15) << shift;
+    b[lowW + (i >> 1)]! |= (wallTile & 15) << shift;
+  }
+  if (world.wire !== undefined) b.set(world.wire, lowW + n / 2);
+  return b;
+}
+
+/** A TEMD file in one byte order: its header, then the layers (as many bytes as the header's size says). */
+function temdIn(order: 'le' | 'be'): Codec<TemdWorld> {
+  const stored = struct({ header: order === 'le' ? temdHeaderLe : temdHeaderBe, layers: borrowedBytes('rest') });
+  return map(stored, {
+    name: `temd(${order})`,
+    decode: ({ header: { magic: _, ...header }, layers }): TemdWorld => {
+      if (!fits(header, HEADER + layers.length))
+        throw new Error(`the header's size does not match the ${layers.length} bytes of layers`);
+      return { byteOrder: order, ...header, ...unpackLayers(layers, header.width * header.height, header.layerCount) };
+    },
+    encode: (world: TemdWorld) => {
+      const { byteOrder: _, terrain: _t, wall: _w, wire: _x, ...header } = world;
+      return { header: { magic: 'TEMD' as const, ...header }, layers: packLayers(world) };
+    },
+  });
+}
+
+/** The header read ahead both ways, and the size of what follows: the byte order is the one whose size fills the file. */
+const temdAhead = struct({ le: peek(temdHeaderLe), be: temdHeaderBe, layers: borrowedBytes('rest') }, 'temdAhead');
+type TemdAhead = TypeOf<typeof temdAhead>;
+
+function orderOf({ le, be, layers }: TemdAhead): 'le' | 'be' | undefined {
+  if (le.bytesPerTile !== 1 || (le.layerCount !== 3 && le.layerCount !== 4)) return undefined;
+  return fits(le, HEADER + layers.length) ? 'le' : fits(be, HEADER + layers.length) ? 'be' : undefined;
+}
+
+function whyNoOrder({ le, layers }: TemdAhead): string {
+  if (le.bytesPerTile !== 1) return `${le.bytesPerTile} bytes per tile; TEMD has 1`;
+  if (le.layerCount !== 3 && le.layerCount !== 4) return `${le.layerCount} layers; TEMD has 3 or 4`;
+  return `the header's size does not match the ${layers.length} bytes of layers (either byte order)`;
+}
+
+/**
+ * An uncompressed TEMD file: a switch on the header read ahead — little-endian (2017 on) when its
+ * size makes the layers fill the file, else big-endian (the 2016 writer) when that one's does.
+ */
+export const temd: Codec<TemdWorld> = withHooks(
+  switchOn(
+    temdAhead,
+    { le: temdIn('le'), be: temdIn('be') },
+    { name: 'temd', select: orderOf, caseOf: (w: TemdWorld) => w.byteOrder, json: temdJson, unknown: whyNoOrder },
+  ),
+  { beforeWrite: (world, { path, writer }) => checkWorld(world, path, writer.length) },
+  'temd',
+);
 
 const isInt32 = (v: unknown) => Number.isInteger(v) && (v as number) >= -(2 ** 31) && (v as number) < 2 ** 31;
 
@@ -205,10 +213,11 @@ const isInt32 = (v: unknown) => Number.isInteger(v) && (v as number) >= -(2 ** 3
  * accepts, and a big-endian world whose header reads as a little-endian one of the same file size
  * (the reader tries little-endian first).
  */
-function checkWorld(w: Writer, world: TemdWorld): void {
+function checkWorld(world: TemdWorld, path: Path, offset: number): void {
   const fail = (field: string, message: string): never => {
-    throw w.errorAt(field, message);
+    throw new EncodeError([...path, field], offset, message);
   };
+  if (typeof world !== 'object' || world === null) throw new EncodeError(path, offset, 'expected a TEMD world');
   if (world.byteOrder !== 'le' && world.byteOrder !== 'be') fail('byteOrder', "expected 'le' or 'be'");
   if (world.bytesPerTile !== 1) fail('bytesPerTile', `${world.bytesPerTile} bytes per tile; TEMD has 1`);
   if (world.layerCount !== 3 && world.layerCount !== 4)
@@ -222,6 +231,12 @@ function checkWorld(w: Writer, world: TemdWorld): void {
     fail('width', `a ${world.width}×${world.height} world: TEMD needs a positive, even tile count under 2^31`);
   if (!isTileArray(world.terrain) || !isTileArray(world.wall))
     fail('terrain', 'terrain and wall are 16-bit tile arrays');
+  if (world.terrain.length !== n || world.wall.length !== n) fail('terrain', `${n} tiles expected in terrain and wall`);
+  if ((world.layerCount === 4) !== (world.wire instanceof Uint8Array && world.wire.length === n))
+    fail('wire', '4 layers need a wire layer of one byte per tile, 3 none');
+  for (let i = 0; i < n; i++)
+    if (world.terrain[i]! > 0xfff || world.wall[i]! > 0xfff)
+      fail('terrain', `tile ${Math.max(world.terrain[i]!, world.wall[i]!)} at ${i} does not fit 12 bits`);
   if (world.byteOrder === 'be') {
     // The reader tries little-endian first: the swapped header must not fit the same file.
     const swapped = (v: number) => decodeOrThrow(i32le, encodeOrThrow(i32be, v));
@@ -253,21 +268,31 @@ export const temdGz: Codec<Kept<TemdWorld>> = transformKeeping(temd, { keep: 'al
 /** A TEMD file either way: gzipped (`1F 8B`) or raw. */
 export type TemdFile = { gzip: true; world: Kept<TemdWorld> } | { gzip: false; world: TemdWorld };
 
-/** Reads a TEMD file, gzipped or not (the importer of the time read it raw, the exporter gzipped it). */
-export const temdFile: Codec<TemdFile> = defineCodec<TemdFile>({
-  name: 'temdFile',
-  def: customDef('terrarumTemdFile'),
-  json: t.union([
-    t.type({ gzip: t.literal(true), world: temdGz.json }),
-    t.type({ gzip: t.literal(false), world: temd.json }),
-  ]) as unknown as t.Type<TemdFile, unknown, unknown>,
-  minSize: 4,
-  read(r) {
-    const gz = r.remaining >= 2 && r.bytes[r.pos] === 0x1f && r.bytes[r.pos + 1] === 0x8b;
-    return gz ? { gzip: true, world: temdGz.read(r) } : { gzip: false, world: temd.read(r) };
+/**
+ * Reads a TEMD file, gzipped or not (the importer of the time read it raw, the exporter gzipped it):
+ * a switch on its first two bytes.
+ */
+export const temdFile: Codec<TemdFile> = switchOn(
+  u16be,
+  {
+    gzip: map(temdGz, {
+      name: 'temdGz',
+      decode: (world): TemdFile => ({ gzip: true, world }),
+      encode: (file) => (file as { world: Kept<TemdWorld> }).world,
+    }),
+    raw: map(temd, {
+      name: 'temdRaw',
+      decode: (world): TemdFile => ({ gzip: false, world }),
+      encode: (file) => (file as { world: TemdWorld }).world,
+    }),
   },
-  write(w, file) {
-    if (file.gzip) temdGz.write(w, file.world);
-    else temd.write(w, file.world);
+  {
+    name: 'temdFile',
+    select: (head) => (head === 0x1f8b ? 'gzip' : 'raw'),
+    caseOf: (file: TemdFile) => (file.gzip ? 'gzip' : 'raw'),
+    json: t.union([
+      t.type({ gzip: t.literal(true), world: temdGz.json }),
+      t.type({ gzip: t.literal(false), world: temd.json }),
+    ]) as unknown as t.Type<TemdFile, unknown, unknown>,
   },
-});
+);

@@ -10,39 +10,38 @@
 import * as t from 'io-ts';
 import {
   array,
+  beforeTrailer,
+  borrowedBytes,
   bytes,
+  bytesEqual,
   checksum,
   crc32,
+  decodeOrThrow,
   type ChecksumAlgorithm,
+  type DecodeBudget,
   DecodeError,
   EncodeError,
   encodeOrThrow,
   fixedString,
   i32be,
   i64be,
+  jsonBytes,
+  reportChecksumMismatch,
   magic,
   map,
   patch,
   struct,
+  switchOn,
   u16be,
   u32be,
   u48be,
   u8,
-  type Codec,
-} from '@savekit/core';
-import {
-  customDef,
-  bytesEqual,
-  type DecodeBudget,
-  defineCodec,
-  jsonBytes,
-  reportChecksumMismatch,
-  readChild,
   utf8,
-  writeChild,
-  type Reader,
-  type Writer,
-} from '@savekit/core/kit';
+  withHooks,
+  type Codec,
+  type Path,
+  type TypeOf,
+} from '@savekit/core';
 import { diskCrc, everyFourthByteCrc } from './crc.js';
 import { tevdEntryHeader, tvdaEntryHeader } from './tevd-headers.js';
 
@@ -146,45 +145,31 @@ function notesOf(context: Map<unknown, unknown>): DiskNotes | undefined {
   return context.get(NOTES) as DiskNotes | undefined;
 }
 
-/** An entry's id, refused when another entry of the disk already has it. */
+/** An entry's id, refused when another entry of the disk already has it (noted in the disk's context). */
 function uniqueId(id: Codec<string>): Codec<string> {
-  return defineCodec<string>({
-    name: id.name,
-    def: customDef('tevdUniqueId'),
-    json: id.json,
-    size: id.size,
-    children: [{ key: 'id', codec: id }],
-    read(r) {
-      const at = r.pos;
-      const value = id.read(r);
-      const notes = notesOf(r.state.context);
-      if (notes !== undefined) {
-        if (notes.ids.has(value)) throw r.error(`entry id ${value} is used twice`, at);
+  return withHooks(
+    id,
+    {
+      afterRead(value, { context, path, start }) {
+        const notes = notesOf(context);
+        if (notes === undefined) return;
+        if (notes.ids.has(value)) throw new DecodeError(path, start, `entry id ${value} is used twice`);
         notes.ids.add(value);
-      }
-      return value;
+      },
     },
-    write: (w, value) => id.write(w, value),
-  });
+    id.name,
+  );
 }
 
 /** The u32be entry CRC, noted for the disk CRC: as stored when read, as computed when written. */
-const entryCrcField: Codec<number> = defineCodec<number>({
-  name: 'entryCrc',
-  def: customDef('tevdEntryCrc'),
-  json: u32be.json,
-  size: 4,
-  children: [{ key: 'crc', codec: u32be }],
-  read(r) {
-    const crc = u32be.read(r);
-    notesOf(r.state.context)?.crcs.push(crc);
-    return crc;
+const entryCrcField: Codec<number> = withHooks(
+  u32be,
+  {
+    afterRead: (crc, { context }) => notesOf(context)?.crcs.push(crc),
+    afterWrite: (crc, { context }) => notesOf(context)?.crcs.push(crc),
   },
-  write(w, crc) {
-    u32be.write(w, crc);
-    notesOf(w.state.context)?.crcs.push(crc);
-  },
-});
+  'entryCrc',
+);
 
 /** The entry CRC of TEVd: CRC-32 over every 4th byte of the content (the library's quirk). */
 const everyFourthByte: ChecksumAlgorithm<number> = {
@@ -228,21 +213,6 @@ function contents(id: Codec<string>, count: Codec<number>) {
   return { file, directory, symlink, compressed };
 }
 
-/** A content codec that refuses its entry's type (no content is declared for it). */
-function unknownType(type: number): Codec<TevdContent> {
-  return defineCodec<TevdContent>({
-    name: 'unknownType',
-    def: customDef('tevdUnknownType'),
-    json: t.never as unknown as t.Type<TevdContent, unknown, unknown>,
-    read(r) {
-      throw r.error(`unknown entry type 0x${type.toString(16)}`);
-    },
-    write(w) {
-      throw w.error(`unknown entry type 0x${type.toString(16)}`);
-    },
-  });
-}
-
 /**
  * The content of each entry type — a tagged union on the type byte of the entry header, whose CRC
  * (the header's last field) comes right before it and covers it.
@@ -255,7 +225,12 @@ function contentByType(
   const checked = new Map<number, Codec<TevdContent>>();
   for (const [tag, codec] of Object.entries(variants))
     checked.set(Number(tag), checksum(codec, { algorithm, stored: entryCrcField, position: 'before' }));
-  return (p) => checked.get(tagOf(p.type)) ?? unknownType(p.type);
+  // A type no content is declared for has no codec: the struct refuses it at `content`.
+  return (p) => {
+    const codec = checked.get(tagOf(p.type));
+    if (codec === undefined) throw new Error(`unknown entry type 0x${p.type.toString(16)}`);
+    return codec;
+  };
 }
 
 const tevdContents = contents(tevdId, u16be);
@@ -304,77 +279,233 @@ export const tvdaEntry: Codec<TevdEntry> = map(
   },
 );
 
-// ——— The disk headers and the 2017 footer. ———
-
-const tevdDiskHeader = struct({
-  magic: magic('TEVd'),
-  capacity: u48be,
-  name: fixedString(32, 'utf8'),
-  diskCrc: u32be,
-  version: u8,
-});
-const tvdaDiskHeader = struct({
-  magic: magic('TEVd'),
-  capacity: u48be,
-  nameHead: bytes(32),
-  diskCrc: u32be,
-  version: u8,
-  /** The marker 0xFE and the 16 extra-info bytes. */
-  attributes: bytes(17),
-  nameTail: bytes(236),
-});
-const footer2017 = struct({ mark: magic('\xFE\xFE\xFE\xFE'), attributes: bytes(8), end: magic('\xFF\x19') });
-const DISK_CRC_AT = 42;
+// ——— The disk: one declaration per layout, chosen by the version byte and the 2017 footer. ———
 
 const tevdEntries = array(tevdEntry, 'rest');
 const tvdaEntries = array(tvdaEntry, 'rest');
 
+/** The 2017 layout: the 47-byte header, the entries, then `FE FE FE FE`, 8 flag bytes and `FF 19`. */
+const tevd2017 = struct(
+  {
+    magic: magic('TEVd'),
+    capacity: u48be,
+    name: fixedString(32, 'utf8'),
+    diskCrc: u32be,
+    version: u8,
+    entries: beforeTrailer(FOOTER_SIZE, tevdEntries),
+    mark: magic('\xFE\xFE\xFE\xFE'),
+    attributes: bytes(8),
+    end: magic('\xFF\x19'),
+  },
+  'tevd2017',
+);
+
+/** The 2023 layout: the 64-byte header (an attribute byte and 16 user bytes at its end), the entries. */
+const tevd2023 = struct(
+  {
+    magic: magic('TEVd'),
+    capacity: u48be,
+    name: fixedString(32, 'utf8'),
+    diskCrc: u32be,
+    version: u8,
+    attributes: bytes(17),
+    entries: tevdEntries,
+  },
+  'tevd2023',
+);
+
+/** TVDA's 17 attribute bytes: the marker 0xFE, then 16 bytes of extra info. */
+const tvdaAttributes = map(struct({ marker: magic('\xFE'), extra: bytes(16) }), {
+  name: 'tvdaAttributes',
+  decode: ({ extra }) => Uint8Array.of(0xfe, ...extra),
+  encode: (a) => {
+    if (!(a instanceof Uint8Array) || a.length !== 17 || a[0] !== 0xfe)
+      throw new Error("a TVDA disk's 17 attribute bytes start with the marker byte 0xFE");
+    return { marker: '\xFE' as const, extra: a.subarray(1) };
+  },
+});
+
+/** TVDA: the 300-byte header (the disk name in two parts around the CRC, version and attributes), the entries. */
+const tvda = struct(
+  {
+    magic: magic('TEVd'),
+    capacity: u48be,
+    nameHead: bytes(32),
+    diskCrc: u32be,
+    version: u8,
+    attributes: tvdaAttributes,
+    nameTail: bytes(236),
+    entries: tvdaEntries,
+  },
+  'tvda',
+);
+
 /** The disk name of a TVDA header: its two parts (32 + 236 bytes) as one NUL-padded UTF-8 text. */
 const tvdaName = fixedString(268, 'utf8');
 
+/** What decides the layout, read ahead: the version byte (offset 46) and the bytes after the header (the 2017 footer's place). */
+const layoutAhead = struct(
+  { magic: magic('TEVd'), header: borrowedBytes(42), version: u8, rest: borrowedBytes('rest') },
+  'tevdLayoutAhead',
+);
+
+/** Whether the bytes after a TEVd header end as the 2017 layout's do (`FE FE FE FE`, 8 bytes, `FF 19`). */
+function endsWithFooter(b: Uint8Array): boolean {
+  const end = b.length;
+  if (end < FOOTER_SIZE || b[end - 2] !== 0xff || b[end - 1] !== 0x19) return false;
+  return b[end - 14] === 0xfe && b[end - 13] === 0xfe && b[end - 12] === 0xfe && b[end - 11] === 0xfe;
+}
+
+/** The layout of the bytes ahead: TVDA by version 254; spec 2, or spec 3 ending with the footer, is 2017's. */
+function selectLayout(ahead: { version: number; rest: Uint8Array }): TevdLayout | undefined {
+  if (ahead.version === 254) return 'tvda';
+  if (ahead.version === 2 || (ahead.version === 3 && endsWithFooter(ahead.rest))) return 'tevd-2017';
+  return ahead.version === 3 ? 'tevd-2023' : undefined;
+}
+
+type Stored2017 = TypeOf<typeof tevd2017>;
+type Stored2023 = TypeOf<typeof tevd2023>;
+type StoredTvda = TypeOf<typeof tvda>;
+
+/** The layouts as the document has them (the disk CRC is patched in after the entries, see {@link tevdDisk}). */
+const layouts = {
+  'tevd-2017': map(withDiskCrc(tevd2017), {
+    name: 'tevd-2017',
+    decode: ({ version, capacity, name, attributes, entries }: Stored2017): TevdDisk => ({
+      layout: 'tevd-2017',
+      version,
+      capacity,
+      name,
+      attributes,
+      entries,
+    }),
+    encode: (d: TevdDisk): Stored2017 => ({
+      magic: 'TEVd',
+      capacity: d.capacity,
+      name: d.name,
+      diskCrc: 0,
+      version: d.version,
+      entries: d.entries,
+      mark: '\xFE\xFE\xFE\xFE',
+      attributes: d.attributes,
+      end: '\xFF\x19',
+    }),
+  }),
+  'tevd-2023': map(withDiskCrc(tevd2023), {
+    name: 'tevd-2023',
+    decode: ({ version, capacity, name, attributes, entries }: Stored2023): TevdDisk => ({
+      layout: 'tevd-2023',
+      version,
+      capacity,
+      name,
+      attributes,
+      entries,
+    }),
+    encode: (d: TevdDisk): Stored2023 => ({
+      magic: 'TEVd',
+      capacity: d.capacity,
+      name: d.name,
+      diskCrc: 0,
+      version: d.version,
+      attributes: d.attributes,
+      entries: d.entries,
+    }),
+  }),
+  tvda: map(withDiskCrc(tvda), {
+    name: 'tvda',
+    decode: ({ version, capacity, nameHead, nameTail, attributes, entries }: StoredTvda): TevdDisk => {
+      const whole = new Uint8Array(268);
+      whole.set(nameHead);
+      whole.set(nameTail, 32);
+      return { layout: 'tvda', version, capacity, name: decodeOrThrow(tvdaName, whole), attributes, entries };
+    },
+    encode: (d: TevdDisk): StoredTvda => {
+      const whole = encodeOrThrow(tvdaName, d.name);
+      return {
+        magic: 'TEVd',
+        capacity: d.capacity,
+        nameHead: whole.subarray(0, 32),
+        diskCrc: 0,
+        version: d.version,
+        attributes: d.attributes as Uint8Array<ArrayBuffer>,
+        nameTail: whole.subarray(32),
+        entries: d.entries,
+      };
+    },
+  }),
+} as const;
+
+/** Where the disk CRC is, from the start of the disk. */
+const DISK_CRC_AT = 42;
+
 /**
- * The layout of the disk ahead, from its version byte (offset 46) and — for spec 3 — whether the
- * bytes end with the 2017 footer. Looks ahead only; the magic is checked first.
+ * A layout's struct with its disk CRC — CRC-32 of the entry CRCs' low bytes, sorted as int32 —
+ * which follows from the entry CRCs its entries note in the decode's (encode's) context while they
+ * are read (written): checked against the stored one once the disk is read (the one checksum policy:
+ * an error, or a warning with `{ checksums: 'warn' }`), patched into the header once it is written.
  */
-function layoutAhead(r: Reader): { layout: TevdLayout; version: number } {
-  r.need(47);
-  if (r.peek(0) !== 0x54 || r.peek(1) !== 0x45 || r.peek(2) !== 0x56 || r.peek(3) !== 0x64)
-    throw r.error('not a TerranVirtualDisk: the magic is not "TEVd"');
-  const version = r.peek(46) as number;
-  if (version === 254) return { layout: 'tvda', version };
-  if (version !== 2 && version !== 3)
-    throw r.error(`TEVd spec version ${version} is not 2, 3 or 254 (TVDA)`, r.pos + 46);
-  const size = r.remaining;
-  const footer =
-    size >= 47 + FOOTER_SIZE &&
-    r.peek(size - 2) === 0xff &&
-    r.peek(size - 1) === 0x19 &&
-    [14, 13, 12, 11].every((back) => r.peek(size - back) === 0xfe);
-  return { layout: version === 2 || footer ? 'tevd-2017' : 'tevd-2023', version };
+function withDiskCrc<S extends { diskCrc: number }>(layout: Codec<S>): Codec<S> {
+  const start = (context: Map<unknown, unknown>) =>
+    context.set(NOTES, { ids: new Set(), crcs: [] } satisfies DiskNotes);
+  const take = (context: Map<unknown, unknown>): ReadonlyArray<number> => {
+    const crcs = notesOf(context)?.crcs ?? [];
+    context.delete(NOTES);
+    return crcs;
+  };
+  return withHooks(
+    layout,
+    {
+      beforeRead: ({ context }) => start(context),
+      afterRead({ diskCrc: stored }, { reader, start: at, context }) {
+        const computed = diskCrc(take(context));
+        if (computed !== stored)
+          reportChecksumMismatch(
+            reader,
+            `disk CRC stored 0x${stored.toString(16).padStart(8, '0')}, computed 0x${computed.toString(16).padStart(8, '0')}`,
+            at + DISK_CRC_AT,
+          );
+      },
+      beforeWrite: (_, { context }) => start(context),
+      afterWrite: (_, { writer, start: at, context }) => patch(writer, at + DISK_CRC_AT, u32be, diskCrc(take(context))),
+    },
+    layout.name,
+  );
 }
 
-/** Verifies the disk CRC (CRC-32 of the entry CRCs' low bytes, sorted as int32) against the header's. */
-function checkDiskCrc(r: Reader, stored: number, crcs: ReadonlyArray<number>, at: number): void {
-  const computed = diskCrc(crcs);
-  if (computed === stored) return;
-  const message = `disk CRC stored 0x${stored.toString(16).padStart(8, '0')}, computed 0x${computed.toString(16).padStart(8, '0')}`;
-  reportChecksumMismatch(r, message, at);
+/**
+ * A TerranVirtualDisk (TEVd 2017 / 2023, TVDA): a switch on the layout read ahead (the version byte,
+ * and for spec 3 whether the bytes end with the 2017 footer), each layout a struct with its disk CRC.
+ */
+export const tevdDisk: Codec<TevdDisk> = withHooks(
+  switchOn(layoutAhead, layouts, {
+    name: 'tevdDisk',
+    select: selectLayout,
+    caseOf: (d: TevdDisk) => d.layout,
+    json: diskJson,
+    unknown: (ahead) => `TEVd spec version ${ahead.version} is not 2, 3 or 254 (TVDA)`,
+  }),
+  {
+    beforeWrite(disk, { writer, path }) {
+      checkDisk(disk, path, writer.length);
+      // Sized once: a large save is then written without regrowing and handed over without a copy.
+      writer.presize(diskSize(disk));
+    },
+    afterWrite(_, { writer, start }) {
+      if (writer.length - start > 2 ** 48) throw new Error('a disk holds at most 2^48 bytes');
+    },
+  },
+  'tevdDisk',
+);
+
+/** The bytes a disk takes, for sizing the output once. */
+function diskSize(disk: TevdDisk): number {
+  const tvda = disk.layout === 'tvda';
+  let size = tvda ? 300 : disk.layout === 'tevd-2023' ? 64 : 47 + FOOTER_SIZE;
+  for (const entry of disk.entries) size += entrySize(entry, tvda);
+  return size;
 }
 
-/** Runs `body` with fresh notes for one disk's entries in `context` (restored after: disks may nest). */
-function withNotes<T>(context: Map<unknown, unknown>, body: (notes: DiskNotes) => T): T {
-  const outer = context.get(NOTES);
-  const notes: DiskNotes = { ids: new Set(), crcs: [] };
-  context.set(NOTES, notes);
-  try {
-    return body(notes);
-  } finally {
-    if (outer === undefined) context.delete(NOTES);
-    else context.set(NOTES, outer);
-  }
-}
-
-/** The bytes an entry takes on disk (header and content), for sizing the output once; 0 when it is not well-formed (the writer reports that). */
+/** The bytes an entry takes on disk (header and content); 0 when it is not well-formed (the writer reports that). */
 function entrySize(entry: TevdEntry, tvda: boolean): number {
   const c = entry?.content;
   if (typeof c !== 'object' || c === null) return 0;
@@ -389,135 +520,42 @@ function entrySize(entry: TevdEntry, tvda: boolean): number {
 
 /** The CRC an entry must carry: its content as the layout writes it, checksummed. */
 export function entryCrc(entry: TevdEntry, layout: TevdLayout): number {
-  const tvda = layout === 'tvda';
-  const c = tvda ? tvdaContents : tevdContents;
+  const isTvda = layout === 'tvda';
+  const c = isTvda ? tvdaContents : tevdContents;
   const codec = c[entry.content.kind] as Codec<TevdContent>;
   const content = encodeOrThrow(codec, entry.content);
-  return (tvda ? everyByte : everyFourthByte).compute(content);
+  return (isTvda ? everyByte : everyFourthByte).compute(content);
 }
 
-/** A TerranVirtualDisk (TEVd 2017 / 2023, TVDA). */
-export const tevdDisk: Codec<TevdDisk> = defineCodec<TevdDisk>({
-  name: 'tevdDisk',
-  def: customDef('tevdDisk'),
-  json: diskJson,
-  minSize: 47,
-  children: [
-    { key: 'header', codec: tevdDiskHeader },
-    { key: 'tvdaHeader', codec: tvdaDiskHeader },
-    { key: 'entries', codec: tevdEntries },
-    { key: 'tvdaEntries', codec: tvdaEntries },
-    { key: 'footer', codec: footer2017 },
-  ],
-  read(r) {
-    const base = r.pos;
-    const { layout, version } = layoutAhead(r);
-    let name: string;
-    let attributes: Uint8Array;
-    let storedCrc: number;
-    let capacity: number;
-    if (layout === 'tvda') {
-      const h = tvdaDiskHeader.read(r);
-      if (h.attributes[0] !== 0xfe)
-        throw r.errorAt('attributes', 'a TVDA header has the marker byte 0xFE after its version', base + 47);
-      const nameBytes = new Uint8Array(268);
-      nameBytes.set(h.nameHead, 0);
-      nameBytes.set(h.nameTail, 32);
-      name = readChild(r.layerReader(nameBytes), 'name', tvdaName);
-      ({ attributes, capacity, diskCrc: storedCrc } = h);
-    } else {
-      const h = tevdDiskHeader.read(r);
-      ({ name, capacity, diskCrc: storedCrc } = h);
-      attributes = layout === 'tevd-2023' ? readChild(r, 'attributes', bytes(17)) : new Uint8Array(0);
-    }
-    const tvda = layout === 'tvda';
-    const { entries, crcs } = withNotes(r.state.context, (notes) => {
-      const window = r.window(r.remaining - (layout === 'tevd-2017' ? Math.min(FOOTER_SIZE, r.remaining) : 0));
-      const list = readChild(window, 'entries', tvda ? tvdaEntries : tevdEntries);
-      return { entries: list, crcs: notes.crcs };
-    });
-    if (layout === 'tevd-2017') attributes = footer2017.read(r).attributes;
-    checkDiskCrc(r, storedCrc, crcs, base + DISK_CRC_AT);
-    return { layout, version, capacity, name, attributes, entries };
-  },
-  write(w, disk) {
-    if (typeof disk !== 'object' || disk === null || !Array.isArray(disk.entries))
-      throw w.error('expected a TEVd disk');
-    const tvda = disk.layout === 'tvda';
-    // The versions the reader takes for each layout: 254 is TVDA; a version-2 disk is read as 2017's layout.
-    const versions = tvda ? [254] : disk.layout === 'tevd-2017' ? [2, 3] : [3];
-    if (!versions.includes(disk.version))
-      throw w.errorAt(
-        'version',
-        `layout ${disk.layout} is written with version ${versions.join(' or ')}, not ${disk.version}`,
-      );
-    const attrSize = disk.layout === 'tevd-2017' ? 8 : 17;
-    if (!(disk.attributes instanceof Uint8Array) || disk.attributes.length !== attrSize)
-      throw w.errorAt(
-        'attributes',
-        `layout ${disk.layout} has ${attrSize} attribute bytes, got ${disk.attributes?.length}`,
-      );
-    if (typeof disk.name !== 'string' || !utf8.canEncode(disk.name))
-      throw w.error('the disk name is not text UTF-8 can hold (a lone surrogate?)');
-    checkEntries(w, disk);
-    if (tvda && disk.attributes[0] !== 0xfe)
-      throw w.errorAt('attributes', "a TVDA disk's attributes start with the marker byte 0xFE");
-    const nameBytes = utf8.encode(disk.name);
-    const nameSize = tvda ? 268 : 32;
-    if (nameBytes.length > nameSize)
-      throw w.error(`the disk name is ${nameBytes.length} bytes; the field holds ${nameSize}`);
-    if (nameBytes.includes(0)) throw w.error('the disk name contains NUL');
-    if (!Number.isInteger(disk.capacity) || disk.capacity < 0 || disk.capacity >= 2 ** 48)
-      throw w.error(`capacity ${disk.capacity} does not fit 48 bits`);
-    // Sized once: a large save is then written without regrowing and handed over without a copy.
-    let size =
-      (tvda ? tvdaDiskHeader.minSize : tevdDiskHeader.minSize) +
-      (tvda ? 0 : disk.layout === 'tevd-2023' ? 17 : FOOTER_SIZE);
-    for (const entry of disk.entries) size += entrySize(entry, tvda);
-    w.presize(size);
-    const start = w.length;
-    if (tvda) {
-      const padded = new Uint8Array(268);
-      padded.set(nameBytes);
-      tvdaDiskHeader.write(w, {
-        magic: 'TEVd',
-        capacity: disk.capacity,
-        nameHead: padded.subarray(0, 32),
-        diskCrc: 0,
-        version: disk.version,
-        attributes: disk.attributes,
-        nameTail: padded.subarray(32),
-      });
-    } else {
-      tevdDiskHeader.write(w, {
-        magic: 'TEVd',
-        capacity: disk.capacity,
-        name: disk.name,
-        diskCrc: 0,
-        version: disk.version,
-      });
-      if (disk.layout === 'tevd-2023') w.append(disk.attributes);
-    }
-    const crcs = withNotes(w.state.context, (notes) => {
-      writeChild(w, 'entries', tvda ? tvdaEntries : tevdEntries, disk.entries);
-      return notes.crcs;
-    });
-    if (disk.layout === 'tevd-2017')
-      footer2017.write(w, { mark: '\xFE\xFE\xFE\xFE', attributes: disk.attributes, end: '\xFF\x19' });
-    patch(w, start + DISK_CRC_AT, u32be, diskCrc(crcs));
-    if (w.length - start > 2 ** 48) throw w.error('a disk holds at most 2^48 bytes');
-    if (disk.layout === 'tevd-2023' && looksLike2017(w.written().subarray(start)))
-      throw w.error(
-        'the last entry ends with the bytes of a 2017 footer (FE FE FE FE … FF 19): the disk would read back as the 2017 layout',
-      );
-  },
-});
-
-/** Whether a TEVd disk's bytes end as the 2017 layout does (how a reader tells the layouts apart). */
-function looksLike2017(b: Uint8Array): boolean {
-  const end = b.length;
-  if (end < 47 + 14 || b[end - 2] !== 0xff || b[end - 1] !== 0x19) return false;
-  return b[end - 14] === 0xfe && b[end - 13] === 0xfe && b[end - 12] === 0xfe && b[end - 11] === 0xfe;
+/**
+ * What the layouts' declarations cannot see, refused before anything is written (EncodeErrors at
+ * the disk's fields): the version a layout is read with, its attribute bytes, the disk name, the
+ * capacity, and the entries (see {@link checkEntries}).
+ */
+function checkDisk(disk: TevdDisk, path: Path, offset: number): void {
+  const fail = (field: string | undefined, message: string): never => {
+    throw new EncodeError(field === undefined ? path : [...path, field], offset, message);
+  };
+  if (typeof disk !== 'object' || disk === null || !Array.isArray(disk.entries))
+    fail(undefined, 'expected a TEVd disk');
+  const isTvda = disk.layout === 'tvda';
+  // The versions the reader takes for each layout: 254 is TVDA; a version-2 disk is read as 2017's layout.
+  const versions = isTvda ? [254] : disk.layout === 'tevd-2017' ? [2, 3] : [3];
+  if (!versions.includes(disk.version))
+    fail('version', `layout ${disk.layout} is written with version ${versions.join(' or ')}, not ${disk.version}`);
+  const attrSize = disk.layout === 'tevd-2017' ? 8 : 17;
+  if (!(disk.attributes instanceof Uint8Array) || disk.attributes.length !== attrSize)
+    fail('attributes', `layout ${disk.layout} has ${attrSize} attribute bytes, got ${disk.attributes?.length}`);
+  if (typeof disk.name !== 'string' || !utf8.canEncode(disk.name))
+    fail('name', 'the disk name is not text UTF-8 can hold (a lone surrogate?)');
+  checkEntries(disk, path, offset);
+  const nameBytes = utf8.encode(disk.name);
+  const nameSize = isTvda ? 268 : 32;
+  if (nameBytes.length > nameSize)
+    fail('name', `the disk name is ${nameBytes.length} bytes; the field holds ${nameSize}`);
+  if (nameBytes.includes(0)) fail('name', 'the disk name contains NUL');
+  if (!Number.isInteger(disk.capacity) || disk.capacity < 0 || disk.capacity >= 2 ** 48)
+    fail('capacity', `capacity ${disk.capacity} does not fit 48 bits`);
 }
 
 /** A canonical decimal integer, as the reader writes ids back (`-0`, `01`, `+1`, `""` are not). */
@@ -534,23 +572,28 @@ const TYPE_OF_KIND = { file: 1, directory: 2, symlink: 3, compressed: 0x11 } as 
  * is not an entry of the disk (or the root, id 0); directories whose parents loop (checked with a
  * work list, however deep); more children than the count field holds; times and lengths past 48 bits.
  */
-function checkEntries(w: Writer, disk: TevdDisk): void {
+function checkEntries(disk: TevdDisk, path: Path, offset: number): void {
   const tvda = disk.layout === 'tvda';
   const bits = tvda ? 64 : 32;
-  const fail = (k: number, field: string | undefined, message: string): never => {
-    const where = [...w.state.path, 'entries', k, ...(field !== undefined ? [field] : [])];
-    throw new EncodeError(where, w.length, message);
+  const fail = (k: number, field: string | undefined, message: string, child?: number): never => {
+    const where = [...path, 'entries', k, ...(field !== undefined ? [field] : [])];
+    if (child !== undefined) where.push('children', child);
+    throw new EncodeError(where, offset, message);
   };
-  const checkId = (k: number, field: string, id: unknown): string => {
+  /** Checks the id in `field` (with `child`: the directory's child `child` in `content`). */
+  const checkId = (k: number, field: string, id: unknown, child?: number): string => {
     if (typeof id !== 'string' || !CANONICAL_ID.test(id))
       fail(
         k,
         field,
         `entry id ${JSON.stringify(id)} is not an integer written plainly (no sign, leading zeros or spaces)`,
+        child,
       );
-    const v = BigInt(id as string);
-    if (v < -(2n ** BigInt(bits - 1)) || v >= 2n ** BigInt(bits - 1))
-      fail(k, field, `entry id ${id as string} does not fit ${bits} bits`);
+    // A plain number is exact for TEVd's 32-bit ids (and cheap: a disk has one per entry and child).
+    const fits = tvda
+      ? BigInt(id as string) >= -(2n ** 63n) && BigInt(id as string) < 2n ** 63n
+      : Number(id) >= -(2 ** 31) && Number(id) < 2 ** 31;
+    if (!fits) fail(k, field, `entry id ${id as string} does not fit ${bits} bits`, child);
     return id as string;
   };
   const entries = disk.entries;
@@ -595,9 +638,8 @@ function checkEntries(w: Writer, disk: TevdDisk): void {
       if (!Array.isArray(c.children)) fail(k, 'content', 'a directory lists its children');
       const most = tvda ? 0xffffffff : 0xffff;
       if (c.children.length > most) fail(k, 'content', `${c.children.length} children; the count field holds ${most}`);
-      c.children.forEach((child, i) => {
-        checkId(k, `content.children[${i}]`, child);
-      });
+      const children = c.children;
+      for (let i = 0; i < children.length; i++) checkId(k, 'content', children[i], i);
     } else checkId(k, 'content', c.target);
     if (tvda) {
       if (entry.name !== undefined) fail(k, 'name', 'TVDA entries have no names');
@@ -607,8 +649,9 @@ function checkEntries(w: Writer, disk: TevdDisk): void {
       const n = name as string;
       if (!utf8.canEncode(n)) fail(k, 'name', 'the name is not text UTF-8 can hold (a lone surrogate?)');
       if (n.includes('\0')) fail(k, 'name', 'the name contains NUL');
-      if (utf8.encode(n).length > 256)
-        fail(k, 'name', `the name is ${utf8.encode(n).length} bytes; the field holds 256`);
+      // At most 3 bytes a UTF-16 unit: only a long name is encoded to measure it.
+      const size = n.length * 3 <= 256 ? 0 : utf8.encode(n).length;
+      if (size > 256) fail(k, 'name', `the name is ${size} bytes; the field holds 256`);
       if (id !== '0') {
         const problem = nameProblem(n);
         if (problem !== undefined) fail(k, 'name', problem);

@@ -9,16 +9,22 @@
  */
 import * as t from 'io-ts';
 import { gzipSync } from 'fflate';
-import { DecodeError, sha256, toHex, type Codec, type Path } from '@savekit/core';
 import {
-  customDef,
-  defineCodec,
+  borrowedBytes,
+  DecodeError,
+  EncodeError,
+  map,
+  withHooks,
   inflateBounded,
   OutputLimitError,
   checksumMismatch,
+  sha256,
+  toHex,
   utf8,
+  type Codec,
   type DecodeBudget,
-} from '@savekit/core/kit';
+  type Path,
+} from '@savekit/core';
 import { ascii85Decode, ascii85Encode, Ascii85Error } from './ascii85.js';
 import { parseJsonSafely } from './json.js';
 
@@ -213,77 +219,95 @@ export function setLayerTiles(world: JsonWorld, key: string, tiles: Uint16Array)
   world.text = world.text.slice(0, span[0]) + replacement + world.text.slice(span[1]);
 }
 
-/**
- * A JSON-era world file. Decoding parses it safely and checks every layer's SHA-256 (an error, or a
- * warning with `{ checksums: 'warn' }`); the text is kept, so encoding gives it back unchanged.
- */
-export const jsonWorld: Codec<JsonWorld> = defineCodec<JsonWorld>({
-  name: 'jsonWorld',
-  def: customDef('terrarumJsonWorld'),
-  json: t.type({ text: t.string }, 'JsonWorld') as unknown as t.Type<JsonWorld, unknown, unknown>,
-  minSize: 2,
-  read(r) {
-    const at = r.pos;
-    let text: string;
+/** The world's text as it is stored: the file's bytes as UTF-8 (refused otherwise). */
+const worldText = map(borrowedBytes('rest'), {
+  name: 'worldText',
+  decode: (b): JsonWorld => {
     try {
-      text = utf8.decode(r.take(r.remaining));
+      return { text: utf8.decode(b) };
     } catch {
-      throw r.error('a JSON world is UTF-8 text', at);
+      throw new Error('a JSON world is UTF-8 text');
     }
-    let value: unknown;
-    try {
-      value = parseJsonSafely(text, { maxDepth: r.state.options.maxDepth });
-    } catch (error) {
-      throw r.error(`not JSON: ${error instanceof Error ? error.message : String(error)}`, at);
-    }
-    if (typeof value !== 'object' || value === null || Array.isArray(value))
-      throw r.error('a JSON world is an object', at);
-    const fields = value as Record<string, unknown>;
-    for (const key of Object.keys(fields)) {
-      const layer = fields[key];
-      r.work(1);
-      if (!isLayer(layer)) continue;
-      // The layer's document path: its key (errors, warnings and the budget's charges name it).
-      const path = [...r.state.path, key];
-      try {
-        // Every layer shares the decode's output budget; each is also held to maxTransformOutput.
-        layerBytes(layer, { maxOutput: r.state.options.maxTransformOutput, budget: r.state.budget, path });
-      } catch (error) {
-        if (error instanceof DecodeError) throw error;
-        const message =
-          error instanceof Ascii85Error
-            ? `${key}.b: ${error.message} (character ${error.position})`
-            : `${key}: ${error instanceof Error ? error.message : String(error)}`;
-        if (!/SHA-256/.test(message)) throw r.errorAt(key, 'layer-failed', message, at);
-        const outcome = checksumMismatch(r.state.options.checksums, path, at, message);
-        if (outcome instanceof DecodeError) throw outcome;
-        r.state.warnings.push(outcome);
-      }
-    }
-    return { text };
   },
-  write(w, world) {
+  encode: (world: JsonWorld) => {
     if (typeof world !== 'object' || world === null || typeof world.text !== 'string')
-      throw w.error('expected { text }');
-    if (!utf8.canEncode(world.text)) throw w.error('the text is not UTF-8 text (a lone surrogate?)');
-    let value: unknown;
-    try {
-      value = parseJsonSafely(world.text);
-    } catch (error) {
-      throw w.error(`the world's text is not JSON: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw w.error('a JSON world is an object');
-    // What the reader checks, checked before writing: every layer decodes and matches its SHA-256.
-    const fields = value as Record<string, unknown>;
-    for (const key of Object.keys(fields)) {
-      const layer = fields[key];
-      if (!isLayer(layer)) continue;
-      try {
-        layerBytes(layer, {});
-      } catch (error) {
-        throw w.error(`layer ${key}: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
-    w.append(utf8.encode(world.text));
+      throw new Error('expected { text }');
+    if (!utf8.canEncode(world.text)) throw new Error('the text is not UTF-8 text (a lone surrogate?)');
+    return utf8.encode(world.text);
   },
 });
+
+/** The world's fields, parsed safely (at most `maxDepth` deep), or why they cannot be. */
+function fieldsOf(text: string, maxDepth?: number): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = parseJsonSafely(text, maxDepth === undefined ? {} : { maxDepth });
+  } catch (error) {
+    throw new Error(`not JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('a JSON world is an object');
+  return value as Record<string, unknown>;
+}
+
+/**
+ * A JSON-era world file: its text, with hooks that parse it safely and check every layer's size and
+ * SHA-256 (a mismatch under the one checksum policy: an error, or a warning with
+ * `{ checksums: 'warn' }`); the text is kept, so encoding gives it back unchanged. Encoding refuses
+ * a text whose layers would not decode.
+ */
+export const jsonWorld: Codec<JsonWorld> = withHooks(
+  map(worldText, { name: 'jsonWorld', decode: (w) => w, encode: (w) => w, is: t.type({ text: t.string }).is }),
+  {
+    afterRead(world, { reader, path, start }) {
+      const { options, budget, warnings } = reader.state;
+      let fields: Record<string, unknown>;
+      try {
+        fields = fieldsOf(world.text, options.maxDepth);
+      } catch (error) {
+        throw new DecodeError(path, start, error instanceof Error ? error.message : String(error));
+      }
+      for (const key of Object.keys(fields)) {
+        const layer = fields[key];
+        reader.work(1);
+        if (!isLayer(layer)) continue;
+        // The layer's document path: its key (errors, warnings and the budget's charges name it).
+        const at = [...path, key];
+        try {
+          // Every layer shares the decode's output budget; each is also held to maxTransformOutput.
+          layerBytes(layer, { maxOutput: options.maxTransformOutput, budget, path: at });
+        } catch (error) {
+          if (error instanceof DecodeError) throw error;
+          const message =
+            error instanceof Ascii85Error
+              ? `${key}.b: ${error.message} (character ${error.position})`
+              : `${key}: ${error instanceof Error ? error.message : String(error)}`;
+          if (!/SHA-256/.test(message)) throw new DecodeError(at, start, message, 'layer-failed');
+          const outcome = checksumMismatch(options.checksums, at, start, message);
+          if (outcome instanceof DecodeError) throw outcome;
+          warnings.push(outcome);
+        }
+      }
+    },
+    beforeWrite(world, { path, writer }) {
+      const refuse = (message: string) => new EncodeError(path, writer.length, message);
+      // What the reader checks, checked before writing: every layer decodes and matches its SHA-256.
+      if (typeof world !== 'object' || world === null || typeof world.text !== 'string') return; // worldText says why
+      let fields: Record<string, unknown>;
+      try {
+        fields = fieldsOf(world.text);
+      } catch (error) {
+        throw refuse(`the world's text is ${error instanceof Error ? error.message : String(error)}`);
+      }
+      for (const key of Object.keys(fields)) {
+        const layer = fields[key];
+        if (!isLayer(layer)) continue;
+        try {
+          layerBytes(layer, {});
+        } catch (error) {
+          throw refuse(`layer ${key}: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+    },
+  },
+  'jsonWorld',
+);

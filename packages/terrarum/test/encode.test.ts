@@ -74,7 +74,7 @@ describe('TEVd entries', () => {
   });
 
   test('a lone surrogate in the disk name is an EncodeError, not a TextCodingError', () => {
-    expect(refused({ kind: 'disk', disk: { ...disk(), name: 'x\udc00' } }).path).toEqual(['disk']);
+    expect(refused({ kind: 'disk', disk: { ...disk(), name: 'x\udc00' } }).path).toEqual(['disk', 'name']);
   });
 });
 
