@@ -8,17 +8,13 @@ import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import {
   borrowedBytes,
-  DecodeBudget,
   decode,
   DecodeError,
   encode,
   EncodeError,
   fileFormat,
   isSaveTree,
-  jsonBytes,
-  jsonRecord,
   map,
-  plural,
   struct,
   switchOn,
   type Codec,
@@ -28,6 +24,7 @@ import {
   type SaveInput,
   type Warning,
 } from '@savekit/core';
+import { DecodeBudget, jsonBytes, jsonRecord, plural } from '@savekit/core/kit';
 import { jsonWorld, type JsonWorld } from './world-json.js';
 import { worldMeta, type WorldMeta } from './meta.js';
 import { decodeSave, encodeSave, type TerrarumSave } from './save.js';

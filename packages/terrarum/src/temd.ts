@@ -18,8 +18,6 @@ import {
   encodeOrThrow,
   i32be,
   i32le,
-  inflateBounded,
-  jsonBytes,
   layer,
   magic,
   map,
@@ -36,6 +34,7 @@ import {
   type Path,
   type TypeOf,
 } from '@savekit/core';
+import { inflateBounded, jsonBytes } from '@savekit/core/kit';
 
 /** A decoded TEMD world. */
 export interface TemdWorld {

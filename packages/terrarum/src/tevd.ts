@@ -13,20 +13,16 @@ import {
   beforeTrailer,
   borrowedBytes,
   bytes,
-  bytesEqual,
   checksum,
   crc32,
   decodeOrThrow,
   type ChecksumAlgorithm,
-  type DecodeBudget,
   DecodeError,
   EncodeError,
   encodeOrThrow,
   fixedString,
   i32be,
   i64be,
-  jsonBytes,
-  reportChecksumMismatch,
   magic,
   map,
   patch,
@@ -36,12 +32,12 @@ import {
   u32be,
   u48be,
   u8,
-  utf8,
   withHooks,
   type Codec,
   type Path,
   type TypeOf,
 } from '@savekit/core';
+import { bytesEqual, type DecodeBudget, jsonBytes, reportChecksumMismatch, utf8 } from '@savekit/core/kit';
 import { diskCrc, everyFourthByteCrc } from './crc.js';
 import { tevdEntryHeader, tvdaEntryHeader } from './tevd-headers.js';
 

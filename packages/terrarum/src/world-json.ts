@@ -15,16 +15,12 @@ import {
   EncodeError,
   map,
   withHooks,
-  inflateBounded,
-  OutputLimitError,
-  checksumMismatch,
   sha256,
   toHex,
-  utf8,
   type Codec,
-  type DecodeBudget,
   type Path,
 } from '@savekit/core';
+import { inflateBounded, OutputLimitError, checksumMismatch, utf8, type DecodeBudget } from '@savekit/core/kit';
 import { ascii85Decode, ascii85Encode, Ascii85Error } from './ascii85.js';
 import { parseJsonSafely } from './json.js';
 
