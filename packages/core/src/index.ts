@@ -242,3 +242,4 @@ export {
   type StructPlan,
 } from './schema.js';
 export { layoutOf, typeNameOf, type LayoutRow } from './layout.js';
+export { compile, decoder } from './compile.js';
