@@ -152,32 +152,38 @@ function intReadAt(bits: number, signed: boolean, le: boolean): ReadAt | undefin
   }
 }
 
-function intWriteAt(bits: number, signed: boolean, le: boolean, min: number, max: number): WriteAt | undefined {
-  // `!(v >= min && v <= max)` is also true of NaN and of non-numbers; the integer check follows.
+function intWriteAt(bits: number, signed: boolean, le: boolean): WriteAt | undefined {
+  // Each check is true exactly of the integers of the codec's range (so not of NaN, fractions,
+  // strings or booleans): the value survives a round trip through the width's integer operation.
   switch (bits) {
     case 8:
-      return (w, at, v) => {
-        if (!(v >= min && v <= max) || typeof v !== 'number' || !Number.isInteger(v)) throw BAIL;
-        w.buf[at] = v;
-      };
+      return signed
+        ? (w, at, v) => {
+            if ((v << 24) >> 24 !== v) throw BAIL;
+            w.buf[at] = v;
+          }
+        : (w, at, v) => {
+            if ((v & 0xff) !== v) throw BAIL;
+            w.buf[at] = v;
+          };
     case 16:
       return signed
         ? (w, at, v) => {
-            if (!(v >= min && v <= max) || typeof v !== 'number' || !Number.isInteger(v)) throw BAIL;
+            if ((v << 16) >> 16 !== v) throw BAIL;
             w.view.setInt16(at, v, le);
           }
         : (w, at, v) => {
-            if (!(v >= min && v <= max) || typeof v !== 'number' || !Number.isInteger(v)) throw BAIL;
+            if ((v & 0xffff) !== v) throw BAIL;
             w.view.setUint16(at, v, le);
           };
     case 32:
       return signed
         ? (w, at, v) => {
-            if (!(v >= min && v <= max) || typeof v !== 'number' || !Number.isInteger(v)) throw BAIL;
+            if ((v | 0) !== v) throw BAIL;
             w.view.setInt32(at, v, le);
           }
         : (w, at, v) => {
-            if (!(v >= min && v <= max) || typeof v !== 'number' || !Number.isInteger(v)) throw BAIL;
+            if (v >>> 0 !== v) throw BAIL;
             w.view.setUint32(at, v, le);
           };
     default:
@@ -1074,7 +1080,7 @@ function planWrite(codec: AnyCodec, plans: Plans): WritePlan {
   switch (def.type) {
     case 'int': {
       if (def.bits === 64) return leafWrite(codec);
-      const at = intWriteAt(def.bits, def.signed, def.endian === 'le', def.min, def.max);
+      const at = intWriteAt(def.bits, def.signed, def.endian === 'le');
       return at !== undefined ? fixedWrite(def.bits / 8, at) : offeredWrite(codec);
     }
     case 'float':
@@ -1220,6 +1226,8 @@ export function decoder<A>(codec: Codec<A>): (bytes: Uint8Array) => A {
   const slow = (bytes: Uint8Array): A => decodeOrThrow(codec, bytes);
   if (!plan.pure) return slow;
   const planned = plan.read;
+  const fixedAt = plan.at;
+  const fixedSize = plan.size;
   // The budget of a decode of up to MIN_WORK / 2 bytes: larger inputs take the ordinary path,
   // whose budget grows with the input.
   const limits = defaultBudgetLimits(0);
@@ -1228,6 +1236,21 @@ export function decoder<A>(codec: Codec<A>): (bytes: Uint8Array) => A {
   const state = new ReadState(DEFAULT_OPTIONS, budget);
   let buffer: ArrayBufferLike | undefined;
   let reader: Reader | undefined;
+  if (fixedAt !== undefined && plan.work <= limits.maxWork) {
+    // A fixed-layout value: exactly its size, read at the buffer's offset.
+    return (bytes) => {
+      if (bytes.length !== fixedSize) return slow(bytes);
+      if (bytes.buffer !== buffer || reader === undefined) {
+        buffer = bytes.buffer;
+        reader = new Reader(new Uint8Array(buffer), state, 0, buffer.byteLength);
+      }
+      try {
+        return fixedAt(reader, bytes.byteOffset) as A;
+      } catch {
+        return slow(bytes);
+      }
+    };
+  }
   return (bytes) => {
     if (bytes.length > largest) return slow(bytes);
     if (bytes.buffer !== buffer || reader === undefined) {
