@@ -664,6 +664,9 @@ function structRead(codec: AnyCodec, names: string[], specs: FieldSpec[], plans:
       },
     };
   }
+  // A struct the interpreter reads at offsets (every field offers `readFixed`, a custom codec among
+  // them) spends no work and keeps no path: reading it as it does is already the fast way.
+  if (codec.readFixed !== undefined) return interpretedRead(codec);
   // Some field runs interpreted (or is chosen at run time): the path is kept for those fields and
   // work is spent field by field, as the interpreter does, so what they do is exactly what it does.
   // A pure field or run that fails is read again by the interpreter from its start.

@@ -327,3 +327,30 @@ test('the compiler generates no code (it runs under a CSP without unsafe-eval)',
   const source = readFileSync(join(__dirname, '..', 'src', 'compile.ts'), 'utf8');
   expect(source).not.toMatch(/new Function|\beval\(/);
 });
+
+test('a struct the interpreter reads at offsets, with a custom fixed-size field, spends the same work', () => {
+  const custom: Codec<number> = defineCodec<number>({
+    name: 'customU16',
+    kind: 'test',
+    json: t.number,
+    size: 2,
+    read: (r) => u16le.read(r),
+    readFixed: (r, at) => r.view.getUint16(at, true),
+    write: (w, v) => u16le.write(w, v),
+  });
+  const pair = struct({ a: u8, b: custom });
+  const cases: Array<[AnyCodec, Uint8Array]> = [
+    [pair, Uint8Array.of(1, 2, 0)],
+    [struct({ head: pair, tail: pstring(u8, 'ascii') }), Uint8Array.of(1, 2, 0, 1, 0x41)],
+    [array(pair, u8), Uint8Array.of(3, 1, 2, 0, 3, 4, 0, 5, 6, 0)],
+  ];
+  for (const [codec, input] of cases) {
+    for (let maxWork = 1; maxWork <= 12; maxWork++) {
+      const interpreted = decode(codec, input, { maxWork });
+      const compiled = decode(compile(codec), input, { maxWork });
+      expect(E.isLeft(compiled) ? errorFields(compiled.left) : compiled).toEqual(
+        E.isLeft(interpreted) ? errorFields(interpreted.left) : interpreted,
+      );
+    }
+  }
+});
