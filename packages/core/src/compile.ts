@@ -22,7 +22,7 @@
 import { defaultBudgetLimits, DecodeBudget } from './budget.js';
 import { decodeOrThrow, defineCodec, readChild, writeChild, type AnyCodec, type Codec } from './codec.js';
 import type { DefCount } from './def.js';
-import { textEncoding, type EncodingName } from './encodings.js';
+import { ascii, textEncoding, type EncodingName } from './encodings.js';
 import { isExact } from './exact.js';
 import { resolveDecodeOptions } from './options.js';
 import { Reader, ReadState } from './reader.js';
@@ -277,6 +277,7 @@ function textReader(encoding: EncodingName): (bytes: Uint8Array, start: number, 
         end - start <= SHORT_TEXT ? decodeUtf8(bytes, start, end) : utf8Decoder.decode(bytes.subarray(start, end));
     case 'ascii':
       return (bytes, start, end) => {
+        if (end - start > SHORT_TEXT) return ascii.decode(bytes.subarray(start, end));
         let out = '';
         for (let i = start; i < end; i++) {
           const b = bytes[i]!;
