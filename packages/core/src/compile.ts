@@ -871,6 +871,13 @@ function arrayRead(codec: AnyCodec, element: AnyCodec, count: DefCount, plans: P
     // their offsets (spending nothing more), others one by one.
     const each = 1 + (element.readFixed !== undefined ? 0 : plan.work);
     const readAll = (r: Reader, at: number, n: number): unknown[] => {
+      // Short arrays are made at their size (growing by pushes leaves spare room for the
+      // collector); long ones are pushed, as an array made at a large size is a slow dictionary.
+      if (n <= 1024) {
+        const out = new Array<unknown>(n);
+        for (let i = 0; i < n; i++, at += step) out[i] = elementAt(r, at);
+        return out;
+      }
       const out: unknown[] = [];
       for (let i = 0; i < n; i++, at += step) out.push(elementAt(r, at));
       return out;
@@ -905,6 +912,11 @@ function arrayRead(codec: AnyCodec, element: AnyCodec, count: DefCount, plans: P
       const n = readCount(r);
       if (minSize > 0 ? n * minSize > r.end - r.pos : n > r.state.options.maxElements) throw BAIL;
       spend(r, n);
+      if (n <= 1024) {
+        const out = new Array<unknown>(n);
+        for (let i = 0; i < n; i++) out[i] = readElement(r);
+        return out;
+      }
       const out: unknown[] = [];
       for (let i = 0; i < n; i++) out.push(readElement(r));
       return out;
