@@ -4,9 +4,9 @@ import * as r from 'restructure';
 import * as tb from 'typed-binary';
 import { compileKsy, KaitaiStream } from '../peers/kaitai.mjs';
 import * as E from 'fp-ts/lib/Either.js';
-import { array, decode, encode, struct, u32le } from '@savekit/core';
+import { array, compile, decode, decoder, encode, struct, u32le } from '@savekit/core';
 
-export async function cases(quick) {
+export async function cases(quick, { compare = false } = {}) {
   const count = quick ? 1000 : 100_000;
   const bytes = new Uint8Array(count * 16);
   for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 131 + 7) & 0xff;
@@ -14,8 +14,13 @@ export async function cases(quick) {
   const one = bytes.subarray(0, 16);
   const oneView = new DataView(one.buffer, one.byteOffset, 16);
 
-  const record = struct({ a: u32le, b: u32le, c: u32le, d: u32le });
-  const records = array(record, count);
+  // savekit runs compiled codecs; --compare adds the interpreted ones (the same declarations).
+  const plainRecord = struct({ a: u32le, b: u32le, c: u32le, d: u32le });
+  const plainRecords = array(plainRecord, count);
+  const record = compile(plainRecord);
+  const records = compile(plainRecords);
+  const readRecord = decoder(record);
+  const interpreted = (peer) => (compare ? [{ name: 'savekit (interpreted)', ...peer }] : []);
   const bpRecord = new Parser().uint32le('a').uint32le('b').uint32le('c').uint32le('d');
   const bpRecords = new Parser().array('items', { type: bpRecord, length: count });
   const rsRecord = new r.Struct({ a: r.uint32le, b: r.uint32le, c: r.uint32le, d: r.uint32le });
@@ -67,11 +72,12 @@ export async function cases(quick) {
   const plain = (o) => ({ a: o.a, b: o.b, c: o.c, d: o.d });
 
   const values = handMany();
-  const encodeOurs = () => {
-    const result = encode(records, values);
+  const encodeWith = (codec) => () => {
+    const result = encode(codec, values);
     if (E.isLeft(result)) throw result.left;
     return result.right;
   };
+  const encodeOurs = encodeWith(records);
   const encodeHand = () => {
     const out = new Uint8Array(count * 16);
     const dv = new DataView(out.buffer);
@@ -92,6 +98,7 @@ export async function cases(quick) {
       ours: 'savekit',
       peers: [
         { name: 'savekit', run: encodeOurs },
+        ...interpreted({ run: encodeWith(plainRecords) }),
         { name: 'DataView (hand-written)', run: encodeHand },
         {
           name: 'restructure',
@@ -105,11 +112,14 @@ export async function cases(quick) {
     },
     {
       name: 'flat-struct decode ×1',
-      description: 'one 16-byte struct of four u32le per call (per-call overhead dominates)',
+      description:
+        'one 16-byte struct of four u32le per call (per-call overhead dominates); savekit: the hot-loop entry `decoder(codec)`',
       bytesPerOp: 16,
       ours: 'savekit',
       peers: [
-        { name: 'savekit', run: ours(record, one) },
+        { name: 'savekit', run: () => readRecord(one) },
+        { name: 'savekit decode()', run: ours(record, one) },
+        ...interpreted({ run: ours(plainRecord, one) }),
         { name: 'DataView (hand-written)', run: handOne },
         { name: 'binary-parser', run: () => bpRecord.parse(one), check: () => plain(bpRecord.parse(one)) },
         { name: 'restructure', run: () => rsRecord.fromBuffer(one), check: () => plain(rsRecord.fromBuffer(one)) },
@@ -124,6 +134,7 @@ export async function cases(quick) {
       ours: 'savekit',
       peers: [
         { name: 'savekit', run: ours(records, bytes) },
+        ...interpreted({ run: ours(plainRecords, bytes) }),
         { name: 'DataView (hand-written)', run: handMany },
         {
           name: 'binary-parser',

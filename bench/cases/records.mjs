@@ -10,6 +10,7 @@ import {
   array,
   checksum,
   chunkList,
+  compile,
   compression,
   crc32,
   decode,
@@ -398,7 +399,11 @@ async function kaitaiPeer() {
 
 // ---- the cases -------------------------------------------------------------------------------------
 
-export async function cases(quick) {
+export async function cases(quick, { compare = false } = {}) {
+  // savekit runs compiled codecs; --compare adds the interpreted ones (the same declarations).
+  const recordsCompiled = compile(recordsFile);
+  const chunkedCompiled = compile(chunkedFile);
+  const interpreted = (peer) => (compare ? [{ name: 'savekit (interpreted)', ...peer }] : []);
   const count = quick ? 200 : 20_000;
   const doc = { magic: 'RLSV', version: 2, players: players(count, 11) };
   const bytes = must(encode(recordsFile, doc));
@@ -436,7 +441,8 @@ export async function cases(quick) {
       ours: 'savekit',
       ...options,
       peers: [
-        { name: 'savekit', run: () => must(decode(recordsFile, bytes)).value },
+        { name: 'savekit', run: () => must(decode(recordsCompiled, bytes)).value },
+        ...interpreted({ run: () => must(decode(recordsFile, bytes)).value }),
         { name: 'DataView (hand-written)', run: () => handReadRecords(bytes) },
         { name: 'binary-parser', run: () => bp.parse(bytes), check: () => bp.clean(bp.parse(bytes)) },
         { name: 'restructure', run: () => rs.parse(bytes), check: () => rs.clean(rs.parse(bytes)) },
@@ -451,7 +457,8 @@ export async function cases(quick) {
       ours: 'savekit',
       ...options,
       peers: [
-        { name: 'savekit', run: () => must(encode(recordsFile, doc)) },
+        { name: 'savekit', run: () => must(encode(recordsCompiled, doc)) },
+        ...interpreted({ run: () => must(encode(recordsFile, doc)) }),
         { name: 'DataView (hand-written)', run: () => handWriteRecords(doc) },
         { name: 'restructure', run: () => rs.write(doc), check: () => new Uint8Array(rs.write(doc)) },
         { name: 'binary-parser', run: () => undefined, fails: 'binary-parser only decodes' },
@@ -465,7 +472,8 @@ export async function cases(quick) {
       ours: 'savekit',
       ...options,
       peers: [
-        { name: 'savekit', run: () => must(decode(chunkedFile, chunkedBytes)).value },
+        { name: 'savekit', run: () => must(decode(chunkedCompiled, chunkedBytes)).value },
+        ...interpreted({ run: () => must(decode(chunkedFile, chunkedBytes)).value }),
         { name: 'DataView + fflate + crc-32 (hand-written)', run: () => handReadChunked(chunkedBytes) },
         { name: 'binary-parser', run: () => undefined, fails: noCp437 },
         { name: 'restructure', run: () => undefined, fails: noCp437 },
@@ -483,7 +491,8 @@ export async function cases(quick) {
       ours: 'savekit',
       ...options,
       peers: [
-        { name: 'savekit', run: () => must(encode(chunkedFile, chunked)) },
+        { name: 'savekit', run: () => must(encode(chunkedCompiled, chunked)) },
+        ...interpreted({ run: () => must(encode(chunkedFile, chunked)) }),
         { name: 'DataView + fflate + crc-32 (hand-written)', run: () => handWriteChunked(chunked) },
       ],
     },

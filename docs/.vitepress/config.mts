@@ -47,6 +47,7 @@ export default defineConfig({
             { text: 'Object graphs and restore_first', link: '/guide/graphs' },
             { text: 'Errors and warnings', link: '/guide/errors' },
             { text: 'Limits and budgets', link: '/guide/limits' },
+            { text: 'Compiled codecs', link: '/guide/compiled' },
             { text: 'Lossless JSON', link: '/guide/json' },
             { text: "Entry points and the codec author's kit", link: '/guide/kit' },
           ],

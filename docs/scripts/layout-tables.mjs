@@ -145,7 +145,7 @@ if (source !== undefined) {
   for (const r of results.rows ?? []) {
     const memory = r.peakMemoryMB === undefined ? '' : `${f(r.peakMemoryMB)} MB (${f(r.peakVsInput)}× the input)`;
     lines.push(
-      `| ${r.case} | ${r.peer} | ${f(r.opsPerSecond)} | ${f(r.mbPerSecond)} | ${f(r.medianMs, 3)} | ${f(r.p95Ms, 3)} | ${r.fails ? `fails: ${String(r.fails).replace(/\|/g, '/').slice(0, 80)}` : f(r.oursVsPeer)} | ${memory} |`,
+      `| ${r.case} | ${r.peer} | ${f(r.opsPerSecond)} | ${f(r.mbPerSecond)} | ${f(r.medianMs, 3)} | ${f(r.p95Ms, 3)} | ${r.fails ? `fails: ${String(r.fails).replace(/\|/g, '/').slice(0, 80)}` : f(r.oursVsPeer) + (r.ratioSpread && !(r.ratioSpread[0] === 1 && r.ratioSpread[1] === 1) ? ` (${f(r.ratioSpread[0])}–${f(r.ratioSpread[1])})` : '')} | ${memory} |`,
     );
   }
   bench = `${lines.join('\n')}\n`;

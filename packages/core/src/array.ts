@@ -3,8 +3,9 @@
  *
  * @module
  */
+import { defineExactCodec } from './exact.js';
 import * as t from 'io-ts';
-import { defineCodec, type Codec } from './codec.js';
+import type { Codec } from './codec.js';
 import { countDef } from './def.js';
 import { checkFixedCount, countName, readCount, writeCount, type CountSpec } from './size.js';
 
@@ -32,7 +33,7 @@ export function array<A>(element: Codec<A>, count: CountSpec): Codec<A[]> {
   const fixed = typeof count === 'number' ? count : undefined;
   const name = `array(${element.name}, ${countName(count)})`;
   const elementSize = element.size;
-  return defineCodec<A[]>({
+  return defineExactCodec<A[]>({
     name,
     def: { type: 'array', element, count: countDef(count) },
     json: arrayJson(element, fixed, name),

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { defineCodec, type Codec } from './codec.js';
+import { defineExactCodec } from './exact.js';
+import type { Codec } from './codec.js';
 import { countDef } from './def.js';
 import { jsonBytes } from './json.js';
 import { checkFixedCount, countName, readCount, writeCount, type CountSpec } from './size.js';
@@ -16,7 +17,7 @@ import { checkFixedCount, countName, readCount, writeCount, type CountSpec } fro
 export function bytes(count: CountSpec): Codec<Uint8Array> {
   checkFixedCount(count, 'bytes');
   const fixed = typeof count === 'number' ? count : undefined;
-  return defineCodec<Uint8Array>({
+  return defineExactCodec<Uint8Array>({
     name: `bytes(${countName(count)})`,
     def: { type: 'bytes', count: countDef(count) },
     json: jsonBytes(fixed),

@@ -8,8 +8,9 @@
  *
  * @module
  */
+import { defineExactCodec } from './exact.js';
 import * as t from 'io-ts';
-import { defineCodec, type Codec } from './codec.js';
+import type { Codec } from './codec.js';
 import { jsonFloat } from './json.js';
 import type { Endian } from './integers.js';
 import type { Reader } from './reader.js';
@@ -73,7 +74,7 @@ export function float(
     }
     return value;
   };
-  return defineCodec<number | NaNBits>({
+  return defineExactCodec<number | NaNBits>({
     name: keep ? `${name}(nan: keep)` : name,
     def: { type: 'float', bits, endian, nan: keep ? 'keep' : 'refuse' },
     // Without 'keep' the codec reads and writes numbers only (the overloads say so), so the narrower

@@ -161,3 +161,4 @@ export {
   type SniffResult,
 } from './format.js';
 export { arrayIndex, refTo, withArrayIndexes, type IndexRef } from './array-index.js';
+export { compile, decoder } from './compile.js';

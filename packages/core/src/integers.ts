@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { defineCodec, type Codec } from './codec.js';
+import { defineExactCodec } from './exact.js';
+import type { Codec } from './codec.js';
 import { jsonBigInt, jsonInt } from './json.js';
 import type { Reader } from './reader.js';
 import type { Writer } from './writer.js';
@@ -89,7 +90,7 @@ export function int(bits: IntBits, signed: boolean, endian: Endian = 'le'): Code
   const min = signed ? -(2 ** (bits - 1)) : 0;
   const max = signed ? 2 ** (bits - 1) - 1 : 2 ** bits - 1;
   const [rawRead, rawWrite] = rawAccess(bits, signed, endian === 'le');
-  return defineCodec<number>({
+  return defineExactCodec<number>({
     name,
     def: { type: 'int', bits, signed, endian, min, max },
     json: jsonInt(name, min, max),
@@ -121,7 +122,7 @@ export function int64(signed: boolean, endian: Endian = 'le'): Codec<bigint> {
   const le = endian === 'le';
   const min = signed ? -(2n ** 63n) : 0n;
   const max = signed ? 2n ** 63n - 1n : 2n ** 64n - 1n;
-  return defineCodec<bigint>({
+  return defineExactCodec<bigint>({
     name,
     def: { type: 'int', bits: 64, signed, endian, min, max },
     json: jsonBigInt(name, min, max),

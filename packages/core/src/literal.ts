@@ -4,8 +4,9 @@
  *
  * @module
  */
+import { defineExactCodec } from './exact.js';
 import * as t from 'io-ts';
-import { defineCodec, readThroughFixed, type Codec } from './codec.js';
+import { readThroughFixed, type Codec } from './codec.js';
 import type { Reader } from './reader.js';
 
 /** The bytes of a signature written as a string of byte values (each character one byte). */
@@ -37,6 +38,15 @@ function literalJson<V extends string | number | boolean>(values: ReadonlyArray<
     : t.union(types as unknown as [t.Mixed, t.Mixed, ...t.Mixed[]])) as unknown as t.Type<V, unknown, unknown>;
 }
 
+/** A value for a message: as JSON where it has a JSON form, else as text (a bigint, a symbol). */
+function shown(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
 /**
  * A byte signature given as a string of byte values (each character one byte, `\x1A` style escapes
  * for binary). With several alternatives any of them is accepted and the value says which was found.
@@ -62,7 +72,7 @@ export function magic<const S extends readonly [string, ...string[]]>(...alterna
     const found = bytes.subarray(at, at + size);
     throw r.error('bad-magic', `expected ${encoded.map(showBytes).join(' or ')}, found ${showBytes(found)}`, at);
   };
-  return defineCodec<S[number]>({
+  return defineExactCodec<S[number]>({
     name: `magic(${alternatives.map((a) => showBytes(latin1Bytes(a))).join(' | ')})`,
     def: { type: 'magic', alternatives },
     json: literalJson(alternatives),
@@ -74,7 +84,7 @@ export function magic<const S extends readonly [string, ...string[]]>(...alterna
       if (k < 0)
         throw w.error(
           'bad-magic',
-          `expected ${alternatives.map((a) => JSON.stringify(a)).join(' or ')}, got ${JSON.stringify(value)}`,
+          `expected ${alternatives.map((a) => JSON.stringify(a)).join(' or ')}, got ${shown(value)}`,
         );
       w.append(encoded[k]!);
     },
@@ -89,7 +99,7 @@ export function literal<const V extends string | number | boolean>(
   codec: Codec<string> | Codec<number> | Codec<boolean>,
   ...values: readonly [V, ...V[]]
 ): Codec<V> {
-  return defineCodec<V>({
+  return defineExactCodec<V>({
     name: `literal(${codec.name}: ${values.map((v) => JSON.stringify(v)).join(' | ')})`,
     def: { type: 'literal', codec, values },
     json: literalJson(values),
@@ -112,7 +122,7 @@ export function literal<const V extends string | number | boolean>(
       if (!values.includes(value)) {
         throw w.error(
           'bad-magic',
-          `expected ${values.map((v) => JSON.stringify(v)).join(' or ')}, got ${JSON.stringify(value)}`,
+          `expected ${values.map((v) => JSON.stringify(v)).join(' or ')}, got ${shown(value)}`,
         );
       }
       (codec as unknown as Codec<V>).write(w, value);

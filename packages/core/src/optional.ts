@@ -4,11 +4,12 @@
  *
  * @module
  */
+import { defineExactCodec } from './exact.js';
 import * as t from 'io-ts';
-import { defineCodec, type Codec } from './codec.js';
+import type { Codec } from './codec.js';
 
 /** A field that takes no bytes and is always `undefined`. */
-export const nothing: Codec<undefined> = defineCodec<undefined>({
+export const nothing: Codec<undefined> = defineExactCodec<undefined>({
   name: 'nothing',
   def: { type: 'nothing' },
   json: t.undefined,
@@ -39,7 +40,7 @@ function orUndefined<A>(codec: Codec<A>): t.Type<A | undefined, unknown, unknown
  * ```
  */
 export function optional<A>(codec: Codec<A>): Codec<A | undefined> {
-  return defineCodec<A | undefined>({
+  return defineExactCodec<A | undefined>({
     name: `optional(${codec.name})`,
     def: { type: 'optional', codec },
     json: orUndefined(codec),

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { defineExactCodec } from './exact.js';
 import * as t from 'io-ts';
 import { defineCodec, type Codec } from './codec.js';
 import { jsonBytes } from './json.js';
@@ -42,7 +43,7 @@ function writePad(w: Writer, count: number, fill: number, value: Padding): void 
 
 /** `count` bytes of padding, normally `fill` (default 0). */
 export function padding(count: number, fill = 0): Codec<Padding> {
-  return defineCodec<Padding>({
+  return defineExactCodec<Padding>({
     name: `padding(${count})`,
     def: { type: 'padding', to: 'count', count, fill },
     json: paddingJson,

@@ -5,8 +5,9 @@
  *
  * @module
  */
+import { defineExactCodec } from './exact.js';
 import * as t from 'io-ts';
-import { defineCodec, type Codec } from './codec.js';
+import type { Codec } from './codec.js';
 import { TextCodingError, textEncoding, type EncodingName, type TextEncoding } from './encodings.js';
 import { jsonBytes } from './json.js';
 import type { Reader } from './reader.js';
@@ -54,7 +55,7 @@ function encodeText(w: Writer, encoding: TextEncoding, text: string): Uint8Array
  */
 export function cstring(encoding: EncodingName = 'utf8'): Codec<string> {
   const enc = textEncoding(encoding);
-  return defineCodec<string>({
+  return defineExactCodec<string>({
     name: `cstring(${encoding})`,
     def: { type: 'string', encoding, termination: { type: 'nul' } },
     json: textJson(enc),
@@ -82,7 +83,7 @@ export function cstring(encoding: EncodingName = 'utf8'): Codec<string> {
  */
 export function pstring(length: Codec<number>, encoding: EncodingName = 'utf8'): Codec<string> {
   const enc = textEncoding(encoding);
-  return defineCodec<string>({
+  return defineExactCodec<string>({
     name: `pstring(${length.name}, ${encoding})`,
     def: { type: 'string', encoding, termination: { type: 'prefix', length } },
     json: textJson(enc),
@@ -153,7 +154,7 @@ export function fixedString(
     unknown,
     unknown
   >;
-  return defineCodec<string | TextWithTail>({
+  return defineExactCodec<string | TextWithTail>({
     name: `fixedString(${size}, ${encoding})`,
     def: { type: 'string', encoding, termination: { type: 'fixed', size, pad, tail: keepTail ? 'keep' : 'refuse' } },
     json,

@@ -1,0 +1,1291 @@
+/**
+ * Compiled codecs: a codec tree turned, from its typed definitions, into specialised closures for
+ * decoding and encoding, with the interpreted codec as the reference for every error.
+ *
+ * How it stays exact:
+ * - A subtree the compiler knows completely (integers, floats, magic, literals, padding, strings,
+ *   bytes, structs and arrays of those) is *pure*: it touches nothing but the position and the work
+ *   budget, keeps no path, and fixed-layout runs are read at known offsets after one bounds check.
+ *   Any failure in it — a short read, a bad value, a spent budget — throws, and the subtree is read
+ *   again by the interpreted codec from where it started (its checkpoint is just the position and
+ *   the work spent), which gives today's error, path and offset, byte for byte.
+ * - Anything else (custom codecs, transforms, pointers, unions, …) runs interpreted. Structs around
+ *   such a subtree keep the path for it and spend work exactly when the interpreter does, so what
+ *   it reads, warns and throws is what it would be without compiling.
+ * - Tracing (`trace: true`) decodes interpreted.
+ *
+ * No source is generated and nothing is evaluated, so compiled codecs work under a Content Security
+ * Policy without `unsafe-eval`.
+ *
+ * @module
+ */
+import { defaultBudgetLimits, DecodeBudget } from './budget.js';
+import { decodeOrThrow, defineCodec, readChild, writeChild, type AnyCodec, type Codec } from './codec.js';
+import type { DefCount } from './def.js';
+import { ascii, textEncoding, type EncodingName } from './encodings.js';
+import { isExact } from './exact.js';
+import { resolveDecodeOptions } from './options.js';
+import { Reader, ReadState } from './reader.js';
+import { rebuildFields } from './rebuild.js';
+import { chooseCodec, type FieldSpec } from './struct.js';
+import type { Writer } from './writer.js';
+
+const DEFAULT_OPTIONS = Object.freeze(resolveDecodeOptions(undefined));
+
+// ---- plans -----------------------------------------------------------------------------------------
+
+// biome-ignore lint/suspicious/noExplicitAny: a value of any codec of the tree, checked by the plan that writes it
+type Value = any;
+/** A dependent struct field: a codec chosen from the fields before it. */
+type Dependent = (parent: Value) => AnyCodec;
+type ReadAt = (r: Reader, at: number) => unknown;
+type WriteAt = (w: Writer, at: number, value: Value) => void;
+
+/** How a compiled subtree reads. */
+interface ReadPlan {
+  /** Touches only the position and the work budget; throws anything on failure. */
+  readonly pure: boolean;
+  /** Size in bytes when `at` is given (a fixed-layout run). */
+  readonly size: number;
+  /** Work units the interpreted codec's `read` spends on one value (for fixed-layout plans). */
+  readonly work: number;
+  /** Reads a fixed-layout value at `at` without bounds checks or moving; throws on bad bytes. */
+  readonly at: ReadAt | undefined;
+  /** Reads one value at the position (pure plans throw anything on failure; impure ones are exact). */
+  readonly read: (r: Reader) => unknown;
+}
+
+/** How a compiled subtree writes. */
+interface WritePlan {
+  /** Touches only the output; throws anything on a value it cannot write. */
+  readonly pure: boolean;
+  /** Size in bytes when `at` is given. */
+  readonly size: number;
+  /** Writes a fixed-layout value at `at`, where room was made; throws on a bad value. */
+  readonly at: WriteAt | undefined;
+  /** Writes one value (pure plans throw anything on failure; impure ones are exact). */
+  readonly write: (w: Writer, value: Value) => void;
+  /** Bytes the value will take, when that is cheap to know (to size the output once). */
+  readonly measure: ((value: Value) => number | undefined) | undefined;
+}
+
+/** Thrown by pure plans: the value of the throw does not matter, only that the subtree failed. */
+const BAIL: unknown = Object.freeze({ bail: true });
+
+function spend(r: Reader, units: number): void {
+  const budget = r.state.budget;
+  const total = budget.workSpent + units;
+  if (total > budget.limits.maxWork) throw BAIL;
+  budget.workSpent = total;
+}
+
+function fixedRead(size: number, work: number, at: ReadAt): ReadPlan {
+  return {
+    pure: true,
+    size,
+    work,
+    at,
+    read:
+      work === 0
+        ? (r) => {
+            const start = r.pos;
+            if (r.end - start < size) throw BAIL;
+            const value = at(r, start);
+            r.pos = start + size;
+            return value;
+          }
+        : (r) => {
+            const start = r.pos;
+            if (r.end - start < size) throw BAIL;
+            spend(r, work);
+            const value = at(r, start);
+            r.pos = start + size;
+            return value;
+          },
+  };
+}
+
+function fixedWrite(size: number, at: WriteAt): WritePlan {
+  return {
+    pure: true,
+    size,
+    at,
+    write(w, value) {
+      const start = w.ensure(size);
+      at(w, start, value);
+      w.length = start + size;
+    },
+    measure: () => size,
+  };
+}
+
+/** A subtree the compiler leaves to the interpreter. */
+function interpretedRead(codec: AnyCodec): ReadPlan {
+  return { pure: false, size: 0, work: 0, at: undefined, read: (r) => codec.read(r) };
+}
+
+function interpretedWrite(codec: AnyCodec): WritePlan {
+  return { pure: false, size: 0, at: undefined, write: (w, v) => codec.write(w, v), measure: undefined };
+}
+
+/** A leaf the compiler runs as it is: it only moves the position and throws (with a path it need not keep). */
+function leafRead(codec: AnyCodec): ReadPlan {
+  return { pure: true, size: 0, work: 0, at: undefined, read: (r) => codec.read(r) };
+}
+
+function leafWrite(codec: AnyCodec): WritePlan {
+  return { pure: true, size: 0, at: undefined, write: (w, v) => codec.write(w, v), measure: undefined };
+}
+
+// ---- integers and floats ---------------------------------------------------------------------------
+
+function intReadAt(bits: number, signed: boolean, le: boolean): ReadAt | undefined {
+  switch (bits) {
+    case 8:
+      return signed ? (r, at) => r.view.getInt8(at) : (r, at) => r.bytes[at];
+    case 16:
+      return signed ? (r, at) => r.view.getInt16(at, le) : (r, at) => r.view.getUint16(at, le);
+    case 32:
+      return signed ? (r, at) => r.view.getInt32(at, le) : (r, at) => r.view.getUint32(at, le);
+    default:
+      return undefined;
+  }
+}
+
+function intWriteAt(bits: number, signed: boolean, le: boolean): WriteAt | undefined {
+  // Each check is true exactly of the integers of the codec's range (so not of NaN, fractions,
+  // strings or booleans): the value survives a round trip through the width's integer operation.
+  switch (bits) {
+    case 8:
+      return signed
+        ? (w, at, v) => {
+            if ((v << 24) >> 24 !== v) throw BAIL;
+            w.buf[at] = v;
+          }
+        : (w, at, v) => {
+            if ((v & 0xff) !== v) throw BAIL;
+            w.buf[at] = v;
+          };
+    case 16:
+      return signed
+        ? (w, at, v) => {
+            if ((v << 16) >> 16 !== v) throw BAIL;
+            w.view.setInt16(at, v, le);
+          }
+        : (w, at, v) => {
+            if ((v & 0xffff) !== v) throw BAIL;
+            w.view.setUint16(at, v, le);
+          };
+    case 32:
+      return signed
+        ? (w, at, v) => {
+            if ((v | 0) !== v) throw BAIL;
+            w.view.setInt32(at, v, le);
+          }
+        : (w, at, v) => {
+            if (v >>> 0 !== v) throw BAIL;
+            w.view.setUint32(at, v, le);
+          };
+    default:
+      return undefined;
+  }
+}
+
+/** Numbers only (a kept NaN's bits, an object, are written by the interpreter). */
+function floatWriteAt(bits: 32 | 64, le: boolean): WriteAt {
+  return bits === 64
+    ? (w, at, v) => {
+        if (typeof v !== 'number') throw BAIL;
+        w.view.setFloat64(at, v, le);
+      }
+    : (w, at, v) => {
+        if (typeof v !== 'number' || (Math.fround(v) !== v && !Number.isNaN(v))) throw BAIL;
+        w.view.setFloat32(at, v, le);
+      };
+}
+
+/** A fixed-size leaf that offers `readFixed`/`writeFixed`: used as they are. */
+function offeredRead(codec: AnyCodec): ReadPlan {
+  return codec.readFixed !== undefined && codec.size !== undefined
+    ? fixedRead(codec.size, 0, codec.readFixed)
+    : leafRead(codec);
+}
+
+function offeredWrite(codec: AnyCodec): WritePlan {
+  return codec.writeFixed !== undefined && codec.size !== undefined
+    ? fixedWrite(codec.size, codec.writeFixed)
+    : leafWrite(codec);
+}
+
+// ---- strings ---------------------------------------------------------------------------------------
+
+const utf8Decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const utf8Encoder = new TextEncoder();
+/** Below this many bytes a loop in JavaScript beats a call into `TextDecoder`/`TextEncoder`. */
+const SHORT_TEXT = 48;
+
+/**
+ * UTF-8 of `bytes[start, end)` decoded in JavaScript, refusing what a fatal `TextDecoder` refuses
+ * (overlong forms, surrogates, code points past U+10FFFF, truncated sequences): it throws then.
+ */
+function decodeUtf8(bytes: Uint8Array, start: number, end: number): string {
+  let out = '';
+  let i = start;
+  while (i < end) {
+    const b = bytes[i]!;
+    if (b < 0x80) {
+      out += String.fromCharCode(b);
+      i++;
+      continue;
+    }
+    let cp: number;
+    if (b >= 0xc2 && b <= 0xdf) {
+      const c1 = bytes[i + 1]!;
+      if (i + 1 >= end || (c1 & 0xc0) !== 0x80) throw BAIL;
+      cp = ((b & 0x1f) << 6) | (c1 & 0x3f);
+      i += 2;
+    } else if (b >= 0xe0 && b <= 0xef) {
+      const c1 = bytes[i + 1]!;
+      const c2 = bytes[i + 2]!;
+      if (i + 2 >= end || (c1 & 0xc0) !== 0x80 || (c2 & 0xc0) !== 0x80) throw BAIL;
+      cp = ((b & 0x0f) << 12) | ((c1 & 0x3f) << 6) | (c2 & 0x3f);
+      if (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff)) throw BAIL;
+      i += 3;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      const c1 = bytes[i + 1]!;
+      const c2 = bytes[i + 2]!;
+      const c3 = bytes[i + 3]!;
+      if (i + 3 >= end || (c1 & 0xc0) !== 0x80 || (c2 & 0xc0) !== 0x80 || (c3 & 0xc0) !== 0x80) throw BAIL;
+      cp = ((b & 0x07) << 18) | ((c1 & 0x3f) << 12) | ((c2 & 0x3f) << 6) | (c3 & 0x3f);
+      if (cp < 0x10000 || cp > 0x10ffff) throw BAIL;
+      i += 4;
+      out += String.fromCharCode(0xd800 + ((cp - 0x10000) >> 10), 0xdc00 + ((cp - 0x10000) & 0x3ff));
+      continue;
+    } else {
+      throw BAIL;
+    }
+    out += String.fromCharCode(cp);
+  }
+  return out;
+}
+
+/** `bytes[start, end)` as text: short runs decoded here, long ones by the platform. Throws on bad text. */
+function textReader(encoding: EncodingName): (bytes: Uint8Array, start: number, end: number) => string {
+  switch (encoding) {
+    case 'utf8':
+      return (bytes, start, end) =>
+        end - start <= SHORT_TEXT ? decodeUtf8(bytes, start, end) : utf8Decoder.decode(bytes.subarray(start, end));
+    case 'ascii':
+      return (bytes, start, end) => {
+        if (end - start > SHORT_TEXT) return ascii.decode(bytes.subarray(start, end));
+        let out = '';
+        for (let i = start; i < end; i++) {
+          const b = bytes[i]!;
+          if (b > 0x7f) throw BAIL;
+          out += String.fromCharCode(b);
+        }
+        return out;
+      };
+    default: {
+      const enc = textEncoding(encoding);
+      return (bytes, start, end) => enc.decode(bytes.subarray(start, end));
+    }
+  }
+}
+
+/** UTF-8 length of `text`; throws on a lone surrogate (which cannot be encoded). */
+function utf8Length(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (!(next >= 0xdc00 && next <= 0xdfff)) throw BAIL;
+      n += 2; // two UTF-16 units, four bytes
+      i++;
+    } else if (c >= 0xdc00 && c <= 0xdfff) throw BAIL;
+    else n += 2;
+  }
+  return n;
+}
+
+/** Writes `text` as UTF-8 at `at` (room made, length known valid). */
+function writeUtf8(buf: Uint8Array, at: number, text: string, length: number): void {
+  if (length > SHORT_TEXT) {
+    utf8Encoder.encodeInto(text, buf.subarray(at, at + length));
+    return;
+  }
+  for (let i = 0; i < text.length; i++) {
+    let c = text.charCodeAt(i);
+    if (c < 0x80) buf[at++] = c;
+    else if (c < 0x800) {
+      buf[at++] = 0xc0 | (c >> 6);
+      buf[at++] = 0x80 | (c & 0x3f);
+    } else if (c >= 0xd800 && c <= 0xdbff) {
+      c = 0x10000 + ((c - 0xd800) << 10) + (text.charCodeAt(++i) - 0xdc00);
+      buf[at++] = 0xf0 | (c >> 18);
+      buf[at++] = 0x80 | ((c >> 12) & 0x3f);
+      buf[at++] = 0x80 | ((c >> 6) & 0x3f);
+      buf[at++] = 0x80 | (c & 0x3f);
+    } else {
+      buf[at++] = 0xe0 | (c >> 12);
+      buf[at++] = 0x80 | ((c >> 6) & 0x3f);
+      buf[at++] = 0x80 | (c & 0x3f);
+    }
+  }
+}
+
+function pstringRead(codec: AnyCodec, length: Codec<number>, encoding: EncodingName, plans: Plans): ReadPlan {
+  const prefix = plans.read(length);
+  if (!prefix.pure) return interpretedRead(codec);
+  if (encoding === 'cp437') return leafRead(codec);
+  const readPrefix = prefix.read;
+  const text = textReader(encoding);
+  return {
+    pure: true,
+    size: 0,
+    work: 0,
+    at: undefined,
+    read(r) {
+      const count = readPrefix(r) as number;
+      const start = r.pos;
+      if (!(count >= 0 && count <= r.end - start)) throw BAIL;
+      const value = text(r.bytes, start, start + count);
+      r.pos = start + count;
+      return value;
+    },
+  };
+}
+
+function pstringWrite(codec: AnyCodec, length: Codec<number>, encoding: EncodingName, plans: Plans): WritePlan {
+  const prefix = plans.write(length);
+  if (!prefix.pure) return interpretedWrite(codec);
+  if (encoding !== 'utf8') return leafWrite(codec);
+  const writePrefix = prefix.write;
+  return {
+    pure: true,
+    size: 0,
+    at: undefined,
+    write(w, text) {
+      if (typeof text !== 'string') throw BAIL;
+      const n = utf8Length(text);
+      writePrefix(w, n);
+      const at = w.ensure(n);
+      writeUtf8(w.buf, at, text, n);
+      w.length = at + n;
+    },
+    measure: undefined,
+  };
+}
+
+// ---- unrolled runs ---------------------------------------------------------------------------------
+// A loop over field names makes every store a megamorphic keyed store; one closure per run length,
+// with the names and readers captured, gives each store site one name per struct (what generated
+// code would have), without generating code.
+
+type Fill = (out: Record<string, unknown>, r: Reader, at: number) => void;
+type Store = (w: Writer, at: number, value: Record<string, unknown>) => void;
+
+/** Stores the fields of a run into `out`, read at their offsets from `at`. */
+function runFill(names: string[], offsets: number[], readers: ReadAt[]): Fill {
+  if (names.length > 8) {
+    const head = runFill(names.slice(0, 8), offsets.slice(0, 8), readers.slice(0, 8));
+    const tail = runFill(names.slice(8), offsets.slice(8), readers.slice(8));
+    return (out, r, at) => {
+      head(out, r, at);
+      tail(out, r, at);
+    };
+  }
+
+  const [n0, n1, n2, n3, n4, n5, n6, n7] = names as [string, string, string, string, string, string, string, string];
+  const [o0, o1, o2, o3, o4, o5, o6, o7] = offsets as [number, number, number, number, number, number, number, number];
+  const [f0, f1, f2, f3, f4, f5, f6, f7] = readers as [ReadAt, ReadAt, ReadAt, ReadAt, ReadAt, ReadAt, ReadAt, ReadAt];
+  switch (names.length) {
+    case 1:
+      return (out, r, at) => {
+        out[n0] = f0(r, at + o0);
+      };
+    case 2:
+      return (out, r, at) => {
+        out[n0] = f0(r, at + o0);
+        out[n1] = f1(r, at + o1);
+      };
+    case 3:
+      return (out, r, at) => {
+        out[n0] = f0(r, at + o0);
+        out[n1] = f1(r, at + o1);
+        out[n2] = f2(r, at + o2);
+      };
+    case 4:
+      return (out, r, at) => {
+        out[n0] = f0(r, at + o0);
+        out[n1] = f1(r, at + o1);
+        out[n2] = f2(r, at + o2);
+        out[n3] = f3(r, at + o3);
+      };
+    case 5:
+      return (out, r, at) => {
+        out[n0] = f0(r, at + o0);
+        out[n1] = f1(r, at + o1);
+        out[n2] = f2(r, at + o2);
+        out[n3] = f3(r, at + o3);
+        out[n4] = f4(r, at + o4);
+      };
+    case 6:
+      return (out, r, at) => {
+        out[n0] = f0(r, at + o0);
+        out[n1] = f1(r, at + o1);
+        out[n2] = f2(r, at + o2);
+        out[n3] = f3(r, at + o3);
+        out[n4] = f4(r, at + o4);
+        out[n5] = f5(r, at + o5);
+      };
+    case 7:
+      return (out, r, at) => {
+        out[n0] = f0(r, at + o0);
+        out[n1] = f1(r, at + o1);
+        out[n2] = f2(r, at + o2);
+        out[n3] = f3(r, at + o3);
+        out[n4] = f4(r, at + o4);
+        out[n5] = f5(r, at + o5);
+        out[n6] = f6(r, at + o6);
+      };
+    case 8:
+      return (out, r, at) => {
+        out[n0] = f0(r, at + o0);
+        out[n1] = f1(r, at + o1);
+        out[n2] = f2(r, at + o2);
+        out[n3] = f3(r, at + o3);
+        out[n4] = f4(r, at + o4);
+        out[n5] = f5(r, at + o5);
+        out[n6] = f6(r, at + o6);
+        out[n7] = f7(r, at + o7);
+      };
+    default:
+      return () => {};
+  }
+}
+
+/** Writes the fields of a run of `value` at their offsets from `at`. */
+function runStore(names: string[], offsets: number[], writers: WriteAt[]): Store {
+  if (names.length > 8) {
+    const head = runStore(names.slice(0, 8), offsets.slice(0, 8), writers.slice(0, 8));
+    const tail = runStore(names.slice(8), offsets.slice(8), writers.slice(8));
+    return (w, at, value) => {
+      head(w, at, value);
+      tail(w, at, value);
+    };
+  }
+  const [n0, n1, n2, n3, n4, n5, n6, n7] = names as [string, string, string, string, string, string, string, string];
+  const [o0, o1, o2, o3, o4, o5, o6, o7] = offsets as [number, number, number, number, number, number, number, number];
+  const [f0, f1, f2, f3, f4, f5, f6, f7] = writers as [
+    WriteAt,
+    WriteAt,
+    WriteAt,
+    WriteAt,
+    WriteAt,
+    WriteAt,
+    WriteAt,
+    WriteAt,
+  ];
+  switch (names.length) {
+    case 1:
+      return (w, at, value) => {
+        f0(w, at + o0, value[n0]);
+      };
+    case 2:
+      return (w, at, value) => {
+        f0(w, at + o0, value[n0]);
+        f1(w, at + o1, value[n1]);
+      };
+    case 3:
+      return (w, at, value) => {
+        f0(w, at + o0, value[n0]);
+        f1(w, at + o1, value[n1]);
+        f2(w, at + o2, value[n2]);
+      };
+    case 4:
+      return (w, at, value) => {
+        f0(w, at + o0, value[n0]);
+        f1(w, at + o1, value[n1]);
+        f2(w, at + o2, value[n2]);
+        f3(w, at + o3, value[n3]);
+      };
+    case 5:
+      return (w, at, value) => {
+        f0(w, at + o0, value[n0]);
+        f1(w, at + o1, value[n1]);
+        f2(w, at + o2, value[n2]);
+        f3(w, at + o3, value[n3]);
+        f4(w, at + o4, value[n4]);
+      };
+    case 6:
+      return (w, at, value) => {
+        f0(w, at + o0, value[n0]);
+        f1(w, at + o1, value[n1]);
+        f2(w, at + o2, value[n2]);
+        f3(w, at + o3, value[n3]);
+        f4(w, at + o4, value[n4]);
+        f5(w, at + o5, value[n5]);
+      };
+    case 7:
+      return (w, at, value) => {
+        f0(w, at + o0, value[n0]);
+        f1(w, at + o1, value[n1]);
+        f2(w, at + o2, value[n2]);
+        f3(w, at + o3, value[n3]);
+        f4(w, at + o4, value[n4]);
+        f5(w, at + o5, value[n5]);
+        f6(w, at + o6, value[n6]);
+      };
+    case 8:
+      return (w, at, value) => {
+        f0(w, at + o0, value[n0]);
+        f1(w, at + o1, value[n1]);
+        f2(w, at + o2, value[n2]);
+        f3(w, at + o3, value[n3]);
+        f4(w, at + o4, value[n4]);
+        f5(w, at + o5, value[n5]);
+        f6(w, at + o6, value[n6]);
+        f7(w, at + o7, value[n7]);
+      };
+    default:
+      return () => {};
+  }
+}
+
+// ---- structs ---------------------------------------------------------------------------------------
+
+function isCodec(spec: FieldSpec): spec is AnyCodec {
+  return typeof spec === 'object' && spec !== null;
+}
+
+/** The placeholder the interpreted struct puts in its template, so values have the same shape. */
+function placeholder(spec: FieldSpec): unknown {
+  if (!isCodec(spec)) return undefined;
+  const def = spec.def;
+  if (def.type === 'int') return def.bits <= 24 ? 0 : def.bits === 64 ? undefined : 0.5;
+  if (def.type === 'float') return 0.5;
+  return undefined;
+}
+
+/** A step of a struct's reading: a fixed-layout run of fields, or one field. */
+type ReadStep =
+  | {
+      readonly kind: 'run';
+      readonly first: number;
+      readonly names: string[];
+      readonly offsets: number[];
+      readonly readers: ReadAt[];
+      readonly size: number;
+      readonly work: number;
+      fill: Fill;
+    }
+  | { readonly kind: 'field'; readonly index: number; readonly plan: ReadPlan }
+  | { readonly kind: 'dependent'; readonly index: number; readonly spec: Dependent };
+
+function structRead(codec: AnyCodec, names: string[], specs: FieldSpec[], plans: Plans): ReadPlan {
+  const count = names.length;
+  const template: Record<string, unknown> = {};
+  for (let i = 0; i < count; i++) template[names[i]!] = placeholder(specs[i]!);
+  const fieldPlans = specs.map((s) => (isCodec(s) ? plans.read(s) : undefined));
+  // Consecutive fixed-layout fields form a run: one bounds check and one work charge for all.
+  const steps: ReadStep[] = [];
+  for (let i = 0; i < count; i++) {
+    const spec = specs[i]!;
+    const plan = fieldPlans[i];
+    if (plan === undefined) {
+      steps.push({ kind: 'dependent', index: i, spec: spec as Dependent });
+    } else if (plan.pure && plan.at !== undefined) {
+      const last = steps[steps.length - 1];
+      const run =
+        last?.kind === 'run'
+          ? last
+          : {
+              kind: 'run' as const,
+              first: i,
+              names: [],
+              offsets: [],
+              readers: [],
+              size: 0,
+              work: 0,
+              fill: (() => {}) as Fill,
+            };
+      if (run !== last) steps.push(run);
+      run.names.push(names[i]!);
+      run.offsets.push(run.size);
+      run.readers.push(plan.at);
+      (run as { size: number }).size += plan.size;
+      (run as { work: number }).work += 1 + plan.work;
+    } else {
+      steps.push({ kind: 'field', index: i, plan });
+    }
+  }
+  for (const step of steps) if (step.kind === 'run') step.fill = runFill(step.names, step.offsets, step.readers);
+  const pure = fieldPlans.every((p) => p?.pure);
+
+  const only = steps.length === 1 ? steps[0] : undefined;
+  if (pure && only?.kind === 'run') {
+    // The whole struct is one fixed-layout run.
+    // Values start as copies of the template, as the interpreter's do: fields already in place
+    // with the representation they will hold (an empty object grown field by field measured
+    // slower once the garbage collector's share is counted).
+    const fill = only.fill;
+    // The work the interpreter spends: none when it reads the struct at offsets (`readFixed`).
+    const work = codec.readFixed !== undefined ? 0 : only.work;
+    return fixedRead(only.size, work, (r, at) => {
+      const out: Record<string, unknown> = { ...template };
+      fill(out, r, at);
+      return out;
+    });
+  }
+  if (pure) {
+    return {
+      pure: true,
+      size: 0,
+      work: 0,
+      at: undefined,
+      read(r) {
+        const out: Record<string, unknown> = { ...template };
+        for (const step of steps) {
+          if (step.kind === 'run') {
+            const at = r.pos;
+            if (r.end - at < step.size) throw BAIL;
+            spend(r, step.work);
+            step.fill(out, r, at);
+            r.pos = at + step.size;
+          } else if (step.kind === 'field') {
+            spend(r, 1);
+            out[names[step.index]!] = step.plan.read(r);
+          }
+        }
+        return out;
+      },
+    };
+  }
+  // A struct the interpreter reads at offsets (every field offers `readFixed`, a custom codec among
+  // them) spends no work and keeps no path: reading it as it does is already the fast way.
+  if (codec.readFixed !== undefined) return interpretedRead(codec);
+  // Some field runs interpreted (or is chosen at run time): the path is kept for those fields and
+  // work is spent field by field, as the interpreter does, so what they do is exactly what it does.
+  // A pure field or run that fails is read again by the interpreter from its start.
+  const redoRun = (r: Reader, out: Record<string, unknown>, step: Extract<ReadStep, { kind: 'run' }>) => {
+    for (let k = 0; k < step.names.length; k++) {
+      const i = step.first + k;
+      out[names[i]!] = readChild(r, names[i]!, specs[i] as AnyCodec);
+    }
+  };
+  const readField = (r: Reader, key: string, child: AnyCodec, plan: ReadPlan): unknown => {
+    if (!plan.pure) {
+      const path = r.state.path;
+      path.push(key);
+      r.work(1);
+      const value = plan.read(r);
+      path.pop();
+      return value;
+    }
+    const start = r.pos;
+    const budget = r.state.budget;
+    const work = budget.workSpent;
+    try {
+      spend(r, 1);
+      return plan.read(r);
+    } catch {
+      r.pos = start;
+      budget.workSpent = work;
+      return readChild(r, key, child);
+    }
+  };
+  return {
+    pure: false,
+    size: 0,
+    work: 0,
+    at: undefined,
+    read(r) {
+      const out: Record<string, unknown> = { ...template };
+      for (const step of steps) {
+        if (step.kind === 'run') {
+          const at = r.pos;
+          const budget = r.state.budget;
+          const work = budget.workSpent;
+          try {
+            if (r.end - at < step.size) throw BAIL;
+            spend(r, step.work);
+            step.fill(out, r, at);
+            r.pos = at + step.size;
+          } catch {
+            r.pos = at;
+            budget.workSpent = work;
+            redoRun(r, out, step);
+          }
+        } else if (step.kind === 'field') {
+          const key = names[step.index]!;
+          out[key] = readField(r, key, specs[step.index] as AnyCodec, step.plan);
+        } else {
+          const key = names[step.index]!;
+          const child = chooseCodec(r, key, step.spec, out);
+          out[key] = readField(r, key, child, plans.read(child));
+        }
+      }
+      return out;
+    },
+  };
+}
+
+function structWrite(codec: AnyCodec, names: string[], specs: FieldSpec[], plans: Plans): WritePlan {
+  // `rebuild` fields change what the struct writes: the interpreter does that.
+  if (rebuildFields(names, specs) !== undefined) return interpretedWrite(codec);
+  const count = names.length;
+  const fieldPlans = specs.map((s) => (isCodec(s) ? plans.write(s) : undefined));
+  const pure = fieldPlans.every((p) => p?.pure);
+  if (pure && fieldPlans.every((p) => p!.at !== undefined)) {
+    const offsets: number[] = [];
+    let size = 0;
+    for (const p of fieldPlans) {
+      offsets.push(size);
+      size += p!.size;
+    }
+    const store = runStore(
+      names,
+      offsets,
+      fieldPlans.map((p) => p!.at!),
+    );
+    return fixedWrite(size, (w, at, value) => {
+      if (typeof value !== 'object' || value === null) throw BAIL;
+      store(w, at, value);
+    });
+  }
+  if (pure) {
+    const writes = fieldPlans.map((p) => p!.write);
+    const measures = fieldPlans.map((p) => p!.measure);
+    const measurable = measures.every((m) => m !== undefined);
+    return {
+      pure: true,
+      size: 0,
+      at: undefined,
+      write(w, value) {
+        if (typeof value !== 'object' || value === null) throw BAIL;
+        for (let i = 0; i < count; i++) writes[i]!(w, value[names[i]!]);
+      },
+      measure: measurable
+        ? (value) => {
+            if (typeof value !== 'object' || value === null) return undefined;
+            let total = 0;
+            for (let i = 0; i < count; i++) {
+              const n = measures[i]!(value[names[i]!]);
+              if (n === undefined) return undefined;
+              total += n;
+            }
+            return total;
+          }
+        : undefined,
+    };
+  }
+  const writeField = (w: Writer, key: string, child: AnyCodec, plan: WritePlan, value: unknown): void => {
+    if (!plan.pure) {
+      const path = w.state.path;
+      path.push(key);
+      plan.write(w, value);
+      path.pop();
+      return;
+    }
+    const start = w.length;
+    try {
+      plan.write(w, value);
+    } catch {
+      w.length = start;
+      writeChild(w, key, child, value);
+    }
+  };
+  return {
+    pure: false,
+    size: 0,
+    at: undefined,
+    write(w, value) {
+      // A value that is not an object: the interpreter says so.
+      if (typeof value !== 'object' || value === null) return codec.write(w, value);
+      for (let i = 0; i < count; i++) {
+        const key = names[i]!;
+        const spec = specs[i]!;
+        const plan = fieldPlans[i];
+        if (plan !== undefined) writeField(w, key, spec as AnyCodec, plan, value[key]);
+        else {
+          const child = chooseCodec(w, key, spec as Dependent, value);
+          writeField(w, key, child, plans.write(child), value[key]);
+        }
+      }
+    },
+    measure: undefined,
+  };
+}
+
+// ---- arrays and bytes ------------------------------------------------------------------------------
+
+/** The count of a `fixed` or `prefix` count (pure prefix plans only); throws when it is not a count. */
+function countReader(count: DefCount, plans: Plans): ((r: Reader) => number) | undefined | 'rest' {
+  if (count.type === 'rest') return 'rest';
+  if (count.type === 'fixed') {
+    const n = count.count;
+    return () => n;
+  }
+  const plan = plans.read(count.codec);
+  if (!plan.pure) return undefined;
+  const read = plan.read;
+  return (r) => {
+    const n = read(r) as number;
+    if (!Number.isSafeInteger(n) || n < 0) throw BAIL;
+    return n;
+  };
+}
+
+function arrayRead(codec: AnyCodec, element: AnyCodec, count: DefCount, plans: Plans): ReadPlan {
+  const plan = plans.read(element);
+  const readCount = countReader(count, plans);
+  if (!plan.pure || readCount === undefined) return interpretedRead(codec);
+  const minSize = element.minSize;
+  if (readCount === 'rest') {
+    const readElement = plan.read;
+    return {
+      pure: true,
+      size: 0,
+      work: 0,
+      at: undefined,
+      read(r) {
+        const out: unknown[] = [];
+        while (r.pos < r.end) {
+          spend(r, 1);
+          const start = r.pos;
+          out.push(readElement(r));
+          if (r.pos === start) throw BAIL;
+        }
+        return out;
+      },
+    };
+  }
+  const elementAt = plan.at;
+  if (elementAt !== undefined) {
+    const step = plan.size;
+    // The interpreter spends a unit per element, and reads elements that offer `readFixed` at
+    // their offsets (spending nothing more), others one by one.
+    const each = 1 + (element.readFixed !== undefined ? 0 : plan.work);
+    const readAll = (r: Reader, at: number, n: number): unknown[] => {
+      // Short arrays are made at their size (growing by pushes leaves spare room for the
+      // collector); long ones are pushed, as an array made at a large size is a slow dictionary.
+      if (n <= 1024) {
+        const out = new Array<unknown>(n);
+        for (let i = 0; i < n; i++, at += step) out[i] = elementAt(r, at);
+        return out;
+      }
+      const out: unknown[] = [];
+      for (let i = 0; i < n; i++, at += step) out.push(elementAt(r, at));
+      return out;
+    };
+    if (count.type === 'fixed') {
+      const n = count.count;
+      return fixedRead(n * step, n * each, (r, at) => readAll(r, at, n));
+    }
+    return {
+      pure: true,
+      size: 0,
+      work: 0,
+      at: undefined,
+      read(r) {
+        const n = readCount(r);
+        const start = r.pos;
+        if (n * step > r.end - start || (step === 0 && n > r.state.options.maxElements)) throw BAIL;
+        spend(r, n * each);
+        const out = readAll(r, start, n);
+        r.pos = start + n * step;
+        return out;
+      },
+    };
+  }
+  const readElement = plan.read;
+  return {
+    pure: true,
+    size: 0,
+    work: 0,
+    at: undefined,
+    read(r) {
+      const n = readCount(r);
+      if (minSize > 0 ? n * minSize > r.end - r.pos : n > r.state.options.maxElements) throw BAIL;
+      spend(r, n);
+      if (n <= 1024) {
+        const out = new Array<unknown>(n);
+        for (let i = 0; i < n; i++) out[i] = readElement(r);
+        return out;
+      }
+      const out: unknown[] = [];
+      for (let i = 0; i < n; i++) out.push(readElement(r));
+      return out;
+    },
+  };
+}
+
+function arrayWrite(codec: AnyCodec, element: AnyCodec, count: DefCount, plans: Plans): WritePlan {
+  const plan = plans.write(element);
+  let writePrefix: ((w: Writer, n: number) => void) | undefined;
+  let prefixMeasure: ((n: number) => number | undefined) | undefined;
+  if (count.type === 'prefix') {
+    const prefix = plans.write(count.codec);
+    if (!prefix.pure) return interpretedWrite(codec);
+    writePrefix = prefix.write;
+    prefixMeasure = prefix.measure;
+  }
+  if (!plan.pure) return interpretedWrite(codec);
+  const fixed = count.type === 'fixed' ? count.count : undefined;
+  const checkCount = (w: Writer, n: number) => {
+    if (fixed !== undefined) {
+      if (n !== fixed) throw BAIL;
+    } else if (writePrefix !== undefined) writePrefix(w, n);
+  };
+  const elementAt = plan.at;
+  if (elementAt !== undefined) {
+    const step = plan.size;
+    const writeAll = (w: Writer, at: number, value: unknown[]) => {
+      for (let i = 0; i < value.length; i++, at += step) elementAt(w, at, value[i]);
+    };
+    if (fixed !== undefined) {
+      return fixedWrite(fixed * step, (w, at, value) => {
+        if (!Array.isArray(value) || value.length !== fixed) throw BAIL;
+        writeAll(w, at, value);
+      });
+    }
+    return {
+      pure: true,
+      size: 0,
+      at: undefined,
+      write(w, value) {
+        if (!Array.isArray(value)) throw BAIL;
+        checkCount(w, value.length);
+        const start = w.ensure(value.length * step);
+        writeAll(w, start, value);
+        w.length = start + value.length * step;
+      },
+      measure: (value) => {
+        if (!Array.isArray(value)) return undefined;
+        const head = prefixMeasure === undefined ? 0 : prefixMeasure(value.length);
+        return head === undefined ? undefined : head + value.length * step;
+      },
+    };
+  }
+  const writeElement = plan.write;
+  return {
+    pure: true,
+    size: 0,
+    at: undefined,
+    write(w, value) {
+      if (!Array.isArray(value)) throw BAIL;
+      checkCount(w, value.length);
+      for (let i = 0; i < value.length; i++) writeElement(w, value[i]);
+    },
+    measure: undefined,
+  };
+}
+
+function bytesRead(codec: AnyCodec, count: DefCount, plans: Plans): ReadPlan {
+  if (count.type === 'fixed') {
+    const n = count.count;
+    return fixedRead(n, 0, (r, at) => r.bytes.slice(at, at + n));
+  }
+  const readCount = countReader(count, plans);
+  if (readCount === undefined) return interpretedRead(codec);
+  return leafRead(codec);
+}
+
+// ---- the compiler ----------------------------------------------------------------------------------
+
+/** Plans by codec, made once per codec (a recursive or shared codec gets one plan). */
+class Plans {
+  private readonly reads = new WeakMap<AnyCodec, ReadPlan>();
+  private readonly writes = new WeakMap<AnyCodec, WritePlan>();
+
+  read(codec: AnyCodec): ReadPlan {
+    let plan = this.reads.get(codec);
+    if (plan === undefined) {
+      plan = planRead(codec, this);
+      this.reads.set(codec, plan);
+    }
+    return plan;
+  }
+
+  write(codec: AnyCodec): WritePlan {
+    let plan = this.writes.get(codec);
+    if (plan === undefined) {
+      plan = planWrite(codec, this);
+      this.writes.set(codec, plan);
+    }
+    return plan;
+  }
+}
+
+/** One cache for every compiled codec: plans depend only on the codec. */
+const PLANS = new Plans();
+
+function planRead(codec: AnyCodec, plans: Plans): ReadPlan {
+  const compiled = compiledOf.get(codec);
+  if (compiled !== undefined) return plans.read(compiled);
+  if (!isExact(codec)) return interpretedRead(codec);
+  const def = codec.def;
+  switch (def.type) {
+    case 'int': {
+      const at = def.bits === 64 ? undefined : intReadAt(def.bits, def.signed, def.endian === 'le');
+      return at !== undefined ? fixedRead(def.bits / 8, 0, at) : offeredRead(codec);
+    }
+    case 'float':
+    case 'magic':
+      return offeredRead(codec);
+    case 'padding':
+    case 'nothing':
+      return leafRead(codec);
+    case 'string':
+      if (def.termination.type === 'prefix') return pstringRead(codec, def.termination.length, def.encoding, plans);
+      return leafRead(codec);
+    case 'bytes':
+      return bytesRead(codec, def.count, plans);
+    case 'literal': {
+      const inner = plans.read(def.codec);
+      if (!inner.pure) return interpretedRead(codec);
+      const values = def.values as ReadonlyArray<unknown>;
+      const readInner = inner.read;
+      return {
+        pure: true,
+        size: 0,
+        work: 0,
+        at: undefined,
+        read(r) {
+          const value = readInner(r);
+          if (!values.includes(value)) throw BAIL;
+          return value;
+        },
+      };
+    }
+    case 'optional': {
+      const inner = plans.read(def.codec);
+      const readInner = inner.read;
+      return {
+        pure: inner.pure,
+        size: 0,
+        work: 0,
+        at: undefined,
+        read: (r) => (r.pos < r.end ? readInner(r) : undefined),
+      };
+    }
+    case 'struct':
+      if (def.stored !== undefined) return interpretedRead(codec);
+      return structRead(
+        codec,
+        def.fields.map((f) => f.name),
+        def.fields.map((f) => f.spec),
+        plans,
+      );
+    case 'array':
+      return arrayRead(codec, def.element, def.count, plans);
+    default:
+      return interpretedRead(codec);
+  }
+}
+
+function planWrite(codec: AnyCodec, plans: Plans): WritePlan {
+  const compiled = compiledOf.get(codec);
+  if (compiled !== undefined) return plans.write(compiled);
+  if (!isExact(codec)) return interpretedWrite(codec);
+  const def = codec.def;
+  switch (def.type) {
+    case 'int': {
+      if (def.bits === 64) return leafWrite(codec);
+      const at = intWriteAt(def.bits, def.signed, def.endian === 'le');
+      return at !== undefined ? fixedWrite(def.bits / 8, at) : offeredWrite(codec);
+    }
+    case 'float':
+      return fixedWrite(def.bits / 8, floatWriteAt(def.bits, def.endian === 'le'));
+    case 'magic':
+    case 'padding':
+    case 'nothing':
+      return offeredWrite(codec);
+    case 'bytes':
+      return def.count.type !== 'prefix' || plans.write(def.count.codec).pure
+        ? offeredWrite(codec)
+        : interpretedWrite(codec);
+    case 'literal':
+      return plans.write(def.codec).pure ? offeredWrite(codec) : interpretedWrite(codec);
+    case 'string':
+      if (def.termination.type === 'prefix') return pstringWrite(codec, def.termination.length, def.encoding, plans);
+      return leafWrite(codec);
+    case 'optional':
+      // `optional` checks the bytes a present value took: the interpreter does that.
+      return interpretedWrite(codec);
+    case 'struct':
+      if (def.stored !== undefined) return interpretedWrite(codec);
+      return structWrite(
+        codec,
+        def.fields.map((f) => f.name),
+        def.fields.map((f) => f.spec),
+        plans,
+      );
+    case 'array':
+      return arrayWrite(codec, def.element, def.count, plans);
+    default:
+      return interpretedWrite(codec);
+  }
+}
+
+/** Compiled codecs, to the codec they were compiled from. */
+const compiledOf = new WeakMap<AnyCodec, AnyCodec>();
+
+/**
+ * A codec that reads and writes what `codec` does, with the same errors, warnings and values, but
+ * faster: the codec tree is compiled, from its typed definitions (`codec.def`), into specialised
+ * closures. Use the result wherever a codec goes — `decode`, `encode`, inside other codecs.
+ *
+ * - Fixed-layout runs (structs of integers, floats, magic and padding; arrays of those) are read at
+ *   known offsets with one bounds check per run and no path bookkeeping; strings take a fast path
+ *   for short text; encoding writes fixed-size runs into room made once.
+ * - Whatever the compiler does not know (custom codecs, transforms, pointers, unions, …) runs
+ *   interpreted, inside compiled structs.
+ * - On any failure the subtree that failed is read or written again by the interpreted codec from
+ *   where it started, so a `DecodeError` or `EncodeError` is the interpreted one: message, code,
+ *   path and offset. Decoding with `trace: true` runs interpreted.
+ *
+ * No code is generated or evaluated: compiled codecs run under a Content Security Policy without
+ * `unsafe-eval`. Compiling is cheap and cached (compiling the same codec twice gives the same plan).
+ *
+ * @example
+ * ```ts
+ * import { compile, decodeOrThrow, struct, u32le } from '@savekit/core';
+ * const record = compile(struct({ a: u32le, b: u32le }));
+ * decodeOrThrow(record, new Uint8Array([1, 0, 0, 0, 2, 0, 0, 0])); // { a: 1, b: 2 }
+ * ```
+ */
+export function compile<A>(codec: Codec<A>): Codec<A> {
+  const source = compiledOf.get(codec) ?? codec;
+  const readPlan = PLANS.read(source);
+  const writePlan = PLANS.write(source);
+  const interpretedRead = source.read;
+  const interpretedWrite = source.write;
+  const planned = readPlan.read;
+  const plannedWrite = writePlan.write;
+  const measure = writePlan.measure;
+  const read = readPlan.pure
+    ? (r: Reader): A => {
+        if (r.state.spans !== undefined) return interpretedRead(r);
+        const start = r.pos;
+        const budget = r.state.budget;
+        const work = budget.workSpent;
+        try {
+          return planned(r) as A;
+        } catch {
+          r.pos = start;
+          budget.workSpent = work;
+          return interpretedRead(r);
+        }
+      }
+    : (r: Reader): A => (r.state.spans !== undefined ? interpretedRead(r) : (planned(r) as A));
+  const write = writePlan.pure
+    ? (w: Writer, value: A): void => {
+        const start = w.length;
+        try {
+          if (measure !== undefined && start === 0) {
+            // Room for the whole value at once, for a value that starts an output (it then fills
+            // the buffer exactly and is handed over without a copy); not elsewhere, where sizing
+            // exactly for each value would copy the buffer each time.
+            const size = measure(value);
+            if (size !== undefined) w.presize(size);
+          }
+          plannedWrite(w, value);
+        } catch {
+          w.length = start;
+          interpretedWrite(w, value);
+        }
+      }
+    : (w: Writer, value: A): void => plannedWrite(w, value);
+  const compiled = defineCodec<A>({
+    name: source.name,
+    def: source.def,
+    json: source.json,
+    size: source.size,
+    minSize: source.minSize,
+    children: source.children,
+    read,
+    readFixed: source.readFixed,
+    writeFixed: source.writeFixed,
+    write,
+  });
+  compiledOf.set(compiled, source);
+  return compiled;
+}
+
+/**
+ * A function that decodes whole buffers with `codec` exactly as `decodeOrThrow(codec, bytes)` does
+ * with default options — same value, same `DecodeError` — for hot loops that decode many small
+ * buffers (a record per network message, a struct per call).
+ *
+ * When the codec compiles completely (no custom codecs, transforms or pointers inside; see
+ * {@link compile}), a call allocates nothing but the value: the reader, its state and budget are
+ * reused, there is no `Either` and no result object, and a `DataView` is made only when the buffer
+ * changes. Warnings cannot occur on that path. Anything else — a codec that does not compile
+ * completely, bytes that fail or leave bytes over — goes through `decodeOrThrow`, so errors are the
+ * same. A decoder is not reentrant-safe across threads; it needs no disposal.
+ *
+ * @example
+ * ```ts
+ * import { decoder, struct, u32le } from '@savekit/core';
+ * const readRecord = decoder(struct({ a: u32le, b: u32le }));
+ * readRecord(new Uint8Array([1, 0, 0, 0, 2, 0, 0, 0])); // { a: 1, b: 2 }
+ * ```
+ */
+export function decoder<A>(codec: Codec<A>): (bytes: Uint8Array) => A {
+  const source = compiledOf.get(codec) ?? codec;
+  const plan = PLANS.read(source);
+  const slow = (bytes: Uint8Array): A => decodeOrThrow(codec, bytes);
+  if (!plan.pure) return slow;
+  const planned = plan.read;
+  const fixedAt = plan.at;
+  const fixedSize = plan.size;
+  // The budget of a decode of up to MIN_WORK / 2 bytes: larger inputs take the ordinary path,
+  // whose budget grows with the input.
+  const limits = defaultBudgetLimits(0);
+  const largest = Math.floor(limits.maxWork / 2);
+  const budget = new DecodeBudget(limits);
+  const state = new ReadState(DEFAULT_OPTIONS, budget);
+  let buffer: ArrayBufferLike | undefined;
+  let reader: Reader | undefined;
+  if (fixedAt !== undefined && plan.work <= limits.maxWork) {
+    // A fixed-layout value: exactly its size, read at the buffer's offset.
+    return (bytes) => {
+      if (bytes.length !== fixedSize) return slow(bytes);
+      if (bytes.buffer !== buffer || reader === undefined) {
+        buffer = bytes.buffer;
+        reader = new Reader(new Uint8Array(buffer), state, 0, buffer.byteLength);
+      }
+      try {
+        return fixedAt(reader, bytes.byteOffset) as A;
+      } catch {
+        return slow(bytes);
+      }
+    };
+  }
+  return (bytes) => {
+    if (bytes.length > largest) return slow(bytes);
+    if (bytes.buffer !== buffer || reader === undefined) {
+      buffer = bytes.buffer;
+      reader = new Reader(new Uint8Array(buffer), state, 0, buffer.byteLength);
+    }
+    // The reader spans the whole buffer; this call's window is set on it (offsets in errors are
+    // relative to `bytes`, but errors are made by the ordinary path).
+    const r = reader as { -readonly [K in keyof Reader]: Reader[K] };
+    r.start = bytes.byteOffset;
+    r.end = bytes.byteOffset + bytes.length;
+    r.pos = r.start;
+    budget.workSpent = 0;
+    let value: A;
+    try {
+      value = planned(r) as A;
+    } catch {
+      return slow(bytes);
+    }
+    return r.pos === r.end ? value : slow(bytes);
+  };
+}
