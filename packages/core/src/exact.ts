@@ -6,12 +6,12 @@
  *
  * @module
  */
-import { defineCodec, type AnyCodec, type Codec, type DefinedCodecSpec } from './codec.js';
+import { defineCodec, type AnyCodec, type Codec, type CodecSpec } from './codec.js';
 
 const exact = new WeakSet<AnyCodec>();
 
 /** {@link defineCodec} for a core factory whose definition describes its reading and writing exactly. */
-export function defineExactCodec<A>(spec: DefinedCodecSpec<A>): Codec<A> {
+export function defineExactCodec<A>(spec: CodecSpec<A>): Codec<A> {
   const codec = defineCodec(spec);
   exact.add(codec);
   return codec;

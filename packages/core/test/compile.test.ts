@@ -14,7 +14,6 @@ import {
   decode,
   decodeOrThrow,
   decoder,
-  defineCodec,
   encode,
   f32le,
   f64be,
@@ -40,12 +39,13 @@ import {
   type Codec,
   type DecodeOptions,
 } from '../src/index';
+import { customDef, defineCodec } from '../src/kit';
 import { errorFields } from './compiled-shim';
 
 /** A custom codec the compiler cannot know: a u8 that warns on odd values. */
 const oddWarns: Codec<number> = defineCodec<number>({
   name: 'oddWarns',
-  kind: 'test',
+  def: customDef('oddWarns'),
   json: t.number,
   read(r) {
     const at = r.pos;
@@ -331,7 +331,7 @@ test('the compiler generates no code (it runs under a CSP without unsafe-eval)',
 test('a struct the interpreter reads at offsets, with a custom fixed-size field, spends the same work', () => {
   const custom: Codec<number> = defineCodec<number>({
     name: 'customU16',
-    kind: 'test',
+    def: customDef('oddWarns'),
     json: t.number,
     size: 2,
     read: (r) => u16le.read(r),
