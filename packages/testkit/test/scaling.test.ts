@@ -1,7 +1,7 @@
 // The scaling suite tells linear decoders from quadratic ones: exactly with a counted cost, and by
 // CPU time where the gap (2× against 4× per doubling) is far wider than the noise of a measure.
 import * as E from 'fp-ts/lib/Either';
-import { fileFormat, array, decode, DecodeError, encode, u16le, u32le, type SaveFormat } from '@savekit/core';
+import { fileFormat, array, DecodeError, encode, u16le, u32le, type SaveFormat } from '@savekit/core';
 import { scalingSuite, SuiteError } from '../src/index';
 
 const values = array(u16le, u32le);
