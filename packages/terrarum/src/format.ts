@@ -87,7 +87,8 @@ function diskWithSave(doc: { disk: TevdDisk; save?: TerrarumSave }): TevdDisk {
   }
 }
 
-type FileDocument = Exclude<TerrarumDocument, { kind: 'save' }>;
+/** A Terrarum document of one file (a disk, a save's metadata, a TEMD world or a JSON world): every kind but a save folder. */
+export type FileDocument = Exclude<TerrarumDocument, { kind: 'save' }>;
 
 /** The kinds of a single file, chosen by its first bytes. */
 function kindOf(head: Uint8Array): FileDocument['kind'] {
