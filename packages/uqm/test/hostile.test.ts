@@ -16,11 +16,9 @@ import {
   stateBattleGroup,
 } from '@savekit/uqm';
 import { defaultIterations, fuzzSuite } from '@savekit/testkit';
-import { realSaves, warnIfAbsent } from './corpus';
+import { realSavesFor } from './corpus';
 
-warnIfAbsent('UQM bad input');
-const saves = realSaves();
-const maybe = saves.size > 0 ? describe : describe.skip;
+const { saves, describe: maybe } = realSavesFor('UQM bad input');
 
 function fails<A>(codec: Codec<A>, bytes: Uint8Array, options?: DecodeOptions): DecodeError {
   const result = decode(codec, bytes, { trailing: 'keep', ...options });
