@@ -115,6 +115,14 @@ export interface CodecSpec<A> {
 }
 
 /**
+ * The spec parts of a codec that holds `codec` as its one child `key` and reads and writes just its
+ * bytes: the same size and minimum size. (Internal: not exported from the package.)
+ */
+export function wrapping(codec: AnyCodec, key: PathSegment): Pick<CodecSpec<unknown>, 'size' | 'minSize' | 'children'> {
+  return { size: codec.size, minSize: codec.minSize, children: [{ key, codec }] };
+}
+
+/**
  * The `read` of a fixed-size codec that has a `readFixed`: check the bytes are there, read them in
  * place, move past them. (Internal: not exported from the package.)
  */

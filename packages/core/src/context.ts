@@ -8,7 +8,7 @@
  * @module
  */
 import type * as t from 'io-ts';
-import { defineCodec, guardRead, guardWrite, type Codec } from './codec.js';
+import { defineCodec, guardRead, guardWrite, wrapping, type Codec } from './codec.js';
 import type { Path } from './errors.js';
 
 /**
@@ -80,9 +80,7 @@ export function provide<A, T>(
       update: update as (previous: unknown, value: unknown, site: ProvideSite) => unknown,
     },
     json: codec.json,
-    size: codec.size,
-    minSize: codec.minSize,
-    children: [{ key: 'value', codec }],
+    ...wrapping(codec, 'value'),
     read(r) {
       const at = r.pos;
       const value = codec.read(r);

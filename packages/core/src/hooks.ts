@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { defineCodec, guardRead, guardWrite, type Codec } from './codec.js';
+import { defineCodec, guardRead, guardWrite, wrapping, type Codec } from './codec.js';
 import { customDef } from './def.js';
 import type { Path } from './errors.js';
 import type { Reader } from './reader.js';
@@ -87,9 +87,7 @@ export function withHooks<A>(codec: Codec<A>, hooks: CodecHooks<A>, name = codec
     name,
     def: customDef('hooks', { params: { hooks }, model: codec }),
     json: codec.json,
-    size: codec.size,
-    minSize: codec.minSize,
-    children: [{ key: 'value', codec }],
+    ...wrapping(codec, 'value'),
     read(r) {
       const start = r.pos;
       if (beforeRead !== undefined) guardRead(r, 'beforeRead', () => beforeRead(readContext(r, start)), start);

@@ -6,7 +6,7 @@
  */
 import { defineExactCodec } from './exact.js';
 import * as t from 'io-ts';
-import { readThroughFixed, type Codec } from './codec.js';
+import { readThroughFixed, wrapping, type Codec } from './codec.js';
 import type { Reader } from './reader.js';
 
 /** The bytes of a signature written as a string of byte values (each character one byte). */
@@ -103,9 +103,7 @@ export function literal<const V extends string | number | boolean>(
     name: `literal(${codec.name}: ${values.map((v) => JSON.stringify(v)).join(' | ')})`,
     def: { type: 'literal', codec, values },
     json: literalJson(values),
-    size: codec.size,
-    minSize: codec.minSize,
-    children: [{ key: 'value', codec: codec as Codec<unknown> }],
+    ...wrapping(codec, 'value'),
     read(r) {
       const at = r.pos;
       const value = (codec as Codec<unknown>).read(r) as V;

@@ -5,7 +5,7 @@
  * @module
  */
 import * as t from 'io-ts';
-import { defineCodec, guardRead, guardWrite, type Codec } from './codec.js';
+import { defineCodec, guardRead, guardWrite, wrapping, type Codec } from './codec.js';
 
 /** The two directions of a bijection between the stored type `A` and the presented type `B`. */
 export interface Bijection<A, B> {
@@ -60,9 +60,7 @@ export function map<A, B>(codec: Codec<A>, bijection: Bijection<A, B>): Codec<B>
     name,
     def: { type: 'map', stored: codec, bijection },
     json,
-    size: codec.size,
-    minSize: codec.minSize,
-    children: [{ key: 'stored', codec }],
+    ...wrapping(codec, 'stored'),
     read(r) {
       const at = r.pos;
       const stored = codec.read(r);

@@ -10,6 +10,21 @@ import { ENGINE_HEADER_PADDING } from './save.js';
 import { knownStructs, tableFor } from './tables.js';
 import { VARIANT_VERSIONS, variantOf, type EdgeVariant } from './variants.js';
 
+// The variables EDGE 1.29 still writes, last, but no longer uses: a new save gives them "0 0".
+const UNUSED_VARIABLES: ReadonlyArray<string> = [
+  'MAPSECTOR',
+  'MAPLINE',
+  'MAPTHING',
+  'RSCRIPT',
+  'DDFATK',
+  'DDFGAME',
+  'DDFLEVL',
+  'DDFLINE',
+  'DDFSECT',
+  'DDFMOBJ',
+  'DDFWEAP',
+];
+
 /** The `Vari` names EDGE 1.29 writes, in its order (edge.md §4). */
 export const ENGINE_VARIABLES: ReadonlyArray<string> = [
   'GAME',
@@ -27,17 +42,7 @@ export const ENGINE_VARIABLES: ReadonlyArray<string> = [
   'SKY_IMAGE',
   'DESCRIPTION',
   'DESC_DATE',
-  'MAPSECTOR',
-  'MAPLINE',
-  'MAPTHING',
-  'RSCRIPT',
-  'DDFATK',
-  'DDFGAME',
-  'DDFLEVL',
-  'DDFLINE',
-  'DDFSECT',
-  'DDFMOBJ',
-  'DDFWEAP',
+  ...UNUSED_VARIABLES,
 ];
 
 /** Options of {@link createSave}. */
@@ -73,22 +78,12 @@ export function createSave(options: CreateSaveOptions = {}): EdgeSave {
   const table = tableFor(version);
   const given = options.variables ?? {};
   const names = [...ENGINE_VARIABLES, ...Object.keys(given).filter((n) => !ENGINE_VARIABLES.includes(n))];
-  const unused = new Set([
-    'MAPSECTOR',
-    'MAPLINE',
-    'MAPTHING',
-    'RSCRIPT',
-    'DDFATK',
-    'DDFGAME',
-    'DDFLEVL',
-    'DDFLINE',
-    'DDFSECT',
-    'DDFMOBJ',
-    'DDFWEAP',
-  ]);
   const vari = names.map((name) => {
     const value = given[name];
-    return { id: 'Vari' as const, body: { name, value: value !== undefined ? value : unused.has(name) ? '0 0' : '' } };
+    return {
+      id: 'Vari' as const,
+      body: { name, value: value !== undefined ? value : UNUSED_VARIABLES.includes(name) ? '0 0' : '' },
+    };
   });
   const defs: StructDef[] = definitionsOf(knownStructs(table));
   const arrays = options.arrays ?? {};

@@ -5,17 +5,29 @@
  *
  * @module
  */
-import { isRawChunk, type KnownChunk, type Kept } from '@savekit/core';
+import { isRawChunk, type KnownChunk, type Kept, type RawChunk } from '@savekit/core';
 import { plural } from '@savekit/core/kit';
 import type { ArrayDef, Instance, StructDef } from '@savekit/core/schema';
 import type { DataBody } from './data.js';
 import type { GlobEntry } from './glob.js';
-import type { ArryBody, EdgeSave, StruBody, TopChunk } from './save.js';
+import type { EdgeSave, TopChunk } from './save.js';
 import type { Thumbnail } from './thumbnail.js';
 import { VARIANT_VERSIONS, variantOf, type EdgeVariant } from './variants.js';
 
 function known<K extends TopChunk['id']>(save: EdgeSave, id: K): Array<KnownChunk<K, Kept<unknown>>> {
   return save.chunks.filter((c) => c.id === id && !isRawChunk(c)) as unknown as Array<KnownChunk<K, Kept<unknown>>>;
+}
+
+// The definitions `Stru` or `Arry` chunks hold: the engine's one per chunk, or the draft's decoded
+// sub-chunks (raw ones skipped).
+function definitions<D>(chunks: ReadonlyArray<{ readonly body: Kept<unknown> }>): D[] {
+  const out: D[] = [];
+  for (const c of chunks) {
+    const body = c.body.value as D | Array<KnownChunk<string, D> | RawChunk>;
+    if (Array.isArray(body)) for (const e of body) if (!isRawChunk(e)) out.push(e.body);
+    if (!Array.isArray(body)) out.push(body);
+  }
+  return out;
 }
 
 /** The `Glob` lumps (empty when the save has no `Glob`). */
@@ -161,24 +173,12 @@ export function thumbnailOf(save: EdgeSave): Thumbnail | undefined {
 
 /** Every structure definition, from engine `Stru` chunks or the draft's `Sdef`s. */
 export function structures(save: EdgeSave): StructDef[] {
-  const out: StructDef[] = [];
-  for (const c of known(save, 'Stru')) {
-    const body = c.body.value as StruBody;
-    if (Array.isArray(body)) for (const e of body) if (!isRawChunk(e)) out.push(e.body);
-    if (!Array.isArray(body)) out.push(body);
-  }
-  return out;
+  return definitions<StructDef>(known(save, 'Stru'));
 }
 
 /** Every array definition, from engine `Arry` chunks or the draft's `Adef`s. */
 export function arrays(save: EdgeSave): ArrayDef[] {
-  const out: ArrayDef[] = [];
-  for (const c of known(save, 'Arry')) {
-    const body = c.body.value as ArryBody;
-    if (Array.isArray(body)) for (const e of body) if (!isRawChunk(e)) out.push(e.body);
-    if (!Array.isArray(body)) out.push(body);
-  }
-  return out;
+  return definitions<ArrayDef>(known(save, 'Arry'));
 }
 
 /** The elements of array `name` (from its `Data` or `STOR` chunk), or undefined when it has none. */

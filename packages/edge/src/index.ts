@@ -5,23 +5,7 @@
  *
  * @packageDocumentation
  */
-export {
-  edgeAngle,
-  edgeBoolean,
-  edgeByte,
-  edgeFloat,
-  edgeInt,
-  edgeShort,
-  edgeString,
-  edgeVec2,
-  edgeVec3,
-  joinEdgeFloat,
-  NULL_STRING_MARKER,
-  splitEdgeFloat,
-  STRING_MARKER,
-  type EdgeFloatValue,
-  type RawEdgeFloat,
-} from './primitives.js';
+export * from './primitives.js';
 export {
   EDGE_CLASSIC_VERSION,
   edgeXorLayer,

@@ -6,7 +6,12 @@
  */
 import * as t from 'io-ts';
 import { array, i32le, u16le, u32le, u8, type Codec } from '@savekit/core';
-import { customDef, cp437, defineCodec, type Reader, type Writer } from '@savekit/core/kit';
+import { customDef, cp437, defineCodec, type CodecSpec, type Reader, type Writer } from '@savekit/core/kit';
+
+// One of EDGE's own codecs: a custom definition under its name, and the io-ts type of its JSON form.
+function edgeCodec<A>(name: string, json: t.Mixed, spec: Omit<CodecSpec<A>, 'name' | 'def' | 'json'>): Codec<A> {
+  return defineCodec<A>({ name, def: customDef(name), json: json as unknown as t.Type<A, unknown, unknown>, ...spec });
+}
 
 /** `byte`: one raw byte. */
 export const edgeByte: Codec<number> = u8;
@@ -104,10 +109,7 @@ const floatJson = new t.Type<EdgeFloatValue, unknown, unknown>(
  * Bytes that are not the engine's encoding of their value (an unnormalised mantissa, say) decode to
  * `{ exponent, mantissa }` and are written back unchanged.
  */
-export const edgeFloat: Codec<EdgeFloatValue> = defineCodec<EdgeFloatValue>({
-  name: 'edgeFloat',
-  def: customDef('edgeFloat'),
-  json: floatJson,
+export const edgeFloat: Codec<EdgeFloatValue> = edgeCodec<EdgeFloatValue>('edgeFloat', floatJson, {
   size: 6,
   readFixed: readFloatAt,
   writeFixed: writeFloatAt,
@@ -180,57 +182,59 @@ export const NULL_STRING_MARKER = 0xde;
  * every byte, so nothing is lost), or the single byte `DE` for a NULL pointer (`null`). Any other first
  * byte is an error, as in the engine ("invalid string").
  */
-export const edgeString: Codec<string | null> = defineCodec<string | null>({
-  name: 'edgeString',
-  def: customDef('edgeString'),
-  json: t.union([t.string, t.null], 'EdgeString') as unknown as t.Type<string | null, unknown, unknown>,
-  minSize: 1,
-  read(r) {
-    const at = r.pos;
-    const marker = r.u8();
-    if (marker === NULL_STRING_MARKER) return null;
-    if (marker !== STRING_MARKER) {
-      throw r.error(
-        `invalid string: marker byte 0x${marker.toString(16).padStart(2, '0')}, expected 0xaa (string) or 0xde (NULL)`,
-        at,
-      );
-    }
-    const length = u16le.read(r);
-    return cp437.decode(r.borrow(length));
+export const edgeString: Codec<string | null> = edgeCodec<string | null>(
+  'edgeString',
+  t.union([t.string, t.null], 'EdgeString'),
+  {
+    minSize: 1,
+    read(r) {
+      const at = r.pos;
+      const marker = r.u8();
+      if (marker === NULL_STRING_MARKER) return null;
+      if (marker !== STRING_MARKER) {
+        throw r.error(
+          `invalid string: marker byte 0x${marker.toString(16).padStart(2, '0')}, expected 0xaa (string) or 0xde (NULL)`,
+          at,
+        );
+      }
+      const length = u16le.read(r);
+      return cp437.decode(r.borrow(length));
+    },
+    write(w, value) {
+      if (value === null) {
+        w.u8(NULL_STRING_MARKER);
+        return;
+      }
+      if (typeof value !== 'string') throw w.error('expected a string or null');
+      let bytes: Uint8Array;
+      try {
+        bytes = cp437.encode(value);
+      } catch (error) {
+        throw w.error(`not cp437 text: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      if (bytes.length > 0xffff) throw w.error(`a string of ${bytes.length} bytes does not fit the 16-bit length`);
+      w.u8(STRING_MARKER);
+      u16le.write(w, bytes.length);
+      w.append(bytes);
+    },
   },
-  write(w, value) {
-    if (value === null) {
-      w.u8(NULL_STRING_MARKER);
-      return;
-    }
-    if (typeof value !== 'string') throw w.error('expected a string or null');
-    let bytes: Uint8Array;
-    try {
-      bytes = cp437.encode(value);
-    } catch (error) {
-      throw w.error(`not cp437 text: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    if (bytes.length > 0xffff) throw w.error(`a string of ${bytes.length} bytes does not fit the 16-bit length`);
-    w.u8(STRING_MARKER);
-    u16le.write(w, bytes.length);
-    w.append(bytes);
-  },
-});
+);
 
 /**
  * The boolean of `SR_PutBoolean`: an int 0 or 1. The reader treats any non-zero value as true, so an
  * odd value (2, −1) is kept as its number and written back unchanged.
  */
-export const edgeBoolean: Codec<boolean | number> = defineCodec<boolean | number>({
-  name: 'edgeBoolean',
-  def: customDef('edgeBoolean'),
-  json: t.union([t.boolean, t.Int], 'EdgeBoolean') as unknown as t.Type<boolean | number, unknown, unknown>,
-  size: 4,
-  read(r) {
-    const n = i32le.read(r);
-    return n === 0 ? false : n === 1 ? true : n;
+export const edgeBoolean: Codec<boolean | number> = edgeCodec<boolean | number>(
+  'edgeBoolean',
+  t.union([t.boolean, t.Int], 'EdgeBoolean'),
+  {
+    size: 4,
+    read(r) {
+      const n = i32le.read(r);
+      return n === 0 ? false : n === 1 ? true : n;
+    },
+    write(w, value) {
+      i32le.write(w, value === false ? 0 : value === true ? 1 : value);
+    },
   },
-  write(w, value) {
-    i32le.write(w, value === false ? 0 : value === true ? 1 : value);
-  },
-});
+);

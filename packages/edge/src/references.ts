@@ -184,6 +184,24 @@ export const STRING_REFERENCE_FIELDS: Readonly<Record<string, StringRef['kind']>
   'region_properties_t.colourmap': 'ddfName',
 };
 
+// How the text of each kind of reference is parsed (undefined: the text is not one of that kind).
+const REFERENCE_PARSERS: {
+  readonly [K in StringRef['kind']]: (text: string) => Extract<StringRef, { kind: K }>['value'] | undefined;
+} = {
+  surface: parseSurfaceRef,
+  sector: (text) => {
+    const sector = parseSectorNumber(text);
+    return sector === undefined ? undefined : { text, sector };
+  },
+  special: parseSpecialRef,
+  image: parseImageRef,
+  state: parseStateRef,
+  lightType: parseLightTypeRef,
+  planeMover: parsePlaneMoverRef,
+  script: parseScriptRef,
+  ddfName: (text) => ({ text, name: text }),
+};
+
 /**
  * Parses the string value of field `field` of structure `struct` into its typed reference, keeping
  * the text. `undefined` for NULL, for fields that hold plain text, and for text of another shape.
@@ -198,42 +216,7 @@ export const STRING_REFERENCE_FIELDS: Readonly<Record<string, StringRef['kind']>
 export function parseStringRef(struct: string, field: string, text: string | null): StringRef | undefined {
   if (text === null) return undefined;
   const kind = STRING_REFERENCE_FIELDS[`${struct}.${field}`];
-  switch (kind) {
-    case 'surface': {
-      const value = parseSurfaceRef(text);
-      return value && { kind, value };
-    }
-    case 'sector': {
-      const sector = parseSectorNumber(text);
-      return sector === undefined ? undefined : { kind, value: { text, sector } };
-    }
-    case 'special': {
-      const value = parseSpecialRef(text);
-      return value && { kind, value };
-    }
-    case 'image': {
-      const value = parseImageRef(text);
-      return value && { kind, value };
-    }
-    case 'state': {
-      const value = parseStateRef(text);
-      return value && { kind, value };
-    }
-    case 'lightType': {
-      const value = parseLightTypeRef(text);
-      return value && { kind, value };
-    }
-    case 'planeMover': {
-      const value = parsePlaneMoverRef(text);
-      return value && { kind, value };
-    }
-    case 'script': {
-      const value = parseScriptRef(text);
-      return value && { kind, value };
-    }
-    case 'ddfName':
-      return { kind, value: { text, name: text } };
-    default:
-      return undefined;
-  }
+  if (kind === undefined) return undefined;
+  const value = REFERENCE_PARSERS[kind](text);
+  return value && ({ kind, value } as StringRef);
 }

@@ -11,29 +11,9 @@ import { BudgetError, decode, DecodeError, type DecodeOptions } from '@savekit/c
 import { DecodeBudget } from '@savekit/core/kit';
 import { edgeSave } from '@savekit/edge';
 import { budgetSuite, budgetTable, hostileInputs, type Attack } from '@savekit/testkit';
-import { adler32, le32, writeFile } from './independent';
+import { le32, writeFile, writeStored } from './independent';
 
 const MiB = 1 << 20;
-
-/** A file of top-level chunks whose stored bytes are given (not compressed here). */
-function fileOf(version: number, chunks: ReadonlyArray<{ marker: string; stored: Uint8Array; orig: number }>) {
-  const a = version < 0x12901;
-  const parts: Uint8Array[] = [
-    Buffer.from('EdgeSave'),
-    Uint8Array.of(0x1a, 0x0d, 0x0a, 0),
-    Uint8Array.from(le32(version)),
-  ];
-  for (const { marker, stored, orig } of chunks) {
-    parts.push(Buffer.from(marker), Uint8Array.from(le32(stored.length)), Uint8Array.from(le32(orig)), stored);
-    if (a) parts.push(Buffer.from(marker.toUpperCase()));
-  }
-  parts.push(Buffer.from('ENDEEdgeSave'));
-  const body = new Uint8Array(Buffer.concat(parts));
-  const out = new Uint8Array(body.length + 4);
-  out.set(body);
-  out.set(le32(adler32(body)), body.length);
-  return out;
-}
 
 /**
  * A valid `Glob` of `bytes` bytes (a multiple of 4): one unknown lump of zeros, kept raw, so each
@@ -74,13 +54,20 @@ const C = 0x13506;
 
 /** A variant C file of plain chunk payloads (each a multiple of 4), for payloads of megabytes. */
 function fileC(chunks: ReadonlyArray<{ marker: string; plain: Uint8Array }>): Uint8Array {
-  return fileOf(
+  return writeStored(
     C,
     chunks.map(({ marker, plain }) => ({ marker, stored: zlibSync(plain, { level: 1 }), orig: plain.length })),
   );
 }
 const A = 0x12900;
 const repeat = <T>(n: number, f: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => f(i));
+
+/** A file of `count` top-level `Glob` chunks, each these stored bytes claiming `orig` bytes. */
+const globs = (version: number, count: number, stored: Uint8Array, orig: number): Uint8Array =>
+  writeStored(
+    version,
+    repeat(count, () => ({ marker: 'Glob', stored, orig })),
+  );
 
 // Plain chunk data by hand (variant C, written by the independent writer).
 const str = (s: string): number[] => [0xaa, s.length & 0xff, s.length >> 8, ...Buffer.from(s, 'latin1')];
@@ -173,16 +160,10 @@ describe('bombs across chunks', () => {
   const lzo16 = lzoGlob(16 * MiB);
 
   test('variant C: eight chunks of 32 MiB (each under the per-layer limit) stop at the 64 MiB total', () => {
-    const file = fileOf(
-      C,
-      repeat(8, () => ({ marker: 'Glob', stored: zlib32, orig: 32 * MiB })),
-    );
+    const file = globs(C, 8, zlib32, 32 * MiB);
     expect(file.length).toBeLessThan(300_000);
     // Two of them are a valid save: each chunk decodes on its own.
-    const two = fileOf(
-      C,
-      repeat(2, () => ({ marker: 'Glob', stored: zlib32, orig: 32 * MiB })),
-    );
+    const two = globs(C, 2, zlib32, 32 * MiB);
     expect(E.isRight(decode(edgeSave, two))).toBe(true);
     const { error, budget } = failure(file);
     expect(error).toBeInstanceOf(BudgetError);
@@ -198,29 +179,20 @@ describe('bombs across chunks', () => {
 
   test("variant C: the issue's file (8 chunks of ~258 KB inflating to 256 MiB each, 2 MB) is refused before inflating", () => {
     const bomb = hostileInputs.zlibBomb(256 * MiB);
-    const file = fileOf(
-      C,
-      repeat(8, () => ({ marker: 'Glob', stored: bomb, orig: 256 * MiB })),
-    );
+    const file = globs(C, 8, bomb, 256 * MiB);
     expect(file.length).toBeGreaterThan(2_000_000);
     const { error, budget } = failure(file);
     expect(error).toMatchObject({ code: 'budget-exceeded', budget: 'output', path: ['chunks', 0, 'body', 'value'] });
     expect(budget.outputSpent).toBe(0);
     // With the budget raised past it, the per-chunk stream still stops at its recorded length.
-    const lying = fileOf(
-      C,
-      repeat(8, () => ({ marker: 'Glob', stored: bomb, orig: MiB })),
-    );
+    const lying = globs(C, 8, bomb, MiB);
     const stopped = failure(lying, { maxTotalOutput: 1 << 30 });
     expect(stopped.error.message).toMatch(/zlib: output passes the limit of 1048576 bytes/);
     expect(stopped.budget.outputSpent).toBe(0);
   });
 
   test('variant A: eight XOR + LZO chunks of 16 MiB stop at the total (LZO and XOR output both count)', () => {
-    const file = fileOf(
-      A,
-      repeat(8, () => ({ marker: 'Glob', stored: lzo16, orig: 16 * MiB })),
-    );
+    const file = globs(A, 8, lzo16, 16 * MiB);
     const { error, budget } = failure(file);
     expect(error).toMatchObject({ code: 'budget-exceeded', budget: 'output', path: ['chunks', 2, 'body', 'value'] });
     expect(budget.outputSpent).toBeLessThanOrEqual(64 * MiB);
@@ -289,66 +261,35 @@ describe('wide and deep structures', () => {
   });
 });
 
+/** An attack that this budget must stop. */
+const stoppedBy = (budget: 'output' | 'allocation', name: string, input: () => Uint8Array): Attack => ({
+  name,
+  input,
+  expect: 'error',
+  code: 'budget-exceeded',
+  budget,
+});
+
 describe('the conformance kit: each attack in a child process, 2 s and 256 MB', () => {
   const bomb256 = hostileInputs.zlibBomb(256 * MiB);
   const attacks: Attack[] = [
-    {
-      name: 'variant C: 8 chunks inflating to 256 MiB each (2 MB)',
-      input: () =>
-        fileOf(
-          C,
-          repeat(8, () => ({ marker: 'Glob', stored: bomb256, orig: 256 * MiB })),
-        ),
-      expect: 'error',
-      code: 'budget-exceeded',
-      budget: 'output',
-    },
-    {
-      name: 'variant C: 60 chunks of valid 32 MiB Globs (2 MB)',
-      input: () => {
-        const stored = zlibGlob(32 * MiB);
-        return fileOf(
-          C,
-          repeat(60, () => ({ marker: 'Glob', stored, orig: 32 * MiB })),
-        );
-      },
-      expect: 'error',
-      code: 'budget-exceeded',
-      budget: 'output',
-    },
-    {
-      name: 'variant A: 12 XOR + LZO chunks of valid 32 MiB Globs (1.8 MB)',
-      input: () => {
-        const stored = lzoGlob(32 * MiB);
-        return fileOf(
-          A,
-          repeat(12, () => ({ marker: 'Glob', stored, orig: 32 * MiB })),
-        );
-      },
-      expect: 'error',
-      code: 'budget-exceeded',
-      budget: 'output',
-    },
-    {
-      name: 'Stru claiming 2^31 − 1 fields',
-      input: () =>
-        writeFile(C, [{ marker: 'Stru', plain: plain([...int(0x7fffffff), ...str('big_t'), ...str('bigs')]) }]),
-      expect: 'error',
-      code: 'budget-exceeded',
-      budget: 'allocation',
-    },
-    {
-      name: 'Arry claiming 2^31 − 1 elements, then its Data',
-      input: () =>
-        writeFile(C, [
-          { marker: 'Stru', plain: stru('v_t', 'vvvv', [[1, 1, 1, 'v']]) },
-          { marker: 'Arry', plain: plain([...int(0x7fffffff), ...str('vs'), ...str('v_t')]) },
-          { marker: 'Data', plain: plain([...str('vs'), ...nested('vvvv', [1])]) },
-        ]),
-      expect: 'error',
-      code: 'budget-exceeded',
-      budget: 'allocation',
-    },
+    stoppedBy('output', 'variant C: 8 chunks inflating to 256 MiB each (2 MB)', () => globs(C, 8, bomb256, 256 * MiB)),
+    stoppedBy('output', 'variant C: 60 chunks of valid 32 MiB Globs (2 MB)', () =>
+      globs(C, 60, zlibGlob(32 * MiB), 32 * MiB),
+    ),
+    stoppedBy('output', 'variant A: 12 XOR + LZO chunks of valid 32 MiB Globs (1.8 MB)', () =>
+      globs(A, 12, lzoGlob(32 * MiB), 32 * MiB),
+    ),
+    stoppedBy('allocation', 'Stru claiming 2^31 − 1 fields', () =>
+      writeFile(C, [{ marker: 'Stru', plain: plain([...int(0x7fffffff), ...str('big_t'), ...str('bigs')]) }]),
+    ),
+    stoppedBy('allocation', 'Arry claiming 2^31 − 1 elements, then its Data', () =>
+      writeFile(C, [
+        { marker: 'Stru', plain: stru('v_t', 'vvvv', [[1, 1, 1, 'v']]) },
+        { marker: 'Arry', plain: plain([...int(0x7fffffff), ...str('vs'), ...str('v_t')]) },
+        { marker: 'Data', plain: plain([...str('vs'), ...nested('vvvv', [1])]) },
+      ]),
+    ),
     {
       name: 'Data chunk of 1 element claiming a 2^31-byte instance chunk',
       input: () =>

@@ -63,3 +63,13 @@ export function goldens(): Golden[] {
 export function warnIfAbsent(what: string): void {
   edge.warnIfAbsent(what);
 }
+
+/**
+ * The golden files for one test file, warning once that they are absent, with the `describe` to run
+ * them under: `describe.skip` where there are none.
+ */
+export function goldensFor(what: string): { files: Golden[]; maybe: jest.Describe } {
+  warnIfAbsent(what);
+  const files = goldens();
+  return { files, maybe: files.length > 0 ? describe : describe.skip };
+}

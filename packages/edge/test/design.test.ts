@@ -55,12 +55,9 @@ const rgba = new Uint8Array(160 * 100 * 4).map((_, i) => (i % 4 === 3 ? 255 : ((
 const view = thumbnailFromRgba(160, 100, rgba);
 const sectorCrcs = [0x12345678, 0x9abcdef0];
 
-function designSave(): EdgeSave {
-  const spots: Instance[] = [
-    { x: 1.5, y: -2.25, z: 0 },
-    { x: 1024, y: Math.fround(0.1), z: Math.fround(-Math.PI) },
-  ];
-  const things: Instance[] = [
+// The design save's things, their targets unset (fresh each time: the save sets them to references).
+function designThings(): Instance[] {
+  return [
     {
       name: 'IMP',
       spot: { x: 64, y: 32, z: 0 },
@@ -92,6 +89,14 @@ function designSave(): EdgeSave {
       health: -1,
     },
   ];
+}
+
+function designSave(): EdgeSave {
+  const spots: Instance[] = [
+    { x: 1.5, y: -2.25, z: 0 },
+    { x: 1024, y: Math.fround(0.1), z: Math.fround(-Math.PI) },
+  ];
+  const things = designThings();
   things[0]!.target = refTo('things', things[1]!);
   things[1]!.target = refTo('things', things[0]!);
   return {
@@ -284,38 +289,8 @@ describe("the design doc's layout", () => {
       { x: 1.5, y: -2.25, z: 0 },
       { x: 1024, y: Math.fround(0.1), z: Math.fround(-Math.PI) },
     ]);
-    expect(stored.things).toEqual([
-      {
-        name: 'IMP',
-        spot: { x: 64, y: 32, z: 0 },
-        target: 2,
-        ammo: [
-          { num: 5, max: 50 },
-          { num: 0, max: 200 },
-        ],
-        health: 60,
-      },
-      {
-        name: 'PLAYER',
-        spot: { x: -8, y: 8, z: 41 },
-        target: 1,
-        ammo: [
-          { num: 1, max: 2 },
-          { num: 3, max: 4 },
-        ],
-        health: 100,
-      },
-      {
-        name: null,
-        spot: { x: 0, y: 0, z: 0 },
-        target: 0,
-        ammo: [
-          { num: 0, max: 0 },
-          { num: 0, max: 0 },
-        ],
-        health: -1,
-      },
-    ]);
+    // The references are written as 1-based indices (IMP → PLAYER, PLAYER → IMP), none as 0.
+    expect(stored.things).toEqual(designThings().map((t, i) => ({ ...t, target: [2, 1, 0][i] })));
   });
 
   test('the package reads it back: the same document, the same concepts as the engine layout, the same bytes again', () => {

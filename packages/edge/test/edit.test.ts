@@ -16,12 +16,10 @@ import {
   type EdgeSave,
   type IndexRef,
 } from '@savekit/edge';
-import { goldens, warnIfAbsent } from './corpus';
+import { goldensFor } from './corpus';
 import { readFile } from './independent';
 
-warnIfAbsent('EDGE edits');
-const files = goldens();
-const maybe = files.length > 0 ? describe : describe.skip;
+const { files, maybe } = goldensFor('EDGE edits');
 
 /** The top-level chunks' bytes (marker to end) of a file, read independently. */
 function chunkBytes(file: Uint8Array): Map<string, string> {

@@ -33,11 +33,9 @@ import {
   type IndexRef,
   type TopChunk,
 } from '@savekit/edge';
-import { fromHex, goldens, toHex, warnIfAbsent, type Golden, type GoldenChunk, type GoldenItem } from './corpus';
+import { fromHex, goldensFor, toHex, type Golden, type GoldenChunk, type GoldenItem } from './corpus';
 
-warnIfAbsent('EDGE golden files');
-const files = goldens();
-const maybe = files.length > 0 ? describe : describe.skip;
+const { files, maybe } = goldensFor('EDGE golden files');
 const repo = join(__dirname, '..', '..', '..');
 const cli = join(repo, 'packages', 'cli', 'dist', 'bin.js');
 

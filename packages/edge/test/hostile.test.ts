@@ -7,12 +7,10 @@ import { Zlib } from 'fflate';
 import { decode, DecodeError } from '@savekit/core';
 import { edgeSave, format } from '@savekit/edge';
 import { defaultIterations, fuzzSuite } from '@savekit/testkit';
-import { goldens, warnIfAbsent } from './corpus';
-import { adler32, le32, writeFile } from './independent';
+import { goldensFor } from './corpus';
+import { adler32, le32, writeFile, writeStored } from './independent';
 
-warnIfAbsent('EDGE bad input');
-const files = goldens();
-const maybe = files.length > 0 ? describe : describe.skip;
+const { files, maybe } = goldensFor('EDGE bad input');
 
 function decodeError(bytes: Uint8Array, options?: Parameters<typeof decode>[2]): DecodeError {
   const result = decode(edgeSave, bytes, options);
@@ -103,26 +101,7 @@ maybe('bad input', () => {
 
   test('an LZO stream that expands past orig_len, or claims more than LZO can reach', () => {
     const bomb = new Uint8Array(lzo.compress(Buffer.alloc(64 << 10))); // 64 KiB of zeros in a few hundred bytes
-    const file = (orig: number, stored: Uint8Array) =>
-      resealed(
-        Uint8Array.from([
-          ...Buffer.from('EdgeSave'),
-          0x1a,
-          0x0d,
-          0x0a,
-          0,
-          ...le32(0x12901),
-          ...Buffer.from('Glob'),
-          ...le32(stored.length),
-          ...le32(orig),
-          ...stored,
-          ...Buffer.from('ENDEEdgeSave'),
-          0,
-          0,
-          0,
-          0,
-        ]),
-      );
+    const file = (orig: number, stored: Uint8Array) => writeStored(0x12901, [{ marker: 'Glob', stored, orig }]);
     const small = decodeError(file(4096, bomb));
     expect(small.message).toMatch(/lzo1x: .*(exceed|overrun)/);
     // 200 MiB from a few hundred bytes is impossible for LZO: refused without decompressing.
@@ -144,25 +123,7 @@ maybe('bad input', () => {
     const zeros = new Uint8Array(1 << 20);
     for (let i = 0; i < 256; i++) packer.push(zeros, i === 255);
     const bomb = Uint8Array.from(Buffer.concat(parts));
-    const bytes = resealed(
-      Uint8Array.from([
-        ...Buffer.from('EdgeSave'),
-        0x1a,
-        0x0d,
-        0x0a,
-        0,
-        ...le32(0x13506),
-        ...Buffer.from('Glob'),
-        ...le32(bomb.length),
-        ...le32(1 << 20),
-        ...bomb,
-        ...Buffer.from('ENDEEdgeSave'),
-        0,
-        0,
-        0,
-        0,
-      ]),
-    );
+    const bytes = writeStored(0x13506, [{ marker: 'Glob', stored: bomb, orig: 1 << 20 }]);
     const before = process.memoryUsage().arrayBuffers;
     const error = decodeError(bytes);
     expect(error.message).toMatch(/zlib: output passes the limit of 1048576 bytes/);

@@ -85,8 +85,7 @@ export function writeFile(
   padding = Uint8Array.of(0x1a, 0x0d, 0x0a, 0),
 ): Uint8Array {
   const variant = variantOfVersion(version);
-  const parts: number[] = [...Buffer.from('EdgeSave'), ...padding, ...le32(version)];
-  for (const { marker, plain } of chunks) {
+  const stored = chunks.map(({ marker, plain }) => {
     let stored: Uint8Array;
     if (variant === 'A') stored = new Uint8Array(lzo.compress(Buffer.from(xor(plain))));
     else if (variant === 'B') stored = new Uint8Array(lzo.compress(Buffer.from(plain)));
@@ -94,12 +93,32 @@ export function writeFile(
       const z = new Uint8Array(deflateSync(plain, { level: 1 }));
       stored = z.length < plain.length ? z : plain;
     }
-    parts.push(...Buffer.from(marker), ...le32(stored.length), ...le32(plain.length), ...stored);
-    if (variant === 'A') parts.push(...Buffer.from(marker.toUpperCase()));
+    return { marker, stored, orig: plain.length };
+  });
+  return writeStored(version, stored, padding);
+}
+
+/**
+ * Writes a file of top-level chunks whose stored bytes are given as they are (not compressed here,
+ * so they may claim any `orig` length), variant A's end markers after each, and the checksum.
+ */
+export function writeStored(
+  version: number,
+  chunks: ReadonlyArray<{ marker: string; stored: Uint8Array; orig: number }>,
+  padding = Uint8Array.of(0x1a, 0x0d, 0x0a, 0),
+): Uint8Array {
+  const a = variantOfVersion(version) === 'A';
+  const parts: Uint8Array[] = [Buffer.from('EdgeSave'), padding, Uint8Array.from(le32(version))];
+  for (const { marker, stored, orig } of chunks) {
+    parts.push(Buffer.from(marker), Uint8Array.from(le32(stored.length)), Uint8Array.from(le32(orig)), stored);
+    if (a) parts.push(Buffer.from(marker.toUpperCase()));
   }
-  parts.push(...Buffer.from('ENDEEdgeSave'));
-  const body = Uint8Array.from(parts);
-  return Uint8Array.from([...body, ...le32(adler32(body))]);
+  parts.push(Buffer.from('ENDEEdgeSave'));
+  const body = new Uint8Array(Buffer.concat(parts));
+  const out = new Uint8Array(body.length + 4);
+  out.set(body);
+  out.set(le32(adler32(body)), body.length);
+  return out;
 }
 
 export function le32(n: number): number[] {

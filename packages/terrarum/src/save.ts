@@ -22,7 +22,7 @@ import {
   type Path,
   type Warning,
 } from '@savekit/core';
-import { bytesEqual, checksumMismatch, DecodeBudget, nameRecord, utf8 } from '@savekit/core/kit';
+import { bytesEqual, checksumMismatch, DecodeBudget, nameRecord, TextCodingError, utf8 } from '@savekit/core/kit';
 import { everyFourthByteCrc } from './crc.js';
 import { csvText, parseCsv, type CsvFile } from './csv.js';
 import { parseJsonSafely } from './json.js';
@@ -227,21 +227,12 @@ const RESERVED = new Set(['world', 'worldinfo1', 'worldinfo2', 'worldinfo3', 'wo
 /** Text as UTF-8, or an EncodeError at `path` for text UTF-8 cannot hold (a lone surrogate). */
 function encodedText(text: unknown, path: Path): E.Either<EncodeError, Uint8Array> {
   if (typeof text !== 'string') return E.left(new EncodeError(path, 0, 'expected text'));
-  const bad = firstLoneSurrogate(text);
-  if (bad >= 0) return E.left(new EncodeError(path, 0, `a lone surrogate at character ${bad}: UTF-8 cannot hold it`));
-  return E.right(utf8.encode(text));
-}
-
-function firstLoneSurrogate(text: string): number {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff) {
-      const d = text.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) i++;
-      else return i;
-    } else if (c >= 0xdc00 && c <= 0xdfff) return i;
+  try {
+    return E.right(utf8.encode(text));
+  } catch (error) {
+    if (!(error instanceof TextCodingError)) throw error;
+    return E.left(new EncodeError(path, 0, `a lone surrogate at character ${error.index}: UTF-8 cannot hold it`));
   }
-  return -1;
 }
 
 /** A CSV's text, or an EncodeError at `key` when the text or its rows would not read back the same. */

@@ -363,49 +363,33 @@ type Stored2017 = TypeOf<typeof tevd2017>;
 type Stored2023 = TypeOf<typeof tevd2023>;
 type StoredTvda = TypeOf<typeof tvda>;
 
+// The disk of a TEVd layout that stores its name whole (2017, 2023), and its stored fields (the disk
+// CRC written as 0, patched in after the entries).
+const namedDisk = (layout: TevdLayout, stored: Stored2017 | Stored2023): TevdDisk => {
+  const { version, capacity, name, attributes, entries } = stored;
+  return { layout, version, capacity, name, attributes, entries };
+};
+const namedStored = (d: TevdDisk): Stored2023 => ({
+  magic: 'TEVd',
+  capacity: d.capacity,
+  name: d.name,
+  diskCrc: 0,
+  version: d.version,
+  attributes: d.attributes,
+  entries: d.entries,
+});
+
 /** The layouts as the document has them (the disk CRC is patched in after the entries, see {@link tevdDisk}). */
 const layouts = {
   'tevd-2017': map(withDiskCrc(tevd2017), {
     name: 'tevd-2017',
-    decode: ({ version, capacity, name, attributes, entries }: Stored2017): TevdDisk => ({
-      layout: 'tevd-2017',
-      version,
-      capacity,
-      name,
-      attributes,
-      entries,
-    }),
-    encode: (d: TevdDisk): Stored2017 => ({
-      magic: 'TEVd',
-      capacity: d.capacity,
-      name: d.name,
-      diskCrc: 0,
-      version: d.version,
-      entries: d.entries,
-      mark: '\xFE\xFE\xFE\xFE',
-      attributes: d.attributes,
-      end: '\xFF\x19',
-    }),
+    decode: (stored: Stored2017) => namedDisk('tevd-2017', stored),
+    encode: (d: TevdDisk): Stored2017 => ({ ...namedStored(d), mark: '\xFE\xFE\xFE\xFE', end: '\xFF\x19' }),
   }),
   'tevd-2023': map(withDiskCrc(tevd2023), {
     name: 'tevd-2023',
-    decode: ({ version, capacity, name, attributes, entries }: Stored2023): TevdDisk => ({
-      layout: 'tevd-2023',
-      version,
-      capacity,
-      name,
-      attributes,
-      entries,
-    }),
-    encode: (d: TevdDisk): Stored2023 => ({
-      magic: 'TEVd',
-      capacity: d.capacity,
-      name: d.name,
-      diskCrc: 0,
-      version: d.version,
-      attributes: d.attributes,
-      entries: d.entries,
-    }),
+    decode: (stored: Stored2023) => namedDisk('tevd-2023', stored),
+    encode: (d: TevdDisk): Stored2023 => namedStored(d),
   }),
   tvda: map(withDiskCrc(tvda), {
     name: 'tvda',
@@ -721,6 +705,20 @@ export function checkEntryNames(disk: TevdDisk): void {
   });
 }
 
+// A new entry, created and modified at `time`: a file holding `data`, or without it an empty directory.
+// TVDA entries have no name: none is set where `name` is undefined.
+function newEntry(id: string, parent: string, name: string | undefined, time: number, data?: Uint8Array): TevdEntry {
+  return {
+    id,
+    parent,
+    type: data === undefined ? 2 : 1,
+    ...(name === undefined ? {} : { name }),
+    created: time,
+    modified: time,
+    content: data === undefined ? { kind: 'directory', children: [] } : { kind: 'file', data },
+  };
+}
+
 /**
  * A 2017-layout TEVd disk holding a save tree: a root directory (id 0), a directory per folder, a
  * file per entry; ids numbered in path order; times given (default 0).
@@ -736,28 +734,12 @@ export function treeToDisk(
   const time = options.time ?? 0;
   const entries: TevdEntry[] = [];
   const dirs = new Map<string, TevdEntry>();
-  const root: TevdEntry = {
-    id: '0',
-    parent: '0',
-    type: 2,
-    name: '(root)',
-    created: time,
-    modified: time,
-    content: { kind: 'directory', children: [] },
-  };
+  const root = newEntry('0', '0', '(root)', time);
   entries.push(root);
   dirs.set('', root);
   let next = 1;
   const newDirectory = (parent: TevdEntry, name: string): TevdEntry => {
-    const dir: TevdEntry = {
-      id: String(next++),
-      parent: parent.id,
-      type: 2,
-      name,
-      created: time,
-      modified: time,
-      content: { kind: 'directory', children: [] },
-    };
+    const dir = newEntry(String(next++), parent.id, name, time);
     (parent.content as unknown as { children: string[] }).children.push(dir.id);
     entries.push(dir);
     return dir;
@@ -765,15 +747,7 @@ export function treeToDisk(
   for (const path of [...tree.keys()].sort()) {
     const slash = path.lastIndexOf('/');
     const parent = directoryOf(dirs, slash < 0 ? '' : path.slice(0, slash), newDirectory);
-    const file: TevdEntry = {
-      id: String(next++),
-      parent: parent.id,
-      type: 1,
-      name: path.slice(slash + 1),
-      created: time,
-      modified: time,
-      content: { kind: 'file', data: tree.get(path) as Uint8Array },
-    };
+    const file = newEntry(String(next++), parent.id, path.slice(slash + 1), time, tree.get(path) as Uint8Array);
     (parent.content as unknown as { children: string[] }).children.push(file.id);
     entries.push(file);
   }
@@ -953,15 +927,7 @@ export function updateDiskFromTree(
         if (!dirs.has(key)) dirs.set(key, e);
       }
   const newDirectory = (parent: TevdEntry, name: string): TevdEntry => {
-    const dir: TevdEntry = {
-      id: String(next++),
-      parent: parent.id,
-      type: 2,
-      name,
-      created: time,
-      modified: time,
-      content: { kind: 'directory', children: [] },
-    };
+    const dir = newEntry(String(next++), parent.id, name, time);
     childrenOf(parent).push(dir.id);
     updated.push(dir);
     return dir;
@@ -970,14 +936,7 @@ export function updateDiskFromTree(
     if (tvda) {
       if (!/^-?\d+$/.test(path))
         throw new Error(`a TVDA disk names its files by id; ${JSON.stringify(path)} is not one`);
-      updated.push({
-        id: path,
-        parent: '0',
-        type: 1,
-        created: time,
-        modified: time,
-        content: { kind: 'file', data: tree.get(path)! },
-      });
+      updated.push(newEntry(path, '0', undefined, time, tree.get(path)!));
       childrenOf(root).push(path);
       continue;
     }
@@ -994,15 +953,7 @@ export function updateDiskFromTree(
       parent = dir;
     }
     const id = String(next++);
-    updated.push({
-      id,
-      parent: parent.id,
-      type: 1,
-      name: fileName,
-      created: time,
-      modified: time,
-      content: { kind: 'file', data: tree.get(path)! },
-    });
+    updated.push(newEntry(id, parent.id, fileName, time, tree.get(path)!));
     childrenOf(parent).push(id);
   }
   return {

@@ -406,14 +406,17 @@ test('updateDiskFromTree: directories whose parents loop do not hang it; new fil
   const disk = treeToDisk(new Map([['d/e/a', Uint8Array.of(1)]]), { time: 5 });
   // d (1) and e (2) made parents of each other: a hostile disk's directory chain that never reaches the root.
   const looped: TevdDisk = { ...disk, entries: disk.entries.map((e) => (e.id === '1' ? { ...e, parent: '2' } : e)) };
-  const updated = updateDiskFromTree(
-    looped,
-    new Map([
-      ['d/e/a', Uint8Array.of(1)],
-      ['x/y/b', Uint8Array.of(2)],
-    ]),
-    { time: 9 },
-  );
+  // The tree kept as it is, and one file added at `path`.
+  const adding = (base: TevdDisk, path: string, data: Uint8Array) =>
+    updateDiskFromTree(
+      base,
+      new Map([
+        ['d/e/a', Uint8Array.of(1)],
+        [path, data],
+      ]),
+      { time: 9 },
+    );
+  const updated = adding(looped, 'x/y/b', Uint8Array.of(2));
   const names = updated.entries.map((e) => [e.id, e.parent, e.name]);
   expect(names.slice(-3)).toEqual([
     ['4', '0', 'x'],
@@ -422,14 +425,7 @@ test('updateDiskFromTree: directories whose parents loop do not hang it; new fil
   ]);
   expect(diskToTree(updated).get('x/y/b')).toEqual(Uint8Array.of(2));
   // An added file under a directory the disk already has joins it.
-  const joined = updateDiskFromTree(
-    disk,
-    new Map([
-      ['d/e/a', Uint8Array.of(1)],
-      ['d/c', Uint8Array.of(3)],
-    ]),
-    { time: 9 },
-  );
+  const joined = adding(disk, 'd/c', Uint8Array.of(3));
   expect(joined.entries.find((e) => e.name === 'c')!.parent).toBe('1');
   expect(joined.entries.filter((e) => e.content.kind === 'directory')).toHaveLength(3);
 });

@@ -13,6 +13,7 @@ import {
   randomGroups,
   stateBattleGroup,
   stateGroupList,
+  toIpGroup,
   writeDefinedGroups,
   groupHeader,
   type StateBattleGroup,
@@ -69,6 +70,15 @@ function nibble(value: number, what: string): number {
   if (!Number.isInteger(value) || value < 0 || value > 15)
     throw new RangeError(`${what} ${value} does not fit the state file's nibble`);
   return value;
+}
+
+// The state file packs these four in nibbles: refuse, with the field's name, a value that would not fit.
+function nibbles<G extends { sysLoc: number; task: number; destLoc: number; orbitPos: number }>(g: G): G {
+  nibble(g.sysLoc, 'sys_loc');
+  nibble(g.task, 'task');
+  nibble(g.destLoc, 'dest_loc');
+  nibble(g.orbitPos, 'orbit_pos');
+  return g;
 }
 
 function byte(value: number, what: string): number {
@@ -165,23 +175,7 @@ export function saveToStateFiles(
     if (c.id === 'Grps') {
       const list = c.body as GroupList;
       header.offsets[0] = randgrp.bytes.length;
-      const entries = list.groups.entries.map((g) => ({
-        race: g.raceOuter,
-        group: {
-          unused0: 0,
-          unused2: 0,
-          pad3: 0,
-          groupCounter: g.groupCounter,
-          raceId: g.raceId,
-          place: { sysLoc: nibble(g.sysLoc, 'sys_loc'), task: nibble(g.task, 'task') },
-          inSystem: g.inSystem,
-          unused9: 0,
-          orbit: { destLoc: nibble(g.destLoc, 'dest_loc'), orbitPos: nibble(g.orbitPos, 'orbit_pos') },
-          groupId: g.groupId,
-          locX: g.locX,
-          locY: g.locY,
-        },
-      }));
+      const entries = list.groups.entries.map((g) => ({ race: g.raceOuter, group: toIpGroup(nibbles(g)) }));
       randgrp.append(must(encode(stateGroupList, { lastEncGroup: list.lastEncGroup, groups: entries })));
     } else if (c.id === 'BtGp') {
       const value = c.body as BattleGroups;

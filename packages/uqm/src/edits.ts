@@ -57,6 +57,13 @@ export function summaryOf(save: UqmSave): Summary {
   return save.summary;
 }
 
+// The value, refused (a RangeError naming `what`) unless it is a whole number the field's width holds.
+function unsigned(value: number, width: 16 | 32, what: string, verb: 'do' | 'does' = 'does'): number {
+  if (!Number.isInteger(value) || value < 0 || value > 2 ** width - 1)
+    throw new RangeError(`${what} ${value} ${verb} not fit ${width} bits`);
+  return value;
+}
+
 /** Resource units (`ResUnits`). */
 export function resourceUnits(save: UqmSave): number {
   return save.summary.sis.resUnits;
@@ -64,9 +71,7 @@ export function resourceUnits(save: UqmSave): number {
 
 /** Sets the resource units. */
 export function setResourceUnits(save: UqmSave, value: number): void {
-  if (!Number.isInteger(value) || value < 0 || value > 0xffffffff)
-    throw new RangeError(`resource units ${value} do not fit 32 bits`);
-  save.summary.sis.resUnits = value;
+  save.summary.sis.resUnits = unsigned(value, 32, 'resource units', 'do');
 }
 
 /**
@@ -79,9 +84,7 @@ export function fuel(save: UqmSave): number {
 
 /** Sets the fuel on board (game units). */
 export function setFuel(save: UqmSave, value: number): void {
-  if (!Number.isInteger(value) || value < 0 || value > 0xffffffff)
-    throw new RangeError(`fuel ${value} does not fit 32 bits`);
-  save.summary.sis.fuelOnBoard = value;
+  save.summary.sis.fuelOnBoard = unsigned(value, 32, 'fuel');
 }
 
 /** Crew on the flagship (`CrewEnlisted`). */
@@ -91,9 +94,7 @@ export function crew(save: UqmSave): number {
 
 /** Sets the flagship's crew. */
 export function setCrew(save: UqmSave, value: number): void {
-  if (!Number.isInteger(value) || value < 0 || value > 0xffff)
-    throw new RangeError(`crew ${value} does not fit 16 bits`);
-  save.summary.sis.crewEnlisted = value;
+  save.summary.sis.crewEnlisted = unsigned(value, 16, 'crew');
 }
 
 /** The escort ships (`ShpQ`), with their race names. */

@@ -30,6 +30,7 @@ import {
 } from '@savekit/core';
 import { DecodeBudget } from '@savekit/core/kit';
 import * as E from 'fp-ts/lib/Either.js';
+import type { ipGroupEntry } from './records.js';
 
 /** IP_GROUP as a state file stores it (16 bytes; the nibble pairs decoded). */
 export const ipGroup = struct({
@@ -46,6 +47,27 @@ export const ipGroup = struct({
   locX: i16le,
   locY: i16le,
 });
+
+/**
+ * A save's group (an `IGpQ` or `Grps` entry, nibbles unpacked) as the IP_GROUP a state file or a 0.7
+ * save stores, the unused fields zero. The nibbles are not checked here: encoding refuses one too wide.
+ */
+export function toIpGroup(g: TypeOf<typeof ipGroupEntry>): TypeOf<typeof ipGroup> {
+  return {
+    unused0: 0,
+    unused2: 0,
+    pad3: 0,
+    groupCounter: g.groupCounter,
+    raceId: g.raceId,
+    place: { sysLoc: g.sysLoc, task: g.task },
+    inSystem: g.inSystem,
+    unused9: 0,
+    orbit: { destLoc: g.destLoc, orbitPos: g.orbitPos },
+    groupId: g.groupId,
+    locX: g.locX,
+    locY: g.locY,
+  };
+}
 
 /** SHIP_FRAGMENT as a state file stores it (16 bytes; crew truncated to a byte). */
 export const shipFragment = struct({

@@ -28,11 +28,20 @@ import {
   type TypeOf,
 } from '@savekit/core';
 import { legacyGameState } from './game-state.js';
-import { ipGroup, shipFragment } from './groups.js';
+import { ipGroup, shipFragment, toIpGroup } from './groups.js';
 import { lzhufDecode, lzhufEncode } from './lzhuf.js';
 import { saveToStateFiles } from './convert.js';
 import { chunkOf } from './edits.js';
-import { name16, sisCore, starDesc, summaryTail, type GlobalState, type ShipEntry } from './records.js';
+import {
+  name16,
+  navigationFields,
+  raceFields,
+  sisCore,
+  starDesc,
+  summaryTail,
+  type GlobalState,
+  type ShipEntry,
+} from './records.js';
 import type { KnownChunks, UqmSave } from './save.js';
 
 /** The uncompressed summary (164 bytes). */
@@ -64,15 +73,7 @@ export const legacyGlobals = struct({
   dayInTicks: u16le,
   clockDummies: bytes(12),
   eventQueueDummy: bytes(24),
-  autopilotX: i16le,
-  autopilotY: i16le,
-  ipLocationX: i16le,
-  ipLocationY: i16le,
-  shipOriginX: i16le,
-  shipOriginY: i16le,
-  shipFacing: u16le,
-  ipPlanet: u8,
-  inOrbit: u8,
+  ...navigationFields,
   velocity: array(u16le, 9),
   pad118: padding(2),
   battleGroupRef: u32le,
@@ -82,27 +83,7 @@ export const legacyGlobals = struct({
 });
 
 /** A 0.7 race-queue entry (30 bytes; crew as bytes). */
-export const legacyRaceEntry = struct({
-  index: u16le,
-  alliedState: u16le,
-  daysLeft: u8,
-  growthFract: u8,
-  crewLevel: u8,
-  maxCrew: u8,
-  growth: u8,
-  maxEnergy: u8,
-  locX: i16le,
-  locY: i16le,
-  actualStrength: u16le,
-  knownStrength: u16le,
-  knownLocX: i16le,
-  knownLocY: i16le,
-  growthErrTerm: u8,
-  funcIndex: u8,
-  destLocX: i16le,
-  destLocY: i16le,
-  pad28: padding(2),
-});
+export const legacyRaceEntry = struct({ ...raceFields(u8), pad28: padding(2) });
 
 /** A ship in a 0.7 queue: u16 race, then a SHIP_FRAGMENT. */
 export const legacyShip = struct({ race: u16le, ship: shipFragment });
@@ -288,23 +269,7 @@ export function saveToLegacy(save: UqmSave): LegacySave {
         ? { npcShips: entries('NpcQ').map(ship) }
         : (activity & 0xff) === IN_INTERPLANETARY
           ? {
-              ipGroups: entries('IGpQ').map((g) => ({
-                race: g.raceId,
-                group: {
-                  unused0: 0,
-                  unused2: 0,
-                  pad3: 0,
-                  groupCounter: g.groupCounter,
-                  raceId: g.raceId,
-                  place: { sysLoc: g.sysLoc, task: g.task },
-                  inSystem: g.inSystem,
-                  unused9: 0,
-                  orbit: { destLoc: g.destLoc, orbitPos: g.orbitPos },
-                  groupId: g.groupId,
-                  locX: g.locX,
-                  locY: g.locY,
-                },
-              })),
+              ipGroups: entries('IGpQ').map((g) => ({ race: g.raceId, group: toIpGroup(g) })),
             }
           : { empty: [] };
   const star = chunkOf(save, 'Star')?.body ?? { x: 0, y: 0, type: 0, index: 0, prefix: 0, postfix: 0, rest: undefined };

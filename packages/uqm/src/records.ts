@@ -119,6 +119,22 @@ export const restText: Codec<string | { bytes: Uint8Array }> = defineCodec<strin
   write: (w, value) => textOrBytes.write(w, value),
 });
 
+/**
+ * The flagship's place and heading in the global state (autopilot target, interplanetary location,
+ * origin, facing, planet, orbit); the same 20 bytes in `GlSt` and in the 0.7 globals.
+ */
+export const navigationFields = {
+  autopilotX: i16le,
+  autopilotY: i16le,
+  ipLocationX: i16le,
+  ipLocationY: i16le,
+  shipOriginX: i16le,
+  shipOriginY: i16le,
+  shipFacing: u16le,
+  ipPlanet: u8,
+  inOrbit: u8,
+};
+
 /** `GlSt`: exactly 75 bytes. */
 export const globalState = struct({
   globFlags: u8,
@@ -132,15 +148,7 @@ export const globalState = struct({
   year: u16le,
   tickCount: u16le,
   dayInTicks: u16le,
-  autopilotX: i16le,
-  autopilotY: i16le,
-  ipLocationX: i16le,
-  ipLocationY: i16le,
-  shipOriginX: i16le,
-  shipOriginY: i16le,
-  shipFacing: u16le,
-  ipPlanet: u8,
-  inOrbit: u8,
+  ...navigationFields,
   travelAngle: u16le,
   vectorWidth: i16le,
   vectorHeight: i16le,
@@ -152,14 +160,17 @@ export const globalState = struct({
   incrHeight: i16le,
 });
 
-/** A `RacQ` entry (30 bytes): a race's fleet on the star map. */
-export const raceEntry = struct({
+/**
+ * A race-queue entry's fields, the crew counts in `crew` (u16 in `RacQ`, u8 in the 0.7 layout);
+ * shared by {@link raceEntry} and the 0.7 `legacyRaceEntry`.
+ */
+export const raceFields = (crew: Codec<number>) => ({
   index: u16le,
   alliedState: u16le,
   daysLeft: u8,
   growthFract: u8,
-  crewLevel: u16le,
-  maxCrew: u16le,
+  crewLevel: crew,
+  maxCrew: crew,
   growth: u8,
   maxEnergy: u8,
   locX: i16le,
@@ -173,6 +184,9 @@ export const raceEntry = struct({
   destLocX: i16le,
   destLocY: i16le,
 });
+
+/** A `RacQ` entry (30 bytes): a race's fleet on the star map. */
+export const raceEntry = struct(raceFields(u16le));
 
 // A ship's fields after its race, shared by the queue entries and the battle groups.
 const shipFields = {

@@ -232,6 +232,19 @@ describe('nothing undecodable is written (item 13)', () => {
   };
   const chunk = (save: UqmSave, i: number) =>
     save.chunks[i] as unknown as { id: string; body: Record<string, unknown> };
+  // A change that sets chunk i's body field `key` (or its whole body), and the path it is refused at.
+  const bodyField = (i: number, key: string, value: unknown): [(save: UqmSave) => void, unknown[]] => [
+    (s) => {
+      chunk(s, i).body[key] = value;
+    },
+    ['chunks', i, 'body', key],
+  ];
+  const wholeBody = (i: number, value: unknown): [(save: UqmSave) => void, unknown[]] => [
+    (s) => {
+      chunk(s, i).body = value as Record<string, unknown>;
+    },
+    ['chunks', i, 'body'],
+  ];
 
   test.each<[string, (save: UqmSave) => void, unknown[]]>([
     [
@@ -274,32 +287,15 @@ describe('nothing undecodable is written (item 13)', () => {
     ],
     [
       '256 battle groups',
-      (s) => {
-        chunk(s, 4).body.groups = Array.from({ length: 256 }, () => ({ icon: 0, ships: [] }));
-      },
-      ['chunks', 4, 'body', 'groups'],
+      ...bodyField(
+        4,
+        'groups',
+        Array.from({ length: 256 }, () => ({ icon: 0, ships: [] })),
+      ),
     ],
-    [
-      'a game-state entry past its width',
-      (s) => {
-        chunk(s, 1).body.SHOFIXTI_VISITS = 8;
-      },
-      ['chunks', 1, 'body', 'SHOFIXTI_VISITS'],
-    ],
-    [
-      'a game state that is not an object',
-      (s) => {
-        chunk(s, 1).body = 3 as never;
-      },
-      ['chunks', 1, 'body'],
-    ],
-    [
-      'a game state kept as bytes of a known size',
-      (s) => {
-        chunk(s, 1).body = { raw: new Uint8Array(155) };
-      },
-      ['chunks', 1, 'body'],
-    ],
+    ['a game-state entry past its width', ...bodyField(1, 'SHOFIXTI_VISITS', 8)],
+    ['a game state that is not an object', ...wholeBody(1, 3 as never)],
+    ['a game state kept as bytes of a known size', ...wholeBody(1, { raw: new Uint8Array(155) })],
     [
       'a scan world that is null',
       (s) => {
@@ -307,13 +303,7 @@ describe('nothing undecodable is written (item 13)', () => {
       },
       ['chunks', 2, 'body', 'systems', 0, 'worlds', 0],
     ],
-    [
-      'an empty scan lead',
-      (s) => {
-        chunk(s, 2).body.lead = new Uint8Array(0);
-      },
-      ['chunks', 2, 'body', 'lead'],
-    ],
+    ['an empty scan lead', ...bodyField(2, 'lead', new Uint8Array(0))],
     [
       'a queue body that is null',
       (s) => s.chunks.splice(3, 0, { id: 'Evts', body: null } as never),
@@ -324,20 +314,8 @@ describe('nothing undecodable is written (item 13)', () => {
       (s) => s.chunks.splice(3, 0, { id: 'Evts', body: { entries: [], rest: new Uint8Array(0) } } as never),
       ['chunks', 3, 'body', 'rest'],
     ],
-    [
-      'empty trailing bytes of Star',
-      (s) => {
-        chunk(s, 5).body.rest = new Uint8Array(0);
-      },
-      ['chunks', 5, 'body', 'rest'],
-    ],
-    [
-      'a month over a byte',
-      (s) => {
-        chunk(s, 0).body.month = 256;
-      },
-      ['chunks', 0, 'body', 'month'],
-    ],
+    ['empty trailing bytes of Star', ...bodyField(5, 'rest', new Uint8Array(0))],
+    ['a month over a byte', ...bodyField(0, 'month', 256)],
     [
       'an unknown magic',
       (s) => {

@@ -1,4 +1,6 @@
 // The real UQM saves: the testkit's corpus ('uqm' under SAVEKIT_CORPUS or ../shared/vectors-found).
+import { decodeOrThrow, encodeOrThrow } from '@savekit/core';
+import { legacySave, saveToLegacy, toMegaMod, uqmSave, type UqmSave } from '@savekit/uqm';
 import { corpus } from '@savekit/testkit';
 
 const uqm = corpus('uqm');
@@ -11,4 +13,26 @@ export function realSaves(): Map<string, Uint8Array> {
 /** Warns, in each test file that needs the corpus, that it is absent. */
 export function warnIfAbsent(what: string): void {
   uqm.warnIfAbsent(what);
+}
+
+/**
+ * The real saves for one test file, warning once that they are absent, with the `describe` and `test`
+ * to run them under: the skipping ones where there are none.
+ */
+export function realSavesFor(what: string): { saves: Map<string, Uint8Array>; describe: jest.Describe; test: jest.It } {
+  warnIfAbsent(what);
+  const saves = realSaves();
+  const present = saves.size > 0;
+  return { saves, describe: present ? describe : describe.skip, test: present ? test : test.skip };
+}
+
+/** The real 0.8 saves decoded, and samples of every kind: their bytes, and the 0.7 and MMV4 saves made from them. */
+export function everyKind(saves: Map<string, Uint8Array>): { vanilla: UqmSave[]; samples: Uint8Array[] } {
+  const vanilla = [...saves.values()].map((b) => decodeOrThrow(uqmSave, b));
+  const samples = [
+    ...saves.values(),
+    ...vanilla.map((s) => encodeOrThrow(legacySave, saveToLegacy(s))),
+    ...vanilla.map((s) => encodeOrThrow(uqmSave, toMegaMod(s))),
+  ];
+  return { vanilla, samples };
 }

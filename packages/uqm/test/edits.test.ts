@@ -15,11 +15,9 @@ import {
   worldCount,
   scanOf,
 } from '@savekit/uqm';
-import { realSaves, warnIfAbsent } from './corpus';
+import { realSavesFor } from './corpus';
 
-warnIfAbsent('UQM edits');
-const saves = realSaves();
-const maybe = saves.size > 0 ? describe : describe.skip;
+const { saves, describe: maybe } = realSavesFor('UQM edits');
 
 /** The chunks (tag + bytes) of a file, read directly. */
 function chunkBytes(bytes: Uint8Array): Array<[string, string]> {

@@ -1,22 +1,14 @@
 // Whatever encodes, decodes — to the same document: the conformance kit's encode suite on the real
 // 0.8 saves and the 0.7 and MMV4 saves made from them (issue 17, item 13): testBudget({ quick: 200,
 // heavy: 1000 }) mutations of each (15 documents).
-import { decodeOrThrow, encodeOrThrow } from '@savekit/core';
-import { format, legacySave, saveToLegacy, toMegaMod, uqmSave } from '@savekit/uqm';
+import { format } from '@savekit/uqm';
 import { encodeSuite, testBudget } from '@savekit/testkit';
-import { realSaves, warnIfAbsent } from './corpus';
+import { everyKind, realSavesFor } from './corpus';
 
-warnIfAbsent('UQM encode suite');
-const saves = realSaves();
-const maybe = saves.size > 0 ? test : test.skip;
+const { saves, test: maybe } = realSavesFor('UQM encode suite');
 
 maybe('the encode suite: real 0.8 saves, and 0.7 and MMV4 saves made from them', () => {
-  const vanilla = [...saves.values()].map((b) => decodeOrThrow(uqmSave, b));
-  const samples = [
-    ...saves.values(),
-    ...vanilla.map((s) => encodeOrThrow(legacySave, saveToLegacy(s))),
-    ...vanilla.map((s) => encodeOrThrow(uqmSave, toMegaMod(s))),
-  ];
+  const { samples } = everyKind(saves);
   // `stored` is the file's LZHUF code, a cache: a changed stream is compressed afresh, so it changes.
   const report = encodeSuite(format, {
     samples,

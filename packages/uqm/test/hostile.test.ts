@@ -12,15 +12,13 @@ import {
   saveToLegacy,
   starInfo,
   uqmSave,
-  groupHeader,
   stateBattleGroup,
 } from '@savekit/uqm';
 import { defaultIterations, fuzzSuite } from '@savekit/testkit';
-import { realSaves, warnIfAbsent } from './corpus';
+import { realSavesFor } from './corpus';
+import { groupHeaderBytes } from './state-files';
 
-warnIfAbsent('UQM bad input');
-const saves = realSaves();
-const maybe = saves.size > 0 ? describe : describe.skip;
+const { saves, describe: maybe } = realSavesFor('UQM bad input');
 
 function fails<A>(codec: Codec<A>, bytes: Uint8Array, options?: DecodeOptions): DecodeError {
   const result = decode(codec, bytes, { trailing: 'keep', ...options });
@@ -35,17 +33,7 @@ const le32 = (n: number) => [n & 0xff, (n >>> 8) & 0xff, (n >>> 16) & 0xff, n >>
 /** A randgrp.dat: header (NumGroups, star 82), then the given groups at the given offsets. */
 function randgrp(numGroups: number, offsets: number[], size: number): Uint8Array {
   const bytes = new Uint8Array(size);
-  bytes.set(
-    encodeOrThrow(groupHeader, {
-      numGroups,
-      day: 1,
-      month: 1,
-      pad: undefined,
-      starIndex: 82,
-      year: 2155,
-      offsets: [0, ...offsets, ...new Array(64 - offsets.length).fill(0)],
-    }),
-  );
+  bytes.set(groupHeaderBytes(numGroups, offsets));
   const group = encodeOrThrow(stateBattleGroup, {
     raceType: 4,
     ships: [
@@ -123,18 +111,7 @@ describe('state files', () => {
   });
 
   test('defgrp.dat: headers over each other or over the reserved byte, groups outside the file', () => {
-    const header = (at: number, group: number) => ({
-      at,
-      bytes: encodeOrThrow(groupHeader, {
-        numGroups: 1,
-        day: 1,
-        month: 1,
-        pad: undefined,
-        starIndex: 82,
-        year: 2155,
-        offsets: [0, group, ...new Array(63).fill(0)],
-      }),
-    });
+    const header = (at: number, group: number) => ({ at, bytes: groupHeaderBytes(1, [group]) });
     const file = (...parts: Array<{ at: number; bytes: Uint8Array }>) => {
       const out = new Uint8Array(Math.max(...parts.map((p) => p.at + p.bytes.length), 1) + 2);
       for (const p of parts) out.set(p.bytes, p.at);

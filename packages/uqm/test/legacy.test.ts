@@ -10,11 +10,9 @@ import {
   uqmSave,
   type LegacySave,
 } from '@savekit/uqm';
-import { realSaves, warnIfAbsent } from './corpus';
+import { realSavesFor } from './corpus';
 
-warnIfAbsent('UQM 0.7 saves');
-const saves = realSaves();
-const maybe = saves.size > 0 ? describe : describe.skip;
+const { saves, describe: maybe } = realSavesFor('UQM 0.7 saves');
 
 maybe('0.7 saves', () => {
   test.each([...saves.keys()])('%s as a 0.7 save: decodes back, values kept, re-encodes byte for byte', (name) => {

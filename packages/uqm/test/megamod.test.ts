@@ -12,11 +12,9 @@ import {
   uqmSave,
   VANILLA_ENTRIES,
 } from '@savekit/uqm';
-import { realSaves, warnIfAbsent } from './corpus';
+import { realSavesFor } from './corpus';
 
-warnIfAbsent('UQM MegaMod');
-const saves = realSaves();
-const maybe = saves.size > 0 ? describe : describe.skip;
+const { saves, describe: maybe } = realSavesFor('UQM MegaMod');
 
 test("game-state revisions: 155, 157, 229, 297, 305, 309 bytes; vanilla's entries fill 1238 bits", () => {
   expect(MEGAMOD_STATE_SIZES.map((size) => gameState(revisionOfSize(size)!).size)).toEqual([

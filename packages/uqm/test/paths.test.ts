@@ -7,7 +7,6 @@ import {
   chunkOf,
   createUqmSave,
   format,
-  groupHeader,
   readDefinedGroups,
   stateBattleGroup,
   harvest,
@@ -20,6 +19,7 @@ import {
   type UqmSave,
 } from '@savekit/uqm';
 import { realSaves, warnIfAbsent } from './corpus';
+import { groupHeaderBytes } from './state-files';
 
 warnIfAbsent('UQM document paths');
 
@@ -43,9 +43,10 @@ function resolves(json: unknown, path: Path): boolean {
   return true;
 }
 
-function unresolved(doc: UqmDocument, paths: ReadonlyArray<Path>): string[] {
+/** Every path names a value of the document's JSON (the ones that do not are listed when it fails). */
+function expectResolved(doc: UqmDocument, paths: ReadonlyArray<Path>): void {
   const json = toJson(format, doc);
-  return [...new Set(paths.filter((p) => !resolves(json, p)).map((p) => formatPath(p)))];
+  expect([...new Set(paths.filter((p) => !resolves(json, p)).map((p) => formatPath(p)))]).toEqual([]);
 }
 
 function spansOf(bytes: Uint8Array) {
@@ -79,7 +80,7 @@ describe('UQM paths are document paths', () => {
     // A span of no bytes may be an optional value the document leaves out (`rest: undefined`): its
     // parent must resolve.
     const paths = spans.map((s) => (s.start === s.end ? s.path.slice(0, -1) : s.path));
-    expect(unresolved(doc, paths)).toEqual([]);
+    expectResolved(doc, paths);
     // The summary's fields are the summary's: summary.sis.logX, as the document has it.
     if ('magic' in doc) expect(spans.map((s) => s.path.join('.'))).toContain('summary.sis.logX');
   });
@@ -92,12 +93,10 @@ describe('UQM paths are document paths', () => {
     const scan = (doc as UqmSave).chunks.findIndex((c) => c.id === 'Scan');
     const systems = spans.filter((s) => s.path[0] === 'chunks' && s.path[1] === scan && s.path[3] === 'systems');
     expect([...new Set(systems.map((s) => s.path[4]).filter((i) => i !== undefined))]).toEqual([0, 1]);
-    expect(
-      unresolved(
-        doc,
-        systems.map((s) => s.path),
-      ),
-    ).toEqual([]);
+    expectResolved(
+      doc,
+      systems.map((s) => s.path),
+    );
   });
 
   test('a warning names the chunk it is about', () => {
@@ -106,12 +105,10 @@ describe('UQM paths are document paths', () => {
     save.chunks[gmst] = { id: 'GmSt', body: { raw: new Uint8Array(7) } } as never;
     const { doc, warnings } = spansOf(encodeOk(save));
     expect(warnings.map((w) => w.code)).toEqual(['game-state-size']);
-    expect(
-      unresolved(
-        doc,
-        warnings.map((w) => w.path),
-      ),
-    ).toEqual([]);
+    expectResolved(
+      doc,
+      warnings.map((w) => w.path),
+    );
   });
 
   test("decode errors in UQM's own codecs name the document value they are about", () => {
@@ -135,16 +132,7 @@ describe('UQM paths are document paths', () => {
   });
 
   test("defgrp.dat errors name the value's place in the result: [encounter].header, [encounter].groups[i]", () => {
-    const header = (offsets: number[]) =>
-      encodeOrThrow(groupHeader, {
-        numGroups: offsets.length,
-        day: 1,
-        month: 1,
-        pad: undefined,
-        starIndex: 82,
-        year: 2155,
-        offsets: [0, ...offsets, ...new Array(64 - offsets.length).fill(0)],
-      });
+    const header = (offsets: number[]) => groupHeaderBytes(offsets.length, offsets);
     const group = encodeOrThrow(stateBattleGroup, { raceType: 1, ships: [] });
     const file = new Uint8Array(1 + 268 + 2 * group.length);
     file.set(header([269, 271]), 1);

@@ -22,11 +22,9 @@ import {
   type BattleGroups,
   type UqmSave,
 } from '@savekit/uqm';
-import { realSaves, warnIfAbsent } from './corpus';
+import { realSavesFor } from './corpus';
 
-warnIfAbsent('UQM real saves');
-const saves = realSaves();
-const maybe = saves.size > 0 ? describe : describe.skip;
+const { saves, describe: maybe } = realSavesFor('UQM real saves');
 const load = (name: string): UqmSave => decodeOrThrow(uqmSave, saves.get(name)!);
 const sizes = (save: UqmSave, bytes: Uint8Array) => {
   // Chunk sizes as the file has them: re-encode each body through the file and read its size field.

@@ -7,7 +7,6 @@ import {
   chunkOf,
   format,
   gameState,
-  legacySave,
   name16,
   saveToLegacy,
   sisCore,
@@ -16,19 +15,12 @@ import {
   type UqmDocument,
 } from '@savekit/uqm';
 import { arbitrary, roundTripSuite } from '@savekit/testkit';
-import { realSaves, warnIfAbsent } from './corpus';
+import { everyKind, realSavesFor } from './corpus';
 
-warnIfAbsent('UQM round trips');
-const saves = realSaves();
-const maybe = saves.size > 0 ? test : test.skip;
+const { saves, test: maybe } = realSavesFor('UQM round trips');
 
 maybe('the round-trip suite: real, 0.7 and MMV4 saves, and 200 edited ones', () => {
-  const vanilla = [...saves.values()].map((b) => decodeOrThrow(uqmSave, b));
-  const samples = [
-    ...saves.values(),
-    ...vanilla.map((s) => encodeOrThrow(legacySave, saveToLegacy(s))),
-    ...vanilla.map((s) => encodeOrThrow(uqmSave, toMegaMod(s))),
-  ];
+  const { vanilla, samples } = everyKind(saves);
   const edited: fc.Arbitrary<UqmDocument> = fc
     .record({
       save: fc.constantFrom(...vanilla),

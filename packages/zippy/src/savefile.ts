@@ -106,6 +106,20 @@ export function segmentFailure(ctx: RestoreContext<unknown>, error: unknown): De
 }
 
 /**
+ * The reader of an object's data segment, its slots resolving to the object's references (read here,
+ * all of them, first); a slot past them is a SegmentError. An object without a segment is refused.
+ */
+export function segmentReaderOf(ctx: RestoreContext<unknown>): SegmentReader {
+  const refs = Array.from({ length: ctx.referenceCount }, () => ctx.readReference());
+  const segment = ctx.getObjectData();
+  if (segment === undefined) throw ctx.fail('no data segment');
+  return new SegmentReader(segment, (slot, at) => {
+    if (slot >= refs.length) throw new SegmentError(`slot ${slot}, but the object has ${refs.length} references`, at);
+    return refs[slot] as object | null;
+  });
+}
+
+/**
  * How deep `restoreFirst` calls may nest (a superclass chain): each level is a few JavaScript frames
  * (callback, structure, hooks), so the core's default would meet the engine's stack limit first.
  */
@@ -137,15 +151,8 @@ export function adataRestorer(file: ZippyFile, budget?: DecodeBudget): GraphRest
     },
     restore(object, ctx) {
       work(1 + ctx.referenceCount, ctx.number);
-      const refs = Array.from({ length: ctx.referenceCount }, () => ctx.readReference());
-      const segment = ctx.getObjectData();
-      if (segment === undefined) throw ctx.fail('no segment');
+      const reader = segmentReaderOf(ctx);
       try {
-        const reader = new SegmentReader(segment, (slot, at) => {
-          if (slot >= refs.length)
-            throw new SegmentError(`slot ${slot}, but the object has ${refs.length} references`, at);
-          return refs[slot]!;
-        });
         restoreAData(object, reader, {
           value: (v) => v,
           restoreFirst: (t) => ctx.restoreFirst(t as AData),

@@ -20,7 +20,7 @@ import {
   type ZippyFile,
 } from '@savekit/zippy';
 import { loadLua, saveLua } from '@savekit/zippy/lua';
-import { budgetSuite, budgetTable, encodeSuite, scalingSuite, testBudget } from '@savekit/testkit';
+import { budgetSuite, budgetTable, encodeSuite, scalingSuite, testBudget, type Attack } from '@savekit/testkit';
 import {
   classChain,
   dataClaiming,
@@ -34,20 +34,7 @@ import {
   wideTable,
 } from './attacks';
 import { allocatedBy, lua, newState, pushGlobal, run, setGlobal, to_luastring } from './lua-helpers';
-
-/** A small save of every kind: a table with a userdata and a C structure (the README's example, in short). */
-function workedExample(): Uint8Array {
-  const L = newState();
-  run(L, 'T = {1.0, "a"}; T.self = T');
-  pushGlobal(L, 'T');
-  (lua.lua_newuserdata(L, 4) as { payload?: Uint8Array }).payload = Uint8Array.of(0xde, 0xad, 0xbe, 0xef);
-  lua.lua_setfield(L, -2, to_luastring('u'));
-  lua.lua_pushlightuserdata(L, new Vector([1.5, -2.0]));
-  lua.lua_setfield(L, -2, to_luastring('v'));
-  const saved = saveLua(L, 1);
-  if (E.isLeft(saved)) throw saved.left;
-  return saved.right;
-}
+import { workedExample } from './worked-example';
 
 /**
  * The container decode's work: a unit per header field (15), per root and external, per object its
@@ -261,6 +248,16 @@ describe('encode refuses what would not decode: an EncodeError at the document p
   });
 });
 
+/** An attack that the work budget, lowered to `maxWork`, must stop. */
+const workAttack = (name: string, input: () => Uint8Array, maxWork: number): Attack => ({
+  name,
+  input,
+  expect: 'error',
+  code: 'budget-exceeded',
+  budget: 'work',
+  options: { maxWork },
+});
+
 describe('the budget suite: each attack in a child process, 2 s and 256 MB (scaled by the profile)', () => {
   const dist = join(__dirname, '..', 'dist', 'index.js');
   test('the container (format.decode)', async () => {
@@ -269,14 +266,7 @@ describe('the budget suite: each attack in a child process, 2 s and 256 MB (scal
       attacks: [
         { name: 'header claiming 2^31 − 1 objects', input: headerClaim, expect: 'error' },
         { name: '40,000 objects (1.9 MB)', input: () => manyObjects(40_000), expect: 'ok' },
-        {
-          name: '40,000 objects, maxWork 10,000',
-          input: () => manyObjects(40_000),
-          expect: 'error',
-          code: 'budget-exceeded',
-          budget: 'work',
-          options: { maxWork: 10_000 },
-        },
+        workAttack('40,000 objects, maxWork 10,000', () => manyObjects(40_000), 10_000),
       ],
     });
     console.log(budgetTable(report));
@@ -298,14 +288,7 @@ describe('the budget suite: each attack in a child process, 2 s and 256 MB (scal
         { name: '40,000 tables in one (1.9 MB)', input: () => manyObjects(40_000), expect: 'ok' },
         { name: 'a table of 100,000 + 100,000 entries (2 MB)', input: () => wideTable(100_000), expect: 'ok' },
         { name: 'tables nested 40,000 deep (2 MB)', input: () => deepTables(40_000), expect: 'ok' },
-        {
-          name: 'a wide table over maxWork',
-          input: () => wideTable(100_000),
-          expect: 'error',
-          code: 'budget-exceeded',
-          budget: 'work',
-          options: { maxWork: 50_000 },
-        },
+        workAttack('a wide table over maxWork', () => wideTable(100_000), 50_000),
         { name: 'a superclass chain 35,000 long (2 MB)', input: () => classChain(35_000), expect: 'error' },
       ],
     });

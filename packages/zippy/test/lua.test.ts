@@ -24,6 +24,16 @@ function roundTrip(
   const L = newState();
   run(L, source);
   pushGlobal(L, global);
+  return reloadTop(L, global, options, loadOptions);
+}
+
+/** Saves the value on top of L's stack, loads it into a fresh state, and names it `global` there. */
+function reloadTop(
+  L: object,
+  global: string,
+  options: Parameters<typeof saveLua>[2] = {},
+  loadOptions: Parameters<typeof loadLua>[2] = {},
+): object {
   const saved = saveLua(L, 1, options);
   if (E.isLeft(saved)) throw saved.left;
   const L2 = newState();
@@ -86,12 +96,7 @@ test('userdata keep their payload and metatable; a userdata referenced twice loa
   lua.lua_pushvalue(L, -1);
   lua.lua_setfield(L, -3, to('u1'));
   lua.lua_setfield(L, -2, to('u2'));
-  const saved = saveLua(L, 1);
-  if (E.isLeft(saved)) throw saved.left;
-  const L2 = newState();
-  const loaded = loadLua(L2, saved.right);
-  if (E.isLeft(loaded)) throw loaded.left;
-  setGlobal(L2, 'T');
+  const L2 = reloadTop(L, 'T');
   run(L2, 'assert(T.u1 == T.u2, "one userdata"); assert(getmetatable(T.u1).__name == "Point")');
   pushGlobal(L2, 'T');
   lua.lua_getfield(L2, -1, to('u1'));
@@ -172,12 +177,7 @@ test(`a Lua table chain of ${LINKS.toLocaleString('en')} links saves and loads w
   const L = newState();
   run(L, `head = {n = 0}; local t = head; for i = 1, ${LINKS} do local x = {n = i}; t.next = x; t = x end`);
   pushGlobal(L, 'head');
-  const saved = saveLua(L, 1, { crc: false });
-  if (E.isLeft(saved)) throw saved.left;
-  const L2 = newState();
-  const loaded = loadLua(L2, saved.right);
-  if (E.isLeft(loaded)) throw loaded.left;
-  setGlobal(L2, 'head');
+  const L2 = reloadTop(L, 'head', { crc: false });
   run(L2, `local t, n = head, 0; while t.next do t = t.next; n = n + 1; assert(t.n == n) end; assert(n == ${LINKS})`);
 }, 600_000);
 
@@ -288,12 +288,7 @@ function expectRoundTrip(model: Parameters<typeof build>[0]): void {
   run(L, build(model));
   const before = describe(L);
   pushGlobal(L, 'root');
-  const saved = saveLua(L, 1);
-  if (E.isLeft(saved)) throw saved.left;
-  const L2 = newState();
-  const loaded = loadLua(L2, saved.right);
-  if (E.isLeft(loaded)) throw loaded.left;
-  setGlobal(L2, 'root');
+  const L2 = reloadTop(L, 'root');
   run(L2, 'all = root.all');
   expect(describe(L2)).toBe(before);
 }

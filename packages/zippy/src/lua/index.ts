@@ -22,11 +22,12 @@ import {
   readSavefile,
   RESTORE_DEPTH,
   segmentFailure,
+  segmentReaderOf,
   writeSavefile,
   type WriteOptions,
 } from '../savefile.js';
 import { DATA_TAG, KIND, LUA_TAG } from '../tags.js';
-import { LuaInteger, SegmentError, SegmentReader, SegmentWriter, type ZValue } from '../values.js';
+import { LuaInteger, SegmentError, SegmentWriter, type ZValue } from '../values.js';
 
 const { lua, lauxlib } = fengari;
 // fengari's integers are 32-bit (luaconf.js); a file may hold wider ones from another Lua.
@@ -481,15 +482,8 @@ class LuaRestorer implements GraphRestorer<object> {
   restore(object: object, ctx: RestoreContext<object>): void {
     const L = this.L;
     this.work(1 + ctx.referenceCount, ctx.number);
-    const refs = Array.from({ length: ctx.referenceCount }, () => ctx.readReference());
-    const segment = ctx.getObjectData();
-    if (segment === undefined) throw ctx.fail('no data segment');
+    const reader = segmentReaderOf(ctx);
     try {
-      const reader = new SegmentReader(segment, (slot, at) => {
-        if (slot >= refs.length)
-          throw new SegmentError(`slot ${slot}, but the object has ${refs.length} references`, at);
-        return refs[slot]!;
-      });
       if (isAData(object)) {
         restoreAData(object as AData, reader, {
           value: (v) =>
@@ -543,7 +537,7 @@ class LuaRestorer implements GraphRestorer<object> {
           }
         }
         if (!reader.atEnd)
-          throw new SegmentError(`${segment.length - reader.pos} bytes left after the value`, reader.pos);
+          throw new SegmentError(`${reader.bytes.length - reader.pos} bytes left after the value`, reader.pos);
       } finally {
         lua.lua_settop(L, at - 1);
       }
