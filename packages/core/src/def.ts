@@ -306,6 +306,16 @@ export interface DefFromContext {
   readonly choose: (value: unknown) => AnyCodec;
 }
 
+/** A codec tried first, and another read where it fails, with a warning (`fallback`, `orRaw`). */
+export interface DefFallback {
+  readonly type: 'fallback';
+  readonly primary: AnyCodec;
+  /** Read where the primary fails; a value of its shape is written with it. */
+  readonly secondary: AnyCodec;
+  /** The code of the warning recorded when the secondary is read. */
+  readonly warning: string;
+}
+
 /**
  * A codec a package defines itself with `defineCodec`: the only variant a tool may treat as opaque.
  *
@@ -357,6 +367,7 @@ export type CodecDef =
   | DefInstance
   | DefProvide
   | DefFromContext
+  | DefFallback
   | DefCustom;
 
 /** The variant names: `CodecDef['type']`. */

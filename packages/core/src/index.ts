@@ -85,6 +85,14 @@ export {
   type FromContextOptions,
   type ProvideSite,
 } from './context.js';
+export {
+  fallback,
+  orRaw,
+  type FallbackOptions,
+  type FallbackWarning,
+  type OrRawOptions,
+  type Raw,
+} from './fallback.js';
 export { withHooks, type CodecHooks, type ReadHookContext, type WriteHookContext } from './hooks.js';
 export {
   byteOrdered,

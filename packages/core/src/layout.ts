@@ -95,6 +95,8 @@ export function typeNameOf(codec: AnyCodec): string {
       return typeNameOf(def.codec);
     case 'fromContext':
       return `depends on ${def.key.name}`;
+    case 'fallback':
+      return `${typeNameOf(def.primary)}, else ${typeNameOf(def.secondary)}`;
     case 'custom':
       return codec.name;
     default:
@@ -213,6 +215,7 @@ export function layoutOf(codec: AnyCodec): LayoutRow[] {
       case 'graphImage':
       case 'instance':
       case 'fromContext':
+      case 'fallback':
       case 'custom':
         out.push({ path, offset, size: c.size, type: typeNameOf(c) });
         return;

@@ -359,6 +359,7 @@ describe('tools switch over def.type exhaustively', () => {
         case 'instance':
         case 'provide':
         case 'fromContext':
+        case 'fallback':
         case 'custom':
           return def.type;
         default:
