@@ -4,13 +4,14 @@
  *
  * @module
  */
-import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import {
   align,
   array as arrayOf,
+  bytes,
   chunk,
   DecodeError,
+  fallback,
   fourcc,
   fromContext,
   lazy,
@@ -18,11 +19,12 @@ import {
   peek,
   struct,
   withHooks,
+  type ChunkFraming,
   type Codec,
   type KnownChunk,
   type Warning,
 } from '@savekit/core';
-import { customDef, arrayIndexes, defineCodec, type DecodeBudget, type Reader, type Writer } from '@savekit/core/kit';
+import { customDef, defineCodec, type DecodeBudget, type Reader, type Writer } from '@savekit/core/kit';
 import {
   instanceCodec,
   reconcile,
@@ -341,11 +343,6 @@ function declared(f: FieldDef): KnownField {
   }
 }
 
-/** Errors no fallback may turn into a kept instance (the engine's nesting limit). */
-const FATAL = new WeakSet<DecodeError>();
-/** Instances the fallback kept as bytes (told by identity: a file's field may be called `$raw`). */
-const KEPT_RAW = new WeakSet<Instance>();
-
 /** Schemas by the definitions' log (one per decode or encode), per variant and release table. */
 const SCHEMAS = new WeakMap<object, Schema[]>();
 
@@ -394,7 +391,7 @@ function instanceChunk(
     let c = chunks.get(marker);
     if (c === undefined) {
       const inner = marker === expected && body !== undefined ? body : schema.instance(structName);
-      c = chunk(framing, marker, keepRawWhenAmbiguous(schema, structName, inner));
+      c = instanceCase(schema, framing, marker, structName, inner);
       chunks.set(marker, c);
     }
     return c;
@@ -410,18 +407,15 @@ function instanceChunk(
     json: t.UnknownRecord as unknown as t.Type<Instance, unknown, unknown>,
     minSize: 8,
     read(r) {
-      const at = r.pos;
       const marker = peekMarker(r);
       if (marker === undefined) throw r.shortfall(8);
       const structName = structOf(marker);
       if (structName === undefined) throw r.error(missing(marker));
       const context = schema;
       // The top-level chunk is open too: an instance at depth 1 is the second chunk on the stack.
-      if (context.openInstances + 2 > MAX_CHUNK_DEPTH) {
-        const error = r.error(`chunks nested deeper than ${MAX_CHUNK_DEPTH} (the engine's MAX_CHUNK_DEPTH)`);
-        FATAL.add(error);
-        throw error;
-      }
+      // A structural limit: no fallback forgives it (\`too-deep\`).
+      if (context.openInstances + 2 > MAX_CHUNK_DEPTH)
+        throw r.error('too-deep', `chunks nested deeper than ${MAX_CHUNK_DEPTH} (the engine's MAX_CHUNK_DEPTH)`);
       context.openInstances += 1;
       let value: { id: string; body: Instance; pad?: Uint8Array };
       try {
@@ -430,12 +424,6 @@ function instanceChunk(
         context.openInstances -= 1;
       }
       const instance = value.body;
-      if (KEPT_RAW.has(instance))
-        r.warn(
-          'instance-kept-raw',
-          `the fields of ${structName} do not fit its data (a float field no release table knows?); the instance is kept as bytes`,
-          at,
-        );
       if (value.pad !== undefined) instance.$pad = value.pad;
       if (marker !== expected) instance.$marker = marker;
       return instance;
@@ -450,7 +438,7 @@ function instanceChunk(
       const pad = instance.$pad instanceof Uint8Array ? instance.$pad : undefined;
       const context = schema;
       if (context.openInstances + 2 > MAX_CHUNK_DEPTH)
-        throw w.error(`chunks nested deeper than ${MAX_CHUNK_DEPTH} (the engine's MAX_CHUNK_DEPTH)`);
+        throw w.error('too-deep', `chunks nested deeper than ${MAX_CHUNK_DEPTH} (the engine's MAX_CHUNK_DEPTH)`);
       context.openInstances += 1;
       try {
         chunkFor(marker, structName).write(
@@ -464,47 +452,49 @@ function instanceChunk(
   });
 }
 
+/** An instance kept as the bytes of its chunk's body (`{ $raw }`, one of the forms an instance has). */
+const rawInstance = struct({ $raw: bytes('rest') }, 'rawInstance') as unknown as Codec<Instance>;
+
+/** Whether an instance is one kept as bytes (`$raw` holds bytes). */
+const isRawInstance = (value: Instance): boolean => value.$raw instanceof Uint8Array;
+
 /**
- * The instance codec, except that an instance of a structure with fields no release knows (so their
- * real size is a guess) is kept as `{ $raw }` when the guess does not fit, with a warning.
+ * The chunk of one instance of `structName` under `marker`. Reading an instance charges its cost
+ * ({@link Schema.instanceCost}) to the decode's work budget; writing one first checks it would decode
+ * back the same ({@link checkInstanceKeys}). An instance of a structure with fields no release knows
+ * (so their real size is a guess) is tried by the guess and, when the guess fails or leaves a
+ * field's worth of bytes over, rolled back and kept as `{ $raw }` with a warning at the element
+ * (`fallback`: the references the guess read are forgotten with it).
  */
-function keepRawWhenAmbiguous(schema: Schema, structName: string, inner: Codec<Instance>): Codec<Instance> {
-  return defineCodec<Instance>({
-    name: inner.name,
-    def: inner.def,
-    json: inner.json,
-    minSize: 0,
-    read(r) {
-      r.work(schema.instanceCost(structName));
-      if (!schema.ambiguous(structName)) return inner.read(r);
-      // The guess is tried; if it fails or leaves a field's worth of bytes over, everything the
-      // reading did is rolled back (position, path, warnings, depth — and the references it read).
-      const { pending } = arrayIndexes(r.state.context);
-      const mark = pending.length;
-      const tried = r.attempt(
-        (r) => {
-          const value = inner.read(r);
-          if (r.end - r.pos >= 4) throw r.error(`${r.end - r.pos} bytes are left after the fields of ${structName}`);
-          return value;
-        },
-        { undo: () => (pending.length = mark) },
-      );
-      if (E.isRight(tried)) return tried.right;
-      // Only a failure of the guess is forgiven; a structural limit is an error whatever the guess.
-      if (FATAL.has(tried.left)) throw tried.left;
-      const kept = { $raw: r.take(r.end - r.pos) };
-      KEPT_RAW.add(kept); // warned about by instanceChunk, at the element's document path
-      return kept;
+function instanceCase(
+  schema: Schema,
+  framing: ChunkFraming,
+  marker: string,
+  structName: string,
+  inner: Codec<Instance>,
+): Codec<KnownChunk<string, Instance>> {
+  const checked = withHooks(inner, {
+    afterRead: (_value, { reader }) => {
+      const left = reader.end - reader.pos;
+      if (left >= 4) throw reader.error(`${left} bytes are left after the fields of ${structName}`);
     },
-    write(w, value) {
-      if (value.$raw instanceof Uint8Array) {
-        w.append(value.$raw);
-        return;
-      }
+    beforeWrite: (value, { writer }) => {
       const plan = schema.reconciled().plans.get(structName);
-      if (plan !== undefined) checkInstanceKeys(w, plan, value);
-      inner.write(w, value);
+      if (plan !== undefined) checkInstanceKeys(writer, plan, value);
     },
+  });
+  const framed = chunk(framing, marker, checked);
+  const tried = schema.ambiguous(structName)
+    ? fallback(framed, chunk(framing, marker, rawInstance), {
+        warning: {
+          code: 'instance-kept-raw',
+          message: `the fields of ${structName} do not fit its data (a float field no release table knows?); the instance is kept as bytes`,
+        },
+        isSecondary: (value): value is KnownChunk<string, Instance> => isRawInstance(value.body),
+      })
+    : framed;
+  return withHooks(tried, {
+    beforeRead: ({ reader }) => reader.work(schema.instanceCost(structName)),
   });
 }
 
@@ -572,7 +562,7 @@ function reportReconcileWarnings(r: Reader, schema: Schema): void {
     if (context.warned.has(key)) continue;
     context.warned.add(key);
     // Said of a definition, where it is in the document (not where the Data chunk that needed it is).
-    r.state.warnings.push(warning);
+    r.report(warning);
   }
 }
 
