@@ -17,7 +17,7 @@ export interface ReadHookContext {
   readonly reader: Reader;
   /** Where the value starts. */
   readonly start: number;
-  /** The path of the value (a copy). */
+  /** The path of the value (a copy, made when asked for: ask during the hook). */
   readonly path: Path;
   /** What the codecs of this decode tell each other (`ReadState.context`). */
   readonly context: Map<unknown, unknown>;
@@ -29,7 +29,7 @@ export interface WriteHookContext {
   readonly writer: Writer;
   /** Where the value starts in the writer's output. */
   readonly start: number;
-  /** The path of the value (a copy). */
+  /** The path of the value (a copy, made when asked for: ask during the hook). */
   readonly path: Path;
   /** What the codecs of this encode tell each other (`WriteState.context`). */
   readonly context: Map<unknown, unknown>;
@@ -53,6 +53,34 @@ export interface CodecHooks<A> {
   readonly afterWrite?: (value: A, ctx: WriteHookContext) => void;
 }
 
+// Hook contexts copy the path when a hook asks for it: most hooks never do, and hooks run per value.
+// (Classes, so that making one per value stays cheap.)
+class ReadHooked implements ReadHookContext {
+  constructor(
+    readonly reader: Reader,
+    readonly start: number,
+  ) {}
+  get path(): Path {
+    return this.reader.state.path.slice();
+  }
+  get context(): Map<unknown, unknown> {
+    return this.reader.state.context;
+  }
+}
+
+class WriteHooked implements WriteHookContext {
+  constructor(
+    readonly writer: Writer,
+    readonly start: number,
+  ) {}
+  get path(): Path {
+    return this.writer.state.path.slice();
+  }
+  get context(): Map<unknown, unknown> {
+    return this.writer.state.context;
+  }
+}
+
 /**
  * `codec` with hooks run around its reads and writes. The value, its JSON form and its laws are
  * `codec`'s.
@@ -71,18 +99,8 @@ export interface CodecHooks<A> {
  */
 export function withHooks<A>(codec: Codec<A>, hooks: CodecHooks<A>, name = codec.name): Codec<A> {
   const { beforeRead, afterRead, beforeWrite, afterWrite } = hooks;
-  const readContext = (reader: Reader, start: number): ReadHookContext => ({
-    reader,
-    start,
-    path: reader.state.path.slice(),
-    context: reader.state.context,
-  });
-  const writeContext = (writer: Writer, start: number): WriteHookContext => ({
-    writer,
-    start,
-    path: writer.state.path.slice(),
-    context: writer.state.context,
-  });
+  const readContext = (reader: Reader, start: number): ReadHookContext => new ReadHooked(reader, start);
+  const writeContext = (writer: Writer, start: number): WriteHookContext => new WriteHooked(writer, start);
   return defineCodec<A>({
     name,
     def: customDef('hooks', { params: { hooks }, model: codec }),

@@ -20,6 +20,7 @@ import {
   struct,
   withHooks,
   type ChunkFraming,
+  type WriteHookContext,
   type Codec,
   type KnownChunk,
   type Warning,
@@ -473,26 +474,31 @@ function instanceCase(
   structName: string,
   inner: Codec<Instance>,
 ): Codec<KnownChunk<string, Instance>> {
-  const checked = withHooks(inner, {
+  const keysChecked = {
+    beforeWrite: (value: Instance, { writer }: WriteHookContext) => {
+      const plan = schema.reconciled().plans.get(structName);
+      if (plan !== undefined) checkInstanceKeys(writer, plan, value);
+    },
+  };
+  if (!schema.ambiguous(structName))
+    return withHooks(chunk(framing, marker, withHooks(inner, keysChecked)), {
+      beforeRead: ({ reader }) => reader.work(schema.instanceCost(structName)),
+    });
+  // The guess fits when it reads and leaves less than a field's worth of bytes (the padding).
+  const guess = withHooks(inner, {
+    ...keysChecked,
     afterRead: (_value, { reader }) => {
       const left = reader.end - reader.pos;
       if (left >= 4) throw reader.error(`${left} bytes are left after the fields of ${structName}`);
     },
-    beforeWrite: (value, { writer }) => {
-      const plan = schema.reconciled().plans.get(structName);
-      if (plan !== undefined) checkInstanceKeys(writer, plan, value);
-    },
   });
-  const framed = chunk(framing, marker, checked);
-  const tried = schema.ambiguous(structName)
-    ? fallback(framed, chunk(framing, marker, rawInstance), {
-        warning: {
-          code: 'instance-kept-raw',
-          message: `the fields of ${structName} do not fit its data (a float field no release table knows?); the instance is kept as bytes`,
-        },
-        isSecondary: (value): value is KnownChunk<string, Instance> => isRawInstance(value.body),
-      })
-    : framed;
+  const tried = fallback(chunk(framing, marker, guess), chunk(framing, marker, rawInstance), {
+    warning: {
+      code: 'instance-kept-raw',
+      message: `the fields of ${structName} do not fit its data (a float field no release table knows?); the instance is kept as bytes`,
+    },
+    isSecondary: (value): value is KnownChunk<string, Instance> => isRawInstance(value.body),
+  });
   return withHooks(tried, {
     beforeRead: ({ reader }) => reader.work(schema.instanceCost(structName)),
   });
