@@ -9,7 +9,6 @@
  */
 import * as t from 'io-ts';
 import { defineCodec, guardRead, guardWrite, type Codec, type TypeOf } from './codec.js';
-import { customDef } from './def.js';
 import { ReadState, Reader } from './reader.js';
 import { resolveDecodeOptions } from './options.js';
 
@@ -90,7 +89,12 @@ export function switchOn<S, V extends Readonly<Record<string, Codec<any>>>>(
   };
   return defineCodec<A>({
     name,
-    def: customDef('switchOn', { params: { selector, cases, select, caseOf: options.caseOf } }),
+    def: {
+      type: 'switchOn',
+      selector,
+      cases: keys.map((key) => ({ key, codec: codecs[key]! })),
+      caseOf: options.caseOf as (value: unknown) => string,
+    },
     json,
     minSize: Math.max(selector.minSize, Math.min(...keys.map((key) => codecs[key]!.minSize))),
     children: keys.map((key) => ({ key, codec: codecs[key]! })),

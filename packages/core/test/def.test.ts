@@ -360,6 +360,7 @@ describe('tools switch over def.type exhaustively', () => {
         case 'provide':
         case 'fromContext':
         case 'fallback':
+        case 'switchOn':
         case 'custom':
           return def.type;
         default:

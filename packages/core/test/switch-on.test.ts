@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
 import { decode, fourcc, fromJson, i32le, magic, struct, switchOn, toJson, u16le, u8, type TypeOf } from '../src/index';
+import { layoutOf, typeNameOf } from '../src/kit';
 import { checkLaws, decodeFails, encodeFails, encodeOk, hexBytes } from './laws';
 
 const ums = struct({ magic: magic('UMS\x01'), level: u8 });
@@ -106,5 +107,18 @@ describe('switchOn', () => {
 
   test('needs a case', () => {
     expect(() => switchOn(fourcc(), {}, { caseOf: () => 'x' as never })).toThrow(RangeError);
+  });
+});
+
+describe('switchOn for tools', () => {
+  test('its definition names the selector, the cases and how a value picks one', () => {
+    const def = document.def;
+    if (def.type !== 'switchOn') throw new Error(`expected a switchOn definition, got ${def.type}`);
+    expect(def.selector.name).toBe(fourcc().name);
+    expect(def.cases.map((c) => c.key)).toEqual(['chunked', 'megamod', 'legacy']);
+    expect(def.cases[2]!.codec).toBe(legacy);
+    expect(def.caseOf({ logX: 1, level: 2 })).toBe('legacy');
+    expect(typeNameOf(document)).toBe('switchOn(fourcc: chunked | megamod | legacy)');
+    expect(layoutOf(document)).toEqual([{ path: '', offset: 0, size: undefined, type: typeNameOf(document) }]);
   });
 });
