@@ -318,7 +318,8 @@ export interface DefSwitchOn {
   readonly type: 'switchOn';
   /** Peeked (read without consuming) to choose the case. */
   readonly selector: AnyCodec;
-  readonly cases: ReadonlyArray<DefSwitchCase>;
+  /** The cases (built on first call when they are built on demand). */
+  readonly cases: () => ReadonlyArray<DefSwitchCase>;
   /** The case a value is written with (it may throw for a value of no case). */
   readonly caseOf: (value: unknown) => string;
 }

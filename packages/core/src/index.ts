@@ -73,7 +73,13 @@ export { taggedUnion, type OtherTag, type Tagged } from './union.js';
 export { lazy } from './lazy.js';
 export { rebuild, type RebuildInfo, type RebuildMismatch, type RebuildOptions, type RebuildSpec } from './rebuild.js';
 export { lookahead, peek, type LookaheadOptions } from './peek.js';
-export { switchOn, type SwitchOptions } from './switch-on.js';
+export {
+  switchOn,
+  switchOnDemand,
+  type SwitchCases,
+  type SwitchOnDemandOptions,
+  type SwitchOptions,
+} from './switch-on.js';
 export { remaining } from './remaining.js';
 export { chunkBody } from './chunk-body.js';
 export {

@@ -96,7 +96,10 @@ export function typeNameOf(codec: AnyCodec): string {
     case 'fromContext':
       return `depends on ${def.key.name}`;
     case 'switchOn':
-      return `switchOn(${typeNameOf(def.selector)}: ${def.cases.map((c) => c.key).join(' | ')})`;
+      return `switchOn(${typeNameOf(def.selector)}: ${def
+        .cases()
+        .map((c) => c.key)
+        .join(' | ')})`;
     case 'fallback':
       return `${typeNameOf(def.primary)}, else ${typeNameOf(def.secondary)}`;
     case 'custom':

@@ -63,27 +63,99 @@ export function switchOn<S, V extends Readonly<Record<string, Codec<any>>>>(
   const keys = Object.keys(cases) as K[];
   if (keys.length === 0) throw new RangeError('switchOn needs at least one case');
   const codecs = cases as Readonly<Record<string, Codec<A>>>;
-  const caseNamed = (key: K | undefined): Codec<A> | undefined =>
-    key !== undefined && Object.hasOwn(cases, key) ? codecs[key] : undefined;
-  const select =
-    options.select ?? ((s: S) => (typeof s === 'string' && Object.hasOwn(cases, s) ? (s as K) : undefined));
+  const members = keys.map((key) => codecs[key]!.json);
+  return switchOnDemand<S, K, A>(
+    selector,
+    { keys: () => keys, build: (key) => (Object.hasOwn(cases, key) ? codecs[key] : undefined) },
+    {
+      ...options,
+      select: options.select ?? ((s: S) => (typeof s === 'string' && Object.hasOwn(cases, s) ? (s as K) : undefined)),
+      json:
+        options.json ??
+        ((members.length === 1 ? members[0] : t.union(members as [t.Mixed, t.Mixed, ...t.Mixed[]])) as t.Type<
+          A,
+          unknown,
+          unknown
+        >),
+      minSize: Math.max(selector.minSize, Math.min(...keys.map((key) => codecs[key]!.minSize))),
+      children: keys.map((key) => ({ key, codec: codecs[key]! })),
+    },
+  );
+}
+
+/**
+ * The cases of a {@link switchOnDemand}: their keys, and each case's codec built when first needed.
+ */
+export interface SwitchCases<K extends string, A> {
+  /** Every case's key: for tools and for the message naming the known ones (called only then). */
+  readonly keys: () => ReadonlyArray<K>;
+  /** The codec of case `key`, or `undefined` when there is no such case; called once per key. */
+  readonly build: (key: K) => Codec<A> | undefined;
+}
+
+/** Options of {@link switchOnDemand}: those of {@link switchOn}, with `select` and `json` required. */
+export interface SwitchOnDemandOptions<S, K extends string, A> extends SwitchOptions<S, K, A> {
+  readonly select: (selector: S) => K | undefined;
+  readonly json: t.Type<A, unknown, unknown>;
+  /** A lower bound on the bytes of a value (default: the selector's). */
+  readonly minSize?: number;
+  /** The cases, when they are known up front (tools walk them). */
+  readonly children?: ReadonlyArray<{ readonly key: string; readonly codec: Codec<A> }>;
+}
+
+/**
+ * {@link switchOn} with cases built on demand: a case's codec is built the first time a value of it
+ * is read or written, then kept. For cases that depend on what the file defined — one per structure
+ * the file declares, say, when chosen by `fromContext` — where building every case for every
+ * context value would cost the square of the definitions.
+ *
+ * @example
+ * ```ts
+ * import assert from 'node:assert/strict';
+ * import { decodeOrThrow, fourcc, struct, switchOnDemand, u8, u16le, magic } from '@savekit/core';
+ * import * as t from 'io-ts';
+ *
+ * const widths: Record<string, number> = { BYTE: 1, WORD: 2 };
+ * const entry = switchOnDemand(
+ *   fourcc(),
+ *   {
+ *     keys: () => Object.keys(widths),
+ *     build: (marker) => (marker in widths ? struct({ marker: magic(marker), n: widths[marker] === 1 ? u8 : u16le }) : undefined),
+ *   },
+ *   {
+ *     select: (marker) => (marker in widths ? marker : undefined),
+ *     caseOf: (value) => value.marker,
+ *     json: t.type({ marker: t.string, n: t.number }),
+ *   },
+ * );
+ * assert.deepEqual(decodeOrThrow(entry, Uint8Array.of(0x57, 0x4f, 0x52, 0x44, 1, 2)), { marker: 'WORD', n: 0x201 });
+ * ```
+ */
+export function switchOnDemand<S, K extends string, A>(
+  selector: Codec<S>,
+  cases: SwitchCases<K, A>,
+  options: SwitchOnDemandOptions<S, K, A>,
+): Codec<A> {
+  const built = new Map<K, Codec<A>>();
+  const caseNamed = (key: K | undefined): Codec<A> | undefined => {
+    if (key === undefined) return undefined;
+    let codec = built.get(key);
+    if (codec === undefined) {
+      codec = cases.build(key);
+      if (codec !== undefined) built.set(key, codec);
+    }
+    return codec;
+  };
+  const { select } = options;
   const name = options.name ?? `switchOn(${selector.name})`;
   const unknown =
-    options.unknown ?? ((s: S) => `unknown ${selector.name} ${JSON.stringify(s)} (known: ${keys.join(', ')})`);
-  const members = keys.map((key) => codecs[key]!.json);
-  const json =
-    options.json ??
-    ((members.length === 1 ? members[0] : t.union(members as [t.Mixed, t.Mixed, ...t.Mixed[]])) as t.Type<
-      A,
-      unknown,
-      unknown
-    >);
+    options.unknown ?? ((s: S) => `unknown ${selector.name} ${JSON.stringify(s)} (known: ${cases.keys().join(', ')})`);
   const peekCase = (r: Reader, what: string): { key: K; codec: Codec<A> } => {
     const at = r.pos;
     const value = selector.read(r);
     r.pos = at;
     const key = guardRead(r, `${what}: select`, () => select(value), at);
-    const codec = caseNamed(key);
+    const codec = guardRead(r, `${what}: case`, () => caseNamed(key), at);
     if (codec === undefined) throw r.error(unknown(value), at);
     return { key: key as K, codec };
   };
@@ -92,18 +164,22 @@ export function switchOn<S, V extends Readonly<Record<string, Codec<any>>>>(
     def: {
       type: 'switchOn',
       selector,
-      cases: keys.map((key) => ({ key, codec: codecs[key]! })),
+      cases: () =>
+        cases.keys().flatMap((key) => {
+          const codec = caseNamed(key);
+          return codec === undefined ? [] : [{ key, codec }];
+        }),
       caseOf: options.caseOf as (value: unknown) => string,
     },
-    json,
-    minSize: Math.max(selector.minSize, Math.min(...keys.map((key) => codecs[key]!.minSize))),
-    children: keys.map((key) => ({ key, codec: codecs[key]! })),
+    json: options.json,
+    minSize: options.minSize ?? selector.minSize,
+    ...(options.children !== undefined ? { children: options.children } : {}),
     read(r) {
       return peekCase(r, name).codec.read(r);
     },
     write(w, value) {
       const key = guardWrite(w, `${name}: caseOf`, () => options.caseOf(value));
-      const codec = caseNamed(key);
+      const codec = guardWrite(w, `${name}: case`, () => caseNamed(key));
       if (codec === undefined) throw w.error(`${name}: the value is of no case (caseOf gave ${JSON.stringify(key)})`);
       const start = w.length;
       codec.write(w, value);

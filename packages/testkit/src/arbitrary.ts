@@ -530,7 +530,7 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
             return false;
           }
         };
-        return fc.oneof(...def.cases.map(({ key, codec: each }) => build(each, depth, env).filter(writtenAs(key))));
+        return fc.oneof(...def.cases().map(({ key, codec: each }) => build(each, depth, env).filter(writtenAs(key))));
       }
       case 'custom':
         if (def.model !== undefined) return build(def.model, depth, env);
