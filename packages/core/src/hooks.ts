@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { defineCodec, guardRead, guardWrite, type Codec } from './codec.js';
+import { defineCodec, type Codec } from './codec.js';
 import { customDef } from './def.js';
-import type { Path } from './errors.js';
+import { DecodeError, EncodeError, type Path } from './errors.js';
 import type { Reader } from './reader.js';
 import type { Writer } from './writer.js';
 
@@ -81,6 +81,20 @@ class WriteHooked implements WriteHookContext {
   }
 }
 
+/** What a read hook threw, as `guardRead` makes it: a DecodeError as it is, else one naming the hook. */
+function readHookError(r: Reader, hook: string, error: unknown, offset: number): DecodeError {
+  return error instanceof DecodeError
+    ? error
+    : r.error(`${hook}: ${error instanceof Error ? error.message : String(error)}`, offset);
+}
+
+/** What a write hook threw, as `guardWrite` makes it. */
+function writeHookError(w: Writer, hook: string, error: unknown): EncodeError {
+  return error instanceof EncodeError
+    ? error
+    : w.error(`${hook}: ${error instanceof Error ? error.message : String(error)}`);
+}
+
 /**
  * `codec` with hooks run around its reads and writes. The value, its JSON form and its laws are
  * `codec`'s.
@@ -99,8 +113,6 @@ class WriteHooked implements WriteHookContext {
  */
 export function withHooks<A>(codec: Codec<A>, hooks: CodecHooks<A>, name = codec.name): Codec<A> {
   const { beforeRead, afterRead, beforeWrite, afterWrite } = hooks;
-  const readContext = (reader: Reader, start: number): ReadHookContext => new ReadHooked(reader, start);
-  const writeContext = (writer: Writer, start: number): WriteHookContext => new WriteHooked(writer, start);
   return defineCodec<A>({
     name,
     def: customDef('hooks', { params: { hooks }, model: codec }),
@@ -108,18 +120,39 @@ export function withHooks<A>(codec: Codec<A>, hooks: CodecHooks<A>, name = codec
     size: codec.size,
     minSize: codec.minSize,
     children: [{ key: 'value', codec }],
+    // Hooks run per value: called in place (no closure per call), their errors made typed here.
     read(r) {
       const start = r.pos;
-      if (beforeRead !== undefined) guardRead(r, 'beforeRead', () => beforeRead(readContext(r, start)), start);
+      if (beforeRead !== undefined)
+        try {
+          beforeRead(new ReadHooked(r, start));
+        } catch (error) {
+          throw readHookError(r, 'beforeRead', error, start);
+        }
       const value = codec.read(r);
-      if (afterRead !== undefined) guardRead(r, 'afterRead', () => afterRead(value, readContext(r, start)), start);
+      if (afterRead !== undefined)
+        try {
+          afterRead(value, new ReadHooked(r, start));
+        } catch (error) {
+          throw readHookError(r, 'afterRead', error, start);
+        }
       return value;
     },
     write(w, value) {
       const start = w.length;
-      if (beforeWrite !== undefined) guardWrite(w, 'beforeWrite', () => beforeWrite(value, writeContext(w, start)));
+      if (beforeWrite !== undefined)
+        try {
+          beforeWrite(value, new WriteHooked(w, start));
+        } catch (error) {
+          throw writeHookError(w, 'beforeWrite', error);
+        }
       codec.write(w, value);
-      if (afterWrite !== undefined) guardWrite(w, 'afterWrite', () => afterWrite(value, writeContext(w, start)));
+      if (afterWrite !== undefined)
+        try {
+          afterWrite(value, new WriteHooked(w, start));
+        } catch (error) {
+          throw writeHookError(w, 'afterWrite', error);
+        }
     },
   });
 }

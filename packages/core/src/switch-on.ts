@@ -137,27 +137,29 @@ export function switchOnDemand<S, K extends string, A>(
   options: SwitchOnDemandOptions<S, K, A>,
 ): Codec<A> {
   const built = new Map<K, Codec<A>>();
-  const caseNamed = (key: K | undefined): Codec<A> | undefined => {
-    if (key === undefined) return undefined;
-    let codec = built.get(key);
-    if (codec === undefined) {
-      codec = cases.build(key);
-      if (codec !== undefined) built.set(key, codec);
-    }
+  const buildCase = (key: K): Codec<A> | undefined => {
+    const codec = cases.build(key);
+    if (codec !== undefined) built.set(key, codec);
     return codec;
   };
+  const caseNamed = (key: K | undefined): Codec<A> | undefined =>
+    key === undefined ? undefined : (built.get(key) ?? buildCase(key));
   const { select } = options;
   const name = options.name ?? `switchOn(${selector.name})`;
   const unknown =
     options.unknown ?? ((s: S) => `unknown ${selector.name} ${JSON.stringify(s)} (known: ${cases.keys().join(', ')})`);
-  const peekCase = (r: Reader, what: string): { key: K; codec: Codec<A> } => {
+  const selectWhat = `${name}: select`;
+  const caseWhat = `${name}: case`;
+  const caseOfWhat = `${name}: caseOf`;
+  // The case the bytes at the reader pick: its key (its codec is then in `built`).
+  const peekCase = (r: Reader): K => {
     const at = r.pos;
     const value = selector.read(r);
     r.pos = at;
-    const key = guardRead(r, `${what}: select`, () => select(value), at);
-    const codec = guardRead(r, `${what}: case`, () => caseNamed(key), at);
+    const key = guardRead(r, selectWhat, () => select(value), at);
+    const codec = key === undefined ? undefined : (built.get(key) ?? guardRead(r, caseWhat, () => buildCase(key), at));
     if (codec === undefined) throw r.error(unknown(value), at);
-    return { key: key as K, codec };
+    return key as K;
   };
   return defineCodec<A>({
     name,
@@ -175,17 +177,17 @@ export function switchOnDemand<S, K extends string, A>(
     minSize: options.minSize ?? selector.minSize,
     ...(options.children !== undefined ? { children: options.children } : {}),
     read(r) {
-      return peekCase(r, name).codec.read(r);
+      return built.get(peekCase(r))!.read(r);
     },
     write(w, value) {
-      const key = guardWrite(w, `${name}: caseOf`, () => options.caseOf(value));
-      const codec = guardWrite(w, `${name}: case`, () => caseNamed(key));
+      const key = guardWrite(w, caseOfWhat, () => options.caseOf(value));
+      const codec = guardWrite(w, caseWhat, () => caseNamed(key));
       if (codec === undefined) throw w.error(`${name}: the value is of no case (caseOf gave ${JSON.stringify(key)})`);
       const start = w.length;
       codec.write(w, value);
       let again: K;
       try {
-        again = peekCase(rereader(w.buf, start, w.length), name).key;
+        again = peekCase(rereader(w.buf, start, w.length));
       } catch (error) {
         throw w.error(
           `the bytes written as ${JSON.stringify(key)} pick no case: ${error instanceof Error ? error.message : String(error)}`,
