@@ -11,7 +11,6 @@ import {
   bytes,
   chunk,
   contextKey,
-  contextValue,
   DecodeError,
   fallback,
   fourcc,
@@ -27,7 +26,7 @@ import {
   type KnownChunk,
   type Warning,
 } from '@savekit/core';
-import type { DecodeBudget, Reader, Writer } from '@savekit/core/kit';
+import { ROLLBACK, type DecodeBudget, type Reader, type Rollbackable, type Writer } from '@savekit/core/kit';
 import {
   instanceCodec,
   reconcile,
@@ -396,9 +395,28 @@ function schemaFor(structs: Named<PlacedStruct>, variant: EdgeVariant, table: En
 
 /**
  * How many structure-instance chunks are open (inside the top-level chunk) in this decode or encode:
- * a context value, so a rolled-back reading takes its count back.
+ * a counter in the context, which a rolled-back reading puts back (it is `Rollbackable`).
  */
-const OPEN_INSTANCES = contextKey<number>('edge.openInstances', () => 0);
+class OpenInstances implements Rollbackable {
+  open = 0;
+  [ROLLBACK](): () => void {
+    const open = this.open;
+    return () => {
+      this.open = open;
+    };
+  }
+}
+
+const OPEN_INSTANCES = contextKey<OpenInstances | undefined>('edge.openInstances', () => undefined);
+
+function openInstances(context: Map<unknown, unknown>): OpenInstances {
+  let found = context.get(OPEN_INSTANCES) as OpenInstances | undefined;
+  if (found === undefined) {
+    found = new OpenInstances();
+    context.set(OPEN_INSTANCES, found);
+  }
+  return found;
+}
 
 const DEEPER = `chunks nested deeper than ${MAX_CHUNK_DEPTH} (the engine's MAX_CHUNK_DEPTH)`;
 
@@ -410,12 +428,13 @@ const DEEPER = `chunks nested deeper than ${MAX_CHUNK_DEPTH} (the engine's MAX_C
 function nestedChunk(schema: Schema, structName: string, codec: Codec<Instance>): Codec<Instance> {
   // The top-level chunk is open too: an instance at depth 1 is the second chunk on the stack.
   const open = (context: Map<unknown, unknown>, fail: () => never) => {
-    const depth = contextValue(context, OPEN_INSTANCES) + 1;
-    if (depth + 1 > MAX_CHUNK_DEPTH) fail();
-    context.set(OPEN_INSTANCES, depth);
+    const counter = openInstances(context);
+    if (counter.open + 2 > MAX_CHUNK_DEPTH) fail();
+    counter.open += 1;
   };
-  const close = (context: Map<unknown, unknown>) =>
-    context.set(OPEN_INSTANCES, contextValue(context, OPEN_INSTANCES) - 1);
+  const close = (context: Map<unknown, unknown>) => {
+    openInstances(context).open -= 1;
+  };
   return withHooks(codec, {
     beforeRead: ({ reader, context }) => {
       open(context, () => {
