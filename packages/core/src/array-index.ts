@@ -19,7 +19,7 @@ import { customDef } from './def.js';
 import { withHooks } from './hooks.js';
 import { DecodeError, EncodeError, type PathSegment } from './errors.js';
 import { u32le } from './integers.js';
-import type { Reader } from './reader.js';
+import { ROLLBACK, type Reader, type Rollbackable } from './reader.js';
 import type { Writer } from './writer.js';
 
 /** An INDEX value that is not null: element `index − 1` of array `$ref`. */
@@ -171,7 +171,17 @@ const KEY = Symbol('savekit.arrayIndexes');
 export function arrayIndexes(context: Map<unknown, unknown>): ArrayIndexes {
   let found = context.get(KEY) as ArrayIndexes | undefined;
   if (found === undefined) {
-    found = { pending: [], numbering: new ArrayNumbering() };
+    const pending: PendingRef[] = [];
+    // A rolled-back reading forgets the references it read.
+    const rollback: Rollbackable = {
+      [ROLLBACK]() {
+        const mark = pending.length;
+        return () => {
+          pending.length = mark;
+        };
+      },
+    };
+    found = Object.assign(rollback, { pending, numbering: new ArrayNumbering() });
     context.set(KEY, found);
   }
   return found;

@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { defineCodec, guardRead, guardWrite, wrapping, type Codec } from './codec.js';
+import { defineCodec, wrapping, type Codec } from './codec.js';
 import { customDef } from './def.js';
-import type { Path } from './errors.js';
+import { DecodeError, EncodeError, type Path } from './errors.js';
 import type { Reader } from './reader.js';
 import type { Writer } from './writer.js';
 
@@ -17,7 +17,7 @@ export interface ReadHookContext {
   readonly reader: Reader;
   /** Where the value starts. */
   readonly start: number;
-  /** The path of the value (a copy). */
+  /** The path of the value (a copy, made when asked for: ask during the hook). */
   readonly path: Path;
   /** What the codecs of this decode tell each other (`ReadState.context`). */
   readonly context: Map<unknown, unknown>;
@@ -29,7 +29,7 @@ export interface WriteHookContext {
   readonly writer: Writer;
   /** Where the value starts in the writer's output. */
   readonly start: number;
-  /** The path of the value (a copy). */
+  /** The path of the value (a copy, made when asked for: ask during the hook). */
   readonly path: Path;
   /** What the codecs of this encode tell each other (`WriteState.context`). */
   readonly context: Map<unknown, unknown>;
@@ -53,6 +53,48 @@ export interface CodecHooks<A> {
   readonly afterWrite?: (value: A, ctx: WriteHookContext) => void;
 }
 
+// Hook contexts copy the path when a hook asks for it: most hooks never do, and hooks run per value.
+// (Classes, so that making one per value stays cheap.)
+class ReadHooked implements ReadHookContext {
+  constructor(
+    readonly reader: Reader,
+    readonly start: number,
+  ) {}
+  get path(): Path {
+    return this.reader.state.path.slice();
+  }
+  get context(): Map<unknown, unknown> {
+    return this.reader.state.context;
+  }
+}
+
+class WriteHooked implements WriteHookContext {
+  constructor(
+    readonly writer: Writer,
+    readonly start: number,
+  ) {}
+  get path(): Path {
+    return this.writer.state.path.slice();
+  }
+  get context(): Map<unknown, unknown> {
+    return this.writer.state.context;
+  }
+}
+
+/** What a read hook threw, as `guardRead` makes it: a DecodeError as it is, else one naming the hook. */
+function readHookError(r: Reader, hook: string, error: unknown, offset: number): DecodeError {
+  return error instanceof DecodeError
+    ? error
+    : r.error(`${hook}: ${error instanceof Error ? error.message : String(error)}`, offset);
+}
+
+/** What a write hook threw, as `guardWrite` makes it. */
+function writeHookError(w: Writer, hook: string, error: unknown): EncodeError {
+  return error instanceof EncodeError
+    ? error
+    : w.error(`${hook}: ${error instanceof Error ? error.message : String(error)}`);
+}
+
 /**
  * `codec` with hooks run around its reads and writes. The value, its JSON form and its laws are
  * `codec`'s.
@@ -71,35 +113,44 @@ export interface CodecHooks<A> {
  */
 export function withHooks<A>(codec: Codec<A>, hooks: CodecHooks<A>, name = codec.name): Codec<A> {
   const { beforeRead, afterRead, beforeWrite, afterWrite } = hooks;
-  const readContext = (reader: Reader, start: number): ReadHookContext => ({
-    reader,
-    start,
-    path: reader.state.path.slice(),
-    context: reader.state.context,
-  });
-  const writeContext = (writer: Writer, start: number): WriteHookContext => ({
-    writer,
-    start,
-    path: writer.state.path.slice(),
-    context: writer.state.context,
-  });
   return defineCodec<A>({
     name,
     def: customDef('hooks', { params: { hooks }, model: codec }),
     json: codec.json,
     ...wrapping(codec, 'value'),
+    // Hooks run per value: called in place (no closure per call), their errors made typed here.
     read(r) {
       const start = r.pos;
-      if (beforeRead !== undefined) guardRead(r, 'beforeRead', () => beforeRead(readContext(r, start)), start);
+      if (beforeRead !== undefined)
+        try {
+          beforeRead(new ReadHooked(r, start));
+        } catch (error) {
+          throw readHookError(r, 'beforeRead', error, start);
+        }
       const value = codec.read(r);
-      if (afterRead !== undefined) guardRead(r, 'afterRead', () => afterRead(value, readContext(r, start)), start);
+      if (afterRead !== undefined)
+        try {
+          afterRead(value, new ReadHooked(r, start));
+        } catch (error) {
+          throw readHookError(r, 'afterRead', error, start);
+        }
       return value;
     },
     write(w, value) {
       const start = w.length;
-      if (beforeWrite !== undefined) guardWrite(w, 'beforeWrite', () => beforeWrite(value, writeContext(w, start)));
+      if (beforeWrite !== undefined)
+        try {
+          beforeWrite(value, new WriteHooked(w, start));
+        } catch (error) {
+          throw writeHookError(w, 'beforeWrite', error);
+        }
       codec.write(w, value);
-      if (afterWrite !== undefined) guardWrite(w, 'afterWrite', () => afterWrite(value, writeContext(w, start)));
+      if (afterWrite !== undefined)
+        try {
+          afterWrite(value, new WriteHooked(w, start));
+        } catch (error) {
+          throw writeHookError(w, 'afterWrite', error);
+        }
     },
   });
 }

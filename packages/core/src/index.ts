@@ -75,7 +75,15 @@ export { taggedUnion, type OtherTag, type Tagged } from './union.js';
 export { lazy } from './lazy.js';
 export { rebuild, type RebuildInfo, type RebuildMismatch, type RebuildOptions, type RebuildSpec } from './rebuild.js';
 export { peek } from './peek.js';
-export { lookahead, switchOn, type LookaheadOptions, type SwitchOptions } from './switch-on.js';
+export {
+  lookahead,
+  switchOn,
+  switchOnDemand,
+  type LookaheadOptions,
+  type SwitchCases,
+  type SwitchOnDemandOptions,
+  type SwitchOptions,
+} from './switch-on.js';
 export { remaining } from './remaining.js';
 export { chunkBody } from './chunk-body.js';
 export {
@@ -87,6 +95,14 @@ export {
   type FromContextOptions,
   type ProvideSite,
 } from './context.js';
+export {
+  fallback,
+  orRaw,
+  type FallbackOptions,
+  type FallbackWarning,
+  type OrRawOptions,
+  type Raw,
+} from './fallback.js';
 export { withHooks, type CodecHooks, type ReadHookContext, type WriteHookContext } from './hooks.js';
 export {
   byteOrdered,

@@ -19,7 +19,7 @@
  *
  * @packageDocumentation
  */
-export { Reader, ReadState, type AttemptOptions, type ReadCheckpoint } from './reader.js';
+export { Reader, ReadState, ROLLBACK, type AttemptOptions, type ReadCheckpoint, type Rollbackable } from './reader.js';
 export { Writer, WriteState } from './writer.js';
 export {
   defineCodec,

@@ -101,6 +101,13 @@ export function typeNameOf(codec: AnyCodec): string {
       return typeNameOf(def.codec);
     case 'fromContext':
       return `depends on ${def.key.name}`;
+    case 'switchOn':
+      return `switchOn(${typeNameOf(def.selector)}: ${def
+        .cases()
+        .map((c) => c.key)
+        .join(' | ')})`;
+    case 'fallback':
+      return `${typeNameOf(def.primary)}, else ${typeNameOf(def.secondary)}`;
     case 'custom':
       return codec.name;
     default:
@@ -324,6 +331,8 @@ export function layoutOf(codec: AnyCodec): LayoutRow[] {
       case 'graphImage':
       case 'instance':
       case 'fromContext':
+      case 'fallback':
+      case 'switchOn':
       case 'custom':
         out.push({ path, offset, size: c.size, type: typeNameOf(c), parts: partsOf(c) });
         return;

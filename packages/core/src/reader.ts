@@ -22,6 +22,24 @@ export interface FieldSpan {
 }
 
 /**
+ * The key of a context value's own undo: a value in `ReadState.context` that changes inside itself
+ * (a list it appends to) implements it, so a rolled-back reading ({@link Reader.attempt}) puts it
+ * back too. Called at each checkpoint; returns what restores the value as it is now.
+ */
+export const ROLLBACK: unique symbol = Symbol('savekit.rollback');
+
+/** A context value with state of its own that {@link Reader.attempt} must restore (see {@link ROLLBACK}). */
+export interface Rollbackable {
+  [ROLLBACK](): () => void;
+}
+
+function isRollbackable(value: unknown): value is Rollbackable {
+  return (
+    typeof value === 'object' && value !== null && typeof (value as Partial<Rollbackable>)[ROLLBACK] === 'function'
+  );
+}
+
+/**
  * What every window of one decode shares: where it is in the value, what went wrong on the way,
  * and how deep it is.
  */
@@ -61,7 +79,8 @@ export class ReadState {
   /**
    * Everything a failed reading could leave behind, to put back with {@link ReadState.rollback}:
    * the path, warnings, spans, depth, layer count, deferred checks, the pointer claims of open
-   * arenas and the entries of {@link context}. The work and output budgets are not saved: what a
+   * arenas, the entries of {@link context} and the inside of context values that are
+   * {@link Rollbackable}. The work and output budgets are not saved: what a
    * failed attempt spent stays spent (see {@link Reader.attempt}).
    */
   checkpoint(): ReadCheckpoint {
@@ -70,7 +89,10 @@ export class ReadState {
       const list = (scope as { claims?: unknown }).claims;
       if (Array.isArray(list)) claims.push([list, list.length]);
     }
+    const restores: Array<() => void> = [];
+    for (const value of this.context.values()) if (isRollbackable(value)) restores.push(value[ROLLBACK]());
     return {
+      restores,
       path: this.path.slice(),
       warnings: this.warnings.length,
       spans: this.spans?.length ?? 0,
@@ -96,6 +118,7 @@ export class ReadState {
     this.deferred.length = checkpoint.deferred;
     this.context.clear();
     for (const [key, value] of checkpoint.context) this.context.set(key, value);
+    for (const restore of checkpoint.restores) restore();
   }
 
   /**
@@ -120,6 +143,8 @@ export interface ReadCheckpoint {
   readonly layers: number;
   readonly deferred: number;
   readonly context: ReadonlyMap<unknown, unknown>;
+  /** What puts the {@link Rollbackable} context values back. */
+  readonly restores: ReadonlyArray<() => void>;
 }
 
 /** Options of {@link Reader.attempt}. */
@@ -127,7 +152,8 @@ export interface AttemptOptions {
   /**
    * Called after the state is rolled back, to undo what the reading changed outside the
    * {@link ReadState} (a format's own list of pending references, say). Context entries are put
-   * back by the attempt itself, but not changes made inside a context value: undo those here.
+   * back by the attempt itself, and so are {@link Rollbackable} context values; undo changes made
+   * inside other context values here.
    */
   readonly undo?: () => void;
 }
@@ -209,6 +235,15 @@ export class Reader {
     const left = this.end - this.pos;
     const noun = count === 1 ? 'byte' : 'bytes';
     return this.error('short-read', `expected ${count} ${noun}, ${left} left`);
+  }
+
+  /**
+   * Records a warning said of another part of the document than the one being read (a definition
+   * read earlier, at its own path and offset): for format code, which never touches
+   * `state.warnings` itself. A rolled-back reading takes it back like any other.
+   */
+  report(warning: Warning): void {
+    this.state.warnings.push(warning);
   }
 
   /** Records a warning at the current path (or the one given). */

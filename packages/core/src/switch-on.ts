@@ -18,7 +18,7 @@
  */
 import * as t from 'io-ts';
 import { defineCodec, guardRead, guardWrite, writeChild, readChild, type Codec, type TypeOf } from './codec.js';
-import type { DefSwitch } from './def.js';
+import type { DefSwitch, DefSwitchCase } from './def.js';
 import { ReadState, Reader } from './reader.js';
 import type { Writer } from './writer.js';
 import { resolveDecodeOptions } from './options.js';
@@ -28,9 +28,12 @@ import { taggedUnion, type OtherTag, type Tagged } from './union.js';
 interface DispatchSpec<S> {
   readonly name: string;
   readonly selector: Codec<S>;
-  readonly cases: Readonly<Record<string, Codec<any>>>;
+  /** The codec of case `key`, or `undefined` when there is no such case (built on first need). */
+  readonly caseNamed: (key: string) => Codec<any> | undefined;
   /** The codec of a case key no case has, when such data is kept; else such a key is unknown. */
   readonly otherwise: Codec<any> | undefined;
+  /** The smallest size of a value. */
+  readonly minSize: number;
   readonly select: (selector: S) => string | undefined;
   readonly unknown: (selector: S) => string;
 }
@@ -62,25 +65,25 @@ function reason(error: unknown): string {
 }
 
 function dispatcher<S>(spec: DispatchSpec<S>): Dispatcher<S> {
-  const { name, selector, cases, otherwise } = spec;
+  const { name, selector, otherwise } = spec;
+  const selectWhat = `${name}: select`;
+  const caseWhat = `${name}: case`;
   const codecOf = (key: string | undefined): Codec<any> | undefined =>
-    key === undefined ? undefined : Object.hasOwn(cases, key) ? cases[key] : otherwise;
+    key === undefined ? undefined : (spec.caseNamed(key) ?? otherwise);
   const pick = (r: Reader): Picked<S> => {
     const at = r.pos;
     const selected = selector.read(r);
     r.pos = at;
-    const key = guardRead(r, `${name}: select`, () => spec.select(selected), at);
-    const codec = codecOf(key);
+    const key = guardRead(r, selectWhat, () => spec.select(selected), at);
+    const codec = guardRead(r, caseWhat, () => codecOf(key), at);
     if (codec === undefined) throw r.error('unknown-tag', spec.unknown(selected), at);
     return { key: key as string, selected, codec };
   };
-  const all = [...Object.values(cases), ...(otherwise === undefined ? [] : [otherwise])];
-  if (all.length === 0) throw new RangeError(`${name} needs at least one case`);
   return {
     pick,
-    minSize: Math.max(selector.minSize, Math.min(...all.map((c) => c.minSize))),
+    minSize: spec.minSize,
     write(w, key, writeCase) {
-      const codec = codecOf(key);
+      const codec = guardWrite(w, caseWhat, () => codecOf(key));
       if (codec === undefined)
         throw w.error('unknown-tag', `${name}: the value is of no case (${JSON.stringify(key)})`);
       const start = w.length;
@@ -151,47 +154,123 @@ export function switchOn<S, V extends Readonly<Record<string, Codec<any>>>>(
   options: SwitchOptions<S, Extract<keyof V, string>, TypeOf<V[keyof V]>>,
 ): Codec<TypeOf<V[keyof V]>> {
   type A = TypeOf<V[keyof V]>;
-  const keys = Object.keys(cases);
+  type K = Extract<keyof V, string>;
+  const keys = Object.keys(cases) as K[];
+  if (keys.length === 0) throw new RangeError(`${options.name ?? `switchOn(${selector.name})`} needs at least one case`);
   const codecs = cases as Readonly<Record<string, Codec<A>>>;
+  const members = keys.map((key) => codecs[key]!.json);
+  return switchOnDemand<S, K, A>(
+    selector,
+    { keys: () => keys, build: (key) => (Object.hasOwn(cases, key) ? codecs[key] : undefined) },
+    {
+      ...options,
+      select: options.select ?? ((s: S) => (typeof s === 'string' && Object.hasOwn(cases, s) ? (s as K) : undefined)),
+      json:
+        options.json ??
+        ((members.length === 1 ? members[0] : t.union(members as [t.Mixed, t.Mixed, ...t.Mixed[]])) as t.Type<
+          A,
+          unknown,
+          unknown
+        >),
+      minSize: Math.max(selector.minSize, Math.min(...keys.map((key) => codecs[key]!.minSize))),
+    },
+  );
+}
+
+/**
+ * The cases of a {@link switchOnDemand}: their keys, and each case's codec built when first needed.
+ */
+export interface SwitchCases<K extends string, A> {
+  /** Every case's key: for tools and for the message naming the known ones (called only then). */
+  readonly keys: () => ReadonlyArray<K>;
+  /** The codec of case `key`, or `undefined` when there is no such case; called once per key. */
+  readonly build: (key: K) => Codec<A> | undefined;
+}
+
+/** Options of {@link switchOnDemand}: those of {@link switchOn}, with `select` and `json` required. */
+export interface SwitchOnDemandOptions<S, K extends string, A> extends SwitchOptions<S, K, A> {
+  readonly select: (selector: S) => K | undefined;
+  readonly json: t.Type<A, unknown, unknown>;
+  /** A lower bound on the bytes of a value (default: the selector's). */
+  readonly minSize?: number;
+}
+
+/**
+ * {@link switchOn} with cases built on demand: a case's codec is built the first time a value of it
+ * is read or written, then kept. For cases that depend on what the file defined — one per structure
+ * the file declares, say, when chosen by `fromContext` — where building every case for every
+ * context value would cost the square of the definitions.
+ *
+ * @example
+ * ```ts
+ * import assert from 'node:assert/strict';
+ * import { decodeOrThrow, fourcc, struct, switchOnDemand, u8, u16le, magic } from '@savekit/core';
+ * import * as t from 'io-ts';
+ *
+ * const widths: Record<string, number> = { BYTE: 1, WORD: 2 };
+ * const entry = switchOnDemand(
+ *   fourcc(),
+ *   {
+ *     keys: () => Object.keys(widths),
+ *     build: (marker) => (marker in widths ? struct({ marker: magic(marker), n: widths[marker] === 1 ? u8 : u16le }) : undefined),
+ *   },
+ *   {
+ *     select: (marker) => (marker in widths ? marker : undefined),
+ *     caseOf: (value) => value.marker,
+ *     json: t.type({ marker: t.string, n: t.number }),
+ *   },
+ * );
+ * assert.deepEqual(decodeOrThrow(entry, Uint8Array.of(0x57, 0x4f, 0x52, 0x44, 1, 2)), { marker: 'WORD', n: 0x201 });
+ * ```
+ */
+export function switchOnDemand<S, K extends string, A>(
+  selector: Codec<S>,
+  cases: SwitchCases<K, A>,
+  options: SwitchOnDemandOptions<S, K, A>,
+): Codec<A> {
+  const built = new Map<string, Codec<A> | undefined>();
+  const caseNamed = (key: string): Codec<A> | undefined => {
+    if (built.has(key)) return built.get(key);
+    const codec = cases.build(key as K);
+    built.set(key, codec);
+    return codec;
+  };
   const name = options.name ?? `switchOn(${selector.name})`;
   const d = dispatcher<S>({
     name,
     selector,
-    cases: codecs,
+    caseNamed,
     otherwise: undefined,
-    select: options.select ?? ((s: S) => (typeof s === 'string' && Object.hasOwn(cases, s) ? s : undefined)),
-    unknown: options.unknown ?? ((s: S) => `unknown ${selector.name} ${JSON.stringify(s)} (known: ${keys.join(', ')})`),
+    minSize: options.minSize ?? selector.minSize,
+    select: options.select,
+    unknown:
+      options.unknown ?? ((s: S) => `unknown ${selector.name} ${JSON.stringify(s)} (known: ${cases.keys().join(', ')})`),
   });
-  const members = keys.map((key) => codecs[key]!.json);
-  const json =
-    options.json ??
-    ((members.length === 1 ? members[0] : t.union(members as [t.Mixed, t.Mixed, ...t.Mixed[]])) as t.Type<
-      A,
-      unknown,
-      unknown
-    >);
-  const def: DefSwitch = {
-    type: 'switch',
-    selector,
-    cases: keys.map((key) => ({ key, codec: codecs[key]! })),
-    otherwise: undefined,
-    tag: 'hidden',
-  };
-  return defineCodec<A>({
+  // The cases are listed for tools only when one asks (building them all is what on-demand avoids).
+  const listed = (): ReadonlyArray<DefSwitchCase> =>
+    cases.keys().flatMap((key) => {
+      const codec = caseNamed(key);
+      return codec === undefined ? [] : [{ key, codec }];
+    });
+  const def = { type: 'switch', selector, otherwise: undefined, tag: 'hidden' } as Omit<DefSwitch, 'cases'>;
+  Object.defineProperty(def, 'cases', { get: listed, enumerable: true });
+  const codec = defineCodec<A>({
     name,
-    def,
-    json,
+    def: def as DefSwitch,
+    json: options.json,
     minSize: d.minSize,
-    children: def.cases,
     read(r) {
       return d.pick(r).codec.read(r);
     },
     write(w, value) {
       const key = guardWrite(w, `${name}: caseOf`, () => options.caseOf(value));
-      d.write(w, key, (codec) => codec.write(w, value));
+      d.write(w, key, (chosen) => chosen.write(w, value));
     },
   });
+  Object.defineProperty(codec, 'children', { get: listed, enumerable: true });
+  return codec;
 }
+
 
 /** Options of {@link lookahead}. */
 export interface LookaheadOptions<O> {
@@ -246,8 +325,12 @@ export function lookahead<T extends string | number, V extends Readonly<Record<T
   const d = dispatcher<T>({
     name,
     selector,
-    cases: codecs,
+    caseNamed: (key) => (Object.hasOwn(codecs, key) ? codecs[key] : undefined),
     otherwise,
+    minSize: Math.max(
+      selector.minSize,
+      Math.min(...[...Object.values(codecs), ...(otherwise === undefined ? [] : [otherwise])].map((c) => c.minSize)),
+    ),
     select: (s) => String(s),
     unknown: (s) => `unknown tag ${JSON.stringify(s)} (known: ${keys.join(', ')})`,
   });

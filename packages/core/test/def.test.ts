@@ -34,12 +34,14 @@ import {
   maybe,
   nothing,
   optional,
+  orRaw,
   padding,
   pointer,
   provide,
   pstring,
   sized,
   struct,
+  switchOn,
   taggedUnion,
   transform,
   transformKeeping,
@@ -534,6 +536,17 @@ describe('layoutOf and typeNameOf', () => {
       instance: [[instanceCodec('thing_t', plans, schemaEncoding), 'instance(thing_t)']],
       provide: [[provide(u8, COUNT, (_, n) => n), 'u8']],
       fromContext: [[fromContext(COUNT, (n) => array(u8, n), { json: t.array(u8.json) }), 'depends on count']],
+      fallback: [[orRaw(u32le, { warning: { code: 'kept', message: 'kept' } }), 'u32le, else raw']],
+      switchOn: [
+        [
+          switchOn(
+            u8,
+            { a: u8, b: u16le },
+            { select: (n) => (n < 128 ? 'a' : 'b'), caseOf: (n) => (n < 128 ? 'a' : 'b') },
+          ),
+          'switchOn(u8: a | b)',
+        ],
+      ],
       custom: [[custom, 'yesNo']],
     };
     for (const [type, cases] of Object.entries(names)) {

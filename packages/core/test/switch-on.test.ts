@@ -2,7 +2,22 @@
 // write(read(b)) = b), errors with path and offset, and paths without a segment of the switch's own.
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
-import { decode, fourcc, fromJson, i32le, magic, struct, switchOn, toJson, u16le, u8, type TypeOf } from '../src/index';
+import * as t from 'io-ts';
+import {
+  decode,
+  fourcc,
+  fromJson,
+  i32le,
+  magic,
+  struct,
+  switchOn,
+  switchOnDemand,
+  toJson,
+  u16le,
+  u8,
+  type TypeOf,
+} from '../src/index';
+import { layoutOf, typeNameOf } from '../src/kit';
 import { checkLaws, decodeFails, encodeFails, encodeOk, hexBytes } from './laws';
 
 const ums = struct({ magic: magic('UMS\x01'), level: u8 });
@@ -106,5 +121,57 @@ describe('switchOn', () => {
 
   test('needs a case', () => {
     expect(() => switchOn(fourcc(), {}, { caseOf: () => 'x' as never })).toThrow(RangeError);
+  });
+});
+
+describe('switchOn for tools', () => {
+  test('its definition names the selector, the cases and how a value picks one', () => {
+    const def = document.def;
+    if (def.type !== 'switchOn') throw new Error(`expected a switchOn definition, got ${def.type}`);
+    expect(def.selector.name).toBe(fourcc().name);
+    expect(def.cases().map((c) => c.key)).toEqual(['chunked', 'megamod', 'legacy']);
+    expect(def.cases()[2]!.codec).toBe(legacy);
+    expect(def.caseOf({ logX: 1, level: 2 })).toBe('legacy');
+    expect(typeNameOf(document)).toBe('switchOn(fourcc: chunked | megamod | legacy)');
+    expect(layoutOf(document)).toEqual([{ path: '', offset: 0, size: undefined, type: typeNameOf(document) }]);
+  });
+});
+
+describe('switchOnDemand', () => {
+  // Cases by marker, as definitions earlier in a file would give them: built only when used.
+  const widths: Record<string, number> = { BYTE: 1, WORD: 2, LONG: 4 };
+  const builds: string[] = [];
+  const entry = switchOnDemand(
+    fourcc(),
+    {
+      keys: () => Object.keys(widths),
+      build: (marker) => {
+        builds.push(marker);
+        const width = widths[marker];
+        if (width === undefined) return undefined;
+        return struct({ marker: magic(marker), n: width === 1 ? u8 : width === 2 ? u16le : i32le });
+      },
+    },
+    {
+      select: (marker) => (Object.hasOwn(widths, marker) ? marker : undefined),
+      caseOf: (value: { marker: string; n: number }) => value.marker,
+      json: t.type({ marker: t.string, n: t.number }),
+    },
+  );
+
+  test('obeys the laws; a case is built once, when first used', () => {
+    const values = fc.oneof(
+      fc.nat(255).map((n) => ({ marker: 'BYTE', n })),
+      fc.nat(0xffff).map((n) => ({ marker: 'WORD', n })),
+    );
+    checkLaws(entry, values);
+    expect(builds.sort()).toEqual(['BYTE', 'WORD']);
+  });
+
+  test('an unknown selector names the known cases; a value of no case is refused', () => {
+    const error = decodeFails(entry, hexBytes('51554144 01'));
+    expect(error.message).toBe('unknown fourcc "QUAD" (known: BYTE, WORD, LONG)');
+    expect(encodeFails(entry, { marker: 'QUAD', n: 1 }).message).toMatch(/of no case/);
+    expect(entry.def.type === 'switchOn' && entry.def.cases().map((c) => c.key)).toEqual(['BYTE', 'WORD', 'LONG']);
   });
 });

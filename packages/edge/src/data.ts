@@ -4,25 +4,29 @@
  *
  * @module
  */
-import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import {
   align,
   array as arrayOf,
+  bytes,
   chunk,
+  contextKey,
   DecodeError,
+  fallback,
   fourcc,
   fromContext,
   lazy,
   map,
-  peek,
   struct,
+  switchOnDemand,
   withHooks,
+  type ChunkFraming,
+  type WriteHookContext,
   type Codec,
   type KnownChunk,
   type Warning,
 } from '@savekit/core';
-import { customDef, arrayIndexes, defineCodec, type DecodeBudget, type Reader, type Writer } from '@savekit/core/kit';
+import { ROLLBACK, type DecodeBudget, type Reader, type Rollbackable, type Writer } from '@savekit/core/kit';
 import {
   instanceCodec,
   reconcile,
@@ -66,6 +70,8 @@ const pad4 = align(4);
  */
 class Schema {
   private codecs = new Map<string, Codec<Instance>>();
+  /** Instance chunk codecs by the structure they expect (or the field that names none). */
+  private chunks = new Map<string, Codec<Instance>>();
   /** Structures by name and by marker, the first defined of each (as the engine's lookups). */
   private byName = new Map<string, StructDef>();
   private byMarker = new Map<string, string>();
@@ -93,8 +99,6 @@ class Schema {
 
   /** Reconciliation warnings reported already (by code and path). */
   readonly warned = new Set<string>();
-  /** Structure-instance chunks open right now (inside one top-level chunk). */
-  openInstances = 0;
 
   constructor(
     readonly variant: EdgeVariant,
@@ -104,8 +108,8 @@ class Schema {
       numeric: numericBySize,
       string: edgeString,
       index: (ref) => indexRef(ref),
-      nest: (def, body) => instanceChunk(this, def.marker, def.name, body),
-      unresolved: (field) => instanceChunk(this, undefined, undefined, undefined, field),
+      nest: (def) => this.instanceChunk(def),
+      unresolved: (field) => this.instanceChunk(undefined, field),
     };
   }
 
@@ -182,6 +186,7 @@ class Schema {
     this.seen = structs.length;
     // Codecs resolve nested structures when first used: a new definition may resolve one differently.
     this.codecs = new Map();
+    this.chunks = new Map();
     this.ambiguity = new Map();
     return this.view;
   }
@@ -218,6 +223,29 @@ class Schema {
     this.reconciled();
     this.index();
     return this.byMarker.get(marker);
+  }
+
+  /** Every marker an instance chunk may have, `expected`'s first (for messages and tools). */
+  markers(expected?: StructDef): string[] {
+    this.reconciled();
+    this.index();
+    const markers = [...this.byMarker.keys()];
+    return expected === undefined || this.byMarker.has(expected.marker) ? markers : [expected.marker, ...markers];
+  }
+
+  /**
+   * The codec of an instance chunk expected to be of structure `expected` (undefined: of a field
+   * naming no defined structure), built once per set of definitions.
+   */
+  instanceChunk(expected: StructDef | undefined, field?: FieldDef): Codec<Instance> {
+    this.reconciled();
+    const key = expected !== undefined ? `=${expected.name}` : `?${field?.name ?? ''}\u0000${String(field?.ref)}`;
+    let codec = this.chunks.get(key);
+    if (codec === undefined) {
+      codec = instanceChunk(this, expected, field);
+      this.chunks.set(key, codec);
+    }
+    return codec;
   }
 
   /** The instance codec of structure `name` (not framed). */
@@ -341,11 +369,6 @@ function declared(f: FieldDef): KnownField {
   }
 }
 
-/** Errors no fallback may turn into a kept instance (the engine's nesting limit). */
-const FATAL = new WeakSet<DecodeError>();
-/** Instances the fallback kept as bytes (told by identity: a file's field may be called `$raw`). */
-const KEPT_RAW = new WeakSet<Instance>();
-
 /** Schemas by the definitions' log (one per decode or encode), per variant and release table. */
 const SCHEMAS = new WeakMap<object, Schema[]>();
 
@@ -370,141 +393,161 @@ function schemaFor(structs: Named<PlacedStruct>, variant: EdgeVariant, table: En
   return schema;
 }
 
-/** A chunk's marker, read without consuming it (the chunk codec reads it again). */
-const marker4 = peek(fourcc());
-
-function peekMarker(r: Reader): string | undefined {
-  return r.remaining < 4 ? undefined : marker4.read(r);
+/**
+ * How many structure-instance chunks are open (inside the top-level chunk) in this decode or encode:
+ * a counter in the context, which a rolled-back reading puts back (it is `Rollbackable`).
+ */
+class OpenInstances implements Rollbackable {
+  open = 0;
+  [ROLLBACK](): () => void {
+    const open = this.open;
+    return () => {
+      this.open = open;
+    };
+  }
 }
 
+const OPEN_INSTANCES = contextKey<OpenInstances | undefined>('edge.openInstances', () => undefined);
+
+function openInstances(context: Map<unknown, unknown>): OpenInstances {
+  let found = context.get(OPEN_INSTANCES) as OpenInstances | undefined;
+  if (found === undefined) {
+    found = new OpenInstances();
+    context.set(OPEN_INSTANCES, found);
+  }
+  return found;
+}
+
+const DEEPER = `chunks nested deeper than ${MAX_CHUNK_DEPTH} (the engine's MAX_CHUNK_DEPTH)`;
+
 /**
- * A structure-instance chunk: marker, length, the field values, padding (and `MARKER` in variant A).
- * With `expected` undefined the structure is found by the marker the file has.
+ * `codec`, an instance chunk of `structName`, as one more open chunk: refused past the engine's limit
+ * (\`too-deep\`: no fallback forgives it). Reading one charges its cost ({@link Schema.instanceCost})
+ * to the decode's work budget first.
  */
-function instanceChunk(
-  schema: Schema,
-  expected: string | undefined,
-  expectedStruct: string | undefined,
-  body: Codec<Instance> | undefined,
-  field?: FieldDef,
-): Codec<Instance> {
-  const framing = nestedFraming(schema.variant);
-  const chunks = new Map<string, Codec<KnownChunk<string, Instance>>>();
-  const chunkFor = (marker: string, structName: string) => {
-    let c = chunks.get(marker);
-    if (c === undefined) {
-      const inner = marker === expected && body !== undefined ? body : schema.instance(structName);
-      c = chunk(framing, marker, keepRawWhenAmbiguous(schema, structName, inner));
-      chunks.set(marker, c);
-    }
-    return c;
+function nestedChunk(schema: Schema, structName: string, codec: Codec<Instance>): Codec<Instance> {
+  // The top-level chunk is open too: an instance at depth 1 is the second chunk on the stack.
+  const open = (context: Map<unknown, unknown>, fail: () => never) => {
+    const counter = openInstances(context);
+    if (counter.open + 2 > MAX_CHUNK_DEPTH) fail();
+    counter.open += 1;
   };
-  const structOf = (marker: string): string | undefined =>
-    marker === expected && expectedStruct !== undefined ? expectedStruct : schema.structOfMarker(marker);
-  const missing = (marker: string) =>
-    `no structure has the marker ${JSON.stringify(marker)}${field !== undefined ? ` (field ${field.name} names ${String(field.ref)})` : ''}`;
-  return defineCodec<Instance>({
-    name: `instanceChunk(${expected ?? '?'})`,
-    // Generated values are instances of the expected structure (the chunk's own marker, no padding).
-    def: customDef('edgeInstance', body !== undefined ? { model: body } : {}),
-    json: t.UnknownRecord as unknown as t.Type<Instance, unknown, unknown>,
-    minSize: 8,
-    read(r) {
-      const at = r.pos;
-      const marker = peekMarker(r);
-      if (marker === undefined) throw r.shortfall(8);
-      const structName = structOf(marker);
-      if (structName === undefined) throw r.error(missing(marker));
-      const context = schema;
-      // The top-level chunk is open too: an instance at depth 1 is the second chunk on the stack.
-      if (context.openInstances + 2 > MAX_CHUNK_DEPTH) {
-        const error = r.error(`chunks nested deeper than ${MAX_CHUNK_DEPTH} (the engine's MAX_CHUNK_DEPTH)`);
-        FATAL.add(error);
-        throw error;
-      }
-      context.openInstances += 1;
-      let value: { id: string; body: Instance; pad?: Uint8Array };
-      try {
-        value = chunkFor(marker, structName).read(r) as typeof value;
-      } finally {
-        context.openInstances -= 1;
-      }
-      const instance = value.body;
-      if (KEPT_RAW.has(instance))
-        r.warn(
-          'instance-kept-raw',
-          `the fields of ${structName} do not fit its data (a float field no release table knows?); the instance is kept as bytes`,
-          at,
-        );
-      if (value.pad !== undefined) instance.$pad = value.pad;
-      if (marker !== expected) instance.$marker = marker;
-      return instance;
+  const close = (context: Map<unknown, unknown>) => {
+    openInstances(context).open -= 1;
+  };
+  return withHooks(codec, {
+    beforeRead: ({ reader, context }) => {
+      open(context, () => {
+        throw reader.error('too-deep', DEEPER);
+      });
+      reader.work(schema.instanceCost(structName));
     },
-    write(w, instance) {
-      if (typeof instance !== 'object' || instance === null) throw w.error('expected an instance');
-      const marker = typeof instance.$marker === 'string' ? instance.$marker : expected;
-      if (marker === undefined)
-        throw w.error(`field ${field?.name ?? '?'} names no defined structure; its instances need $marker`);
-      const structName = structOf(marker);
-      if (structName === undefined) throw w.error(missing(marker));
-      const pad = instance.$pad instanceof Uint8Array ? instance.$pad : undefined;
-      const context = schema;
-      if (context.openInstances + 2 > MAX_CHUNK_DEPTH)
-        throw w.error(`chunks nested deeper than ${MAX_CHUNK_DEPTH} (the engine's MAX_CHUNK_DEPTH)`);
-      context.openInstances += 1;
-      try {
-        chunkFor(marker, structName).write(
-          w,
-          pad === undefined ? { id: marker, body: instance } : { id: marker, body: instance, pad },
-        );
-      } finally {
-        context.openInstances -= 1;
-      }
-    },
+    afterRead: (_value, { context }) => close(context),
+    beforeWrite: (_value, { writer, context }) =>
+      open(context, () => {
+        throw writer.error('too-deep', DEEPER);
+      }),
+    afterWrite: (_value, { context }) => close(context),
   });
 }
 
+const instanceJson = t.UnknownRecord as unknown as t.Type<Instance, unknown, unknown>;
+
 /**
- * The instance codec, except that an instance of a structure with fields no release knows (so their
- * real size is a guess) is kept as `{ $raw }` when the guess does not fit, with a warning.
+ * A structure-instance chunk: marker, length, the field values, padding (and `MARKER` in variant A)
+ * — a switch on the chunk's marker over the structures the file defined (built as markers are met).
+ * The value is the instance, with `$pad` for non-zero padding and `$marker` when the marker is not
+ * `expected`'s (the instance is then of the structure the file's marker names). With `expected`
+ * undefined (a field naming no defined structure) every instance carries its `$marker`.
  */
-function keepRawWhenAmbiguous(schema: Schema, structName: string, inner: Codec<Instance>): Codec<Instance> {
-  return defineCodec<Instance>({
-    name: inner.name,
-    def: inner.def,
-    json: inner.json,
-    minSize: 0,
-    read(r) {
-      r.work(schema.instanceCost(structName));
-      if (!schema.ambiguous(structName)) return inner.read(r);
-      // The guess is tried; if it fails or leaves a field's worth of bytes over, everything the
-      // reading did is rolled back (position, path, warnings, depth — and the references it read).
-      const { pending } = arrayIndexes(r.state.context);
-      const mark = pending.length;
-      const tried = r.attempt(
-        (r) => {
-          const value = inner.read(r);
-          if (r.end - r.pos >= 4) throw r.error(`${r.end - r.pos} bytes are left after the fields of ${structName}`);
-          return value;
-        },
-        { undo: () => (pending.length = mark) },
-      );
-      if (E.isRight(tried)) return tried.right;
-      // Only a failure of the guess is forgiven; a structural limit is an error whatever the guess.
-      if (FATAL.has(tried.left)) throw tried.left;
-      const kept = { $raw: r.take(r.end - r.pos) };
-      KEPT_RAW.add(kept); // warned about by instanceChunk, at the element's document path
-      return kept;
+function instanceChunk(schema: Schema, expected: StructDef | undefined, field?: FieldDef): Codec<Instance> {
+  const framing = nestedFraming(schema.variant);
+  const expectedMarker = expected?.marker;
+  const structOf = (marker: string): string | undefined =>
+    marker === expectedMarker && expected !== undefined ? expected.name : schema.structOfMarker(marker);
+  const missing = (marker: string) =>
+    `no structure has the marker ${JSON.stringify(marker)}${field !== undefined ? ` (field ${field.name} names ${String(field.ref)})` : ''}`;
+  const caseOf = (marker: string): Codec<Instance> | undefined => {
+    const structName = structOf(marker);
+    if (structName === undefined) return undefined;
+    const framed = instanceCase(schema, framing, marker, structName, schema.instance(structName));
+    const instance = map(framed, {
+      name: `instance(${structName})`,
+      json: instanceJson,
+      decode: ({ body, pad }) => {
+        if (pad !== undefined) body.$pad = pad;
+        if (marker !== expectedMarker) body.$marker = marker;
+        return body;
+      },
+      encode: (instance) => {
+        const pad = instance.$pad instanceof Uint8Array ? instance.$pad : undefined;
+        return pad === undefined ? { id: marker, body: instance } : { id: marker, body: instance, pad };
+      },
+    });
+    return nestedChunk(schema, structName, instance);
+  };
+  return switchOnDemand<string, string, Instance>(
+    fourcc(),
+    { keys: () => schema.markers(expected), build: caseOf },
+    {
+      name: `instanceChunk(${expectedMarker ?? '?'})`,
+      select: (marker) => (structOf(marker) !== undefined ? marker : undefined),
+      unknown: missing,
+      caseOf: (instance) => {
+        if (typeof instance !== 'object' || instance === null) throw new Error('expected an instance');
+        const marker = typeof instance.$marker === 'string' ? instance.$marker : expectedMarker;
+        if (marker === undefined)
+          throw new Error(`field ${field?.name ?? '?'} names no defined structure; its instances need $marker`);
+        if (structOf(marker) === undefined) throw new Error(missing(marker));
+        return marker;
+      },
+      json: instanceJson,
+      minSize: 8,
     },
-    write(w, value) {
-      if (value.$raw instanceof Uint8Array) {
-        w.append(value.$raw);
-        return;
-      }
+  );
+}
+
+/** An instance kept as the bytes of its chunk's body (`{ $raw }`, one of the forms an instance has). */
+const rawInstance = struct({ $raw: bytes('rest') }, 'rawInstance') as unknown as Codec<Instance>;
+
+/** Whether an instance is one kept as bytes (`$raw` holds bytes). */
+const isRawInstance = (value: Instance): boolean => value.$raw instanceof Uint8Array;
+
+/**
+ * The chunk of one instance of `structName` under `marker`. Writing one first checks it would decode
+ * back the same ({@link checkInstanceKeys}). An instance of a structure with fields no release knows
+ * (so their real size is a guess) is tried by the guess and, when the guess fails or leaves a
+ * field's worth of bytes over, rolled back and kept as `{ $raw }` with a warning at the element
+ * (`fallback`: the references the guess read are forgotten with it).
+ */
+function instanceCase(
+  schema: Schema,
+  framing: ChunkFraming,
+  marker: string,
+  structName: string,
+  inner: Codec<Instance>,
+): Codec<KnownChunk<string, Instance>> {
+  const keysChecked = {
+    beforeWrite: (value: Instance, { writer }: WriteHookContext) => {
       const plan = schema.reconciled().plans.get(structName);
-      if (plan !== undefined) checkInstanceKeys(w, plan, value);
-      inner.write(w, value);
+      if (plan !== undefined) checkInstanceKeys(writer, plan, value);
     },
+  };
+  if (!schema.ambiguous(structName)) return chunk(framing, marker, withHooks(inner, keysChecked));
+  // The guess fits when it reads and leaves less than a field's worth of bytes (the padding).
+  const guess = withHooks(inner, {
+    ...keysChecked,
+    afterRead: (_value, { reader }) => {
+      const left = reader.end - reader.pos;
+      if (left >= 4) throw reader.error(`${left} bytes are left after the fields of ${structName}`);
+    },
+  });
+  return fallback(chunk(framing, marker, guess), chunk(framing, marker, rawInstance), {
+    warning: {
+      code: 'instance-kept-raw',
+      message: `the fields of ${structName} do not fit its data (a float field no release table knows?); the instance is kept as bytes`,
+    },
+    isSecondary: (value): value is KnownChunk<string, Instance> => isRawInstance(value.body),
   });
 }
 
@@ -572,7 +615,7 @@ function reportReconcileWarnings(r: Reader, schema: Schema): void {
     if (context.warned.has(key)) continue;
     context.warned.add(key);
     // Said of a definition, where it is in the document (not where the Data chunk that needed it is).
-    r.state.warnings.push(warning);
+    r.report(warning);
   }
 }
 
@@ -612,9 +655,7 @@ function elementsOf(array: string, variant: EdgeVariant, table: EngineTable): Co
           if (structDef === undefined)
             throw new Error(`array ${array} is of structure ${def.struct}, which has no Stru definition`);
           // Built once the decode's budget is known (reconciling the definitions is charged to it).
-          const element = lazy(() =>
-            instanceChunk(schema, structDef.marker, structDef.name, schema.instance(def.struct)),
-          );
+          const element = lazy(() => schema.instanceChunk(structDef));
           return withHooks(arrayOf(element, count), {
             beforeRead: ({ reader }) => {
               // Every element is a chunk of at least 8 bytes: a count the data cannot hold is refused before reading.

@@ -3,7 +3,7 @@
 // not fit its chunk the reading is rolled back (Reader.attempt) and the instance kept as `{ $raw }`.
 // Rolled back means everything the guess did: the INDEX references it read must not be resolved.
 import * as E from 'fp-ts/lib/Either';
-import { decode, encodeOrThrow } from '@savekit/core';
+import { decode, encode, encodeOrThrow } from '@savekit/core';
 import type { Instance } from '@savekit/core/schema';
 import { edgeSave, type DataBody } from '@savekit/edge';
 import { le32, writeFile } from './independent';
@@ -83,4 +83,15 @@ test('a guess that fails outright is rolled back the same way', () => {
   expect(Array.from(elements[0]!.$raw as Uint8Array)).toEqual(pad4([...le32(9), 1, 2]));
   expect(warnings.map((w) => w.code)).toContain('instance-kept-raw');
   expect(Buffer.from(encodeOrThrow(edgeSave, value)).equals(bytes)).toBe(true);
+});
+
+test('an instance kept as bytes is written back as them, unless the guess would read them', () => {
+  const floats = [0x01, 0x01, 0, 0, 0, 0x20, 0x01, 0x01, 0, 0, 0, 0x20, 0x01, 0x01, 0, 0, 0, 0x20];
+  const { value } = elementsOf(saveOf(9, floats));
+  const data = value.chunks.find((c) => c.id === 'Data') as unknown as { body: { value: DataBody } };
+  // Bytes the guess reads (a link and three ints) would come back as fields: refused.
+  data.body.value.elements[0] = { $raw: Uint8Array.from([...le32(0), ...le32(7), ...le32(8), ...le32(9)]) };
+  const refused = encode(edgeSave, value);
+  expect(E.isLeft(refused) && refused.left.message).toMatch(/would decode as one/);
+  expect(E.isLeft(refused) && refused.left.path.slice(-2)).toEqual(['elements', 0]);
 });

@@ -161,6 +161,8 @@ maybe('bad input', () => {
     expect(E.isRight(decode(edgeSave, chain(15)))).toBe(true);
     const error = decodeError(chain(16));
     expect(error.message).toMatch(/chunks nested deeper than 16/);
+    // A structural limit: its own code, which no raw fallback forgives.
+    expect(error.code).toBe('too-deep');
     expect(error.path.slice(0, 3)).toEqual(['chunks', 17, 'body']);
   });
 

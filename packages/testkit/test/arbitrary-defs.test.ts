@@ -35,6 +35,7 @@ import {
   map,
   nothing,
   optional,
+  orRaw,
   padding,
   pointer,
   pstring,
@@ -274,6 +275,22 @@ const cases: { [T in CodecDefType]: ReadonlyArray<[string, AnyCodec]> } = {
     [
       'chunks whose data needs the definitions before them',
       chunkList(framing, { Name: defineName, Uses: array(useName, u8) }, { until: ['ENDE'] }),
+    ],
+  ],
+  fallback: [
+    [
+      'a record, else its bytes kept',
+      sized(5, orRaw(struct({ tag: magic('R'), n: u32le }), { warning: { code: 'kept', message: 'kept' } })),
+    ],
+  ],
+  switchOn: [
+    [
+      'a layout chosen by its magic',
+      switchOn(
+        fourcc(),
+        { UMS1: struct({ magic: magic('UMS1'), level: u8 }), MMV4: struct({ magic: magic('MMV4'), seed: u16le }) },
+        { caseOf: (doc) => ('level' in doc ? 'UMS1' : 'MMV4') },
+      ),
     ],
   ],
   custom: [
