@@ -358,24 +358,6 @@ export interface DefFromContext {
   readonly choose: (value: unknown) => AnyCodec;
 }
 
-/** A case of a {@link DefSwitchOn}. */
-export interface DefSwitchCase {
-  /** The case's name (what `select` gives and `caseOf` answers). */
-  readonly key: string;
-  readonly codec: AnyCodec;
-}
-
-/** A codec chosen by bytes not yet consumed, whose value is the case's own (`switchOn`). */
-export interface DefSwitchOn {
-  readonly type: 'switchOn';
-  /** Peeked (read without consuming) to choose the case. */
-  readonly selector: AnyCodec;
-  /** The cases (built on first call when they are built on demand). */
-  readonly cases: () => ReadonlyArray<DefSwitchCase>;
-  /** The case a value is written with (it may throw for a value of no case). */
-  readonly caseOf: (value: unknown) => string;
-}
-
 /** A codec tried first, and another read where it fails, with a warning (`fallback`, `orRaw`). */
 export interface DefFallback {
   readonly type: 'fallback';
@@ -440,7 +422,6 @@ export type CodecDef =
   | DefProvide
   | DefFromContext
   | DefFallback
-  | DefSwitchOn
   | DefCustom;
 
 /** The variant names: `CodecDef['type']`. */

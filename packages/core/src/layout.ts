@@ -101,11 +101,6 @@ export function typeNameOf(codec: AnyCodec): string {
       return typeNameOf(def.codec);
     case 'fromContext':
       return `depends on ${def.key.name}`;
-    case 'switchOn':
-      return `switchOn(${typeNameOf(def.selector)}: ${def
-        .cases()
-        .map((c) => c.key)
-        .join(' | ')})`;
     case 'fallback':
       return `${typeNameOf(def.primary)}, else ${typeNameOf(def.secondary)}`;
     case 'custom':
@@ -186,6 +181,11 @@ export function partsOf(codec: AnyCodec): LayoutPart[] {
       return def.model === undefined ? [] : [{ key: 'model', codec: def.model }];
     case 'provide':
       return [{ key: 'value', codec: def.codec }];
+    case 'fallback':
+      return [
+        { key: 'primary', codec: def.primary },
+        { key: 'secondary', codec: def.secondary },
+      ];
     case 'directory':
       // Each body's codec is chosen by its entry: the entry is the fixed part.
       return [{ key: 'entry', codec: def.entry }];
@@ -332,7 +332,6 @@ export function layoutOf(codec: AnyCodec): LayoutRow[] {
       case 'instance':
       case 'fromContext':
       case 'fallback':
-      case 'switchOn':
       case 'custom':
         out.push({ path, offset, size: c.size, type: typeNameOf(c), parts: partsOf(c) });
         return;

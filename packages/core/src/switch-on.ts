@@ -156,7 +156,8 @@ export function switchOn<S, V extends Readonly<Record<string, Codec<any>>>>(
   type A = TypeOf<V[keyof V]>;
   type K = Extract<keyof V, string>;
   const keys = Object.keys(cases) as K[];
-  if (keys.length === 0) throw new RangeError(`${options.name ?? `switchOn(${selector.name})`} needs at least one case`);
+  if (keys.length === 0)
+    throw new RangeError(`${options.name ?? `switchOn(${selector.name})`} needs at least one case`);
   const codecs = cases as Readonly<Record<string, Codec<A>>>;
   const members = keys.map((key) => codecs[key]!.json);
   return switchOnDemand<S, K, A>(
@@ -244,7 +245,8 @@ export function switchOnDemand<S, K extends string, A>(
     minSize: options.minSize ?? selector.minSize,
     select: options.select,
     unknown:
-      options.unknown ?? ((s: S) => `unknown ${selector.name} ${JSON.stringify(s)} (known: ${cases.keys().join(', ')})`),
+      options.unknown ??
+      ((s: S) => `unknown ${selector.name} ${JSON.stringify(s)} (known: ${cases.keys().join(', ')})`),
   });
   // The cases are listed for tools only when one asks (building them all is what on-demand avoids).
   const listed = (): ReadonlyArray<DefSwitchCase> =>
@@ -270,7 +272,6 @@ export function switchOnDemand<S, K extends string, A>(
   Object.defineProperty(codec, 'children', { get: listed, enumerable: true });
   return codec;
 }
-
 
 /** Options of {@link lookahead}. */
 export interface LookaheadOptions<O> {

@@ -41,7 +41,6 @@ import {
   pstring,
   sized,
   struct,
-  switchOn,
   taggedUnion,
   transform,
   transformKeeping,
@@ -500,6 +499,14 @@ describe('layoutOf and typeNameOf', () => {
         [taggedUnion(fourcc(), { HEAD: u8 }, { otherwise: bytes('rest') }), 'taggedUnion(fourcc: "HEAD" | *)'],
       ],
       switch: [
+        [
+          switchOn(
+            u8,
+            { a: u8, b: u16le },
+            { select: (n) => (n < 128 ? 'a' : 'b'), caseOf: (n) => (n < 128 ? 'a' : 'b') },
+          ),
+          'switchOn(u8: "a" | "b")',
+        ],
         [lookahead(u8, { 1: u8 }), 'lookahead(u8: "1")'],
         [switchOn(fourcc(), { HEAD: fourcc() }, { caseOf: () => 'HEAD' }), 'switchOn(fourcc: "HEAD")'],
       ],
@@ -537,16 +544,6 @@ describe('layoutOf and typeNameOf', () => {
       provide: [[provide(u8, COUNT, (_, n) => n), 'u8']],
       fromContext: [[fromContext(COUNT, (n) => array(u8, n), { json: t.array(u8.json) }), 'depends on count']],
       fallback: [[orRaw(u32le, { warning: { code: 'kept', message: 'kept' } }), 'u32le, else raw']],
-      switchOn: [
-        [
-          switchOn(
-            u8,
-            { a: u8, b: u16le },
-            { select: (n) => (n < 128 ? 'a' : 'b'), caseOf: (n) => (n < 128 ? 'a' : 'b') },
-          ),
-          'switchOn(u8: a | b)',
-        ],
-      ],
       custom: [[custom, 'yesNo']],
     };
     for (const [type, cases] of Object.entries(names)) {

@@ -127,11 +127,11 @@ describe('switchOn', () => {
 describe('switchOn for tools', () => {
   test('its definition names the selector, the cases and how a value picks one', () => {
     const def = document.def;
-    if (def.type !== 'switchOn') throw new Error(`expected a switchOn definition, got ${def.type}`);
+    if (def.type !== 'switch') throw new Error(`expected a switch definition, got ${def.type}`);
     expect(def.selector.name).toBe(fourcc().name);
-    expect(def.cases().map((c) => c.key)).toEqual(['chunked', 'megamod', 'legacy']);
-    expect(def.cases()[2]!.codec).toBe(legacy);
-    expect(def.caseOf({ logX: 1, level: 2 })).toBe('legacy');
+    expect(def.cases.map((c) => c.key)).toEqual(['chunked', 'megamod', 'legacy']);
+    expect(def.cases[2]!.codec).toBe(legacy);
+    expect(def.tag).toBe('hidden');
     expect(typeNameOf(document)).toBe('switchOn(fourcc: chunked | megamod | legacy)');
     expect(layoutOf(document)).toEqual([{ path: '', offset: 0, size: undefined, type: typeNameOf(document) }]);
   });
@@ -172,6 +172,6 @@ describe('switchOnDemand', () => {
     const error = decodeFails(entry, hexBytes('51554144 01'));
     expect(error.message).toBe('unknown fourcc "QUAD" (known: BYTE, WORD, LONG)');
     expect(encodeFails(entry, { marker: 'QUAD', n: 1 }).message).toMatch(/of no case/);
-    expect(entry.def.type === 'switchOn' && entry.def.cases().map((c) => c.key)).toEqual(['BYTE', 'WORD', 'LONG']);
+    expect(entry.def.type === 'switch' && entry.def.cases.map((c) => c.key)).toEqual(['BYTE', 'WORD', 'LONG']);
   });
 });

@@ -558,18 +558,6 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
           build(def.secondary, depth, env).filter(encodes),
         );
       }
-      case 'switchOn': {
-        // Each case's values that are written as that case (caseOf may throw for a value of none).
-        const { caseOf } = def;
-        const writtenAs = (key: string) => (value: unknown) => {
-          try {
-            return caseOf(value) === key;
-          } catch {
-            return false;
-          }
-        };
-        return fc.oneof(...def.cases().map(({ key, codec: each }) => build(each, depth, env).filter(writtenAs(key))));
-      }
       case 'custom':
         if (def.model !== undefined) return build(def.model, depth, env);
         if (def.samples !== undefined && def.samples.length > 0) return fc.constantFrom(...def.samples);

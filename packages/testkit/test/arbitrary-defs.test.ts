@@ -194,6 +194,14 @@ const cases: { [T in CodecDefType]: ReadonlyArray<[string, AnyCodec]> } = {
   ],
   switch: [
     [
+      'a layout chosen by its magic',
+      switchOn(
+        fourcc(),
+        { UMS1: struct({ magic: magic('UMS1'), level: u8 }), MMV4: struct({ magic: magic('MMV4'), seed: u16le }) },
+        { caseOf: (doc) => ('level' in doc ? 'UMS1' : 'MMV4') },
+      ),
+    ],
+    [
       'lookahead, numeric selector',
       lookahead(u8, {
         1: struct({ type: literal(u8, 1), n: u16le }),
@@ -281,16 +289,6 @@ const cases: { [T in CodecDefType]: ReadonlyArray<[string, AnyCodec]> } = {
     [
       'a record, else its bytes kept',
       sized(5, orRaw(struct({ tag: magic('R'), n: u32le }), { warning: { code: 'kept', message: 'kept' } })),
-    ],
-  ],
-  switchOn: [
-    [
-      'a layout chosen by its magic',
-      switchOn(
-        fourcc(),
-        { UMS1: struct({ magic: magic('UMS1'), level: u8 }), MMV4: struct({ magic: magic('MMV4'), seed: u16le }) },
-        { caseOf: (doc) => ('level' in doc ? 'UMS1' : 'MMV4') },
-      ),
     ],
   ],
   custom: [
