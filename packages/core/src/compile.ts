@@ -1207,12 +1207,13 @@ export function compile<A>(codec: Codec<A>): Codec<A> {
     json: source.json,
     size: source.size,
     minSize: source.minSize,
-    children: source.children,
     read,
     readFixed: source.readFixed,
     writeFixed: source.writeFixed,
     write,
   });
+  // Read through: a codec may list its children lazily (`switchOnDemand` builds a case when first met).
+  Object.defineProperty(compiled, 'children', { get: () => source.children, enumerable: true });
   compiledOf.set(compiled, source);
   return compiled;
 }

@@ -23,7 +23,7 @@ import {
   array,
   type Codec,
 } from '../src/index';
-import { defineCodec, layoutOf, typeNameOf } from '../src/kit';
+import { defineCodec, layoutOf, partsOf, typeNameOf } from '../src/kit';
 import { checkLaws, decodeFails, encodeFails, encodeOk, hexBytes } from './laws';
 
 const warning = { code: 'kept-raw', message: 'kept as bytes' };
@@ -143,7 +143,10 @@ describe('fallback', () => {
     const inner = orRaw(pair, { warning });
     expect(inner.def).toMatchObject({ type: 'fallback', primary: pair, warning: 'kept-raw' });
     expect(typeNameOf(inner)).toBe('pair, else raw'.replace('pair', pair.name));
-    expect(layoutOf(inner)).toEqual([{ path: '', offset: 0, size: undefined, type: typeNameOf(inner) }]);
+    expect(layoutOf(inner)).toEqual([
+      { path: '', offset: 0, size: undefined, type: typeNameOf(inner), parts: partsOf(inner) },
+    ]);
+    expect(partsOf(inner).map((p) => p.key)).toEqual(['primary', 'secondary']);
     expect(encodeOk(inner, { tag: 'R', a: 1, b: 2 })).toEqual(hexBytes('52 01 02000000'));
     expect(E.isLeft(encode(inner, 5 as never))).toBe(true);
     expect(new DecodeError([], 0, 'x').code).toBe('invalid-value');

@@ -17,7 +17,7 @@ import {
   u8,
   type TypeOf,
 } from '../src/index';
-import { layoutOf, typeNameOf } from '../src/kit';
+import { layoutOf, partsOf, typeNameOf } from '../src/kit';
 import { checkLaws, decodeFails, encodeFails, encodeOk, hexBytes } from './laws';
 
 const ums = struct({ magic: magic('UMS\x01'), level: u8 });
@@ -132,8 +132,10 @@ describe('switchOn for tools', () => {
     expect(def.cases.map((c) => c.key)).toEqual(['chunked', 'megamod', 'legacy']);
     expect(def.cases[2]!.codec).toBe(legacy);
     expect(def.tag).toBe('hidden');
-    expect(typeNameOf(document)).toBe('switchOn(fourcc: chunked | megamod | legacy)');
-    expect(layoutOf(document)).toEqual([{ path: '', offset: 0, size: undefined, type: typeNameOf(document) }]);
+    expect(typeNameOf(document)).toBe('switchOn(fourcc: "chunked" | "megamod" | "legacy")');
+    expect(layoutOf(document)).toEqual([
+      { path: '', offset: 0, size: undefined, type: typeNameOf(document), parts: partsOf(document) },
+    ]);
   });
 });
 
