@@ -21,13 +21,13 @@
  */
 import { defaultBudgetLimits, DecodeBudget } from './budget.js';
 import { decodeOrThrow, defineCodec, readChild, writeChild, type AnyCodec, type Codec } from './codec.js';
-import type { DefCount } from './def.js';
+import type { DefCount, DefStructField } from './def.js';
 import { ascii, textEncoding, type EncodingName } from './encodings.js';
 import { isExact } from './exact.js';
 import { resolveDecodeOptions } from './options.js';
 import { Reader, ReadState } from './reader.js';
 import { rebuildFields } from './rebuild.js';
-import { chooseCodec, type FieldSpec } from './struct.js';
+import { chooseCodec, placeholderFor, type FieldSpec } from './struct.js';
 import type { Writer } from './writer.js';
 
 const DEFAULT_OPTIONS = Object.freeze(resolveDecodeOptions(undefined));
@@ -119,22 +119,36 @@ function fixedWrite(size: number, at: WriteAt): WritePlan {
   };
 }
 
+/** A plan without a fixed layout: it reads at the position. */
+function streamRead(pure: boolean, read: (r: Reader) => unknown): ReadPlan {
+  return { pure, size: 0, work: 0, at: undefined, read };
+}
+
+/** A plan without a fixed layout: it writes at the end of the output. */
+function streamWrite(
+  pure: boolean,
+  write: (w: Writer, value: Value) => void,
+  measure?: (value: Value) => number | undefined,
+): WritePlan {
+  return { pure, size: 0, at: undefined, write, measure };
+}
+
 /** A subtree the compiler leaves to the interpreter. */
 function interpretedRead(codec: AnyCodec): ReadPlan {
-  return { pure: false, size: 0, work: 0, at: undefined, read: (r) => codec.read(r) };
+  return streamRead(false, (r) => codec.read(r));
 }
 
 function interpretedWrite(codec: AnyCodec): WritePlan {
-  return { pure: false, size: 0, at: undefined, write: (w, v) => codec.write(w, v), measure: undefined };
+  return streamWrite(false, (w, v) => codec.write(w, v));
 }
 
 /** A leaf the compiler runs as it is: it only moves the position and throws (with a path it need not keep). */
 function leafRead(codec: AnyCodec): ReadPlan {
-  return { pure: true, size: 0, work: 0, at: undefined, read: (r) => codec.read(r) };
+  return streamRead(true, (r) => codec.read(r));
 }
 
 function leafWrite(codec: AnyCodec): WritePlan {
-  return { pure: true, size: 0, at: undefined, write: (w, v) => codec.write(w, v), measure: undefined };
+  return streamWrite(true, (w, v) => codec.write(w, v));
 }
 
 // ---- integers and floats ---------------------------------------------------------------------------
@@ -343,20 +357,14 @@ function pstringRead(codec: AnyCodec, length: Codec<number>, encoding: EncodingN
   if (encoding === 'cp437') return leafRead(codec);
   const readPrefix = prefix.read;
   const text = textReader(encoding);
-  return {
-    pure: true,
-    size: 0,
-    work: 0,
-    at: undefined,
-    read(r) {
-      const count = readPrefix(r) as number;
-      const start = r.pos;
-      if (!(count >= 0 && count <= r.end - start)) throw BAIL;
-      const value = text(r.bytes, start, start + count);
-      r.pos = start + count;
-      return value;
-    },
-  };
+  return streamRead(true, (r) => {
+    const count = readPrefix(r) as number;
+    const start = r.pos;
+    if (!(count >= 0 && count <= r.end - start)) throw BAIL;
+    const value = text(r.bytes, start, start + count);
+    r.pos = start + count;
+    return value;
+  });
 }
 
 function pstringWrite(codec: AnyCodec, length: Codec<number>, encoding: EncodingName, plans: Plans): WritePlan {
@@ -364,211 +372,111 @@ function pstringWrite(codec: AnyCodec, length: Codec<number>, encoding: Encoding
   if (!prefix.pure) return interpretedWrite(codec);
   if (encoding !== 'utf8') return leafWrite(codec);
   const writePrefix = prefix.write;
-  return {
-    pure: true,
-    size: 0,
-    at: undefined,
-    write(w, text) {
-      if (typeof text !== 'string') throw BAIL;
-      const n = utf8Length(text);
-      writePrefix(w, n);
-      const at = w.ensure(n);
-      writeUtf8(w.buf, at, text, n);
-      w.length = at + n;
-    },
-    measure: undefined,
-  };
+  return streamWrite(true, (w, text) => {
+    if (typeof text !== 'string') throw BAIL;
+    const n = utf8Length(text);
+    writePrefix(w, n);
+    const at = w.ensure(n);
+    writeUtf8(w.buf, at, text, n);
+    w.length = at + n;
+  });
 }
 
 // ---- unrolled runs ---------------------------------------------------------------------------------
-// A loop over field names makes every store a megamorphic keyed store; one closure per run length,
-// with the names and readers captured, gives each store site one name per struct (what generated
-// code would have), without generating code.
+// A loop over field names makes every store a megamorphic keyed store; closures with the names and
+// readers captured give each store site one name (what generated code would have), without
+// generating code. A run is cut into blocks of four fields, each one unrolled closure, and the
+// blocks (and the one to three fields left over, a closure each) are chained.
 
 type Fill = (out: Record<string, unknown>, r: Reader, at: number) => void;
 type Store = (w: Writer, at: number, value: Record<string, unknown>) => void;
 
+/** The fields of a run: their names, offsets from the run's start, and readers or writers. */
+interface Run<F> {
+  readonly names: string[];
+  readonly offsets: number[];
+  readonly fns: F[];
+}
+
+/** How one field, and one block of four, of a run become a closure. */
+interface Unrolled<F, T> {
+  one(name: string, offset: number, fn: F): T;
+  four(names: string[], offsets: number[], fns: F[]): T;
+}
+
+/** Calls `head`, then `tail`, with the same arguments. */
+function chain<A, B, C>(head: (a: A, b: B, c: C) => void, tail: (a: A, b: B, c: C) => void) {
+  return (a: A, b: B, c: C): void => {
+    head(a, b, c);
+    tail(a, b, c);
+  };
+}
+
+/** One closure for a run of at least one field: blocks of four first, then single fields, chained. */
+function unrollRun<F, T extends (a: never, b: never, c: never) => void>(run: Run<F>, unrolled: Unrolled<F, T>): T {
+  const { names, offsets, fns } = run;
+  const count = names.length;
+  if (count === 1) return unrolled.one(names[0]!, offsets[0]!, fns[0]!);
+  if (count === 4) return unrolled.four(names, offsets, fns);
+  const cut = count > 4 ? 4 : 1;
+  const part = (from: number, to: number | undefined): T =>
+    unrollRun({ names: names.slice(from, to), offsets: offsets.slice(from, to), fns: fns.slice(from, to) }, unrolled);
+  return chain(part(0, cut), part(cut, undefined)) as T;
+}
+
+const FILL: Unrolled<ReadAt, Fill> = {
+  one: (n0, o0, f0) => (out, r, at) => {
+    out[n0] = f0(r, at + o0);
+  },
+  four(names, offsets, readers) {
+    const [n0, n1, n2, n3] = names as [string, string, string, string];
+    const [o0, o1, o2, o3] = offsets as [number, number, number, number];
+    const [f0, f1, f2, f3] = readers as [ReadAt, ReadAt, ReadAt, ReadAt];
+    return (out, r, at) => {
+      out[n0] = f0(r, at + o0);
+      out[n1] = f1(r, at + o1);
+      out[n2] = f2(r, at + o2);
+      out[n3] = f3(r, at + o3);
+    };
+  },
+};
+
+const STORE: Unrolled<WriteAt, Store> = {
+  one: (n0, o0, f0) => (w, at, value) => {
+    f0(w, at + o0, value[n0]);
+  },
+  four(names, offsets, writers) {
+    const [n0, n1, n2, n3] = names as [string, string, string, string];
+    const [o0, o1, o2, o3] = offsets as [number, number, number, number];
+    const [f0, f1, f2, f3] = writers as [WriteAt, WriteAt, WriteAt, WriteAt];
+    return (w, at, value) => {
+      f0(w, at + o0, value[n0]);
+      f1(w, at + o1, value[n1]);
+      f2(w, at + o2, value[n2]);
+      f3(w, at + o3, value[n3]);
+    };
+  },
+};
+
 /** Stores the fields of a run into `out`, read at their offsets from `at`. */
 function runFill(names: string[], offsets: number[], readers: ReadAt[]): Fill {
-  if (names.length > 8) {
-    const head = runFill(names.slice(0, 8), offsets.slice(0, 8), readers.slice(0, 8));
-    const tail = runFill(names.slice(8), offsets.slice(8), readers.slice(8));
-    return (out, r, at) => {
-      head(out, r, at);
-      tail(out, r, at);
-    };
-  }
-
-  const [n0, n1, n2, n3, n4, n5, n6, n7] = names as [string, string, string, string, string, string, string, string];
-  const [o0, o1, o2, o3, o4, o5, o6, o7] = offsets as [number, number, number, number, number, number, number, number];
-  const [f0, f1, f2, f3, f4, f5, f6, f7] = readers as [ReadAt, ReadAt, ReadAt, ReadAt, ReadAt, ReadAt, ReadAt, ReadAt];
-  switch (names.length) {
-    case 1:
-      return (out, r, at) => {
-        out[n0] = f0(r, at + o0);
-      };
-    case 2:
-      return (out, r, at) => {
-        out[n0] = f0(r, at + o0);
-        out[n1] = f1(r, at + o1);
-      };
-    case 3:
-      return (out, r, at) => {
-        out[n0] = f0(r, at + o0);
-        out[n1] = f1(r, at + o1);
-        out[n2] = f2(r, at + o2);
-      };
-    case 4:
-      return (out, r, at) => {
-        out[n0] = f0(r, at + o0);
-        out[n1] = f1(r, at + o1);
-        out[n2] = f2(r, at + o2);
-        out[n3] = f3(r, at + o3);
-      };
-    case 5:
-      return (out, r, at) => {
-        out[n0] = f0(r, at + o0);
-        out[n1] = f1(r, at + o1);
-        out[n2] = f2(r, at + o2);
-        out[n3] = f3(r, at + o3);
-        out[n4] = f4(r, at + o4);
-      };
-    case 6:
-      return (out, r, at) => {
-        out[n0] = f0(r, at + o0);
-        out[n1] = f1(r, at + o1);
-        out[n2] = f2(r, at + o2);
-        out[n3] = f3(r, at + o3);
-        out[n4] = f4(r, at + o4);
-        out[n5] = f5(r, at + o5);
-      };
-    case 7:
-      return (out, r, at) => {
-        out[n0] = f0(r, at + o0);
-        out[n1] = f1(r, at + o1);
-        out[n2] = f2(r, at + o2);
-        out[n3] = f3(r, at + o3);
-        out[n4] = f4(r, at + o4);
-        out[n5] = f5(r, at + o5);
-        out[n6] = f6(r, at + o6);
-      };
-    case 8:
-      return (out, r, at) => {
-        out[n0] = f0(r, at + o0);
-        out[n1] = f1(r, at + o1);
-        out[n2] = f2(r, at + o2);
-        out[n3] = f3(r, at + o3);
-        out[n4] = f4(r, at + o4);
-        out[n5] = f5(r, at + o5);
-        out[n6] = f6(r, at + o6);
-        out[n7] = f7(r, at + o7);
-      };
-    default:
-      return () => {};
-  }
+  return names.length === 0 ? () => {} : unrollRun({ names, offsets, fns: readers }, FILL);
 }
 
 /** Writes the fields of a run of `value` at their offsets from `at`. */
 function runStore(names: string[], offsets: number[], writers: WriteAt[]): Store {
-  if (names.length > 8) {
-    const head = runStore(names.slice(0, 8), offsets.slice(0, 8), writers.slice(0, 8));
-    const tail = runStore(names.slice(8), offsets.slice(8), writers.slice(8));
-    return (w, at, value) => {
-      head(w, at, value);
-      tail(w, at, value);
-    };
-  }
-  const [n0, n1, n2, n3, n4, n5, n6, n7] = names as [string, string, string, string, string, string, string, string];
-  const [o0, o1, o2, o3, o4, o5, o6, o7] = offsets as [number, number, number, number, number, number, number, number];
-  const [f0, f1, f2, f3, f4, f5, f6, f7] = writers as [
-    WriteAt,
-    WriteAt,
-    WriteAt,
-    WriteAt,
-    WriteAt,
-    WriteAt,
-    WriteAt,
-    WriteAt,
-  ];
-  switch (names.length) {
-    case 1:
-      return (w, at, value) => {
-        f0(w, at + o0, value[n0]);
-      };
-    case 2:
-      return (w, at, value) => {
-        f0(w, at + o0, value[n0]);
-        f1(w, at + o1, value[n1]);
-      };
-    case 3:
-      return (w, at, value) => {
-        f0(w, at + o0, value[n0]);
-        f1(w, at + o1, value[n1]);
-        f2(w, at + o2, value[n2]);
-      };
-    case 4:
-      return (w, at, value) => {
-        f0(w, at + o0, value[n0]);
-        f1(w, at + o1, value[n1]);
-        f2(w, at + o2, value[n2]);
-        f3(w, at + o3, value[n3]);
-      };
-    case 5:
-      return (w, at, value) => {
-        f0(w, at + o0, value[n0]);
-        f1(w, at + o1, value[n1]);
-        f2(w, at + o2, value[n2]);
-        f3(w, at + o3, value[n3]);
-        f4(w, at + o4, value[n4]);
-      };
-    case 6:
-      return (w, at, value) => {
-        f0(w, at + o0, value[n0]);
-        f1(w, at + o1, value[n1]);
-        f2(w, at + o2, value[n2]);
-        f3(w, at + o3, value[n3]);
-        f4(w, at + o4, value[n4]);
-        f5(w, at + o5, value[n5]);
-      };
-    case 7:
-      return (w, at, value) => {
-        f0(w, at + o0, value[n0]);
-        f1(w, at + o1, value[n1]);
-        f2(w, at + o2, value[n2]);
-        f3(w, at + o3, value[n3]);
-        f4(w, at + o4, value[n4]);
-        f5(w, at + o5, value[n5]);
-        f6(w, at + o6, value[n6]);
-      };
-    case 8:
-      return (w, at, value) => {
-        f0(w, at + o0, value[n0]);
-        f1(w, at + o1, value[n1]);
-        f2(w, at + o2, value[n2]);
-        f3(w, at + o3, value[n3]);
-        f4(w, at + o4, value[n4]);
-        f5(w, at + o5, value[n5]);
-        f6(w, at + o6, value[n6]);
-        f7(w, at + o7, value[n7]);
-      };
-    default:
-      return () => {};
-  }
+  return names.length === 0 ? () => {} : unrollRun({ names, offsets, fns: writers }, STORE);
 }
 
 // ---- structs ---------------------------------------------------------------------------------------
 
-function isCodec(spec: FieldSpec): spec is AnyCodec {
-  return typeof spec === 'object' && spec !== null;
+/** A struct's field names and specs, as two lists in field order. */
+function fieldLists(fields: ReadonlyArray<DefStructField>): [string[], FieldSpec[]] {
+  return [fields.map((f) => f.name), fields.map((f) => f.spec)];
 }
 
-/** The placeholder the interpreted struct puts in its template, so values have the same shape. */
-function placeholder(spec: FieldSpec): unknown {
-  if (!isCodec(spec)) return undefined;
-  const def = spec.def;
-  if (def.type === 'int') return def.bits <= 24 ? 0 : def.bits === 64 ? undefined : 0.5;
-  if (def.type === 'float') return 0.5;
-  return undefined;
+function isCodec(spec: FieldSpec): spec is AnyCodec {
+  return typeof spec === 'object' && spec !== null;
 }
 
 /** A step of a struct's reading: a fixed-layout run of fields, or one field. */
@@ -586,10 +494,21 @@ type ReadStep =
   | { readonly kind: 'field'; readonly index: number; readonly plan: ReadPlan }
   | { readonly kind: 'dependent'; readonly index: number; readonly spec: Dependent };
 
-function structRead(codec: AnyCodec, names: string[], specs: FieldSpec[], plans: Plans): ReadPlan {
+/** Reads a run at the position: one bounds check and one work charge for all its fields. */
+function readRun(r: Reader, out: Record<string, unknown>, step: Extract<ReadStep, { kind: 'run' }>): void {
+  const at = r.pos;
+  if (r.end - at < step.size) throw BAIL;
+  spend(r, step.work);
+  step.fill(out, r, at);
+  r.pos = at + step.size;
+}
+
+function structRead(codec: AnyCodec, fields: ReadonlyArray<DefStructField>, plans: Plans): ReadPlan {
+  const [names, specs] = fieldLists(fields);
   const count = names.length;
   const template: Record<string, unknown> = {};
-  for (let i = 0; i < count; i++) template[names[i]!] = placeholder(specs[i]!);
+  // The interpreted struct's placeholders, so values have the same shape as its values.
+  for (let i = 0; i < count; i++) template[names[i]!] = placeholderFor(specs[i]!);
   const fieldPlans = specs.map((s) => (isCodec(s) ? plans.read(s) : undefined));
   // Consecutive fixed-layout fields form a run: one bounds check and one work charge for all.
   const steps: ReadStep[] = [];
@@ -642,28 +561,18 @@ function structRead(codec: AnyCodec, names: string[], specs: FieldSpec[], plans:
     });
   }
   if (pure) {
-    return {
-      pure: true,
-      size: 0,
-      work: 0,
-      at: undefined,
-      read(r) {
-        const out: Record<string, unknown> = { ...template };
-        for (const step of steps) {
-          if (step.kind === 'run') {
-            const at = r.pos;
-            if (r.end - at < step.size) throw BAIL;
-            spend(r, step.work);
-            step.fill(out, r, at);
-            r.pos = at + step.size;
-          } else if (step.kind === 'field') {
-            spend(r, 1);
-            out[names[step.index]!] = step.plan.read(r);
-          }
+    return streamRead(true, (r) => {
+      const out: Record<string, unknown> = { ...template };
+      for (const step of steps) {
+        if (step.kind === 'run') {
+          readRun(r, out, step);
+        } else if (step.kind === 'field') {
+          spend(r, 1);
+          out[names[step.index]!] = step.plan.read(r);
         }
-        return out;
-      },
-    };
+      }
+      return out;
+    });
   }
   // A struct the interpreter reads at offsets (every field offers `readFixed`, a custom codec among
   // them) spends no work and keeps no path: reading it as it does is already the fast way.
@@ -698,43 +607,35 @@ function structRead(codec: AnyCodec, names: string[], specs: FieldSpec[], plans:
       return readChild(r, key, child);
     }
   };
-  return {
-    pure: false,
-    size: 0,
-    work: 0,
-    at: undefined,
-    read(r) {
-      const out: Record<string, unknown> = { ...template };
-      for (const step of steps) {
-        if (step.kind === 'run') {
-          const at = r.pos;
-          const budget = r.state.budget;
-          const work = budget.workSpent;
-          try {
-            if (r.end - at < step.size) throw BAIL;
-            spend(r, step.work);
-            step.fill(out, r, at);
-            r.pos = at + step.size;
-          } catch {
-            r.pos = at;
-            budget.workSpent = work;
-            redoRun(r, out, step);
-          }
-        } else if (step.kind === 'field') {
-          const key = names[step.index]!;
-          out[key] = readField(r, key, specs[step.index] as AnyCodec, step.plan);
-        } else {
-          const key = names[step.index]!;
-          const child = chooseCodec(r, key, step.spec, out);
-          out[key] = readField(r, key, child, plans.read(child));
+  return streamRead(false, (r) => {
+    const out: Record<string, unknown> = { ...template };
+    for (const step of steps) {
+      if (step.kind === 'run') {
+        const at = r.pos;
+        const budget = r.state.budget;
+        const work = budget.workSpent;
+        try {
+          readRun(r, out, step);
+        } catch {
+          r.pos = at;
+          budget.workSpent = work;
+          redoRun(r, out, step);
         }
+      } else if (step.kind === 'field') {
+        const key = names[step.index]!;
+        out[key] = readField(r, key, specs[step.index] as AnyCodec, step.plan);
+      } else {
+        const key = names[step.index]!;
+        const child = chooseCodec(r, key, step.spec, out);
+        out[key] = readField(r, key, child, plans.read(child));
       }
-      return out;
-    },
-  };
+    }
+    return out;
+  });
 }
 
-function structWrite(codec: AnyCodec, names: string[], specs: FieldSpec[], plans: Plans): WritePlan {
+function structWrite(codec: AnyCodec, fields: ReadonlyArray<DefStructField>, plans: Plans): WritePlan {
+  const [names, specs] = fieldLists(fields);
   // `rebuild` fields change what the struct writes: the interpreter does that.
   if (rebuildFields(names, specs) !== undefined) return interpretedWrite(codec);
   const count = names.length;
@@ -761,15 +662,13 @@ function structWrite(codec: AnyCodec, names: string[], specs: FieldSpec[], plans
     const writes = fieldPlans.map((p) => p!.write);
     const measures = fieldPlans.map((p) => p!.measure);
     const measurable = measures.every((m) => m !== undefined);
-    return {
-      pure: true,
-      size: 0,
-      at: undefined,
-      write(w, value) {
+    return streamWrite(
+      true,
+      (w, value) => {
         if (typeof value !== 'object' || value === null) throw BAIL;
         for (let i = 0; i < count; i++) writes[i]!(w, value[names[i]!]);
       },
-      measure: measurable
+      measurable
         ? (value) => {
             if (typeof value !== 'object' || value === null) return undefined;
             let total = 0;
@@ -781,7 +680,7 @@ function structWrite(codec: AnyCodec, names: string[], specs: FieldSpec[], plans
             return total;
           }
         : undefined,
-    };
+    );
   }
   const writeField = (w: Writer, key: string, child: AnyCodec, plan: WritePlan, value: unknown): void => {
     if (!plan.pure) {
@@ -799,26 +698,20 @@ function structWrite(codec: AnyCodec, names: string[], specs: FieldSpec[], plans
       writeChild(w, key, child, value);
     }
   };
-  return {
-    pure: false,
-    size: 0,
-    at: undefined,
-    write(w, value) {
-      // A value that is not an object: the interpreter says so.
-      if (typeof value !== 'object' || value === null) return codec.write(w, value);
-      for (let i = 0; i < count; i++) {
-        const key = names[i]!;
-        const spec = specs[i]!;
-        const plan = fieldPlans[i];
-        if (plan !== undefined) writeField(w, key, spec as AnyCodec, plan, value[key]);
-        else {
-          const child = chooseCodec(w, key, spec as Dependent, value);
-          writeField(w, key, child, plans.write(child), value[key]);
-        }
+  return streamWrite(false, (w, value) => {
+    // A value that is not an object: the interpreter says so.
+    if (typeof value !== 'object' || value === null) return codec.write(w, value);
+    for (let i = 0; i < count; i++) {
+      const key = names[i]!;
+      const spec = specs[i]!;
+      const plan = fieldPlans[i];
+      if (plan !== undefined) writeField(w, key, spec as AnyCodec, plan, value[key]);
+      else {
+        const child = chooseCodec(w, key, spec as Dependent, value);
+        writeField(w, key, child, plans.write(child), value[key]);
       }
-    },
-    measure: undefined,
-  };
+    }
+  });
 }
 
 // ---- arrays and bytes ------------------------------------------------------------------------------
@@ -847,22 +740,16 @@ function arrayRead(codec: AnyCodec, element: AnyCodec, count: DefCount, plans: P
   const minSize = element.minSize;
   if (readCount === 'rest') {
     const readElement = plan.read;
-    return {
-      pure: true,
-      size: 0,
-      work: 0,
-      at: undefined,
-      read(r) {
-        const out: unknown[] = [];
-        while (r.pos < r.end) {
-          spend(r, 1);
-          const start = r.pos;
-          out.push(readElement(r));
-          if (r.pos === start) throw BAIL;
-        }
-        return out;
-      },
-    };
+    return streamRead(true, (r) => {
+      const out: unknown[] = [];
+      while (r.pos < r.end) {
+        spend(r, 1);
+        const start = r.pos;
+        out.push(readElement(r));
+        if (r.pos === start) throw BAIL;
+      }
+      return out;
+    });
   }
   const elementAt = plan.at;
   if (elementAt !== undefined) {
@@ -886,42 +773,30 @@ function arrayRead(codec: AnyCodec, element: AnyCodec, count: DefCount, plans: P
       const n = count.count;
       return fixedRead(n * step, n * each, (r, at) => readAll(r, at, n));
     }
-    return {
-      pure: true,
-      size: 0,
-      work: 0,
-      at: undefined,
-      read(r) {
-        const n = readCount(r);
-        const start = r.pos;
-        if (n * step > r.end - start || (step === 0 && n > r.state.options.maxElements)) throw BAIL;
-        spend(r, n * each);
-        const out = readAll(r, start, n);
-        r.pos = start + n * step;
-        return out;
-      },
-    };
+    return streamRead(true, (r) => {
+      const n = readCount(r);
+      const start = r.pos;
+      if (n * step > r.end - start || (step === 0 && n > r.state.options.maxElements)) throw BAIL;
+      spend(r, n * each);
+      const out = readAll(r, start, n);
+      r.pos = start + n * step;
+      return out;
+    });
   }
   const readElement = plan.read;
-  return {
-    pure: true,
-    size: 0,
-    work: 0,
-    at: undefined,
-    read(r) {
-      const n = readCount(r);
-      if (minSize > 0 ? n * minSize > r.end - r.pos : n > r.state.options.maxElements) throw BAIL;
-      spend(r, n);
-      if (n <= 1024) {
-        const out = new Array<unknown>(n);
-        for (let i = 0; i < n; i++) out[i] = readElement(r);
-        return out;
-      }
-      const out: unknown[] = [];
-      for (let i = 0; i < n; i++) out.push(readElement(r));
+  return streamRead(true, (r) => {
+    const n = readCount(r);
+    if (minSize > 0 ? n * minSize > r.end - r.pos : n > r.state.options.maxElements) throw BAIL;
+    spend(r, n);
+    if (n <= 1024) {
+      const out = new Array<unknown>(n);
+      for (let i = 0; i < n; i++) out[i] = readElement(r);
       return out;
-    },
-  };
+    }
+    const out: unknown[] = [];
+    for (let i = 0; i < n; i++) out.push(readElement(r));
+    return out;
+  });
 }
 
 function arrayWrite(codec: AnyCodec, element: AnyCodec, count: DefCount, plans: Plans): WritePlan {
@@ -953,36 +828,28 @@ function arrayWrite(codec: AnyCodec, element: AnyCodec, count: DefCount, plans: 
         writeAll(w, at, value);
       });
     }
-    return {
-      pure: true,
-      size: 0,
-      at: undefined,
-      write(w, value) {
+    return streamWrite(
+      true,
+      (w, value) => {
         if (!Array.isArray(value)) throw BAIL;
         checkCount(w, value.length);
         const start = w.ensure(value.length * step);
         writeAll(w, start, value);
         w.length = start + value.length * step;
       },
-      measure: (value) => {
+      (value) => {
         if (!Array.isArray(value)) return undefined;
         const head = prefixMeasure === undefined ? 0 : prefixMeasure(value.length);
         return head === undefined ? undefined : head + value.length * step;
       },
-    };
+    );
   }
   const writeElement = plan.write;
-  return {
-    pure: true,
-    size: 0,
-    at: undefined,
-    write(w, value) {
-      if (!Array.isArray(value)) throw BAIL;
-      checkCount(w, value.length);
-      for (let i = 0; i < value.length; i++) writeElement(w, value[i]);
-    },
-    measure: undefined,
-  };
+  return streamWrite(true, (w, value) => {
+    if (!Array.isArray(value)) throw BAIL;
+    checkCount(w, value.length);
+    for (let i = 0; i < value.length; i++) writeElement(w, value[i]);
+  });
 }
 
 function bytesRead(codec: AnyCodec, count: DefCount, plans: Plans): ReadPlan {
@@ -1003,22 +870,22 @@ class Plans {
   private readonly writes = new WeakMap<AnyCodec, WritePlan>();
 
   read(codec: AnyCodec): ReadPlan {
-    let plan = this.reads.get(codec);
-    if (plan === undefined) {
-      plan = planRead(codec, this);
-      this.reads.set(codec, plan);
-    }
-    return plan;
+    return planOnce(this.reads, codec, () => planRead(codec, this));
   }
 
   write(codec: AnyCodec): WritePlan {
-    let plan = this.writes.get(codec);
-    if (plan === undefined) {
-      plan = planWrite(codec, this);
-      this.writes.set(codec, plan);
-    }
-    return plan;
+    return planOnce(this.writes, codec, () => planWrite(codec, this));
   }
+}
+
+/** The plan of `codec` in `plans`, made by `make` the first time. */
+function planOnce<P>(plans: WeakMap<AnyCodec, P>, codec: AnyCodec, make: () => P): P {
+  let plan = plans.get(codec);
+  if (plan === undefined) {
+    plan = make();
+    plans.set(codec, plan);
+  }
+  return plan;
 }
 
 /** One cache for every compiled codec: plans depend only on the codec. */
@@ -1050,37 +917,20 @@ function planRead(codec: AnyCodec, plans: Plans): ReadPlan {
       if (!inner.pure) return interpretedRead(codec);
       const values = def.values as ReadonlyArray<unknown>;
       const readInner = inner.read;
-      return {
-        pure: true,
-        size: 0,
-        work: 0,
-        at: undefined,
-        read(r) {
-          const value = readInner(r);
-          if (!values.includes(value)) throw BAIL;
-          return value;
-        },
-      };
+      return streamRead(true, (r) => {
+        const value = readInner(r);
+        if (!values.includes(value)) throw BAIL;
+        return value;
+      });
     }
     case 'optional': {
       const inner = plans.read(def.codec);
       const readInner = inner.read;
-      return {
-        pure: inner.pure,
-        size: 0,
-        work: 0,
-        at: undefined,
-        read: (r) => (r.pos < r.end ? readInner(r) : undefined),
-      };
+      return streamRead(inner.pure, (r) => (r.pos < r.end ? readInner(r) : undefined));
     }
     case 'struct':
       if (def.stored !== undefined) return interpretedRead(codec);
-      return structRead(
-        codec,
-        def.fields.map((f) => f.name),
-        def.fields.map((f) => f.spec),
-        plans,
-      );
+      return structRead(codec, def.fields, plans);
     case 'array':
       return arrayRead(codec, def.element, def.count, plans);
     default:
@@ -1119,12 +969,7 @@ function planWrite(codec: AnyCodec, plans: Plans): WritePlan {
       return interpretedWrite(codec);
     case 'struct':
       if (def.stored !== undefined) return interpretedWrite(codec);
-      return structWrite(
-        codec,
-        def.fields.map((f) => f.name),
-        def.fields.map((f) => f.spec),
-        plans,
-      );
+      return structWrite(codec, def.fields, plans);
     case 'array':
       return arrayWrite(codec, def.element, def.count, plans);
     default:
