@@ -71,6 +71,159 @@ function examples(lines: ReadonlyArray<readonly [command: string, what: string]>
   return `\nExamples:\n${lines.map(([command, what]) => `  $ ${command.padEnd(width)}  # ${what}`).join('\n')}\n`;
 }
 
+/** What one command of the CLI is: its arguments, options, help and what it runs. */
+interface CommandSpec {
+  readonly name: string;
+  readonly arguments: ReadonlyArray<readonly [name: string, description?: string]>;
+  readonly description: string;
+  readonly options: ReadonlyArray<readonly [flags: string, description: string, parse?: (text: string) => unknown]>;
+  readonly examples: ReadonlyArray<readonly [command: string, what: string]>;
+  /** Help text after the examples. */
+  readonly note?: string;
+  /** Runs the command with its arguments and options, in commander's order; returns the exit code. */
+  readonly run: (context: CliContext, ...args: never[]) => number | Promise<number>;
+}
+
+/** The commands, in the order help lists them. */
+const COMMANDS: ReadonlyArray<CommandSpec> = [
+  {
+    name: 'formats',
+    arguments: [],
+    description: 'list the registered formats',
+    options: [['--json', 'machine-readable output']],
+    examples: [
+      ['savekit formats', 'ids, titles and what each reads'],
+      ['savekit --plugin ./my-format.js formats --json', 'with a plugin, as JSON'],
+    ],
+    run: formatsCommand,
+  },
+  {
+    name: 'inspect',
+    arguments: [['<save>', 'a save file, or a folder for multi-file saves']],
+    description:
+      'sniff, decode, and print a summary and the document tree (long arrays, objects and strings cut unless --full)',
+    options: [
+      ['--format <id>', 'the format, instead of sniffing'],
+      ['--depth <n>', 'tree depth (default: 4, or all with --full)', depth],
+      ['--full', 'show every element, field and byte'],
+      ['--json', 'machine-readable output (always the whole document)'],
+    ],
+    examples: [
+      ['savekit inspect game.sav', 'a screenful: "… N more" where arrays and objects go on'],
+      ['savekit inspect --depth 1 game.sav', 'the top level only'],
+      ['savekit inspect --full game.sav', 'everything'],
+      ['savekit inspect --json game.sav | jq .summary', 'for scripts'],
+    ],
+    run: inspectCommand,
+  },
+  {
+    name: 'dump',
+    arguments: [['<save>']],
+    description: 'the lossless JSON document (to standard output by default)',
+    options: [
+      ['-o, --output <file>', 'write the JSON here'],
+      ['--format <id>', 'the format, instead of sniffing'],
+    ],
+    examples: [
+      ['savekit dump game.sav', 'to standard output'],
+      ['savekit dump game.sav -o game.json', 'to a file (written atomically)'],
+    ],
+    run: dumpCommand,
+  },
+  {
+    name: 'build',
+    arguments: [['<json>', 'a JSON document written by dump']],
+    description: 'the save back from its JSON document',
+    options: [['-o, --output <save>', 'where to write the save (default: standard output, when it is not a terminal)']],
+    examples: [
+      ['savekit build game.json -o game.sav', 'to a file (written atomically)'],
+      ['savekit build game.json > game.sav', 'to standard output'],
+      ['savekit build game.json -o world/', 'a multi-file save, to a folder'],
+    ],
+    note: '\nWithout -o the save goes to standard output; on a terminal it is refused (a save is binary).\nA folder save always needs -o.\n',
+    run: buildCommand,
+  },
+  {
+    name: 'verify',
+    arguments: [['<saves...>', 'files, folders or glob patterns']],
+    description: 'decode, check checksums, re-encode and compare bytes',
+    options: [
+      ['--format <id>', 'the format, instead of sniffing'],
+      ['--json', 'machine-readable output'],
+    ],
+    examples: [
+      ['savekit verify game.sav', 'one save'],
+      ['savekit verify saves/', 'every save in a folder'],
+      ["savekit verify 'saves/**/*.sav'", 'a glob (quoted: savekit expands it)'],
+      ['savekit verify --json saves/', 'for scripts'],
+    ],
+    note: '\nIn a folder or glob, files no format recognises (a README, notes) are skipped and counted, not\nfailures; a file named on its own must be a save. Exit 1 when a save is invalid or differs.\n',
+    run: verifyCommand,
+  },
+  {
+    name: 'diff',
+    arguments: [['<a>'], ['<b>']],
+    description: 'field-level differences between two saves of one format',
+    options: [
+      ['--format <id>', 'the format, instead of sniffing'],
+      ['--json', 'machine-readable output'],
+    ],
+    examples: [
+      ['savekit diff before.sav after.sav', 'one line per changed, added or removed field'],
+      ['savekit diff --json before.sav after.sav', 'for scripts'],
+    ],
+    note: '\nExit 0 when they are the same, 1 when they differ, 2 when they cannot be compared (different formats).\n',
+    run: diffCommand,
+  },
+  {
+    name: 'hexdump',
+    arguments: [['<save>']],
+    description: 'hex with the field path of each byte range beside it',
+    options: [
+      ['--range <start:end>', 'only these offsets (decimal or 0x hex)'],
+      ['--format <id>', 'the format, instead of sniffing'],
+    ],
+    examples: [
+      ['savekit hexdump game.sav | less', 'every byte'],
+      ['savekit hexdump --range 0x100:0x200 game.sav', 'bytes 256 to 511'],
+    ],
+    run: hexdumpCommand,
+  },
+  {
+    name: 'edit',
+    arguments: [['<save>']],
+    description: 'edit the JSON document in $EDITOR, then write the save back (the old one kept as .bak)',
+    options: [['--format <id>', 'the format, instead of sniffing']],
+    examples: [
+      ['savekit edit game.sav', 'in $VISUAL or $EDITOR (else vi)'],
+      ['EDITOR="code --wait" savekit edit game.sav', 'an editor that needs a flag'],
+    ],
+    note: '\nA document that does not build reopens in the editor with the problem at the top (# lines are\nignored); save it unchanged or empty to give up, and nothing is written.\n',
+    run: editCommand,
+  },
+];
+
+/**
+ * Adds `spec` to `program`; when it is chosen, `action` gets its `run` and the arguments and
+ * options commander parsed (without the command object commander passes last).
+ */
+function declareCommand(
+  program: Command,
+  spec: CommandSpec,
+  action: (run: CommandSpec['run'], args: never[]) => Promise<void>,
+): void {
+  const command = program.command(spec.name);
+  for (const [name, description] of spec.arguments) command.argument(name, description);
+  command.description(spec.description);
+  for (const [flags, description, parse] of spec.options) {
+    if (parse === undefined) command.option(flags, description);
+    else command.option(flags, description, parse);
+  }
+  command
+    .addHelpText('after', `${examples(spec.examples)}${spec.note ?? ''}`)
+    .action((...args: unknown[]) => action(spec.run, args.slice(0, -1) as never[]));
+}
+
 /**
  * Runs `savekit` with `args` (without `node` and the script) and returns the exit code. Nothing is
  * thrown: every failure becomes a line on standard error.
@@ -141,140 +294,11 @@ export async function runCli(
       registry = await loadRegistry(program.opts<{ plugin: string[] }>().plugin, options.formats);
     });
 
-  program
-    .command('formats')
-    .description('list the registered formats')
-    .option('--json', 'machine-readable output')
-    .addHelpText(
-      'after',
-      examples([
-        ['savekit formats', 'ids, titles and what each reads'],
-        ['savekit --plugin ./my-format.js formats --json', 'with a plugin, as JSON'],
-      ]),
-    )
-    .action((opts) => {
-      code = formatsCommand(context(), opts);
+  for (const spec of COMMANDS) {
+    declareCommand(program, spec, async (run, args) => {
+      code = await run(context(), ...args);
     });
-  program
-    .command('inspect')
-    .argument('<save>', 'a save file, or a folder for multi-file saves')
-    .description(
-      'sniff, decode, and print a summary and the document tree (long arrays, objects and strings cut unless --full)',
-    )
-    .option('--format <id>', 'the format, instead of sniffing')
-    .option('--depth <n>', 'tree depth (default: 4, or all with --full)', depth)
-    .option('--full', 'show every element, field and byte')
-    .option('--json', 'machine-readable output (always the whole document)')
-    .addHelpText(
-      'after',
-      examples([
-        ['savekit inspect game.sav', 'a screenful: "… N more" where arrays and objects go on'],
-        ['savekit inspect --depth 1 game.sav', 'the top level only'],
-        ['savekit inspect --full game.sav', 'everything'],
-        ['savekit inspect --json game.sav | jq .summary', 'for scripts'],
-      ]),
-    )
-    .action((save, opts) => {
-      code = inspectCommand(context(), save, opts);
-    });
-  program
-    .command('dump')
-    .argument('<save>')
-    .description('the lossless JSON document (to standard output by default)')
-    .option('-o, --output <file>', 'write the JSON here')
-    .option('--format <id>', 'the format, instead of sniffing')
-    .addHelpText(
-      'after',
-      examples([
-        ['savekit dump game.sav', 'to standard output'],
-        ['savekit dump game.sav -o game.json', 'to a file (written atomically)'],
-      ]),
-    )
-    .action((save, opts) => {
-      code = dumpCommand(context(), save, opts);
-    });
-  program
-    .command('build')
-    .argument('<json>', 'a JSON document written by dump')
-    .description('the save back from its JSON document')
-    .option('-o, --output <save>', 'where to write the save (default: standard output, when it is not a terminal)')
-    .addHelpText(
-      'after',
-      `${examples([
-        ['savekit build game.json -o game.sav', 'to a file (written atomically)'],
-        ['savekit build game.json > game.sav', 'to standard output'],
-        ['savekit build game.json -o world/', 'a multi-file save, to a folder'],
-      ])}\nWithout -o the save goes to standard output; on a terminal it is refused (a save is binary).\nA folder save always needs -o.\n`,
-    )
-    .action((json, opts) => {
-      code = buildCommand(context(), json, opts);
-    });
-  program
-    .command('verify')
-    .argument('<saves...>', 'files, folders or glob patterns')
-    .description('decode, check checksums, re-encode and compare bytes')
-    .option('--format <id>', 'the format, instead of sniffing')
-    .option('--json', 'machine-readable output')
-    .addHelpText(
-      'after',
-      `${examples([
-        ['savekit verify game.sav', 'one save'],
-        ['savekit verify saves/', 'every save in a folder'],
-        ["savekit verify 'saves/**/*.sav'", 'a glob (quoted: savekit expands it)'],
-        ['savekit verify --json saves/', 'for scripts'],
-      ])}\nIn a folder or glob, files no format recognises (a README, notes) are skipped and counted, not\nfailures; a file named on its own must be a save. Exit 1 when a save is invalid or differs.\n`,
-    )
-    .action((saves, opts) => {
-      code = verifyCommand(context(), saves, opts);
-    });
-  program
-    .command('diff')
-    .argument('<a>')
-    .argument('<b>')
-    .description('field-level differences between two saves of one format')
-    .option('--format <id>', 'the format, instead of sniffing')
-    .option('--json', 'machine-readable output')
-    .addHelpText(
-      'after',
-      `${examples([
-        ['savekit diff before.sav after.sav', 'one line per changed, added or removed field'],
-        ['savekit diff --json before.sav after.sav', 'for scripts'],
-      ])}\nExit 0 when they are the same, 1 when they differ, 2 when they cannot be compared (different formats).\n`,
-    )
-    .action((a, b, opts) => {
-      code = diffCommand(context(), a, b, opts);
-    });
-  program
-    .command('hexdump')
-    .argument('<save>')
-    .description('hex with the field path of each byte range beside it')
-    .option('--range <start:end>', 'only these offsets (decimal or 0x hex)')
-    .option('--format <id>', 'the format, instead of sniffing')
-    .addHelpText(
-      'after',
-      examples([
-        ['savekit hexdump game.sav | less', 'every byte'],
-        ['savekit hexdump --range 0x100:0x200 game.sav', 'bytes 256 to 511'],
-      ]),
-    )
-    .action((save, opts) => {
-      code = hexdumpCommand(context(), save, opts);
-    });
-  program
-    .command('edit')
-    .argument('<save>')
-    .description('edit the JSON document in $EDITOR, then write the save back (the old one kept as .bak)')
-    .option('--format <id>', 'the format, instead of sniffing')
-    .addHelpText(
-      'after',
-      `${examples([
-        ['savekit edit game.sav', 'in $VISUAL or $EDITOR (else vi)'],
-        ['EDITOR="code --wait" savekit edit game.sav', 'an editor that needs a flag'],
-      ])}\nA document that does not build reopens in the editor with the problem at the top (# lines are\nignored); save it unchanged or empty to give up, and nothing is written.\n`,
-    )
-    .action(async (save, opts) => {
-      code = await editCommand(context(), save, opts);
-    });
+  }
 
   try {
     if (args.length === 0) {

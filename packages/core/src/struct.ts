@@ -259,8 +259,11 @@ export function struct<F extends Fields>(fields: F, name = 'struct'): Codec<Stru
   });
 }
 
-/** A placeholder of the kind of value a field will hold (small integer, double, or anything). */
-function placeholderFor(spec: FieldSpec): unknown {
+/**
+ * A placeholder of the kind of value a field will hold (small integer, double, or anything); the
+ * compiled struct builds its template from these too, so its values have the same shape.
+ */
+export function placeholderFor(spec: FieldSpec): unknown {
   if (!isCodec(spec)) return undefined;
   const def = spec.def;
   if (def.type === 'int') return def.bits <= 24 ? 0 : def.bits === 64 ? undefined : 0.5;
