@@ -5,7 +5,7 @@
  * @module
  */
 import * as t from 'io-ts';
-import { array, i32le, u16le, u32le, u8, type Codec } from '@savekit/core';
+import { array, f32le, i32le, map, optional, pstring, struct, taggedUnion, u16le, u32le, u8, type Codec } from '@savekit/core';
 import { customDef, cp437, defineCodec, type Reader, type Writer } from '@savekit/core/kit';
 
 /** `byte`: one raw byte. */
@@ -106,7 +106,7 @@ const floatJson = new t.Type<EdgeFloatValue, unknown, unknown>(
  */
 export const edgeFloat: Codec<EdgeFloatValue> = defineCodec<EdgeFloatValue>({
   name: 'edgeFloat',
-  def: customDef('edgeFloat'),
+  def: customDef<EdgeFloatValue>('edgeFloat', { model: floatModel() }),
   json: floatJson,
   size: 6,
   readFixed: readFloatAt,
@@ -124,6 +124,28 @@ export const edgeFloat: Codec<EdgeFloatValue> = defineCodec<EdgeFloatValue>({
     w.length = at + 6;
   },
 });
+
+/**
+ * The values of {@link edgeFloat}, for tools: a finite float32 other than −0, or a stored pair that is
+ * not the engine's encoding of its value.
+ */
+function floatModel(): Codec<EdgeFloatValue> {
+  const pair = struct({ exponent: u16le, mantissa: i32le });
+  return map(taggedUnion(u8, { 0: f32le, 1: pair }), {
+    decode: ({ tag, value }): EdgeFloatValue => {
+      if (tag === 0) {
+        const x = value as number;
+        if (!Number.isFinite(x) || Object.is(x, -0)) throw new Error(`${x} is not a value EDGE stores`);
+        return x;
+      }
+      const { exponent, mantissa } = value as RawEdgeFloat;
+      if (isCanonical(exponent, mantissa)) throw new Error('a canonical pair reads as its number');
+      return { exponent, mantissa };
+    },
+    encode: (v: EdgeFloatValue) =>
+      typeof v === 'number' ? { tag: 0 as const, value: v } : { tag: 1 as const, value: { ...v } },
+  });
+}
 
 // The exponent and mantissa through the core's integer codecs, at offsets the caller checked.
 const readExponent = u16le.readFixed!;
@@ -182,7 +204,13 @@ export const NULL_STRING_MARKER = 0xde;
  */
 export const edgeString: Codec<string | null> = defineCodec<string | null>({
   name: 'edgeString',
-  def: customDef('edgeString'),
+  def: customDef<string | null>('edgeString', {
+    // Its values, for tools: cp437 text of up to 65,535 bytes, or null.
+    model: map(optional(pstring(u16le, 'cp437')), {
+      decode: (text) => text ?? null,
+      encode: (text: string | null) => text ?? undefined,
+    }),
+  }),
   json: t.union([t.string, t.null], 'EdgeString') as unknown as t.Type<string | null, unknown, unknown>,
   minSize: 1,
   read(r) {
@@ -223,7 +251,13 @@ export const edgeString: Codec<string | null> = defineCodec<string | null>({
  */
 export const edgeBoolean: Codec<boolean | number> = defineCodec<boolean | number>({
   name: 'edgeBoolean',
-  def: customDef('edgeBoolean'),
+  def: customDef<boolean | number>('edgeBoolean', {
+    // Its values, for tools: the int as this codec reads it.
+    model: map(i32le, {
+      decode: (n): boolean | number => (n === 0 ? false : n === 1 ? true : n),
+      encode: (v: boolean | number) => (v === false ? 0 : v === true ? 1 : v),
+    }),
+  }),
   json: t.union([t.boolean, t.Int], 'EdgeBoolean') as unknown as t.Type<boolean | number, unknown, unknown>,
   size: 4,
   read(r) {

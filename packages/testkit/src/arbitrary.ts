@@ -189,6 +189,31 @@ function integerDef(codec: AnyCodec): { min: number; max: number } | undefined {
   return def.type === 'int' && def.bits !== 64 ? { min: def.min, max: def.max } : undefined;
 }
 
+/**
+ * The names of fields that a later dependent field reads, found by calling each dependent spec once
+ * with a stand-in parent whose every field is 0 (a spec that throws has read what it read by then).
+ * `rebuild` specs compute on write and are not called.
+ */
+function readByLater(fields: ReadonlyArray<{ readonly name: string; readonly spec: unknown }>): Set<string> {
+  const read = new Set<PropertyKey>();
+  const names = new Set(fields.map((f) => f.name));
+  const standIn = new Proxy({} as Record<string, unknown>, {
+    get(_, key) {
+      read.add(key);
+      return 0;
+    },
+  });
+  for (const { spec } of fields) {
+    if (typeof spec !== 'function' || isRebuild(spec)) continue;
+    try {
+      spec(standIn);
+    } catch {
+      // Read what it read before giving up.
+    }
+  }
+  return new Set([...read].filter((key): key is string => typeof key === 'string' && names.has(key)));
+}
+
 /** `value` seen through a proxy that records which of its properties are read into `read`. */
 function watched(value: Record<string, unknown>, read: Set<PropertyKey>): Record<string, unknown> {
   return new Proxy(value, {
@@ -308,6 +333,16 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
     const min = Math.max(int.min, 0);
     return min > int.max ? build(c, depth, env) : intRange(min, Math.min(int.max, min + maxLength));
   };
+  /** A field a later field reads: an integer mostly small (sometimes any), anything else as derived. */
+  const countLike = (c: AnyCodec, depth: number, env: Env): fc.Arbitrary<unknown> => {
+    const any = build(c, depth, env);
+    const int = integerDef(c);
+    if (int === undefined || options.overrides?.has(c)) return any;
+    const min = Math.max(int.min, 0);
+    if (min > int.max) return any;
+    const small = intRange(min, Math.min(int.max, min + maxLength));
+    return fc.oneof({ arbitrary: small, weight: 4 }, { arbitrary: any, weight: 1 });
+  };
   const build = (c: AnyCodec, depth: number, env: Env): fc.Arbitrary<unknown> => {
     const override = options.overrides?.get(c);
     if (override !== undefined) return override;
@@ -402,6 +437,9 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
           | undefined;
         let value: fc.Arbitrary<Partial> = fc.constant({ value: {}, env, read: new Set<PropertyKey>() });
         const rebuilt: Array<{ name: string; compute: (parent: unknown) => unknown }> = [];
+        // Fields later fields read (a width and a height the pixels take their size from): drawn
+        // mostly small, as a count over a 32-bit range would make what it counts too large to generate.
+        const counts = readByLater(def.fields);
         for (const { name, spec } of def.fields) {
           if (isRebuild(spec)) {
             rebuilt.push({ name, compute: spec.rebuild.compute });
@@ -419,13 +457,18 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
               let chosen: AnyCodec;
               let field: fc.Arbitrary<unknown>;
               const read = new Set(partial.read);
-              try {
-                chosen = typeof spec === 'function' ? spec(watched(partial.value, read)) : spec;
-                if (leastBytes(chosen) > tooLarge) return fc.constant(undefined);
-                field = build(chosen, depth, partial.env);
-              } catch {
-                return fc.constant(undefined);
-              }
+              if (typeof spec !== 'function') {
+                // A codec of its own: what cannot be derived from it is an error to report, not a value to skip.
+                chosen = spec;
+                field = counts.has(name) ? countLike(chosen, depth, partial.env) : build(chosen, depth, partial.env);
+              } else
+                try {
+                  chosen = spec(watched(partial.value, read));
+                  if (leastBytes(chosen) > tooLarge) return fc.constant(undefined);
+                  field = counts.has(name) ? countLike(chosen, depth, partial.env) : build(chosen, depth, partial.env);
+                } catch {
+                  return fc.constant(undefined);
+                }
               const provides = providesContext(chosen);
               return field.map((v) => {
                 const next = provides ? contextAfter(chosen, v, partial.env) : partial.env;
