@@ -224,6 +224,9 @@ function watched(value: Record<string, unknown>, read: Set<PropertyKey>): Record
   });
 }
 
+/** No arbitrary can be derived for a codec: an error of the caller's declarations, never skipped. */
+class NoArbitraryError extends Error {}
+
 /** Context values (see `provide`, `fromContext`) as the parts generated so far leave them. */
 type Env = ReadonlyMap<unknown, unknown>;
 const NO_CONTEXT: Env = new Map();
@@ -457,18 +460,15 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
               let chosen: AnyCodec;
               let field: fc.Arbitrary<unknown>;
               const read = new Set(partial.read);
-              if (typeof spec !== 'function') {
-                // A codec of its own: what cannot be derived from it is an error to report, not a value to skip.
-                chosen = spec;
+              try {
+                chosen = typeof spec === 'function' ? spec(watched(partial.value, read)) : spec;
+                if (leastBytes(chosen) > tooLarge) return fc.constant(undefined);
                 field = counts.has(name) ? countLike(chosen, depth, partial.env) : build(chosen, depth, partial.env);
-              } else
-                try {
-                  chosen = spec(watched(partial.value, read));
-                  if (leastBytes(chosen) > tooLarge) return fc.constant(undefined);
-                  field = counts.has(name) ? countLike(chosen, depth, partial.env) : build(chosen, depth, partial.env);
-                } catch {
-                  return fc.constant(undefined);
-                }
+              } catch (error) {
+                // A codec nothing can be derived from is reported; skipping would retry forever.
+                if (error instanceof NoArbitraryError) throw error;
+                return fc.constant(undefined);
+              }
               const provides = providesContext(chosen);
               return field.map((v) => {
                 const next = provides ? contextAfter(chosen, v, partial.env) : partial.env;
@@ -664,7 +664,7 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
       case 'custom':
         if (def.model !== undefined) return build(def.model, depth, env);
         if (def.samples !== undefined && def.samples.length > 0) return fc.constantFrom(...def.samples);
-        throw new Error(
+        throw new NoArbitraryError(
           `no arbitrary can be derived for the custom codec ${c.name} (${def.name}): give its definition a model or samples (customDef), or pass one in options.overrides`,
         );
       default:
