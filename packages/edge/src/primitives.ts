@@ -5,7 +5,20 @@
  * @module
  */
 import * as t from 'io-ts';
-import { array, f32le, i32le, map, optional, pstring, struct, taggedUnion, u16le, u32le, u8, type Codec } from '@savekit/core';
+import {
+  array,
+  f32le,
+  i32le,
+  map,
+  optional,
+  pstring,
+  struct,
+  taggedUnion,
+  u16le,
+  u32le,
+  u8,
+  type Codec,
+} from '@savekit/core';
 import { customDef, cp437, defineCodec, type Reader, type Writer } from '@savekit/core/kit';
 
 /** `byte`: one raw byte. */
