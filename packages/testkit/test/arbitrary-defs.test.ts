@@ -363,7 +363,7 @@ describe('what the derived values reach', () => {
         return n;
       },
       encode: (n: number) => n,
-      model: () => literal(u8, 0, 1, 2, 3),
+      model: () => literal(u8, 0, 1, 2, 3) as Codec<number>,
     });
     expect(new Set(sample(array(reference, 4), 100).flat())).toEqual(new Set([0, 1, 2, 3]));
     const entry = struct({ tag: u8, at: u32le, length: u32le });
@@ -387,7 +387,7 @@ describe('what the derived values reach', () => {
         map(struct({ tag: u8, rest: bytes(u8) }), {
           decode: ({ tag, rest }) => ({ tag, body: Uint8Array.of(tag, ...rest) }),
           encode: (v: { tag: number; body: Uint8Array }) => ({ tag: v.tag, rest: v.body.subarray(1) }),
-        }),
+        }) as unknown as Codec<{ tag: number; body: Uint8Array }>,
     });
     for (const value of sample(tagged, 100)) {
       const bytes = encode(tagged, value);
