@@ -22,6 +22,7 @@ import type { ContextKey, ProvideSite } from './context.js';
 import type { EncodingName } from './encodings.js';
 import type { Endian, IntBits } from './integers.js';
 import type { Bijection } from './map.js';
+import type { RebuildMismatch } from './rebuild.js';
 import type { StructPlan } from './schema.js';
 import type { CountSpec } from './size.js';
 import type { FieldSpec } from './struct.js';
@@ -293,6 +294,22 @@ export interface DefArena {
   readonly root: AnyCodec;
 }
 
+/**
+ * A struct field computed on write from the whole value being written (`rebuild`): a count, a
+ * length, an offset, a flag. Tools that generate values fill it last, with `compute(parent)`, and
+ * draw the other fields as if it held any small value of `codec`.
+ */
+export interface DefRebuild {
+  readonly type: 'rebuild';
+  /** The codec of the stored value. */
+  readonly codec: AnyCodec;
+  /** The value from the whole parent value being written. */
+  // biome-ignore lint/suspicious/noExplicitAny: the parent is the struct's value, the result the codec's
+  readonly compute: (parent: any) => unknown;
+  /** What decoding does when the stored value differs from the computed one. */
+  readonly mismatch: RebuildMismatch;
+}
+
 /** A codec defined later, for recursion (`lazy`). */
 export interface DefLazy {
   readonly type: 'lazy';
@@ -323,6 +340,8 @@ export interface DefDirectory {
   readonly split: (element: any) => { readonly entry: unknown; readonly body: unknown };
   /** The JSON type of one element. */
   readonly json: t.Type<unknown, unknown, unknown>;
+  /** A codec whose values are exactly the elements, for tools (see `DirectoryOptions.model`). */
+  readonly model?: () => AnyCodec;
 }
 
 /** The binary layout of an object graph image (`graphImage`). */
@@ -416,6 +435,7 @@ export type CodecDef =
   | DefPointer
   | DefArena
   | DefDirectory
+  | DefRebuild
   | DefLazy
   | DefGraphImage
   | DefInstance

@@ -53,6 +53,11 @@ export interface DirectoryOptions<E, K extends keyof E, B, V> {
   readonly json: t.Type<V, unknown, unknown>;
   /** The codec's name (default `directory`). */
   readonly name?: string;
+  /**
+   * For tools: a codec whose values are exactly the elements `join` accepts, when `join` refuses
+   * most pairs of an entry and a body drawn apart (testkit then derives elements from it).
+   */
+  readonly model?: () => Codec<V>;
 }
 
 /**
@@ -136,6 +141,7 @@ export function directory<E, K extends keyof E & string, B, V>(options: Director
       join,
       split,
       json: options.json as t.Type<unknown, unknown, unknown>,
+      ...(options.model !== undefined ? { model: options.model } : {}),
     },
     json: t.array(options.json, name) as unknown as t.Type<V[], unknown, unknown>,
     minSize: count * step,

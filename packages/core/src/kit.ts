@@ -31,6 +31,7 @@ export {
   type CodecSpec,
 } from './codec.js';
 export * from './def.js';
+export { isRebuild } from './rebuild.js';
 export {
   resolveDecodeOptions,
   DEFAULT_MAX_DEPTH,

@@ -8,6 +8,7 @@
  */
 import type { AnyCodec } from './codec.js';
 import { unreachableDef, type DefCount } from './def.js';
+import { isRebuild } from './rebuild.js';
 
 function countText(count: DefCount): string {
   switch (count.type) {
@@ -91,6 +92,8 @@ export function typeNameOf(codec: AnyCodec): string {
       return `arena(${typeNameOf(def.root)})`;
     case 'directory':
       return `directory(${typeNameOf(def.entry)}[${def.count}] + bodies)`;
+    case 'rebuild':
+      return `${typeNameOf(def.codec)}, computed on write`;
     case 'lazy':
       return codec.name;
     case 'graphImage':
@@ -186,6 +189,9 @@ export function partsOf(codec: AnyCodec): LayoutPart[] {
         { key: 'primary', codec: def.primary },
         { key: 'secondary', codec: def.secondary },
       ];
+    case 'rebuild':
+      // The stored codec is said by the row's type.
+      return [];
     case 'directory':
       // Each body's codec is chosen by its entry: the entry is the fixed part.
       return [{ key: 'entry', codec: def.entry }];
@@ -239,7 +245,12 @@ export function layoutOf(codec: AnyCodec): LayoutRow[] {
         const order = def.stored?.map((n) => def.fields.find((f) => f.name === n)!) ?? def.fields;
         for (const field of order) {
           const name = join(path, field.name);
-          if (typeof field.spec === 'function') {
+          if (isRebuild(field.spec)) {
+            // A function of the parent only to compute it on write: its bytes are its codec's.
+            const stored = field.spec.rebuild.field;
+            walk(stored, name, at);
+            at = at === undefined || stored.size === undefined ? undefined : at + stored.size;
+          } else if (typeof field.spec === 'function') {
             out.push({ path: name, offset: at, size: undefined, type: 'depends on earlier fields', parts: [] });
             at = undefined;
           } else {
@@ -328,6 +339,7 @@ export function layoutOf(codec: AnyCodec): LayoutRow[] {
       case 'pointer':
       case 'arena':
       case 'lazy':
+      case 'rebuild':
       case 'graphImage':
       case 'instance':
       case 'fromContext':

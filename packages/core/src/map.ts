@@ -22,6 +22,12 @@ export interface Bijection<A, B> {
    * (a count the stored struct holds and the presented value leaves out). Default: the stored form.
    */
   readonly json?: t.Type<B, unknown, unknown>;
+  /**
+   * For tools: a codec whose values are exactly the presented values `encode` accepts, when `decode`
+   * refuses most stored values (a reference valid only below a count). Testkit derives values from
+   * it instead of filtering stored ones. Called when a tool asks, so it may build a codec per call.
+   */
+  readonly model?: () => Codec<B>;
 }
 
 /**

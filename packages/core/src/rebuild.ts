@@ -9,7 +9,6 @@ import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import { bytesEqual } from './bytes.js';
 import { defineCodec, encode, type Codec } from './codec.js';
-import { customDef } from './def.js';
 import { DecodeError, EncodeError } from './errors.js';
 import type { Writer } from './writer.js';
 
@@ -34,6 +33,8 @@ export interface RebuildInfo<A, P> {
   readonly compute: (parent: P) => A;
   /** The decode policy (see {@link RebuildOptions.mismatch}). */
   readonly mismatch: RebuildMismatch;
+  /** The codec the spec gives for the field (its definition is a `DefRebuild`). */
+  readonly field: Codec<A>;
 }
 
 /**
@@ -116,7 +117,7 @@ export function rebuild<A, P = any>(
   let next: P | undefined;
   const field = defineCodec<A>({
     name,
-    def: customDef('rebuild', { params: { compute, mismatch }, model: codec }),
+    def: { type: 'rebuild', codec, compute, mismatch },
     json,
     size: codec.size,
     minSize: codec.minSize,
@@ -171,7 +172,7 @@ export function rebuild<A, P = any>(
     next = parent;
     return field;
   };
-  return Object.assign(spec, { rebuild: { codec, compute, mismatch } });
+  return Object.assign(spec, { rebuild: { codec, compute, mismatch, field } });
 }
 
 /** Whether a struct field spec is a {@link rebuild} field. */

@@ -134,7 +134,7 @@ describe('provide and fromContext', () => {
 
   test('layout tables show a provided value as its codec and a dependent one as what it depends on', () => {
     expect(layoutOf(file).map((row) => [row.path, row.type])).toEqual([
-      ['count', 'depends on earlier fields'],
+      ['count', 'u8, computed on write'],
       ['names', 'depends on earlier fields'],
       ['records', 'depends on names[u16le]'],
     ]);

@@ -2,6 +2,7 @@
 import * as E from 'fp-ts/lib/Either';
 import * as t from 'io-ts';
 import {
+  rebuild,
   directory,
   align,
   arena,
@@ -539,6 +540,7 @@ describe('layoutOf and typeNameOf', () => {
         ],
       ],
       lazy: [[lazy(() => u8, 'node'), 'node']],
+      rebuild: [[rebuild(u16le, () => 0).rebuild.field, 'u16le, computed on write']],
       graphImage: [[graphImage, 'graphImage']],
       instance: [[instanceCodec('thing_t', plans, schemaEncoding), 'instance(thing_t)']],
       provide: [[provide(u8, COUNT, (_, n) => n), 'u8']],

@@ -9,7 +9,10 @@ import * as t from 'io-ts';
 import {
   array,
   contextKey,
+  cstring,
+  fourcc,
   fromContext,
+  literal,
   map,
   nothing,
   provide,
@@ -66,6 +69,7 @@ const MARKER = /^[0-9A-Za-z]{4}$/;
 
 const markerName = map(name('the structure marker'), {
   name: 'marker',
+  model: () => fourcc({ alnum: true }), // its values, for tools
   decode: (marker) => {
     if (!MARKER.test(marker))
       throw new Error(`the structure marker ${JSON.stringify(marker)} is not four letters or digits`);
@@ -81,6 +85,7 @@ const markerName = map(name('the structure marker'), {
 /** The kind byte, as the kind's name. */
 const fieldKind = map(u8, {
   name: 'fieldKind',
+  model: () => literal(cstring('ascii'), 'numeric', 'index', 'string', 'struct'), // its values, for tools
   decode: (code): FieldKind => {
     const kind = KIND_BY_CODE[code];
     if (kind === undefined)

@@ -5,12 +5,36 @@
  * @module
  */
 import * as t from 'io-ts';
-import { array, i32le, u16le, u32le, u8, type Codec } from '@savekit/core';
+import {
+  array,
+  f32le,
+  i32le,
+  map,
+  optional,
+  pstring,
+  struct,
+  taggedUnion,
+  u16le,
+  u32le,
+  u8,
+  type Codec,
+} from '@savekit/core';
 import { customDef, cp437, defineCodec, type CodecSpec, type Reader, type Writer } from '@savekit/core/kit';
 
-// One of EDGE's own codecs: a custom definition under its name, and the io-ts type of its JSON form.
-function edgeCodec<A>(name: string, json: t.Mixed, spec: Omit<CodecSpec<A>, 'name' | 'def' | 'json'>): Codec<A> {
-  return defineCodec<A>({ name, def: customDef(name), json: json as unknown as t.Type<A, unknown, unknown>, ...spec });
+// One of EDGE's own codecs: a custom definition under its name with a model of its values (for
+// tools), and the io-ts type of its JSON form.
+function edgeCodec<A>(
+  name: string,
+  json: t.Mixed,
+  model: Codec<A>,
+  spec: Omit<CodecSpec<A>, 'name' | 'def' | 'json'>,
+): Codec<A> {
+  return defineCodec<A>({
+    name,
+    def: customDef<A>(name, { model }),
+    json: json as unknown as t.Type<A, unknown, unknown>,
+    ...spec,
+  });
 }
 
 /** `byte`: one raw byte. */
@@ -109,7 +133,7 @@ const floatJson = new t.Type<EdgeFloatValue, unknown, unknown>(
  * Bytes that are not the engine's encoding of their value (an unnormalised mantissa, say) decode to
  * `{ exponent, mantissa }` and are written back unchanged.
  */
-export const edgeFloat: Codec<EdgeFloatValue> = edgeCodec<EdgeFloatValue>('edgeFloat', floatJson, {
+export const edgeFloat: Codec<EdgeFloatValue> = edgeCodec<EdgeFloatValue>('edgeFloat', floatJson, floatModel(), {
   size: 6,
   readFixed: readFloatAt,
   writeFixed: writeFloatAt,
@@ -126,6 +150,50 @@ export const edgeFloat: Codec<EdgeFloatValue> = edgeCodec<EdgeFloatValue>('edgeF
     w.length = at + 6;
   },
 });
+
+/**
+ * The values of {@link edgeFloat}, for tools: a finite float32 other than −0, or a stored pair that is
+ * not the engine's encoding of its value.
+ */
+function floatModel(): Codec<EdgeFloatValue> {
+  const pair = struct({ exponent: u16le, mantissa: i32le });
+  return map(taggedUnion(u8, { 0: f32le, 1: pair }), {
+    decode: ({ tag, value }): EdgeFloatValue => {
+      if (tag === 0) {
+        const x = value as number;
+        if (!Number.isFinite(x) || Object.is(x, -0)) throw new Error(`${x} is not a value EDGE stores`);
+        return x;
+      }
+      const { exponent, mantissa } = value as RawEdgeFloat;
+      if (isCanonical(exponent, mantissa)) throw new Error('a canonical pair reads as its number');
+      return { exponent, mantissa };
+    },
+    encode: (v: EdgeFloatValue) =>
+      typeof v === 'number' ? { tag: 0 as const, value: v } : { tag: 1 as const, value: { ...v } },
+  });
+}
+
+/**
+ * The values of {@link edgeFloat}, for tools: a finite float32 other than −0, or a stored pair that is
+ * not the engine's encoding of its value.
+ */
+function floatModel(): Codec<EdgeFloatValue> {
+  const pair = struct({ exponent: u16le, mantissa: i32le });
+  return map(taggedUnion(u8, { 0: f32le, 1: pair }), {
+    decode: ({ tag, value }): EdgeFloatValue => {
+      if (tag === 0) {
+        const x = value as number;
+        if (!Number.isFinite(x) || Object.is(x, -0)) throw new Error(`${x} is not a value EDGE stores`);
+        return x;
+      }
+      const { exponent, mantissa } = value as RawEdgeFloat;
+      if (isCanonical(exponent, mantissa)) throw new Error('a canonical pair reads as its number');
+      return { exponent, mantissa };
+    },
+    encode: (v: EdgeFloatValue) =>
+      typeof v === 'number' ? { tag: 0 as const, value: v } : { tag: 1 as const, value: { ...v } },
+  });
+}
 
 // The exponent and mantissa through the core's integer codecs, at offsets the caller checked.
 const readExponent = u16le.readFixed!;
@@ -185,6 +253,11 @@ export const NULL_STRING_MARKER = 0xde;
 export const edgeString: Codec<string | null> = edgeCodec<string | null>(
   'edgeString',
   t.union([t.string, t.null], 'EdgeString'),
+  // Its values: cp437 text of up to 65,535 bytes, or null.
+  map(optional(pstring(u16le, 'cp437')), {
+    decode: (text) => text ?? null,
+    encode: (text: string | null) => text ?? undefined,
+  }),
   {
     minSize: 1,
     read(r) {
@@ -227,6 +300,11 @@ export const edgeString: Codec<string | null> = edgeCodec<string | null>(
 export const edgeBoolean: Codec<boolean | number> = edgeCodec<boolean | number>(
   'edgeBoolean',
   t.union([t.boolean, t.Int], 'EdgeBoolean'),
+  // Its values: the int as this codec reads it.
+  map(i32le, {
+    decode: (n): boolean | number => (n === 0 ? false : n === 1 ? true : n),
+    encode: (v: boolean | number) => (v === false ? 0 : v === true ? 1 : v),
+  }),
   {
     size: 4,
     read(r) {

@@ -9,6 +9,7 @@ import { chunk, contextValue, encode, type AnyCodec, type Codec, type EncodingNa
 import {
   CP437_UPPER,
   DEFAULT_MAX_DEPTH,
+  isRebuild,
   Writer,
   WriteState,
   unreachableDef,
@@ -181,6 +182,51 @@ function instances(def: DefInstance, element: (codec: AnyCodec) => fc.Arbitrary<
   });
 }
 
+/** The integer definition of `codec` or of the model it declares, when it reads numbers of up to 48 bits. */
+function integerDef(codec: AnyCodec): { min: number; max: number } | undefined {
+  let def = codec.def;
+  for (let i = 0; i < 8 && def.type === 'custom' && def.model !== undefined; i++) def = def.model.def;
+  return def.type === 'int' && def.bits !== 64 ? { min: def.min, max: def.max } : undefined;
+}
+
+/**
+ * The names of fields that a later dependent field reads, found by calling each dependent spec once
+ * with a stand-in parent whose every field is 0 (a spec that throws has read what it read by then).
+ * `rebuild` specs compute on write and are not called.
+ */
+function readByLater(fields: ReadonlyArray<{ readonly name: string; readonly spec: unknown }>): Set<string> {
+  const read = new Set<PropertyKey>();
+  const names = new Set(fields.map((f) => f.name));
+  const standIn = new Proxy({} as Record<string, unknown>, {
+    get(_, key) {
+      read.add(key);
+      return 0;
+    },
+  });
+  for (const { spec } of fields) {
+    if (typeof spec !== 'function' || isRebuild(spec)) continue;
+    try {
+      spec(standIn);
+    } catch {
+      // Read what it read before giving up.
+    }
+  }
+  return new Set([...read].filter((key): key is string => typeof key === 'string' && names.has(key)));
+}
+
+/** `value` seen through a proxy that records which of its properties are read into `read`. */
+function watched(value: Record<string, unknown>, read: Set<PropertyKey>): Record<string, unknown> {
+  return new Proxy(value, {
+    get(target, key, receiver) {
+      read.add(key);
+      return Reflect.get(target, key, receiver);
+    },
+  });
+}
+
+/** No arbitrary can be derived for a codec: an error of the caller's declarations, never skipped. */
+class NoArbitraryError extends Error {}
+
 /** Context values (see `provide`, `fromContext`) as the parts generated so far leave them. */
 type Env = ReadonlyMap<unknown, unknown>;
 const NO_CONTEXT: Env = new Map();
@@ -280,6 +326,26 @@ function inOrder(
 export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): fc.Arbitrary<A> {
   const maxLength = options.maxLength ?? 8;
   const maxDepth = options.maxDepth ?? 3;
+  /**
+   * A first value of a `rebuild` field, for the fields after it to read: a small number for an
+   * integer (counts and lengths, so what they count stays small), any value of its codec otherwise.
+   */
+  const provisional = (c: AnyCodec, depth: number, env: Env): fc.Arbitrary<unknown> => {
+    const int = integerDef(c);
+    if (int === undefined || options.overrides?.has(c)) return build(c, depth, env);
+    const min = Math.max(int.min, 0);
+    return min > int.max ? build(c, depth, env) : intRange(min, Math.min(int.max, min + maxLength));
+  };
+  /** A field a later field reads: an integer mostly small (sometimes any), anything else as derived. */
+  const countLike = (c: AnyCodec, depth: number, env: Env): fc.Arbitrary<unknown> => {
+    const any = build(c, depth, env);
+    const int = integerDef(c);
+    if (int === undefined || options.overrides?.has(c)) return any;
+    const min = Math.max(int.min, 0);
+    if (min > int.max) return any;
+    const small = intRange(min, Math.min(int.max, min + maxLength));
+    return fc.oneof({ arbitrary: small, weight: 4 }, { arbitrary: any, weight: 1 });
+  };
   const build = (c: AnyCodec, depth: number, env: Env): fc.Arbitrary<unknown> => {
     const override = options.overrides?.get(c);
     if (override !== undefined) return override;
@@ -363,31 +429,70 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
         // them in order. Earlier values for which the field has no codec (a negative count: the
         // choice throws) or one too large to generate (a count of 2^31) are skipped, as decoding
         // refuses the first and cannot meet the second.
+        //
+        // A `rebuild` field (a count, a length, an offset) is computed from the whole value: it is
+        // drawn small first — later fields may read it, a count of the array that follows — and once
+        // every field is there, computed as encoding computes it. A value is kept when every rebuilt
+        // field a later field read computes to what that field saw (the count is the array's length).
         const tooLarge = maxLength * 64;
-        type Partial = { readonly value: Record<string, unknown>; readonly env: Env } | undefined;
-        let value: fc.Arbitrary<Partial> = fc.constant({ value: {}, env });
+        type Partial =
+          | { readonly value: Record<string, unknown>; readonly env: Env; readonly read: ReadonlySet<PropertyKey> }
+          | undefined;
+        let value: fc.Arbitrary<Partial> = fc.constant({ value: {}, env, read: new Set<PropertyKey>() });
+        const rebuilt: Array<{ name: string; compute: (parent: unknown) => unknown }> = [];
+        // Fields later fields read (a width and a height the pixels take their size from): drawn
+        // mostly small, as a count over a 32-bit range would make what it counts too large to generate.
+        const counts = readByLater(def.fields);
         for (const { name, spec } of def.fields) {
+          if (isRebuild(spec)) {
+            rebuilt.push({ name, compute: spec.rebuild.compute });
+            const drawn = provisional(spec.rebuild.codec, depth, env);
+            value = value.chain((partial) =>
+              partial === undefined
+                ? fc.constant(undefined)
+                : drawn.map((v) => ({ ...partial, value: { ...partial.value, [name]: v } })),
+            );
+            continue;
+          }
           value = value
             .chain((partial): fc.Arbitrary<Partial> => {
               if (partial === undefined) return fc.constant(undefined);
               let chosen: AnyCodec;
               let field: fc.Arbitrary<unknown>;
+              const read = new Set(partial.read);
               try {
-                chosen = typeof spec === 'function' ? spec(partial.value) : spec;
+                chosen = typeof spec === 'function' ? spec(watched(partial.value, read)) : spec;
                 if (leastBytes(chosen) > tooLarge) return fc.constant(undefined);
-                field = build(chosen, depth, partial.env);
-              } catch {
+                field = counts.has(name) ? countLike(chosen, depth, partial.env) : build(chosen, depth, partial.env);
+              } catch (error) {
+                // A codec nothing can be derived from is reported; skipping would retry forever.
+                if (error instanceof NoArbitraryError) throw error;
                 return fc.constant(undefined);
               }
               const provides = providesContext(chosen);
               return field.map((v) => {
                 const next = provides ? contextAfter(chosen, v, partial.env) : partial.env;
-                return next === undefined ? undefined : { value: { ...partial.value, [name]: v }, env: next };
+                return next === undefined ? undefined : { value: { ...partial.value, [name]: v }, env: next, read };
               });
             })
             .filter((partial) => partial !== undefined);
         }
-        return value.map((partial) => partial!.value);
+        if (rebuilt.length === 0) return value.map((partial) => partial!.value);
+        return value
+          .map((partial) => {
+            const out: Record<string, unknown> = { ...partial!.value };
+            for (const { name, compute } of rebuilt) {
+              const drawn = out[name];
+              try {
+                out[name] = compute(out);
+              } catch {
+                return undefined;
+              }
+              if (partial!.read.has(name) && !Object.is(out[name], drawn)) return undefined;
+            }
+            return out;
+          })
+          .filter((out) => out !== undefined);
       }
       case 'array': {
         if (def.count.type === 'rest' && def.element.minSize === 0) return fc.constant([]);
@@ -443,11 +548,15 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
         });
         return fc.oneof(...members).filter((value) => contextAfter(c, value, env) !== undefined);
       }
+      case 'rebuild':
+        // Outside a struct there is no parent to compute it from: any value of its codec.
+        return build(def.codec, depth, env);
       case 'lazy':
         // Deferred, so building the arbitrary of a recursive codec terminates.
         return fc.constant(null).chain(() => build(def.resolve(), depth + 1, env));
       case 'map': {
         const { bijection } = def;
+        if (bijection.model !== undefined) return build(bijection.model(), depth, env);
         const decodes = (stored: unknown) => {
           try {
             bijection.decode(stored);
@@ -519,6 +628,8 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
         // An entry (its place is rebuilt on write), a body of the codec that entry chooses, joined;
         // entries whose body codec cannot be chosen, is too large to generate, or that do not join
         // with the body are skipped, as decoding refuses the first and last.
+        if (def.model !== undefined)
+          return fc.array(build(def.model(), depth, env), { minLength: def.count, maxLength: def.count });
         const tooLarge = maxLength * 64;
         const element = build(def.entry, depth, env)
           .chain((entry) => {
@@ -561,7 +672,7 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
       case 'custom':
         if (def.model !== undefined) return build(def.model, depth, env);
         if (def.samples !== undefined && def.samples.length > 0) return fc.constantFrom(...def.samples);
-        throw new Error(
+        throw new NoArbitraryError(
           `no arbitrary can be derived for the custom codec ${c.name} (${def.name}): give its definition a model or samples (customDef), or pass one in options.overrides`,
         );
       default:

@@ -39,6 +39,7 @@ import {
   padding,
   pointer,
   pstring,
+  rebuild,
   sha256,
   sized,
   struct,
@@ -55,7 +56,7 @@ import {
   type AnyCodec,
   type Codec,
 } from '@savekit/core';
-import { customDef, defineCodec, type CodecDefType, jsonBytes } from '@savekit/core/kit';
+import { customDef, defineCodec, isRebuild, type CodecDefType, jsonBytes } from '@savekit/core/kit';
 import { graphImage } from '@savekit/core/graph';
 import { definitionsOf, instanceCodec, reconcile, type Instance } from '@savekit/core/schema';
 import { encoding, newer, older } from '../../core/test/schema-fixture';
@@ -275,6 +276,16 @@ const cases: { [T in CodecDefType]: ReadonlyArray<[string, AnyCodec]> } = {
       }),
     ],
   ],
+  rebuild: [
+    [
+      'a count the array after it reads, and an offset nothing reads',
+      struct({
+        count: rebuild(u32le, (p: { items: number[] }) => p.items.length),
+        end: rebuild(u32le, (p: { count: number }) => 8 + 2 * p.count),
+        items: (p: { count: number }) => array(u16le, p.count),
+      }),
+    ],
+  ],
   lazy: [['a tree', tree]],
   graphImage: [['graph images', graphImage]],
   instance: [['a structure of the file read with a newer schema', player]],
@@ -315,6 +326,9 @@ describe.each(Object.entries(cases))('arbitrary for %s codecs', (type, list) => 
       seen.add(c.def.type);
       if (depth < 4) for (const child of c.children) walk(child.codec, depth + 1);
       if (c.def.type === 'lazy' && depth < 4) walk(c.def.resolve(), depth + 1);
+      // A rebuild field is a function of the parent: its codec is on the spec.
+      if (c.def.type === 'struct')
+        for (const f of c.def.fields) if (isRebuild(f.spec)) walk(f.spec.rebuild.field, depth + 1);
     };
     walk(codec, 0);
     expect(seen.has(type as CodecDefType)).toBe(true);
@@ -336,6 +350,65 @@ describe.each(Object.entries(cases))('arbitrary for %s codecs', (type, list) => 
 
 describe('what the derived values reach', () => {
   const sample = <A>(codec: Codec<A>, n = 400) => fc.sample(arbitrary(codec), { numRuns: n, seed: 7 });
+
+  test('rebuild fields are computed from the rest; what a later field reads is drawn small', () => {
+    const list = struct({
+      count: rebuild(u32le, (p: { items: number[] }) => p.items.length),
+      items: (p: { count: number }) => array(u8, p.count),
+    });
+    const values = sample(list);
+    expect(values.every((v) => v.count === v.items.length && v.count <= 8)).toBe(true);
+    expect(new Set(values.map((v) => v.count)).size).toBeGreaterThan(4);
+    // A width and a height the pixels take their size from: 32-bit fields, drawn mostly small.
+    const picture = struct({
+      width: u32le,
+      height: u32le,
+      pixels: (p: { width: number; height: number }) => bytes(p.width * p.height),
+    });
+    const pictures = sample(picture, 200);
+    expect(pictures.filter((v) => v.width <= 8 && v.height <= 8).length).toBeGreaterThan(100);
+    for (const v of pictures) expect(v.pixels.length).toBe(v.width * v.height);
+  });
+
+  test('a map or a directory whose values a model gives is derived from the model', () => {
+    // Stored values 0…3 only: drawing u32s and filtering would starve.
+    const reference = map(u32le, {
+      decode: (n) => {
+        if (n > 3) throw new Error('no such object');
+        return n;
+      },
+      encode: (n: number) => n,
+      model: () => literal(u8, 0, 1, 2, 3) as Codec<number>,
+    });
+    expect(new Set(sample(array(reference, 4), 100).flat())).toEqual(new Set([0, 1, 2, 3]));
+    const entry = struct({ tag: u8, at: u32le, length: u32le });
+    const tagged = directory({
+      count: 2,
+      entry,
+      place: { offset: 'at', length: 'length' },
+      body: () => bytes('rest'),
+      // The body starts with the entry's tag: pairs drawn apart almost never agree.
+      join: (e: { tag: number }, body: Uint8Array) => {
+        if (body[0] !== e.tag) throw new Error('the body does not start with its tag');
+        return { tag: e.tag, body };
+      },
+      split: (v: { tag: number; body: Uint8Array }) => ({ entry: { tag: v.tag }, body: v.body }),
+      json: t.type({ tag: t.number, body: jsonBytes() }) as unknown as t.Type<
+        { tag: number; body: Uint8Array },
+        unknown,
+        unknown
+      >,
+      model: () =>
+        map(struct({ tag: u8, rest: bytes(u8) }), {
+          decode: ({ tag, rest }) => ({ tag, body: Uint8Array.of(tag, ...rest) }),
+          encode: (v: { tag: number; body: Uint8Array }) => ({ tag: v.tag, rest: v.body.subarray(1) }),
+        }) as unknown as Codec<{ tag: number; body: Uint8Array }>,
+    });
+    for (const value of sample(tagged, 100)) {
+      const bytes = encode(tagged, value);
+      expect(E.isRight(bytes) && decode(tagged, bytes.right)).toEqual(E.right({ value, warnings: [] }));
+    }
+  });
 
   test('NaN payloads are generated for floats that keep them, as { nan } with every bit', () => {
     const values = sample(float(32, 'le', { nan: 'keep' }));

@@ -13,6 +13,7 @@ import {
   array,
   borrowedBytes,
   byteOrdered,
+  bytes,
   byteOrderMark,
   checksum,
   crc32,
@@ -26,6 +27,7 @@ import {
   rebuild,
   struct,
   u8,
+  i32le,
   u16,
   u16be,
   u16le,
@@ -128,6 +130,11 @@ const tag = byteOrdered((order) => {
 function reference(order: ByteOrder, objects: number, externals: number): Codec<number> {
   return map(u32(order), {
     name: 'reference',
+    // Its values for tools: −externals … objects (stored values outside those two ranges are refused).
+    model: () => {
+      const values = Array.from({ length: externals + objects }, (_, i) => i - externals + (i >= externals ? 1 : 0));
+      return literal(i32le, 0, ...values);
+    },
     decode(stored) {
       if (stored < EXTERNAL) {
         if (stored > objects) throw new Error(`object ${stored} does not exist (there are ${objects})`);
@@ -270,7 +277,44 @@ function objectTable(order: ByteOrder, count: number, externals: number): Codec<
     },
     split: (o: ZObject) => splitObject(o, order),
     json: objectJson as unknown as t.Type<ZObject, unknown, unknown>,
+    model: () => objectModel(order, references),
   });
+}
+
+/**
+ * The objects `join` accepts, for tools: a tag, a size, references, and segments of which the first
+ * starts with the tag's bytes (the entry and the body agree).
+ */
+function objectModel(order: ByteOrder, references: Codec<number>): Codec<ZObject> {
+  const tagBytes = (name: string): number[] => {
+    const codes = Array.from(name, (c) => c.charCodeAt(0));
+    return order === 'be' ? codes : codes.reverse();
+  };
+  return map(
+    struct({
+      tag: tag(order),
+      size: u32(order),
+      references: array(references, u8),
+      first: bytes(u8),
+      more: array(bytes(u8), u8),
+    }),
+    {
+      name: 'object',
+      decode: ({ tag: name, size, references: refs, first, more }): ZObject => ({
+        tag: name,
+        size,
+        references: refs,
+        segments: [Uint8Array.from([...tagBytes(name), ...first]), ...more],
+      }),
+      encode: (o) => ({
+        tag: o.tag,
+        size: o.size,
+        references: o.references,
+        first: o.segments[0]!.subarray(4),
+        more: o.segments.slice(1),
+      }),
+    },
+  );
 }
 
 /** The file as stored: the document's fields, and the header's version, flags, counts and offsets. */
