@@ -173,28 +173,6 @@ function floatModel(): Codec<EdgeFloatValue> {
   });
 }
 
-/**
- * The values of {@link edgeFloat}, for tools: a finite float32 other than −0, or a stored pair that is
- * not the engine's encoding of its value.
- */
-function floatModel(): Codec<EdgeFloatValue> {
-  const pair = struct({ exponent: u16le, mantissa: i32le });
-  return map(taggedUnion(u8, { 0: f32le, 1: pair }), {
-    decode: ({ tag, value }): EdgeFloatValue => {
-      if (tag === 0) {
-        const x = value as number;
-        if (!Number.isFinite(x) || Object.is(x, -0)) throw new Error(`${x} is not a value EDGE stores`);
-        return x;
-      }
-      const { exponent, mantissa } = value as RawEdgeFloat;
-      if (isCanonical(exponent, mantissa)) throw new Error('a canonical pair reads as its number');
-      return { exponent, mantissa };
-    },
-    encode: (v: EdgeFloatValue) =>
-      typeof v === 'number' ? { tag: 0 as const, value: v } : { tag: 1 as const, value: { ...v } },
-  });
-}
-
 // The exponent and mantissa through the core's integer codecs, at offsets the caller checked.
 const readExponent = u16le.readFixed!;
 const readMantissa = i32le.readFixed!;
