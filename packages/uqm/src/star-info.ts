@@ -9,7 +9,7 @@
  * @module
  */
 import * as t from 'io-ts';
-import { array, bytes, optional, patch, struct, u32le, type Codec } from '@savekit/core';
+import { array, bytes, literal, map, optional, patch, struct, u16le, u32le, type Codec } from '@savekit/core';
 import { customDef, defineCodec, jsonBytes, readChild, writeChild, type Reader } from '@savekit/core/kit';
 
 /** Stars with an offset (`NUM_SOLAR_SYSTEMS`). */
@@ -144,6 +144,40 @@ function starInfoSamples(recordSize: RecordSize): StarInfo[] {
   return [{ systems: [] }, { systems: [{ star: 82, worlds: [world(1), world(4)] }] }];
 }
 
+/** `codec`'s non-empty lists or byte runs (a map that refuses the empty one). */
+function nonEmpty<A extends { readonly length: number }>(codec: Codec<A>): Codec<A> {
+  return map(codec, {
+    decode: (list) => {
+      if (list.length === 0) throw new Error('the list is empty');
+      return list;
+    },
+    encode: (list) => list,
+  });
+}
+
+/**
+ * For tools: a codec whose values are exactly the images {@link starInfo} writes — systems of distinct
+ * stars, each with at least one world, and a lead of at least one byte when there is one.
+ */
+function starInfoModel(recordSize: RecordSize): Codec<StarInfo> {
+  const stars = Array.from({ length: NUM_SOLAR_SYSTEMS }, (_, star) => star) as [number, ...number[]];
+  const system = struct({
+    star: literal(u16le, ...stars),
+    worlds: nonEmpty(worldLists[recordSize] as Codec<WorldRecord[]>),
+  });
+  const systems = map(array(system, 'rest'), {
+    decode: (list) => {
+      if (new Set(list.map((s) => s.star)).size !== list.length) throw new Error('a star has two blocks');
+      return list;
+    },
+    encode: (list: StarSystem[]) => list,
+  });
+  return map(struct({ systems, lead: optional(nonEmpty(bytes('rest'))) }), {
+    decode: ({ systems, lead }): StarInfo => (lead === undefined ? { systems } : { systems, lead }),
+    encode: (info: StarInfo) => ({ systems: info.systems, lead: info.lead }),
+  });
+}
+
 /**
  * The codec of a `starinfo.dat` image (vanilla records of 12 bytes, MegaMod's of 108). Offsets into
  * the table, shared blocks, and blocks that are not whole records are DecodeErrors. A codec of its own
@@ -160,8 +194,12 @@ export function starInfo(recordSize: RecordSize = 12): Codec<StarInfo> {
   ]) as unknown as t.Type<StarInfo, unknown, unknown>;
   return defineCodec<StarInfo>({
     name: `starInfo(${recordSize})`,
-    // No declaration has its values (stars are unique): tools get samples, a new game's and Sol scanned.
-    def: customDef<StarInfo>('uqmStarInfo', { params: { recordSize }, samples: starInfoSamples(recordSize) }),
+    // Its values as a model (stars unique, blocks non-empty), and samples: a new game's and Sol scanned.
+    def: customDef<StarInfo>('uqmStarInfo', {
+      params: { recordSize },
+      model: starInfoModel(recordSize),
+      samples: starInfoSamples(recordSize),
+    }),
     json,
     minSize: STAR_TABLE_SIZE,
     read(r) {
