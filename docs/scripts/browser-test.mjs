@@ -172,6 +172,15 @@ try {
     throw new Error(`the playground failed to load: ${errors.join('; ')}`);
   for (const c of cases) {
     await page.click(`button[data-sample="${c.sample}"]`);
+    // The status names the file once its decode is shown (the tree of the previous sample is still
+    // there until then, so waiting for the tree alone would read the previous sample on a busy machine).
+    await page
+      .waitForFunction(
+        (name) => document.querySelector('[data-test="status"]')?.textContent?.includes(name) ?? false,
+        c.sample,
+        { timeout: 20000 },
+      )
+      .catch(() => undefined);
     await page.waitForSelector('[data-test="tree"]', { timeout: 10000 }).catch(() => undefined);
     const status =
       (await page

@@ -264,6 +264,10 @@ export function encode<A>(
     return E.right(writer.finish());
   } catch (error) {
     if (error instanceof EncodeError) return E.left(error);
+    // A check shared with decoding (a schema reconciled on write, say) refused the value: an encode
+    // answers with an EncodeError at the value being written, with the check's message and code.
+    if (error instanceof DecodeError)
+      return E.left(new EncodeError(writer.state.path.slice(), writer.length, error.message, error.code));
     if (isStackOverflow(error)) {
       return E.left(
         new EncodeError(writer.state.path.slice(), writer.length, 'nesting too deep for the call stack', 'too-deep'),

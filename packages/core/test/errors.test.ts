@@ -1,4 +1,6 @@
-import { DecodeError, EncodeError, formatPath, formatWarning } from '../src/index';
+import * as E from 'fp-ts/lib/Either';
+import { DecodeError, EncodeError, encode, formatPath, formatWarning, struct, u8 } from '../src/index';
+import { customDef, defineCodec } from '../src/kit';
 
 test('paths print as names, dots and indexes', () => {
   expect(formatPath(['Glob', 'Vari', 3, 'value'])).toBe('Glob.Vari[3].value');
@@ -13,4 +15,22 @@ test('errors print as one line and are real Errors', () => {
   expect(error.name).toBe('DecodeError');
   expect(new EncodeError(['x'], 0, 'bad').name).toBe('EncodeError');
   expect(formatWarning({ code: 'c', path: ['a'], offset: 1, message: 'm' })).toBe('warning at a (offset 1): m');
+});
+
+test('a DecodeError thrown while writing (a check shared with decoding) is an EncodeError at the value', () => {
+  const checked = defineCodec<number>({
+    name: 'checked',
+    def: customDef('checked'),
+    json: u8.json,
+    size: 1,
+    read: (r) => u8.read(r),
+    write(w, value) {
+      if (value > 9) throw new DecodeError(['elsewhere'], 0, 'more than 9', 'out-of-range');
+      u8.write(w, value);
+    },
+  });
+  const result = encode(struct({ a: u8, b: checked }), { a: 1, b: 10 });
+  if (E.isRight(result)) throw new Error('expected an EncodeError');
+  expect(result.left).toBeInstanceOf(EncodeError);
+  expect(result.left).toMatchObject({ path: ['b'], offset: 1, message: 'more than 9', code: 'out-of-range' });
 });
