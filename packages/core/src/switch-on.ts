@@ -56,8 +56,10 @@ interface Dispatcher<S> {
 }
 
 /** A reader over bytes just written, to check which case they would decode as. */
+// Resolved once: every switch checks each value it writes (EDGE writes one per instance).
+const REREAD_OPTIONS = resolveDecodeOptions(undefined);
 function rereader(bytes: Uint8Array, start: number, end: number): Reader {
-  return new Reader(bytes, new ReadState(resolveDecodeOptions(undefined)), start, end);
+  return new Reader(bytes, new ReadState(REREAD_OPTIONS), start, end);
 }
 
 function reason(error: unknown): string {
