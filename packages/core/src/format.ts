@@ -12,6 +12,7 @@ import { latin1Bytes } from './literal.js';
 import type { DecodeOptions, EncodeOptions } from './options.js';
 import type { FieldSpan } from './reader.js';
 import { hasMembers } from './members.js';
+import type { SaveView } from './views.js';
 
 /**
  * A save made of several files (a Terrarum save directory, a disk image's entries): relative path →
@@ -73,6 +74,8 @@ export interface SaveFormat<Doc> {
   fieldMap?(input: Uint8Array): ReadonlyArray<FieldSpan>;
   /** One-line facts a person wants first (variant, level, thumbnail size, …), for `inspect` (optional). */
   summary?(doc: Doc): ReadonlyArray<string>;
+  /** Pictures of a document (a thumbnail, a star map, a world's tiles) for tools such as the studio (optional; see {@link viewsOf}). */
+  readonly views?: ReadonlyArray<SaveView<Doc>>;
 }
 
 /** A format, whatever its document type. */
@@ -199,6 +202,8 @@ export interface FileFormatOptions<Doc> {
   readonly sniff?: (input: SaveInput) => Confidence;
   /** One-line facts for `savekit inspect` (see {@link SaveFormat.summary}). */
   readonly summary?: (doc: Doc) => ReadonlyArray<string>;
+  /** Pictures of a document (see {@link SaveFormat.views}). */
+  readonly views?: ReadonlyArray<SaveView<Doc>>;
   /** The JSON type of the document (default the codec's). */
   readonly json?: t.Type<Doc, unknown, unknown>;
   /** Options of the traced decode behind `fieldMap` (default `{ checksums: 'warn' }`, so a file with a bad checksum still has a map). */
@@ -286,6 +291,6 @@ export function fileFormat<Doc>(codec: Codec<Doc>, options: FileFormatOptions<Do
         return E.isRight(result) ? (result.right.spans ?? []) : [];
       }),
   };
-  if (options.summary !== undefined) return { ...format, summary: options.summary };
-  return format;
+  const withSummary = options.summary === undefined ? format : { ...format, summary: options.summary };
+  return options.views === undefined ? withSummary : { ...withSummary, views: options.views };
 }

@@ -176,5 +176,18 @@ export {
   type SaveTree,
   type SniffResult,
 } from './format.js';
+export {
+  viewsOf,
+  type DocumentPath,
+  type RasterPicture,
+  type SaveView,
+  type TablePicture,
+  type VectorPicture,
+  type ViewEdit,
+  type ViewMark,
+  type ViewPicture,
+  type ViewRegion,
+  type ViewTarget,
+} from './views.js';
 export { arrayIndex, refTo, withArrayIndexes, type IndexRef } from './array-index.js';
 export { compile, decoder } from './compile.js';
