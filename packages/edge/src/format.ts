@@ -6,6 +6,7 @@
 import { fileFormat, type FileFormat } from '@savekit/core';
 import { summary } from './document.js';
 import { edgeSave, type EdgeSave } from './save.js';
+import { edgeViews } from './views.js';
 
 /** The EDGE savegame format: files that start with `EdgeSave` (and hold at least a header). */
 export const format: FileFormat<EdgeSave> = fileFormat(edgeSave, {
@@ -16,4 +17,5 @@ export const format: FileFormat<EdgeSave> = fileFormat(edgeSave, {
   minLength: 16,
   confidence: 0.95,
   summary,
+  views: edgeViews,
 });

@@ -119,3 +119,4 @@ export {
 export { checkLevel, combineCrcs, mapChecks, mapLumpsFromWad, type LevelCheck, type MapLumps } from './map-checks.js';
 export { createSave, ENGINE_VARIABLES, newInstance, STRUCT_ALIASES, type CreateSaveOptions } from './create.js';
 export { format } from './format.js';
+export { edgeViews, thumbnailView } from './views.js';
