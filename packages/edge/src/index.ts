@@ -116,7 +116,35 @@ export {
   type CountCheck,
   type LevelInfo,
 } from './document.js';
-export { checkLevel, combineCrcs, mapChecks, mapLumpsFromWad, type LevelCheck, type MapLumps } from './map-checks.js';
+export {
+  checkDdf,
+  checkLevel,
+  mapChecks,
+  mapLumpsFromWad,
+  type CheckDifference,
+  type CheckLevelOptions,
+  type CheckMismatch,
+  type DdfCheck,
+  type LevelCheck,
+  type MapLumps,
+} from './map-checks.js';
+export {
+  CHECKED_LINE_FLAGS,
+  combineCrcs,
+  countCheckOf,
+  DDF_CLASSES,
+  ddfChecks,
+  designLevelChecks,
+  entryCrc,
+  mapEntryCrcs,
+  setDdfChecks,
+  setLevelChecks,
+  type DdfChecks,
+  type DdfClass,
+  type DesignMapLumps,
+  type LevelChecks,
+  type MapEntryCrcs,
+} from './design-checks.js';
 export { createSave, ENGINE_VARIABLES, newInstance, STRUCT_ALIASES, type CreateSaveOptions } from './create.js';
 export { format } from './format.js';
 export { edgeViews, thumbnailView } from './views.js';

@@ -2,27 +2,7 @@
 // map lumps of a WAD, and the message the engine gives on a mismatch.
 import { checkLevel, createSave, levelInfo, mapChecks, mapLumpsFromWad, parseCountCheck } from '@savekit/edge';
 import { adler32 } from './independent';
-
-/** A PWAD holding one map: its marker lump, then the map lumps given, in order. */
-function pwad(map: string, lumps: Array<[string, Uint8Array]>): Uint8Array {
-  const all: Array<[string, Uint8Array]> = [[map, new Uint8Array(0)], ...lumps];
-  const dataSize = all.reduce((n, [, b]) => n + b.length, 0);
-  const out = new Uint8Array(12 + dataSize + all.length * 16);
-  const view = new DataView(out.buffer);
-  out.set(Buffer.from('PWAD'));
-  view.setInt32(4, all.length, true);
-  view.setInt32(8, 12 + dataSize, true);
-  let at = 12;
-  all.forEach(([name, bytes], i) => {
-    out.set(bytes, at);
-    const e = 12 + dataSize + i * 16;
-    view.setInt32(e, at, true);
-    view.setInt32(e + 4, bytes.length, true);
-    out.set(Buffer.from(name.padEnd(8, '\0').slice(0, 8), 'latin1'), e + 8);
-    at += bytes.length;
-  });
-  return out;
-}
+import { pwad } from './wad';
 
 const fill = (n: number, seed: number) => Uint8Array.from({ length: n }, (_, i) => (i * 31 + seed) & 0xff);
 const things = fill(3 * 10, 1);
@@ -60,7 +40,7 @@ test('the checks of a map: record counts from the lump sizes, Adler-32 of the ra
 });
 
 test("a save made on this map passes; the map name defaults to the save's LEVEL", () => {
-  expect(checkLevel(saveFor(), { wad })).toEqual({ ok: true, mismatches: [] });
+  expect(checkLevel(saveFor(), { wad })).toEqual({ ok: true, method: 'engine', mismatches: [] });
   expect(mapLumpsFromWad(wad, 'map03').SECTORS).toEqual(sectors);
 });
 
@@ -71,7 +51,12 @@ test('another map: "Level data does not match", with what differs', () => {
   expect(result.ok).toBe(false);
   expect(result.message).toBe('Level data does not match');
   expect(result.mismatches).toEqual([
-    { check: 'sectors', saved: { count: 2, crc: adler32(sectors) }, map: { count: 2, crc: adler32(changed) } },
+    {
+      check: 'sectors',
+      differs: 'crc',
+      saved: { count: 2, crc: adler32(sectors) },
+      map: { count: 2, crc: adler32(changed) },
+    },
   ]);
 });
 
