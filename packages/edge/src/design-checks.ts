@@ -110,7 +110,7 @@ const badPointer = (path: Path, offset: number, message: string) =>
 export function mapEntryCrcs(lumps: MapLumps): MapEntryCrcs {
   if (lumps.BEHAVIOR !== undefined)
     throw new RangeError('the design checks are defined for Doom-format maps; this map is in Hexen format');
-  const { VERTEXES, SIDEDEFS } = lumps as Partial<DesignMapLumps>;
+  const { VERTEXES, SIDEDEFS } = lumps;
   if (VERTEXES === undefined || SIDEDEFS === undefined)
     throw new RangeError('the design checks need the map VERTEXES and SIDEDEFS lumps');
   const vertices = viewOf(VERTEXES);
@@ -132,11 +132,15 @@ export function mapEntryCrcs(lumps: MapLumps): MapEntryCrcs {
       throw badPointer(
         ['LINEDEFS', line, slot === 0 ? 'right' : 'left'],
         line * LINEDEF + 10 + slot * 2,
-        `sidedef ${side} of ${numSides}`,
+        `sidedef ${side} is out of range: the map has ${numSides}`,
       );
     const sector = sides.getInt16(side * SIDEDEF + 28, true);
     if (sector < 0 || sector >= numSectors)
-      throw badPointer(['SIDEDEFS', side, 'sector'], side * SIDEDEF + 28, `sector ${sector} of ${numSectors}`);
+      throw badPointer(
+        ['SIDEDEFS', side, 'sector'],
+        side * SIDEDEF + 28,
+        `sector ${sector} is out of range: the map has ${numSectors}`,
+      );
     return sector;
   };
   const vertex = (line: number, slot: number): [number, number] => {
@@ -145,7 +149,7 @@ export function mapEntryCrcs(lumps: MapLumps): MapEntryCrcs {
       throw badPointer(
         ['LINEDEFS', line, slot === 0 ? 'v1' : 'v2'],
         line * LINEDEF + slot * 2,
-        `vertex ${v} of ${numVertices}`,
+        `vertex ${v} is out of range: the map has ${numVertices}`,
       );
     return [vertices.getInt16(v * VERTEX, true), vertices.getInt16(v * VERTEX + 2, true)];
   };
