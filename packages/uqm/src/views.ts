@@ -4,24 +4,32 @@
  * styled apart, and the flagship where it is — and the escort roster with the flagship first.
  *
  * What a save records about stars: vanilla 0.8 has no per-star "visited" flag; its `Scan` chunk
- * (`starinfo`) holds a block for each system where something was picked up from a world (mineral,
- * energy or biological node), so the map marks those stars **harvested**. MegaMod from game-state
+ * (`starinfo`; in a 0.7 save, the copy inside its stream) holds a block for each system where
+ * something was picked up from a world (mineral, energy or biological node), so the map marks those
+ * stars **harvested**. MegaMod from game-state
  * revision 2 (MMV3, MMV4) records visits in `SYS_VISITED_00…15` (bit `i % 32` of entry `i / 32`,
  * as its `isStarVisited`), so there the map marks stars **visited** and offers "Mark <star> visited".
  *
  * @module
  */
-import type { SaveView, TablePicture, VectorPicture, ViewMark } from '@savekit/core';
+import * as E from 'fp-ts/lib/Either.js';
+import { decode, type SaveView, type TablePicture, type VectorPicture, type ViewMark } from '@savekit/core';
 import { gameStateOf, RACES } from './edits.js';
 import type { UqmDocument } from './format.js';
 import type { ShipEntry } from './records.js';
 import type { UqmSave } from './save.js';
-import type { StarInfo } from './star-info.js';
+import { starInfo, type StarInfo } from './star-info.js';
 import { CAPTAIN_NAME_OFFSET, ESCORT_CLASSES, STAR_CHART, type ChartStar, type StarColour } from './views-data.js';
 
 /** Whether a document is a 0.8 or MegaMod save (as `isChunkedSave`; not imported: `format` imports this module). */
 function isChunkedSave(doc: UqmDocument): doc is UqmSave {
   return typeof doc === 'object' && doc !== null && 'magic' in doc;
+}
+
+/** Whether a document has the summary's SIS state both views read (any decoded save has). */
+function hasSummary(doc: UqmDocument): boolean {
+  const sis = typeof doc === 'object' && doc !== null ? (doc.summary as { sis?: unknown } | undefined)?.sis : undefined;
+  return typeof sis === 'object' && sis !== null;
 }
 
 /** The star map's side in picture units: universe units (0…9999) divided by 10, as the game shows them. */
@@ -57,7 +65,7 @@ export function universeToMap(x: number, y: number): { x: number; y: number } {
  * `LOGX_TO_UNIVERSE`/`LOGY_TO_UNIVERSE` with the original resolution's factors (`oldLogxToUniverse`:
  * 6250/99840 and 625/12000, y from the top), the units saves store. Sol's saves give (1752, 1450).
  */
-export function flagshipPosition(save: UqmSave): { x: number; y: number } {
+export function flagshipPosition(save: UqmDocument): { x: number; y: number } {
   const { logX, logY } = save.summary.sis;
   return {
     x: Math.floor((logX * 6250 + 49920) / 99840),
@@ -103,23 +111,49 @@ export function withStarVisited(save: UqmSave, star: number): UqmSave {
   return { ...save, chunks };
 }
 
+/** A save's `starinfo` and the document path of its block `i`. */
+interface HarvestRecords {
+  readonly info: StarInfo;
+  pathOf(block: number): string;
+}
+
+/**
+ * The save's `starinfo`: a 0.8 save's `Scan` chunk; a 0.7 save's copy inside its stream — bytes (read
+ * here; no finer path than the bytes) or, where decoded, systems.
+ */
+function harvestRecords(doc: UqmDocument): HarvestRecords | undefined {
+  if (isChunkedSave(doc)) {
+    const at = chunkIndex(doc, 'Scan');
+    if (at < 0) return undefined;
+    return { info: (doc.chunks[at] as { body: StarInfo }).body, pathOf: (i) => `chunks[${at}].body.systems[${i}]` };
+  }
+  const held: unknown = doc.stream?.value?.starinfo;
+  if (held instanceof Uint8Array) {
+    const read = decode(starInfo(12), held);
+    return E.isLeft(read) ? undefined : { info: read.right.value, pathOf: () => 'stream.value.starinfo' };
+  }
+  if (typeof held === 'object' && held !== null && Array.isArray((held as StarInfo).systems))
+    return { info: held as StarInfo, pathOf: (i) => `stream.value.starinfo.systems[${i}]` };
+  return undefined;
+}
+
 /** A star's mark: its circle, styled by what the save records, with its path and edits. */
 function starMark(
-  save: UqmSave,
+  doc: UqmDocument,
   star: ChartStar,
-  scan: { at: number; info: StarInfo } | undefined,
+  scan: HarvestRecords | undefined,
   visits: { at: number } | undefined,
 ): ViewMark<UqmDocument> {
   const { x, y } = universeToMap(star.x, star.y);
   const block = scan?.info.systems.findIndex((s) => s.star === star.index) ?? -1;
-  const visited = visits !== undefined && isStarVisited(save, star.index);
+  const visited = visits !== undefined && isChunkedSave(doc) && isStarVisited(doc, star.index);
   const notes = [
     ...(visited ? ['visited'] : []),
     ...(block >= 0 ? [`harvested: ${scan!.info.systems[block]!.worlds.length} worlds on record`] : []),
   ];
   const path =
     block >= 0
-      ? `chunks[${scan!.at}].body.systems[${block}]`
+      ? scan!.pathOf(block)
       : visits !== undefined
         ? `chunks[${visits.at}].body.${visitEntry(star.index)}`
         : undefined;
@@ -128,9 +162,9 @@ function starMark(
       ? [
           {
             label: `Mark ${star.name} visited`,
-            apply: (doc: UqmDocument) => {
-              if (!isChunkedSave(doc)) throw new RangeError('a 0.7 save records no star visits');
-              return withStarVisited(doc, star.index);
+            apply: (edited: UqmDocument) => {
+              if (!isChunkedSave(edited)) throw new RangeError('a 0.7 save records no star visits');
+              return withStarVisited(edited, star.index);
             },
           },
         ]
@@ -148,13 +182,11 @@ function starMark(
   };
 }
 
-/** The star map of a 0.8 or MegaMod save. */
+/** The star map of a save. */
 function drawStarMap(doc: UqmDocument): VectorPicture<UqmDocument> {
-  if (!isChunkedSave(doc)) throw new RangeError('the star map is drawn for 0.8 and MegaMod saves only');
-  const scanAt = chunkIndex(doc, 'Scan');
-  const scanBody = scanAt < 0 ? undefined : ((doc.chunks[scanAt] as { body: StarInfo }).body as StarInfo | undefined);
-  const scan = scanBody === undefined ? undefined : { at: scanAt, info: scanBody };
-  const visits = recordsVisits(doc) ? { at: chunkIndex(doc, 'GmSt') } : undefined;
+  if (!hasSummary(doc)) throw new RangeError('the save has no summary to place the flagship by');
+  const scan = harvestRecords(doc);
+  const visits = isChunkedSave(doc) && recordsVisits(doc) ? { at: chunkIndex(doc, 'GmSt') } : undefined;
   const marks: Array<ViewMark<UqmDocument>> = STAR_CHART.map((star) => starMark(doc, star, scan, visits));
   const ship = flagshipPosition(doc);
   const at = universeToMap(ship.x, ship.y);
@@ -183,12 +215,13 @@ function drawStarMap(doc: UqmDocument): VectorPicture<UqmDocument> {
  * cyan where the save's `starinfo` has its block (something harvested there). A star's `path` is its
  * `starinfo` block (`chunks[6].body.systems[0]`) or, in MegaMod, its `SYS_VISITED` entry; a star not
  * yet visited offers "Mark <star> visited" where the save records visits. The flagship is a magenta
- * ring and cross at {@link flagshipPosition} (path `summary.sis.logX`). 0.8 and MegaMod saves only.
+ * ring and cross at {@link flagshipPosition} (path `summary.sis.logX`). Every kind of save: in a 0.7
+ * save a harvested star's path is its stream's `starinfo` (`stream.value.starinfo`), and no edit.
  */
 export const starMapView: SaveView<UqmDocument> = {
   id: 'star-map',
   title: 'Star map',
-  available: isChunkedSave,
+  available: hasSummary,
   render: drawStarMap,
 };
 
@@ -204,9 +237,24 @@ function nameText(name: unknown): string {
   return typeof text === 'string' ? text : '(not text)';
 }
 
-/** The escort roster of a 0.8 or MegaMod save. */
+/** A ship of the escort queue as the roster reads it, with its document path. */
+type Escort = Pick<ShipEntry, 'raceId' | 'captainsNameIndex' | 'crewLevel' | 'maxCrew'> & { path: string };
+
+/** The escorts: a 0.8 save's `ShpQ` entries, a 0.7 save's `shipQueue` ships. */
+function escortsOf(doc: UqmDocument): Escort[] {
+  if (isChunkedSave(doc)) {
+    const at = chunkIndex(doc, 'ShpQ');
+    const entries = at < 0 ? [] : ((doc.chunks[at] as { body?: { entries?: ShipEntry[] } }).body?.entries ?? []);
+    return entries.map((ship, i) => ({ ...ship, path: `chunks[${at}].body.entries[${i}]` }));
+  }
+  const queue: unknown = doc.stream?.value?.shipQueue;
+  if (!Array.isArray(queue)) return [];
+  return queue.map((entry: { ship: ShipEntry }, i) => ({ ...entry.ship, path: `stream.value.shipQueue[${i}]` }));
+}
+
+/** The escort roster of a save. */
 function drawRoster(doc: UqmDocument): TablePicture<UqmDocument> {
-  if (!isChunkedSave(doc)) throw new RangeError('the roster is drawn for 0.8 and MegaMod saves only');
+  if (!hasSummary(doc)) throw new RangeError('the save has no summary to name the flagship by');
   const sis = doc.summary.sis;
   const rows: Array<TablePicture<UqmDocument>['rows'][number]> = [
     {
@@ -220,17 +268,14 @@ function drawRoster(doc: UqmDocument): TablePicture<UqmDocument> {
       path: 'summary.shipName',
     },
   ];
-  const at = chunkIndex(doc, 'ShpQ');
-  const entries =
-    at < 0 ? [] : (((doc.chunks[at] as { body?: { entries?: ShipEntry[] } }).body?.entries ?? []) as ShipEntry[]);
-  for (const [i, ship] of entries.entries()) {
+  for (const [i, ship] of escortsOf(doc).entries()) {
     const kind = ESCORT_CLASSES[ship.raceId];
     const race = kind === undefined ? (RACES[ship.raceId] ?? `race ${ship.raceId}`) : `${kind.race} ${kind.ship}`;
     const captain = captainName(ship.raceId, ship.captainsNameIndex) ?? `captain ${ship.captainsNameIndex}`;
     rows.push({
       cells: [String(i + 1), race, captain, `${ship.crewLevel} / ${ship.maxCrew}`],
       label: `${captain}'s ${race}`,
-      path: `chunks[${at}].body.entries[${i}]`,
+      path: ship.path,
     });
   }
   return { kind: 'table', columns: ['#', 'Ship', 'Captain', 'Crew'], rows };
@@ -239,13 +284,13 @@ function drawRoster(doc: UqmDocument): TablePicture<UqmDocument> {
 /**
  * The escort roster: the flagship first (its name, commander and crew; path `summary.shipName`),
  * then each escort of `ShpQ` — its race and ship class (`Earthling Cruiser`), its captain's name (the
- * race's captain list, `captainsNameIndex`), crew of maximum crew; path `chunks[4].body.entries[0]`.
- * 0.8 and MegaMod saves only.
+ * race's captain list, `captainsNameIndex`), crew of maximum crew; path `chunks[4].body.entries[0]`
+ * (a 0.7 save: `stream.value.shipQueue[0]`).
  */
 export const rosterView: SaveView<UqmDocument> = {
   id: 'roster',
   title: 'Escort roster',
-  available: isChunkedSave,
+  available: hasSummary,
   render: drawRoster,
 };
 

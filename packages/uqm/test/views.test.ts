@@ -204,17 +204,46 @@ withCorpus('the escort roster of a real save', () => {
   });
 });
 
+withCorpus('the views of a 0.7 save (made from a real one)', () => {
+  const legacyOf = (name: string): UqmDocument =>
+    decodeOrThrow(legacySave, encodeOrThrow(legacySave, saveToLegacy(save(name))));
+
+  it("the map shows the same stars harvested, each path its stream's starinfo, and no edit", () => {
+    const doc = legacyOf('uqmsave.16');
+    const marks = starMap(doc).marks;
+    const harvested = marks.slice(0, 502).flatMap((m, i) => (m.stroke === STAR_MAP_STROKES.harvested ? [i] : []));
+    expect(harvested).toEqual([68, 72, 76, 82]);
+    expect(marks[82]).toMatchObject({ path: 'stream.value.starinfo', label: 'Sol (harvested: 17 worlds on record)' });
+    expect(marks.some((m) => m.edits !== undefined)).toBe(false);
+    expect(marks[502]).toMatchObject({ label: 'Vindicator at 84.3 : 43.1', path: 'summary.sis.logX' });
+    expect(marks.flatMap((m) => (m.path === undefined ? [] : [m.path])).every((p) => resolves(doc, p))).toBe(true);
+  });
+
+  it('the roster lists the escorts of its stream, with their paths', () => {
+    const doc = legacyOf('uqmsave.17');
+    const picture = rosterView.render(doc);
+    if (picture.kind !== 'table') throw new Error('expected a table');
+    expect(picture.rows.map((r) => [r.cells, r.path])).toEqual([
+      [['flagship', 'Vindicator', 'Zelnick', '49'], 'summary.shipName'],
+      [['1', 'Earthling Cruiser', 'Spiff', '18 / 18'], 'stream.value.shipQueue[0]'],
+      [['2', 'Spathi Eluder', 'Fwiffo', '30 / 30'], 'stream.value.shipQueue[1]'],
+    ]);
+    expect(picture.rows.every((r) => resolves(doc, r.path!))).toBe(true);
+  });
+});
+
 describe('which saves have these views', () => {
-  it('both on a 0.8 save (even one without escorts); neither on a 0.7 save', () => {
+  it('both on a 0.8 save, even a new one without escorts; neither on a document without its summary', () => {
     const fresh = createUqmSave({ name: 'New' });
     expect(viewsOf(format, fresh).map((v) => v.id)).toEqual(['star-map', 'roster']);
     const roster = rosterView.render(fresh);
     expect(roster.kind === 'table' && roster.rows.length).toBe(1);
-    const legacy = decodeOrThrow(legacySave, encodeOrThrow(legacySave, saveToLegacy(fresh)));
-    expect(starMapView.available(legacy)).toBe(false);
-    expect(rosterView.available(legacy)).toBe(false);
-    expect(viewsOf(format, legacy)).toEqual([]);
-    expect(() => starMapView.render(legacy)).toThrow(RangeError);
+    const broken = { ...fresh, summary: undefined } as unknown as UqmDocument;
+    expect(starMapView.available(broken)).toBe(false);
+    expect(rosterView.available(broken)).toBe(false);
+    expect(viewsOf(format, broken)).toEqual([]);
+    expect(() => starMapView.render(broken)).toThrow(RangeError);
+    expect(() => rosterView.render(broken)).toThrow(RangeError);
   });
 
   it('the format offers them through its views hook, found by decoding a file', () => {
