@@ -30,6 +30,7 @@ import { worldMeta, type WorldMeta } from './meta.js';
 import { decodeSave, encodeSave, type TerrarumSave } from './save.js';
 import { checkEntryNames, diskToTree, tevdDisk, updateDiskFromTree, type TevdDisk } from './tevd.js';
 import { temdFile, type TemdFile } from './temd.js';
+import { terrarumViews } from './views.js';
 
 /** A decoded Terrarum input. */
 export type TerrarumDocument =
@@ -228,6 +229,7 @@ export const format: SaveFormat<TerrarumDocument> = fileFormat<TerrarumDocument>
     },
     json: documentJson,
     summary,
+    views: terrarumViews,
     decode(input, options): E.Either<DecodeError, Decoded<TerrarumDocument>> {
       // One budget for the whole decode: the disk, the save on it, its world and every layer share it.
       let bytes = 0;

@@ -16,3 +16,4 @@ export * from './csv.js';
 export * from './save.js';
 export * from './format.js';
 export * from './temd.js';
+export * from './views.js';

@@ -9,6 +9,7 @@ import { plural } from '@savekit/core/kit';
 import { legacySave, looksLegacy, type LegacySave } from './legacy.js';
 import { isSaveMagic, uqmSave, type UqmSave } from './save.js';
 import { fuel, resourceUnits, roster, scanOf } from './edits.js';
+import { uqmViews } from './views.js';
 
 /** A decoded UQM save: 0.8/MegaMod (with its `magic`) or 0.7 (`summary` and `stream`). */
 export type UqmDocument = UqmSave | LegacySave;
@@ -74,4 +75,5 @@ export const format: FileFormat<UqmDocument> = fileFormat(uqmDocument, {
   sniff: (input) => (!isSaveTree(input) && looksLegacy(input) ? 0.4 : 0),
   json: documentJson,
   summary,
+  views: uqmViews,
 });

@@ -16,3 +16,5 @@ export * from './edits.js';
 export * from './format.js';
 export * from './megamod.js';
 export * from './create.js';
+export * from './views.js';
+export * from './views-data.js';
