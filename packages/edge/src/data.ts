@@ -15,6 +15,8 @@ import {
   fallback,
   fourcc,
   fromContext,
+  fromHex,
+  toHex,
   lazy,
   map,
   struct,
@@ -154,14 +156,24 @@ class Schema {
           offset: place.offset,
           message: `structure ${def.name} is not known to this reader; its fields are read as the file declares them`,
         });
-      const fields: KnownField[] = [...(base?.fields ?? [])];
+      // The reader's own table decides how a field it knows is stored, whatever size the file declares
+      // (the engine declares a float NUMERIC 4 and writes 6 bytes; a vec2 8 and 12, a vec3 12 and 18):
+      // the declaration only serves fields the reader does not know (the seed's "Structure Tables").
+      const declaredOf = new Map(def.fields.map((f) => [f.name, f]));
+      const asDeclared = (k: KnownField): KnownField => {
+        const f = declaredOf.get(k.name);
+        return f !== undefined && f.kind === 'numeric' && k.kind === 'numeric' && f.size !== k.size
+          ? { ...k, size: f.size }
+          : k;
+      };
+      const fields: KnownField[] = (base?.fields ?? []).map(asDeclared);
       const names = new Set(fields.map((k) => k.name));
       for (const [at, f] of def.fields.entries()) {
         if (names.has(f.name)) continue;
         names.add(f.name);
         const other = knownField(def.name, f.name, f.kind);
         if (other !== undefined) {
-          fields.push(other);
+          fields.push(asDeclared(other));
           continue;
         }
         if (base !== undefined)
@@ -451,7 +463,56 @@ function nestedChunk(schema: Schema, structName: string, codec: Codec<Instance>)
   });
 }
 
-const instanceJson = t.UnknownRecord as unknown as t.Type<Instance, unknown, unknown>;
+/** A plain object (not an array, not bytes). */
+const isPlainObject = (u: unknown): u is Record<string, unknown> =>
+  typeof u === 'object' && u !== null && !Array.isArray(u) && !ArrayBuffer.isView(u);
+
+/** Bytes in JSON: `{ "$hex": "0a0b…" }` (an instance's `$raw`, `$pad`, a field of an odd declared size). */
+const isHexObject = (u: unknown): u is { $hex: string } =>
+  isPlainObject(u) && typeof u.$hex === 'string' && Object.keys(u).length === 1;
+
+/**
+ * A copy of `root` with every leaf `replace` recognises replaced (a work list, no recursion: a
+ * document's depth is the file's). Objects keep their key order; other leaves are kept as they are.
+ */
+function replaceLeaves(root: unknown, replace: (value: unknown) => { value: unknown } | undefined): unknown {
+  const out: { root?: unknown } = {};
+  const work: Array<[unknown, Record<string | number, unknown>, string | number]> = [[root, out, 'root']];
+  for (let item = work.pop(); item !== undefined; item = work.pop()) {
+    const [value, parent, key] = item;
+    const replaced = replace(value);
+    if (replaced !== undefined) parent[key] = replaced.value;
+    else if (Array.isArray(value)) {
+      const copy: unknown[] = new Array(value.length);
+      parent[key] = copy;
+      for (let i = value.length - 1; i >= 0; i--) work.push([value[i], copy as unknown as Record<number, unknown>, i]);
+    } else if (isPlainObject(value)) {
+      const copy: Record<string, unknown> = {};
+      parent[key] = copy;
+      const keys = Object.keys(value);
+      for (const k of keys) copy[k] = undefined; // the order of the keys, filled in below
+      for (let i = keys.length - 1; i >= 0; i--) work.push([value[keys[i]!], copy, keys[i]!]);
+    } else parent[key] = value;
+  }
+  return out.root;
+}
+
+/** An instance's JSON form: as it is, with bytes as `{ $hex }` (so `$raw` and `$pad` survive a dump and a build). */
+const instanceJson = new t.Type<Instance, unknown, unknown>(
+  'Instance',
+  (u): u is Instance => isPlainObject(u),
+  (u, c) =>
+    isPlainObject(u)
+      ? t.success(
+          replaceLeaves(u, (v) => {
+            if (!isHexObject(v)) return undefined;
+            const bytes = fromHex(v.$hex);
+            return bytes === undefined ? undefined : { value: bytes };
+          }) as Instance,
+        )
+      : t.failure(u, c, 'expected an instance (an object of field values)'),
+  (a) => replaceLeaves(a, (v) => (v instanceof Uint8Array ? { value: { $hex: toHex(v) } } : undefined)),
+);
 
 /**
  * A structure-instance chunk: marker, length, the field values, padding (and `MARKER` in variant A)
@@ -633,7 +694,7 @@ const arrayName = map(edgeString, {
   is: (u): u is string => typeof u === 'string',
 });
 
-const elementsJson = t.array(t.UnknownRecord) as unknown as t.Type<Instance[], unknown, unknown>;
+const elementsJson = t.array(instanceJson) as unknown as t.Type<Instance[], unknown, unknown>;
 
 /**
  * The elements of array `array`, as the definitions before them say: its `Arry` chunk gives the
@@ -652,8 +713,7 @@ function elementsOf(array: string, variant: EdgeVariant, table: EngineTable): Co
           const count = counts.get(array) ?? def.count;
           const schema = schemaFor(defs.structs, variant, table);
           const structDef = schema.structNamed(def.struct);
-          if (structDef === undefined)
-            throw new Error(`array ${array} is of structure ${def.struct}, which has no Stru definition`);
+          if (structDef === undefined) return undefinedStructElements(array, def.struct, count, variant);
           // Built once the decode's budget is known (reconciling the definitions is charged to it).
           const element = lazy(() => schema.instanceChunk(structDef));
           return withHooks(arrayOf(element, count), {
@@ -672,6 +732,64 @@ function elementsOf(array: string, variant: EdgeVariant, table: EngineTable): Co
       ),
     { json: elementsJson, name: 'elements' },
   );
+}
+
+/**
+ * An instance chunk of a structure the file does not define, kept as it is: `{ $marker, $raw }` (its
+ * body's bytes, padding included). Any marker is accepted, as the file's own (a switch whose cases are
+ * built for the markers met).
+ */
+function keptInstanceChunk(variant: EdgeVariant): Codec<Instance> {
+  let codec = KEPT_INSTANCE.get(variant);
+  if (codec !== undefined) return codec;
+  const framing = nestedFraming(variant);
+  const caseOf = (marker: string): Codec<Instance> =>
+    map(chunk(framing, marker, bytes('rest')), {
+      name: `keptInstance(${marker})`,
+      json: instanceJson,
+      decode: ({ body }): Instance => ({ $marker: marker, $raw: body }),
+      encode: (instance) => {
+        if (!(instance.$raw instanceof Uint8Array)) throw new Error('expected the kept bytes of an instance ($raw)');
+        return { id: marker, body: instance.$raw };
+      },
+    });
+  codec = switchOnDemand<string, string, Instance>(
+    fourcc({ alnum: true }),
+    { keys: () => [], build: caseOf },
+    {
+      name: 'keptInstance',
+      select: (marker) => marker,
+      caseOf: (instance) => {
+        if (typeof instance !== 'object' || instance === null || typeof instance.$marker !== 'string')
+          throw new Error('an instance of a structure the file does not define is kept as { $marker, $raw }');
+        return instance.$marker;
+      },
+      json: instanceJson,
+      minSize: 8,
+    },
+  );
+  KEPT_INSTANCE.set(variant, codec);
+  return codec;
+}
+
+const KEPT_INSTANCE = new Map<EdgeVariant, Codec<Instance>>();
+
+/**
+ * The elements of an array whose structure the file does not define. With none, nothing is missing
+ * (the seed: an unknown structure is "no problem"); with some, their fields cannot be told apart, so
+ * each instance is kept as its chunk's bytes, with a warning at the elements.
+ */
+function undefinedStructElements(array: string, struct: string, count: number, variant: EdgeVariant) {
+  return withHooks(arrayOf(keptInstanceChunk(variant), count), {
+    beforeRead: ({ reader }) => {
+      if (count === 0) return;
+      reader.claim(count, 8, `array ${array}: ${count} elements`);
+      reader.warn(
+        'undefined-struct-kept-raw',
+        `array ${array} is of structure ${struct}, which the file does not define: its ${count} elements are kept as bytes`,
+      );
+    },
+  });
 }
 
 /** The `Data` body codec for a variant and a release table. */
