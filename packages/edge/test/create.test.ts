@@ -3,6 +3,7 @@
 // whose sliding doors (`slider_move_t`, sharing `pmov` with `plane_move_t`) have their own definition.
 import * as E from 'fp-ts/lib/Either';
 import { decode, encodeOrThrow } from '@savekit/core';
+import type { Instance } from '@savekit/core/schema';
 import {
   arrays,
   createSave,
@@ -44,7 +45,7 @@ describe.each(RELEASES)('createSave for %s', (_name, version) => {
 
   test('one element in every array: builds, encodes, decodes to the same elements, re-encodes identically', () => {
     const elements = Object.fromEntries(
-      table.arrays.map(([array, struct]) => [array, [newInstance(struct, version)]] as const),
+      table.arrays.map(([array, struct]): [string, Instance[]] => [array, [newInstance(struct, version)]]),
     );
     const [firstArray] = table.arrays[0]!;
     // A value that is not a default, so the check sees the element's own data.

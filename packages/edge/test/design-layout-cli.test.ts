@@ -17,12 +17,13 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const files = DESIGN_VARIANTS.flatMap(([variant, version]) => [
-  [`design ${variant} full`, encodeOrThrow(edgeSave, fullDesign(variant, version)), 'design', 9] as const,
-  [`design ${variant} empty areas`, encodeOrThrow(edgeSave, emptyAreas(variant, version)), 'design', 3] as const,
+type Case = [name: string, bytes: Uint8Array, layout: 'engine' | 'design', chunks: number];
+const files: Case[] = DESIGN_VARIANTS.flatMap(([variant, version]): Case[] => [
+  [`design ${variant} full`, encodeOrThrow(edgeSave, fullDesign(variant, version)), 'design', 9],
+  [`design ${variant} empty areas`, encodeOrThrow(edgeSave, emptyAreas(variant, version)), 'design', 3],
 ]);
 const engine = createSave({ variant: 'A' });
-files.push(['engine A', encodeOrThrow(edgeSave, engine), 'engine', engine.chunks.length] as const);
+files.push(['engine A', encodeOrThrow(edgeSave, engine), 'engine', engine.chunks.length]);
 
 test.each(files)(
   '%s: inspect, dump → build gives the same file, verify says byte-identical',
