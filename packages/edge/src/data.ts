@@ -18,12 +18,17 @@ import {
   fromHex,
   toHex,
   lazy,
+  magic,
   map,
+  nothing,
+  sized,
   struct,
+  u32le,
   switchOnDemand,
   withHooks,
   type ChunkFraming,
   type WriteHookContext,
+  type AnyCodec,
   type Codec,
   type KnownChunk,
   type Warning,
@@ -46,7 +51,7 @@ import { ELEMENT_COUNTS } from './definitions.js';
 import { edgeString } from './primitives.js';
 import { indexRef } from './references.js';
 import { knownField, knownStructs, numericBySize, type EngineTable } from './tables.js';
-import { nestedFraming, type EdgeVariant } from './variants.js';
+import { endMarkerOf, nestedFraming, type EdgeVariant } from './variants.js';
 
 /** The body of a `Data` / `STOR` chunk. */
 export interface DataBody {
@@ -736,38 +741,36 @@ function elementsOf(array: string, variant: EdgeVariant, table: EngineTable): Co
 
 /**
  * An instance chunk of a structure the file does not define, kept as it is: `{ $marker, $raw }` (its
- * body's bytes, padding included). Any marker is accepted, as the file's own (a switch whose cases are
- * built for the markers met).
+ * body's bytes, padding included). Any marker is accepted, as the file's own: the chunk is declared by
+ * its parts (marker, u32 length and body, variant A's end marker), one codec for every marker.
  */
 function keptInstanceChunk(variant: EdgeVariant): Codec<Instance> {
   let codec = KEPT_INSTANCE.get(variant);
   if (codec !== undefined) return codec;
-  const framing = nestedFraming(variant);
-  const caseOf = (marker: string): Codec<Instance> =>
-    map(chunk(framing, marker, bytes('rest')), {
-      name: `keptInstance(${marker})`,
-      json: instanceJson,
-      decode: ({ body }): Instance => ({ $marker: marker, $raw: body }),
-      encode: (instance) => {
-        if (!(instance.$raw instanceof Uint8Array)) throw new Error('expected the kept bytes of an instance ($raw)');
-        return { id: marker, body: instance.$raw };
-      },
-    });
-  codec = switchOnDemand<string, string, Instance>(
-    fourcc({ alnum: true }),
-    { keys: () => [], build: caseOf },
+  const parts = struct(
     {
-      name: 'keptInstance',
-      select: (marker) => marker,
-      caseOf: (instance) => {
-        if (typeof instance !== 'object' || instance === null || typeof instance.$marker !== 'string')
-          throw new Error('an instance of a structure the file does not define is kept as { $marker, $raw }');
-        return instance.$marker;
-      },
-      json: instanceJson,
-      minSize: 8,
+      marker: fourcc({ alnum: true }),
+      body: sized(u32le, bytes('rest')),
+      end: (p: { marker: string }): AnyCodec => (variant === 'A' ? magic(endMarkerOf(p.marker)) : nothing),
     },
-  );
+    'keptInstance',
+  ) as unknown as Codec<{ marker: string; body: Uint8Array; end: string | undefined }>;
+  const notAligned = (length: number) => `an instance chunk's length ${length} is not a multiple of 4`;
+  codec = map(parts, {
+    name: 'keptInstance',
+    json: instanceJson,
+    decode: ({ marker, body }): Instance => {
+      if (body.length % 4 !== 0) throw new Error(notAligned(body.length));
+      return { $marker: marker, $raw: body };
+    },
+    encode: (instance) => {
+      const { $marker: marker, $raw: body } = instance;
+      if (typeof marker !== 'string' || !(body instanceof Uint8Array))
+        throw new Error('an instance of a structure the file does not define is kept as { $marker, $raw }');
+      if (body.length % 4 !== 0) throw new Error(notAligned(body.length));
+      return { marker, body, end: variant === 'A' ? endMarkerOf(marker) : undefined };
+    },
+  });
   KEPT_INSTANCE.set(variant, codec);
   return codec;
 }

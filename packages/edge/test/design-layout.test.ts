@@ -229,6 +229,36 @@ describe.each(DESIGN_VARIANTS)('design layout, variant %s', (variant, version) =
     expect(Buffer.from(encodeOrThrow(edgeSave, value)).equals(bytes)).toBe(true);
   });
 
+  test('a kept instance chunk that is not one is a DecodeError with path, offset and code', () => {
+    const adef = nested(nestedVariant, 'Adef', [...le32(1), ...str('ghosts'), ...str('ghost_t')]);
+    const fileWith = (instance: number[]) =>
+      writeFile(
+        version,
+        [
+          { marker: 'Stru', plain: new Uint8Array(0) },
+          { marker: 'Arry', plain: Uint8Array.from(pad4(adef)) },
+          { marker: 'Stor', plain: Uint8Array.from(pad4([...str('ghosts'), ...instance])) },
+        ],
+        SEED_PADDING,
+      );
+    // A length past the data.
+    const long = coreDecode(edgeSave, fileWith([...Buffer.from('ghst'), ...le32(64), 1, 2, 3, 4]));
+    expect(E.isLeft(long) && [long.left.code, long.left.path.includes('elements')]).toEqual(['short-read', true]);
+    // A length that is not a multiple of 4.
+    const odd = coreDecode(
+      edgeSave,
+      fileWith([...Buffer.from('ghst'), ...le32(2), 1, 2, ...(variant === 'A' ? [...Buffer.from('GHST')] : [])]),
+    );
+    expect(E.isLeft(odd) && odd.left.message).toMatch(/not a multiple of 4/);
+    if (variant === 'A') {
+      const wrongEnd = coreDecode(
+        edgeSave,
+        fileWith([...Buffer.from('ghst'), ...le32(4), 1, 2, 3, 4, ...Buffer.from('GHSX')]),
+      );
+      expect(E.isLeft(wrongEnd) && [wrongEnd.left.code, wrongEnd.left.offset > 0]).toEqual(['bad-magic', true]);
+    }
+  });
+
   describe('declared sizes are not storage sizes: the reader’s own tables decide', () => {
     // `thing_t` as EDGE's code would declare it: floats NUMERIC 4 (stored in 6), a vec2 NUMERIC 8
     // (stored in 12), an int NUMERIC 4 — and one field the user's table does not know (`extra`, 4).
