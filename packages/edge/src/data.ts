@@ -714,7 +714,7 @@ function elementsOf(array: string, variant: EdgeVariant, table: EngineTable): Co
         EDGE_DEFINITIONS,
         (defs) => {
           const def = defs.arrays.get(array);
-          if (def === undefined) throw new Error(`array ${array} has no Arry definition before its data`);
+          if (def === undefined) return undefinedArrayElements(array, counts.get(array) ?? 0, variant);
           const count = counts.get(array) ?? def.count;
           const schema = schemaFor(defs.structs, variant, table);
           const structDef = schema.structNamed(def.struct);
@@ -792,6 +792,22 @@ function undefinedStructElements(array: string, struct: string, count: number, v
         `array ${array} is of structure ${struct}, which the file does not define: its ${count} elements are kept as bytes`,
       );
     },
+  });
+}
+
+/**
+ * The elements of an array with no `Arry` definition before its data: as the seed treats a missing
+ * array, one of zero elements (read with a warning); elements to write for it are refused, since no
+ * definition says how many there are or of what.
+ */
+function undefinedArrayElements(array: string, count: number, variant: EdgeVariant) {
+  if (count > 0) throw new Error(`array ${array} has no Arry definition before its data`);
+  return withHooks(arrayOf(keptInstanceChunk(variant), 0), {
+    beforeRead: ({ reader }) =>
+      reader.warn(
+        'undefined-array',
+        `array ${array} has no Arry definition before its data: it is read as an array of no elements`,
+      ),
   });
 }
 

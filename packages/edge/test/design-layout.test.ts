@@ -229,6 +229,26 @@ describe.each(DESIGN_VARIANTS)('design layout, variant %s', (variant, version) =
     expect(Buffer.from(encodeOrThrow(edgeSave, value)).equals(bytes)).toBe(true);
   });
 
+  test('a STOR of an array with no ADEF is one of no elements (with a warning); elements for it are refused', () => {
+    const bytes = writeFile(
+      version,
+      [
+        { marker: 'Stru', plain: new Uint8Array(0) },
+        { marker: 'Arry', plain: new Uint8Array(0) },
+        { marker: 'Stor', plain: Uint8Array.from(pad4(str('missing'))) },
+      ],
+      SEED_PADDING,
+    );
+    const { value, warnings } = decoded(bytes);
+    expect(elementsOf(value, 'missing')).toEqual([]);
+    expect(warnings.map((w) => w.code)).toEqual(['undefined-array']);
+    expect(Buffer.from(encodeOrThrow(edgeSave, value)).equals(bytes)).toBe(true);
+    const stor = value.chunks[2] as { body: { value: { elements: Instance[] }; stored?: Uint8Array } };
+    stor.body.value.elements.push({ $marker: 'ghst', $raw: new Uint8Array(4) });
+    const refused = encode(edgeSave, value);
+    expect(E.isLeft(refused) && refused.left.message).toMatch(/array missing has no Arry definition/);
+  });
+
   test('a kept instance chunk that is not one is a DecodeError with path, offset and code', () => {
     const adef = nested(nestedVariant, 'Adef', [...le32(1), ...str('ghosts'), ...str('ghost_t')]);
     const fileWith = (instance: number[]) =>
