@@ -19,7 +19,7 @@ import {
 } from '@savekit/core';
 import { edgeString } from './primitives.js';
 import { thumbnail } from './thumbnail.js';
-import { nestedFraming, type EdgeVariant } from './variants.js';
+import { ordinaryFraming, type EdgeVariant } from './variants.js';
 
 /** `Vari`: a variable's name and its value, always text. */
 export const vari = struct({ name: edgeString, value: edgeString });
@@ -105,7 +105,7 @@ const cache = new Map<EdgeVariant, Codec<GlobEntry[]>>();
 export function globBody(variant: EdgeVariant): Codec<GlobEntry[]> {
   let codec = cache.get(variant);
   if (codec === undefined) {
-    codec = chunkList(nestedFraming(variant), globLumps);
+    codec = chunkList(ordinaryFraming(variant), globLumps);
     cache.set(variant, codec);
   }
   return codec;

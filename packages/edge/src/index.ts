@@ -12,6 +12,8 @@ export {
   endMarkerOf,
   lzoLayer,
   nestedFraming,
+  ordinaryFraming,
+  ordinaryMarker,
   storedLayers,
   topFraming,
   VARIANT_VERSIONS,

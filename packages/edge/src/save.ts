@@ -38,7 +38,7 @@ import { dataBody, type DataBody } from './data.js';
 import { arrayDef, DEFINITION_ORIGIN, ELEMENT_COUNTS, structDef } from './definitions.js';
 import { DESIGN_LUMPS, globBody, type GlobEntry } from './glob.js';
 import { tableFor, withReaderTables, type EngineTable, type TableStruct } from './tables.js';
-import { nestedFraming, storedLayers, topFraming, variantOf, type EdgeVariant } from './variants.js';
+import { nestedFraming, ordinaryFraming, storedLayers, topFraming, variantOf, type EdgeVariant } from './variants.js';
 
 /** The header's 4 padding bytes as the engine writes them. */
 export const ENGINE_HEADER_PADDING: Uint8Array = Uint8Array.of(0x1a, 0x0d, 0x0a, 0x00);
@@ -93,7 +93,7 @@ function topChunks(variant: EdgeVariant, table: EngineTable): Codec<TopChunk[]> 
         context.set(DEFINITION_ORIGIN, kept?.stored instanceof Uint8Array ? 'file' : 'new'),
       afterWrite: (_kept, { context }) => context.set(DEFINITION_ORIGIN, undefined),
     });
-  const nested = nestedFraming(variant);
+  const nested = ordinaryFraming(variant);
   const padded = <A>(codec: Codec<A>) => alignedBody(codec);
   const stru = definitionsOrContainer(padded(structDef), chunkList(nested, { Sdef: padded(structDef) }), 'Sdef');
   const arry = definitionsOrContainer(padded(arrayDef), chunkList(nested, { Adef: padded(arrayDef) }), 'Adef');

@@ -404,6 +404,31 @@ describe.each(DESIGN_VARIANTS)('design layout, variant %s', (variant, version) =
       expect(warning.path).toEqual(expect.arrayContaining(['chunks', 0, 0, 'body', 'marker']));
       expect(elementsOf(value, 'foos')).toEqual([{ n: 5 }]);
       expect(Buffer.from(encodeOrThrow(edgeSave, value)).equals(bytes)).toBe(true);
+      // Its JSON with the stored bytes (a dump) builds the same file; without them the definition is new.
+      expect(Buffer.from(encodeOrThrow(edgeSave, viaJson(value, true))).equals(bytes)).toBe(true);
+      const afresh = encode(edgeSave, viaJson(value, false));
+      expect(E.isLeft(afresh) && afresh.left.code).toBe('invalid-value');
+    });
+
+    test('an ordinary chunk that is not capitalised is read with a warning at its marker, and kept', () => {
+      const file = writeFile(
+        version,
+        [
+          {
+            marker: 'Glob',
+            plain: Uint8Array.from(nested(nestedVariant, 'WHER', [...str('G'), ...str('L'), ...le32(0), ...le32(1)])),
+          },
+          { marker: 'xtra', plain: Uint8Array.of(1, 2, 3, 4) },
+        ],
+        SEED_PADDING,
+      );
+      const { value, warnings } = decoded(file);
+      expect(warnings.map((w) => [w.code, w.message.match(/"(\w+)"/)?.[1], w.path.slice(-1)[0]])).toEqual([
+        ['marker-case', 'WHER', 'id'],
+        ['marker-case', 'xtra', 'id'],
+      ]);
+      expect(value.chunks.map((c) => c.id)).toEqual(['Glob', 'xtra']);
+      expect(Buffer.from(encodeOrThrow(edgeSave, value)).equals(file)).toBe(true);
     });
 
     test('a new definition that breaks them is refused on encode, with a code and a path', () => {
