@@ -15,13 +15,20 @@ import {
   fallback,
   fourcc,
   fromContext,
+  fromHex,
+  toHex,
   lazy,
+  magic,
   map,
+  nothing,
+  sized,
   struct,
+  u32le,
   switchOnDemand,
   withHooks,
   type ChunkFraming,
   type WriteHookContext,
+  type AnyCodec,
   type Codec,
   type KnownChunk,
   type Warning,
@@ -44,7 +51,7 @@ import { ELEMENT_COUNTS } from './definitions.js';
 import { edgeString } from './primitives.js';
 import { indexRef } from './references.js';
 import { knownField, knownStructs, numericBySize, type EngineTable } from './tables.js';
-import { nestedFraming, type EdgeVariant } from './variants.js';
+import { endMarkerOf, nestedFraming, type EdgeVariant } from './variants.js';
 
 /** The body of a `Data` / `STOR` chunk. */
 export interface DataBody {
@@ -154,14 +161,24 @@ class Schema {
           offset: place.offset,
           message: `structure ${def.name} is not known to this reader; its fields are read as the file declares them`,
         });
-      const fields: KnownField[] = [...(base?.fields ?? [])];
+      // The reader's own table decides how a field it knows is stored, whatever size the file declares
+      // (the engine declares a float NUMERIC 4 and writes 6 bytes; a vec2 8 and 12, a vec3 12 and 18):
+      // the declaration only serves fields the reader does not know (the seed's "Structure Tables").
+      const declaredOf = new Map(def.fields.map((f) => [f.name, f]));
+      const asDeclared = (k: KnownField): KnownField => {
+        const f = declaredOf.get(k.name);
+        return f !== undefined && f.kind === 'numeric' && k.kind === 'numeric' && f.size !== k.size
+          ? { ...k, size: f.size }
+          : k;
+      };
+      const fields: KnownField[] = (base?.fields ?? []).map(asDeclared);
       const names = new Set(fields.map((k) => k.name));
       for (const [at, f] of def.fields.entries()) {
         if (names.has(f.name)) continue;
         names.add(f.name);
         const other = knownField(def.name, f.name, f.kind);
         if (other !== undefined) {
-          fields.push(other);
+          fields.push(asDeclared(other));
           continue;
         }
         if (base !== undefined)
@@ -451,7 +468,56 @@ function nestedChunk(schema: Schema, structName: string, codec: Codec<Instance>)
   });
 }
 
-const instanceJson = t.UnknownRecord as unknown as t.Type<Instance, unknown, unknown>;
+/** A plain object (not an array, not bytes). */
+const isPlainObject = (u: unknown): u is Record<string, unknown> =>
+  typeof u === 'object' && u !== null && !Array.isArray(u) && !ArrayBuffer.isView(u);
+
+/** Bytes in JSON: `{ "$hex": "0a0b…" }` (an instance's `$raw`, `$pad`, a field of an odd declared size). */
+const isHexObject = (u: unknown): u is { $hex: string } =>
+  isPlainObject(u) && typeof u.$hex === 'string' && Object.keys(u).length === 1;
+
+/**
+ * A copy of `root` with every leaf `replace` recognises replaced (a work list, no recursion: a
+ * document's depth is the file's). Objects keep their key order; other leaves are kept as they are.
+ */
+function replaceLeaves(root: unknown, replace: (value: unknown) => { value: unknown } | undefined): unknown {
+  const out: { root?: unknown } = {};
+  const work: Array<[unknown, Record<string | number, unknown>, string | number]> = [[root, out, 'root']];
+  for (let item = work.pop(); item !== undefined; item = work.pop()) {
+    const [value, parent, key] = item;
+    const replaced = replace(value);
+    if (replaced !== undefined) parent[key] = replaced.value;
+    else if (Array.isArray(value)) {
+      const copy: unknown[] = new Array(value.length);
+      parent[key] = copy;
+      for (let i = value.length - 1; i >= 0; i--) work.push([value[i], copy as unknown as Record<number, unknown>, i]);
+    } else if (isPlainObject(value)) {
+      const copy: Record<string, unknown> = {};
+      parent[key] = copy;
+      const keys = Object.keys(value);
+      for (const k of keys) copy[k] = undefined; // the order of the keys, filled in below
+      for (let i = keys.length - 1; i >= 0; i--) work.push([value[keys[i]!], copy, keys[i]!]);
+    } else parent[key] = value;
+  }
+  return out.root;
+}
+
+/** An instance's JSON form: as it is, with bytes as `{ $hex }` (so `$raw` and `$pad` survive a dump and a build). */
+const instanceJson = new t.Type<Instance, unknown, unknown>(
+  'Instance',
+  (u): u is Instance => isPlainObject(u),
+  (u, c) =>
+    isPlainObject(u)
+      ? t.success(
+          replaceLeaves(u, (v) => {
+            if (!isHexObject(v)) return undefined;
+            const bytes = fromHex(v.$hex);
+            return bytes === undefined ? undefined : { value: bytes };
+          }) as Instance,
+        )
+      : t.failure(u, c, 'expected an instance (an object of field values)'),
+  (a) => replaceLeaves(a, (v) => (v instanceof Uint8Array ? { value: { $hex: toHex(v) } } : undefined)),
+);
 
 /**
  * A structure-instance chunk: marker, length, the field values, padding (and `MARKER` in variant A)
@@ -633,7 +699,7 @@ const arrayName = map(edgeString, {
   is: (u): u is string => typeof u === 'string',
 });
 
-const elementsJson = t.array(t.UnknownRecord) as unknown as t.Type<Instance[], unknown, unknown>;
+const elementsJson = t.array(instanceJson) as unknown as t.Type<Instance[], unknown, unknown>;
 
 /**
  * The elements of array `array`, as the definitions before them say: its `Arry` chunk gives the
@@ -648,12 +714,11 @@ function elementsOf(array: string, variant: EdgeVariant, table: EngineTable): Co
         EDGE_DEFINITIONS,
         (defs) => {
           const def = defs.arrays.get(array);
-          if (def === undefined) throw new Error(`array ${array} has no Arry definition before its data`);
+          if (def === undefined) return undefinedArrayElements(array, counts.get(array) ?? 0, variant);
           const count = counts.get(array) ?? def.count;
           const schema = schemaFor(defs.structs, variant, table);
           const structDef = schema.structNamed(def.struct);
-          if (structDef === undefined)
-            throw new Error(`array ${array} is of structure ${def.struct}, which has no Stru definition`);
+          if (structDef === undefined) return undefinedStructElements(array, def.struct, count, variant);
           // Built once the decode's budget is known (reconciling the definitions is charged to it).
           const element = lazy(() => schema.instanceChunk(structDef));
           return withHooks(arrayOf(element, count), {
@@ -672,6 +737,78 @@ function elementsOf(array: string, variant: EdgeVariant, table: EngineTable): Co
       ),
     { json: elementsJson, name: 'elements' },
   );
+}
+
+/**
+ * An instance chunk of a structure the file does not define, kept as it is: `{ $marker, $raw }` (its
+ * body's bytes, padding included). Any marker is accepted, as the file's own: the chunk is declared by
+ * its parts (marker, u32 length and body, variant A's end marker), one codec for every marker.
+ */
+function keptInstanceChunk(variant: EdgeVariant): Codec<Instance> {
+  let codec = KEPT_INSTANCE.get(variant);
+  if (codec !== undefined) return codec;
+  const parts = struct(
+    {
+      marker: fourcc({ alnum: true }),
+      body: sized(u32le, bytes('rest')),
+      end: (p: { marker: string }): AnyCodec => (variant === 'A' ? magic(endMarkerOf(p.marker)) : nothing),
+    },
+    'keptInstance',
+  ) as unknown as Codec<{ marker: string; body: Uint8Array; end: string | undefined }>;
+  const notAligned = (length: number) => `an instance chunk's length ${length} is not a multiple of 4`;
+  codec = map(parts, {
+    name: 'keptInstance',
+    json: instanceJson,
+    decode: ({ marker, body }): Instance => {
+      if (body.length % 4 !== 0) throw new Error(notAligned(body.length));
+      return { $marker: marker, $raw: body };
+    },
+    encode: (instance) => {
+      const { $marker: marker, $raw: body } = instance;
+      if (typeof marker !== 'string' || !(body instanceof Uint8Array))
+        throw new Error('an instance of a structure the file does not define is kept as { $marker, $raw }');
+      if (body.length % 4 !== 0) throw new Error(notAligned(body.length));
+      return { marker, body, end: variant === 'A' ? endMarkerOf(marker) : undefined };
+    },
+  });
+  KEPT_INSTANCE.set(variant, codec);
+  return codec;
+}
+
+const KEPT_INSTANCE = new Map<EdgeVariant, Codec<Instance>>();
+
+/**
+ * The elements of an array whose structure the file does not define. With none, nothing is missing
+ * (the seed: an unknown structure is "no problem"); with some, their fields cannot be told apart, so
+ * each instance is kept as its chunk's bytes, with a warning at the elements.
+ */
+function undefinedStructElements(array: string, struct: string, count: number, variant: EdgeVariant) {
+  return withHooks(arrayOf(keptInstanceChunk(variant), count), {
+    beforeRead: ({ reader }) => {
+      if (count === 0) return;
+      reader.claim(count, 8, `array ${array}: ${count} elements`);
+      reader.warn(
+        'undefined-struct-kept-raw',
+        `array ${array} is of structure ${struct}, which the file does not define: its ${count} elements are kept as bytes`,
+      );
+    },
+  });
+}
+
+/**
+ * The elements of an array with no `Arry` definition before its data: as the seed treats a missing
+ * array, one of zero elements (read with a warning); elements to write for it are refused, since no
+ * definition says how many there are or of what.
+ */
+function undefinedArrayElements(array: string, count: number, variant: EdgeVariant) {
+  if (count > 0) throw new Error(`array ${array} has no Arry definition before its data`);
+  return withHooks(arrayOf(keptInstanceChunk(variant), 0), {
+    beforeRead: ({ reader }) =>
+      reader.warn(
+        'undefined-array',
+        `array ${array} has no Arry definition before its data: it is read as an array of no elements`,
+      ),
+  });
 }
 
 /** The `Data` body codec for a variant and a release table. */

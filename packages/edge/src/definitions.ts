@@ -64,22 +64,59 @@ function name(what: string): Codec<string> {
   });
 }
 
-/** A structure marker names its instances' chunks: exactly four letters or digits. */
+/** A structure marker names its instances' chunks: exactly four letters or digits (the engine's check). */
 const MARKER = /^[0-9A-Za-z]{4}$/;
+/** The seed's rule: a structure marker "must have length 4 and be lowercase" (ordinary chunks are capitalised). */
+const LOWERCASE_MARKER = /^[0-9a-z]{4}$/;
 
-const markerName = map(name('the structure marker'), {
+/**
+ * Where the definitions being written come from: `'file'` while a top-level chunk that still carries
+ * the bytes it was read from is written (a definition read from a file is written back as it was),
+ * `'new'` for one built afresh; unset while decoding.
+ */
+export const DEFINITION_ORIGIN: ContextKey<'file' | 'new' | undefined> = contextKey<'file' | 'new' | undefined>(
+  'EDGE definition origin',
+  () => undefined,
+);
+
+const notAlnum = (marker: unknown) => `the structure marker ${JSON.stringify(marker)} is not four letters or digits`;
+const notLowercase = (marker: unknown) =>
+  `the structure marker ${JSON.stringify(marker)} is not lowercase: structure markers are four lowercase letters or digits, ordinary chunks are capitalised`;
+
+/** A marker as a file may hold it: four letters or digits; one that is not lowercase is read with a warning. */
+const markerAsRead = withHooks(
+  map(name('the structure marker'), {
+    name: 'marker',
+    model: () => fourcc({ alnum: true }), // its values, for tools
+    decode: (marker) => {
+      if (!MARKER.test(marker)) throw new Error(notAlnum(marker));
+      return marker;
+    },
+    encode: (marker) => {
+      if (typeof marker !== 'string' || !MARKER.test(marker)) throw new Error(notAlnum(marker));
+      return marker;
+    },
+  }),
+  {
+    afterRead: (marker, { reader }) => {
+      // The marker's string took its tag, length and four bytes.
+      if (!LOWERCASE_MARKER.test(marker)) reader.warn('marker-case', notLowercase(marker), reader.pos - 7);
+    },
+  },
+);
+
+/** A marker of a definition written afresh: the seed's rule holds. */
+const markerAsNew = withHooks(markerAsRead, {
+  beforeWrite: (marker, { writer }) => {
+    if (typeof marker === 'string' && MARKER.test(marker) && !LOWERCASE_MARKER.test(marker))
+      throw writer.error('invalid-value', notLowercase(marker));
+  },
+});
+
+const markerName = fromContext(DEFINITION_ORIGIN, (origin) => (origin === 'new' ? markerAsNew : markerAsRead), {
+  json: markerAsRead.json,
   name: 'marker',
-  model: () => fourcc({ alnum: true }), // its values, for tools
-  decode: (marker) => {
-    if (!MARKER.test(marker))
-      throw new Error(`the structure marker ${JSON.stringify(marker)} is not four letters or digits`);
-    return marker;
-  },
-  encode: (marker) => {
-    if (typeof marker !== 'string' || !MARKER.test(marker))
-      throw new Error(`the structure marker ${JSON.stringify(marker)} is not four letters or digits`);
-    return marker;
-  },
+  minSize: markerAsRead.minSize,
 });
 
 /** The kind byte, as the kind's name. */

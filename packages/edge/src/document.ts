@@ -5,11 +5,11 @@
  *
  * @module
  */
-import { isRawChunk, type KnownChunk, type Kept, type RawChunk } from '@savekit/core';
+import { isRawChunk, type KnownChunk, type Kept, type Raw, type RawChunk } from '@savekit/core';
 import { plural } from '@savekit/core/kit';
 import type { ArrayDef, Instance, StructDef } from '@savekit/core/schema';
 import type { DataBody } from './data.js';
-import type { GlobEntry } from './glob.js';
+import { isRawLump, type GlobEntry } from './glob.js';
 import type { EdgeSave, TopChunk } from './save.js';
 import type { Thumbnail } from './thumbnail.js';
 import { VARIANT_VERSIONS, variantOf, type EdgeVariant } from './variants.js';
@@ -39,8 +39,9 @@ export function globEntries(save: EdgeSave): GlobEntry[] {
 /** The lump with this marker, decoded, if the `Glob` has one. */
 export function globLump<
   M extends 'Vari' | 'Wads' | 'View' | 'Wher' | 'When' | 'Skil' | 'Desc' | 'Wdck' | 'Lvck' | 'Dfck',
->(save: EdgeSave, marker: M): Extract<GlobEntry, { id: M; body: unknown }>['body'] | undefined {
-  const entry = globEntries(save).find((e) => e.id === marker && !isRawChunk(e));
+>(save: EdgeSave, marker: M): Exclude<Extract<GlobEntry, { id: M; body: unknown }>['body'], Raw> | undefined {
+  // A lump kept as bytes (it did not read) is not the lump's value.
+  const entry = globEntries(save).find((e) => e.id === marker && !isRawChunk(e) && !isRawLump(e.body));
   // biome-ignore lint/suspicious/noExplicitAny: TypeScript cannot relate any narrower cast to the return type, an indexed access on a union filtered by the generic M
   return entry === undefined ? undefined : (entry as { body: any }).body;
 }
@@ -48,7 +49,8 @@ export function globLump<
 /** Every `Vari` variable, name → value text, in file order. */
 export function variables(save: EdgeSave): Map<string, string | null> {
   const out = new Map<string, string | null>();
-  for (const e of globEntries(save)) if (e.id === 'Vari' && !isRawChunk(e)) out.set(String(e.body.name), e.body.value);
+  for (const e of globEntries(save))
+    if (e.id === 'Vari' && !isRawChunk(e) && !isRawLump(e.body)) out.set(String(e.body.name), e.body.value);
   return out;
 }
 
@@ -63,7 +65,7 @@ export function variable(save: EdgeSave, name: string): string | null | undefine
  */
 export function setVariable(save: EdgeSave, name: string, value: string | null): void {
   const entries = globEntries(save);
-  const existing = entries.find((e) => e.id === 'Vari' && !isRawChunk(e) && e.body.name === name);
+  const existing = entries.find((e) => e.id === 'Vari' && !isRawChunk(e) && !isRawLump(e.body) && e.body.name === name);
   if (existing !== undefined && !isRawChunk(existing)) (existing.body as { value: string | null }).value = value;
   else if (known(save, 'Glob').length > 0) entries.push({ id: 'Vari', body: { name, value } });
   else throw new Error('the save has no Glob chunk');

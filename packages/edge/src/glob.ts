@@ -5,10 +5,21 @@
  *
  * @module
  */
-import { array, chunkList, i32le, struct, u32le, type ChunkEntry, type Codec } from '@savekit/core';
+import {
+  array,
+  chunkList,
+  i32le,
+  orRaw,
+  struct,
+  u32le,
+  withHooks,
+  type ChunkEntry,
+  type Codec,
+  type Raw,
+} from '@savekit/core';
 import { edgeString } from './primitives.js';
 import { thumbnail } from './thumbnail.js';
-import { nestedFraming, type EdgeVariant } from './variants.js';
+import { ordinaryFraming, type EdgeVariant } from './variants.js';
 
 /** `Vari`: a variable's name and its value, always text. */
 export const vari = struct({ name: edgeString, value: edgeString });
@@ -46,19 +57,44 @@ export const dfck = struct({
   weapons: countCrc,
 });
 
-/** Every lump a `Glob` may hold, by marker. */
+/**
+ * A lump read as `codec`, or — when its body is shaped otherwise (too short, a field that does not
+ * read, more than padding left over) — kept as `{ $raw }` with a warning, so one odd lump does not
+ * sink the file (the engine layout keeps unknown chunks the same way).
+ */
+export function lumpOrRaw<A>(marker: string, codec: Codec<A>): Codec<A | Raw> {
+  const whole = withHooks(codec, {
+    afterRead: (_value, { reader }) => {
+      const left = reader.end - reader.pos;
+      if (left >= 4) throw reader.error('trailing-bytes', `${left} bytes are left after the ${marker} lump's fields`);
+    },
+  });
+  return orRaw(whole, {
+    warning: {
+      code: 'lump-kept-raw',
+      message: (error) =>
+        `the ${marker} lump is not shaped as this reader expects (${error.message}); it is kept as bytes`,
+    },
+  });
+}
+
+/** Every lump a `Glob` may hold, by marker; each one that does not read is kept as `{ $raw }` with a warning. */
 export const globLumps = {
-  Vari: vari,
-  Wads: wads,
-  View: thumbnail,
-  Wher: wher,
-  When: when,
-  Skil: skil,
-  Desc: desc,
-  Wdck: wdck,
-  Lvck: lvck,
-  Dfck: dfck,
+  Vari: lumpOrRaw('Vari', vari),
+  Wads: lumpOrRaw('Wads', wads),
+  View: lumpOrRaw('View', thumbnail),
+  Wher: lumpOrRaw('Wher', wher),
+  When: lumpOrRaw('When', when),
+  Skil: lumpOrRaw('Skil', skil),
+  Desc: lumpOrRaw('Desc', desc),
+  Wdck: lumpOrRaw('Wdck', wdck),
+  Lvck: lumpOrRaw('Lvck', lvck),
+  Dfck: lumpOrRaw('Dfck', dfck),
 } as const;
+
+/** Whether a lump's body is one kept as bytes (see {@link lumpOrRaw}). */
+export const isRawLump = (body: unknown): body is Raw =>
+  typeof body === 'object' && body !== null && (body as Raw).$raw instanceof Uint8Array;
 
 /** The lumps the design doc's `Glob` has and the engine's does not. */
 export const DESIGN_LUMPS: ReadonlyArray<string> = ['Wher', 'When', 'Skil', 'Desc', 'Wdck', 'Lvck', 'Dfck'];
@@ -69,7 +105,7 @@ const cache = new Map<EdgeVariant, Codec<GlobEntry[]>>();
 export function globBody(variant: EdgeVariant): Codec<GlobEntry[]> {
   let codec = cache.get(variant);
   if (codec === undefined) {
-    codec = chunkList(nestedFraming(variant), globLumps);
+    codec = chunkList(ordinaryFraming(variant), globLumps);
     cache.set(variant, codec);
   }
   return codec;

@@ -12,6 +12,8 @@ export {
   endMarkerOf,
   lzoLayer,
   nestedFraming,
+  ordinaryFraming,
+  ordinaryMarker,
   storedLayers,
   topFraming,
   VARIANT_VERSIONS,
@@ -21,7 +23,7 @@ export {
   zlibOrStoredLayer,
   type EdgeVariant,
 } from './variants.js';
-export { arrayDef, fieldDef, FIELD_KIND_CODES, structDef } from './definitions.js';
+export { arrayDef, DEFINITION_ORIGIN, fieldDef, FIELD_KIND_CODES, structDef } from './definitions.js';
 export { dataBody, type DataBody } from './data.js';
 export {
   countCrc,
@@ -30,6 +32,8 @@ export {
   dfck,
   globBody,
   globLumps,
+  isRawLump,
+  lumpOrRaw,
   lvck,
   skil,
   vari,
@@ -81,19 +85,25 @@ export {
   TABLE_135,
   TABLE_CLASSIC,
   tableFor,
+  tableStruct,
+  withReaderTables,
   type EngineTable,
   type FieldEncoding,
   type TableField,
   type TableStruct,
 } from './tables.js';
 export {
+  decode,
   DESIGN_HEADER_PADDING,
   edgeSave,
+  edgeSaveWith,
   ENGINE_HEADER_PADDING,
   layoutOf,
   nestedChunk,
   type ArryBody,
+  type EdgeDecodeOptions,
   type EdgeLayout,
+  type EdgeReadOptions,
   type EdgeSave,
   type StruBody,
   type TopChunk,

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { Either } from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import {
   adler32,
@@ -11,11 +12,13 @@ import {
   bytes,
   checksum,
   chunk,
+  decode as decodeWith,
   chunkList,
   fourcc,
   isRawChunk,
   magic,
   map,
+  remaining,
   struct,
   switchOn,
   transformKeeping,
@@ -23,16 +26,19 @@ import {
   withArrayIndexes,
   withHooks,
   type Codec,
+  type DecodeError,
+  type DecodeOptions,
+  type Decoded,
   type Kept,
   type KnownChunk,
   type RawChunk,
 } from '@savekit/core';
 import type { ArrayDef, StructDef } from '@savekit/core/schema';
 import { dataBody, type DataBody } from './data.js';
-import { arrayDef, ELEMENT_COUNTS, structDef } from './definitions.js';
+import { arrayDef, DEFINITION_ORIGIN, ELEMENT_COUNTS, structDef } from './definitions.js';
 import { DESIGN_LUMPS, globBody, type GlobEntry } from './glob.js';
-import { tableFor, type EngineTable } from './tables.js';
-import { nestedFraming, storedLayers, topFraming, variantOf, type EdgeVariant } from './variants.js';
+import { tableFor, withReaderTables, type EngineTable, type TableStruct } from './tables.js';
+import { nestedFraming, ordinaryFraming, storedLayers, topFraming, variantOf, type EdgeVariant } from './variants.js';
 
 /** The header's 4 padding bytes as the engine writes them. */
 export const ENGINE_HEADER_PADDING: Uint8Array = Uint8Array.of(0x1a, 0x0d, 0x0a, 0x00);
@@ -79,14 +85,28 @@ function topChunks(variant: EdgeVariant, table: EngineTable): Codec<TopChunk[]> 
   // Files come from miniLZO 1.06, zlib or miniz builds, whose bytes ours rarely equal: every chunk keeps
   // its stored bytes, so decoding never compresses anything just to compare.
   const keep = <A>(codec: Codec<A>) => transformKeeping(codec, { decodedLength: u32le, keep: 'always' }, ...layers);
-  const nested = nestedFraming(variant);
+  // A definition chunk that still carries the bytes it was read from is written back as it was; one
+  // without them is new, and the seed's marker rules hold for it (see DEFINITION_ORIGIN).
+  const keepDefinitions = <A>(codec: Codec<A>) =>
+    withHooks(keep(codec), {
+      beforeWrite: (kept, { context }) =>
+        context.set(DEFINITION_ORIGIN, kept?.stored instanceof Uint8Array ? 'file' : 'new'),
+      afterWrite: (_kept, { context }) => context.set(DEFINITION_ORIGIN, undefined),
+    });
+  const nested = ordinaryFraming(variant);
   const padded = <A>(codec: Codec<A>) => alignedBody(codec);
   const stru = definitionsOrContainer(padded(structDef), chunkList(nested, { Sdef: padded(structDef) }), 'Sdef');
   const arry = definitionsOrContainer(padded(arrayDef), chunkList(nested, { Adef: padded(arrayDef) }), 'Adef');
   const data = dataBody(variant, table);
   const list = chunkList(
     topFraming(variant),
-    { Glob: keep(globBody(variant)), Stru: keep(stru), Arry: keep(arry), Data: keep(data), Stor: keep(data) },
+    {
+      Glob: keep(globBody(variant)),
+      Stru: keepDefinitions(stru),
+      Arry: keepDefinitions(arry),
+      Data: keep(data),
+      Stor: keep(data),
+    },
     { until: ['ENDE'] },
   );
   return withReferences(list as unknown as Codec<TopChunk[]>);
@@ -101,7 +121,7 @@ function definitionsOrContainer<D extends object, C extends unknown[]>(
   container: Codec<C>,
   marker: string,
 ): Codec<D | C> {
-  return switchOn(
+  const either = switchOn(
     fourcc(),
     { design: container, engine: single },
     {
@@ -109,6 +129,17 @@ function definitionsOrContainer<D extends object, C extends unknown[]>(
       select: (first) => (first === marker ? 'design' : 'engine'),
       // A definition is a record, never an array: an array is the container's chunk list.
       caseOf: (value) => (Array.isArray(value) ? 'design' : 'engine'),
+    },
+  ) as Codec<D | C>;
+  // An empty area (a save with no definitions: variant A stores `11 00 00`, C stores nothing) has no
+  // marker to look at: it is the draft's container, holding no chunks.
+  return switchOn(
+    remaining(),
+    { empty: container, some: either },
+    {
+      name: either.name,
+      select: (left) => (left === 0 ? 'empty' : 'some'),
+      caseOf: (value) => (Array.isArray(value) && value.length === 0 ? 'empty' : 'some'),
     },
   ) as Codec<D | C>;
 }
@@ -168,93 +199,98 @@ interface StoredFile {
   magicAgain: 'EdgeSave';
 }
 
+/** The chunk-list codecs of the built-in tables, by variant and release. */
 const fileCodecs = new Map<string, Codec<TopChunk[]>>();
 
-function chunksFor(version: number): Codec<TopChunk[]> {
+/** The chunk list of a version, read with the reader's own tables in front of the release's. */
+function chunksFor(version: number, tables: ReadonlyArray<TableStruct>, cache: Map<string, Codec<TopChunk[]>>) {
   const variant = variantOf(version);
-  const table = tableFor(version);
+  const table = withReaderTables(tableFor(version), tables);
   const key = `${variant}:${table.release}`;
-  let codec = fileCodecs.get(key);
+  let codec = cache.get(key);
   if (codec === undefined) {
     codec = topChunks(variant, table);
-    fileCodecs.set(key, codec);
+    cache.set(key, codec);
   }
   return codec;
 }
 
-const storedFile: Codec<StoredFile> = checksum(
-  struct({
-    magic: magic('EdgeSave'),
-    padding: bytes(4),
-    version: u32le,
-    chunks: (p: { version: number }) => chunksFor(p.version),
-    end: magic('ENDE'),
-    magicAgain: magic('EdgeSave'),
-  }),
-  { algorithm: adler32, stored: u32le, covers: 'window' },
-) as unknown as Codec<StoredFile>;
+/** The stored file of a set of reader tables (none: the built-in release tables). */
+function storedFileOf(chunksOf: (version: number) => Codec<TopChunk[]>): Codec<StoredFile> {
+  return checksum(
+    struct({
+      magic: magic('EdgeSave'),
+      padding: bytes(4),
+      version: u32le,
+      chunks: (p: { version: number }) => chunksOf(p.version),
+      end: magic('ENDE'),
+      magicAgain: magic('EdgeSave'),
+    }),
+    { algorithm: adler32, stored: u32le, covers: 'window' },
+  ) as unknown as Codec<StoredFile>;
+}
 
-const topChunkJson = (version: number) => chunksFor(version).json;
-
-const saveJson = new t.Type<EdgeSave, unknown, unknown>(
-  'EdgeSave',
-  (u): u is EdgeSave =>
-    typeof u === 'object' &&
-    u !== null &&
-    typeof (u as EdgeSave).version === 'number' &&
-    Array.isArray((u as EdgeSave).chunks),
-  (u, c) => {
-    const head = t
-      .type({
-        variant: t.keyof({ A: null, B: null, C: null, D: null }),
-        layout: t.keyof({ engine: null, design: null }),
-        version: t.Int,
-      })
-      .validate(u, c);
-    if (head._tag === 'Left') return head;
-    const o = u as Record<string, unknown>;
-    const padding = bytes(4).json.validate(o.padding, [
-      ...c,
-      { key: 'padding', type: bytes(4).json, actual: o.padding },
-    ]);
-    if (padding._tag === 'Left') return padding;
-    const version = head.right.version;
-    if (version < 0 || version > 0xffffffff) return t.failure(u, c, `version ${version} does not fit 32 bits`);
-    const chunksType = topChunkJson(version);
-    const chunks = chunksType.validate(o.chunks, [...c, { key: 'chunks', type: chunksType, actual: o.chunks }]);
-    if (chunks._tag === 'Left') return chunks;
-    // A known chunk's body is its value and, while unchanged, its stored bytes: anything else would be
-    // dropped on write.
-    const given = o.chunks as ReadonlyArray<unknown>;
-    for (const [i, chunk] of chunks.right.entries()) {
-      if (isRawChunk(chunk)) continue;
-      // The input's own keys (a `__proto__` key of parsed JSON is an own property there).
-      const body = (given[i] as { body?: unknown } | undefined)?.body;
-      if (typeof body !== 'object' || body === null) continue;
-      const extra = Object.keys(body).find((key) => key !== 'value' && key !== 'stored');
-      if (extra !== undefined)
-        return t.failure(
-          u,
-          [...c, { key: 'chunks', type: chunksType, actual: o.chunks }],
-          `chunks[${i}].body has an unknown property ${JSON.stringify(extra)}`,
-        );
-    }
-    return t.success({
-      variant: head.right.variant,
-      layout: head.right.layout,
-      version,
-      padding: padding.right,
-      chunks: chunks.right,
-    });
-  },
-  (a) => ({
-    variant: a.variant,
-    layout: a.layout,
-    version: a.version,
-    padding: bytes(4).json.encode(a.padding),
-    chunks: topChunkJson(a.version).encode(a.chunks),
-  }),
-);
+function saveJsonOf(topChunkJson: (version: number) => t.Type<TopChunk[], unknown, unknown>) {
+  return new t.Type<EdgeSave, unknown, unknown>(
+    'EdgeSave',
+    (u): u is EdgeSave =>
+      typeof u === 'object' &&
+      u !== null &&
+      typeof (u as EdgeSave).version === 'number' &&
+      Array.isArray((u as EdgeSave).chunks),
+    (u, c) => {
+      const head = t
+        .type({
+          variant: t.keyof({ A: null, B: null, C: null, D: null }),
+          layout: t.keyof({ engine: null, design: null }),
+          version: t.Int,
+        })
+        .validate(u, c);
+      if (head._tag === 'Left') return head;
+      const o = u as Record<string, unknown>;
+      const padding = bytes(4).json.validate(o.padding, [
+        ...c,
+        { key: 'padding', type: bytes(4).json, actual: o.padding },
+      ]);
+      if (padding._tag === 'Left') return padding;
+      const version = head.right.version;
+      if (version < 0 || version > 0xffffffff) return t.failure(u, c, `version ${version} does not fit 32 bits`);
+      const chunksType = topChunkJson(version);
+      const chunks = chunksType.validate(o.chunks, [...c, { key: 'chunks', type: chunksType, actual: o.chunks }]);
+      if (chunks._tag === 'Left') return chunks;
+      // A known chunk's body is its value and, while unchanged, its stored bytes: anything else would be
+      // dropped on write.
+      const given = o.chunks as ReadonlyArray<unknown>;
+      for (const [i, chunk] of chunks.right.entries()) {
+        if (isRawChunk(chunk)) continue;
+        // The input's own keys (a `__proto__` key of parsed JSON is an own property there).
+        const body = (given[i] as { body?: unknown } | undefined)?.body;
+        if (typeof body !== 'object' || body === null) continue;
+        const extra = Object.keys(body).find((key) => key !== 'value' && key !== 'stored');
+        if (extra !== undefined)
+          return t.failure(
+            u,
+            [...c, { key: 'chunks', type: chunksType, actual: o.chunks }],
+            `chunks[${i}].body has an unknown property ${JSON.stringify(extra)}`,
+          );
+      }
+      return t.success({
+        variant: head.right.variant,
+        layout: head.right.layout,
+        version,
+        padding: padding.right,
+        chunks: chunks.right,
+      });
+    },
+    (a) => ({
+      variant: a.variant,
+      layout: a.layout,
+      version: a.version,
+      padding: bytes(4).json.encode(a.padding),
+      chunks: topChunkJson(a.version).encode(a.chunks),
+    }),
+  );
+}
 
 /**
  * An EDGE savegame file, every variant and both layouts. Decoding checks the Adler-32 trailer (a
@@ -263,41 +299,98 @@ const saveJson = new t.Type<EdgeSave, unknown, unknown>(
  * others keep their stored bytes. The document is the file seen with its variant and layout, which
  * follow from the version and the chunks.
  */
-export const edgeSave: Codec<EdgeSave> = map(storedFile, {
-  name: 'edgeSave',
-  json: saveJson,
-  is: saveJson.is,
-  decode: (file): EdgeSave => ({
-    variant: variantOf(file.version),
-    layout: layoutOf(file.chunks),
-    version: file.version,
-    padding: file.padding,
-    chunks: file.chunks,
-  }),
-  encode: (save): StoredFile => {
-    if (typeof save !== 'object' || save === null || !Array.isArray(save.chunks))
-      throw new Error('expected an EDGE save document');
-    if (!Number.isInteger(save.version) || save.version < 0 || save.version > 0xffffffff)
-      throw new Error(`version ${String(save.version)} does not fit 32 bits`);
-    const variant = variantOf(save.version);
-    if (save.variant !== variant)
-      throw new Error(
-        `variant ${save.variant} does not match version 0x${save.version.toString(16)} (variant ${variant}); set the version to change variant (see convertVariant)`,
-      );
-    const layout = layoutOf(save.chunks);
-    if (save.layout !== layout)
-      throw new Error(`layout ${save.layout} does not match the chunks, which follow the ${layout} layout`);
-    return {
-      magic: 'EdgeSave',
-      padding: save.padding,
-      version: save.version,
-      chunks: save.chunks,
-      end: 'ENDE',
-      magicAgain: 'EdgeSave',
-    };
-  },
-});
+export const edgeSave: Codec<EdgeSave> = saveCodec((version) => chunksFor(version, [], fileCodecs), 'edgeSave');
+
+/** Options of {@link edgeSaveWith} and {@link decode}. */
+export interface EdgeReadOptions {
+  /**
+   * The reader's own structure tables (see {@link tableStruct}): for each structure named here, how
+   * each of its fields is really stored — the seed's "Structure Tables". They take the place of the
+   * release's table for a structure of the same name and add structures it lacks (a mod's, a port's, a
+   * new one); a field a table knows is read as the table says, whatever size the file declares, and
+   * only fields no table knows are read by their declaration. Default: none (the release's tables).
+   */
+  readonly tables?: ReadonlyArray<TableStruct> | undefined;
+}
+
+const withTables = new WeakMap<ReadonlyArray<TableStruct>, Codec<EdgeSave>>();
+
+/**
+ * The EDGE save codec reading (and writing) with the reader's own structure tables in front of the
+ * release's. The same tables must be given to encode what was decoded with them.
+ */
+export function edgeSaveWith(options: EdgeReadOptions = {}): Codec<EdgeSave> {
+  const tables = options.tables;
+  if (tables === undefined || tables.length === 0) return edgeSave;
+  let codec = withTables.get(tables);
+  if (codec === undefined) {
+    const cache = new Map<string, Codec<TopChunk[]>>();
+    codec = saveCodec((version) => chunksFor(version, tables, cache), 'edgeSaveWith(tables)');
+    withTables.set(tables, codec);
+  }
+  return codec;
+}
+
+function saveCodec(chunksOf: (version: number) => Codec<TopChunk[]>, name: string): Codec<EdgeSave> {
+  const saveJson = saveJsonOf((version) => chunksOf(version).json);
+  return map(storedFileOf(chunksOf), {
+    name,
+    json: saveJson,
+    is: saveJson.is,
+    decode: (file): EdgeSave => ({
+      variant: variantOf(file.version),
+      layout: layoutOf(file.chunks),
+      version: file.version,
+      padding: file.padding,
+      chunks: file.chunks,
+    }),
+    encode: (save): StoredFile => {
+      if (typeof save !== 'object' || save === null || !Array.isArray(save.chunks))
+        throw new Error('expected an EDGE save document');
+      if (!Number.isInteger(save.version) || save.version < 0 || save.version > 0xffffffff)
+        throw new Error(`version ${String(save.version)} does not fit 32 bits`);
+      const variant = variantOf(save.version);
+      if (save.variant !== variant)
+        throw new Error(
+          `variant ${save.variant} does not match version 0x${save.version.toString(16)} (variant ${variant}); set the version to change variant (see convertVariant)`,
+        );
+      const layout = layoutOf(save.chunks);
+      if (save.layout !== layout)
+        throw new Error(`layout ${save.layout} does not match the chunks, which follow the ${layout} layout`);
+      return {
+        magic: 'EdgeSave',
+        padding: save.padding,
+        version: save.version,
+        chunks: save.chunks,
+        end: 'ENDE',
+        magicAgain: 'EdgeSave',
+      };
+    },
+  });
+}
 
 /** A nested chunk codec of a variant, for formats built on EDGE's framing. */
 export const nestedChunk = <M extends string, A>(variant: EdgeVariant, marker: M, body: Codec<A>) =>
   chunk(nestedFraming(variant), marker, body);
+
+/** Options of {@link decode}: the core's decode options and the reader's own tables. */
+export interface EdgeDecodeOptions extends DecodeOptions, EdgeReadOptions {}
+
+/**
+ * Decodes an EDGE save, optionally with the reader's own structure tables (`{ tables }`, see
+ * {@link EdgeReadOptions.tables}) — for a design schema of one's own: a mod, a port, a new structure.
+ * The rest of the options are the core's `decode` options. Encode such a save with
+ * `encode(edgeSaveWith({ tables }), save)`.
+ *
+ * @example
+ * ```ts
+ * import { decode, tableStruct } from '@savekit/edge';
+ * declare const bytes: Uint8Array;
+ * const tables = [tableStruct('shootspot_t', 'shot', 'x:float y:float z:float')];
+ * const result = decode(bytes, { tables, checksums: 'warn' });
+ * ```
+ */
+export function decode(bytes: Uint8Array, options: EdgeDecodeOptions = {}): Either<DecodeError, Decoded<EdgeSave>> {
+  const { tables, ...rest } = options;
+  return decodeWith(edgeSaveWith({ tables }), bytes, rest);
+}

@@ -119,6 +119,36 @@ export interface EngineTable {
 
 const s = (name: string, marker: string, text: string): TableStruct => ({ name, marker, fields: fields(text) });
 
+/**
+ * A reader table of one structure, from a compact field list: `name:type` items separated by spaces,
+ * where type is an encoding (`int`, `enum`, `angle`, `bool`, `short`, `byte`, `float`, `vec2`, `vec3`),
+ * `S` (string), `I(array)` (INDEX into an array) or `T(struct)` (an embedded structure), optionally
+ * followed by `*count`. It says how each field is really stored, whatever size a file declares.
+ *
+ * @example
+ * ```ts
+ * import { tableStruct } from '@savekit/edge';
+ * const spot = tableStruct('shootspot_t', 'shot', 'x:float y:float z:float owner:I(mobjs) tags:int*4');
+ * ```
+ */
+export function tableStruct(name: string, marker: string, fieldList: string): TableStruct {
+  return s(name, marker, fieldList);
+}
+
+/**
+ * A release table with the reader's own structures in front: a structure named in `structs` is read
+ * by that table instead of the release's; the others keep the release's. The arrays are the release's.
+ */
+export function withReaderTables(base: EngineTable, structs: ReadonlyArray<TableStruct>): EngineTable {
+  if (structs.length === 0) return base;
+  const mine = new Set(structs.map((st) => st.name));
+  return {
+    release: `${base.release}+${structs.map((st) => st.name).join(',')}`,
+    structs: [...structs, ...base.structs.filter((st) => !mine.has(st.name))],
+    arrays: base.arrays,
+  };
+}
+
 const MOBJ_129 =
   'x:float y:float z:float angle:angle floorz:float ceilingz:float dropoffz:float radius:float height:float mom:vec3 health:float speed:float fuse:int ' +
   'info:S state:S next_state:S tics:int flags:int extendedflags:int hyperflags:int movedir:int movecount:int reactiontime:int threshold:int ' +
@@ -292,6 +322,13 @@ const COMMON_135 = {
 
 const TRIG_135 = `${TRIG_127} menu_style_name:S menu_result:int acti_players:int wud_tag:int wud_count:int`;
 
+/** 1.35's sliding doors: a structure of its own that reuses `plane_move_t`'s marker `pmov` (edge.md §6). */
+const SLIDER_135 = s(
+  'slider_move_t',
+  'pmov',
+  'info:S line:I(lines) opening:float target:float direction:int waited:int sfxstarted:bool final_open:bool',
+);
+
 /**
  * EDGE 1.31–1.35 and 3DGE (1.35 final, commit 562a0366f). The fields added since 1.29 are those
  * edge.md §6 lists; where a new field sits among the old ones only matters for new files.
@@ -303,6 +340,8 @@ export const TABLE_135: EngineTable = {
     weap: s('playerweapon_t', 'weap', 'info:S owned:bool flags:int clip_size:int sa_clip_size:int model_skin:int'),
     play: s('player_t', 'play', PLAYER(5, 64, 16, { flags: true, idle: true, v135: true })),
     mobj: s('mobj_t', 'mobj', MOBJ_135),
+    // Registered last, so written first, as its array is.
+    extra: [SLIDER_135],
   }),
   arrays: [['active_sliders', 'slider_move_t'], ...ARRAYS_129],
 };

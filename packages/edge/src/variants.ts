@@ -6,7 +6,17 @@
  */
 import { deflateSync } from 'fflate';
 import { compress as lzoCompress, decompress as lzoDecompress } from '@savekit/lzo1x';
-import { adler32, fourcc, layer, u32le, xor, type ByteLayer, type ChunkFraming } from '@savekit/core';
+import {
+  adler32,
+  fourcc,
+  layer,
+  u32le,
+  withHooks,
+  xor,
+  type ByteLayer,
+  type ChunkFraming,
+  type Codec,
+} from '@savekit/core';
 import { inflateBounded, OutputLimitError } from '@savekit/core/kit';
 
 /**
@@ -41,17 +51,46 @@ export const endMarkerOf = (marker: string): string => marker.toUpperCase();
 
 const marker = fourcc({ alnum: true });
 
+/** The seed's rule for ordinary chunks: "the first letter uppercase and the remaining letters lowercase". */
+const CAPITALISED = /^[A-Z][a-z0-9]{3}$/;
+
+/**
+ * The marker of an ordinary chunk (top-level chunks, `Glob` lumps, `Sdef`/`Adef`): four letters or
+ * digits, read with a `marker-case` warning when not capitalised (structure instances are the
+ * lowercase ones). The engine checks only that a marker is alphanumeric, so this is a warning.
+ */
+export const ordinaryMarker: Codec<string> = withHooks(marker, {
+  afterRead: (found, { reader }) => {
+    if (!CAPITALISED.test(found))
+      reader.warn(
+        'marker-case',
+        `the chunk marker ${JSON.stringify(found)} is not capitalised: ordinary chunks are (Glob, Vari), structure instances lowercase`,
+        reader.pos - 4,
+      );
+  },
+});
+
 /** Nested chunks: marker, u32 length of the data padded to 4, data, and in variant A the end marker. */
 export function nestedFraming(variant: EdgeVariant): ChunkFraming {
   return { marker, length: u32le, align: 4, ...(variant === 'A' ? { endMarker: endMarkerOf } : {}) };
 }
 
+/** Nested ordinary chunks (`Glob` lumps, `Sdef`, `Adef`): {@link nestedFraming} whose markers should be capitalised. */
+export function ordinaryFraming(variant: EdgeVariant): ChunkFraming {
+  return { ...nestedFraming(variant), marker: ordinaryMarker };
+}
+
 /**
- * Top-level chunks: marker, u32 stored length, u32 original length (the body's uncounted first four
- * bytes), the stored bytes, and in variant A the end marker.
+ * Top-level chunks: marker (capitalised, else a warning), u32 stored length, u32 original length (the
+ * body's uncounted first four bytes), the stored bytes, and in variant A the end marker.
  */
 export function topFraming(variant: EdgeVariant): ChunkFraming {
-  return { marker, length: u32le, uncounted: 4, ...(variant === 'A' ? { endMarker: endMarkerOf } : {}) };
+  return {
+    marker: ordinaryMarker,
+    length: u32le,
+    uncounted: 4,
+    ...(variant === 'A' ? { endMarker: endMarkerOf } : {}),
+  };
 }
 
 function expectedOf(name: string, expected: number | undefined): number {

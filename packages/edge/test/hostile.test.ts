@@ -4,7 +4,7 @@
 import * as lzo from 'lzo';
 import * as E from 'fp-ts/lib/Either';
 import { Zlib } from 'fflate';
-import { decode, DecodeError } from '@savekit/core';
+import { decode, DecodeError, encodeOrThrow } from '@savekit/core';
 import { edgeSave, format } from '@savekit/edge';
 import { defaultIterations, fuzzSuite } from '@savekit/testkit';
 import { goldensFor } from './corpus';
@@ -132,12 +132,26 @@ maybe('bad input', () => {
     expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(96 << 20);
   });
 
-  test('a string marker other than AA / DE', () => {
+  test('a string marker other than AA / DE: the lump is kept as bytes, with the reason, where it is', () => {
     const vari = nested('Vari', [0xab, 4, 0, ...Buffer.from('GAME'), ...str('DOOM')]);
-    const error = decodeError(writeFile(0x13506, [{ marker: 'Glob', plain: Uint8Array.from(vari) }]));
+    const bytes = writeFile(0x13506, [{ marker: 'Glob', plain: Uint8Array.from(vari) }]);
+    const result = decode(edgeSave, bytes);
+    if (E.isLeft(result)) throw result.left;
+    const [warning] = result.right.warnings;
+    expect(warning?.code).toBe('lump-kept-raw');
+    expect(warning?.message).toMatch(/invalid string: marker byte 0xab, expected 0xaa \(string\) or 0xde \(NULL\)/);
+    expect(warning?.path).toEqual(['chunks', 0, 'body', 'value', { annotation: 'zlib' }, 0, 'body']);
+    expect(warning?.offset).toBe(8);
+    expect(Buffer.from(encodeOrThrow(edgeSave, result.right.value)).equals(bytes)).toBe(true);
+  });
+
+  test('a string marker other than AA / DE where a value must be read: a DecodeError at the field', () => {
+    const sdef = [...le32(1), 0xab, 4, 0, ...Buffer.from('odd_'), ...str('oddt'), ...[1, 4, 1, 0, ...str('n')]];
+    const plain = Uint8Array.from([...sdef, ...new Array((4 - (sdef.length % 4)) % 4).fill(0)]);
+    const error = decodeError(writeFile(0x13506, [{ marker: 'Stru', plain }]));
     expect(error.message).toMatch(/invalid string: marker byte 0xab, expected 0xaa \(string\) or 0xde \(NULL\)/);
-    expect(error.path).toEqual(['chunks', 0, 'body', 'value', { annotation: 'zlib' }, 0, 'body', 'name']);
-    expect(error.offset).toBe(8);
+    expect(error.path).toEqual(['chunks', 0, 'body', 'value', { annotation: 'zlib' }, 'name']);
+    expect(error.offset).toBe(4);
   });
 
   test('chunks nested 17 deep (the engine stops at 16); 16 deep is fine', () => {

@@ -187,3 +187,183 @@ export class Cursor {
     return this.end - this.at;
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// The seed's design layout, read the way the seed says: a GLOB of lumps, a STRU of SDEF chunks, an
+// ARRY of ADEF chunks, then STOR chunks, each read with the reader's own structure tables for the
+// fields it knows and the file's declaration for the others.
+
+/** How a field the reader knows is stored (its own "Structure Tables"). */
+export type Storage = 'int' | 'float' | 'vec2' | 'vec3' | 'string' | 'index' | 'struct';
+/** The reader's tables: structure name → field name → storage. */
+export type ReaderTables = Record<string, Record<string, Storage>>;
+
+/** A field definition as a SDEF chunk holds it. */
+export interface SeedField {
+  name: string;
+  kind: 'numeric' | 'index' | 'string' | 'struct';
+  size: number;
+  count: number;
+  ref?: string;
+}
+/** A structure definition as a SDEF chunk holds it. */
+export interface SeedStruct {
+  name: string;
+  marker: string;
+  fields: SeedField[];
+}
+/** An array definition as an ADEF chunk holds it. */
+export interface SeedArray {
+  name: string;
+  struct: string;
+  count: number;
+}
+/** An instance of a structure the file does not define: its marker and its chunk's data. */
+export interface SeedRaw {
+  marker: string;
+  raw: Uint8Array;
+}
+
+/** What the independent reader makes of a design-layout file. */
+export interface SeedSave {
+  version: number;
+  checksumOk: boolean;
+  /** Top-level markers in file order. */
+  markers: string[];
+  /** The top-level chunks as read (lengths, stored bytes). */
+  chunks: RawTop[];
+  /** Each GLOB lump's data, by marker. */
+  lumps: Record<string, Cursor>;
+  structs: SeedStruct[];
+  arrays: SeedArray[];
+  /** Each STOR's elements, by array name: records of values (INDEX as its u32), or kept raw. */
+  stores: Record<string, Array<Record<string, unknown> | SeedRaw>>;
+}
+
+const KINDS = ['', 'numeric', 'index', 'string', 'struct'] as const;
+
+function readSdef(d: Cursor): SeedStruct {
+  const count = d.int();
+  const name = d.string()!;
+  const marker = d.string()!;
+  const fields = Array.from({ length: count }, (): SeedField => {
+    const kind = KINDS[d.byte()] as SeedField['kind'];
+    const size = d.byte();
+    const n = d.short();
+    const fieldName = d.string()!;
+    return {
+      name: fieldName,
+      kind,
+      size,
+      count: n,
+      ...(kind === 'index' || kind === 'struct' ? { ref: d.string()! } : {}),
+    };
+  });
+  return { name, marker, fields };
+}
+
+/** One value of a field: the reader's table decides for a field it knows, the declaration otherwise. */
+function readValue(
+  c: Cursor,
+  f: SeedField,
+  storage: Storage | undefined,
+  ctx: { variant: Variant; structs: SeedStruct[]; tables: ReaderTables },
+): unknown {
+  const kind = storage ?? (f.kind === 'numeric' ? undefined : f.kind);
+  switch (kind) {
+    case 'int':
+      return c.int();
+    case 'float':
+      return c.float();
+    case 'vec2':
+      return [c.float(), c.float()];
+    case 'vec3':
+      return [c.float(), c.float(), c.float()];
+    case 'string':
+      return c.string();
+    case 'index':
+      return c.u32();
+    case 'struct': {
+      const nested = c.chunk(ctx.variant);
+      const def = ctx.structs.find((s) => s.marker === nested.marker)!;
+      return readSeedInstance(nested.data, def, ctx);
+    }
+    default:
+      // NUMERIC by declaration: the seed's sizes (6 is its float).
+      if (f.size === 1) return c.byte();
+      if (f.size === 2) return c.short();
+      if (f.size === 4) return c.int();
+      if (f.size === 6) return c.float();
+      throw new Error(`no way to read NUMERIC ${f.size} of ${f.name}`);
+  }
+}
+
+/** An instance's fields in definition order, each `count` times. */
+export function readSeedInstance(
+  c: Cursor,
+  def: SeedStruct,
+  ctx: { variant: Variant; structs: SeedStruct[]; tables: ReaderTables },
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const table = ctx.tables[def.name] ?? {};
+  for (const f of def.fields) {
+    const values = Array.from({ length: f.count }, () => readValue(c, f, table[f.name], ctx));
+    out[f.name] = f.count === 1 ? values[0] : values;
+  }
+  if (c.left >= 4) throw new Error(`${c.left} bytes left after an instance of ${def.name}`);
+  return out;
+}
+
+/** Reads a design-layout file with the reader's tables (variant from the version). */
+export function readDesignFile(file: Uint8Array, tables: ReaderTables = {}): SeedSave {
+  const top = readFile(file);
+  const variant = variantOfVersion(top.version);
+  const nested: Variant = variant === 'A' ? 'A' : 'C';
+  const lumps: Record<string, Cursor> = {};
+  const structs: SeedStruct[] = [];
+  const arrays: SeedArray[] = [];
+  const stores: SeedSave['stores'] = {};
+  const ctx = { variant: nested, structs, tables };
+  for (const chunk of top.chunks) {
+    const c = new Cursor(chunk.plain);
+    if (chunk.marker === 'Glob') {
+      while (c.left > 0) {
+        const { marker, data } = c.chunk(nested);
+        lumps[marker] = data;
+      }
+    } else if (chunk.marker === 'Stru') {
+      while (c.left > 0) {
+        const { marker, data } = c.chunk(nested);
+        if (marker === 'Sdef') structs.push(readSdef(data));
+      }
+    } else if (chunk.marker === 'Arry') {
+      while (c.left > 0) {
+        const { marker, data } = c.chunk(nested);
+        if (marker === 'Adef') arrays.push({ count: data.int(), name: data.string()!, struct: data.string()! });
+      }
+    } else if (chunk.marker === 'Stor') {
+      const name = c.string()!;
+      const def = arrays.find((a) => a.name === name);
+      // A missing array is one of zero elements.
+      const count = def?.count ?? 0;
+      stores[name] = Array.from({ length: count }, () => {
+        const { marker, data } = c.chunk(nested);
+        const structDef = structs.find((s) => s.marker === marker && s.name === def!.struct);
+        // A structure the file does not define: its instances cannot be read, only kept.
+        if (structDef === undefined) return { marker, raw: data.bytes.slice(data.at, data.end) };
+        return readSeedInstance(data, structDef, ctx);
+      });
+    }
+    // Any other chunk is unknown to this reader and skipped, as the seed says.
+  }
+  return {
+    version: top.version,
+    checksumOk: top.checksumOk,
+    markers: top.chunks.map((c) => c.marker),
+    chunks: top.chunks,
+    lumps,
+    structs,
+    arrays,
+    stores,
+  };
+}
