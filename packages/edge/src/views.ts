@@ -6,6 +6,7 @@
  */
 import { isRawChunk, type RasterPicture, type SaveView } from '@savekit/core';
 import { globEntries } from './document.js';
+import { isRawLump } from './glob.js';
 import type { EdgeSave } from './save.js';
 import { thumbnailToRgba } from './thumbnail.js';
 
@@ -49,6 +50,7 @@ function pictureOf(save: EdgeSave): RasterPicture<EdgeSave> | undefined {
   if (top < 0 || lump === undefined || lump.id !== 'View' || isRawChunk(lump)) return undefined;
   const path = `chunks[${top}].body.value[${at}].body`;
   const picture = lump.body;
+  if (isRawLump(picture)) return undefined; // a View lump that did not read is kept as bytes: nothing to draw
   if (picture.width <= 0 || picture.height <= 0 || picture.pixels.length !== picture.width * picture.height * 2)
     return undefined;
   const rgba = new Uint8ClampedArray(thumbnailToRgba(picture));
