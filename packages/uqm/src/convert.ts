@@ -16,6 +16,7 @@ import {
   toIpGroup,
   writeDefinedGroups,
   groupHeader,
+  DEFGRP_MAX_SIZE,
   type StateBattleGroup,
 } from './groups.js';
 import type { BattleGroups, GroupList } from './records.js';
@@ -231,7 +232,8 @@ function writerLayoutFits(groups: ReadonlyArray<{ at?: number; groups: StateBatt
   const spans = groups.map(
     (g) => [g.at ?? -1, (g.at ?? -1) + 268 + g.groups.reduce((n, x) => n + 2 + 17 * x.ships.length, 0)] as const,
   );
-  if (spans.some(([a]) => a < 1)) return false;
+  // Offsets past what a state file holds are stale (a writer's file we do not have): lay out afresh.
+  if (spans.some(([a, b]) => a < 1 || b > DEFGRP_MAX_SIZE)) return false;
   const sorted = [...spans].sort((a, b) => a[0] - b[0]);
   return sorted.every((s, i) => i === 0 || s[0] >= sorted[i - 1]![1]);
 }

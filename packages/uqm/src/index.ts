@@ -9,6 +9,8 @@ export * from './records.js';
 export * from './star-info.js';
 export * from './save.js';
 export * from './groups.js';
+export * from './defgrp-file.js';
+export * from './state-formats.js';
 export * from './convert.js';
 export * from './lzhuf.js';
 export * from './legacy.js';
