@@ -11,9 +11,9 @@
  * @module
  */
 import * as t from 'io-ts';
-import { optional, bytes, u32le, u8, type Codec } from '@savekit/core';
+import { optional, bytes, padding, u16le, u32le, u8, type Codec } from '@savekit/core';
 import { customDef, defineCodec, jsonBytes, readChild, writeChild, type Reader } from '@savekit/core/kit';
-import { groupHeader, stateBattleGroup, type GroupHeader, type StateBattleGroup } from './groups.js';
+import { stateBattleGroup, type GroupHeader, type StateBattleGroup } from './groups.js';
 import type { GameState } from './game-state.js';
 import { DEFINED_GROUPS, groupOffsetEntry } from './game-state.js';
 
@@ -29,7 +29,7 @@ export interface DefinedGroupBlock {
   /** The star the group was spawned at (index into the star table, 0…501). */
   starIndex: number;
   /** Its padding byte, when not zero. */
-  pad?: Uint8Array;
+  pad3?: Uint8Array;
   /** The groups (NumGroups of them); `null` for a zero offset. The game writes exactly one. */
   groups: Array<StateBattleGroup | null>;
   /** Bytes after the groups, before the next header: what a group rewritten shorter left behind. */
@@ -104,7 +104,7 @@ const blockJson = t.intersection([
     starIndex: t.number,
     groups: t.array(t.union([t.null, stateBattleGroup.json])),
   }),
-  t.partial({ pad: jsonBytes(), stale: jsonBytes() }),
+  t.partial({ pad3: jsonBytes(), stale: jsonBytes() }),
 ]);
 
 const SAMPLE: DefinedGroupsFile = {
@@ -144,6 +144,24 @@ function groupList(header: GroupHeader, base: number, at: number): Codec<Array<S
   });
 }
 
+const headerPad = padding(1);
+
+/**
+ * A GROUP_HEADER read field by field: the date, star and padding under the block's own names (they
+ * are its values); NumGroups and the 65 offsets with no path (layout, checked by the caller).
+ */
+function readHeader(r: Reader): GroupHeader {
+  r.need(GROUP_HEADER_SIZE);
+  const numGroups = u8.read(r);
+  const day = readChild(r, 'day', u8);
+  const month = readChild(r, 'month', u8);
+  const pad3 = readChild(r, 'pad3', headerPad);
+  const starIndex = readChild(r, 'starIndex', u16le);
+  const year = readChild(r, 'year', u16le);
+  const offsets = Array.from({ length: 65 }, () => u32le.read(r));
+  return { numGroups, day, month, pad3, starIndex, year, offsets };
+}
+
 /** One block: its header, groups and stale bytes, read at `r.pos`, the next header found after it. */
 function blockCodec(base: number, end: number): Codec<DefinedGroupBlock> {
   return defineCodec<DefinedGroupBlock>({
@@ -153,7 +171,7 @@ function blockCodec(base: number, end: number): Codec<DefinedGroupBlock> {
     minSize: GROUP_HEADER_SIZE,
     read(r) {
       const at = r.pos;
-      const header = readChild(r, 'header', groupHeader);
+      const header = readHeader(r);
       if (!looksAppended(header, at - base))
         throw r.error(`the header at ${at - base} is not one the game appends (GroupOffset[1] = its offset + 268)`, at);
       const groups = readChild(r, 'groups', groupList(header, base, at));
@@ -167,7 +185,7 @@ function blockCodec(base: number, end: number): Codec<DefinedGroupBlock> {
         starIndex: header.starIndex,
         groups,
       };
-      if (header.pad !== undefined) block.pad = header.pad;
+      if (header.pad3 !== undefined) block.pad3 = header.pad3;
       if (stale !== undefined) block.stale = stale;
       return block;
     },
@@ -184,9 +202,16 @@ function blockCodec(base: number, end: number): Codec<DefinedGroupBlock> {
         offsets[i + 1] = cursor;
         cursor += 2 + 17 * (Array.isArray(g.ships) ? g.ships.length : 0);
       });
-      const { day, month, year, starIndex, pad } = block;
-      writeChild(w, 'header', groupHeader, { numGroups: block.groups.length, day, month, pad, starIndex, year, offsets });
-      writeChild(w, 'groups', groupList({ numGroups: 0, day, month, pad, starIndex, year, offsets }, 0, at), block.groups);
+      const { day, month, year, starIndex, pad3 } = block;
+      // The header's fields: NumGroups and the offsets are layout (no path of their own).
+      u8.write(w, block.groups.length);
+      writeChild(w, 'day', u8, day);
+      writeChild(w, 'month', u8, month);
+      writeChild(w, 'pad3', headerPad, pad3);
+      writeChild(w, 'starIndex', u16le, starIndex);
+      writeChild(w, 'year', u16le, year);
+      for (const offset of offsets) u32le.write(w, offset);
+      writeChild(w, 'groups', groupList({ numGroups: 0, day, month, pad3, starIndex, year, offsets }, 0, at), block.groups);
       writeChild(w, 'stale', staleBytes, block.stale);
     },
   });

@@ -96,7 +96,7 @@ const headerStart = {
   numGroups: u8,
   day: u8,
   month: u8,
-  pad: padding(1),
+  pad3: padding(1),
   starIndex: u16le,
   year: u16le,
 };
@@ -131,6 +131,11 @@ function sizeOf<A>(codec: Codec<A>, value: A): number {
 export const randomGroups: Codec<RandomGroups> = withHooks(
   randomArena,
   {
+    beforeWrite(value) {
+      // The game's header has 64 slots; a larger NumGroups would read back as another file.
+      const n = (value as RandomGroups | undefined)?.root?.numGroups;
+      if (typeof n === 'number' && n > 64) throw new Error(`NumGroups ${n} is more than the 64 slots a GROUP_HEADER has`);
+    },
     afterRead(value, { start, path }) {
       if (value.root.numGroups > 64)
         throw new DecodeError(
