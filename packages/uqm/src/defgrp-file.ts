@@ -131,7 +131,11 @@ function groupList(header: GroupHeader, base: number, at: number): Codec<Array<S
           if (offset !== 0) throw r.error(`GroupOffset[${g}] is past NumGroups but not 0`, where);
         } else if (offset === 0) groups.push(null);
         else if (offset !== r.pos - base)
-          throw r.errorAt(g - 1, `group ${g} is at ${offset}, not right after what comes before it (${r.pos - base})`, where);
+          throw r.errorAt(
+            g - 1,
+            `group ${g} is at ${offset}, not right after what comes before it (${r.pos - base})`,
+            where,
+          );
         else groups.push(readChild(r, g - 1, stateBattleGroup));
       }
       return groups;
@@ -211,7 +215,12 @@ function blockCodec(base: number, end: number): Codec<DefinedGroupBlock> {
       writeChild(w, 'starIndex', u16le, starIndex);
       writeChild(w, 'year', u16le, year);
       for (const offset of offsets) u32le.write(w, offset);
-      writeChild(w, 'groups', groupList({ numGroups: 0, day, month, pad3, starIndex, year, offsets }, 0, at), block.groups);
+      writeChild(
+        w,
+        'groups',
+        groupList({ numGroups: 0, day, month, pad3, starIndex, year, offsets }, 0, at),
+        block.groups,
+      );
       writeChild(w, 'stale', staleBytes, block.stale);
     },
   });

@@ -134,7 +134,8 @@ export const randomGroups: Codec<RandomGroups> = withHooks(
     beforeWrite(value) {
       // The game's header has 64 slots; a larger NumGroups would read back as another file.
       const n = (value as RandomGroups | undefined)?.root?.numGroups;
-      if (typeof n === 'number' && n > 64) throw new Error(`NumGroups ${n} is more than the 64 slots a GROUP_HEADER has`);
+      if (typeof n === 'number' && n > 64)
+        throw new Error(`NumGroups ${n} is more than the 64 slots a GROUP_HEADER has`);
     },
     afterRead(value, { start, path }) {
       if (value.root.numGroups > 64)

@@ -18,3 +18,6 @@ export * from './edits.js';
 export * from './format.js';
 export * from './megamod.js';
 export * from './create.js';
+export * from './sis-edits.js';
+export * from './star-map.js';
+export * from './group-expiry.js';
