@@ -190,8 +190,11 @@ export const raceEntry = struct(raceFields(u16le));
 
 // A ship's fields after its race, shared by the queue entries and the battle groups.
 const shipFields = {
+  /** Which of its race's captain names the ship's captain has (an index into the game's name list). */
   captainsNameIndex: u8,
+  /** The ship's race (`races.h`: ARILOU 0 … SAMATRA 23; `RACES[raceId]`). */
   raceId: u8,
+  /** The ship's place in its fleet (escorts: 0, 1, … in the order the flagship's display shows them). */
   index: u8,
   crewLevel: u16le,
   maxCrew: u16le,
@@ -305,6 +308,19 @@ export function queue<A>(entry: Codec<A>): Codec<{ entries: A[]; rest?: Uint8Arr
 /** Decoded record types. */
 export type GlobalState = TypeOf<typeof globalState>;
 export type RaceEntry = TypeOf<typeof raceEntry>;
+/**
+ * A ship of the escort (`ShpQ`), NPC (`NpcQ`) or MegaMod stowed (`StwQ`) queue (11 bytes):
+ *
+ * - `race`: the queue entry's race, as a 16-bit value (the game writes the race id here too; in every
+ *   real save it equals `raceId`). Kept separate because the file stores both.
+ * - `raceId`: the ship's race id (`races.h`, 0…23; `RACES[raceId]` is its name) — what the game uses.
+ * - `index`: the ship's place in its fleet (escorts: 0, 1, … as the flagship's display orders them).
+ * - `captainsNameIndex`: which of the race's captain names its captain has (an index into the game's
+ *   list of names for that race).
+ * - `crewLevel` / `maxCrew`: crew on board and capacity; `energyLevel` / `maxEnergy`: the same for energy.
+ *
+ * `setEscorts` writes these from a race, a captain and a crew.
+ */
 export type ShipEntry = TypeOf<typeof shipEntry>;
 export type BattleGroups = TypeOf<typeof battleGroups>;
 export type GroupList = TypeOf<typeof groupList>;
