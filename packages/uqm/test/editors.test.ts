@@ -396,7 +396,11 @@ maybe('dump shows no hex where the package has structure', () => {
   }
 
   test('every real and bundled save, its 0.7 and MMV4 forms, and its state files (CLI dump)', () => {
-    const files: Array<[string, Uint8Array]> = [['new.uqmsave', encodeOrThrow(uqmSave, createUqmSave())]];
+    const bundled = new Uint8Array(readFileSync(join(__dirname, '..', '..', '..', 'examples', 'saves', 'uqm-01.sav')));
+    const files: Array<[string, Uint8Array]> = [
+      ['new.uqmsave', encodeOrThrow(uqmSave, createUqmSave())],
+      ['uqm-01.sav', bundled],
+    ];
     for (const [name, bytes] of saves) {
       const save = decodeOrThrow(uqmSave, bytes);
       const state = saveToStateFiles(save);
@@ -416,7 +420,7 @@ maybe('dump shows no hex where the package has structure', () => {
       else for (const path of hexPaths(JSON.parse(dump.out).document)) problems.push(`${name}: ${path}`);
     }
     expect(problems).toEqual([]);
-    expect(files.length).toBe(1 + 6 * saves.size);
+    expect(files.length).toBe(2 + 6 * saves.size);
   });
 });
 
