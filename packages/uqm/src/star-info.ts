@@ -274,7 +274,7 @@ export function take(
     const layout = layoutOf(star);
     worldCount ??= layout === undefined ? undefined : layout.planets.reduce((n, p) => n + 1 + p.moons.length, 0);
     if (worldCount === undefined)
-      throw new UnknownSystemError(star, `star ${star} has no block yet and its world count is not known: give it`);
+      throw new UnknownSystemError(star, `star ${star} has no block yet: give its world count (only Sol's is known)`);
     if (!Number.isInteger(worldCount) || worldCount < 1 || worldCount > 255)
       throw new RangeError(`world count ${worldCount} is not 1 to 255`);
     const blank = (): WorldRecord =>
