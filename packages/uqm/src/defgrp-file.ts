@@ -86,12 +86,18 @@ function looksAppended(header: GroupHeader, at: number): boolean {
   return header.numGroups >= 1 && header.numGroups <= 64 && header.offsets[0] === 0 && header.offsets[1] === at + 268;
 }
 
-/** The offset of the next header at or after `from` (its GroupOffset[1] is its own offset + 268), else `end`. */
+/**
+ * The offset of the next header at or after `from`, else `end`: the first place whose bytes pass
+ * {@link looksAppended} (NumGroups 1…64, GroupOffset[0] 0, GroupOffset[1] its own offset + 268), so
+ * what is skipped is stale bytes and what is found reads as a header.
+ */
 function nextHeader(r: Reader, base: number, from: number, end: number): number {
   for (let at = from; at + GROUP_HEADER_SIZE <= end; at++) {
     r.work(1);
-    // GroupOffset[1] is at byte 12 of a header: one u32 tells a candidate from stale bytes cheaply.
-    if (u32le.read(r.at(at + 12, at + 12, at + 16)) === at - base + 268 && (r.peek(at - r.pos) ?? 0) >= 1) return at;
+    // GroupOffset[1] first (byte 12): one u32 tells almost every stale position from a header.
+    if (u32le.read(r.at(at + 12, at + 12, at + 16)) !== at - base + 268) continue;
+    const numGroups = u8.read(r.at(at, at, at + 1));
+    if (numGroups >= 1 && numGroups <= 64 && u32le.read(r.at(at + 8, at + 8, at + 12)) === 0) return at;
   }
   return end;
 }

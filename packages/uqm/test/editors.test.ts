@@ -60,6 +60,7 @@ import {
   type StarInfo,
   type UqmSave,
 } from '@savekit/uqm';
+import { randomBytes } from '@savekit/testkit';
 import { realSavesFor } from './corpus';
 
 const { saves, describe: maybe } = realSavesFor('UQM editors (issue 22)');
@@ -421,6 +422,36 @@ maybe('dump shows no hex where the package has structure', () => {
     }
     expect(problems).toEqual([]);
     expect(files.length).toBe(2 + 6 * saves.size);
+  });
+});
+
+maybe('the state-file formats on damaged files', () => {
+  test('any byte changed in an extracted file: a DecodeError or a document that writes the same bytes', () => {
+    const formatsByKey = { starinfo: starInfoFormat, randgrp: randomGroupsFormat, defgrp: definedGroupsFormat };
+    let decoded = 0;
+    let refused = 0;
+    for (const name of saves.keys()) {
+      const files = saveToStateFiles(load(name));
+      for (const key of ['starinfo', 'randgrp', 'defgrp'] as const) {
+        const noise = randomBytes(64, key.length * 1000 + name.length);
+        for (let i = 0; i < 32; i++) {
+          const bytes = files[key].slice();
+          const at = (noise[2 * i]! * 257 + noise[2 * i + 1]!) % bytes.length;
+          bytes[at] = (bytes[at]! + 1 + (noise[i]! % 255)) & 0xff;
+          const out = formatsByKey[key].decode(bytes);
+          if (E.isLeft(out)) {
+            refused++;
+            expect(out.left.offset).toBeGreaterThanOrEqual(0);
+            continue;
+          }
+          decoded++;
+          const back = (formatsByKey[key].encode as (d: unknown) => E.Either<Error, Uint8Array>)(out.right.value);
+          expect(E.isRight(back) && back.right).toEqual(bytes);
+        }
+      }
+    }
+    expect(decoded).toBeGreaterThan(0);
+    expect(refused).toBeGreaterThan(0);
   });
 });
 
