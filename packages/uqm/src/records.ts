@@ -23,10 +23,28 @@ import {
 } from '@savekit/core';
 import { bytesEqual, customDef, defineCodec, jsonBytes, utf8 } from '@savekit/core/kit';
 
-/** A name in a NUL-padded field (bytes after the NUL kept when not zero). */
-export const name16 = fixedString(16, 'utf8', { tail: 'keep' });
+/**
+ * A NUL-padded name field of `size` bytes. A name that fills it has no NUL: the game never writes one
+ * (`utf8StringCopy` always ends the field with a NUL) and reads names as C strings, so it would read
+ * on into the next field; such a name is read as it is (and written back), with a warning.
+ */
+function nameField(size: 16 | 32) {
+  return withHooks(fixedString(size, 'utf8', { tail: 'keep' }), {
+    afterRead(value, { reader, start }) {
+      if (typeof value === 'string' && utf8.encode(value).length === size)
+        reader.warn(
+          'name-without-nul',
+          `the name ${JSON.stringify(value)} fills its ${size}-byte field with no NUL: the game would read on into the next field`,
+          start,
+        );
+    },
+  });
+}
+
+/** A name in a NUL-padded 16-byte field (bytes after the NUL kept when not zero). */
+export const name16 = nameField(16);
 /** MegaMod's 32-byte names. */
-export const name32 = fixedString(32, 'utf8', { tail: 'keep' });
+export const name32 = nameField(32);
 
 /**
  * Bytes a chunk holds after what its fields use (a size mismatch the game only logs): usually none,

@@ -319,6 +319,18 @@ maybe('4. setters', () => {
     expect(roster(back)).toEqual(roster(save));
   });
 
+  test('a 16-byte name with no NUL (written by another tool) reads back as it is, with a warning', () => {
+    const save = load('01-Start.uqmsave.dat');
+    save.summary.shipName = 'Sixteen chars!!!'; // the document allows it; setShipName refuses it
+    const bytes = encodeOrThrow(uqmSave, save);
+    const out = decode(uqmSave, bytes);
+    if (E.isLeft(out)) throw out.left;
+    expect(out.right.warnings.map((w) => w.code)).toEqual(['name-without-nul']);
+    expect(encodeOrThrow(uqmSave, out.right.value)).toEqual(bytes);
+    const inspect = cli('inspect', file('sixteen.uqmsave', bytes));
+    expect(inspect.out).toMatch(/\[name-without-nul\] warning at summary.shipName \(offset 86\)/);
+  });
+
   test('savekit inspect and verify on a save edited by the setters (CLI)', () => {
     const save = load('uqmsave.16');
     setShipName(save, 'Tobermoon');
