@@ -121,11 +121,11 @@ export function systemView(info: StarInfo, star: number, recordSize: RecordSize 
   const named = layout !== undefined && (block === undefined || block.worlds.length === layoutCount(layout));
   const records = block?.worlds ?? Array.from({ length: layout ? layoutCount(layout) : 0 }, () => blank(recordSize));
   const worlds: WorldView[] = records.map((record, world) => ({ world, record }));
-  const view: SystemView = { star, scanned: block !== undefined, worldCount: worlds.length, worlds };
-  if (layout !== undefined) view.name = layout.name;
+  const shown: SystemView = { star, scanned: block !== undefined, worldCount: worlds.length, worlds };
+  if (layout !== undefined) shown.name = layout.name;
   if (named && layout !== undefined) {
     let world = 0;
-    view.planets = layout.planets.map((p, planet) => {
+    shown.planets = layout.planets.map((p, planet) => {
       const own = Object.assign(worlds[world++] as WorldView, { planet, moon: 0, name: p.name });
       const moons = p.moons.map((name, m) =>
         Object.assign(worlds[world++] as WorldView, { planet, moon: m + 1, name }),
@@ -133,7 +133,7 @@ export function systemView(info: StarInfo, star: number, recordSize: RecordSize 
       return { name: p.name, world: own, moons };
     });
   }
-  return view;
+  return shown;
 }
 
 /** Every system an editor can show: each with a block (in block order), then known ones without. */
