@@ -168,7 +168,7 @@ describe('usage errors and bad input', () => {
     expect(savekit(['build', join(scratch.path, 'no-such.json'), '-o', join(scratch.path, 'never.sks')]).code).toBe(2);
     expect(savekit([]).code).toBe(2);
     expect(savekit(['inspect', '--format', 'nope', sample]).stderr).toMatch(
-      /unknown format "nope" \(known: (\w+, )*skirmish(, \w+)*\)/,
+      /unknown format "nope" \(known: ([\w-]+, )*skirmish(, [\w-]+)*\)/,
     );
     expect(savekit(['--plugin', './no/such/plugin.js', 'formats']).code).toBe(2);
   });

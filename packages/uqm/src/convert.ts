@@ -16,6 +16,7 @@ import {
   toIpGroup,
   writeDefinedGroups,
   groupHeader,
+  DEFGRP_MAX_SIZE,
   type StateBattleGroup,
 } from './groups.js';
 import type { BattleGroups, GroupList } from './records.js';
@@ -163,7 +164,7 @@ export function saveToStateFiles(
     numGroups: 0,
     day: 0,
     month: 0,
-    pad: undefined,
+    pad3: undefined,
     starIndex: 0xffff,
     year: 0,
     offsets: new Array<number>(65).fill(0),
@@ -204,7 +205,7 @@ export function saveToStateFiles(
       numGroups: value.groups.length,
       day: value.day,
       month: value.month,
-      pad: undefined,
+      pad3: undefined,
       starIndex: value.starIndex,
       year: value.year,
       offsets: new Array<number>(65).fill(0),
@@ -231,7 +232,8 @@ function writerLayoutFits(groups: ReadonlyArray<{ at?: number; groups: StateBatt
   const spans = groups.map(
     (g) => [g.at ?? -1, (g.at ?? -1) + 268 + g.groups.reduce((n, x) => n + 2 + 17 * x.ships.length, 0)] as const,
   );
-  if (spans.some(([a]) => a < 1)) return false;
+  // Offsets past what a state file holds are stale (a writer's file we do not have): lay out afresh.
+  if (spans.some(([a, b]) => a < 1 || b > DEFGRP_MAX_SIZE)) return false;
   const sorted = [...spans].sort((a, b) => a[0] - b[0]);
   return sorted.every((s, i) => i === 0 || s[0] >= sorted[i - 1]![1]);
 }

@@ -9,6 +9,7 @@ import type { GameState } from './game-state.js';
 import type { ShipEntry } from './records.js';
 import type { KnownChunks, Summary, UqmSave } from './save.js';
 import { isTaken, take, type ScanKind, type StarInfo } from './star-info.js';
+import { isNodeTaken, takeNode, type NodeRef } from './star-map.js';
 
 /** The race ids of `races.h` (ship and fleet `race_id`). */
 export const RACES: ReadonlyArray<string> = [
@@ -137,8 +138,8 @@ export function isHarvested(save: UqmSave, star: number, world: number, kind: Sc
 }
 
 /**
- * Marks a node harvested, as the game does on pickup (a system's first pickup adds its block, for
- * which the caller gives the system's world count).
+ * Marks a node harvested, as the game does on pickup (a system's first pickup adds its block: Sol's
+ * world count is known; for another star the caller gives it). {@link harvestNode} names the world.
  */
 export function harvest(
   save: UqmSave,
@@ -151,4 +152,20 @@ export function harvest(
   const scan = scanOf(save);
   if (scan === undefined) throw new Error('the save has no Scan chunk');
   take(scan, star, world, kind, node, worldCount, save.magic === 'UMS\x01' ? 12 : 108);
+}
+
+/**
+ * Marks a node on a named world harvested: `harvestNode(save, { star: 'Sol', planet: 'Mercury', kind:
+ * 'mineral', node: 14 })`. See `takeNode` for what needs a world count.
+ */
+export function harvestNode(save: UqmSave, ref: NodeRef, options: { worldCount?: number } = {}): void {
+  const scan = scanOf(save);
+  if (scan === undefined) throw new Error('the save has no Scan chunk');
+  takeNode(scan, ref, { ...options, recordSize: save.magic === 'UMS\x01' ? 12 : 108 });
+}
+
+/** Whether a node on a named world has been harvested. */
+export function isNodeHarvested(save: UqmSave, ref: NodeRef): boolean {
+  const scan = scanOf(save);
+  return scan !== undefined && isNodeTaken(scan, ref);
 }

@@ -10,6 +10,7 @@ import { legacySave, looksLegacy, type LegacySave } from './legacy.js';
 import { isSaveMagic, uqmSave, type UqmSave } from './save.js';
 import { fuel, resourceUnits, roster, scanOf } from './edits.js';
 import { uqmViews } from './views.js';
+import { definedGroupsFormat, randomGroupsFormat, starInfoFormat } from './state-formats.js';
 
 /** A decoded UQM save: 0.8/MegaMod (with its `magic`) or 0.7 (`summary` and `stream`). */
 export type UqmDocument = UqmSave | LegacySave;
@@ -77,3 +78,14 @@ export const format: FileFormat<UqmDocument> = fileFormat(uqmDocument, {
   summary,
   views: uqmViews,
 });
+
+/**
+ * Every format this package registers (the plugin contract's `formats`): saves, and the three state
+ * files on their own.
+ */
+export const formats: ReadonlyArray<FileFormat<unknown>> = [
+  format,
+  starInfoFormat,
+  randomGroupsFormat,
+  definedGroupsFormat,
+] as ReadonlyArray<FileFormat<unknown>>;

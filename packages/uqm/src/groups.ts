@@ -96,7 +96,7 @@ const headerStart = {
   numGroups: u8,
   day: u8,
   month: u8,
-  pad: padding(1),
+  pad3: padding(1),
   starIndex: u16le,
   year: u16le,
 };
@@ -131,6 +131,12 @@ function sizeOf<A>(codec: Codec<A>, value: A): number {
 export const randomGroups: Codec<RandomGroups> = withHooks(
   randomArena,
   {
+    beforeWrite(value) {
+      // The game's header has 64 slots; a larger NumGroups would read back as another file.
+      const n = (value as RandomGroups | undefined)?.root?.numGroups;
+      if (typeof n === 'number' && n > 64)
+        throw new Error(`NumGroups ${n} is more than the 64 slots a GROUP_HEADER has`);
+    },
     afterRead(value, { start, path }) {
       if (value.root.numGroups > 64)
         throw new DecodeError(
@@ -248,13 +254,39 @@ export function readDefinedGroups(
 }
 
 /**
+ * The largest `defgrp.dat` {@link writeDefinedGroups} lays out: 64 KiB, the top of the state files'
+ * range (the statefiles doc: "largish (10-64KB)"); the game's own holds at most 14 small blocks.
+ */
+export const DEFGRP_MAX_SIZE = 0x10000;
+
+/** A defined group asked to sit at an offset `defgrp.dat` cannot have (0, negative, or past {@link DEFGRP_MAX_SIZE}). */
+export class DefinedGroupOffsetError extends RangeError {
+  /** The encounter id (1…14) and the offset asked for. */
+  constructor(
+    readonly id: number,
+    readonly offset: number,
+  ) {
+    super(
+      `encounter ${id}: defgrp.dat offset ${offset} is not 1 to ${DEFGRP_MAX_SIZE - 268} (the file is at most ${DEFGRP_MAX_SIZE} bytes)`,
+    );
+    this.name = 'DefinedGroupOffsetError';
+  }
+}
+
+/**
  * Writes `defgrp.dat`: the reserved zero byte, then each header — at its `at` when given and free
  * (its groups right after it), else at the end — and returns the bytes and each encounter's offset.
+ * An `at` outside 1…{@link DEFGRP_MAX_SIZE} − 268 is a {@link DefinedGroupOffsetError}.
  */
 export function writeDefinedGroups(groups: ReadonlyArray<Omit<DefinedGroup, 'at'> & { at?: number }>): {
   bytes: Uint8Array;
   offsets: Map<number, number>;
 } {
+  // A wanted offset sizes the file: refuse one that would make it larger than a state file gets.
+  for (const g of groups) {
+    if (g.at !== undefined && (!Number.isSafeInteger(g.at) || g.at < 1 || g.at > DEFGRP_MAX_SIZE - 268))
+      throw new DefinedGroupOffsetError(g.id, g.at);
+  }
   const blocks = groups.map((g) => {
     const body = g.groups.map((group) => (group === null ? new Uint8Array(0) : must(encode(stateBattleGroup, group))));
     return { g, size: 268 + body.reduce((n, b) => n + b.length, 0), body };

@@ -1,7 +1,9 @@
 /**
  * 0.7 saves (`starcon2.NN`, uqm.md §5.1): a 164-byte summary, then an LZHUF stream (our own coder,
  * `lzhuf.ts`) holding the global state, the game state in its 0.7 layout, the queues, and the three
- * state files raw.
+ * state files — decoded into the same documents as their standalone formats (`starInfo`,
+ * `randomGroups`, `definedGroupsFile`), or kept as `{ $raw }` bytes (with a warning) when one does not
+ * decode.
  *
  * @module
  */
@@ -15,6 +17,7 @@ import {
   i16le,
   i32le,
   layer,
+  orRaw,
   padding,
   sized,
   struct,
@@ -25,8 +28,12 @@ import {
   type AnyCodec,
   type Codec,
   type Kept,
+  type Raw,
   type TypeOf,
 } from '@savekit/core';
+import { definedGroupsFile } from './defgrp-file.js';
+import { randomGroups } from './groups.js';
+import { starInfo } from './star-info.js';
 import { legacyGameState } from './game-state.js';
 import { ipGroup, shipFragment, toIpGroup } from './groups.js';
 import { lzhufDecode, lzhufEncode } from './lzhuf.js';
@@ -141,6 +148,13 @@ function conditionalQueue(activity: number): AnyCodec {
   return struct({ empty: array(legacyShip, u16le) });
 }
 
+/** A state file in the stream: its document, or its bytes when they do not decode (kept, with a warning). */
+function stateFile<A>(codec: Codec<A>, name: string): Codec<A | Raw> {
+  return orRaw(codec, {
+    warning: { code: 'state-file-kept-raw', message: (e) => `${name} kept as bytes: ${e.message}` },
+  });
+}
+
 /** The decompressed stream. */
 export const legacyStream = struct({
   globals: legacyGlobals,
@@ -149,9 +163,9 @@ export const legacyStream = struct({
   shipQueue: array(legacyShip, u16le),
   events: array(legacyEvent, u16le),
   encounters: array(legacyEncounter, u16le),
-  starinfo: sized(u32le, bytes('rest')),
-  defgrp: sized(u32le, bytes('rest')),
-  randgrp: sized(u32le, bytes('rest')),
+  starinfo: sized(u32le, stateFile(starInfo(12), 'starinfo.dat')),
+  defgrp: sized(u32le, stateFile(definedGroupsFile, 'defgrp.dat')),
+  randgrp: sized(u32le, stateFile(randomGroups, 'randgrp.dat')),
   star: starDesc,
 });
 
@@ -360,9 +374,9 @@ export function saveToLegacy(save: UqmSave): LegacySave {
       logX: e.logX,
       logY: e.logY,
     })),
-    starinfo: files.starinfo,
-    defgrp: files.defgrp,
-    randgrp: files.randgrp,
+    starinfo: stateDocument(starInfo(12), files.starinfo),
+    defgrp: stateDocument(definedGroupsFile, files.defgrp),
+    randgrp: stateDocument(randomGroups, files.randgrp),
     star,
   };
   const s = save.summary;
@@ -378,4 +392,10 @@ export function saveToLegacy(save: UqmSave): LegacySave {
     },
     stream: { value: stream },
   };
+}
+
+/** A state file's document as the stream holds it: decoded, or `{ $raw }` when it does not decode. */
+function stateDocument<A>(codec: Codec<A>, bytes: Uint8Array): A | Raw {
+  const out = decode(codec, bytes);
+  return E.isRight(out) ? out.right.value : { $raw: bytes };
 }

@@ -23,10 +23,28 @@ import {
 } from '@savekit/core';
 import { bytesEqual, customDef, defineCodec, jsonBytes, utf8 } from '@savekit/core/kit';
 
-/** A name in a NUL-padded field (bytes after the NUL kept when not zero). */
-export const name16 = fixedString(16, 'utf8', { tail: 'keep' });
+/**
+ * A NUL-padded name field of `size` bytes. A name that fills it has no NUL: the game never writes one
+ * (`utf8StringCopy` always ends the field with a NUL) and reads names as C strings, so it would read
+ * on into the next field; such a name is read as it is (and written back), with a warning.
+ */
+function nameField(size: 16 | 32) {
+  return withHooks(fixedString(size, 'utf8', { tail: 'keep' }), {
+    afterRead(value, { reader, start }) {
+      if (typeof value === 'string' && utf8.encode(value).length === size)
+        reader.warn(
+          'name-without-nul',
+          `the name ${JSON.stringify(value)} fills its ${size}-byte field with no NUL: the game would read on into the next field`,
+          start,
+        );
+    },
+  });
+}
+
+/** A name in a NUL-padded 16-byte field (bytes after the NUL kept when not zero). */
+export const name16 = nameField(16);
 /** MegaMod's 32-byte names. */
-export const name32 = fixedString(32, 'utf8', { tail: 'keep' });
+export const name32 = nameField(32);
 
 /**
  * Bytes a chunk holds after what its fields use (a size mismatch the game only logs): usually none,
@@ -190,8 +208,11 @@ export const raceEntry = struct(raceFields(u16le));
 
 // A ship's fields after its race, shared by the queue entries and the battle groups.
 const shipFields = {
+  /** Which of its race's captain names the ship's captain has (an index into the game's name list). */
   captainsNameIndex: u8,
+  /** The ship's race (`races.h`: ARILOU 0 … SAMATRA 23; `RACES[raceId]`). */
   raceId: u8,
+  /** The ship's place in its fleet (escorts: 0, 1, … in the order the flagship's display shows them). */
   index: u8,
   crewLevel: u16le,
   maxCrew: u16le,
@@ -305,6 +326,19 @@ export function queue<A>(entry: Codec<A>): Codec<{ entries: A[]; rest?: Uint8Arr
 /** Decoded record types. */
 export type GlobalState = TypeOf<typeof globalState>;
 export type RaceEntry = TypeOf<typeof raceEntry>;
+/**
+ * A ship of the escort (`ShpQ`), NPC (`NpcQ`) or MegaMod stowed (`StwQ`) queue (11 bytes):
+ *
+ * - `race`: the queue entry's race, as a 16-bit value (the game writes the race id here too; in every
+ *   real save it equals `raceId`). Kept separate because the file stores both.
+ * - `raceId`: the ship's race id (`races.h`, 0…23; `RACES[raceId]` is its name) — what the game uses.
+ * - `index`: the ship's place in its fleet (escorts: 0, 1, … as the flagship's display orders them).
+ * - `captainsNameIndex`: which of the race's captain names its captain has (an index into the game's
+ *   list of names for that race).
+ * - `crewLevel` / `maxCrew`: crew on board and capacity; `energyLevel` / `maxEnergy`: the same for energy.
+ *
+ * `setEscorts` writes these from a race, a captain and a crew.
+ */
 export type ShipEntry = TypeOf<typeof shipEntry>;
 export type BattleGroups = TypeOf<typeof battleGroups>;
 export type GroupList = TypeOf<typeof groupList>;

@@ -1,7 +1,15 @@
 // Hostile UQM saves for the budget tests (issue 17): LZHUF bombs and length claims in 0.7 saves, and
 // 0.8 saves of many chunks, many game states, wide scans, long queues and many battle groups.
 import { encodeOrThrow } from '@savekit/core';
-import { createUqmSave, legacySave, lzhufMaxDecodedLength, saveToLegacy, uqmSave, type UqmSave } from '@savekit/uqm';
+import {
+  createUqmSave,
+  legacySave,
+  lzhufMaxDecodedLength,
+  saveToLegacy,
+  STAR_TABLE_SIZE,
+  uqmSave,
+  type UqmSave,
+} from '@savekit/uqm';
 import { randomBytes } from '@savekit/testkit';
 
 type Chunk = UqmSave['chunks'][number];
@@ -97,10 +105,10 @@ export function chunkClaim(size: number): Uint8Array {
   return bytes;
 }
 
-/** A 0.7 save (from a new 0.8 one) whose starinfo holds `bytes` zeros: LZHUF packs them 12.8 to 1. */
+/** A 0.7 save (from a new 0.8 one) whose starinfo holds `bytes` zeros (its table, then zeros): LZHUF packs them 12.8 to 1. */
 export function legacyZeros(bytes: number): Uint8Array {
   const legacy = saveToLegacy(createUqmSave());
-  legacy.stream.value.starinfo = new Uint8Array(bytes);
+  legacy.stream.value.starinfo = { systems: [], lead: new Uint8Array(bytes - STAR_TABLE_SIZE) };
   return encodeOrThrow(legacySave, legacy);
 }
 

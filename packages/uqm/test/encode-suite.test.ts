@@ -12,7 +12,14 @@ maybe('the encode suite: real 0.8 saves, and 0.7 and MMV4 saves made from them',
   // `stored` is the file's LZHUF code, a cache: a changed stream is compressed afresh, so it changes.
   const report = encodeSuite(format, {
     samples,
-    normalises: ['stream.stored'],
+    // A randgrp.dat pointer's `at` is layout: one renamed away is planned afresh, as a pointer without one.
+    // (and the bytes it leaves behind are unclaimed).
+    normalises: [
+      'stream.stored',
+      'stream.value.randgrp.root.groups[*]',
+      'stream.value.randgrp.root.list',
+      'stream.value.randgrp.unclaimed',
+    ],
     runs: testBudget({ quick: 200, heavy: 1000 }),
   });
   expect(report.failures).toEqual([]);

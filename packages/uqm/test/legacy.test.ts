@@ -2,13 +2,19 @@
 import * as E from 'fp-ts/lib/Either';
 import { decodeOrThrow, encodeOrThrow } from '@savekit/core';
 import {
+  definedGroupsFile,
   format,
   legacySave,
   lzhufDecompress,
   saveToLegacy,
   saveToStateFiles,
+  randomGroups,
+  starInfo,
   uqmSave,
+  type DefinedGroupsFile,
   type LegacySave,
+  type RandomGroups,
+  type StarInfo,
 } from '@savekit/uqm';
 import { realSavesFor } from './corpus';
 
@@ -24,11 +30,14 @@ maybe('0.7 saves', () => {
     const legacy = decoded.right.value as LegacySave;
     expect(legacy.summary.sis).toEqual(save.summary.sis);
     expect(legacy.summary.summary).toEqual(save.summary.summary);
-    // The state files are in the stream raw, defgrp before randgrp.
+    // The state files are in the stream (defgrp before randgrp), decoded as their own formats decode them.
     const files = saveToStateFiles(save);
-    expect(legacy.stream.value.starinfo).toEqual(files.starinfo);
-    expect(legacy.stream.value.defgrp).toEqual(files.defgrp);
-    expect(legacy.stream.value.randgrp).toEqual(files.randgrp);
+    expect(legacy.stream.value.starinfo).toEqual(decodeOrThrow(starInfo(12), files.starinfo));
+    expect(legacy.stream.value.defgrp).toEqual(decodeOrThrow(definedGroupsFile, files.defgrp));
+    expect(legacy.stream.value.randgrp).toEqual(decodeOrThrow(randomGroups, files.randgrp));
+    expect(encodeOrThrow(starInfo(12), legacy.stream.value.starinfo as StarInfo)).toEqual(files.starinfo);
+    expect(encodeOrThrow(definedGroupsFile, legacy.stream.value.defgrp as DefinedGroupsFile)).toEqual(files.defgrp);
+    expect(encodeOrThrow(randomGroups, legacy.stream.value.randgrp as RandomGroups)).toEqual(files.randgrp);
     // The game state in the 0.7 layout holds the same entries.
     expect(legacy.stream.value.globals.gameState).toEqual(files.gameState);
     // The file's code is kept as it is (decoding does not compress again), and written back.

@@ -11,7 +11,7 @@ export function groupHeaderBytes(numGroups: number, offsets: ReadonlyArray<numbe
     numGroups,
     day: 1,
     month: 1,
-    pad: undefined,
+    pad3: undefined,
     starIndex: 82,
     year: 2155,
     offsets: [0, ...offsets, ...new Array<number>(64 - offsets.length).fill(0)],

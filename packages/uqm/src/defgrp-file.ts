@@ -1,0 +1,279 @@
+/**
+ * `defgrp.dat` on its own (uqm.md §2.5): the reserved zero byte, then one block per defined encounter
+ * the game spawned, appended in the order it spawned them — a GROUP_HEADER (NumGroups 1, GroupOffset[0]
+ * 0, GroupOffset[1] = the header's offset + 268) and its group right after it. The file does not say
+ * which encounter a block is: the game state's `X_GRPOFFS` entries do ({@link definedGroupsIn}).
+ *
+ * A group the game rewrote in place after a battle (`PutGroupInfo`) can be shorter than it was: the
+ * bytes it no longer uses stay in the file until the next header; they are kept as the block's
+ * `stale` bytes, so a file reads back byte for byte.
+ *
+ * @module
+ */
+import * as t from 'io-ts';
+import { optional, bytes, padding, u16le, u32le, u8, type Codec } from '@savekit/core';
+import { customDef, defineCodec, jsonBytes, readChild, writeChild, type Reader } from '@savekit/core/kit';
+import { stateBattleGroup, type GroupHeader, type StateBattleGroup } from './groups.js';
+import type { GameState } from './game-state.js';
+import { DEFINED_GROUPS, groupOffsetEntry } from './game-state.js';
+
+/** The size of a GROUP_HEADER. */
+export const GROUP_HEADER_SIZE = 268;
+
+/** One spawned defined encounter: its header's dates and star, its groups, and bytes left after them. */
+export interface DefinedGroupBlock {
+  /** Expiry day, month and year the header holds (the game never checks them for defined groups). */
+  day: number;
+  month: number;
+  year: number;
+  /** The star the group was spawned at (index into the star table, 0…501). */
+  starIndex: number;
+  /** Its padding byte, when not zero. */
+  pad3?: Uint8Array;
+  /** The groups (NumGroups of them); `null` for a zero offset. The game writes exactly one. */
+  groups: Array<StateBattleGroup | null>;
+  /** Bytes after the groups, before the next header: what a group rewritten shorter left behind. */
+  stale?: Uint8Array;
+}
+
+/** A decoded `defgrp.dat`. */
+export interface DefinedGroupsFile {
+  /** The blocks in file order; block i's header is at 1 + the sizes of the blocks before it. */
+  blocks: DefinedGroupBlock[];
+}
+
+const staleBytes = optional(bytes('rest'));
+
+/** The byte size a block takes in the file (header, groups, stale bytes). */
+export function blockSize(block: DefinedGroupBlock): number {
+  let size = GROUP_HEADER_SIZE + (block.stale?.length ?? 0);
+  for (const g of block.groups) if (g !== null) size += 2 + 17 * g.ships.length;
+  return size;
+}
+
+/**
+ * Where each block's header is (what the game state's `X_GRPOFFS` entries hold): 1, then each after
+ * the one before.
+ */
+export function blockOffsets(file: DefinedGroupsFile): number[] {
+  let at = 1;
+  return file.blocks.map((b) => {
+    const here = at;
+    at += blockSize(b);
+    return here;
+  });
+}
+
+/**
+ * The encounter each block is (uqm.md §4's DEFGRP ids, 1…14), from the game state's offsets: for each
+ * encounter whose `X_GRPOFFS` is not 0, its id and the block index, or -1 when no block starts there.
+ */
+export function definedGroupsIn(
+  file: DefinedGroupsFile,
+  state: GameState,
+): Array<{ id: number; name: string; block: number }> {
+  const offsets = blockOffsets(file);
+  const out: Array<{ id: number; name: string; block: number }> = [];
+  DEFINED_GROUPS.forEach((name, i) => {
+    const at = state[groupOffsetEntry(i + 1)] ?? 0;
+    if (at !== 0) out.push({ id: i + 1, name, block: offsets.indexOf(at) });
+  });
+  return out;
+}
+
+/** Whether a header (read at `at`) is one the game appends: a first group right after it, no list. */
+function looksAppended(header: GroupHeader, at: number): boolean {
+  return header.numGroups >= 1 && header.numGroups <= 64 && header.offsets[0] === 0 && header.offsets[1] === at + 268;
+}
+
+/**
+ * The offset of the next header at or after `from`, else `end`: the first place whose bytes pass
+ * {@link looksAppended} (NumGroups 1…64, GroupOffset[0] 0, GroupOffset[1] its own offset + 268), so
+ * what is skipped is stale bytes and what is found reads as a header.
+ */
+function nextHeader(r: Reader, base: number, from: number, end: number): number {
+  for (let at = from; at + GROUP_HEADER_SIZE <= end; at++) {
+    r.work(1);
+    // GroupOffset[1] first (byte 12): one u32 tells almost every stale position from a header.
+    if (u32le.read(r.at(at + 12, at + 12, at + 16)) !== at - base + 268) continue;
+    const numGroups = u8.read(r.at(at, at, at + 1));
+    if (numGroups >= 1 && numGroups <= 64 && u32le.read(r.at(at + 8, at + 8, at + 12)) === 0) return at;
+  }
+  return end;
+}
+
+const blockJson = t.intersection([
+  t.type({
+    day: t.number,
+    month: t.number,
+    year: t.number,
+    starIndex: t.number,
+    groups: t.array(t.union([t.null, stateBattleGroup.json])),
+  }),
+  t.partial({ pad3: jsonBytes(), stale: jsonBytes() }),
+]);
+
+const SAMPLE: DefinedGroupsFile = {
+  blocks: [{ day: 8, month: 2, year: 2155, starIndex: 82, groups: [{ raceType: 18, ships: [] }] }],
+};
+
+/** A block's groups: each right after the one before, in slot order (`header.offsets` checked against that). */
+function groupList(header: GroupHeader, base: number, at: number): Codec<Array<StateBattleGroup | null>> {
+  return defineCodec<Array<StateBattleGroup | null>>({
+    name: 'definedGroupList',
+    def: customDef('uqmDefinedGroupList', { samples: [[null]] }),
+    json: t.array(t.union([t.null, stateBattleGroup.json])) as unknown as t.Type<
+      Array<StateBattleGroup | null>,
+      unknown,
+      unknown
+    >,
+    minSize: 0,
+    read(r) {
+      const groups: Array<StateBattleGroup | null> = [];
+      for (let g = 1; g <= 64; g++) {
+        const offset = header.offsets[g] as number; // 65 offsets
+        const where = at + 8 + 4 * g;
+        if (g > header.numGroups) {
+          if (offset !== 0) throw r.error(`GroupOffset[${g}] is past NumGroups but not 0`, where);
+        } else if (offset === 0) groups.push(null);
+        else if (offset !== r.pos - base)
+          throw r.errorAt(
+            g - 1,
+            `group ${g} is at ${offset}, not right after what comes before it (${r.pos - base})`,
+            where,
+          );
+        else groups.push(readChild(r, g - 1, stateBattleGroup));
+      }
+      return groups;
+    },
+    write(w, groups) {
+      groups.forEach((g, i) => {
+        if (g !== null) writeChild(w, i, stateBattleGroup, g);
+      });
+    },
+  });
+}
+
+const headerPad = padding(1);
+
+/**
+ * A GROUP_HEADER read field by field: the date, star and padding under the block's own names (they
+ * are its values); NumGroups and the 65 offsets with no path (layout, checked by the caller).
+ */
+function readHeader(r: Reader): GroupHeader {
+  r.need(GROUP_HEADER_SIZE);
+  const numGroups = u8.read(r);
+  const day = readChild(r, 'day', u8);
+  const month = readChild(r, 'month', u8);
+  const pad3 = readChild(r, 'pad3', headerPad);
+  const starIndex = readChild(r, 'starIndex', u16le);
+  const year = readChild(r, 'year', u16le);
+  const offsets = Array.from({ length: 65 }, () => u32le.read(r));
+  return { numGroups, day, month, pad3, starIndex, year, offsets };
+}
+
+/** One block: its header, groups and stale bytes, read at `r.pos`, the next header found after it. */
+function blockCodec(base: number, end: number): Codec<DefinedGroupBlock> {
+  return defineCodec<DefinedGroupBlock>({
+    name: 'definedGroupBlock',
+    def: customDef('uqmDefinedGroupBlock', { samples: SAMPLE.blocks }),
+    json: blockJson as unknown as t.Type<DefinedGroupBlock, unknown, unknown>,
+    minSize: GROUP_HEADER_SIZE,
+    read(r) {
+      const at = r.pos;
+      const header = readHeader(r);
+      if (!looksAppended(header, at - base))
+        throw r.error(`the header at ${at - base} is not one the game appends (GroupOffset[1] = its offset + 268)`, at);
+      const groups = readChild(r, 'groups', groupList(header, base, at));
+      const next = nextHeader(r, base, r.pos, end);
+      const stale = next > r.pos ? readChild(r.window(next - r.pos), 'stale', bytes('rest')) : undefined;
+      r.pos = next;
+      const block: DefinedGroupBlock = {
+        day: header.day,
+        month: header.month,
+        year: header.year,
+        starIndex: header.starIndex,
+        groups,
+      };
+      if (header.pad3 !== undefined) block.pad3 = header.pad3;
+      if (stale !== undefined) block.stale = stale;
+      return block;
+    },
+    write(w, block) {
+      if (typeof block !== 'object' || block === null || !Array.isArray(block.groups))
+        throw w.error('expected { day, month, year, starIndex, groups }');
+      if (block.groups.length < 1 || block.groups.length > 64)
+        throw w.errorAt('groups', `a header holds 1 to 64 groups, not ${block.groups.length}`);
+      const at = w.length - w.origin;
+      const offsets = new Array<number>(65).fill(0);
+      let cursor = at + GROUP_HEADER_SIZE;
+      block.groups.forEach((g, i) => {
+        if (g === null) return;
+        offsets[i + 1] = cursor;
+        cursor += 2 + 17 * (Array.isArray(g.ships) ? g.ships.length : 0);
+      });
+      const { day, month, year, starIndex, pad3 } = block;
+      // The header's fields: NumGroups and the offsets are layout (no path of their own).
+      u8.write(w, block.groups.length);
+      writeChild(w, 'day', u8, day);
+      writeChild(w, 'month', u8, month);
+      writeChild(w, 'pad3', headerPad, pad3);
+      writeChild(w, 'starIndex', u16le, starIndex);
+      writeChild(w, 'year', u16le, year);
+      for (const offset of offsets) u32le.write(w, offset);
+      writeChild(
+        w,
+        'groups',
+        groupList({ numGroups: 0, day, month, pad3, starIndex, year, offsets }, 0, at),
+        block.groups,
+      );
+      writeChild(w, 'stale', staleBytes, block.stale);
+    },
+  });
+}
+
+/** The blocks after the reserved byte, to the end. */
+function blockList(base: number, end: number): Codec<DefinedGroupBlock[]> {
+  const block = blockCodec(base, end);
+  return defineCodec<DefinedGroupBlock[]>({
+    name: 'definedGroupBlocks',
+    def: customDef('uqmDefinedGroupBlocks', { samples: [[], SAMPLE.blocks] }),
+    json: t.array(blockJson) as unknown as t.Type<DefinedGroupBlock[], unknown, unknown>,
+    minSize: 0,
+    read(r) {
+      const blocks: DefinedGroupBlock[] = [];
+      while (r.pos < end) blocks.push(readChild(r, blocks.length, block));
+      return blocks;
+    },
+    write(w, blocks) {
+      if (!Array.isArray(blocks)) throw w.error('expected the blocks');
+      blocks.forEach((b, i) => {
+        writeChild(w, i, block, b);
+      });
+    },
+  });
+}
+
+/**
+ * The codec of a standalone `defgrp.dat`. Blocks are read from offset 1 on: a header whose groups
+ * follow it in slot order (a zero offset for an empty slot), the bytes up to the next header kept as
+ * `stale`. A file whose headers point elsewhere — not something the game writes — is a DecodeError
+ * at the offset that does not fit. Writing lays the blocks out again one after another, computing the
+ * offsets; with the document unchanged that is the file as read.
+ */
+export const definedGroupsFile: Codec<DefinedGroupsFile> = defineCodec<DefinedGroupsFile>({
+  name: 'definedGroupsFile',
+  def: customDef<DefinedGroupsFile>('uqmDefinedGroupsFile', { samples: [{ blocks: [] }, SAMPLE] }),
+  json: t.type({ blocks: t.array(blockJson) }) as unknown as t.Type<DefinedGroupsFile, unknown, unknown>,
+  minSize: 1,
+  read(r) {
+    const base = r.pos;
+    if (u8.read(r) !== 0) throw r.error('defgrp.dat must start with its reserved zero byte', base);
+    return { blocks: readChild(r, 'blocks', blockList(base, r.end)) };
+  },
+  write(w, file) {
+    if (typeof file !== 'object' || file === null) throw w.error('expected { blocks }');
+    u8.write(w, 0);
+    writeChild(w, 'blocks', blockList(0, 0), file.blocks);
+  },
+});
