@@ -1,0 +1,507 @@
+/**
+ * The studio's worker: sniffs, decodes, maps fields to bytes, edits, re-encodes and verifies, off the
+ * page's thread. It keeps the document in its lossless JSON form (what `savekit dump` writes): an
+ * edit replaces the nodes on one path (the rest is shared with the save as opened), is decoded by the
+ * format's io-ts type and encoded by the codec before it is accepted.
+ *
+ * @module
+ */
+import * as E from 'fp-ts/lib/Either.js';
+import {
+  type AnyCodec,
+  type AnySaveFormat,
+  type ByteLayer,
+  documentPath,
+  type FieldSpan,
+  FormatRegistry,
+  formatPath,
+  formatsOf,
+  formatWarning,
+  type SaveView,
+  viewsOf,
+} from '@savekit/core';
+// The CLI's own diff (its module, not the package entry, which brings the whole command line).
+import { diffJson } from '../../../packages/cli/dist/commands/diff.js';
+import { format as edge } from '@savekit/edge';
+import { format as terrarum } from '@savekit/terrarum';
+import { format as uqm } from '@savekit/uqm';
+import { format as zippy } from '@savekit/zippy';
+import { leafKind, leafText, parseLeaf } from './leaf.js';
+import type { Change, DocState, Reply, Request, Row, Span, Target, WirePicture } from './protocol.js';
+import { parsePath, type Segments } from './paths.js';
+
+const registry = new FormatRegistry([edge, uqm, zippy, terrarum]);
+
+/** The open save. */
+interface Open {
+  name: string;
+  format: AnySaveFormat;
+  bytes: Uint8Array;
+  /** Whether the save opened with warnings (a bad checksum): saving it unchanged repairs it. */
+  warned: boolean;
+  original: unknown;
+  json: unknown;
+  value: unknown;
+  undo: unknown[];
+  redo: unknown[];
+  spans: FieldSpan[];
+  /** Span paths as formatted, parallel to `spans`. */
+  spanPaths: string[];
+  expanded: Set<string>;
+  rows: Array<{ path: Segments; key: string; depth: number }>;
+  pictures: Map<string, unknown>;
+}
+let open: Open | undefined;
+
+const post = (reply: Reply, transfer: Transferable[] = []) =>
+  (self as unknown as Worker).postMessage(reply, transfer);
+const progress = (phase: string, fraction: number) => post({ type: 'progress', phase, fraction });
+
+/** The transform layers reachable from a codec (their decodes are recorded to show decompressed bytes). */
+function layersOf(root: AnyCodec): ByteLayer[] {
+  const out: ByteLayer[] = [];
+  const seen = new Set<AnyCodec>([root]);
+  const stack = [root];
+  while (stack.length > 0 && seen.size < 100_000) {
+    const codec = stack.pop()!;
+    const def = codec.def as { type: string; layers?: ByteLayer[] };
+    if (def.type === 'transform' && def.layers) out.push(...def.layers);
+    for (const child of codec.children ?? []) {
+      if (!seen.has(child.codec)) {
+        seen.add(child.codec);
+        stack.push(child.codec);
+      }
+    }
+  }
+  return out;
+}
+
+/** Layer outputs, in the order a traced decode numbers them (1, 2, …), while `recording` is set. */
+let recording: Uint8Array[] | undefined;
+const wrapped = new WeakSet<ByteLayer>();
+function recordLayers(format: AnySaveFormat): void {
+  const codec = (format as { codec?: AnyCodec }).codec;
+  if (codec === undefined) return;
+  for (const layer of layersOf(codec)) {
+    if (wrapped.has(layer) || Object.isFrozen(layer)) continue;
+    wrapped.add(layer);
+    const decode = layer.decode.bind(layer);
+    (layer as { decode: ByteLayer['decode'] }).decode = (bytes, limits) => {
+      const out = decode(bytes, limits);
+      recording?.push(out);
+      return out;
+    };
+  }
+}
+
+/** The JSON node at a path, or undefined. */
+function at(json: unknown, path: Segments): unknown {
+  let node = json;
+  for (const segment of path) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string | number, unknown>)[segment];
+  }
+  return node;
+}
+
+/** A copy of `json` with the node at `path` replaced (copies only the nodes on the path). */
+function setIn(json: unknown, path: Segments, value: unknown): unknown {
+  if (path.length === 0) return value;
+  const [head, ...rest] = path;
+  if (Array.isArray(json)) {
+    const copy = json.slice();
+    copy[head as number] = setIn(json[head as number], rest, value);
+    return copy;
+  }
+  const object = json as Record<string, unknown>;
+  return { ...object, [head as string]: setIn(object[head as string], rest, value) };
+}
+
+const isBranch = (node: unknown) => node !== null && typeof node === 'object';
+const keyOf = (segment: string | number) => (typeof segment === 'number' ? `[${segment}]` : segment);
+
+/** The visible rows: every node whose ancestors are all expanded, in document order (iteratively). */
+function flatten(o: Open): void {
+  const rows: Open['rows'] = [];
+  const stack: Array<{ path: Segments; depth: number }> = [{ path: [], depth: 0 }];
+  while (stack.length > 0) {
+    const { path, depth } = stack.pop()!;
+    rows.push({ path, depth, key: path.length === 0 ? 'document' : keyOf(path[path.length - 1]!) });
+    const node = at(o.json, path);
+    if (!isBranch(node) || !o.expanded.has(formatPath(path))) continue;
+    const keys: Segments = Array.isArray(node) ? node.map((_, i) => i) : Object.keys(node as object);
+    for (let i = keys.length - 1; i >= 0; i--) stack.push({ path: [...path, keys[i]!], depth: depth + 1 });
+  }
+  o.rows = rows;
+}
+
+function shortText(node: unknown): string {
+  if (Array.isArray(node)) return `[${node.length}]`;
+  if (isBranch(node)) return `{${Object.keys(node as object).length}}`;
+  const text = typeof node === 'string' ? JSON.stringify(node) : String(node);
+  return text.length > 120 ? `${text.slice(0, 119)}…` : text;
+}
+
+function row(o: Open, index: number): Row {
+  const r = o.rows[index]!;
+  const node = at(o.json, r.path);
+  const path = formatPath(r.path);
+  return {
+    path,
+    depth: r.depth,
+    key: r.key,
+    text: shortText(node),
+    branch: isBranch(node),
+    open: o.expanded.has(path),
+    changed: node !== at(o.original, r.path),
+  };
+}
+
+/** Change lines as `savekit diff` prints them. */
+function changes(o: Open): Change[] {
+  if (o.json === o.original) return [];
+  const show = (v: unknown) => {
+    const text = JSON.stringify(v) ?? 'undefined';
+    return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  };
+  return diffJson(o.original, o.json).map((d) => ({
+    path: d.path,
+    kind: d.kind,
+    text:
+      d.kind === 'changed'
+        ? `~ ${d.path}: ${show(d.before)} → ${show(d.after)}`
+        : d.kind === 'added'
+          ? `+ ${d.path}: ${show(d.after)}`
+          : `- ${d.path}: ${show(d.before)}`,
+  }));
+}
+
+function state(o: Open): DocState {
+  return {
+    total: o.rows.length,
+    changes: changes(o),
+    canUndo: o.undo.length > 0,
+    canRedo: o.redo.length > 0,
+    views: viewsOf(o.format, o.value).map((v) => ({ id: v.id, title: v.title })),
+  };
+}
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Encodes a document; its bytes, or the EncodeError's message. */
+function encode(format: AnySaveFormat, value: unknown): { bytes: Uint8Array } | { error: string } {
+  try {
+    const result = format.encode(value);
+    if (E.isLeft(result)) return { error: result.left.message };
+    if (!(result.right instanceof Uint8Array)) return { error: 'the format wrote a folder, not a file' };
+    return { bytes: result.right };
+  } catch (error) {
+    return { error: `the format failed to encode: ${message(error)}` };
+  }
+}
+
+/** Accepts a new JSON document if its type takes it and its codec encodes it; else the reason. */
+function commit(o: Open, json: unknown): string | undefined {
+  const decoded = o.format.json.decode(json);
+  if (E.isLeft(decoded)) {
+    const problem = decoded.left[0];
+    const where = problem?.context
+      .map((c) => c.key)
+      .filter((k) => k !== '')
+      .join('.');
+    return `not a valid value${where ? ` at ${where}` : ''}: ${problem?.message ?? `expected ${problem?.context.at(-1)?.type.name ?? 'another value'}`}`;
+  }
+  const encoded = encode(o.format, decoded.right);
+  if ('error' in encoded) return encoded.error;
+  o.undo.push(o.json);
+  o.redo = [];
+  o.json = json;
+  o.value = decoded.right;
+  return undefined;
+}
+
+function restore(o: Open, json: unknown): void {
+  const decoded = o.format.json.decode(json);
+  if (E.isRight(decoded)) {
+    o.json = json;
+    o.value = decoded.right;
+  }
+}
+
+/** Spans of the field at a path: its own, else those of what it holds (one range per pane), else its nearest ancestor's. */
+function spansOf(o: Open, path: string): Span[] {
+  const own = o.spans.filter((_, i) => o.spanPaths[i] === path);
+  if (own.length > 0) return own.map(({ layer, start, end }) => ({ layer, start, end }));
+  const inside = new Map<number, Span>();
+  const prefix = path === '(root)' ? '' : path;
+  o.spans.forEach((s, i) => {
+    const p = o.spanPaths[i]!;
+    if (prefix === '' || p.startsWith(`${prefix}.`) || p.startsWith(`${prefix}[`)) {
+      const had = inside.get(s.layer);
+      inside.set(s.layer, {
+        layer: s.layer,
+        start: Math.min(had?.start ?? s.start, s.start),
+        end: Math.max(had?.end ?? s.end, s.end),
+      });
+    }
+  });
+  if (inside.size > 0) return [...inside.values()];
+  const segments = parsePath(path);
+  for (let n = segments.length - 1; n >= 0; n--) {
+    const up = formatPath(segments.slice(0, n));
+    const found = o.spans.filter((_, i) => o.spanPaths[i] === up);
+    if (found.length > 0) return found.map(({ layer, start, end }) => ({ layer, start, end }));
+  }
+  return [];
+}
+
+function select(o: Open, path: string): void {
+  const segments = parsePath(path);
+  for (let n = 0; n < segments.length; n++) o.expanded.add(formatPath(segments.slice(0, n)));
+  flatten(o);
+  const index = o.rows.findIndex((r) => formatPath(r.path) === path);
+  const node = at(o.json, segments);
+  const leaf = isBranch(node) || index < 0 ? undefined : leafKind(o.format, segments, node);
+  post({
+    type: 'selected',
+    path,
+    index,
+    spans: spansOf(o, path),
+    total: o.rows.length,
+    ...(leaf === undefined ? {} : { leaf, value: leafText(leaf, node) }),
+  });
+}
+
+/** A view's picture for the page: functions (edits) replaced by their labels. */
+function wire(picture: ReturnType<SaveView<unknown>['render']>): WirePicture {
+  const target = (t: { label?: string; path?: string; edits?: ReadonlyArray<{ label: string }> }): Target => ({
+    ...(t.label === undefined ? {} : { label: t.label }),
+    ...(t.path === undefined ? {} : { path: t.path }),
+    ...(t.edits === undefined ? {} : { edits: t.edits.map((e) => e.label) }),
+  });
+  if (picture.kind === 'raster')
+    return {
+      kind: 'raster',
+      width: picture.width,
+      height: picture.height,
+      rgba: picture.rgba,
+      ...(picture.zoom === undefined ? {} : { zoom: picture.zoom }),
+      regions: (picture.regions ?? []).map((r) => ({
+        ...target(r),
+        x: r.x,
+        y: r.y,
+        width: r.width,
+        height: r.height,
+      })),
+    };
+  if (picture.kind === 'vector')
+    return {
+      kind: 'vector',
+      width: picture.width,
+      height: picture.height,
+      ...(picture.background === undefined ? {} : { background: picture.background }),
+      marks: picture.marks.map((m) => {
+        const { edits: _e, ...rest } = m as unknown as Record<string, unknown>;
+        return { ...rest, ...target(m) };
+      }),
+    };
+  return { kind: 'table', columns: picture.columns, rows: picture.rows.map((r) => ({ ...target(r), cells: r.cells })) };
+}
+
+function targetsOf(picture: unknown): ReadonlyArray<{ edits?: ReadonlyArray<{ apply(doc: unknown): unknown }> }> {
+  const p = picture as { kind: string; regions?: []; marks?: []; rows?: [] };
+  return (p.kind === 'raster' ? p.regions : p.kind === 'vector' ? p.marks : p.rows) ?? [];
+}
+
+function openSave(name: string, bytes: Uint8Array): void {
+  progress('sniffing', 0.05);
+  const format = registry.detect(bytes);
+  if (format === undefined) {
+    post({
+      type: 'error',
+      message: `No registered format recognises ${name} (formats: ${registry
+        .list()
+        .map((f) => f.id)
+        .join(', ')}).`,
+    });
+    return;
+  }
+  progress(`decoding as ${format.id}`, 0.15);
+  // Checksums only warn: a corrupted save opens, its warnings listed, and saves back repaired.
+  const result = format.decode(bytes, { checksums: 'warn' });
+  if (E.isLeft(result)) {
+    post({ type: 'error', message: `${name} (${format.id}): ${result.left.toString()}` });
+    return;
+  }
+  progress('mapping fields to bytes', 0.45);
+  recordLayers(format);
+  recording = [];
+  let spans: FieldSpan[] = [];
+  try {
+    spans = [...(format.fieldMap?.(bytes) ?? [])];
+  } catch {
+    spans = []; // a field map is optional; a format whose map fails still opens
+  }
+  const layers = recording;
+  recording = undefined;
+  progress('building the tree', 0.75);
+  const json = format.json.encode(result.right.value);
+  const o: Open = {
+    name,
+    format,
+    bytes,
+    warned: result.right.warnings.length > 0,
+    original: json,
+    json,
+    value: result.right.value,
+    undo: [],
+    redo: [],
+    spans,
+    spanPaths: spans.map((s) => formatPath(documentPath(s.path))),
+    expanded: new Set(['(root)']),
+    rows: [],
+    pictures: new Map(),
+  };
+  flatten(o);
+  open = o;
+  progress('done', 1);
+  const panes = [bytes.slice(), ...layers.map((l) => l.slice())];
+  post(
+    {
+      type: 'opened',
+      name,
+      format: { id: format.id, title: format.title },
+      warnings: result.right.warnings.map(formatWarning),
+      summary: [...(format.summary?.(result.right.value) ?? [])],
+      layers: panes,
+      state: state(o),
+    },
+    panes.map((p) => p.buffer),
+  );
+}
+
+function save(o: Open): void {
+  const encoded = encode(o.format, o.value);
+  if ('error' in encoded) {
+    post({ type: 'error', message: encoded.error });
+    return;
+  }
+  const same =
+    encoded.bytes.length === o.bytes.length && encoded.bytes.every((b, i) => b === o.bytes[i]);
+  if (o.json === o.original && same) {
+    // Nothing changed and the codec writes the very bytes read: the original file, byte for byte.
+    const bytes = o.bytes.slice();
+    post({ type: 'saved', bytes, identical: true, verified: true, message: 'unchanged: byte-identical' }, [bytes.buffer]);
+    return;
+  }
+  const again = o.format.decode(encoded.bytes);
+  let verified = false;
+  let why = '';
+  if (E.isLeft(again)) why = again.left.message;
+  else {
+    verified = JSON.stringify(o.format.json.encode(again.right.value)) === JSON.stringify(o.json);
+    if (!verified) why = 'the re-decoded document differs from the edited one';
+  }
+  const n = changes(o).length;
+  const text = verified
+    ? `${n === 0 ? (o.warned ? 'repaired (checksums recomputed)' : 'unchanged document, new bytes') : `${n} change${n === 1 ? '' : 's'}`}; verified: decodes to the edited document`
+    : `not verified: ${why}`;
+  post({ type: 'saved', bytes: encoded.bytes, identical: same, verified, message: text }, [encoded.bytes.buffer]);
+}
+
+async function handle(request: Request): Promise<void> {
+  if (request.type === 'plugin') {
+    const module = (await import(/* @vite-ignore */ request.url)) as Record<string, unknown>;
+    const found = formatsOf(module);
+    if (found.length === 0) throw new Error(`${request.url} exports no savekit format`);
+    for (const f of found) if (registry.get(f.id) === undefined) registry.register(f);
+    post({ type: 'formats', formats: registry.list().map((f) => ({ id: f.id, title: f.title })) });
+    return;
+  }
+  if (request.type === 'open') {
+    openSave(request.name, new Uint8Array(request.bytes));
+    return;
+  }
+  const o = open;
+  if (o === undefined) throw new Error('no save is open');
+  switch (request.type) {
+    case 'rows': {
+      const end = Math.min(o.rows.length, request.from + request.count);
+      const rows: Row[] = [];
+      for (let i = Math.max(0, request.from); i < end; i++) rows.push(row(o, i));
+      post({ type: 'rows', from: request.from, rows, total: o.rows.length });
+      return;
+    }
+    case 'toggle':
+      if (o.expanded.has(request.path)) o.expanded.delete(request.path);
+      else o.expanded.add(request.path);
+      flatten(o);
+      post({ type: 'state', state: state(o) });
+      return;
+    case 'select':
+      select(o, request.path);
+      return;
+    case 'selectByte': {
+      let best = -1;
+      o.spans.forEach((s, i) => {
+        if (s.layer !== request.layer || request.offset < s.start || request.offset >= s.end) return;
+        if (best < 0 || s.end - s.start < o.spans[best]!.end - o.spans[best]!.start) best = i;
+      });
+      if (best >= 0) select(o, o.spanPaths[best]!);
+      return;
+    }
+    case 'set': {
+      const segments = parsePath(request.path);
+      const node = at(o.json, segments);
+      const kind = leafKind(o.format, segments, node);
+      const parsed = parseLeaf(kind, request.value);
+      const error = 'error' in parsed ? parsed.error : commit(o, setIn(o.json, segments, parsed.value));
+      flatten(o);
+      post({ type: 'state', state: state(o), path: request.path, ...(error === undefined ? {} : { error }) });
+      return;
+    }
+    case 'viewEdit': {
+      const picture = o.pictures.get(request.view);
+      const edit = targetsOf(picture)[request.target]?.edits?.[request.edit];
+      if (edit === undefined) throw new Error('that edit is no longer offered');
+      let error: string | undefined;
+      try {
+        error = commit(o, o.format.json.encode(edit.apply(o.value)));
+      } catch (e) {
+        error = message(e);
+      }
+      flatten(o);
+      post({ type: 'state', state: state(o), ...(error === undefined ? {} : { error }) });
+      return;
+    }
+    case 'view': {
+      const view = viewsOf(o.format, o.value).find((v) => v.id === request.id);
+      if (view === undefined) throw new Error(`no view ${request.id}`);
+      const picture = view.render(o.value);
+      o.pictures.set(view.id, picture);
+      post({ type: 'picture', id: view.id, title: view.title, picture: wire(picture) });
+      return;
+    }
+    case 'undo':
+    case 'redo': {
+      const from = request.type === 'undo' ? o.undo : o.redo;
+      const to = request.type === 'undo' ? o.redo : o.undo;
+      const json = from.pop();
+      if (json !== undefined) {
+        to.push(o.json);
+        restore(o, json);
+      }
+      flatten(o);
+      post({ type: 'state', state: state(o) });
+      return;
+    }
+    case 'save':
+      save(o);
+      return;
+  }
+}
+
+self.onmessage = (event: MessageEvent<Request>) => {
+  handle(event.data).catch((error: unknown) => post({ type: 'error', message: message(error) }));
+};
+post({ type: 'formats', formats: registry.list().map((f) => ({ id: f.id, title: f.title })) });
