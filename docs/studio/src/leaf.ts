@@ -1,11 +1,11 @@
 /**
  * What input fits a leaf of a document: found from the format's codec where it has one (an integer's
  * range, a string's encoding and size, a bit field's width, an io-ts enum's names), else from the
- * leaf's JSON value. And the reverse: an input's text as the leaf's JSON value.
+ * leaf's value. And the reverse: an input's text as the leaf's value.
  *
  * @module
  */
-import type { AnyCodec, AnySaveFormat } from '@savekit/core';
+import { type AnyCodec, type AnySaveFormat, fromHex, toHex } from '@savekit/core';
 import type { LeafKind } from './protocol.js';
 
 /** Codecs whose children are alternatives or wrappers: a path segment may pass through them unconsumed. */
@@ -66,8 +66,15 @@ function enumNames(type: unknown): string[] | undefined {
   return undefined;
 }
 
-/** The input for the leaf at `path` whose JSON value is `value` (`parent` is the codec of the object holding it). */
+/** Bytes longer than this are shown, not edited in a text box (a 50 MB entry would be 100 MB of hex). */
+const MAX_EDITABLE_BYTES = 64 * 1024;
+
+/** The input for the leaf at `path` whose value is `value`. */
 export function leafKind(format: AnySaveFormat, path: ReadonlyArray<string | number>, value: unknown): LeafKind {
+  if (value instanceof Uint8Array && value.length > MAX_EDITABLE_BYTES)
+    return { kind: 'readonly', reason: `${value.length.toLocaleString('en')} bytes: too long to edit as hex here` };
+  if (ArrayBuffer.isView(value) && !(value instanceof Uint8Array))
+    return { kind: 'readonly', reason: `${value.constructor.name}: shown, not edited` };
   const root = (format as { codec?: AnyCodec }).codec;
   const candidates = root === undefined ? [] : codecsAt(root, path);
   if (root !== undefined && path.length > 0) {
@@ -87,7 +94,7 @@ export function leafKind(format: AnySaveFormat, path: ReadonlyArray<string | num
     const def = codec.def as unknown as Record<string, unknown> & { type: string };
     if (def.type === 'int' && typeof value === 'number')
       return { kind: 'int', min: def.min as number, max: def.max as number };
-    if (def.type === 'int' && typeof value === 'string')
+    if (def.type === 'int' && typeof value === 'bigint')
       return { kind: 'bigint', min: String(def.min), max: String(def.max) };
     if (def.type === 'float') return { kind: 'float' };
     if (def.type === 'string' && typeof value === 'string') {
@@ -98,26 +105,33 @@ export function leafKind(format: AnySaveFormat, path: ReadonlyArray<string | num
         ...(termination.type === 'fixed' ? { maxBytes: termination.size } : {}),
       };
     }
-    if (def.type === 'bytes' && typeof value === 'string') {
+    if (def.type === 'bytes' && value instanceof Uint8Array) {
       const count = def.count as { type: string; count?: number };
       return { kind: 'bytes', ...(count.type === 'fixed' ? { size: count.count } : {}) };
     }
   }
   if (typeof value === 'boolean') return { kind: 'boolean' };
+  if (typeof value === 'bigint') return { kind: 'bigint', min: String(-(2n ** 63n)), max: String(2n ** 64n - 1n) };
+  if (value instanceof Uint8Array) return { kind: 'bytes' };
   if (typeof value === 'number') return Number.isInteger(value) ? { kind: 'int', min: -(2 ** 53), max: 2 ** 53 } : { kind: 'float' };
   if (typeof value === 'string') return { kind: 'text' };
   return { kind: 'json' };
 }
 
-/** The text an input starts with for a leaf's JSON value. */
+/** The text an input starts with for a leaf's value. */
 export function leafText(kind: LeafKind, value: unknown): string {
-  if (kind.kind === 'json') return JSON.stringify(value);
+  if (kind.kind === 'readonly') return '';
   if (kind.kind === 'flag') return value === 1 || value === true ? '1' : '0';
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  if (value instanceof Uint8Array) return toHex(value);
+  if (typeof value === 'bigint') return String(value);
+  if (Object.is(value, -0)) return '-0';
+  if (typeof value === 'number') return String(value);
+  if (kind.kind === 'json') return JSON.stringify(value) ?? 'null';
+  return typeof value === 'string' ? value : String(value);
 }
 
 /**
- * An input's text as the leaf's JSON value, or the reason it cannot be one. The codec has the last
+ * An input's text as the leaf's value, or the reason it cannot be one. The codec has the last
  * word (the edit is encoded before it is accepted); this only refuses what is not even the right kind.
  */
 export function parseLeaf(kind: LeafKind, text: string): { value: unknown } | { error: string } {
@@ -133,11 +147,12 @@ export function parseLeaf(kind: LeafKind, text: string): { value: unknown } | { 
       const n = BigInt(text.trim());
       if (n < BigInt(kind.min) || n > BigInt(kind.max))
         return { error: `out of range: ${n} is not within ${kind.min}…${kind.max}` };
-      return { value: n.toString() };
+      return { value: n };
     }
     case 'float': {
       const t = text.trim();
-      if (t === 'NaN' || t === 'Infinity' || t === '-Infinity' || t === '-0') return { value: t };
+      if (t === 'NaN' || t === 'Infinity' || t === '-Infinity') return { value: Number(t) };
+      if (t === '-0') return { value: -0 };
       const n = Number(t);
       if (t === '' || Number.isNaN(n)) return { error: `not a number: ${JSON.stringify(text)}` };
       return { value: n };
@@ -155,8 +170,10 @@ export function parseLeaf(kind: LeafKind, text: string): { value: unknown } | { 
       if (!/^([0-9a-f]{2})*$/.test(hex)) return { error: 'bytes are pairs of hex digits' };
       if (kind.size !== undefined && hex.length !== kind.size * 2)
         return { error: `exactly ${kind.size} bytes, not ${hex.length / 2}` };
-      return { value: hex };
+      return { value: fromHex(hex) ?? new Uint8Array() };
     }
+    case 'readonly':
+      return { error: kind.reason };
     case 'json':
       try {
         return { value: JSON.parse(text) };

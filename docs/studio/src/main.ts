@@ -10,6 +10,26 @@ import type { DocState, LeafKind, Reply, Request, Row, Span, WirePicture } from 
 import { SAMPLES } from './samples.js';
 
 const ROW = 20;
+/** Browsers cap an element's height (~33 M px in Chromium): taller lists scroll through a scaled spacer. */
+const MAX_SPACER = 8_000_000;
+
+/** The first line in sight, and where line `l` is drawn, for a list of `lines` rows in `scroller`. */
+function windowOf(scroller: HTMLElement, lines: number) {
+  const full = lines * ROW;
+  const height = Math.min(full, MAX_SPACER);
+  (scroller.firstElementChild as HTMLElement).style.height = `${height}px`;
+  const room = Math.max(1, height - scroller.clientHeight);
+  const scale = full > MAX_SPACER ? (full - scroller.clientHeight) / room : 1;
+  const offset = scroller.scrollTop * scale;
+  return {
+    first: Math.max(0, Math.floor(offset / ROW) - 5),
+    count: Math.ceil(scroller.clientHeight / ROW) + 10,
+    top: (l: number) => scroller.scrollTop + l * ROW - offset,
+    /** The scrollTop that shows line `l` a third of the way down. */
+    scrollFor: (l: number) => Math.max(0, (l * ROW - scroller.clientHeight / 3) / scale),
+    inSight: (l: number) => l * ROW >= offset && l * ROW <= offset + scroller.clientHeight - ROW,
+  };
+}
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
 const send = (request: Request, transfer: Transferable[] = []) => worker.postMessage(request, transfer);
@@ -104,10 +124,7 @@ $<HTMLInputElement>('plugin-file').addEventListener('change', async (e) => {
 const tree = $('tree');
 let rowsAsked = '';
 function drawTree() {
-  const spacer = tree.firstElementChild as HTMLElement;
-  spacer.style.height = `${total * ROW}px`;
-  const first = Math.max(0, Math.floor(tree.scrollTop / ROW) - 5);
-  const count = Math.ceil(tree.clientHeight / ROW) + 10;
+  const { first, count, top } = windowOf(tree, total);
   const missing: number[] = [];
   for (let i = first; i < Math.min(total, first + count); i++) if (!rows.has(i)) missing.push(i);
   if (missing.length > 0) {
@@ -124,7 +141,7 @@ function drawTree() {
     if (r === undefined) continue;
     const line = document.createElement('div');
     line.className = `line node${r.path === selected ? ' sel' : ''}${r.changed ? ' changed' : ''}`;
-    line.style.top = `${i * ROW}px`;
+    line.style.top = `${top(i)}px`;
     line.style.paddingLeft = `${r.depth * 14}px`;
     line.dataset.path = r.path;
     line.dataset.index = String(i);
@@ -172,6 +189,12 @@ tree.addEventListener('keydown', (e) => {
   }
 });
 
+$('goto-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const path = $<HTMLInputElement>('goto').value.trim();
+  if (path !== '') select(path);
+});
+
 function toggle(path: string) {
   send({ type: 'toggle', path });
 }
@@ -192,9 +215,7 @@ const printable = (b: number) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b)
 function drawHex() {
   const bytes = panes[pane] ?? new Uint8Array();
   const lines = Math.ceil(bytes.length / 16);
-  (hex.firstElementChild as HTMLElement).style.height = `${lines * ROW}px`;
-  const first = Math.max(0, Math.floor(hex.scrollTop / ROW) - 5);
-  const count = Math.ceil(hex.clientHeight / ROW) + 10;
+  const { first, count, top } = windowOf(hex, lines);
   const lit = spans.filter((s) => s.layer === pane);
   const isLit = (i: number) => lit.some((s) => i >= s.start && i < s.end);
   for (const el of [...hex.querySelectorAll('.line')]) el.remove();
@@ -202,7 +223,7 @@ function drawHex() {
   for (let l = first; l < Math.min(lines, first + count); l++) {
     const line = document.createElement('div');
     line.className = 'line row';
-    line.style.top = `${l * ROW}px`;
+    line.style.top = `${top(l)}px`;
     const off = document.createElement('span');
     off.className = 'off';
     off.textContent = (l * 16).toString(16).padStart(8, '0');
@@ -249,7 +270,11 @@ function drawHexTabs() {
 function showPane(i: number, scrollTo?: number) {
   pane = i;
   drawHexTabs();
-  if (scrollTo !== undefined) hex.scrollTop = Math.max(0, Math.floor(scrollTo / 16) * ROW - hex.clientHeight / 3);
+  if (scrollTo !== undefined) {
+    const w = windowOf(hex, Math.ceil((panes[i]?.length ?? 0) / 16));
+    const line = Math.floor(scrollTo / 16);
+    if (!w.inSight(line)) hex.scrollTop = w.scrollFor(line);
+  }
   drawHex();
 }
 
@@ -270,8 +295,10 @@ function hint(leaf: LeafKind): string {
       return `text${leaf.encoding ? ` (${leaf.encoding}` : ''}${leaf.maxBytes ? `, at most ${leaf.maxBytes} bytes` : ''}${leaf.encoding ? ')' : ''}`;
     case 'bytes':
       return `bytes as hex${leaf.size !== undefined ? ` (${leaf.size} bytes)` : ''}`;
+    case 'readonly':
+      return leaf.reason;
     default:
-      return 'JSON value (lossless form)';
+      return 'JSON value';
   }
 }
 
@@ -280,6 +307,13 @@ function drawEditor(path: string, leaf: LeafKind | undefined, value: string | un
   form.replaceChildren();
   form.hidden = leaf === undefined;
   if (leaf === undefined || value === undefined) return;
+  if (leaf.kind === 'readonly') {
+    const note = document.createElement('span');
+    note.className = 'hint';
+    note.textContent = leaf.reason;
+    form.append(note);
+    return;
+  }
   let input: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
   if (leaf.kind === 'enum') {
     const select = document.createElement('select');
@@ -583,7 +617,7 @@ worker.onmessage = (event: MessageEvent<Reply>) => {
       warnings.replaceChildren();
       for (const w of reply.warnings) {
         const li = document.createElement('li');
-        li.textContent = `warning: ${w} (saving writes it repaired)`;
+        li.textContent = `${w} (saving writes it repaired)`;
         warnings.append(li);
       }
       hex.scrollTop = 0;
@@ -606,16 +640,15 @@ worker.onmessage = (event: MessageEvent<Reply>) => {
       selectedIndex = reply.index;
       spans = [...reply.spans];
       $('field-path').textContent = reply.path;
-      $('field-error').textContent = '';
+      $('field-error').textContent = reply.index < 0 ? `no field at ${reply.path}` : '';
       drawEditor(reply.path, reply.leaf, reply.value);
       if (reply.total !== total) {
         total = reply.total;
         rows = new Map();
       }
       if (reply.index >= 0) {
-        const top = reply.index * ROW;
-        if (top < tree.scrollTop || top > tree.scrollTop + tree.clientHeight - ROW)
-          tree.scrollTop = Math.max(0, top - tree.clientHeight / 3);
+        const w = windowOf(tree, total);
+        if (!w.inSight(reply.index)) tree.scrollTop = w.scrollFor(reply.index);
       }
       rowsAsked = '';
       drawTree();

@@ -16,7 +16,8 @@ export type LeafKind =
   | { readonly kind: 'boolean' }
   | { readonly kind: 'text'; readonly encoding?: string; readonly maxBytes?: number }
   | { readonly kind: 'bytes'; readonly size?: number }
-  | { readonly kind: 'json' };
+  | { readonly kind: 'json' }
+  | { readonly kind: 'readonly'; readonly reason: string };
 
 /** One visible row of the document tree. */
 export interface Row {

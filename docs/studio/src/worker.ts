@@ -1,8 +1,9 @@
 /**
  * The studio's worker: sniffs, decodes, maps fields to bytes, edits, re-encodes and verifies, off the
- * page's thread. It keeps the document in its lossless JSON form (what `savekit dump` writes): an
- * edit replaces the nodes on one path (the rest is shared with the save as opened), is decoded by the
- * format's io-ts type and encoded by the codec before it is accepted.
+ * page's thread. It keeps the decoded document (never its whole JSON form, which for a 50 MB save is
+ * many times the file): an edit replaces the nodes on one path (the rest is shared with the save as
+ * opened) and is encoded by the codec before it is accepted; the changes are found by walking only
+ * where the edited document and the opened one stop sharing nodes.
  *
  * @module
  */
@@ -20,8 +21,6 @@ import {
   type SaveView,
   viewsOf,
 } from '@savekit/core';
-// The CLI's own diff (its module, not the package entry, which brings the whole command line).
-import { diffJson } from '../../../packages/cli/dist/commands/diff.js';
 import { format as edge } from '@savekit/edge';
 import { format as terrarum } from '@savekit/terrarum';
 import { format as uqm } from '@savekit/uqm';
@@ -29,6 +28,7 @@ import { format as zippy } from '@savekit/zippy';
 import { leafKind, leafText, parseLeaf } from './leaf.js';
 import type { Change, DocState, Reply, Request, Row, Span, Target, WirePicture } from './protocol.js';
 import { parsePath, type Segments } from './paths.js';
+import { at, diffValues, isBranch, keysOf, sameValue, setIn, showValue } from './values.js';
 
 const registry = new FormatRegistry([edge, uqm, zippy, terrarum]);
 
@@ -40,7 +40,6 @@ interface Open {
   /** Whether the save opened with warnings (a bad checksum): saving it unchanged repairs it. */
   warned: boolean;
   original: unknown;
-  json: unknown;
   value: unknown;
   undo: unknown[];
   redo: unknown[];
@@ -94,30 +93,6 @@ function recordLayers(format: AnySaveFormat): void {
   }
 }
 
-/** The JSON node at a path, or undefined. */
-function at(json: unknown, path: Segments): unknown {
-  let node = json;
-  for (const segment of path) {
-    if (node === null || typeof node !== 'object') return undefined;
-    node = (node as Record<string | number, unknown>)[segment];
-  }
-  return node;
-}
-
-/** A copy of `json` with the node at `path` replaced (copies only the nodes on the path). */
-function setIn(json: unknown, path: Segments, value: unknown): unknown {
-  if (path.length === 0) return value;
-  const [head, ...rest] = path;
-  if (Array.isArray(json)) {
-    const copy = json.slice();
-    copy[head as number] = setIn(json[head as number], rest, value);
-    return copy;
-  }
-  const object = json as Record<string, unknown>;
-  return { ...object, [head as string]: setIn(object[head as string], rest, value) };
-}
-
-const isBranch = (node: unknown) => node !== null && typeof node === 'object';
 const keyOf = (segment: string | number) => (typeof segment === 'number' ? `[${segment}]` : segment);
 
 /** The visible rows: every node whose ancestors are all expanded, in document order (iteratively). */
@@ -127,9 +102,9 @@ function flatten(o: Open): void {
   while (stack.length > 0) {
     const { path, depth } = stack.pop()!;
     rows.push({ path, depth, key: path.length === 0 ? 'document' : keyOf(path[path.length - 1]!) });
-    const node = at(o.json, path);
+    const node = at(o.value, path);
     if (!isBranch(node) || !o.expanded.has(formatPath(path))) continue;
-    const keys: Segments = Array.isArray(node) ? node.map((_, i) => i) : Object.keys(node as object);
+    const keys = keysOf(node);
     for (let i = keys.length - 1; i >= 0; i--) stack.push({ path: [...path, keys[i]!], depth: depth + 1 });
   }
   o.rows = rows;
@@ -137,14 +112,14 @@ function flatten(o: Open): void {
 
 function shortText(node: unknown): string {
   if (Array.isArray(node)) return `[${node.length}]`;
-  if (isBranch(node)) return `{${Object.keys(node as object).length}}`;
-  const text = typeof node === 'string' ? JSON.stringify(node) : String(node);
-  return text.length > 120 ? `${text.slice(0, 119)}…` : text;
+  if (node instanceof Map) return `{${node.size}}`;
+  if (isBranch(node)) return `{${keysOf(node).length}}`;
+  return showValue(node, 120);
 }
 
 function row(o: Open, index: number): Row {
   const r = o.rows[index]!;
-  const node = at(o.json, r.path);
+  const node = at(o.value, r.path);
   const path = formatPath(r.path);
   return {
     path,
@@ -153,18 +128,15 @@ function row(o: Open, index: number): Row {
     text: shortText(node),
     branch: isBranch(node),
     open: o.expanded.has(path),
-    changed: node !== at(o.original, r.path),
+    changed: !Object.is(node, at(o.original, r.path)),
   };
 }
 
 /** Change lines as `savekit diff` prints them. */
 function changes(o: Open): Change[] {
-  if (o.json === o.original) return [];
-  const show = (v: unknown) => {
-    const text = JSON.stringify(v) ?? 'undefined';
-    return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-  };
-  return diffJson(o.original, o.json).map((d) => ({
+  if (o.value === o.original) return [];
+  const show = (v: unknown) => showValue(v, 80);
+  return diffValues(o.original, o.value).map((d) => ({
     path: d.path,
     kind: d.kind,
     text:
@@ -200,32 +172,14 @@ function encode(format: AnySaveFormat, value: unknown): { bytes: Uint8Array } | 
   }
 }
 
-/** Accepts a new JSON document if its type takes it and its codec encodes it; else the reason. */
-function commit(o: Open, json: unknown): string | undefined {
-  const decoded = o.format.json.decode(json);
-  if (E.isLeft(decoded)) {
-    const problem = decoded.left[0];
-    const where = problem?.context
-      .map((c) => c.key)
-      .filter((k) => k !== '')
-      .join('.');
-    return `not a valid value${where ? ` at ${where}` : ''}: ${problem?.message ?? `expected ${problem?.context.at(-1)?.type.name ?? 'another value'}`}`;
-  }
-  const encoded = encode(o.format, decoded.right);
+/** Accepts a new document if its codec encodes it; else the EncodeError's message. */
+function commit(o: Open, value: unknown): string | undefined {
+  const encoded = encode(o.format, value);
   if ('error' in encoded) return encoded.error;
-  o.undo.push(o.json);
+  o.undo.push(o.value);
   o.redo = [];
-  o.json = json;
-  o.value = decoded.right;
+  o.value = value;
   return undefined;
-}
-
-function restore(o: Open, json: unknown): void {
-  const decoded = o.format.json.decode(json);
-  if (E.isRight(decoded)) {
-    o.json = json;
-    o.value = decoded.right;
-  }
 }
 
 /** Spans of the field at a path: its own, else those of what it holds (one range per pane), else its nearest ancestor's. */
@@ -260,7 +214,7 @@ function select(o: Open, path: string): void {
   for (let n = 0; n < segments.length; n++) o.expanded.add(formatPath(segments.slice(0, n)));
   flatten(o);
   const index = o.rows.findIndex((r) => formatPath(r.path) === path);
-  const node = at(o.json, segments);
+  const node = at(o.value, segments);
   const leaf = isBranch(node) || index < 0 ? undefined : leafKind(o.format, segments, node);
   post({
     type: 'selected',
@@ -345,14 +299,12 @@ function openSave(name: string, bytes: Uint8Array): void {
   const layers = recording;
   recording = undefined;
   progress('building the tree', 0.75);
-  const json = format.json.encode(result.right.value);
   const o: Open = {
     name,
     format,
     bytes,
     warned: result.right.warnings.length > 0,
-    original: json,
-    json,
+    original: result.right.value,
     value: result.right.value,
     undo: [],
     redo: [],
@@ -388,7 +340,7 @@ function save(o: Open): void {
   }
   const same =
     encoded.bytes.length === o.bytes.length && encoded.bytes.every((b, i) => b === o.bytes[i]);
-  if (o.json === o.original && same) {
+  if (o.value === o.original && same) {
     // Nothing changed and the codec writes the very bytes read: the original file, byte for byte.
     const bytes = o.bytes.slice();
     post({ type: 'saved', bytes, identical: true, verified: true, message: 'unchanged: byte-identical' }, [bytes.buffer]);
@@ -399,7 +351,7 @@ function save(o: Open): void {
   let why = '';
   if (E.isLeft(again)) why = again.left.message;
   else {
-    verified = JSON.stringify(o.format.json.encode(again.right.value)) === JSON.stringify(o.json);
+    verified = sameValue(again.right.value, o.value);
     if (!verified) why = 'the re-decoded document differs from the edited one';
   }
   const n = changes(o).length;
@@ -452,10 +404,10 @@ async function handle(request: Request): Promise<void> {
     }
     case 'set': {
       const segments = parsePath(request.path);
-      const node = at(o.json, segments);
+      const node = at(o.value, segments);
       const kind = leafKind(o.format, segments, node);
       const parsed = parseLeaf(kind, request.value);
-      const error = 'error' in parsed ? parsed.error : commit(o, setIn(o.json, segments, parsed.value));
+      const error = 'error' in parsed ? parsed.error : commit(o, setIn(o.value, segments, parsed.value));
       flatten(o);
       post({ type: 'state', state: state(o), path: request.path, ...(error === undefined ? {} : { error }) });
       return;
@@ -466,7 +418,7 @@ async function handle(request: Request): Promise<void> {
       if (edit === undefined) throw new Error('that edit is no longer offered');
       let error: string | undefined;
       try {
-        error = commit(o, o.format.json.encode(edit.apply(o.value)));
+        error = commit(o, edit.apply(o.value));
       } catch (e) {
         error = message(e);
       }
@@ -486,10 +438,9 @@ async function handle(request: Request): Promise<void> {
     case 'redo': {
       const from = request.type === 'undo' ? o.undo : o.redo;
       const to = request.type === 'undo' ? o.redo : o.undo;
-      const json = from.pop();
-      if (json !== undefined) {
-        to.push(o.json);
-        restore(o, json);
+      if (from.length > 0) {
+        to.push(o.value);
+        o.value = from.pop();
       }
       flatten(o);
       post({ type: 'state', state: state(o) });
