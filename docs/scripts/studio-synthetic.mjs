@@ -23,7 +23,9 @@ export function syntheticTerrarum(side) {
     height: side,
     spawnX: side >> 1,
     spawnY: 10,
-    terrain: Uint16Array.from({ length: n }, (_, i) => (i % 11 === 0 ? Math.floor(random() * 4096) : (i / side) & 0xfff)),
+    terrain: Uint16Array.from({ length: n }, (_, i) =>
+      i % 11 === 0 ? Math.floor(random() * 4096) : (i / side) & 0xfff,
+    ),
     wall: Uint16Array.from({ length: n }, (_, i) => (i / side) & 0xff),
     wire: new Uint8Array(n),
   };

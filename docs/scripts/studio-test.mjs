@@ -110,7 +110,8 @@ function fieldToChange(format, doc) {
       const again = format.decode(encoded.right);
       if (again._tag === 'Left') continue;
       const differences = diffJson(before, format.json.encode(again.right.value));
-      if (differences.length === 1 && differences[0].path === formatPath(path)) return { path: formatPath(path), value };
+      if (differences.length === 1 && differences[0].path === formatPath(path))
+        return { path: formatPath(path), value, before: node };
     }
   }
   return undefined;
@@ -151,15 +152,26 @@ async function open(page, c, timeout = 30000) {
     delete document.body.dataset.opened;
   });
   if (c.sample) await page.click(`button[data-sample="${c.name}"]`);
-  else await page.setInputFiles('[data-test="file"]', c.file ?? { name: c.name, mimeType: 'application/octet-stream', buffer: c.bytes });
+  else
+    await page.setInputFiles(
+      '[data-test="file"]',
+      c.file ?? { name: c.name, mimeType: 'application/octet-stream', buffer: c.bytes },
+    );
   await page
-    .waitForFunction((name) => document.body.dataset.opened === name || document.querySelector('.status.error'), c.name, { timeout })
+    .waitForFunction(
+      (name) => document.body.dataset.opened === name || document.querySelector('.status.error'),
+      c.name,
+      { timeout },
+    )
     .catch(() => undefined);
   return page.evaluate(() => document.body.dataset.opened);
 }
 
 async function download(page) {
-  const [file] = await Promise.all([page.waitForEvent('download', { timeout: 60000 }), page.click('[data-test="save"]')]);
+  const [file] = await Promise.all([
+    page.waitForEvent('download', { timeout: 60000 }),
+    page.click('[data-test="save"]'),
+  ]);
   return { name: file.suggestedFilename(), bytes: readFileSync(await file.path()) };
 }
 
@@ -189,12 +201,20 @@ async function renderViews(page, label) {
   const shots = {};
   for (const id of ids) {
     await page.click(`#view-tabs button[data-view="${id}"]`);
-    await page.waitForSelector('[data-test="view"] canvas, [data-test="view"] svg, [data-test="view"] table', { timeout: 10000 }).catch(() => undefined);
+    await page
+      .waitForSelector('[data-test="view"] canvas, [data-test="view"] svg, [data-test="view"] table', {
+        timeout: 10000,
+      })
+      .catch(() => undefined);
     await page.waitForTimeout(100);
     const element = page.locator('[data-test="view"] canvas, [data-test="view"] svg, [data-test="view"] table').first();
     const drawn = await element
       .evaluate((el) =>
-        el.tagName === 'CANVAS' ? el.width * el.height : el.tagName === 'svg' ? el.childElementCount : el.querySelectorAll('tbody tr').length,
+        el.tagName === 'CANVAS'
+          ? el.width * el.height
+          : el.tagName === 'svg'
+            ? el.childElementCount
+            : el.querySelectorAll('tbody tr').length,
       )
       .catch(() => 0);
     check(`${label}: view "${id}" renders`, drawn > 0, `${drawn}`);
@@ -262,12 +282,20 @@ try {
     }
     const opened = await open(page, c);
     const status = (await page.locator('[data-test="status"]').textContent()) ?? '';
-    check(`${c.name}: opens as ${format.id}`, opened === c.name && status.includes(`(${format.id})`), status.slice(0, 200));
+    check(
+      `${c.name}: opens as ${format.id}`,
+      opened === c.name && status.includes(`(${format.id})`),
+      status.slice(0, 200),
+    );
     if (opened !== c.name) continue;
     await page.screenshot({ path: join(outDir, `open-${c.name}.png`) });
 
     const same = await download(page);
-    check(`${c.name}: unchanged save downloads byte-identical, same name`, same.name === c.name && same.bytes.equals(c.bytes), `${same.name}, ${same.bytes.length} bytes`);
+    check(
+      `${c.name}: unchanged save downloads byte-identical, same name`,
+      same.name === c.name && same.bytes.equals(c.bytes),
+      `${same.name}, ${same.bytes.length} bytes`,
+    );
 
     const doc = must(format.decode(c.bytes, { checksums: 'warn' }), c.name).value;
     const field = fieldToChange(format, doc);
@@ -283,7 +311,13 @@ try {
     await page.click('[data-test="apply"]');
     await waitEdits(page, before);
     const listed = await changesText(page);
-    check(`${c.name}: editing ${field.path} by its input (${shown} → ${field.value}) lists the change`, listed.includes(field.path), listed.slice(0, 200));
+    // The line `savekit diff` prints for this change.
+    const line = `~ ${field.path}: ${JSON.stringify(field.before)} → ${JSON.stringify(field.value)}`;
+    check(
+      `${c.name}: editing ${field.path} by its input (${shown} → ${field.value}) lists it as savekit diff does`,
+      listed.includes(line),
+      `${listed.slice(0, 200)} (expected ${line})`,
+    );
     const edited = await download(page);
     let differences = [];
     try {
@@ -313,11 +347,41 @@ try {
     await open(page, c);
     await goTo(page, 'chunks[0].body');
     const before = await edits(page);
-    await page.fill('[data-test="field-input"]', 'x'.repeat(300) + '\u0101');
+    await page.fill('[data-test="field-input"]', `${'x'.repeat(300)}\u0101`);
     await page.click('[data-test="apply"]');
     await waitEdits(page, before);
     const error = (await page.locator('[data-test="field-error"]').textContent()) ?? '';
-    check('an invalid text shows the encoder\'s message at the field', error.length > 0 && (await changesText(page)).includes('no differences'), error);
+    check(
+      "an invalid text shows the encoder's message at the field",
+      error.length > 0 && (await changesText(page)).includes('no differences'),
+      error,
+    );
+  }
+
+  // A one-bit field is a checkbox; ticking it is one change.
+  {
+    const c = cases.find((x) => x.name === 'skirmish-01.sks');
+    await open(page, c);
+    await goTo(page, 'options.fogOfWar');
+    const input = page.locator('[data-test="field-input"]');
+    const type = await input.getAttribute('type').catch(() => null);
+    const was = await input.isChecked().catch(() => false);
+    const before = await edits(page);
+    await input.setChecked(!was).catch(() => undefined);
+    await page.click('[data-test="apply"]');
+    await waitEdits(page, before);
+    const edited = await download(page);
+    let differences = [];
+    try {
+      differences = differencesOf(skirmish, c.bytes, edited.bytes);
+    } catch (error) {
+      differences = [{ path: error.message }];
+    }
+    check(
+      'a bit flag is edited as a checkbox, and downloads as that one change',
+      type === 'checkbox' && differences.length === 1 && differences[0].path === 'options.fogOfWar',
+      `${type}; ${JSON.stringify(differences)}`,
+    );
   }
 
   // A corrupted save (its Adler-32 broken) opens with its warning and saves back repaired.
@@ -332,7 +396,11 @@ try {
       warnings || 'no warnings',
     );
     const repaired = await download(page);
-    check('the corrupted save downloads repaired (the original bytes)', repaired.bytes.equals(c.bytes), `${repaired.bytes.length} bytes`);
+    check(
+      'the corrupted save downloads repaired (the original bytes)',
+      repaired.bytes.equals(c.bytes),
+      `${repaired.bytes.length} bytes`,
+    );
     await page.screenshot({ path: join(outDir, 'corrupted.png') });
   }
 
@@ -341,8 +409,17 @@ try {
     await page.click('.plugins summary');
     await page.fill('[data-test="plugin-url"]', new URL('plugins/studio-demo.js', app).href);
     await page.click('#plugin-form button[type="submit"]');
-    await page.waitForFunction(() => document.querySelector('[data-test="formats"]')?.textContent?.includes('studio-demo'), undefined, { timeout: 10000 }).catch(() => undefined);
-    check('a plugin loads from a URL', ((await page.locator('[data-test="formats"]').textContent()) ?? '').includes('studio-demo'));
+    await page
+      .waitForFunction(
+        () => document.querySelector('[data-test="formats"]')?.textContent?.includes('studio-demo'),
+        undefined,
+        { timeout: 10000 },
+      )
+      .catch(() => undefined);
+    check(
+      'a plugin loads from a URL',
+      ((await page.locator('[data-test="formats"]').textContent()) ?? '').includes('studio-demo'),
+    );
     const bytes = Buffer.from(must(demo.format.encode(demo.sampleDemo()), 'demo'));
     writeFileSync(join(outDir, 'demo-01.sdemo'), bytes);
     await open(page, { name: 'demo-01.sdemo', bytes });
@@ -354,14 +431,23 @@ try {
         console.log(`studio: wrote reference ${reference}`);
       }
       const diff = await pngDifference(page, png, readFileSync(reference));
-      check(`demo view "${id}" matches its reference picture (≤ 1% pixels off)`, diff.fraction <= 0.01, JSON.stringify(diff));
+      check(
+        `demo view "${id}" matches its reference picture (≤ 1% pixels off)`,
+        diff.fraction <= 0.01,
+        JSON.stringify(diff),
+      );
     }
     // Clicking star 1 selects it and offers its edit; the edit is a document edit like any other.
     await page.click('#view-tabs button[data-view="stars"]');
     await page.waitForSelector('[data-test="view"] svg [data-target="2"]', { timeout: 10000 }).catch(() => undefined);
     await page.locator('[data-test="view"] svg [data-target="2"]').click({ force: true });
-    await page.waitForFunction(() => document.body.dataset.selected === 'stars[1]', undefined, { timeout: 10000 }).catch(() => undefined);
-    check('clicking a star selects its path', (await page.evaluate(() => document.body.dataset.selected)) === 'stars[1]');
+    await page
+      .waitForFunction(() => document.body.dataset.selected === 'stars[1]', undefined, { timeout: 10000 })
+      .catch(() => undefined);
+    check(
+      'clicking a star selects its path',
+      (await page.evaluate(() => document.body.dataset.selected)) === 'stars[1]',
+    );
     const before = await edits(page);
     await page.click('[data-test="view-actions"] button[data-edit="0"]');
     await waitEdits(page, before);
@@ -380,13 +466,25 @@ try {
     await page.click('[data-test="undo"]');
     // A field behind the XOR layer lights its two bytes in the layer's own pane; clicking one selects it.
     await goTo(page, 'fleet.ships[0].crew');
-    const pane = await page.locator('#hex-tabs button[aria-selected="true"]').getAttribute('data-pane').catch(() => null);
+    const pane = await page
+      .locator('#hex-tabs button[aria-selected="true"]')
+      .getAttribute('data-pane')
+      .catch(() => null);
     const lit = await page.locator('[data-test="hex"] .byte.hl').count();
-    check('a field inside a layer is shown in the layer pane, its 2 bytes lit', pane === '1' && lit === 2, `pane ${pane}, ${lit} lit`);
+    check(
+      'a field inside a layer is shown in the layer pane, its 2 bytes lit',
+      pane === '1' && lit === 2,
+      `pane ${pane}, ${lit} lit`,
+    );
     await goTo(page, 'version');
     await page.locator('[data-test="hex"] .byte[data-offset="9"]').click();
-    await page.waitForFunction(() => document.body.dataset.selected !== 'version', undefined, { timeout: 5000 }).catch(() => undefined);
-    check('clicking a byte selects its field', (await page.evaluate(() => document.body.dataset.selected)) === 'pixels');
+    await page
+      .waitForFunction(() => document.body.dataset.selected !== 'version', undefined, { timeout: 5000 })
+      .catch(() => undefined);
+    check(
+      'clicking a byte selects its field',
+      (await page.evaluate(() => document.body.dataset.selected)) === 'pixels',
+    );
     await page.screenshot({ path: join(outDir, 'demo.png') });
   }
 
@@ -397,7 +495,9 @@ try {
     await page.focus('[data-test="tree"]');
     await page.click('[data-test="tree"] .node[data-path="(root)"]');
     await page.keyboard.press('ArrowDown');
-    await page.waitForFunction(() => document.body.dataset.selected !== '(root)', undefined, { timeout: 5000 }).catch(() => undefined);
+    await page
+      .waitForFunction(() => document.body.dataset.selected !== '(root)', undefined, { timeout: 5000 })
+      .catch(() => undefined);
     const moved = await page.evaluate(() => document.body.dataset.selected);
     check('ArrowDown moves the selection in the tree', moved !== undefined && moved !== '(root)', String(moved));
   }
@@ -422,7 +522,11 @@ try {
       window.__longest = 0;
     });
     const opened = await open(large, { name: 'big-world.tevd', file: big }, 180000);
-    check(`a ${(size / 1e6).toFixed(0)} MB synthetic save opens`, opened === 'big-world.tevd', (await large.locator('[data-test="status"]').textContent()) ?? '');
+    check(
+      `a ${(size / 1e6).toFixed(0)} MB synthetic save opens`,
+      opened === 'big-world.tevd',
+      (await large.locator('[data-test="status"]').textContent()) ?? '',
+    );
     await goTo(large, 'disk.entries[3].content.data');
     await large.locator('[data-test="hex"]').evaluate((el) => {
       el.scrollTop = el.scrollHeight;
@@ -432,10 +536,22 @@ try {
       el.scrollTop = el.scrollHeight;
     });
     await large.waitForTimeout(300);
-    const lastRow = await large.locator('[data-test="hex"] .off').last().textContent().catch(() => '');
-    check('its hex view scrolls to the last bytes', Number.parseInt(lastRow ?? '0', 16) >= size - 16 * 60, `${lastRow}`);
+    const lastRow = await large
+      .locator('[data-test="hex"] .off')
+      .last()
+      .textContent()
+      .catch(() => '');
+    check(
+      'its hex view scrolls to the last bytes',
+      Number.parseInt(lastRow ?? '0', 16) >= size - 16 * 60,
+      `${lastRow}`,
+    );
     const longest = await large.evaluate(() => window.__longest);
-    check('the longest main-thread task while opening and scrolling it is under 200 ms', longest < 200, `${longest} ms`);
+    check(
+      'the longest main-thread task while opening and scrolling it is under 200 ms',
+      longest < 200,
+      `${longest} ms`,
+    );
     console.log(`studio: ${(size / 1e6).toFixed(1)} MB save, longest main-thread task ${longest} ms`);
     await large.screenshot({ path: join(outDir, 'big-world.png') });
     await large.close();

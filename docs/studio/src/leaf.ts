@@ -59,7 +59,11 @@ export function codecsAt(root: AnyCodec, path: ReadonlyArray<string | number>): 
 
 /** The names of an io-ts enum (`t.keyof`, or a union of literals), if the type is one. */
 function enumNames(type: unknown): string[] | undefined {
-  const t = type as { _tag?: string; keys?: Record<string, unknown>; types?: Array<{ _tag?: string; value?: unknown }> };
+  const t = type as {
+    _tag?: string;
+    keys?: Record<string, unknown>;
+    types?: Array<{ _tag?: string; value?: unknown }>;
+  };
   if (t?._tag === 'KeyofType' && t.keys) return Object.keys(t.keys);
   if (t?._tag === 'UnionType' && t.types?.every((m) => m._tag === 'LiteralType' && typeof m.value === 'string'))
     return t.types.map((m) => m.value as string);
@@ -113,7 +117,8 @@ export function leafKind(format: AnySaveFormat, path: ReadonlyArray<string | num
   if (typeof value === 'boolean') return { kind: 'boolean' };
   if (typeof value === 'bigint') return { kind: 'bigint', min: String(-(2n ** 63n)), max: String(2n ** 64n - 1n) };
   if (value instanceof Uint8Array) return { kind: 'bytes' };
-  if (typeof value === 'number') return Number.isInteger(value) ? { kind: 'int', min: -(2 ** 53), max: 2 ** 53 } : { kind: 'float' };
+  if (typeof value === 'number')
+    return Number.isInteger(value) ? { kind: 'int', min: -(2 ** 53), max: 2 ** 53 } : { kind: 'float' };
   if (typeof value === 'string') return { kind: 'text' };
   return { kind: 'json' };
 }

@@ -385,8 +385,7 @@ function drawViewTabs() {
 let zoom = 1;
 function targetClicked(index: number) {
   if (picture === undefined || currentView === undefined) return;
-  const list =
-    picture.kind === 'raster' ? picture.regions : picture.kind === 'vector' ? picture.marks : picture.rows;
+  const list = picture.kind === 'raster' ? picture.regions : picture.kind === 'vector' ? picture.marks : picture.rows;
   const t = list[index];
   if (t === undefined) return;
   if (t.path !== undefined) select(t.path);
@@ -630,7 +629,9 @@ worker.onmessage = (event: MessageEvent<Reply>) => {
     }
     case 'rows': {
       total = reply.total;
-      reply.rows.forEach((r, i) => rows.set(reply.from + i, r));
+      reply.rows.forEach((r, i) => {
+        rows.set(reply.from + i, r);
+      });
       rowsAsked = '';
       drawTree();
       return;

@@ -52,8 +52,7 @@ interface Open {
 }
 let open: Open | undefined;
 
-const post = (reply: Reply, transfer: Transferable[] = []) =>
-  (self as unknown as Worker).postMessage(reply, transfer);
+const post = (reply: Reply, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(reply, transfer);
 const progress = (phase: string, fraction: number) => post({ type: 'progress', phase, fraction });
 
 /** The transform layers reachable from a codec (their decodes are recorded to show decompressed bytes). */
@@ -338,12 +337,13 @@ function save(o: Open): void {
     post({ type: 'error', message: encoded.error });
     return;
   }
-  const same =
-    encoded.bytes.length === o.bytes.length && encoded.bytes.every((b, i) => b === o.bytes[i]);
+  const same = encoded.bytes.length === o.bytes.length && encoded.bytes.every((b, i) => b === o.bytes[i]);
   if (o.value === o.original && same) {
     // Nothing changed and the codec writes the very bytes read: the original file, byte for byte.
     const bytes = o.bytes.slice();
-    post({ type: 'saved', bytes, identical: true, verified: true, message: 'unchanged: byte-identical' }, [bytes.buffer]);
+    post({ type: 'saved', bytes, identical: true, verified: true, message: 'unchanged: byte-identical' }, [
+      bytes.buffer,
+    ]);
     return;
   }
   const again = o.format.decode(encoded.bytes);

@@ -49,8 +49,22 @@ export type DemoSave = TypeOf<typeof demoSave>;
 
 /** Sixteen palette colours (what a pixel byte's low four bits pick). */
 const PALETTE = [
-  [0, 0, 0], [128, 0, 0], [0, 128, 0], [128, 128, 0], [0, 0, 128], [128, 0, 128], [0, 128, 128], [192, 192, 192],
-  [128, 128, 128], [255, 0, 0], [0, 255, 0], [255, 255, 0], [0, 0, 255], [255, 0, 255], [0, 255, 255], [255, 255, 255],
+  [0, 0, 0],
+  [128, 0, 0],
+  [0, 128, 0],
+  [128, 128, 0],
+  [0, 0, 128],
+  [128, 0, 128],
+  [0, 128, 128],
+  [192, 192, 192],
+  [128, 128, 128],
+  [255, 0, 0],
+  [0, 255, 0],
+  [255, 255, 0],
+  [0, 0, 255],
+  [255, 0, 255],
+  [0, 255, 255],
+  [255, 255, 255],
 ];
 
 const picture: SaveView<DemoSave> = {
@@ -147,6 +161,11 @@ export function sampleDemo(): DemoSave {
       { x: 200, y: 90, visited: 0 },
       { x: 90, y: 210, visited: 1 },
     ],
-    fleet: { ships: [{ name: 'Vindicator', crew: 42 }, { name: 'Tobermoon', crew: 7 }] },
+    fleet: {
+      ships: [
+        { name: 'Vindicator', crew: 42 },
+        { name: 'Tobermoon', crew: 7 },
+      ],
+    },
   } as DemoSave;
 }
