@@ -176,9 +176,9 @@ tree.addEventListener('keydown', (e) => {
   const r = rows.get(selectedIndex);
   if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
     e.preventDefault();
-    const next = Math.max(0, Math.min(total - 1, selectedIndex + (e.key === 'ArrowDown' ? 1 : -1)));
-    const nextRow = rows.get(next);
-    if (nextRow) select(nextRow.path);
+    // By index: the worker knows the row even when it is not drawn yet.
+    selectedIndex = Math.max(0, Math.min(total - 1, selectedIndex + (e.key === 'ArrowDown' ? 1 : -1)));
+    send({ type: 'selectRow', index: selectedIndex });
   } else if ((e.key === 'ArrowRight' && r?.branch && !r.open) || (e.key === 'ArrowLeft' && r?.branch && r.open)) {
     e.preventDefault();
     toggle(r.path);
@@ -336,6 +336,9 @@ function drawEditor(path: string, leaf: LeafKind | undefined, value: string | un
       text.max = String(leaf.max);
       text.step = '1';
     } else text.type = 'text';
+    // A fixed-size field of a one-byte encoding holds at most that many characters; the codec checks the rest.
+    if (leaf.kind === 'text' && leaf.maxBytes !== undefined && /ascii|latin1|cp437|cp1252/.test(leaf.encoding ?? ''))
+      text.maxLength = leaf.maxBytes;
     text.value = value;
     input = text;
   }
@@ -624,6 +627,7 @@ worker.onmessage = (event: MessageEvent<Reply>) => {
       drawHexTabs();
       drawHex();
       applyState(reply.state);
+      delete document.body.dataset.selected;
       document.body.dataset.opened = reply.name;
       return;
     }

@@ -85,6 +85,7 @@ export type Request =
   | { readonly type: 'toggle'; readonly path: string }
   | { readonly type: 'select'; readonly path: string }
   | { readonly type: 'selectByte'; readonly layer: number; readonly offset: number }
+  | { readonly type: 'selectRow'; readonly index: number }
   | { readonly type: 'set'; readonly path: string; readonly value: string }
   | { readonly type: 'viewEdit'; readonly view: string; readonly target: number; readonly edit: number }
   | { readonly type: 'view'; readonly id: string }

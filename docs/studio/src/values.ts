@@ -60,10 +60,23 @@ export function setIn(root: unknown, path: Segments, value: unknown): unknown {
     } else if (isBranch(parent)) {
       const copy = Object.assign(Object.create(Object.getPrototypeOf(parent)) as object, parent);
       (copy as Record<string | number, unknown>)[key] = replaced;
+      // An edited value no longer has the bytes a kept layer stored for it: they are made afresh.
+      if (key === 'value' && isKept(parent)) delete (copy as { stored?: unknown }).stored;
       replaced = copy;
     } else throw new RangeError(`no field at ${formatPath(path.slice(0, i + 1))}`);
   }
   return replaced;
+}
+
+/**
+ * Whether a node is a value with the stored bytes of its layers kept (`transformKeeping`'s
+ * `{ value, stored }`: a compressed stream another compressor wrote, kept so an unchanged save is
+ * written back byte for byte).
+ */
+export function isKept(node: unknown): boolean {
+  if (!isBranch(node) || Array.isArray(node) || node instanceof Map) return false;
+  const keys = Object.keys(node);
+  return keys.includes('value') && keys.every((k) => k === 'value' || k === 'stored');
 }
 
 function sameLeaf(a: unknown, b: unknown): boolean {
@@ -118,16 +131,20 @@ export function diffValues(a: unknown, b: unknown): ValueDifference[] {
   return out;
 }
 
-/** Whether two documents are equal (iteratively; shared nodes are not walked). */
+/**
+ * Whether two documents are equal (iteratively; shared nodes are not walked), the bytes kept for a
+ * layer's value aside (see {@link isKept}): a re-encoded save decodes with its layers' own bytes.
+ */
 export function sameValue(a: unknown, b: unknown): boolean {
   const work: Array<[unknown, unknown]> = [[a, b]];
+  const keys = (node: object) => (isKept(node) ? ['value'] : keysOf(node));
   while (work.length > 0) {
     const [x, y] = work.pop()!;
     if (x === y) continue;
     if (isBranch(x) && isBranch(y)) {
       if (Array.isArray(x) !== Array.isArray(y) || Object.getPrototypeOf(x) !== Object.getPrototypeOf(y)) return false;
-      const xs = keysOf(x);
-      const ys = keysOf(y);
+      const xs = keys(x);
+      const ys = keys(y);
       if (xs.length !== ys.length || xs.some((k, i) => k !== ys[i])) return false;
       for (const k of xs) work.push([child(x, k), child(y, k)]);
     } else if (!sameLeaf(x, y)) return false;

@@ -393,6 +393,11 @@ async function handle(request: Request): Promise<void> {
     case 'select':
       select(o, request.path);
       return;
+    case 'selectRow': {
+      const r = o.rows[Math.max(0, Math.min(o.rows.length - 1, request.index))];
+      if (r !== undefined) select(o, formatPath(r.path));
+      return;
+    }
     case 'selectByte': {
       let best = -1;
       o.spans.forEach((s, i) => {
