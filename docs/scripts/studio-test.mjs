@@ -494,6 +494,24 @@ try {
       JSON.stringify(differences),
     );
     await page.click('[data-test="undo"]');
+    // Array elements move, duplicate and go: ship 1 moved up is a save with the two ships swapped.
+    await goTo(page, 'fleet.ships[1]');
+    const beforeMove = await edits(page);
+    await page.click('[data-test="element-actions"] button[data-op="up"]');
+    await waitEdits(page, beforeMove);
+    const moved = await download(page);
+    let ships = [];
+    try {
+      ships = must(demo.format.decode(moved.bytes), 'moved').value.fleet.ships.map((x) => x.name);
+    } catch (error) {
+      ships = [error.message];
+    }
+    check(
+      'moving an array element up swaps it in the saved file',
+      JSON.stringify(ships) === '["Tobermoon","Vindicator"]',
+      JSON.stringify(ships),
+    );
+    await page.click('[data-test="undo"]');
     // A field behind the XOR layer lights its two bytes in the layer's own pane; clicking one selects it.
     await goTo(page, 'fleet.ships[0].crew');
     const pane = await page
@@ -580,10 +598,17 @@ try {
       `${lastRow}`,
     );
     const longest = await large.evaluate(() => window.__longest);
+    // The studio measures its handling of each worker answer: the slow ones name what a long task was.
+    const slow = await large.evaluate(() =>
+      performance
+        .getEntriesByType('measure')
+        .filter((m) => m.duration > 30)
+        .map((m) => `${m.name} ${Math.round(m.duration)} ms`),
+    );
     check(
       'the longest main-thread task while opening and scrolling it is under 200 ms',
       longest < 200,
-      `${longest} ms`,
+      `${longest} ms; handlers over 30 ms: ${slow.join(', ') || 'none'}`,
     );
     console.log(`studio: ${(size / 1e6).toFixed(1)} MB save, longest main-thread task ${longest} ms`);
     // The measure itself: a 250 ms task on the page is seen (so "0 ms" above means none, not a blind observer).

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { DocState, LeafKind, Reply, Request, Row, Span, WirePicture } from './protocol.js';
+import type { DocState, ElementOp, LeafKind, Reply, Request, Row, Span, WirePicture } from './protocol.js';
 import { SAMPLES } from './samples.js';
 
 const ROW = 20;
@@ -302,6 +302,33 @@ function hint(leaf: LeafKind): string {
   }
 }
 
+/** Buttons that move, duplicate or remove an array element (the codec refuses what the format does not allow). */
+function drawElementActions(path: string, element: { index: number; length: number } | undefined) {
+  const bar = $('element-actions');
+  bar.replaceChildren();
+  bar.hidden = element === undefined;
+  if (element === undefined) return;
+  const parent = path.slice(0, path.lastIndexOf('['));
+  const actions: Array<[ElementOp, string, boolean, string | undefined]> = [
+    ['up', 'Move up', element.index > 0, `${parent}[${element.index - 1}]`],
+    ['down', 'Move down', element.index < element.length - 1, `${parent}[${element.index + 1}]`],
+    ['duplicate', 'Duplicate', true, undefined],
+    ['remove', 'Remove', true, element.length > 1 ? `${parent}[${Math.max(0, element.index - 1)}]` : parent],
+  ];
+  for (const [op, label, enabled, after] of actions) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = label;
+    b.disabled = !enabled;
+    b.dataset.op = op;
+    b.addEventListener('click', () => {
+      if (after !== undefined) selected = after;
+      send({ type: 'element', path, op });
+    });
+    bar.append(b);
+  }
+}
+
 function drawEditor(path: string, leaf: LeafKind | undefined, value: string | undefined) {
   const form = $<HTMLFormElement>('editor');
   form.replaceChildren();
@@ -583,7 +610,16 @@ function download(bytes: Uint8Array) {
 // ---- the worker's answers ----------------------------------------------------------------------
 
 worker.onmessage = (event: MessageEvent<Reply>) => {
-  const reply = event.data;
+  // Each answer's handling is measured (`studio:<type>`), so a slow one can be named (the test does).
+  const start = performance.now();
+  try {
+    handle(event.data);
+  } finally {
+    performance.measure(`studio:${event.data.type}`, { start });
+  }
+};
+
+function handle(reply: Reply) {
   switch (reply.type) {
     case 'progress': {
       const bar = $<HTMLProgressElement>('progress');
@@ -647,6 +683,7 @@ worker.onmessage = (event: MessageEvent<Reply>) => {
       $('field-path').textContent = reply.path;
       $('field-error').textContent = reply.index < 0 ? `no field at ${reply.path}` : '';
       drawEditor(reply.path, reply.leaf, reply.value);
+      drawElementActions(reply.path, reply.element);
       if (reply.total !== total) {
         total = reply.total;
         rows = new Map();
@@ -685,7 +722,7 @@ worker.onmessage = (event: MessageEvent<Reply>) => {
       status(reply.message, true);
       return;
   }
-};
+}
 new ResizeObserver(() => {
   drawTree();
   drawHex();

@@ -19,6 +19,9 @@ export type LeafKind =
   | { readonly kind: 'json' }
   | { readonly kind: 'readonly'; readonly reason: string };
 
+/** What can be done to an element of an array (the codec decides whether the result is valid). */
+export type ElementOp = 'up' | 'down' | 'duplicate' | 'remove';
+
 /** One visible row of the document tree. */
 export interface Row {
   /** The document path as the CLI prints it (`formatPath`). */
@@ -86,6 +89,7 @@ export type Request =
   | { readonly type: 'select'; readonly path: string }
   | { readonly type: 'selectByte'; readonly layer: number; readonly offset: number }
   | { readonly type: 'selectRow'; readonly index: number }
+  | { readonly type: 'element'; readonly path: string; readonly op: ElementOp }
   | { readonly type: 'set'; readonly path: string; readonly value: string }
   | { readonly type: 'viewEdit'; readonly view: string; readonly target: number; readonly edit: number }
   | { readonly type: 'view'; readonly id: string }
@@ -124,6 +128,8 @@ export type Reply =
       readonly leaf?: LeafKind;
       readonly value?: string;
       readonly total: number;
+      /** Set when the node is an element of an array: its index and the array's length. */
+      readonly element?: { readonly index: number; readonly length: number };
     }
   | { readonly type: 'state'; readonly state: DocState; readonly error?: string; readonly path?: string }
   | { readonly type: 'picture'; readonly id: string; readonly title: string; readonly picture: WirePicture }

@@ -215,6 +215,8 @@ function select(o: Open, path: string): void {
   const index = o.rows.findIndex((r) => formatPath(r.path) === path);
   const node = at(o.value, segments);
   const leaf = isBranch(node) || index < 0 ? undefined : leafKind(o.format, segments, node);
+  const parent = segments.length > 0 ? at(o.value, segments.slice(0, -1)) : undefined;
+  const last = segments[segments.length - 1];
   post({
     type: 'selected',
     path,
@@ -222,6 +224,9 @@ function select(o: Open, path: string): void {
     spans: spansOf(o, path),
     total: o.rows.length,
     ...(leaf === undefined ? {} : { leaf, value: leafText(leaf, node) }),
+    ...(Array.isArray(parent) && typeof last === 'number' && index >= 0
+      ? { element: { index: last, length: parent.length } }
+      : {}),
   });
 }
 
@@ -413,6 +418,26 @@ async function handle(request: Request): Promise<void> {
       const kind = leafKind(o.format, segments, node);
       const parsed = parseLeaf(kind, request.value);
       const error = 'error' in parsed ? parsed.error : commit(o, setIn(o.value, segments, parsed.value));
+      flatten(o);
+      post({ type: 'state', state: state(o), path: request.path, ...(error === undefined ? {} : { error }) });
+      return;
+    }
+    case 'element': {
+      // Move, duplicate or remove an element: a new array at the parent's path, encoded like any edit.
+      const segments = parsePath(request.path);
+      const i = segments.pop();
+      const list = at(o.value, segments);
+      let error: string | undefined;
+      if (!Array.isArray(list) || typeof i !== 'number' || i >= list.length)
+        error = `${request.path} is not an element`;
+      else {
+        const next = list.slice();
+        const j = request.op === 'up' ? i - 1 : i + 1;
+        if (request.op === 'remove') next.splice(i, 1);
+        else if (request.op === 'duplicate') next.splice(i + 1, 0, list[i]);
+        else if (j >= 0 && j < list.length) [next[i], next[j]] = [next[j], next[i]];
+        error = commit(o, setIn(o.value, segments, next));
+      }
       flatten(o);
       post({ type: 'state', state: state(o), path: request.path, ...(error === undefined ? {} : { error }) });
       return;
