@@ -64,8 +64,15 @@ async function openBytes(name: string, buffer: ArrayBuffer) {
   send({ type: 'open', name, bytes: buffer }, [buffer]);
 }
 
-async function openFile(file: File | undefined) {
-  if (file) await openBytes(file.name, await file.arrayBuffer());
+/** A picked or dropped file goes to the worker as it is: the worker reads it, so this thread never holds it whole. */
+function openFile(file: File | undefined) {
+  if (file === undefined) return;
+  fileName = file.name;
+  status(`Opening ${file.name} (${file.size.toLocaleString('en')} bytes)…`);
+  const bar = $<HTMLProgressElement>('progress');
+  bar.hidden = false;
+  bar.value = 0;
+  send({ type: 'openFile', file });
 }
 
 for (const sample of SAMPLES) {
@@ -82,7 +89,7 @@ for (const sample of SAMPLES) {
 }
 
 $<HTMLInputElement>('file').addEventListener('change', (e) => {
-  void openFile((e.target as HTMLInputElement).files?.[0]);
+  openFile((e.target as HTMLInputElement).files?.[0]);
 });
 const drop = $('drop');
 for (const target of [document.body]) {
@@ -94,7 +101,7 @@ for (const target of [document.body]) {
   target.addEventListener('drop', (e) => {
     e.preventDefault();
     drop.classList.remove('over');
-    void openFile(e.dataTransfer?.files?.[0]);
+    openFile(e.dataTransfer?.files?.[0]);
   });
 }
 

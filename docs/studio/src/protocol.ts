@@ -84,6 +84,7 @@ export interface Change {
 export type Request =
   | { readonly type: 'plugin'; readonly url: string }
   | { readonly type: 'open'; readonly name: string; readonly bytes: ArrayBuffer }
+  | { readonly type: 'openFile'; readonly file: File }
   | { readonly type: 'rows'; readonly from: number; readonly count: number }
   | { readonly type: 'toggle'; readonly path: string }
   | { readonly type: 'select'; readonly path: string }

@@ -271,6 +271,26 @@ function targetsOf(picture: unknown): ReadonlyArray<{ edits?: ReadonlyArray<{ ap
   return (p.kind === 'raster' ? p.regions : p.kind === 'vector' ? p.marks : p.rows) ?? [];
 }
 
+/** A picked or dropped file's bytes, read here (not on the page's thread) with the progress shown. */
+async function readFile(file: File): Promise<Uint8Array> {
+  const bytes = new Uint8Array(file.size);
+  const reader = file.stream().getReader();
+  let at = 0;
+  let shown = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done || value === undefined) break;
+    bytes.set(value.subarray(0, bytes.length - at), at);
+    at += value.length;
+    // Reading is the first tenth of the bar; a message per 2% keeps the page's thread idle.
+    if (at / file.size - shown >= 0.02) {
+      shown = at / file.size;
+      progress('reading', 0.05 * shown);
+    }
+  }
+  return at === bytes.length ? bytes : bytes.subarray(0, Math.min(at, bytes.length));
+}
+
 function openSave(name: string, bytes: Uint8Array): void {
   progress('sniffing', 0.05);
   const format = registry.detect(bytes);
@@ -377,6 +397,10 @@ async function handle(request: Request): Promise<void> {
   }
   if (request.type === 'open') {
     openSave(request.name, new Uint8Array(request.bytes));
+    return;
+  }
+  if (request.type === 'openFile') {
+    openSave(request.file.name, await readFile(request.file));
     return;
   }
   const o = open;
