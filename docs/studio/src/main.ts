@@ -451,8 +451,7 @@ function drawPicture(p: WirePicture) {
     canvas.height = p.height;
     canvas.tabIndex = 0;
     canvas.setAttribute('aria-label', 'picture');
-    const ctx = canvas.getContext('2d');
-    ctx?.putImageData(new ImageData(new Uint8ClampedArray(p.rgba), p.width, p.height), 0, 0);
+    canvas.getContext('bitmaprenderer')?.transferFromImageBitmap(p.bitmap);
     const scale = () => {
       canvas.style.width = `${p.width * zoom}px`;
       canvas.style.height = `${p.height * zoom}px`;

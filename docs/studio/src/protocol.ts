@@ -56,7 +56,8 @@ export type WirePicture =
       readonly kind: 'raster';
       readonly width: number;
       readonly height: number;
-      readonly rgba: Uint8ClampedArray;
+      /** The pixels as a bitmap made in the worker (drawn without copying them on the page's thread). */
+      readonly bitmap: ImageBitmap;
       readonly zoom?: number;
       readonly regions: ReadonlyArray<Target & { x: number; y: number; width: number; height: number }>;
     }

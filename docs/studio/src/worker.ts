@@ -230,8 +230,8 @@ function select(o: Open, path: string): void {
   });
 }
 
-/** A view's picture for the page: functions (edits) replaced by their labels. */
-function wire(picture: ReturnType<SaveView<unknown>['render']>): WirePicture {
+/** A view's picture for the page: functions (edits) replaced by their labels, pixels made a bitmap. */
+async function wire(picture: ReturnType<SaveView<unknown>['render']>): Promise<WirePicture> {
   const target = (t: { label?: string; path?: string; edits?: ReadonlyArray<{ label: string }> }): Target => ({
     ...(t.label === undefined ? {} : { label: t.label }),
     ...(t.path === undefined ? {} : { path: t.path }),
@@ -242,7 +242,10 @@ function wire(picture: ReturnType<SaveView<unknown>['render']>): WirePicture {
       kind: 'raster',
       width: picture.width,
       height: picture.height,
-      rgba: picture.rgba,
+      // A world's tiles can be tens of megabytes of pixels: a bitmap is handed over, not copied.
+      bitmap: await createImageBitmap(
+        new ImageData(new Uint8ClampedArray(picture.rgba), picture.width, picture.height),
+      ),
       ...(picture.zoom === undefined ? {} : { zoom: picture.zoom }),
       regions: (picture.regions ?? []).map((r) => ({
         ...target(r),
@@ -485,7 +488,11 @@ async function handle(request: Request): Promise<void> {
       if (view === undefined) throw new Error(`no view ${request.id}`);
       const picture = view.render(o.value);
       o.pictures.set(view.id, picture);
-      post({ type: 'picture', id: view.id, title: view.title, picture: wire(picture) });
+      const wired = await wire(picture);
+      post(
+        { type: 'picture', id: view.id, title: view.title, picture: wired },
+        wired.kind === 'raster' ? [wired.bitmap] : [],
+      );
       return;
     }
     case 'undo':
