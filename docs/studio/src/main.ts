@@ -651,6 +651,7 @@ function handle(reply: Reply) {
       $('field-path').textContent = '(nothing selected)';
       $('field-error').textContent = '';
       $('editor').hidden = true;
+      drawElementActions('', undefined);
       $('view-actions').replaceChildren();
       status(
         `${reply.name} (${reply.format.id}): ${reply.format.title}, ${panes[0]!.length.toLocaleString('en')} bytes${
