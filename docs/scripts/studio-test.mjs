@@ -14,7 +14,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
-import { FormatRegistry, formatPath } from '@savekit/core';
+import { documentPath, FormatRegistry, formatPath } from '@savekit/core';
+import { Reader } from '@savekit/core/kit';
 import { diffJson } from '@savekit/cli';
 import { format as edge } from '@savekit/edge';
 import { format as terrarum } from '@savekit/terrarum';
@@ -125,6 +126,34 @@ function fieldToChange(format, doc) {
  */
 function contentChanges(differences) {
   return differences.filter((d) => !(d.kind !== 'added' && d.path.endsWith('.stored')));
+}
+
+/**
+ * A field inside a decompressed layer and its bytes there, found here independently: the layers'
+ * buffers are recorded where they become readers, during the format's own field map.
+ */
+function layerField(format, bytes) {
+  const layers = [];
+  const layerReader = Reader.prototype.layerReader;
+  Reader.prototype.layerReader = function (buffer) {
+    layers.push(buffer);
+    return layerReader.call(this, buffer);
+  };
+  let spans = [];
+  try {
+    spans = format.fieldMap?.(bytes) ?? [];
+  } finally {
+    Reader.prototype.layerReader = layerReader;
+  }
+  const paths = spans.map((s) => formatPath(documentPath(s.path)));
+  const count = new Map();
+  for (const p of paths) count.set(p, (count.get(p) ?? 0) + 1);
+  const i = spans.findIndex(
+    (s, j) => s.layer > 0 && s.end - s.start >= 2 && s.end - s.start <= 16 && count.get(paths[j]) === 1,
+  );
+  if (i < 0 || layers[spans[i].layer - 1] === undefined) return undefined;
+  const span = spans[i];
+  return { path: paths[i], layer: span.layer, bytes: layers[span.layer - 1].subarray(span.start, span.end) };
 }
 
 /** The download's differences from the save as opened (checksums enforced: a download must verify). */
@@ -317,6 +346,22 @@ try {
     );
     if (opened !== c.name) continue;
     await page.screenshot({ path: join(outDir, `open-${c.name}.png`) });
+
+    // A field inside a decompressed layer: its pane is shown, and its bytes there are lit.
+    const inLayer = layerField(format, c.bytes);
+    if (inLayer !== undefined) {
+      await goTo(page, inLayer.path);
+      const shownPane = await page.evaluate(
+        () => document.querySelector('#hex-tabs button[aria-selected="true"]')?.dataset.pane,
+      );
+      const lit = await page.locator('[data-test="hex"] .byte.hl').allTextContents();
+      const expected = [...inLayer.bytes].map((b) => b.toString(16).padStart(2, '0'));
+      check(
+        `${c.name}: ${inLayer.path} lights its ${expected.length} bytes in layer ${inLayer.layer}'s pane`,
+        shownPane === String(inLayer.layer) && lit.join(' ') === expected.join(' '),
+        `pane ${shownPane}, lit ${lit.join(' ')}, expected ${expected.join(' ')}`,
+      );
+    }
 
     const same = await download(page);
     check(

@@ -262,7 +262,20 @@ hex.addEventListener('click', (e) => {
 function drawHexTabs() {
   const tabs = $('hex-tabs');
   tabs.replaceChildren();
+  // Many layers (an EDGE save has two per chunk): the file, the layer shown, and a list of all.
+  const many = panes.length > 4;
+  if (many) {
+    const list = document.createElement('select');
+    list.setAttribute('aria-label', 'byte pane');
+    list.dataset.test = 'panes';
+    panes.forEach((bytes, i) => {
+      list.append(new Option(i === 0 ? 'file' : `layer ${i} (${bytes.length} B)`, String(i), false, i === pane));
+    });
+    list.addEventListener('change', () => showPane(Number(list.value)));
+    tabs.append(list);
+  }
   panes.forEach((bytes, i) => {
+    if (many && i !== 0 && i !== pane) return;
     const b = document.createElement('button');
     b.type = 'button';
     b.setAttribute('role', 'tab');

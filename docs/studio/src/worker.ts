@@ -21,6 +21,7 @@ import {
   type SaveView,
   viewsOf,
 } from '@savekit/core';
+import { Reader } from '@savekit/core/kit';
 import { format as edge } from '@savekit/edge';
 import { format as terrarum } from '@savekit/terrarum';
 import { format as uqm } from '@savekit/uqm';
@@ -76,6 +77,17 @@ function layersOf(root: AnyCodec): ByteLayer[] {
 
 /** Layer outputs, in the order a traced decode numbers them (1, 2, …), while `recording` is set. */
 let recording: Uint8Array[] | undefined;
+/** The same, seen where every layer's buffer becomes a reader (formats built on this page's core). */
+let recordingReaders: Uint8Array[] | undefined;
+{
+  // Each transform layer's output is read through `layerReader`, which numbers it: recording its
+  // argument gives the byte pane of every layer, whatever codec (a format's own included) opened it.
+  const layerReader = Reader.prototype.layerReader;
+  Reader.prototype.layerReader = function (this: Reader, bytes: Uint8Array) {
+    recordingReaders?.push(bytes);
+    return layerReader.call(this, bytes);
+  };
+}
 const wrapped = new WeakSet<ByteLayer>();
 function recordLayers(format: AnySaveFormat): void {
   const codec = (format as { codec?: AnyCodec }).codec;
@@ -317,14 +329,17 @@ function openSave(name: string, bytes: Uint8Array): void {
   progress('mapping fields to bytes', 0.45);
   recordLayers(format);
   recording = [];
+  recordingReaders = [];
   let spans: FieldSpan[] = [];
   try {
     spans = [...(format.fieldMap?.(bytes) ?? [])];
   } catch {
     spans = []; // a field map is optional; a format whose map fails still opens
   }
-  const layers = recording;
+  // A plugin bundles a core of its own: its layers are found from its codec instead.
+  const layers = recordingReaders.length > 0 ? recordingReaders : recording;
   recording = undefined;
+  recordingReaders = undefined;
   progress('building the tree', 0.75);
   const o: Open = {
     name,
