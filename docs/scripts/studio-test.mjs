@@ -601,6 +601,39 @@ try {
   // A phone's width: nothing wider than the screen.
   {
     const phone = await newPage({ width: 390, height: 844 });
+    // A plugin from a file, then a save of its format dropped on the page.
+    await phone.click('.plugins summary');
+    await phone.setInputFiles('#plugin-file', join(appDir, 'plugins', 'skirmish.js'));
+    await phone
+      .waitForFunction(
+        () => document.querySelector('[data-test="formats"]')?.textContent?.includes('skirmish'),
+        undefined,
+        {
+          timeout: 10000,
+        },
+      )
+      .catch(() => undefined);
+    check(
+      'a plugin loads from a file',
+      ((await phone.locator('[data-test="formats"]').textContent()) ?? '').includes('skirmish'),
+    );
+    const sks = cases.find((x) => x.name === 'skirmish-01.sks');
+    await phone.evaluate(
+      ([name, b64]) => {
+        const bytes = Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([bytes], name));
+        document.body.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      },
+      ['dropped.sks', sks.bytes.toString('base64')],
+    );
+    await phone
+      .waitForFunction(() => document.body.dataset.opened === 'dropped.sks', undefined, { timeout: 15000 })
+      .catch(() => undefined);
+    check(
+      'a save dropped on the page opens',
+      (await phone.evaluate(() => document.body.dataset.opened)) === 'dropped.sks',
+    );
     await open(phone, cases[0]);
     const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     check('at a phone width nothing overflows sideways', overflow <= 1, `${overflow}px too wide`);
