@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitepress';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+// The studio is a static app of its own (esbuild), built into the site's studio/app/ folder.
+import { buildStudio } from '../scripts/studio-build.mjs';
 
 // The API sidebar TypeDoc writes (docs/api/typedoc-sidebar.json), once `npm run api` has run.
 const apiSidebarFile = fileURLToPath(new URL('../api/typedoc-sidebar.json', import.meta.url));
@@ -21,6 +24,7 @@ export default defineConfig({
       { text: 'Plugin tutorial', link: '/guide/plugin-tutorial' },
       { text: 'API', link: '/api/' },
       { text: 'Playground', link: '/playground' },
+      { text: 'Studio', link: '/studio/' },
       { text: 'Benchmarks', link: '/benchmarks' },
     ],
     sidebar: {
@@ -71,6 +75,9 @@ export default defineConfig({
     editLink: { pattern: 'https://github.com/savekit/savekit/edit/main/docs/:path', text: 'Edit this page' },
     socialLinks: [{ icon: 'github', link: 'https://github.com/savekit/savekit' }],
     outline: [2, 3],
+  },
+  async buildEnd(site) {
+    await buildStudio(join(site.outDir, 'studio', 'app'));
   },
   vite: {
     // The playground decodes in the browser with the real packages: bundle their ES modules.
