@@ -17,7 +17,13 @@ export function savedLua(source: string, name = 'T'): Uint8Array {
   return saved.right;
 }
 
-/** A table of `count` userdata of 4 bytes each, every DATA object's recorded size set to `size`. */
+/** Whether `o` is a userdata object (container v2: `LUA\0` whose Lua type, after the tag, is 7). */
+export function isUserdata(o: ZippyFile['objects'][number], byteOrder: 'be' | 'le' = 'be'): boolean {
+  const s = o.segments[0]!;
+  return o.tag === 'LUA\0' && new DataView(s.buffer, s.byteOffset, s.byteLength).getUint32(4, byteOrder === 'le') === 7;
+}
+
+/** A table of `count` userdata of 4 bytes each, every userdata object's recorded size set to `size`. */
 export function dataClaiming(count: number, size: number): Uint8Array {
   const L = newState();
   lua.lua_createtable(L, count, 0);
@@ -28,7 +34,7 @@ export function dataClaiming(count: number, size: number): Uint8Array {
   const saved = saveLua(L, 1, { crc: false });
   if (E.isLeft(saved)) throw saved.left;
   const file = decodeOrThrow(zippyFile, saved.right);
-  for (const o of file.objects) if (o.tag === 'DATA') o.size = size;
+  for (const o of file.objects) if (isUserdata(o)) o.size = size;
   return encodeOrThrow(zippyFile, file);
 }
 
@@ -45,29 +51,30 @@ const setU32 = (segment: Uint8Array, at: number, value: number) => {
   return segment;
 };
 
-/** A table whose sequence count (after the tag) claims `count` entries. */
+/** A table whose sequence count (after the tag and the Lua type) claims `count` entries. */
 export function tableCountClaim(count = 0xffffffff): Uint8Array {
-  return patchedSegment(savedLua('T = {1, 2, 3}'), 1, (s) => setU32(s, 4, count));
+  return patchedSegment(savedLua('T = {1, 2, 3}'), 1, (s) => setU32(s, 8, count));
 }
 
 /** A table whose one string value claims `length` bytes (type 04, then the u32 length). */
 export function stringLengthClaim(length = 0xffffffff): Uint8Array {
-  return patchedSegment(savedLua('T = {"abc"}'), 1, (s) => setU32(s, 4 + 4 + 1, length));
+  return patchedSegment(savedLua('T = {"abc"}'), 1, (s) => setU32(s, 8 + 4 + 1, length));
 }
 
-/** A userdata whose payload length (after DATA and a nil metatable) claims `length` bytes. */
+/** A userdata whose payload length (after `LUA\0`, the Lua type and a nil metatable) claims `length` bytes. */
 export function payloadLengthClaim(length = 0xffffffff): Uint8Array {
   const L = newState();
   (lua.lua_newuserdata(L, 4) as { payload?: Uint8Array }).payload = Uint8Array.of(1, 2, 3, 4);
   const saved = saveLua(L, 1, { crc: false });
   if (E.isLeft(saved)) throw saved.left;
-  return patchedSegment(saved.right, 1, (s) => setU32(s, 4 + 1, length));
+  return patchedSegment(saved.right, 1, (s) => setU32(s, 8 + 1, length));
 }
 
 /** A container header claiming `count` objects (and as many roots) in a 32-byte file. */
 export function headerClaim(count = 0x7fffffff): Uint8Array {
   const bytes = encodeOrThrow(zippyFile, {
     byteOrder: 'be',
+    major: 2,
     minor: 0,
     numberFormat: 0,
     crc: false,

@@ -622,7 +622,7 @@ class LuaRestorer implements GraphRestorer<object> {
         throw new DecodeError(
           ['objects', n, 'size'],
           0,
-          `object ${n} (DATA): recorded size ${size} is more than the ${present} bytes of its data segment`,
+          `object ${n} (a userdata): recorded size ${size} is more than the ${present} bytes of its data segment`,
         );
       const data = lua.lua_newuserdata(L, size) as { payload?: Uint8Array }; // fengari allocates nothing for `size`
       data.payload = new Uint8Array(0);
