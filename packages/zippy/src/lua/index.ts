@@ -134,9 +134,10 @@ export interface LuaStructures<S extends object> {
   allocate(dataType: number): S | undefined;
   /**
    * Fills it: its references in the order written (`ctx.readReference()`,
-   * `ctx.readReferenceRestoringFirst()`), its payload from `data` (positioned after the DataType).
+   * `ctx.readReferenceRestoringFirst()`), its payload from `data` (positioned after the DataType),
+   * into the state `L` being loaded.
    */
-  restore(value: S, ctx: RestoreContext<object>, data: SegmentReader): void;
+  restore(value: S, ctx: RestoreContext<object>, data: SegmentReader, L: LuaState): void;
 }
 
 /** What a {@link LuaStructures} `save` writes to: the object's references and its data segment. */
@@ -784,7 +785,7 @@ class LuaRestorer implements GraphRestorer<object> {
     const top = lua.lua_gettop(this.L);
     try {
       data.pos = 8; // after DATA and the DataType
-      structures.restore(object, ctx, data);
+      structures.restore(object, ctx, data, this.L);
     } catch (error) {
       throw segmentFailure(ctx, error);
     } finally {
