@@ -206,8 +206,11 @@ export function adataRestorer(file: ZippyFile, budget?: DecodeBudget): GraphRest
     maxRestoreDepth: RESTORE_DEPTH,
     allocate(kind, _size, n) {
       if (kind !== structureKind(file))
-        throw new Error(
+        throw new DecodeError(
+          ['objects', n],
+          0,
           `object ${n} is ${JSON.stringify(kind)}, not a C structure (${JSON.stringify(structureKind(file))})`,
+          'unknown-tag',
         );
       return allocateAData(dataTypeAt(file, n));
     },
