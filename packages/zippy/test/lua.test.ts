@@ -16,8 +16,9 @@ const LINKS = testBudget({ quick: 50_000, heavy: 1_000_000 });
 const GRAPH_RUNS = testBudget({ quick: 40, heavy: 120 });
 const BIG_GRAPH = testBudget({ quick: 2_000, heavy: 10_000 });
 
-/** The byte order the round trips below write (each group of tests runs in both). */
-let order: 'be' | 'le' = 'be';
+/** The byte orders every round trip below runs in; `order` is the one of the test running. */
+const ORDERS = ['be', 'le'] as const;
+let order: (typeof ORDERS)[number] = 'be';
 
 function roundTrip(
   source: string,
@@ -48,12 +49,10 @@ function reloadTop(
   return L2;
 }
 
-describe.each(['be', 'le'] as const)('byte order %s', (byteOrder) => {
-  beforeAll(() => {
+test.each(ORDERS)(
+  '%s: a table with shared children, cycles, self-reference, table keys and a metatable — checked by Lua in the fresh state',
+  (byteOrder) => {
     order = byteOrder;
-  });
-
-  test('a table with shared children, cycles, self-reference, table keys and a metatable — checked by Lua in the fresh state', () => {
     const L = roundTrip(`
     T = {1, "a", 2.5, true, false}
     T.self = T
@@ -75,9 +74,13 @@ describe.each(['be', 'le'] as const)('byte order %s', (byteOrder) => {
     assert(T.meta.hidden == 42, "metatable")
     assert(getmetatable(T.meta).__index.hidden == 42)`,
     );
-  });
+  },
+);
 
-  test('numbers are exact: integers stay integers, floats keep −0, NaN, ±inf; strings are binary-safe', () => {
+test.each(ORDERS)(
+  '%s: numbers are exact: integers stay integers, floats keep −0, NaN, ±inf; strings are binary-safe',
+  (byteOrder) => {
+    order = byteOrder;
     const L = roundTrip(
       `T = {i = 7, f = 7.0, neg = -0.0, nan = 0/0, inf = 1/0, ninf = -1/0, tiny = 5e-324, big = 2^53 + 0.0, s = "a\\0b\\255c", long = string.rep("xyz\\0", 20000)}`,
     );
@@ -93,9 +96,13 @@ describe.each(['be', 'le'] as const)('byte order %s', (byteOrder) => {
     assert(#T.s == 5 and T.s:byte(2) == 0 and T.s:byte(4) == 255)
     assert(#T.long == 80000 and T.long:sub(1, 4) == "xyz\\0")`,
     );
-  });
+  },
+);
 
-  test('userdata keep their payload and metatable; a userdata referenced twice loads as one', () => {
+test.each(ORDERS)(
+  '%s: userdata keep their payload and metatable; a userdata referenced twice loads as one',
+  (byteOrder) => {
+    order = byteOrder;
     const L = newState();
     run(L, 'T = {}; Point = {__name = "Point"}');
     pushGlobal(L, 'T');
@@ -111,34 +118,39 @@ describe.each(['be', 'le'] as const)('byte order %s', (byteOrder) => {
     pushGlobal(L2, 'T');
     lua.lua_getfield(L2, -1, to('u1'));
     expect((lua.lua_touserdata(L2, -1) as { payload: Uint8Array }).payload).toEqual(Uint8Array.of(1, 2, 3));
-  });
+  },
+);
 
-  test('functions are an error naming their path, unless registered as externals', () => {
-    const L = newState();
-    run(L, 'T = {actors = {{name = "imp", think = function() return 1 end}}}');
-    pushGlobal(L, 'T');
-    const refused = saveLua(L, 1);
-    expect(E.isLeft(refused) && refused.left.message).toMatch(
-      /the function at roots\[0\]\.actors\[1\]\.think cannot be saved: register it as an external/,
-    );
-    // With the function registered by name, the file holds the name; the loader supplies the value.
-    run(L, 'function think() return 1 end; T.actors[1].think = think');
-    pushGlobal(L, 'T');
-    const externals = { 'ai.think': (S: object) => lua.lua_getglobal(S, to('think')) };
-    const saved = saveLua(L, 1, { externals, byteOrder: order });
-    if (E.isLeft(saved)) throw saved.left;
-    const L2 = newState();
-    run(L2, 'function think() return 2 end');
-    const loaded = loadLua(L2, saved.right, { externals });
-    if (E.isLeft(loaded)) throw loaded.left;
-    setGlobal(L2, 'T');
-    run(L2, 'assert(T.actors[1].think == think and T.actors[1].think() == 2)');
-    expect(loaded.right.file.externals).toEqual(['ai.think']);
-    const missing = loadLua(newState(), saved.right);
-    expect(E.isLeft(missing) && missing.left.message).toMatch(/ai\.think/);
-  });
+test.each(ORDERS)('%s: functions are an error naming their path, unless registered as externals', (byteOrder) => {
+  order = byteOrder;
+  const L = newState();
+  run(L, 'T = {actors = {{name = "imp", think = function() return 1 end}}}');
+  pushGlobal(L, 'T');
+  const refused = saveLua(L, 1);
+  expect(E.isLeft(refused) && refused.left.message).toMatch(
+    /the function at roots\[0\]\.actors\[1\]\.think cannot be saved: register it as an external/,
+  );
+  // With the function registered by name, the file holds the name; the loader supplies the value.
+  run(L, 'function think() return 1 end; T.actors[1].think = think');
+  pushGlobal(L, 'T');
+  const externals = { 'ai.think': (S: object) => lua.lua_getglobal(S, to('think')) };
+  const saved = saveLua(L, 1, { externals, byteOrder: order });
+  if (E.isLeft(saved)) throw saved.left;
+  const L2 = newState();
+  run(L2, 'function think() return 2 end');
+  const loaded = loadLua(L2, saved.right, { externals });
+  if (E.isLeft(loaded)) throw loaded.left;
+  setGlobal(L2, 'T');
+  run(L2, 'assert(T.actors[1].think == think and T.actors[1].think() == 2)');
+  expect(loaded.right.file.externals).toEqual(['ai.think']);
+  const missing = loadLua(newState(), saved.right);
+  expect(E.isLeft(missing) && missing.left.message).toMatch(/ai\.think/);
+});
 
-  test('C structures and Lua values refer to each other; restore_first finishes a Class before its Instance', () => {
+test.each(ORDERS)(
+  '%s: C structures and Lua values refer to each other; restore_first finishes a Class before its Instance',
+  (byteOrder) => {
+    order = byteOrder;
     // The seed's rule: an Instance needs its Class whole. Here the Instance is met first (lower number),
     // so restoring it must restore the Class first — and the Class's members table points back to
     // the Instance: a reference cycle through a Lua table.
@@ -181,88 +193,94 @@ describe.each(['be', 'le'] as const)('byte order %s', (byteOrder) => {
     expect((values[1] as { ref: Range }).ref).toEqual(new Range(0, 10, false, true));
     expect(values[2]).toBe(7);
     expect(new TextDecoder().decode(values[3] as Uint8Array)).toBe('node');
-  });
+  },
+);
 
-  test(`a Lua table chain of ${LINKS.toLocaleString('en')} links saves and loads without a stack overflow`, () => {
+test.each(ORDERS)(
+  `%s: a Lua table chain of ${LINKS.toLocaleString('en')} links saves and loads without a stack overflow`,
+  (byteOrder) => {
+    order = byteOrder;
     const L = newState();
     run(L, `head = {n = 0}; local t = head; for i = 1, ${LINKS} do local x = {n = i}; t.next = x; t = x end`);
     pushGlobal(L, 'head');
     const L2 = reloadTop(L, 'head', { crc: false });
     run(L2, `local t, n = head, 0; while t.next do t = t.next; n = n + 1; assert(t.n == n) end; assert(n == ${LINKS})`);
-  }, 600_000);
+  },
+  600_000,
+);
 
-  // Random graphs: every table is listed in root.all (so tables have canonical numbers), tables hold
-  // random scalars and references to random tables (sharing, cycles), some keyed by tables.
-  interface Model {
-    tables: Array<Array<[key: Scalar | { t: number }, value: Scalar | { t: number }]>>;
-  }
-  type Scalar = { s: string } | { i: number } | { f: number } | { b: boolean };
+// Random graphs: every table is listed in root.all (so tables have canonical numbers), tables hold
+// random scalars and references to random tables (sharing, cycles), some keyed by tables.
+interface Model {
+  tables: Array<Array<[key: Scalar | { t: number }, value: Scalar | { t: number }]>>;
+}
+type Scalar = { s: string } | { i: number } | { f: number } | { b: boolean };
 
-  const scalar: fc.Arbitrary<Scalar> = fc.oneof(
-    fc.string({ maxLength: 12 }).map((s) => ({ s })),
-    fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }).map((i) => ({ i })),
-    fc.double().map((f) => ({ f })),
-    fc.constantFrom(0, -0, Infinity, -Infinity, NaN).map((f) => ({ f })),
-    fc.boolean().map((b) => ({ b })),
-  );
+const scalar: fc.Arbitrary<Scalar> = fc.oneof(
+  fc.string({ maxLength: 12 }).map((s) => ({ s })),
+  fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }).map((i) => ({ i })),
+  fc.double().map((f) => ({ f })),
+  fc.constantFrom(0, -0, Infinity, -Infinity, NaN).map((f) => ({ f })),
+  fc.boolean().map((b) => ({ b })),
+);
 
-  function models(maxTables: number): fc.Arbitrary<Model> {
-    return fc.integer({ min: 1, max: maxTables }).chain((n) =>
-      fc
-        .array(
-          fc.array(
-            fc.tuple(
-              fc.oneof(
-                scalar,
-                fc.nat({ max: n - 1 }).map((t) => ({ t })),
-              ),
-              fc.oneof(
-                scalar,
-                fc.nat({ max: n - 1 }).map((t) => ({ t })),
-              ),
+function models(maxTables: number): fc.Arbitrary<Model> {
+  return fc.integer({ min: 1, max: maxTables }).chain((n) =>
+    fc
+      .array(
+        fc.array(
+          fc.tuple(
+            fc.oneof(
+              scalar,
+              fc.nat({ max: n - 1 }).map((t) => ({ t })),
             ),
-            { maxLength: 4 },
+            fc.oneof(
+              scalar,
+              fc.nat({ max: n - 1 }).map((t) => ({ t })),
+            ),
           ),
-          { minLength: n, maxLength: n },
-        )
-        .map((tables) => ({ tables })),
-    );
-  }
+          { maxLength: 4 },
+        ),
+        { minLength: n, maxLength: n },
+      )
+      .map((tables) => ({ tables })),
+  );
+}
 
-  const luaScalar = (v: Scalar): string =>
-    's' in v
-      ? JSON.stringify(v.s).replace(/\\u([0-9a-f]{4})/g, (_, h) => `\\u{${h}}`)
-      : 'i' in v
-        ? `math.tointeger(${v.i})`
-        : 'b' in v
-          ? String(v.b)
-          : Number.isNaN(v.f)
-            ? '(0/0)'
-            : v.f === Infinity
-              ? '(1/0)'
-              : v.f === -Infinity
-                ? '(-1/0)'
-                : Object.is(v.f, -0)
-                  ? '(-0.0)'
-                  : `(${v.f.toPrecision(17)} + 0.0)`;
+const luaScalar = (v: Scalar): string =>
+  's' in v
+    ? JSON.stringify(v.s).replace(/\\u([0-9a-f]{4})/g, (_, h) => `\\u{${h}}`)
+    : 'i' in v
+      ? `math.tointeger(${v.i})`
+      : 'b' in v
+        ? String(v.b)
+        : Number.isNaN(v.f)
+          ? '(0/0)'
+          : v.f === Infinity
+            ? '(1/0)'
+            : v.f === -Infinity
+              ? '(-1/0)'
+              : Object.is(v.f, -0)
+                ? '(-0.0)'
+                : `(${v.f.toPrecision(17)} + 0.0)`;
 
-  /** Lua source building the model in `all` (keys never nil or NaN), root = all[1]. */
-  function build(model: Model): string {
-    const lines = ['all = {}', `for i = 1, ${model.tables.length} do all[i] = {} end`];
-    model.tables.forEach((entries, i) => {
-      for (const [k, v] of entries) {
-        if ('f' in k && Number.isNaN(k.f)) continue;
-        const key = 't' in k ? `all[${k.t + 1}]` : luaScalar(k);
-        const value = 't' in v ? `all[${v.t + 1}]` : luaScalar(v);
-        lines.push(`all[${i + 1}][${key}] = ${value}`);
-      }
-    });
-    lines.push('root = {all = all}');
-    return lines.join('\n');
-  }
+/** Lua source building the model in `all` (keys never nil or NaN), root = all[1]. */
+function build(model: Model): string {
+  const lines = ['all = {}', `for i = 1, ${model.tables.length} do all[i] = {} end`];
+  model.tables.forEach((entries, i) => {
+    for (const [k, v] of entries) {
+      if ('f' in k && Number.isNaN(k.f)) continue;
+      const key = 't' in k ? `all[${k.t + 1}]` : luaScalar(k);
+      const value = 't' in v ? `all[${v.t + 1}]` : luaScalar(v);
+      lines.push(`all[${i + 1}][${key}] = ${value}`);
+    }
+  });
+  lines.push('root = {all = all}');
+  return lines.join('\n');
+}
 
-  /** A canonical description of every table in `all`, tables named by their index. */
-  const DESCRIBE = `
+/** A canonical description of every table in `all`, tables named by their index. */
+const DESCRIBE = `
 local index = {}
 for i, t in ipairs(all) do index[t] = i end
 local function d(v)
@@ -284,48 +302,56 @@ for i, t in ipairs(all) do
 end
 description = table.concat(out, "|")`;
 
-  function describeGraph(L: object): string {
-    run(L, DESCRIBE);
-    pushGlobal(L, 'description');
-    const text = lua.lua_tojsstring(L, -1);
-    lua.lua_pop(L, 1);
-    return text;
-  }
+function describe(L: object): string {
+  run(L, DESCRIBE);
+  pushGlobal(L, 'description');
+  const text = lua.lua_tojsstring(L, -1);
+  lua.lua_pop(L, 1);
+  return text;
+}
 
-  /** Builds the model's graph in a Lua state, saves it, loads it into a fresh state and compares what Lua sees. */
-  function expectRoundTrip(model: Parameters<typeof build>[0]): void {
-    const L = newState();
-    run(L, build(model));
-    const before = describeGraph(L);
-    pushGlobal(L, 'root');
-    const L2 = reloadTop(L, 'root');
-    run(L2, 'all = root.all');
-    expect(describeGraph(L2)).toBe(before);
-  }
+/** Builds the model's graph in a Lua state, saves it, loads it into a fresh state and compares what Lua sees. */
+function expectRoundTrip(model: Parameters<typeof build>[0]): void {
+  const L = newState();
+  run(L, build(model));
+  const before = describe(L);
+  pushGlobal(L, 'root');
+  const L2 = reloadTop(L, 'root');
+  run(L2, 'all = root.all');
+  expect(describe(L2)).toBe(before);
+}
 
-  test('property: random Lua graphs (sharing, cycles, table keys, odd floats) round-trip with identity kept', () => {
+test.each(ORDERS)(
+  '%s: property: random Lua graphs (sharing, cycles, table keys, odd floats) round-trip with identity kept',
+  (byteOrder) => {
+    order = byteOrder;
     fc.assert(
       fc.property(models(60), (model) => expectRoundTrip(model)),
       { numRuns: GRAPH_RUNS },
     );
-  });
+  },
+);
 
-  test(`a graph of ${BIG_GRAPH.toLocaleString('en')} tables with random sharing and cycles`, () => {
+test.each(ORDERS)(
+  `%s: a graph of ${BIG_GRAPH.toLocaleString('en')} tables with random sharing and cycles`,
+  (byteOrder) => {
+    order = byteOrder;
     const [model] = fc.sample(
       models(BIG_GRAPH).filter((m) => m.tables.length > BIG_GRAPH * 0.9),
       { numRuns: 1, seed: 42 },
     );
     expectRoundTrip(model!);
-  }, 600_000);
-});
+  },
+  600_000,
+);
 
 function to(s: string): Uint8Array {
   return new TextEncoder().encode(s);
 }
 
-// Recorded sizes (issue 17): allocation follows the bytes present. (`describeGraph` is this file's own helper.)
+// Recorded sizes (issue 17): allocation follows the bytes present. (`describe` is this file's own helper.)
 {
-  /** A saved table of `count` userdata of 4 bytes each, every DATA object's recorded size set to `size`. */
+  /** A saved table of `count` userdata of 4 bytes each, every userdata object's recorded size set to `size`. */
   function claiming(count: number, size: number): Uint8Array {
     const L = newState();
     lua.lua_createtable(L, count, 0);
