@@ -387,6 +387,29 @@ describe("item 3: any Lua value, as a root and as a C structure's reference", ()
     },
   );
 
+  test('what readReferenceRestoringFirst returned is released when the load ends (keep a luaRef instead)', () => {
+    const L = newState();
+    lua.lua_pushinteger(L, 5);
+    const sprite = new Sprite(0, luaRef(L, -1));
+    lua.lua_pop(L, 1);
+    let kept: object | null = null;
+    const keeping: LuaStructures<Sprite> = {
+      ...sprites,
+      restore(value, ctx, data, S) {
+        kept = ctx.readReferenceRestoringFirst();
+        ctx.resetObjectData();
+        pushRestored(S, kept);
+        value.state = luaRef(S, -1);
+        lua.lua_pop(S, 1);
+        value.frame = data.u32();
+      },
+    };
+    const bytes = right(saveGame(L, [sprite], { structures: sprites }));
+    const L2 = newState();
+    right(loadLua(L2, bytes, { structures: keeping }));
+    expect(() => pushRestored(L2, kept)).toThrow(/released when its load ended/);
+  });
+
   test('saveLuaValue outside a structure save is a TypeError', () => {
     const L = newState();
     lua.lua_pushnil(L);

@@ -4,8 +4,8 @@
  * with any keys (tables too), shared tables once, cycles, metatables, userdata with their payload;
  * any of them as a root; C structures (`adatasave.h`, and the application's own through
  * {@link LuaStructures}) referring to Lua values and Lua values referring to them (as light
- * userdata). Either byte order, either number format. Functions are an error naming their path, unless the application names them as
- * externals, supplied again at load.
+ * userdata); either byte order, either number format. Functions are an error naming their path,
+ * unless the application names them as externals, supplied again at load.
  *
  * A separate entry (`@savekit/zippy/lua`) so reading the container needs no Lua VM.
  *
@@ -241,8 +241,12 @@ class Keeper {
     lua.lua_rawgeti(this.L, this.index, slot);
   }
 
+  /** Whether {@link drop} ran (slots are then gone). */
+  dropped = false;
+
   /** Removes the keeper table from the stack (what is above it moves down). */
   drop(): void {
+    this.dropped = true;
     lua.lua_remove(this.L, this.index);
   }
 }
@@ -556,9 +560,10 @@ class Handle {
     readonly keeper?: Keeper,
   ) {}
 
-  /** Pushes the value (while the load that made it runs). */
+  /** Pushes the value (while the load that made it runs: the keeper is dropped when it ends). */
   push(): void {
-    if (this.keeper === undefined) throw new Error('this value is no longer being restored');
+    if (this.keeper === undefined || this.keeper.dropped)
+      throw new Error('this value was released when its load ended: keep a luaRef of your own');
     this.keeper.push(this.ref);
   }
 }
