@@ -67,7 +67,7 @@ const cases = [
   {
     sample: 'zippy-01.zsav',
     format: 'zippy',
-    shows: ['ZSAV 1.0 (big-endian), 11 objects', 'ADAT'],
+    shows: ['ZSAV 2.0 (big-endian), 11 objects', 'DATA'],
     hover: 'objects.1',
   },
   {

@@ -1,13 +1,13 @@
 /**
  * `adatasave.h`: Zippy's C structures — Vector, Range, List (a linked list, stored from its head),
- * Class, Instance — each an `ADAT` object whose segment 0 is ADATA_TAG, the DataType, then the
- * payload (zippy.md §4). Fields that hold values (List items, a Class's members, an Instance's
+ * Class, Instance — each a `DATA` object whose segment 0 is ADATA_TAG (`DATA`), the DataType, then
+ * the payload (zippy.md §4; container v1 tagged them `ADAT`, still read). Fields that hold values (List items, a Class's members, an Instance's
  * fields) may refer to Lua values and to each other.
  *
  * @module
  */
-import { ADATA_TAG, DataType } from './tags.js';
-import { SegmentError, type SegmentReader, SegmentWriter, type ZValue } from './values.js';
+import { ADATA_TAG, DataType, V1_ADATA_TAG } from './tags.js';
+import { SegmentError, type SegmentFormat, type SegmentReader, SegmentWriter, type ZValue } from './values.js';
 
 /** A vector of numbers. */
 export class Vector {
@@ -96,13 +96,15 @@ export function dataTypeOf(value: AData): number {
 /**
  * Segment 0 of a structure: ADATA_TAG, DataType, payload. `ref` maps a referenced value to the
  * graph object that stands for it (a Lua value's, another structure). Returns the segment, the
- * references in slot order and the payload's length (the recorded size).
+ * references in slot order and the payload's length (the recorded size). Written in `format`'s byte
+ * order and number format (default big-endian doubles).
  */
 export function writeAData(
   value: AData,
   ref: (v: ZValue) => ZValue = (v) => v,
+  format: SegmentFormat = {},
 ): { segment: Uint8Array; references: Array<object | null>; size: number } {
-  const w = new SegmentWriter();
+  const w = new SegmentWriter(format);
   w.u32(ADATA_TAG);
   w.u32(dataTypeOf(value));
   const start = w.length;
@@ -161,14 +163,18 @@ export interface ADataRestoreHooks {
   readonly work?: (units: number) => void;
 }
 
-/** Fills a structure from its segment 0 (read with references already resolved by `reader`). */
+/**
+ * Fills a structure from its segment 0 (read with references already resolved by `reader`, in the
+ * file's byte order). The tag is ADATA_TAG (`DATA`), or v1's `ADAT`.
+ */
 export function restoreAData(value: AData, reader: SegmentReader, hooks: ADataRestoreHooks): void {
   const tag = reader.u32();
-  if (tag !== ADATA_TAG) throw new SegmentError(`segment 0 starts with 0x${tag.toString(16)}, not ADATA_TAG`, 0);
+  if (tag !== ADATA_TAG && tag !== V1_ADATA_TAG)
+    throw new SegmentError(`segment 0 starts with 0x${tag.toString(16)}, not ADATA_TAG`, 0, 'unknown-tag');
   const type = reader.u32();
   if (type !== dataTypeOf(value)) throw new SegmentError(`DataType ${type} changed between allocation and restore`, 4);
   if (value instanceof Vector) {
-    const n = reader.count(8);
+    const n = reader.count(reader.numberSize);
     hooks.work?.(n);
     value.values = Array.from({ length: n }, () => reader.f64());
   } else if (value instanceof Range) {

@@ -1,9 +1,11 @@
 /**
- * The ZSAV v1 container (zippy.md §2, as the package README gives it byte by byte): a 32-byte
+ * The ZSAV container (zippy.md §2, as the package README gives it byte by byte; major version 2
+ * written, 1 read — they differ in the tags the Lua and adatasave layers give objects): a 32-byte
  * header, the roots, the externals table, an object directory of (tag, recorded size, counts, body
  * offset and length), the bodies — references, then length-prefixed data segments padded to 4 — and
  * an optional `ZEND` + CRC-32 trailer. Big-endian, so the tags' bytes spell `LUA\0` and `DATA`; a
- * wholly byte-swapped file (magic `VASZ`) is read too and written back as it was.
+ * wholly byte-swapped file (magic `VASZ`, every integer of the container and of the segments in
+ * little-endian order) is read too and written back as it was.
  *
  * @module
  */
@@ -39,11 +41,11 @@ import {
 } from '@savekit/core';
 import { defineCodec, jsonBytes } from '@savekit/core/kit';
 import type { GraphImage } from '@savekit/core/graph';
-import { tagName, tagValue } from './tags.js';
+import { CURRENT_MAJOR, tagName, tagValue } from './tags.js';
 
 /** One object of a file. */
 export interface ZObject {
-  /** The tag's four characters (`LUA\u0000`, `DATA`, `ADAT`, or an application's). */
+  /** The tag's four characters (`LUA\u0000`, `DATA`, v1's `ADAT`, or an application's). */
   tag: string;
   /** The size the reader allocates before restoring. */
   size: number;
@@ -61,7 +63,12 @@ export interface ZObject {
 export interface ZippyFile {
   /** `be` as specified; `le` for a wholly byte-swapped file (magic `VASZ`). */
   byteOrder: 'be' | 'le';
-  /** Format minor version (the major is 1). */
+  /**
+   * Format major version: 2, the seed's tags (`LUA\u0000` for every Lua value, `DATA` + DataType for
+   * C structures), as written; 1, the first layout (`ADAT` C structures, `DATA` userdata), still read.
+   */
+  major: 1 | 2;
+  /** Format minor version. */
   minor: number;
   /** Number format of Lua numbers: 0 = f64, 1 = f32 (header flag bits 8–11). */
   numberFormat: number;
@@ -92,6 +99,7 @@ const objectJson = t.type({
 const fileJson = t.type(
   {
     byteOrder: t.keyof({ be: null, le: null }),
+    major: t.union([t.literal(1), t.literal(2)]),
     minor: t.number,
     numberFormat: t.number,
     crc: t.boolean,
@@ -319,7 +327,6 @@ function objectModel(order: ByteOrder, references: Codec<number>): Codec<ZObject
 
 /** The file as stored: the document's fields, and the header's version, flags, counts and offsets. */
 interface StoredFile extends ZippyFile {
-  major: 1;
   headFlags: number;
   tailFlags: number;
   count: number;
@@ -383,13 +390,14 @@ const storedFile = struct(
   'zippyFile',
 ) as unknown as Codec<StoredFile>;
 
-const major = byteOrdered((order) => literal(u16(order), 1));
+const major = byteOrdered((order) => literal(u16(order), 1, 2) as Codec<1 | 2>);
 
 /** The file as the declarations give it (see {@link zippyFile}). */
 const declared = map(storedFile, {
   name: 'zippyFile',
-  decode: ({ byteOrder, minor, numberFormat, crc, roots, externals, objects }): ZippyFile => ({
+  decode: ({ byteOrder, major, minor, numberFormat, crc, roots, externals, objects }): ZippyFile => ({
     byteOrder,
+    major,
     minor,
     numberFormat,
     crc,
@@ -397,12 +405,12 @@ const declared = map(storedFile, {
     externals,
     objects,
   }),
-  // The header's other fields are rebuilt; the major version is the one this writer writes.
-  encode: (file) => ({ ...file, major: 1 }) as StoredFile,
+  // The header's other fields are rebuilt.
+  encode: (file) => ({ ...file }) as StoredFile,
 });
 
 /**
- * The ZSAV v1 container, declared: the byte-order mark (`ZSAV` big-endian, `VASZ` every integer
+ * The ZSAV container, declared: the byte-order mark (`ZSAV` big-endian, `VASZ` every integer
  * byte-swapped) that every later field follows, a header whose flags, counts and offsets are rebuilt
  * on write and must agree with what follows on read, the roots and externals as arrays, the object
  * table (the core's `directory`), and the `ZEND` + CRC-32 trailer when the file has one. Decoded
@@ -510,10 +518,15 @@ export function toGraphImage(file: ZippyFile): GraphImage {
   };
 }
 
-/** A core graph image as a file's objects. */
+/** A core graph image as a file's objects (major version 2 unless `options.major` says 1). */
 export function fromGraphImage(
   image: GraphImage,
-  options: { readonly crc?: boolean; readonly numberFormat?: number; readonly byteOrder?: 'be' | 'le' } = {},
+  options: {
+    readonly crc?: boolean;
+    readonly numberFormat?: number;
+    readonly byteOrder?: 'be' | 'le';
+    readonly major?: 1 | 2;
+  } = {},
 ): ZippyFile {
   const objects: ZObject[] = [];
   for (let i = 0; i < image.kindOf.length; i++) {
@@ -530,6 +543,7 @@ export function fromGraphImage(
   }
   return {
     byteOrder: options.byteOrder ?? 'be',
+    major: options.major ?? CURRENT_MAJOR,
     minor: 0,
     numberFormat: options.numberFormat ?? 0,
     crc: options.crc ?? true,

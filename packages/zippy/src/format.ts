@@ -1,5 +1,5 @@
 /**
- * The savekit plugin: a ZSAV file as its object table (no Lua VM needed to read or write it).
+ * The savekit plugin: a ZSAV file (major version 2 written, 1 read) as its object table (no Lua VM needed to read or write it).
  *
  * @module
  */
@@ -9,7 +9,7 @@ import { zippyFile, type ZippyFile } from './container.js';
 
 function summary(file: ZippyFile): string[] {
   const lines = [
-    `ZSAV 1.${file.minor} (${file.byteOrder === 'be' ? 'big-endian' : 'byte-swapped'}), ${plural(file.objects.length, 'object')}, ${plural(file.roots.length, 'root')}, ${plural(file.externals.length, 'external')}${file.crc ? ', CRC-32' : ''}`,
+    `ZSAV ${file.major}.${file.minor} (${file.byteOrder === 'be' ? 'big-endian' : 'byte-swapped'}), ${plural(file.objects.length, 'object')}, ${plural(file.roots.length, 'root')}, ${plural(file.externals.length, 'external')}${file.crc ? ', CRC-32' : ''}`,
   ];
   lines.push('  #  tag   size  references');
   const show = (r: number) =>
@@ -26,7 +26,7 @@ function summary(file: ZippyFile): string[] {
 /** The Zippy savefile format: the {@link zippyFile} declaration as a plugin. */
 export const format: FileFormat<ZippyFile> = fileFormat(zippyFile, {
   id: 'zippy',
-  title: 'Zippy savefile (ZSAV v1)',
+  title: 'Zippy savefile (ZSAV)',
   extensions: ['.zsav'],
   magic: ['ZSAV', 'VASZ'], // big-endian, and every integer byte-swapped
   minLength: 32, // the header

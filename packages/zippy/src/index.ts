@@ -1,7 +1,7 @@
 /**
- * `@savekit/zippy`: Zippy's savefiles (ZSAV v1) — objects of references and data segments, Lua
- * values (`LUA\0`, `DATA`) and C structures (`ADAT`) in one object graph. The Lua layer on fengari is
- * the separate entry `@savekit/zippy/lua`.
+ * `@savekit/zippy`: Zippy's savefiles (ZSAV v2; v1 read) — objects of references and data segments,
+ * Lua values (`LUA\0`) and C structures (`DATA` + DataType) in one object graph, in either byte
+ * order. The Lua layer on fengari is the separate entry `@savekit/zippy/lua`.
  *
  * @packageDocumentation
  */

@@ -8,7 +8,7 @@
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js';
-import { decode, DecodeError, encode, type EncodeError, type DecodeOptions } from '@savekit/core';
+import { decode, DecodeError, encode, EncodeError, type DecodeOptions } from '@savekit/core';
 import { DecodeBudget } from '@savekit/core/kit';
 import {
   readGraph,
@@ -20,26 +20,61 @@ import {
 } from '@savekit/core/graph';
 import { allocateAData, isAData, restoreAData, writeAData, type AData } from './adata.js';
 import { fromGraphImage, toGraphImage, zippyFile, type ZippyFile } from './container.js';
-import { KIND } from './tags.js';
-import { SegmentError, SegmentReader } from './values.js';
+import { ContainerVersion, KIND } from './tags.js';
+import { PrecisionError, SegmentError, type SegmentFormat, SegmentReader } from './values.js';
 
 /** Options of {@link writeSavefile}. */
-export interface WriteOptions {
+export interface WriteOptions extends SegmentFormat {
   /** End the file with `ZEND` and a CRC-32 (default true). */
   readonly crc?: boolean;
-  /** Lua numbers as 0 = f64 (default) or 1 = f32 (recorded in the header). */
+  /**
+   * Lua numbers as 0 = 8-byte doubles (default) or 1 = 4-byte floats, recorded in the header and
+   * used by every number written (a number a float cannot hold exactly is refused unless
+   * `allowPrecisionLoss`).
+   */
   readonly numberFormat?: number;
+  /** `be` (magic `ZSAV`, default) or `le` (magic `VASZ`): the order of every integer and number in the file. */
+  readonly byteOrder?: 'be' | 'le';
 }
 
-/** Saves the graph reachable from `roots` as a ZSAV file. */
+/**
+ * A saver, or a function making one for the file's {@link SegmentFormat} (byte order, number format):
+ * a saver that writes numbers or integers in its segments needs to know them.
+ */
+export type SaverFor<O> = GraphSaver<O> | ((format: SegmentFormat) => GraphSaver<O>);
+
+/**
+ * Saves the graph reachable from `roots` as a ZSAV file (container version 2), in `options.byteOrder`
+ * and `options.numberFormat`.
+ */
 export function writeSavefile<O extends object>(
   roots: ReadonlyArray<O | null>,
-  saver: GraphSaver<O>,
+  saver: SaverFor<O>,
   options: WriteOptions = {},
 ): E.Either<EncodeError, Uint8Array> {
-  const image = writeGraph(roots, saver);
+  const { numberFormat } = options;
+  if (numberFormat !== undefined && numberFormat !== 0 && numberFormat !== 1)
+    return E.left(
+      new EncodeError(['numberFormat'], 0, `number format ${numberFormat} is not 0 (f64) or 1 (f32)`, 'out-of-range'),
+    );
+  const image = writeGraph(roots, typeof saver === 'function' ? saver(options) : saver);
   if (E.isLeft(image)) return E.left(documentError(image.left));
   return encode(zippyFile, fromGraphImage(image.right, options));
+}
+
+/**
+ * A failure thrown while writing object `n`'s segment as an EncodeError at it: a number that
+ * number format 1 cannot hold is `out-of-range` at its offset in segment 0.
+ */
+export function saveFailure(n: number, error: unknown): unknown {
+  if (error instanceof PrecisionError)
+    return new EncodeError(
+      ['objects', n, 'segments', 0],
+      error.offset,
+      `object ${n}: ${error.message}`,
+      'out-of-range',
+    );
+  return error;
 }
 
 /**
@@ -82,14 +117,22 @@ function restoreWork(budget: DecodeBudget | undefined, units: number, n: number)
   budget?.spendWork(units, ['objects', n], 0);
 }
 
-/** The DataType in segment 0 of object `n` (bytes 4…7), for allocating a C structure. */
+/**
+ * The DataType in segment 0 of object `n` (bytes 4…7, in the file's byte order), for allocating a C
+ * structure; for a `LUA\0` object of container v2, its Lua type ({@link LuaType}) in the same place.
+ */
 export function dataTypeAt(file: ZippyFile, n: number): number {
   const segment = file.objects[n - 1]?.segments[0];
   if (segment === undefined || segment.length < 8)
-    throw new DecodeError(['objects', n], 0, `object ${n}: segment 0 has no DataType`);
-  const reader = new SegmentReader(segment, () => null);
+    throw new DecodeError(['objects', n], 0, `object ${n}: segment 0 has no DataType`, 'short-read');
+  const reader = new SegmentReader(segment, () => null, file);
   reader.pos = 4; // after the tag
   return reader.u32();
+}
+
+/** The kind C structures have in `file`: `DATA` (v2), `ADAT` (v1). */
+export function structureKind(file: Pick<ZippyFile, 'major'>): string {
+  return file.major === ContainerVersion.v1 ? KIND.adat : KIND.adata;
 }
 
 /** A DecodeError for a segment that did not parse, naming the object, its segment and the offset in it. */
@@ -108,15 +151,20 @@ export function segmentFailure(ctx: RestoreContext<unknown>, error: unknown): De
 /**
  * The reader of an object's data segment, its slots resolving to the object's references (read here,
  * all of them, first); a slot past them is a SegmentError. An object without a segment is refused.
+ * `format` is the file's (pass the decoded file): its byte order and number format.
  */
-export function segmentReaderOf(ctx: RestoreContext<unknown>): SegmentReader {
+export function segmentReaderOf(ctx: RestoreContext<unknown>, format: SegmentFormat = {}): SegmentReader {
   const refs = Array.from({ length: ctx.referenceCount }, () => ctx.readReference());
   const segment = ctx.getObjectData();
   if (segment === undefined) throw ctx.fail('no data segment');
-  return new SegmentReader(segment, (slot, at) => {
-    if (slot >= refs.length) throw new SegmentError(`slot ${slot}, but the object has ${refs.length} references`, at);
-    return refs[slot] as object | null;
-  });
+  return new SegmentReader(
+    segment,
+    (slot, at) => {
+      if (slot >= refs.length) throw new SegmentError(`slot ${slot}, but the object has ${refs.length} references`, at);
+      return refs[slot] as object | null;
+    },
+    format,
+  );
 }
 
 /**
@@ -125,16 +173,27 @@ export function segmentReaderOf(ctx: RestoreContext<unknown>): SegmentReader {
  */
 export const RESTORE_DEPTH = 500;
 
-/** Saves C structures that refer only to each other (no Lua values): the `adatasave.h` layer alone. */
-export const adataSaver: GraphSaver<AData> = {
-  kindOf: () => KIND.adata,
-  save(object, sink) {
-    const { segment, references } = writeAData(object);
-    for (const r of references) sink.writeReference(r as AData | null);
-    sink.writeData(segment);
-  },
-  sizeOf: (object) => writeAData(object).size,
-};
+/**
+ * Saves C structures that refer only to each other (no Lua values): the `adatasave.h` layer alone,
+ * each a `DATA` object, written in `format` (a byte order and number format; {@link writeSavefile}
+ * passes its options, so pass `adataSaver` itself there).
+ */
+export function adataSaver(format: SegmentFormat = {}): GraphSaver<AData> {
+  return {
+    kindOf: () => KIND.adata,
+    save(object, sink) {
+      let written: ReturnType<typeof writeAData>;
+      try {
+        written = writeAData(object, undefined, format);
+      } catch (error) {
+        throw saveFailure(sink.numberOf(object), error);
+      }
+      for (const r of written.references) sink.writeReference(r as AData | null);
+      sink.writeData(written.segment);
+    },
+    sizeOf: (object) => writeAData(object, undefined, { ...format, allowPrecisionLoss: true }).size,
+  };
+}
 
 /**
  * Restores C structures saved with {@link adataSaver}. With the decode's `budget` (as
@@ -146,12 +205,18 @@ export function adataRestorer(file: ZippyFile, budget?: DecodeBudget): GraphRest
   return {
     maxRestoreDepth: RESTORE_DEPTH,
     allocate(kind, _size, n) {
-      if (kind !== KIND.adata) throw new Error(`object ${n} is ${JSON.stringify(kind)}, not a C structure`);
+      if (kind !== structureKind(file))
+        throw new DecodeError(
+          ['objects', n],
+          0,
+          `object ${n} is ${JSON.stringify(kind)}, not a C structure (${JSON.stringify(structureKind(file))})`,
+          'unknown-tag',
+        );
       return allocateAData(dataTypeAt(file, n));
     },
     restore(object, ctx) {
       work(1 + ctx.referenceCount, ctx.number);
-      const reader = segmentReaderOf(ctx);
+      const reader = segmentReaderOf(ctx, file);
       try {
         restoreAData(object, reader, {
           value: (v) => v,

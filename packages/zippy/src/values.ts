@@ -1,14 +1,61 @@
 /**
- * Values inside data segments (zippy.md §3.1): a type byte, then the payload — numbers as
- * big-endian doubles (−0 and NaN kept), Lua 5.3 integers as big-endian 64-bit integers, strings as a
- * u32 length and raw bytes, references as a slot in the current object's reference list (each
- * distinct object is referenced once, in order of first mention).
+ * Values inside data segments (zippy.md §3.1): a type byte, then the payload — numbers as doubles
+ * (−0 and NaN kept; 4-byte floats under number format 1), Lua 5.3 integers as 64-bit integers,
+ * strings as a u32 length and raw bytes, references as a slot in the current object's reference list
+ * (each distinct object is referenced once, in order of first mention). Every integer and number is
+ * in the file's byte order ({@link SegmentFormat}).
  *
  * @module
  */
-import { DecodeError, f64be, float, i64be, u8, u32be, type Codec, type ErrorCode } from '@savekit/core';
+import { DecodeError, float, i64be, i64le, u8, u32be, u32le, type Codec, type ErrorCode } from '@savekit/core';
 import { DEFAULT_MAX_DEPTH, Reader, ReadState, resolveDecodeOptions, Writer, WriteState } from '@savekit/core/kit';
 import { ValueType } from './tags.js';
+
+/**
+ * How a file stores what is inside its segments: the byte order of its integers and numbers (the
+ * container's, `VASZ` being `le`) and its number format (header flag bits 8–11: 0 = 8-byte doubles,
+ * 1 = 4-byte floats).
+ */
+export interface SegmentFormat {
+  /** `be` (magic `ZSAV`, the default) or `le` (magic `VASZ`). */
+  readonly byteOrder?: 'be' | 'le';
+  /** 0 = f64 (the default), 1 = f32. */
+  readonly numberFormat?: number;
+  /**
+   * Under number format 1, write a number a 4-byte float cannot hold exactly as the nearest one
+   * (default false: such a number is an EncodeError, since the file would load another value).
+   */
+  readonly allowPrecisionLoss?: boolean;
+}
+
+/** Thrown by {@link SegmentWriter} for a number number format 1 cannot hold (see {@link SegmentFormat}). */
+export class PrecisionError extends Error {
+  override readonly name = 'PrecisionError';
+  constructor(
+    readonly value: number,
+    /** The offset of the number in the segment. */
+    readonly offset: number,
+  ) {
+    super(
+      `${value} is not exactly a 4-byte float (it would load as ${Math.fround(value)}): number format 1 refuses it unless allowPrecisionLoss is set`,
+    );
+  }
+}
+
+/** The codecs of a segment format (one set per byte order and number width, made once). */
+function codecsOf(format: SegmentFormat = {}) {
+  const le = format.byteOrder === 'le';
+  const wide = (format.numberFormat ?? 0) === 0;
+  if (format.numberFormat !== undefined && format.numberFormat !== 0 && format.numberFormat !== 1)
+    throw new RangeError(`number format ${format.numberFormat} is not 0 (f64) or 1 (f32)`);
+  return {
+    u32: le ? u32le : u32be,
+    i64: le ? i64le : i64be,
+    // Every NaN is read (as NaN), as Lua's own loader does; the writer writes the quiet one.
+    number: float(wide ? 64 : 32, le ? 'le' : 'be', { nan: 'keep' }),
+    wide,
+  };
+}
 
 /** A Lua integer (5.3's integer subtype), kept apart from floats so `1` and `1.0` stay what they were. */
 export class LuaInteger {
@@ -18,9 +65,19 @@ export class LuaInteger {
 /** A value in a segment: nil, a boolean, a float, an integer, a string's bytes, or a reference to an object. */
 export type ZValue = null | boolean | number | LuaInteger | Uint8Array | { readonly ref: object };
 
-/** Builds one data segment, big-endian, on the core's {@link Writer} with the core's integer and float codecs. */
+/**
+ * Builds one data segment, in the file's byte order and number format ({@link SegmentFormat}; by
+ * default big-endian doubles), on the core's {@link Writer} with the core's integer and float codecs.
+ */
 export class SegmentWriter {
   private readonly out = new Writer(new WriteState(DEFAULT_MAX_DEPTH), 64);
+  private readonly codecs: ReturnType<typeof codecsOf>;
+  private readonly lossy: boolean;
+
+  constructor(format: SegmentFormat = {}) {
+    this.codecs = codecsOf(format);
+    this.lossy = format.allowPrecisionLoss === true;
+  }
   /** The object's references in slot order (first mention first). */
   readonly references: Array<object | null> = [];
   private readonly slots = new Map<object, number>();
@@ -34,14 +91,20 @@ export class SegmentWriter {
     u8.write(this.out, v);
   }
   u32(v: number): void {
-    u32be.write(this.out, v >>> 0);
+    this.codecs.u32.write(this.out, v >>> 0);
   }
-  /** NaN is written as the canonical quiet NaN, as the core's float codecs do. */
+  /**
+   * A Lua number: 8 bytes, or 4 under number format 1 — where a number that would load as another
+   * value is a {@link PrecisionError} unless precision loss is allowed. NaN is written as the
+   * canonical quiet NaN, as the core's float codecs do.
+   */
   f64(v: number): void {
-    f64be.write(this.out, v);
+    if (!this.codecs.wide && !this.lossy && !Number.isNaN(v) && !Object.is(Math.fround(v), v))
+      throw new PrecisionError(v, this.out.length);
+    this.codecs.number.write(this.out, this.codecs.wide ? v : Math.fround(v));
   }
   i64(v: bigint): void {
-    i64be.write(this.out, v);
+    this.codecs.i64.write(this.out, v);
   }
   bytes(b: Uint8Array): void {
     this.out.append(b);
@@ -113,22 +176,24 @@ export class SegmentError extends Error {
 /** Options of the reader under a segment: the defaults (a segment is read value by value, not as one decode). */
 const SEGMENT_OPTIONS = resolveDecodeOptions(undefined);
 
-/** Numbers as stored: every NaN is read (as NaN), as Lua's own loader does; the writer writes the quiet one. */
-const number = float(64, 'be', { nan: 'keep' });
-
 /**
- * Reads one data segment, big-endian, on the core's {@link Reader} with the core's integer and float
- * codecs (bounds-checked); what they refuse is a {@link SegmentError} at the offset in the segment.
+ * Reads one data segment in the file's byte order and number format (pass the decoded file, or any
+ * {@link SegmentFormat}; by default big-endian doubles), on the core's {@link Reader} with the core's
+ * integer and float codecs (bounds-checked); what they refuse is a {@link SegmentError} at the offset
+ * in the segment.
  */
 export class SegmentReader {
   private readonly reader: Reader;
+  private readonly codecs: ReturnType<typeof codecsOf>;
 
   constructor(
     readonly bytes: Uint8Array,
     /** Resolves a slot to the referenced object (or null / an external). */
     private readonly resolve: (slot: number, at: number) => object | null,
+    format: SegmentFormat = {},
   ) {
     this.reader = new Reader(bytes, new ReadState(SEGMENT_OPTIONS));
+    this.codecs = codecsOf(format);
   }
 
   /** The offset of the next byte to read. */
@@ -150,14 +215,15 @@ export class SegmentReader {
     return this.read(u8);
   }
   u32(): number {
-    return this.read(u32be);
+    return this.read(this.codecs.u32);
   }
+  /** A Lua number (8 bytes, or 4 under number format 1). */
   f64(): number {
-    const value = this.read(number);
+    const value = this.read(this.codecs.number);
     return typeof value === 'number' ? value : Number.NaN;
   }
   i64(): bigint {
-    return this.read(i64be);
+    return this.read(this.codecs.i64);
   }
   /** The next `n` bytes, as a view into the segment. */
   take(n: number): Uint8Array {
@@ -166,6 +232,10 @@ export class SegmentReader {
     } catch (error) {
       throw segmentError(error);
     }
+  }
+  /** Bytes of a Lua number in this segment (8, or 4 under number format 1). */
+  get numberSize(): number {
+    return this.codecs.wide ? 8 : 4;
   }
   /** A count of items of at least `minSize` bytes each, refused when the segment cannot hold it. */
   count(minSize: number): number {

@@ -52,19 +52,41 @@ const refusal = (result: E.Either<DecodeError, unknown>): DecodeError => {
 };
 
 describe('sizes recorded in the file: typed errors, nothing allocated for the claim', () => {
-  const cases: Array<[string, () => Uint8Array, RegExp]> = [
-    ['1,000 DATA objects claiming 0xFFFFFFFF each', () => dataClaiming(1000, 0xffffffff), /recorded size 4294967295/],
-    ['a table claiming 2^32 − 1 sequence entries', () => tableCountClaim(), /a count of 4294967295 cannot fit/],
-    ['a string claiming 2^32 − 1 bytes', () => stringLengthClaim(), /a count of 4294967295 cannot fit/],
-    ['a userdata payload claiming 2^32 − 1 bytes', () => payloadLengthClaim(), /a count of 4294967295 cannot fit/],
+  // Each claim in both byte orders (a VASZ file's claims are read in its order, and refused the same).
+  const cases: Array<[string, (order: 'be' | 'le') => Uint8Array, RegExp]> = [
+    [
+      '1,000 userdata objects claiming 0xFFFFFFFF each',
+      (order) => dataClaiming(1000, 0xffffffff, order),
+      /recorded size 4294967295/,
+    ],
+    [
+      'a table claiming 2^32 − 1 sequence entries',
+      (order) => tableCountClaim(0xffffffff, order),
+      /a count of 4294967295 cannot fit/,
+    ],
+    [
+      'a string claiming 2^32 − 1 bytes',
+      (order) => stringLengthClaim(0xffffffff, order),
+      /a count of 4294967295 cannot fit/,
+    ],
+    [
+      'a userdata payload claiming 2^32 − 1 bytes',
+      (order) => payloadLengthClaim(0xffffffff, order),
+      /a count of 4294967295 cannot fit/,
+    ],
     [
       'a header claiming 2^31 − 1 objects and roots',
-      () => headerClaim(),
+      (order) => headerClaim(0x7fffffff, order),
       /2147483647 elements of at least 4 bytes do not fit/,
     ],
   ];
-  test.each(cases)('%s', (_name, build, message) => {
-    const bytes = build();
+  test.each(
+    cases.flatMap(([name, build, message]) =>
+      (['be', 'le'] as const).map((order) => [name, order, build, message] as const),
+    ),
+  )('%s (%s)', (_name, order, build, message) => {
+    const bytes = build(order);
+    expect(String.fromCharCode(...bytes.subarray(0, 4))).toBe(order === 'le' ? 'VASZ' : 'ZSAV');
     let result: E.Either<DecodeError, unknown> | undefined;
     const allocated = allocatedBy(() => {
       result = loadLua(newState(), bytes);
@@ -240,7 +262,15 @@ describe('encode refuses what would not decode: an EncodeError at the document p
   test('the encode suite: mutated documents either refuse to encode or decode to themselves', () => {
     const classes = writeSavefile<AData>([new ZClass('A', new ZClass('B'))], adataSaver);
     if (E.isLeft(classes)) throw classes.left;
-    const samples = [workedExample(), classes.right, savedLua('T = {1, "two", {3}, x = true}'), dataClaiming(3, 4)];
+    const samples = [
+      workedExample(),
+      workedExample('le'),
+      classes.right,
+      savedLua('T = {1, "two", {3}, x = true}'),
+      savedLua('T = {1, "two", {3}, x = true}', 'T', 'le'),
+      dataClaiming(3, 4),
+      dataClaiming(3, 4, 'le'),
+    ];
     const report = encodeSuite(format, { samples });
     expect(report.failures).toEqual([]);
     expect(report.encoded).toBeGreaterThan(0);
@@ -278,7 +308,7 @@ describe('the budget suite: each attack in a child process, 2 s and 256 MB (scal
       module: join(__dirname, 'lua-format.mjs'),
       attacks: [
         {
-          name: '1,000 DATA objects claiming 4 GiB each',
+          name: '1,000 userdata objects claiming 4 GiB each',
           input: () => dataClaiming(1000, 0xffffffff),
           expect: 'error',
         },

@@ -7,6 +7,7 @@ import { DecodeError, decodeOrThrow, encodeOrThrow } from '@savekit/core';
 import { Instance, List, Range, Vector, ZClass, zippyFile } from '@savekit/zippy';
 import { loadLua, type LuaRef, luaRef, saveGame, saveLua } from '@savekit/zippy/lua';
 import { testBudget } from '@savekit/testkit';
+import { isUserdata } from './attacks';
 import { allocatedBy, lua, newState, pushGlobal, run, setGlobal } from './lua-helpers';
 
 // Sizes under SAVEKIT_TEST_PROFILE: the quick run still goes far past any recursion limit and
@@ -14,6 +15,10 @@ import { allocatedBy, lua, newState, pushGlobal, run, setGlobal } from './lua-he
 const LINKS = testBudget({ quick: 50_000, heavy: 1_000_000 });
 const GRAPH_RUNS = testBudget({ quick: 40, heavy: 120 });
 const BIG_GRAPH = testBudget({ quick: 2_000, heavy: 10_000 });
+
+/** The byte orders every round trip below runs in; `order` is the one of the test running. */
+const ORDERS = ['be', 'le'] as const;
+let order: (typeof ORDERS)[number] = 'be';
 
 function roundTrip(
   source: string,
@@ -34,8 +39,9 @@ function reloadTop(
   options: Parameters<typeof saveLua>[2] = {},
   loadOptions: Parameters<typeof loadLua>[2] = {},
 ): object {
-  const saved = saveLua(L, 1, options);
+  const saved = saveLua(L, 1, { byteOrder: order, ...options });
   if (E.isLeft(saved)) throw saved.left;
+  expect(String.fromCharCode(...saved.right.subarray(0, 4))).toBe(order === 'le' ? 'VASZ' : 'ZSAV');
   const L2 = newState();
   const loaded = loadLua(L2, saved.right, loadOptions);
   if (E.isLeft(loaded)) throw loaded.left;
@@ -43,8 +49,11 @@ function reloadTop(
   return L2;
 }
 
-test('a table with shared children, cycles, self-reference, table keys and a metatable — checked by Lua in the fresh state', () => {
-  const L = roundTrip(`
+test.each(ORDERS)(
+  '%s: a table with shared children, cycles, self-reference, table keys and a metatable — checked by Lua in the fresh state',
+  (byteOrder) => {
+    order = byteOrder;
+    const L = roundTrip(`
     T = {1, "a", 2.5, true, false}
     T.self = T
     local child = {x = 1}
@@ -54,9 +63,9 @@ test('a table with shared children, cycles, self-reference, table keys and a met
     a.other = b; b.other = a
     T.ring = a
     T.meta = setmetatable({}, {__index = {hidden = 42}})`);
-  run(
-    L,
-    `
+    run(
+      L,
+      `
     assert(T[1] == 1 and T[2] == "a" and T[3] == 2.5 and T[4] == true and T[5] == false)
     assert(T.self == T, "self-reference")
     assert(T.c1 == T.c2 and T.c1.x == 1, "shared child stored once")
@@ -64,16 +73,20 @@ test('a table with shared children, cycles, self-reference, table keys and a met
     assert(T.ring.other.other == T.ring and T.ring.other.name == "b", "two-cycle")
     assert(T.meta.hidden == 42, "metatable")
     assert(getmetatable(T.meta).__index.hidden == 42)`,
-  );
-});
+    );
+  },
+);
 
-test('numbers are exact: integers stay integers, floats keep −0, NaN, ±inf; strings are binary-safe', () => {
-  const L = roundTrip(
-    `T = {i = 7, f = 7.0, neg = -0.0, nan = 0/0, inf = 1/0, ninf = -1/0, tiny = 5e-324, big = 2^53 + 0.0, s = "a\\0b\\255c", long = string.rep("xyz\\0", 20000)}`,
-  );
-  run(
-    L,
-    `
+test.each(ORDERS)(
+  '%s: numbers are exact: integers stay integers, floats keep −0, NaN, ±inf; strings are binary-safe',
+  (byteOrder) => {
+    order = byteOrder;
+    const L = roundTrip(
+      `T = {i = 7, f = 7.0, neg = -0.0, nan = 0/0, inf = 1/0, ninf = -1/0, tiny = 5e-324, big = 2^53 + 0.0, s = "a\\0b\\255c", long = string.rep("xyz\\0", 20000)}`,
+    );
+    run(
+      L,
+      `
     assert(math.type(T.i) == "integer" and T.i == 7)
     assert(math.type(T.f) == "float" and T.f == 7.0)
     assert(1 / T.neg == -math.huge, "-0.0 kept")
@@ -82,28 +95,34 @@ test('numbers are exact: integers stay integers, floats keep −0, NaN, ±inf; s
     assert(T.tiny == 5e-324 and T.big == 2^53)
     assert(#T.s == 5 and T.s:byte(2) == 0 and T.s:byte(4) == 255)
     assert(#T.long == 80000 and T.long:sub(1, 4) == "xyz\\0")`,
-  );
-});
+    );
+  },
+);
 
-test('userdata keep their payload and metatable; a userdata referenced twice loads as one', () => {
-  const L = newState();
-  run(L, 'T = {}; Point = {__name = "Point"}');
-  pushGlobal(L, 'T');
-  const data = lua.lua_newuserdata(L, 3) as { payload?: Uint8Array };
-  data.payload = Uint8Array.of(1, 2, 3);
-  pushGlobal(L, 'Point');
-  lua.lua_setmetatable(L, -2);
-  lua.lua_pushvalue(L, -1);
-  lua.lua_setfield(L, -3, to('u1'));
-  lua.lua_setfield(L, -2, to('u2'));
-  const L2 = reloadTop(L, 'T');
-  run(L2, 'assert(T.u1 == T.u2, "one userdata"); assert(getmetatable(T.u1).__name == "Point")');
-  pushGlobal(L2, 'T');
-  lua.lua_getfield(L2, -1, to('u1'));
-  expect((lua.lua_touserdata(L2, -1) as { payload: Uint8Array }).payload).toEqual(Uint8Array.of(1, 2, 3));
-});
+test.each(ORDERS)(
+  '%s: userdata keep their payload and metatable; a userdata referenced twice loads as one',
+  (byteOrder) => {
+    order = byteOrder;
+    const L = newState();
+    run(L, 'T = {}; Point = {__name = "Point"}');
+    pushGlobal(L, 'T');
+    const data = lua.lua_newuserdata(L, 3) as { payload?: Uint8Array };
+    data.payload = Uint8Array.of(1, 2, 3);
+    pushGlobal(L, 'Point');
+    lua.lua_setmetatable(L, -2);
+    lua.lua_pushvalue(L, -1);
+    lua.lua_setfield(L, -3, to('u1'));
+    lua.lua_setfield(L, -2, to('u2'));
+    const L2 = reloadTop(L, 'T');
+    run(L2, 'assert(T.u1 == T.u2, "one userdata"); assert(getmetatable(T.u1).__name == "Point")');
+    pushGlobal(L2, 'T');
+    lua.lua_getfield(L2, -1, to('u1'));
+    expect((lua.lua_touserdata(L2, -1) as { payload: Uint8Array }).payload).toEqual(Uint8Array.of(1, 2, 3));
+  },
+);
 
-test('functions are an error naming their path, unless registered as externals', () => {
+test.each(ORDERS)('%s: functions are an error naming their path, unless registered as externals', (byteOrder) => {
+  order = byteOrder;
   const L = newState();
   run(L, 'T = {actors = {{name = "imp", think = function() return 1 end}}}');
   pushGlobal(L, 'T');
@@ -115,7 +134,7 @@ test('functions are an error naming their path, unless registered as externals',
   run(L, 'function think() return 1 end; T.actors[1].think = think');
   pushGlobal(L, 'T');
   const externals = { 'ai.think': (S: object) => lua.lua_getglobal(S, to('think')) };
-  const saved = saveLua(L, 1, { externals });
+  const saved = saveLua(L, 1, { externals, byteOrder: order });
   if (E.isLeft(saved)) throw saved.left;
   const L2 = newState();
   run(L2, 'function think() return 2 end');
@@ -128,58 +147,67 @@ test('functions are an error naming their path, unless registered as externals',
   expect(E.isLeft(missing) && missing.left.message).toMatch(/ai\.think/);
 });
 
-test('C structures and Lua values refer to each other; restore_first finishes a Class before its Instance', () => {
-  // The seed's rule: an Instance needs its Class whole. Here the Instance is met first (lower number),
-  // so restoring it must restore the Class first — and the Class's members table points back to
-  // the Instance: a reference cycle through a Lua table.
-  const L = newState();
-  run(L, 'members = {speed = 3}; world = {}');
-  const members = luaRef(L, lua.lua_gettop(L) + 0 || -1);
-  lua.lua_pop(L, 0);
-  pushGlobal(L, 'members');
-  const membersRef = luaRef(L, -1);
-  lua.lua_pop(L, 1);
-  members.release();
-  const cls = new ZClass('Imp', null, { ref: membersRef });
-  const imp = new Instance(cls, null, Uint8Array.of(9, 9));
-  pushGlobal(L, 'members');
-  lua.lua_pushlightuserdata(L, imp);
-  lua.lua_setfield(L, -2, to('prototype'));
-  lua.lua_pop(L, 1);
-  const path = List.of([
-    { ref: new Vector([1, 2, 3]) },
-    { ref: new Range(0, 10, false, true) },
-    7,
-    new TextEncoder().encode('node'),
-  ]);
-  const saved = saveGame(L, [imp, path]);
-  if (E.isLeft(saved)) throw saved.left;
-  const L2 = newState();
-  const loaded = loadLua(L2, saved.right);
-  if (E.isLeft(loaded)) throw loaded.left;
-  const [imp2, path2] = loaded.right.roots as [Instance, List];
-  expect(imp2.cls.name).toBe('Imp');
-  expect([...imp2.native]).toEqual([9, 9]);
-  const ref = (imp2.cls.members as { ref: LuaRef }).ref;
-  ref.push();
-  setGlobal(L2, 'members');
-  lua.lua_pushlightuserdata(L2, imp2);
-  setGlobal(L2, 'imp');
-  run(L2, 'assert(members.speed == 3); assert(members.prototype == imp, "the cycle back to the instance")');
-  const values = path2.values();
-  expect((values[0] as { ref: Vector }).ref.values).toEqual([1, 2, 3]);
-  expect((values[1] as { ref: Range }).ref).toEqual(new Range(0, 10, false, true));
-  expect(values[2]).toBe(7);
-  expect(new TextDecoder().decode(values[3] as Uint8Array)).toBe('node');
-});
+test.each(ORDERS)(
+  '%s: C structures and Lua values refer to each other; restore_first finishes a Class before its Instance',
+  (byteOrder) => {
+    order = byteOrder;
+    // The seed's rule: an Instance needs its Class whole. Here the Instance is met first (lower number),
+    // so restoring it must restore the Class first — and the Class's members table points back to
+    // the Instance: a reference cycle through a Lua table.
+    const L = newState();
+    run(L, 'members = {speed = 3}; world = {}');
+    const members = luaRef(L, lua.lua_gettop(L) + 0 || -1);
+    lua.lua_pop(L, 0);
+    pushGlobal(L, 'members');
+    const membersRef = luaRef(L, -1);
+    lua.lua_pop(L, 1);
+    members.release();
+    const cls = new ZClass('Imp', null, { ref: membersRef });
+    const imp = new Instance(cls, null, Uint8Array.of(9, 9));
+    pushGlobal(L, 'members');
+    lua.lua_pushlightuserdata(L, imp);
+    lua.lua_setfield(L, -2, to('prototype'));
+    lua.lua_pop(L, 1);
+    const path = List.of([
+      { ref: new Vector([1, 2, 3]) },
+      { ref: new Range(0, 10, false, true) },
+      7,
+      new TextEncoder().encode('node'),
+    ]);
+    const saved = saveGame(L, [imp, path], { byteOrder: order });
+    if (E.isLeft(saved)) throw saved.left;
+    const L2 = newState();
+    const loaded = loadLua(L2, saved.right);
+    if (E.isLeft(loaded)) throw loaded.left;
+    const [imp2, path2] = loaded.right.roots as [Instance, List];
+    expect(imp2.cls.name).toBe('Imp');
+    expect([...imp2.native]).toEqual([9, 9]);
+    const ref = (imp2.cls.members as { ref: LuaRef }).ref;
+    ref.push();
+    setGlobal(L2, 'members');
+    lua.lua_pushlightuserdata(L2, imp2);
+    setGlobal(L2, 'imp');
+    run(L2, 'assert(members.speed == 3); assert(members.prototype == imp, "the cycle back to the instance")');
+    const values = path2.values();
+    expect((values[0] as { ref: Vector }).ref.values).toEqual([1, 2, 3]);
+    expect((values[1] as { ref: Range }).ref).toEqual(new Range(0, 10, false, true));
+    expect(values[2]).toBe(7);
+    expect(new TextDecoder().decode(values[3] as Uint8Array)).toBe('node');
+  },
+);
 
-test(`a Lua table chain of ${LINKS.toLocaleString('en')} links saves and loads without a stack overflow`, () => {
-  const L = newState();
-  run(L, `head = {n = 0}; local t = head; for i = 1, ${LINKS} do local x = {n = i}; t.next = x; t = x end`);
-  pushGlobal(L, 'head');
-  const L2 = reloadTop(L, 'head', { crc: false });
-  run(L2, `local t, n = head, 0; while t.next do t = t.next; n = n + 1; assert(t.n == n) end; assert(n == ${LINKS})`);
-}, 600_000);
+test.each(ORDERS)(
+  `%s: a Lua table chain of ${LINKS.toLocaleString('en')} links saves and loads without a stack overflow`,
+  (byteOrder) => {
+    order = byteOrder;
+    const L = newState();
+    run(L, `head = {n = 0}; local t = head; for i = 1, ${LINKS} do local x = {n = i}; t.next = x; t = x end`);
+    pushGlobal(L, 'head');
+    const L2 = reloadTop(L, 'head', { crc: false });
+    run(L2, `local t, n = head, 0; while t.next do t = t.next; n = n + 1; assert(t.n == n) end; assert(n == ${LINKS})`);
+  },
+  600_000,
+);
 
 // Random graphs: every table is listed in root.all (so tables have canonical numbers), tables hold
 // random scalars and references to random tables (sharing, cycles), some keyed by tables.
@@ -293,20 +321,29 @@ function expectRoundTrip(model: Parameters<typeof build>[0]): void {
   expect(describe(L2)).toBe(before);
 }
 
-test('property: random Lua graphs (sharing, cycles, table keys, odd floats) round-trip with identity kept', () => {
-  fc.assert(
-    fc.property(models(60), (model) => expectRoundTrip(model)),
-    { numRuns: GRAPH_RUNS },
-  );
-});
+test.each(ORDERS)(
+  '%s: property: random Lua graphs (sharing, cycles, table keys, odd floats) round-trip with identity kept',
+  (byteOrder) => {
+    order = byteOrder;
+    fc.assert(
+      fc.property(models(60), (model) => expectRoundTrip(model)),
+      { numRuns: GRAPH_RUNS },
+    );
+  },
+);
 
-test(`a graph of ${BIG_GRAPH.toLocaleString('en')} tables with random sharing and cycles`, () => {
-  const [model] = fc.sample(
-    models(BIG_GRAPH).filter((m) => m.tables.length > BIG_GRAPH * 0.9),
-    { numRuns: 1, seed: 42 },
-  );
-  expectRoundTrip(model!);
-}, 600_000);
+test.each(ORDERS)(
+  `%s: a graph of ${BIG_GRAPH.toLocaleString('en')} tables with random sharing and cycles`,
+  (byteOrder) => {
+    order = byteOrder;
+    const [model] = fc.sample(
+      models(BIG_GRAPH).filter((m) => m.tables.length > BIG_GRAPH * 0.9),
+      { numRuns: 1, seed: 42 },
+    );
+    expectRoundTrip(model!);
+  },
+  600_000,
+);
 
 function to(s: string): Uint8Array {
   return new TextEncoder().encode(s);
@@ -314,7 +351,7 @@ function to(s: string): Uint8Array {
 
 // Recorded sizes (issue 17): allocation follows the bytes present. (`describe` is this file's own helper.)
 {
-  /** A saved table of `count` userdata of 4 bytes each, every DATA object's recorded size set to `size`. */
+  /** A saved table of `count` userdata of 4 bytes each, every userdata object's recorded size set to `size`. */
   function claiming(count: number, size: number): Uint8Array {
     const L = newState();
     lua.lua_createtable(L, count, 0);
@@ -325,11 +362,11 @@ function to(s: string): Uint8Array {
     const saved = saveLua(L, 1);
     if (E.isLeft(saved)) throw saved.left;
     const file = decodeOrThrow(zippyFile, saved.right);
-    for (const o of file.objects) if (o.tag === 'DATA') o.size = size;
+    for (const o of file.objects) if (isUserdata(o)) o.size = size;
     return encodeOrThrow(zippyFile, file);
   }
 
-  test('recorded sizes: 1,000 DATA objects claiming 0xFFFFFFFF each: a DecodeError naming the first, nothing allocated for the claims', () => {
+  test('recorded sizes: 1,000 userdata objects claiming 0xFFFFFFFF each: a DecodeError naming the first, nothing allocated for the claims', () => {
     const bytes = claiming(1000, 0xffffffff);
     let result: ReturnType<typeof loadLua> | undefined;
     // The old restorer allocated each claim (1,000 × 4 GiB) before reading the object.
@@ -341,7 +378,7 @@ function to(s: string): Uint8Array {
     expect(result.left).toBeInstanceOf(DecodeError);
     // objects[0] is the table; the first DATA object (object 2, as references number them) is objects[1].
     expect(result.left.path).toEqual(['objects', 1, 'size']);
-    expect(result.left.message).toContain('recorded size 4294967295 is more than the 13 bytes of its data segment');
+    expect(result.left.message).toContain('recorded size 4294967295 is more than the 17 bytes of its data segment');
   });
 
   test('recorded sizes: a size the data segment can hold still loads, with the payload from the file', () => {

@@ -5,8 +5,8 @@ import { Vector } from '@savekit/zippy';
 import { saveLua } from '@savekit/zippy/lua';
 import { lua, newState, pushGlobal, run, to_luastring } from './lua-helpers';
 
-/** The README's worked example: T = {1.0, "a"}; T.self = T; T.u = userdata DE AD BE EF; T.v = Vector(1.5, -2.0). */
-export function workedExample(): Uint8Array {
+/** The README's worked example (in either byte order): T = {1.0, "a"}; T.self = T; T.u = userdata DE AD BE EF; T.v = Vector(1.5, -2.0). */
+export function workedExample(byteOrder: 'be' | 'le' = 'be'): Uint8Array {
   const L = newState();
   run(L, 'T = {1.0, "a"}; T.self = T');
   pushGlobal(L, 'T');
@@ -15,7 +15,7 @@ export function workedExample(): Uint8Array {
   lua.lua_setfield(L, -2, to_luastring('u'));
   lua.lua_pushlightuserdata(L, new Vector([1.5, -2.0]));
   lua.lua_setfield(L, -2, to_luastring('v'));
-  const saved = saveLua(L, 1);
+  const saved = saveLua(L, 1, { byteOrder });
   if (E.isLeft(saved)) throw saved.left;
   return saved.right;
 }

@@ -2,9 +2,10 @@
  * `luasave.h` on a real Lua VM (fengari, Lua 5.3 in JavaScript): Lua values saved into a ZSAV file and
  * restored into a fresh state — nil, booleans, integers and floats exactly, binary strings, tables
  * with any keys (tables too), shared tables once, cycles, metatables, userdata with their payload;
- * C structures (`adatasave.h`) referring to Lua values and Lua values referring to them (as light
- * userdata). Functions are an error naming their path, unless the application names them as
- * externals, supplied again at load.
+ * any of them as a root; C structures (`adatasave.h`, and the application's own through
+ * {@link LuaStructures}) referring to Lua values and Lua values referring to them (as light
+ * userdata); either byte order, either number format. Functions are an error naming their path,
+ * unless the application names them as externals, supplied again at load.
  *
  * A separate entry (`@savekit/zippy/lua`) so reading the container needs no Lua VM.
  *
@@ -21,13 +22,16 @@ import {
   dataTypeAt,
   readSavefile,
   RESTORE_DEPTH,
+  saveFailure,
   segmentFailure,
   segmentReaderOf,
+  structureKind,
   writeSavefile,
   type WriteOptions,
 } from '../savefile.js';
-import { DATA_TAG, KIND, LUA_TAG } from '../tags.js';
-import { LuaInteger, SegmentError, SegmentWriter, type ZValue } from '../values.js';
+import { ADATA_TAG, ContainerVersion, DATA_TAG, FIRST_APPLICATION_DATATYPE, KIND, LUA_TAG, LuaType } from '../tags.js';
+import { LuaInteger, SegmentError, type SegmentFormat, SegmentReader, SegmentWriter, type ZValue } from '../values.js';
+import { ScalarValue, scalarLuaType } from './scalars.js';
 
 const { lua, lauxlib } = fengari;
 // fengari's integers are 32-bit (luaconf.js); a file may hold wider ones from another Lua.
@@ -96,12 +100,94 @@ function externalEntries(externals: Externals): Array<[string, (L: LuaState) => 
 export interface LuaSaveOptions extends WriteOptions {
   /** Named values: each pushes its value; a saved value identical to one is written as its name. */
   readonly externals?: Externals;
+  /** The application's own C structures (DataType 0x100 and up), saved with the Lua values they refer to. */
+  readonly structures?: LuaStructures<object>;
 }
 
 /** Options of {@link loadLua}. */
 export interface LuaLoadOptions extends DecodeOptions {
   /** The same names as when saving, pushing this state's values. */
   readonly externals?: Externals;
+  /** The same structures as when saving (their `allocate` and `restore`). */
+  readonly structures?: LuaStructures<object>;
+}
+
+/**
+ * The application's own C structures, each a `DATA` object: `DATA`, its DataType (0x100 and up),
+ * then the payload its `save` writes. A structure refers to Lua data as the wiki says: push the
+ * value, call {@link saveLuaValue}; on restore, `ctx.readReferenceRestoringFirst()`, push what it
+ * returns with {@link pushRestored}, and make a new reference of your own ({@link luaRef}).
+ * Light userdata that `owns` are saved as these structures wherever Lua holds them.
+ */
+export interface LuaStructures<S extends object> {
+  /** Whether `value` (a root, or a light userdata met in Lua) is one of these structures. */
+  owns(value: unknown): value is S;
+  /** Its DataType, 0x100 or more (below are `adatasave.h`'s own). */
+  dataTypeOf(value: S): number;
+  /**
+   * Writes it: references with `sink.writeReference` (other structures) or {@link saveLuaValue}
+   * (the Lua value on top of the stack), the payload with `sink.data` (after the tag and DataType,
+   * in the file's byte order and number format; its `value` writes no references).
+   */
+  save(value: S, sink: StructureSink): void;
+  /** An empty structure of this DataType (undefined: not one of these). */
+  allocate(dataType: number): S | undefined;
+  /**
+   * Fills it: its references in the order written (`ctx.readReference()`,
+   * `ctx.readReferenceRestoringFirst()`), its payload from `data` (positioned after the DataType),
+   * into the state `L` being loaded.
+   */
+  restore(value: S, ctx: RestoreContext<object>, data: SegmentReader, L: LuaState): void;
+}
+
+/** What a {@link LuaStructures} `save` writes to: the object's references and its data segment. */
+export class StructureSink {
+  /** The payload, after `DATA` and the DataType (references are not written through it). */
+  readonly data: SegmentWriter;
+
+  /** @internal */
+  constructor(
+    /** The Lua state being saved. */
+    readonly L: LuaState,
+    private readonly sink: ObjectSink<object>,
+    /** @internal */
+    readonly saver: LuaSaver,
+    format: SegmentFormat,
+  ) {
+    this.data = new SegmentWriter(format);
+  }
+
+  /** Appends a reference to another structure (or null). */
+  writeReference(target: object | null): void {
+    this.sink.writeReference(target);
+  }
+}
+
+/**
+ * `save_lua_value()`: from a structure's `save`, adds the Lua value on top of `L`'s stack (any value:
+ * nil, a boolean, a number, a string, a table, a userdata) to the file, appends a reference to it to
+ * the structure, and returns that reference (the object standing for the value). The stack is left
+ * as it was: pop the value yourself.
+ */
+export function saveLuaValue(L: LuaState, sink: StructureSink): object {
+  if (!(sink instanceof StructureSink))
+    throw new TypeError('saveLuaValue needs the StructureSink a structure save is given');
+  if (sink.L !== L) throw new TypeError('saveLuaValue: the state is not the one being saved');
+  if (lua.lua_gettop(L) < 1) throw new RangeError('saveLuaValue: the stack is empty (push the value first)');
+  const target = sink.saver.valueObjectAt(lua.lua_gettop(L), "a structure's Lua value");
+  sink.writeReference(target);
+  return target;
+}
+
+/**
+ * Pushes what `ctx.readReferenceRestoringFirst()` returned onto `L`'s stack (`lua_getref`): a Lua
+ * value, a C structure (as light userdata), or nil for null. What it returned is the loader's and is
+ * released when the load ends: make a new reference of your own ({@link luaRef}) to keep the value.
+ */
+export function pushRestored(L: LuaState, target: object | null): void {
+  if (target === null) lua.lua_pushnil(L);
+  else if (target instanceof Handle) target.push();
+  else lua.lua_pushlightuserdata(L, target);
 }
 
 type LuaKind = 'table' | 'userdata' | 'function';
@@ -155,8 +241,12 @@ class Keeper {
     lua.lua_rawgeti(this.L, this.index, slot);
   }
 
+  /** Whether {@link drop} ran (slots are then gone). */
+  dropped = false;
+
   /** Removes the keeper table from the stack (what is above it moves down). */
   drop(): void {
+    this.dropped = true;
     lua.lua_remove(this.L, this.index);
   }
 }
@@ -164,7 +254,7 @@ class Keeper {
 class LuaSaver implements GraphSaver<object> {
   readonly known = new Map<object, Known>();
   readonly keeper: Keeper;
-  private readonly writer = new SegmentWriter();
+  private readonly writer: SegmentWriter;
   /** The payload length of the userdata saved last (its recorded size). */
   private payloadLength = 0;
   private readonly externalNames = new Map<object, string>();
@@ -172,7 +262,11 @@ class LuaSaver implements GraphSaver<object> {
   constructor(
     private readonly L: LuaState,
     externals: Externals,
+    /** The file's byte order and number format. */
+    private readonly format: SegmentFormat = {},
+    private readonly structures?: LuaStructures<object>,
   ) {
+    this.writer = new SegmentWriter(format);
     this.keeper = new Keeper(L);
     for (const [name, push] of externalEntries(externals)) {
       push(L);
@@ -191,7 +285,7 @@ class LuaSaver implements GraphSaver<object> {
     if (p !== null && this.externalNames.has(p)) return p;
     if (type === lua.LUA_TLIGHTUSERDATA) {
       const v = lua.lua_touserdata(L, index);
-      if (isAData(v)) return v;
+      if (isAData(v) || this.structures?.owns(v) === true) return v;
       throw new Error(`the light userdata at ${path} is not a C structure this package saves`);
     }
     if (type === lua.LUA_TFUNCTION) {
@@ -226,43 +320,81 @@ class LuaSaver implements GraphSaver<object> {
     }
   }
 
+  /**
+   * The graph object for the value at `index`, whatever it is: a table, userdata, external or C
+   * structure as {@link objectAt}; nil, a boolean, a number or a string as an object of its own.
+   */
+  valueObjectAt(index: number, path: string): object {
+    const v = this.valueAt(index, path);
+    return v !== null && typeof v === 'object' && 'ref' in v ? v.ref : new ScalarValue(v);
+  }
+
   externalName(object: object): string | undefined {
     return this.externalNames.get(object);
   }
 
   kindOf(object: object): string {
-    if (isAData(object)) return KIND.adata;
+    if (isAData(object) || this.structures?.owns(object) === true) return KIND.adata;
+    if (object instanceof ScalarValue) return KIND.lua;
     const known = this.known.get(object);
     if (known === undefined) throw new Error('an object this saver did not meet');
-    if (known.kind === 'table') return KIND.lua;
-    if (known.kind === 'userdata') return KIND.data;
+    if (known.kind === 'table' || known.kind === 'userdata') return KIND.lua;
     throw new Error(`the function at ${known.path} cannot be saved: register it as an external`);
   }
 
-  /** A C structure's reference to a Lua value (a LuaRef) as its graph object. */
+  /**
+   * A C structure's reference to a Lua value (a LuaRef) as its graph object: a reference to the
+   * value's object, whatever the value (scalars too, so it loads as a LuaRef again).
+   */
   private adataValue = (v: ZValue): ZValue => {
     if (v !== null && typeof v === 'object' && 'ref' in v && v.ref instanceof LuaRef) {
       v.ref.push();
-      const top = lua.lua_gettop(this.L);
-      const out = this.valueAt(top, "a C structure's field");
-      lua.lua_pop(this.L, 1);
-      return out;
+      try {
+        return { ref: this.valueObjectAt(lua.lua_gettop(this.L), "a C structure's field") };
+      } finally {
+        lua.lua_pop(this.L, 1);
+      }
     }
     return v;
   };
 
+  /** The recorded size of the structure or userdata saved last (the payload's length). */
+  private lastSize = 0;
+
   sizeOf(object: object, dataLength: number): number {
-    if (isAData(object)) return writeAData(object, this.adataValue).size;
-    const known = this.known.get(object);
     void dataLength;
+    if (isAData(object) || this.structures?.owns(object) === true) return this.lastSize;
+    const known = this.known.get(object);
     return known?.kind === 'userdata' ? this.payloadLength : 0;
   }
 
   save(object: object, sink: ObjectSink<object>): void {
+    try {
+      this.saveObject(object, sink);
+    } catch (error) {
+      throw saveFailure(sink.numberOf(object), error);
+    }
+  }
+
+  private saveObject(object: object, sink: ObjectSink<object>): void {
     if (isAData(object)) {
-      const { segment, references } = writeAData(object, this.adataValue);
+      const { segment, references, size } = writeAData(object, this.adataValue, this.format);
+      this.lastSize = size;
       for (const r of references) sink.writeReference(r);
       sink.writeData(segment);
+      return;
+    }
+    if (this.structures?.owns(object) === true) {
+      this.saveStructure(object, this.structures, sink);
+      return;
+    }
+    if (object instanceof ScalarValue) {
+      const w = this.writer;
+      w.reset();
+      w.u32(LUA_TAG);
+      w.u32(scalarLuaType(object.value));
+      w.value(object.value);
+      sink.writeData(w.written());
       return;
     }
     const L = this.L;
@@ -273,7 +405,8 @@ class LuaSaver implements GraphSaver<object> {
     const w = this.writer;
     w.reset();
     if (known.kind === 'userdata') {
-      w.u32(DATA_TAG);
+      w.u32(LUA_TAG);
+      w.u32(LuaType.userdata);
       w.value(lua.lua_getmetatable(L, at) ? this.popValue(`${known.path}<metatable>`) : null);
       const data = lua.lua_touserdata(L, at) as { payload?: unknown };
       const payload = data.payload instanceof Uint8Array ? data.payload : new Uint8Array(0);
@@ -297,6 +430,7 @@ class LuaSaver implements GraphSaver<object> {
       const rest = entries.filter(([k]) => !(k instanceof LuaInteger && k.value >= 1n && k.value <= n));
       rest.sort(([a], [b]) => order(a) - order(b) || compareKeys(a, b));
       w.u32(LUA_TAG);
+      w.u32(LuaType.table);
       w.u32(Number(n));
       for (let i = 1n; i <= n; i++) w.value(seq.get(i) as ZValue);
       w.u32(rest.length);
@@ -309,6 +443,26 @@ class LuaSaver implements GraphSaver<object> {
     lua.lua_settop(L, at - 1);
     for (const r of w.references) sink.writeReference(r);
     sink.writeData(w.written());
+  }
+
+  /** An application structure: `DATA`, its DataType, the payload and references its `save` writes. */
+  private saveStructure(object: object, structures: LuaStructures<object>, sink: ObjectSink<object>): void {
+    const dataType = structures.dataTypeOf(object);
+    if (!Number.isInteger(dataType) || dataType < FIRST_APPLICATION_DATATYPE || dataType > 0xffffffff)
+      throw new Error(`an application structure's DataType is 0x100 or more, not ${dataType}`);
+    const out = new StructureSink(this.L, sink, this, this.format);
+    out.data.u32(ADATA_TAG);
+    out.data.u32(dataType);
+    const top = lua.lua_gettop(this.L);
+    try {
+      structures.save(object, out);
+    } finally {
+      lua.lua_settop(this.L, top);
+    }
+    if (out.data.references.length > 0)
+      throw new Error('a structure writes its references with writeReference or saveLuaValue, not as data values');
+    this.lastSize = out.data.length - 8;
+    sink.writeData(out.data.written());
   }
 
   private popValue(path: string): ZValue {
@@ -364,26 +518,28 @@ export function saveLua(L: LuaState, count: number, options: LuaSaveOptions = {}
   );
 }
 
-/** Saves a game whose roots mix Lua values (as {@link LuaRef}s) and C structures. */
+/**
+ * Saves a game whose roots mix Lua values (as {@link LuaRef}s: any value, nil to userdata), C
+ * structures and the application's own ({@link LuaStructures}); null is a NULL root.
+ */
 export function saveGame(
   L: LuaState,
-  roots: ReadonlyArray<LuaRef | AData | null>,
+  roots: ReadonlyArray<LuaRef | AData | object | null>,
   options: LuaSaveOptions = {},
   releaseRoots = false,
 ): E.Either<EncodeError, Uint8Array> {
-  const saver = new LuaSaver(L, options.externals ?? {});
+  const saver = new LuaSaver(L, options.externals ?? {}, options, options.structures);
   try {
     let objects: Array<object | null>;
     try {
       objects = roots.map((r, i) => {
-        if (r === null || isAData(r)) return r;
+        if (!(r instanceof LuaRef)) return r;
         r.push();
-        const top = lua.lua_gettop(L);
-        const v = saver.valueAt(top, `roots[${i}]`);
-        lua.lua_pop(L, 1);
-        if (v === null || typeof v !== 'object' || !('ref' in v))
-          throw new Error(`roots[${i}] is not a table, userdata or structure`);
-        return v.ref;
+        try {
+          return saver.valueObjectAt(lua.lua_gettop(L), `roots[${i}]`);
+        } finally {
+          lua.lua_pop(L, 1);
+        }
       });
     } catch (error) {
       return E.left(new EncodeError([], 0, error instanceof Error ? error.message : String(error)));
@@ -395,12 +551,21 @@ export function saveGame(
   }
 }
 
-/** A Lua object being restored: its registry ref in the new state. */
+/** A Lua object being restored: its slot in the restorer's keeper. */
 class Handle {
   constructor(
-    readonly kind: LuaKind | 'external',
+    readonly kind: LuaKind | 'external' | 'value',
     readonly ref: number,
+    /** The keeper holding it (valid until the load ends). */
+    readonly keeper?: Keeper,
   ) {}
+
+  /** Pushes the value (while the load that made it runs: the keeper is dropped when it ends). */
+  push(): void {
+    if (this.keeper === undefined || this.keeper.dropped)
+      throw new Error('this value was released when its load ended: keep a luaRef of your own');
+    this.keeper.push(this.ref);
+  }
 }
 
 class LuaRestorer implements GraphRestorer<object> {
@@ -413,8 +578,14 @@ class LuaRestorer implements GraphRestorer<object> {
     private readonly externals: Externals,
     /** The load's budget: each object, reference and table entry restored costs a unit of work. */
     private readonly budget?: DecodeBudget,
+    private readonly structures?: LuaStructures<object>,
   ) {
     this.keeper = new Keeper(L);
+  }
+
+  /** Whether the file is container v1 (`DATA` userdata, `ADAT` structures, no Lua type in `LUA\0`). */
+  private get v1(): boolean {
+    return this.file.major === ContainerVersion.v1;
   }
 
   private work(units: number, n: number): void {
@@ -423,16 +594,32 @@ class LuaRestorer implements GraphRestorer<object> {
 
   /** A handle for the value on top of the stack (popped). */
   private handle(kind: Handle['kind']): Handle {
-    return new Handle(kind, this.keeper.keepTop());
+    return new Handle(kind, this.keeper.keepTop(), this.keeper);
   }
 
   allocate(kind: string, size: number, n: number): object {
     const L = this.L;
-    if (kind === KIND.lua) {
+    // v2: a LUA\0 object's Lua type follows its tag; v1: LUA\0 is a table and DATA a userdata.
+    const luaType = kind === KIND.lua && !this.v1 ? dataTypeAt(this.file, n) : undefined;
+    if (kind === KIND.lua && (luaType === undefined || luaType === LuaType.table)) {
       lua.lua_newtable(L);
       return this.handle('table');
     }
-    if (kind === KIND.data) {
+    if (luaType !== undefined && luaType !== LuaType.userdata) return this.allocateScalar(n, luaType);
+    if (kind === structureKind(this.file)) {
+      const dataType = dataTypeAt(this.file, n);
+      if (dataType < FIRST_APPLICATION_DATATYPE) return allocateAData(dataType);
+      const made = this.structures?.allocate(dataType);
+      if (made === undefined)
+        throw new DecodeError(
+          ['objects', n],
+          0,
+          `object ${n}: no structure of DataType 0x${dataType.toString(16)} is registered`,
+          'unknown-tag',
+        );
+      return made;
+    }
+    if (luaType === LuaType.userdata || (this.v1 && kind === KIND.data)) {
       // The recorded size is a claim of the file: the payload lies in the object's own data
       // segment, so a size beyond that segment is refused, and nothing is allocated for it here —
       // `restore` sets the payload from the bytes actually present.
@@ -441,14 +628,45 @@ class LuaRestorer implements GraphRestorer<object> {
         throw new DecodeError(
           ['objects', n, 'size'],
           0,
-          `object ${n} (DATA): recorded size ${size} is more than the ${present} bytes of its data segment`,
+          `object ${n} (a userdata): recorded size ${size} is more than the ${present} bytes of its data segment`,
         );
       const data = lua.lua_newuserdata(L, size) as { payload?: Uint8Array }; // fengari allocates nothing for `size`
       data.payload = new Uint8Array(0);
       return this.handle('userdata');
     }
-    if (kind === KIND.adata) return allocateAData(dataTypeAt(this.file, n));
-    throw new Error(`object ${n} has the unknown tag ${JSON.stringify(kind)}`);
+    throw new DecodeError(['objects', n], 0, `object ${n} has the unknown tag ${JSON.stringify(kind)}`, 'unknown-tag');
+  }
+
+  /**
+   * A nil, boolean, number or string object (v2), restored here: it refers to nothing, and whoever
+   * refers to it may be restored before it.
+   */
+  private allocateScalar(n: number, luaType: number): Handle {
+    const segment = this.file.objects[n - 1]?.segments[0] ?? new Uint8Array(0);
+    const reader = new SegmentReader(
+      segment,
+      (_slot, at) => {
+        throw new SegmentError('a Lua value object refers to nothing', at);
+      },
+      this.file,
+    );
+    let value: ZValue;
+    try {
+      reader.pos = 8;
+      value = reader.value();
+      if (scalarLuaType(value) !== luaType)
+        throw new SegmentError(`Lua type ${luaType} does not match the value's`, 4, 'invalid-value');
+      this.push(value);
+    } catch (error) {
+      if (!(error instanceof SegmentError)) throw error;
+      throw new DecodeError(
+        ['objects', n, 'segments', 0],
+        error.offset,
+        `object ${n} (a Lua value): ${error.message}`,
+        error.code,
+      );
+    }
+    return this.handle('value');
   }
 
   external(name: string): object | undefined {
@@ -482,7 +700,11 @@ class LuaRestorer implements GraphRestorer<object> {
   restore(object: object, ctx: RestoreContext<object>): void {
     const L = this.L;
     this.work(1 + ctx.referenceCount, ctx.number);
-    const reader = segmentReaderOf(ctx);
+    if (this.structures !== undefined && !isAData(object) && !(object instanceof Handle)) {
+      this.restoreStructure(object, this.structures, ctx);
+      return;
+    }
+    const reader = segmentReaderOf(ctx, this.file);
     try {
       if (isAData(object)) {
         restoreAData(object as AData, reader, {
@@ -500,8 +722,15 @@ class LuaRestorer implements GraphRestorer<object> {
       const at = lua.lua_gettop(L);
       try {
         const tag = reader.u32();
-        if (handle.kind === 'userdata') {
-          if (tag !== DATA_TAG) throw new SegmentError('a userdata segment starts with DATA', 0);
+        if (!this.v1) {
+          if (tag !== LUA_TAG) throw new SegmentError('a Lua value segment starts with LUA\\0', 0, 'unknown-tag');
+          reader.u32(); // the Lua type, read when allocating
+        }
+        if (handle.kind === 'value') {
+          reader.value(); // pushed when allocating
+        } else if (handle.kind === 'userdata') {
+          if (this.v1 && tag !== DATA_TAG)
+            throw new SegmentError('a userdata segment starts with DATA', 0, 'unknown-tag');
           const meta = reader.value();
           const n = reader.count(1);
           (lua.lua_touserdata(L, at) as { payload: Uint8Array }).payload = reader.take(n).slice();
@@ -510,7 +739,7 @@ class LuaRestorer implements GraphRestorer<object> {
             lua.lua_setmetatable(L, at);
           }
         } else {
-          if (tag !== LUA_TAG) throw new SegmentError('a table segment starts with LUA\\0', 0);
+          if (tag !== LUA_TAG) throw new SegmentError('a table segment starts with LUA\\0', 0, 'unknown-tag');
           // Entries are counted against the bytes left (each takes at least one byte a value) and
           // charged before the loop; nothing is preallocated from a count.
           const n = reader.count(1);
@@ -546,6 +775,29 @@ class LuaRestorer implements GraphRestorer<object> {
     }
   }
 
+  /** An application structure: its references read by its own `restore`, its payload after the DataType. */
+  private restoreStructure(object: object, structures: LuaStructures<object>, ctx: RestoreContext<object>): void {
+    const segment = ctx.getObjectData();
+    if (segment === undefined) throw ctx.fail('no data segment');
+    ctx.resetObjectData();
+    const data = new SegmentReader(
+      segment,
+      (_slot, at) => {
+        throw new SegmentError('a structure refers to objects through its references, not as data values', at);
+      },
+      this.file,
+    );
+    const top = lua.lua_gettop(this.L);
+    try {
+      data.pos = 8; // after DATA and the DataType
+      structures.restore(object, ctx, data, this.L);
+    } catch (error) {
+      throw segmentFailure(ctx, error);
+    } finally {
+      lua.lua_settop(this.L, top);
+    }
+  }
+
   private copyRef(h: Handle): number {
     this.keeper.push(h.ref);
     return lauxlib.luaL_ref(this.L, lua.LUA_REGISTRYINDEX);
@@ -560,8 +812,11 @@ class LuaRestorer implements GraphRestorer<object> {
 export interface LoadedLua {
   /** How many roots were pushed onto the stack (Lua values; C structures as light userdata). */
   readonly count: number;
-  /** The roots: {@link LuaRef}s (new references in this state) or C structures. */
-  readonly roots: ReadonlyArray<LuaRef | AData | null>;
+  /**
+   * The roots: {@link LuaRef}s (new references in this state, for any Lua value), C structures, the
+   * application's structures, or null for a NULL root.
+   */
+  readonly roots: ReadonlyArray<LuaRef | AData | object | null>;
   /** The decoded file. */
   readonly file: ZippyFile;
 }
@@ -579,7 +834,7 @@ export function loadLua(
   const top = lua.lua_gettop(L);
   const result = readSavefile(
     bytes,
-    (file, budget) => (restorer = new LuaRestorer(L, file, options.externals ?? {}, budget)),
+    (file, budget) => (restorer = new LuaRestorer(L, file, options.externals ?? {}, budget, options.structures)),
     options,
   );
   if (E.isLeft(result) && restorer === undefined) lua.lua_settop(L, top);
@@ -594,7 +849,7 @@ export function loadLua(
       return null;
     }
     r.push({ ref: root });
-    if (isAData(root)) return root;
+    if (!(root instanceof Handle)) return root;
     return luaRef(L, -1);
   });
   r.release();
