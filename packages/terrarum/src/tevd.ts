@@ -415,6 +415,18 @@ const layouts = {
   }),
 } as const;
 
+/** The entry CRCs a decoded disk stored, by its entries array (the document keeps no CRC: it is computed on write). */
+const STORED_CRCS = new WeakMap<object, ReadonlyArray<number>>();
+
+/**
+ * The CRC each entry header stored, in the order of `disk.entries`, for a disk as {@link tevdDisk}
+ * decoded it (`undefined` for a disk built or copied since): the third side of a save's check (the
+ * meta's CRC, the entry's, the content's).
+ */
+export function storedEntryCrcs(disk: TevdDisk): ReadonlyArray<number> | undefined {
+  return STORED_CRCS.get(disk.entries);
+}
+
 /** Where the disk CRC is, from the start of the disk. */
 const DISK_CRC_AT = 42;
 
@@ -436,8 +448,12 @@ function withDiskCrc<S extends { diskCrc: number }>(layout: Codec<S>): Codec<S> 
     layout,
     {
       beforeRead: ({ context }) => start(context),
-      afterRead({ diskCrc: stored }, { reader, start: at, context }) {
-        const computed = diskCrc(take(context));
+      afterRead(value, { reader, start: at, context }) {
+        const stored = value.diskCrc;
+        const crcs = take(context);
+        const entries = (value as { entries?: unknown }).entries;
+        if (Array.isArray(entries) && entries.length === crcs.length) STORED_CRCS.set(entries, crcs);
+        const computed = diskCrc(crcs);
         if (computed !== stored)
           reportChecksumMismatch(
             reader,
