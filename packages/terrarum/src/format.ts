@@ -181,6 +181,11 @@ function summary(doc: TerrarumDocument): string[] {
   }
 }
 
+/** A save's DecodeError at its path in the document (under `save`); a budget error is kept as it is (its class says which budget). */
+function underSave(error: DecodeError): DecodeError {
+  return error.constructor === DecodeError ? error.within(['save']) : error;
+}
+
 /** The document of `input`; every nested decode shares `budget` (through `options`). Throws DecodeErrors. */
 function decodeInput(
   input: SaveInput,
@@ -188,10 +193,14 @@ function decodeInput(
   budget: DecodeBudget,
 ): E.Either<DecodeError, Decoded<TerrarumDocument>> {
   if (isSaveTree(input)) {
+    // Paths of the document: the save is under `save`.
     const save = decodeSave(input, options);
     return E.isLeft(save)
-      ? save
-      : E.right({ value: { kind: 'save', save: save.right.value }, warnings: save.right.warnings });
+      ? E.left(underSave(save.left))
+      : E.right({
+          value: { kind: 'save', save: save.right.value },
+          warnings: save.right.warnings.map((w) => ({ ...w, path: ['save', ...w.path] })),
+        });
   }
   // Read with checksums as warnings, so a save on a disk can be checked three ways (the meta, the
   // entry header, the content) before the caller's policy decides; see `refuse` below.
@@ -245,7 +254,7 @@ function decodeInput(
   const refused = refuse(diskWarnings);
   if (refused !== undefined) return E.left(refused);
   const save = decodeSave(tree, { ...options, entryCrcs });
-  if (E.isLeft(save)) return E.left(save.left.path[0] === 'disk' ? save.left : save.left.within(['save']));
+  if (E.isLeft(save)) return E.left(save.left.path[0] === 'disk' ? save.left : underSave(save.left));
   const warnings: Warning[] = [
     ...diskWarnings,
     ...save.right.warnings.map((w) => (w.path[0] === 'disk' ? w : { ...w, path: ['save', ...w.path] })),

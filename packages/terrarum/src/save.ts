@@ -383,7 +383,11 @@ function decodeSaveTree(
         save.actors[path] = actorFile(text(bytes), options.maxDepth);
       } catch (error) {
         return E.left(
-          new DecodeError([path], 0, `actor ${path}: ${error instanceof Error ? error.message : String(error)}`),
+          new DecodeError(
+            ['actors', path],
+            0,
+            `actor ${path}: ${error instanceof Error ? error.message : String(error)}`,
+          ),
         );
       }
       continue;
