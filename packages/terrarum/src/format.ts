@@ -28,7 +28,15 @@ import { DecodeBudget, jsonBytes, jsonRecord, plural } from '@savekit/core/kit';
 import { jsonWorld, type JsonWorld } from './world-json.js';
 import { worldMeta, type WorldMeta } from './meta.js';
 import { decodeSave, encodeSave, type StoredEntryCrc, type TerrarumSave } from './save.js';
-import { checkEntryNames, diskToTree, storedEntryCrcs, tevdDisk, updateDiskFromTree, type TevdDisk } from './tevd.js';
+import {
+  checkEntryNames,
+  diskToTree,
+  entryPaths,
+  storedEntryCrcs,
+  tevdDisk,
+  updateDiskFromTree,
+  type TevdDisk,
+} from './tevd.js';
 import { temdFile, type TemdFile } from './temd.js';
 
 /** A decoded Terrarum input. */
@@ -87,7 +95,18 @@ function diskWithSave(doc: { disk: TevdDisk; save?: TerrarumSave }): TevdDisk {
   const tree = encodeSave(doc.save);
   if (E.isLeft(tree)) throw tree.left.within(['save']);
   try {
-    return updateDiskFromTree(doc.disk, tree.right);
+    // File entries marked `inSave` are the save's (as decoding leaves them): filled from it, they
+    // keep their times; any other file entry whose data differs from the save's is updated (and its
+    // time set).
+    const paths = new Map(entryPaths(doc.disk, 'file'));
+    const filled = doc.disk.entries.map((e) => {
+      const path = paths.get(e);
+      const data = path === undefined ? undefined : tree.right.get(path);
+      if (e.content.kind !== 'file' || e.content.inSave !== true) return e;
+      // A file the save no longer has gets no bytes (and is removed from the disk below).
+      return { ...e, content: { kind: 'file' as const, data: data ?? new Uint8Array(0) } };
+    });
+    return updateDiskFromTree({ ...doc.disk, entries: filled }, tree.right);
   } catch (error) {
     throw new EncodeError(['save'], 0, error instanceof Error ? error.message : String(error));
   }
@@ -259,7 +278,14 @@ function decodeInput(
     ...diskWarnings,
     ...save.right.warnings.map((w) => (w.path[0] === 'disk' ? w : { ...w, path: ['save', ...w.path] })),
   ];
-  return E.right({ value: { kind: 'disk', disk, save: save.right.value }, warnings });
+  // The save holds every file's bytes (decoded where it can): the disk's file entries carry none, so
+  // nothing is shown twice, nor as hex next to its decoded form. Encoding fills them from the save.
+  const entries = disk.entries.map((e) =>
+    e.content.kind === 'file'
+      ? { ...e, content: { kind: 'file' as const, data: new Uint8Array(0), inSave: true as const } }
+      : e,
+  );
+  return E.right({ value: { kind: 'disk', disk: { ...disk, entries }, save: save.right.value }, warnings });
 }
 
 /** The Terrarum format: {@link terrarumFile} for one file, {@link decodeSave}/{@link encodeSave} for a folder. */
