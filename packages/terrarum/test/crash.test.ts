@@ -8,8 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as E from 'fp-ts/lib/Either';
 import { loadSaveFile } from '@savekit/terrarum/node';
-import { worldMeta, type TevdDisk } from '@savekit/terrarum';
-import { decodeOrThrow } from '@savekit/core';
+import type { TerrarumDocument } from '@savekit/terrarum';
 import { testBudget } from '@savekit/testkit';
 
 const KILLS = testBudget({ quick: 20, heavy: 200 });
