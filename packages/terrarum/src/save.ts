@@ -278,8 +278,8 @@ function diskOf(bytes: Uint8Array, options: DecodeOptions): TevdDisk | undefined
   return E.isRight(again) && bytesEqual(again.right, bytes) ? disk.right.value : undefined;
 }
 
-/** Whether two CSVs have the same rows. */
-function sameRows(a: CsvFile, b: CsvFile): number | undefined {
+/** The first row where two CSVs differ (undefined when their rows are the same). */
+function firstDifferentRow(a: CsvFile, b: CsvFile): number | undefined {
   const n = Math.max(a.rows.length, b.rows.length);
   for (let i = 0; i < n; i++) {
     const x = a.rows[i];
@@ -427,7 +427,7 @@ function decodeSaveTree(
   for (const [name, prop] of Object.entries(LIST_FILES) as [ListName, (typeof LIST_FILES)[ListName]][]) {
     const list = lists[name];
     if (list === undefined || !tree.has(prop)) continue;
-    const row = sameRows(list, save[prop]);
+    const row = firstDifferentRow(list, save[prop]);
     if (row !== undefined)
       warnings.push({
         code: 'list-mismatch',
