@@ -8,7 +8,6 @@ import {
   encodeSave,
   parseCsv,
   PLAYER_REF_ID,
-  temdFile,
   tevdDisk,
   treeToDisk,
   type TemdWorld,
@@ -120,13 +119,20 @@ export function terrarumSample(): TerrarumSave {
       lastPlayed: 1_764_464_400,
       playTime: 3600,
     },
-    worldinfo1: encodeOrThrow(temdFile, { gzip: false, world }),
+    worldinfo1: { gzip: false, world },
     worldinfo2: parseCsv('"id";"drop";"name"\n"0";"0";"AIR"\n"1";"1";"BLOCK_STONE"\n"2";"2";"BLOCK_DIRT"\n'),
     worldinfo3: parseCsv('"id";"classname"\n"8448";"net.torvald.terrarum.itemproperties.Pickaxe"\n'),
     worldinfo4: parseCsv('"idst";"dsty";"comments"\n"ROCK";"2400";"stone"\n"DIRT";"1400";"dirt"\n'),
     worldinfo5: 'basegame\n',
-    actors: { '91A7E2': '{"referenceID":9545698,"actorValue":{"name":"Nimbus","_playerName":"Nimbus"}}' },
-    files: { 'Tiles_list.txt': new TextEncoder().encode('0 AIR\n1 BLOCK_STONE\n2 BLOCK_DIRT\n') },
+    actors: { '91A7E2': { value: { referenceID: 9545698, actorValue: { name: 'Nimbus', _playerName: 'Nimbus' } } } },
+    // The human-readable lists mirror the prop CSVs; the load order mirrors worldinfo5.
+    lists: {
+      'Tiles_list.txt': parseCsv('"id";"drop";"name"\n"0";"0";"AIR"\n"1";"1";"BLOCK_STONE"\n"2";"2";"BLOCK_DIRT"\n'),
+      'Materials_list.txt': parseCsv('"idst";"dsty";"comments"\n"ROCK";"2400";"stone"\n"DIRT";"1400";"dirt"\n'),
+    },
+    loadOrder: 'basegame\n',
+    // A tapestry: a format savekit does not know, kept as bytes.
+    files: { 'tapestries/1071': Uint8Array.of(0x54, 0x45, 0x41, 0x46, 0, 2, 0, 2, 0x11, 0x22, 0x33, 0x44) },
   };
 }
 

@@ -13,6 +13,7 @@ import {
   type DecodeOptions,
   type FormatRegistry,
   type SaveInput,
+  type Warning,
 } from '@savekit/core';
 import { SaveFailure, UnrecognisedSave, UsageError } from './errors.js';
 import { isDirectory } from './io.js';
@@ -46,6 +47,21 @@ export function chooseFormat(registry: FormatRegistry, input: SaveInput, file: s
     );
   }
   return found;
+}
+
+/** What `--ignore-checksums` asks of every format: checksum mismatches as warnings (the core's policy). */
+export interface ChecksumOptions {
+  readonly ignoreChecksums?: boolean;
+}
+
+/** The decode options of a command's `--ignore-checksums`. */
+export function checksumOptions(options: ChecksumOptions): DecodeOptions | undefined {
+  return options.ignoreChecksums ? { checksums: 'warn' } : undefined;
+}
+
+/** The checksum mismatches among a decode's warnings. */
+export function checksumWarnings(warnings: ReadonlyArray<Warning>): Warning[] {
+  return warnings.filter((w) => w.code === 'checksum-mismatch');
 }
 
 /** Decodes a save with a format; a DecodeError becomes a failure naming the file. */

@@ -107,12 +107,14 @@ const COMMANDS: ReadonlyArray<CommandSpec> = [
       ['--depth <n>', 'tree depth (default: 4, or all with --full)', depth],
       ['--full', 'show every element, field and byte'],
       ['--json', 'machine-readable output (always the whole document)'],
+      ['--ignore-checksums', 'read a save whose checksums do not match: each mismatch a warning, not an error'],
     ],
     examples: [
       ['savekit inspect game.sav', 'a screenful: "… N more" where arrays and objects go on'],
       ['savekit inspect --depth 1 game.sav', 'the top level only'],
       ['savekit inspect --full game.sav', 'everything'],
       ['savekit inspect --json game.sav | jq .summary', 'for scripts'],
+      ['savekit inspect --ignore-checksums broken.sav', 'a corrupted save: its mismatches as warnings'],
     ],
     run: inspectCommand,
   },
@@ -123,6 +125,7 @@ const COMMANDS: ReadonlyArray<CommandSpec> = [
     options: [
       ['-o, --output <file>', 'write the JSON here'],
       ['--format <id>', 'the format, instead of sniffing'],
+      ['--ignore-checksums', 'dump a save whose checksums do not match (the mismatches printed as warnings)'],
     ],
     examples: [
       ['savekit dump game.sav', 'to standard output'],
@@ -140,7 +143,7 @@ const COMMANDS: ReadonlyArray<CommandSpec> = [
       ['savekit build game.json > game.sav', 'to standard output'],
       ['savekit build game.json -o world/', 'a multi-file save, to a folder'],
     ],
-    note: '\nWithout -o the save goes to standard output; on a terminal it is refused (a save is binary).\nA folder save always needs -o.\n',
+    note: '\nWithout -o the save goes to standard output; on a terminal it is refused (a save is binary).\nA folder save always needs -o. Every checksum is computed afresh: a document dumped with\n--ignore-checksums builds a repaired save.\n',
     run: buildCommand,
   },
   {
@@ -150,6 +153,7 @@ const COMMANDS: ReadonlyArray<CommandSpec> = [
     options: [
       ['--format <id>', 'the format, instead of sniffing'],
       ['--json', 'machine-readable output'],
+      ['--ignore-checksums', 'list every checksum mismatch instead of stopping at the first (still exit 1)'],
     ],
     examples: [
       ['savekit verify game.sav', 'one save'],
@@ -193,12 +197,16 @@ const COMMANDS: ReadonlyArray<CommandSpec> = [
     name: 'edit',
     arguments: [['<save>']],
     description: 'edit the JSON document in $EDITOR, then write the save back (the old one kept as .bak)',
-    options: [['--format <id>', 'the format, instead of sniffing']],
+    options: [
+      ['--format <id>', 'the format, instead of sniffing'],
+      ['--ignore-checksums', 'edit a save whose checksums do not match; it is written back with them recomputed'],
+    ],
     examples: [
       ['savekit edit game.sav', 'in $VISUAL or $EDITOR (else vi)'],
+      ['savekit edit --ignore-checksums broken.sav', '"Save file corrupted. Continue?": yes, and repair it'],
       ['EDITOR="code --wait" savekit edit game.sav', 'an editor that needs a flag'],
     ],
-    note: '\nA document that does not build reopens in the editor with the problem at the top (# lines are\nignored); save it unchanged or empty to give up, and nothing is written.\n',
+    note: '\nA document that does not build reopens in the editor with the problem at the top (# lines are\nignored); save it unchanged or empty to give up, and nothing is written. With --ignore-checksums a\nsave whose checksums did not match is written back even unchanged: repaired, checksums recomputed.\n',
     run: editCommand,
   },
 ];

@@ -27,8 +27,16 @@ import {
 import { DecodeBudget, jsonBytes, jsonRecord, plural } from '@savekit/core/kit';
 import { jsonWorld, type JsonWorld } from './world-json.js';
 import { worldMeta, type WorldMeta } from './meta.js';
-import { decodeSave, encodeSave, type TerrarumSave } from './save.js';
-import { checkEntryNames, diskToTree, tevdDisk, updateDiskFromTree, type TevdDisk } from './tevd.js';
+import { decodeSave, encodeSave, type StoredEntryCrc, type TerrarumSave } from './save.js';
+import {
+  checkEntryNames,
+  diskToTree,
+  entryPaths,
+  storedEntryCrcs,
+  tevdDisk,
+  updateDiskFromTree,
+  type TevdDisk,
+} from './tevd.js';
 import { temdFile, type TemdFile } from './temd.js';
 import { terrarumViews } from './views.js';
 
@@ -46,17 +54,23 @@ export type TerrarumDocument =
   | { kind: 'temd'; temd: TemdFile };
 
 const csvJson = t.intersection([t.type({ rows: t.array(t.array(t.string)) }), t.partial({ text: t.string })]);
-const saveJson = t.type({
-  meta: worldMeta.json,
-  worldinfo1: jsonBytes(),
-  worldinfo2: csvJson,
-  worldinfo3: csvJson,
-  worldinfo4: csvJson,
-  worldinfo5: t.string,
-  // Names are data: `t.record` would turn a `__proto__` key into the prototype and drop it.
-  actors: jsonRecord(t.string),
-  files: jsonRecord(jsonBytes()),
-});
+/** An actor as JSON: its value as it is (any JSON), with the form that writes it back. */
+const actorJson = t.intersection([t.type({ value: t.unknown }), t.partial({ indent: t.number, text: t.string })]);
+const saveJson = t.intersection([
+  t.type({
+    meta: worldMeta.json,
+    // The TEMD world, or the bytes of a worldinfo1 that is not one.
+    worldinfo1: t.union([temdFile.json, jsonBytes()]),
+    worldinfo2: csvJson,
+    worldinfo3: csvJson,
+    worldinfo4: csvJson,
+    worldinfo5: t.string,
+    // Names are data: `t.record` would turn a `__proto__` key into the prototype and drop it.
+    actors: jsonRecord(actorJson),
+    files: jsonRecord(jsonBytes()),
+  }),
+  t.partial({ lists: jsonRecord(csvJson), loadOrder: t.string, computers: jsonRecord(tevdDisk.json) }),
+]);
 const documentJson = t.union([
   t.type({ kind: t.literal('save'), save: saveJson }),
   t.intersection([t.type({ kind: t.literal('disk'), disk: tevdDisk.json }), t.partial({ save: saveJson })]),
@@ -82,7 +96,18 @@ function diskWithSave(doc: { disk: TevdDisk; save?: TerrarumSave }): TevdDisk {
   const tree = encodeSave(doc.save);
   if (E.isLeft(tree)) throw tree.left.within(['save']);
   try {
-    return updateDiskFromTree(doc.disk, tree.right);
+    // File entries marked `inSave` are the save's (as decoding leaves them): filled from it, they
+    // keep their times; any other file entry whose data differs from the save's is updated (and its
+    // time set).
+    const paths = new Map(entryPaths(doc.disk, 'file'));
+    const filled = doc.disk.entries.map((e) => {
+      const path = paths.get(e);
+      const data = path === undefined ? undefined : tree.right.get(path);
+      if (e.content.kind !== 'file' || e.content.inSave !== true) return e;
+      // A file the save no longer has gets no bytes (and is removed from the disk below).
+      return { ...e, content: { kind: 'file' as const, data: data ?? new Uint8Array(0) } };
+    });
+    return updateDiskFromTree({ ...doc.disk, entries: filled }, tree.right);
   } catch (error) {
     throw new EncodeError(['save'], 0, error instanceof Error ? error.message : String(error));
   }
@@ -176,6 +201,11 @@ function summary(doc: TerrarumDocument): string[] {
   }
 }
 
+/** A save's DecodeError at its path in the document (under `save`); a budget error is kept as it is (its class says which budget). */
+function underSave(error: DecodeError): DecodeError {
+  return error.constructor === DecodeError ? error.within(['save']) : error;
+}
+
 /** The document of `input`; every nested decode shares `budget` (through `options`). Throws DecodeErrors. */
 function decodeInput(
   input: SaveInput,
@@ -183,31 +213,80 @@ function decodeInput(
   budget: DecodeBudget,
 ): E.Either<DecodeError, Decoded<TerrarumDocument>> {
   if (isSaveTree(input)) {
+    // Paths of the document: the save is under `save`.
     const save = decodeSave(input, options);
     return E.isLeft(save)
-      ? save
-      : E.right({ value: { kind: 'save', save: save.right.value }, warnings: save.right.warnings });
+      ? E.left(underSave(save.left))
+      : E.right({
+          value: { kind: 'save', save: save.right.value },
+          warnings: save.right.warnings.map((w) => ({ ...w, path: ['save', ...w.path] })),
+        });
   }
-  const file = decode(terrarumFile, input, options);
-  if (E.isLeft(file) || file.right.value.kind !== 'disk') return file;
+  // Read with checksums as warnings, so a save on a disk can be checked three ways (the meta, the
+  // entry header, the content) before the caller's policy decides; see `refuse` below.
+  const file = decode(terrarumFile, input, { ...options, checksums: 'warn' });
+  if (E.isLeft(file)) return file;
+  const refuse = (warnings: ReadonlyArray<Warning>): DecodeError | undefined => {
+    if (options.checksums === 'warn') return undefined;
+    const first = warnings.find((w) => w.code === 'checksum-mismatch');
+    return first && new DecodeError(first.path, first.offset, first.message, 'checksum-mismatch');
+  };
+  if (file.right.value.kind !== 'disk') {
+    const refused = refuse(file.right.warnings);
+    return refused === undefined ? file : E.left(refused);
+  }
   const disk = file.right.value.disk;
-  const warnings: Warning[] = [...file.right.warnings];
   // A save on a disk is checked like a save in a folder. Paths are built only then (and charged
   // to the budget): a disk without a save is not asked for its tree.
   if (!holdsSave(disk)) {
+    const refused = refuse(file.right.warnings);
+    if (refused !== undefined) return E.left(refused);
     try {
       checkEntryNames(disk);
     } catch (error) {
       if (error instanceof DecodeError) return E.left(error.within(['disk']));
       throw error;
     }
-    return E.right({ value: { kind: 'disk', disk }, warnings });
+    return E.right({ value: { kind: 'disk', disk }, warnings: [...file.right.warnings] });
   }
   const tree = diskToTree(disk, budget);
-  const save = decodeSave(tree, options);
-  if (E.isLeft(save)) return save;
-  warnings.push(...save.right.warnings);
-  return E.right({ value: { kind: 'disk', disk, save: save.right.value }, warnings });
+  // The stored CRCs of worldinfo1…4's entries: the save's check reports which side disagrees, in
+  // place of the disk's own warning about those entries.
+  const entryCrcs = new Map<string, StoredEntryCrc>();
+  const stored = storedEntryCrcs(disk);
+  const rootId = disk.entries[0]?.id;
+  const checkedHere = new Set<number>();
+  disk.entries.forEach((e, k) => {
+    if (stored === undefined || e.parent !== rootId || e.content.kind !== 'file' || e.name === undefined) return;
+    if (!/^worldinfo[1-4]$/.test(e.name)) return;
+    entryCrcs.set(e.name, { crc: stored[k]!, path: ['disk', 'entries', k] });
+    checkedHere.add(k);
+  });
+  const diskWarnings = file.right.warnings.filter(
+    (w) =>
+      !(
+        w.code === 'checksum-mismatch' &&
+        w.path[0] === 'disk' &&
+        w.path[1] === 'entries' &&
+        checkedHere.has(Number(w.path[2]))
+      ),
+  );
+  const refused = refuse(diskWarnings);
+  if (refused !== undefined) return E.left(refused);
+  const save = decodeSave(tree, { ...options, entryCrcs });
+  if (E.isLeft(save)) return E.left(save.left.path[0] === 'disk' ? save.left : underSave(save.left));
+  const warnings: Warning[] = [
+    ...diskWarnings,
+    ...save.right.warnings.map((w) => (w.path[0] === 'disk' ? w : { ...w, path: ['save', ...w.path] })),
+  ];
+  // The save holds every file's bytes (decoded where it can): the disk's file entries carry none, so
+  // nothing is shown twice, nor as hex next to its decoded form. Encoding fills them from the save.
+  const entries = disk.entries.map((e) =>
+    e.content.kind === 'file'
+      ? { ...e, content: { kind: 'file' as const, data: new Uint8Array(0), inSave: true as const } }
+      : e,
+  );
+  return E.right({ value: { kind: 'disk', disk: { ...disk, entries }, save: save.right.value }, warnings });
 }
 
 /** The Terrarum format: {@link terrarumFile} for one file, {@link decodeSave}/{@link encodeSave} for a folder. */
@@ -256,3 +335,31 @@ export const format: SaveFormat<TerrarumDocument> = fileFormat<TerrarumDocument>
     },
   },
 );
+
+/** A save read past its checksum mismatches and written back with every checksum recomputed. */
+export interface RepairedSave {
+  /** The document as decoded (the stored checksums in it are the ones read). */
+  readonly document: TerrarumDocument;
+  /** What was wrong: the checksum mismatches (code `checksum-mismatch`, path of the side that disagrees) and any other warning. */
+  readonly warnings: ReadonlyArray<Warning>;
+  /** The save written back: the meta's CRCs and hash, the entry CRCs and the disk CRC computed afresh. */
+  readonly repaired: SaveInput;
+}
+
+/**
+ * The doc's "Save file corrupted. Continue?" answered yes: decodes with checksum mismatches as
+ * warnings (`{ checksums: 'warn' }`, the same document otherwise) and encodes the document again, so
+ * every checksum is recomputed — the way a player recovers a save. Anything but a checksum that does
+ * not decode is still an error. (Any format does the same with `decode(…, { checksums: 'warn' })`
+ * and `encode`; this is that path for Terrarum, in one call.)
+ */
+export function repairSave(
+  input: SaveInput,
+  options: DecodeOptions = {},
+): E.Either<DecodeError | EncodeError, RepairedSave> {
+  const decoded = format.decode(input, { ...options, checksums: 'warn' });
+  if (E.isLeft(decoded)) return decoded;
+  const repaired = format.encode(decoded.right.value);
+  if (E.isLeft(repaired)) return repaired;
+  return E.right({ document: decoded.right.value, warnings: decoded.right.warnings, repaired: repaired.right });
+}

@@ -59,10 +59,23 @@ function isTileArray(u: unknown): u is Uint16Array {
   return ArrayBuffer.isView(u) && Object.prototype.toString.call(u) === '[object Uint16Array]';
 }
 
-const u16Json = new t.Type<Uint16Array, string, unknown>(
-  'Uint16Array',
+/**
+ * Tile numbers as JSON: an array of numbers (what they are), so a dump shows tiles, not hex. The hex
+ * of the little-endian bytes that older dumps wrote is read too.
+ */
+const u16Json = new t.Type<Uint16Array, number[], unknown>(
+  'TileNumbers',
   (u): u is Uint16Array => isTileArray(u),
   (u, c) => {
+    if (Array.isArray(u)) {
+      const out = new Uint16Array(u.length);
+      for (let i = 0; i < u.length; i++) {
+        const v = u[i];
+        if (!Number.isInteger(v) || v < 0 || v > 0xffff) return t.failure(u, c, `tile ${i} is not a 16-bit number`);
+        out[i] = v;
+      }
+      return t.success(out);
+    }
     const bytes = jsonBytes().validate(u, c);
     if (bytes._tag === 'Left') return bytes;
     if (bytes.right.length % 2 !== 0) return t.failure(u, c, 'an odd number of bytes');
@@ -70,7 +83,24 @@ const u16Json = new t.Type<Uint16Array, string, unknown>(
     for (let i = 0; i < out.length; i++) out[i] = bytes.right[i * 2]! | (bytes.right[i * 2 + 1]! << 8);
     return t.success(out);
   },
-  (a) => jsonBytes().encode(new Uint8Array(a.buffer.slice(a.byteOffset, a.byteOffset + a.byteLength))),
+  (a) => Array.from(a),
+);
+
+/** Wire values as JSON: an array of byte numbers (older dumps' hex is read too). */
+const wireJson = new t.Type<Uint8Array, number[], unknown>(
+  'WireBytes',
+  (u): u is Uint8Array => u instanceof Uint8Array,
+  (u, c) => {
+    if (!Array.isArray(u)) return jsonBytes().validate(u, c);
+    const out = new Uint8Array(u.length);
+    for (let i = 0; i < u.length; i++) {
+      const v = u[i];
+      if (!Number.isInteger(v) || v < 0 || v > 0xff) return t.failure(u, c, `wire ${i} is not a byte`);
+      out[i] = v;
+    }
+    return t.success(out);
+  },
+  (a) => Array.from(a),
 );
 
 const temdJson = t.intersection([
@@ -86,7 +116,7 @@ const temdJson = t.intersection([
     terrain: u16Json,
     wall: u16Json,
   }),
-  t.partial({ wire: jsonBytes() }),
+  t.partial({ wire: wireJson }),
 ]) as unknown as t.Type<TemdWorld, unknown, unknown>;
 
 const HEADER = 24;

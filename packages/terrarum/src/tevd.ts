@@ -46,7 +46,12 @@ export type TevdLayout = 'tevd-2017' | 'tevd-2023' | 'tvda';
 
 /** What an entry holds. */
 export type TevdContent =
-  | { readonly kind: 'file'; readonly data: Uint8Array }
+  /**
+   * A file. `inSave` marks a file of the save a disk document holds: its bytes are the save's (decoded
+   * there), so `data` is empty here and encoding fills it from the save; a disk marked so cannot be
+   * written without its save.
+   */
+  | { readonly kind: 'file'; readonly data: Uint8Array; readonly inSave?: true }
   | { readonly kind: 'directory'; readonly children: ReadonlyArray<string> }
   | { readonly kind: 'symlink'; readonly target: string }
   /** A spec-3 compressed file (0x11): zlib data with its original length, kept as stored. */
@@ -82,7 +87,7 @@ export interface TevdDisk {
 }
 
 const contentJson = t.union([
-  t.type({ kind: t.literal('file'), data: jsonBytes() }),
+  t.intersection([t.type({ kind: t.literal('file'), data: jsonBytes() }), t.partial({ inSave: t.literal(true) })]),
   t.type({ kind: t.literal('directory'), children: t.array(t.string) }),
   t.type({ kind: t.literal('symlink'), target: t.string }),
   t.type({ kind: t.literal('compressed'), originalLength: t.number, data: jsonBytes() }),
@@ -415,6 +420,18 @@ const layouts = {
   }),
 } as const;
 
+/** The entry CRCs a decoded disk stored, by its entries array (the document keeps no CRC: it is computed on write). */
+const STORED_CRCS = new WeakMap<object, ReadonlyArray<number>>();
+
+/**
+ * The CRC each entry header stored, in the order of `disk.entries`, for a disk as {@link tevdDisk}
+ * decoded it (`undefined` for a disk built or copied since): the third side of a save's check (the
+ * meta's CRC, the entry's, the content's).
+ */
+export function storedEntryCrcs(disk: TevdDisk): ReadonlyArray<number> | undefined {
+  return STORED_CRCS.get(disk.entries);
+}
+
 /** Where the disk CRC is, from the start of the disk. */
 const DISK_CRC_AT = 42;
 
@@ -436,8 +453,12 @@ function withDiskCrc<S extends { diskCrc: number }>(layout: Codec<S>): Codec<S> 
     layout,
     {
       beforeRead: ({ context }) => start(context),
-      afterRead({ diskCrc: stored }, { reader, start: at, context }) {
-        const computed = diskCrc(take(context));
+      afterRead(value, { reader, start: at, context }) {
+        const stored = value.diskCrc;
+        const crcs = take(context);
+        const entries = (value as { entries?: unknown }).entries;
+        if (Array.isArray(entries) && entries.length === crcs.length) STORED_CRCS.set(entries, crcs);
+        const computed = diskCrc(crcs);
         if (computed !== stored)
           reportChecksumMismatch(
             reader,
@@ -582,6 +603,12 @@ function checkEntries(disk: TevdDisk, path: Path, offset: number): void {
     const e = entries[k];
     if (typeof e !== 'object' || e === null) fail(k, undefined, 'expected an entry');
     const entry = e as TevdEntry;
+    if (entry.content?.kind === 'file' && entry.content.inSave === true)
+      fail(
+        k,
+        'content',
+        "the file's bytes are in the save the document holds: a disk document without its save cannot be written",
+      );
     const id = checkId(k, 'id', entry.id);
     if (index.has(id)) fail(k, 'id', `entry id ${id} is used twice (entries ${index.get(id)} and ${k})`);
     index.set(id, k);
@@ -770,7 +797,11 @@ export function treeToDisk(
  * place whichever kind is asked for. With a `budget`, each entry costs a unit of work and each path
  * returned its length in output, charged before the path is built.
  */
-function entryPaths(disk: TevdDisk, kind: 'file' | 'directory', budget?: DecodeBudget): Array<[TevdEntry, string]> {
+export function entryPaths(
+  disk: TevdDisk,
+  kind: 'file' | 'directory',
+  budget?: DecodeBudget,
+): Array<[TevdEntry, string]> {
   const out: Array<[TevdEntry, string]> = [];
   const entries = disk.entries;
   const charge = (k: number, units: number, chars: number) => {

@@ -252,7 +252,14 @@ function fieldsOf(text: string, maxDepth?: number): Record<string, unknown> {
  * a text whose layers would not decode.
  */
 export const jsonWorld: Codec<JsonWorld> = withHooks(
-  map(worldText, { name: 'jsonWorld', decode: (w) => w, encode: (w) => w, is: t.type({ text: t.string }).is }),
+  map(worldText, {
+    name: 'jsonWorld',
+    decode: (w) => w,
+    encode: (w) => w,
+    is: t.type({ text: t.string }).is,
+    // As JSON, the world is its text (not the hex of its bytes): lossless, and readable in a dump.
+    json: t.type({ text: t.string }) as unknown as t.Type<JsonWorld, unknown, unknown>,
+  }),
   {
     afterRead(world, { reader, path, start }) {
       const { options, budget, warnings } = reader.state;

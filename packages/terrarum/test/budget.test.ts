@@ -234,7 +234,7 @@ describe('a save charges per file, row and field', () => {
     const tree = ourSaveTree();
     tree.set('ABC', new TextEncoder().encode(`${'['.repeat(100_000)}${']'.repeat(100_000)}`));
     const error = left(format.decode(tree));
-    expect(error.path).toEqual(['ABC']);
+    expect(error.path).toEqual(['save', 'actors', 'ABC']);
     expect(error.message).toMatch(/nested deeper than 512 levels/);
   });
 });

@@ -44,9 +44,9 @@ test('decode: each name is an own key of files with its own contents; the record
     expect(save.files[name]).toEqual(contents(name));
     expect(save.files[`computers/${name}`]).toEqual(contents(`computers/${name}`));
   }
-  expect(Object.keys(save.files)).toHaveLength(2 + 2 * NAMES.length);
+  expect(Object.keys(save.files)).toHaveLength(1 + 2 * NAMES.length);
   expect(Object.keys(save.actors).sort()).toEqual(['2A93BC5F', '91A7E2']);
-  expect(format.summary?.(decoded(hostileTree()))[0]).toMatch(/2 actors, 10 other files/);
+  expect(format.summary?.(decoded(hostileTree()))[0]).toMatch(/2 actors, 9 other files/);
   // Names absent from the save are absent, not Object.prototype's members.
   const plain = decodeSave(ourSaveTree());
   if (E.isLeft(plain)) throw plain.left;
@@ -80,14 +80,17 @@ test('JSON (as dump writes and build reads it) keeps the names, and the save enc
 
 test('actors keyed by these names survive JSON and are refused on encode, not silently dropped', () => {
   const json = format.json.encode({ kind: 'save', save: ourSave() }) as { save: { actors: Record<string, string> } };
-  const text = JSON.stringify(json).replace('"actors":{', `"actors":{${NAMES.map((n) => `"${n}":"{}",`).join('')}`);
+  const text = JSON.stringify(json).replace(
+    '"actors":{',
+    `"actors":{${NAMES.map((n) => `"${n}":{"value":{}},`).join('')}`,
+  );
   const back = format.json.decode(JSON.parse(text));
   if (E.isLeft(back)) throw new Error('decodes');
   const doc = back.right as TerrarumDocument;
   if (doc.kind !== 'save') throw new Error('a save');
   expect(Object.getPrototypeOf(doc.save.actors)).toBeNull();
   expect(Object.keys(doc.save.actors).sort()).toEqual([...NAMES, '2A93BC5F', '91A7E2'].sort());
-  for (const name of NAMES) expect(doc.save.actors[name]).toBe('{}');
+  for (const name of NAMES) expect(doc.save.actors[name]).toEqual({ value: {} });
   const encoded = encodeSave(doc.save);
   expect(E.isLeft(encoded) && encoded.left.path).toEqual(['actors', '__proto__']);
 });
@@ -147,7 +150,7 @@ describe('the CLI', () => {
     writeFolder(folder, hostileTree());
     const inspect = await savekit('inspect', folder);
     expect(inspect.code).toBe(0);
-    expect(inspect.stdout).toMatch(/10 other files/);
+    expect(inspect.stdout).toMatch(/9 other files/);
     for (const name of NAMES) expect(inspect.stdout).toContain(`${name}:`);
     const verify = await savekit('verify', folder);
     expect(verify.stdout).toMatch(/^ok /m);
@@ -167,8 +170,8 @@ describe('the CLI', () => {
     writeFolder(folder, ourSaveTree());
     const dumped = join(work, 'plain.json');
     expect((await savekit('dump', folder, '-o', dumped)).code).toBe(0);
-    const text = readFileSync(dumped, 'utf8').replace(/"actors": ?\{/, (m) => `${m}"__proto__":"{}",`);
-    expect(text).toContain('"__proto__":"{}"');
+    const text = readFileSync(dumped, 'utf8').replace(/"actors": ?\{/, (m) => `${m}"__proto__":{"value":{}},`);
+    expect(text).toContain('"__proto__":{"value":{}}');
     writeFileSync(dumped, text);
     const build = await savekit('build', dumped, '-o', join(work, 'plain-rebuilt'));
     expect(build.code).toBe(1);

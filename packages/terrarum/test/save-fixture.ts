@@ -26,10 +26,12 @@ export function ourSave(counter = 0): TerrarumSave {
     worldinfo4: parseCsv('"idst";"dsty";"comments"\n"ROCK";"2400";"stone"\n'),
     worldinfo5: '# load order\nbasegame\n',
     actors: {
-      '91A7E2': '{"referenceID":9545698,"actorValue":{"name":"Nimbus"}}',
-      '2A93BC5F': '{"referenceID":714325087}',
+      '91A7E2': { value: { referenceID: 9545698, actorValue: { name: 'Nimbus' } } },
+      '2A93BC5F': { value: { referenceID: 714325087 } },
     },
-    files: { 'Tiles_list.txt': new TextEncoder().encode('1 BLOCK_STONE\n'), 'tapestries/1': Uint8Array.of(1, 2, 3) },
+    // The human-readable tile list mirrors worldinfo2 (the reader checks that they agree).
+    lists: { 'Tiles_list.txt': parseCsv('"id";"drop";"name"\n"1";"1";"BLOCK_STONE"\n"2";"2";"BLOCK_DIRT"\n') },
+    files: { 'tapestries/1': Uint8Array.of(1, 2, 3) },
   };
 }
 

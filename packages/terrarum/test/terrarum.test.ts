@@ -126,19 +126,20 @@ describe("the design doc's save", () => {
   test('one byte of worldinfo2 changed: "Save file corrupted", naming the entry; with continue, the document and a warning', () => {
     const tree = ourSaveTree();
     const changed = tree.get('worldinfo2')!.slice();
-    changed[5]! ^= 0x20;
+    // Byte 2 of the data is byte 8 of size ‖ data: one the TerranVirtualDisk CRC covers (every 4th).
+    changed[2]! ^= 0x20;
     tree.set('worldinfo2', changed);
     const refused = decodeSave(tree);
     expect(E.isLeft(refused) && [refused.left.path, refused.left.message]).toEqual([
       ['worldinfo2'],
-      expect.stringMatching(/^Save file corrupted\. .*: worldinfo2$/),
+      expect.stringMatching(/^Save file corrupted: worldinfo2 \(CRC 0x[0-9a-f]{8}\) does not match the meta's crc2/),
     ]);
     const continued = decodeSave(tree, { checksums: 'warn' });
     if (E.isLeft(continued)) throw continued.left;
-    // The changed byte also breaks the CSV's quoting: that file is kept as text, with its own warning.
+    // The changed byte ("id" became "iD") also makes the tile list differ from worldinfo2: its own warning.
     expect(continued.right.warnings.map((w) => [w.code, w.path])).toEqual([
       ['checksum-mismatch', ['worldinfo2']],
-      ['csv-unparsed', ['worldinfo2']],
+      ['list-mismatch', ['lists', 'Tiles_list.txt', 'rows', 0]],
     ]);
     const back = encodeSave(continued.right.value);
     expect(E.isRight(back) && back.right.get('worldinfo2')).toEqual(changed);
@@ -167,7 +168,7 @@ describe("the design doc's save", () => {
       // A disk whose save has a changed worldinfo2 is reported corrupted too.
       const broken = new Map(tree);
       const w2 = broken.get('worldinfo2')!.slice();
-      w2[3]! ^= 1;
+      w2[2]! ^= 1;
       broken.set('worldinfo2', w2);
       const badDisk = encodeOrThrow(tevdDisk, treeToDisk(broken));
       const result = format.decode(badDisk);
@@ -369,9 +370,11 @@ describe('a save on a disk is the same document as the save in a folder', () => 
     if (after.kind !== 'disk' || after.save === undefined) throw new Error('expected a disk holding a save');
     expect(after.save.meta.name).toBe('Renamed');
     expect(after.save.worldinfo2.rows[2]).toEqual(['3', '3', 'BLOCK_SAND']);
+    // The save holds the files' bytes; the disk's entries name them.
+    expect(Object.hasOwn(after.save.files, 'tapestries/1')).toBe(false);
+    expect(after.save.files['computers/0f1e2d3c']).toEqual(Uint8Array.of(9, 9, 9));
     const tree = diskToTree(after.disk);
-    expect(tree.has('tapestries/1')).toBe(false);
-    expect(tree.get('computers/0f1e2d3c')).toEqual(Uint8Array.of(9, 9, 9));
+    expect([tree.has('tapestries/1'), tree.has('computers/0f1e2d3c')]).toEqual([false, true]);
     // Files the edit did not touch keep their entries exactly (ids, times).
     const untouched = (d: TevdDisk) => d.entries.find((e) => e.name === 'worldinfo3');
     expect(untouched(after.disk)).toEqual(untouched(before));

@@ -13,10 +13,20 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { lstatSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AnySaveFormat, JsonError, type SaveInput } from '@savekit/core';
+import { type AnySaveFormat, formatWarning, JsonError, type SaveInput } from '@savekit/core';
 import { isProcessRunning } from '@savekit/core/node';
 import type { CliContext } from '../context.js';
-import { chooseFormat, decodeSave, encodeSave, fromEnvelope, parseJson, toEnvelope } from '../document.js';
+import {
+  type ChecksumOptions,
+  checksumOptions,
+  checksumWarnings,
+  chooseFormat,
+  decodeSave,
+  encodeSave,
+  fromEnvelope,
+  parseJson,
+  toEnvelope,
+} from '../document.js';
 import { describeError, SaveFailure, UsageError } from '../errors.js';
 import { fileSystemFailure, readSave, readTextBounded, writeSave, type Written } from '../io.js';
 import { showName } from '../show.js';
@@ -153,10 +163,18 @@ function wroteLine(file: string, written: Written): string {
 }
 
 /** Edits a save's document in the user's editor until it builds or the user gives up; returns the exit code. */
-export async function editCommand(ctx: CliContext, file: string, options: { format?: string }): Promise<number> {
+export async function editCommand(
+  ctx: CliContext,
+  file: string,
+  options: { format?: string } & ChecksumOptions,
+): Promise<number> {
   const input = readSave(file, ctx.maxSaveBytes);
   const format = chooseFormat(ctx.registry, input, file, options.format);
-  const decoded = decodeSave(format, input, file);
+  const decoded = decodeSave(format, input, file, checksumOptions(options));
+  for (const warning of decoded.warnings)
+    ctx.err(`savekit: ${showName(file)}: [${warning.code}] ${showName(formatWarning(warning))}`);
+  // A save read past its checksums is written back even unchanged: that is its repair.
+  const repair = checksumWarnings(decoded.warnings).length > 0;
   removeStaleEditFolders();
   let dir: string;
   try {
@@ -204,7 +222,7 @@ export async function editCommand(ctx: CliContext, file: string, options: { form
       const text = readTextBounded(temp, ctx.maxSaveBytes);
       const body = stripComments(text);
       if (body.trim() === '') throw new SaveFailure(file, 'the document is empty; nothing was written');
-      if (problem === undefined && body === original) {
+      if (problem === undefined && body === original && !repair) {
         ctx.err('no changes');
         return 0;
       }
@@ -244,6 +262,7 @@ export async function editCommand(ctx: CliContext, file: string, options: { form
         throw error;
       }
       ctx.err(wroteLine(file, written));
+      if (repair) ctx.err('checksums recomputed: the save is repaired');
       return 0;
     }
   } catch (error) {

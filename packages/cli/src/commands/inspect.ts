@@ -2,13 +2,13 @@
 import { formatWarning } from '@savekit/core';
 import { plural } from '@savekit/core/kit';
 import type { CliContext } from '../context.js';
-import { chooseFormat, decodeSave } from '../document.js';
+import { type ChecksumOptions, checksumOptions, chooseFormat, decodeSave } from '../document.js';
 import { readSave, saveSize } from '../io.js';
 import { showJson, showName } from '../show.js';
 import { FULL_LIMITS, renderTree, SUMMARY_LIMITS } from '../tree.js';
 
 /** Options of `inspect`. */
-export interface InspectOptions {
+export interface InspectOptions extends ChecksumOptions {
   readonly format?: string;
   /** Tree depth; by default 4, or all of it with `full`. */
   readonly depth?: number;
@@ -21,7 +21,7 @@ export interface InspectOptions {
 export function inspectCommand(ctx: CliContext, file: string, options: InspectOptions): number {
   const input = readSave(file, ctx.maxSaveBytes);
   const format = chooseFormat(ctx.registry, input, file, options.format);
-  const decoded = decodeSave(format, input, file);
+  const decoded = decodeSave(format, input, file, checksumOptions(options));
   const json = format.json.encode(decoded.value);
   if (options.json) {
     const summary = format.summary?.(decoded.value);

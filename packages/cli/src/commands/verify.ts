@@ -4,7 +4,7 @@ import cliProgress from 'cli-progress';
 import { type FieldSpan, formatPath, isSaveTree, type SaveInput } from '@savekit/core';
 import { grouped, plural } from '@savekit/core/kit';
 import type { CliContext } from '../context.js';
-import { chooseFormat, decodeSave, encodeSave } from '../document.js';
+import { checksumOptions, checksumWarnings, chooseFormat, decodeSave, encodeSave } from '../document.js';
 import { describeError, SaveFailure, UnrecognisedSave, UsageError } from '../errors.js';
 import { isDirectory, listFiles, readSave, saveSize } from '../io.js';
 import { showJson, showName } from '../show.js';
@@ -21,6 +21,8 @@ export interface VerifyResult {
   readonly path?: string;
   /** For invalid saves failing with a DecodeError or EncodeError: its code (`short-read`, …). */
   readonly code?: string;
+  /** With `--ignore-checksums`: every checksum mismatch found (the save is invalid when there is one). */
+  readonly warnings?: ReadonlyArray<{ code: string; path: string; offset: number; message: string }>;
 }
 
 /** A file to verify, and whether it was named as an argument (rather than found in a folder or glob). */
@@ -121,12 +123,32 @@ export function verifyOne(
   ctx: CliContext,
   file: string,
   formatId?: string,
-  options: { skipUnrecognised?: boolean } = {},
+  options: { skipUnrecognised?: boolean; ignoreChecksums?: boolean } = {},
 ): VerifyResult {
   try {
     const input = readSave(file, ctx.maxSaveBytes);
     const format = chooseFormat(ctx.registry, input, file, formatId);
-    const decoded = decodeSave(format, input, file);
+    const decoded = decodeSave(format, input, file, checksumOptions(options));
+    // Read past its checksums, a save is still invalid: every mismatch is listed, the first is the message.
+    const mismatches = checksumWarnings(decoded.warnings);
+    if (mismatches.length > 0) {
+      const first = mismatches[0]!;
+      return {
+        file,
+        status: 'invalid',
+        format: format.id,
+        code: 'checksum-mismatch',
+        offset: first.offset,
+        path: formatPath(first.path),
+        message: `${plural(mismatches.length, 'checksum mismatch', 'checksum mismatches')}: ${first.message}`,
+        warnings: mismatches.map((w) => ({
+          code: w.code,
+          path: formatPath(w.path),
+          offset: w.offset,
+          message: w.message,
+        })),
+      };
+    }
     const rebuilt = encodeSave(format, decoded.value, file);
     const difference = compare(input, rebuilt);
     if (difference === undefined) return { file, status: 'ok', format: format.id, size: saveSize(input) };
@@ -170,7 +192,7 @@ export function verifyOne(
 export function verifyCommand(
   ctx: CliContext,
   args: ReadonlyArray<string>,
-  options: { format?: string; json?: boolean },
+  options: { format?: string; json?: boolean; ignoreChecksums?: boolean },
 ): number {
   const files = expandSaveArguments(ctx, args);
   if (files.length === 0) throw new UsageError('verify needs at least one save');
@@ -193,7 +215,10 @@ export function verifyCommand(
   const skipped: VerifyResult[] = [];
   for (const { file, named } of files) {
     // A README beside the saves is not a broken save; a file named on its own must be a save.
-    const result = verifyOne(ctx, file, options.format, { skipUnrecognised: !named });
+    const result = verifyOne(ctx, file, options.format, {
+      skipUnrecognised: !named,
+      ...(options.ignoreChecksums ? { ignoreChecksums: true } : {}),
+    });
     (result.status === 'skipped' ? skipped : results).push(result);
     bar?.increment();
     if (options.json || (bar !== undefined && (result.status === 'ok' || result.status === 'skipped'))) continue;
@@ -203,6 +228,12 @@ export function verifyCommand(
       ctx.out(`${c.green('ok')} ${name} (${result.format}, ${plural(result.size ?? 0, 'byte')})`);
     else if (result.status === 'skipped') ctx.out(`${c.dim('skipped')} ${name}: ${showName(result.message ?? '')}`);
     else ctx.out(`${c.red(result.status)} ${name}: ${showName(result.message ?? '')}`);
+    for (const warning of result.warnings ?? [])
+      ctx.out(
+        c.yellow(
+          `  [${warning.code}] at ${showName(warning.path)} (offset ${warning.offset}): ${showName(warning.message)}`,
+        ),
+      );
     bar?.start(files.length, results.length + skipped.length);
   }
   bar?.stop();
