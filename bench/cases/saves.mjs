@@ -12,18 +12,11 @@ import { edgeSave, format as edgeFormat } from '@savekit/edge';
 import { syntheticSave } from './edge.mjs';
 import { createUqmSave, format as uqmFormat, uqmSave } from '@savekit/uqm';
 import { adataSaver, format as zippyFormat, Vector, writeSavefile } from '@savekit/zippy';
-import {
-  encodeSave,
-  format as terrarumFormat,
-  parseCsv,
-  PLAYER_REF_ID,
-  temdFile,
-  tevdDisk,
-  treeToDisk,
-} from '@savekit/terrarum';
+import { format as terrarumFormat } from '@savekit/terrarum';
 import { format as skirmishFormat } from '@savekit/examples/skirmish';
 import { prng } from '../data.mjs';
 import { must } from '../either.mjs';
+import { terrarumSynthetic } from '../synthetic.mjs';
 
 const samples = fileURLToPath(new URL('../../examples/saves/', import.meta.url));
 const probe = fileURLToPath(new URL('../peers/memory-probe.mjs', import.meta.url));
@@ -68,52 +61,6 @@ function zippySynthetic(count) {
     () => new Vector(Array.from({ length: 30 }, () => Math.round(random() * 1e6) / 64)),
   );
   return must(writeSavefile(roots, adataSaver));
-}
-
-function terrarumSynthetic(side) {
-  const n = side * side;
-  const random = prng(13);
-  const world = {
-    byteOrder: 'le',
-    bytesPerTile: 1,
-    layerCount: 4,
-    reserved: 0,
-    width: side,
-    height: side,
-    spawnX: side >> 1,
-    spawnY: 10,
-    terrain: Uint16Array.from({ length: n }, (_, i) =>
-      i % 11 === 0 ? Math.floor(random() * 4096) : (i / side) & 0xfff,
-    ),
-    wall: Uint16Array.from({ length: n }, (_, i) => (i / side) & 0xff),
-    wire: new Uint8Array(n),
-  };
-  const save = {
-    meta: {
-      magic: 'TESV',
-      name: 'big world',
-      terrainSeed: 1n,
-      randomiserSeed: 2n,
-      crc1: 0,
-      crc2: 0,
-      crc3: 0,
-      crc4: 0,
-      hash4321: new Uint8Array(32),
-      refid: PLAYER_REF_ID,
-      timeT: 0n,
-      created: 1,
-      lastPlayed: 2,
-      playTime: 3,
-    },
-    worldinfo1: must(encode(temdFile, { gzip: false, world })),
-    worldinfo2: parseCsv('"id";"name"\n"1";"BLOCK_STONE"\n'),
-    worldinfo3: { rows: [] },
-    worldinfo4: { rows: [] },
-    worldinfo5: 'basegame\n',
-    actors: { '91A7E2': '{"referenceID":9545698}' },
-    files: {},
-  };
-  return must(encode(tevdDisk, treeToDisk(must(encodeSave(save)), { name: 'save1' })));
 }
 
 export async function cases(quick) {

@@ -4,7 +4,9 @@
 // ../shared/vectors-found: open it, download it unchanged (byte-identical), change one field by its
 // input, download, and check here in Node that the file decodes (checksums enforced) to the document
 // with exactly that change. Also: a corrupted save opens with its warning and saves back repaired;
-// the demo plugin's three views render like their reference PNGs and a view's edit applies; a field
+// the formats' pictures (EDGE's thumbnail, a real UQM save's star map and escort roster, Terrarum
+// world tiles) and the demo plugin's three views render like their reference PNGs in
+// docs/studio/test/reference; clicking Sol selects its path; a view's edit applies; a field
 // inside a decompressed layer lights its bytes in that layer's pane; keyboard, phone width; a 50 MB
 // synthetic save opens with no main-thread task over 200 ms; no console errors.
 // Prints `studio: N passed, N failed` and writes test-output/studio/results.json.
@@ -23,7 +25,8 @@ import { format as uqm } from '@savekit/uqm';
 import { format as zippy } from '@savekit/zippy';
 import { format as skirmish } from '@savekit/examples/skirmish';
 import { buildStudio } from './studio-build.mjs';
-import { syntheticTerrarum } from './studio-synthetic.mjs';
+// The benchmark's own 50 MB save (one generator for both).
+import { terrarumSynthetic } from '../../bench/synthetic.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const root = join(here, '..', '..');
@@ -242,6 +245,8 @@ async function renderViews(page, label) {
   const ids = await page.locator('#view-tabs button').evaluateAll((b) => b.map((x) => x.dataset.view));
   const shots = {};
   for (const id of ids) {
+    // The last save's picture goes first: a view of the same id would otherwise pass for this one's.
+    await page.locator('[data-test="view"]').evaluate((host) => host.replaceChildren());
     await page.click(`#view-tabs button[data-view="${id}"]`);
     await page
       .waitForSelector('[data-test="view"] canvas, [data-test="view"] svg, [data-test="view"] table', {
@@ -289,6 +294,24 @@ async function pngDifference(page, a, b) {
     },
     [a.toString('base64'), b.toString('base64')],
   );
+}
+
+/**
+ * Checks a view's screenshot against its reference PNG in docs/studio/test/reference (≤ 1% of pixels
+ * off). STUDIO_UPDATE_REFERENCES=1 writes the reference from this run first; a missing reference fails.
+ */
+async function matchesReference(page, file, png, what) {
+  const reference = join(references, file);
+  if (process.env.STUDIO_UPDATE_REFERENCES) {
+    writeFileSync(reference, png);
+    console.log(`studio: wrote reference ${reference}`);
+  }
+  if (!existsSync(reference)) {
+    check(`${what} matches its reference picture`, false, `no ${file}: run with STUDIO_UPDATE_REFERENCES=1`);
+    return;
+  }
+  const diff = await pngDifference(page, png, readFileSync(reference));
+  check(`${what} matches its reference picture (≤ 1% pixels off)`, diff.fraction <= 0.01, JSON.stringify(diff));
 }
 
 // ---- the cases --------------------------------------------------------------------------------
@@ -479,6 +502,70 @@ try {
     await page.screenshot({ path: join(outDir, 'corrupted.png') });
   }
 
+  // The formats' own pictures, each against its reference PNG: EDGE's thumbnail (the bundled sample's
+  // 160×100 View lump), a real UQM 0.8 save's star map and escort roster, a Terrarum world's tiles
+  // (the bundled sample's 32×16 world and, where available, the real 2,400×1,280 demo world).
+  {
+    const uqmSave = join(vectors, 'uqm', '02-SingleRadioactiveFromMercury.uqmsave.dat');
+    const demoWorld = join(vectors, 'terrarum', 'Terrarum_demoworld_2021-09-08.json');
+    const pictures = [
+      { c: cases.find((x) => x.name === 'edge-01.esg'), views: { thumbnail: 'edge-thumbnail.png' } },
+      { file: uqmSave, views: { 'star-map': 'uqm-star-map.png', roster: 'uqm-roster.png' } },
+      { c: cases.find((x) => x.name === 'terrarum-01.tevd'), views: { 'world-tiles': 'terrarum-world-tiles.png' } },
+      { file: demoWorld, views: { 'world-tiles': 'terrarum-demoworld-tiles.png' } },
+    ];
+    for (const { c: known, file, views } of pictures) {
+      if (known === undefined && !existsSync(file)) {
+        console.log(`studio: ${file} not available; its pictures are not compared`);
+        continue;
+      }
+      const c = known ?? { name: file.split('/').pop(), bytes: readFileSync(file), file };
+      if ((await open(page, c)) !== c.name) {
+        check(`${c.name}: opens for its pictures`, false);
+        continue;
+      }
+      const shots = await renderViews(page, `picture-${c.name}`);
+      for (const [id, reference] of Object.entries(views)) {
+        if (shots[id] === undefined) check(`${c.name}: view "${id}" is offered and drawn`, false);
+        else await matchesReference(page, reference, shots[id], `${c.name}: view "${id}"`);
+      }
+    }
+    // Clicking Sol on the real save's star map selects Sol's document path (its starinfo block: vanilla
+    // 0.8 records no visits, so no star offers an edit) in the tree. Sol is under the flagship's cross:
+    // the click goes through the cross to the star.
+    if (existsSync(uqmSave)) {
+      const bytes = readFileSync(uqmSave);
+      const doc = must(uqm.decode(bytes), 'uqm').value;
+      const map = uqm.views.find((v) => v.id === 'star-map').render(doc);
+      const sol = map.marks.findIndex((m) => m.label?.startsWith('Sol '));
+      const solPath = map.marks[sol]?.path;
+      await open(page, { name: 'sol.sav', bytes });
+      await page.click('#view-tabs button[data-view="star-map"]');
+      const mark = page.locator(`[data-test="view"] svg [data-target="${sol}"]`);
+      await mark.waitFor({ timeout: 10000 }).catch(() => undefined);
+      await page.evaluate(() => {
+        delete document.body.dataset.selected;
+      });
+      await mark.click({ timeout: 10000 }).catch(() => undefined);
+      await page
+        .waitForFunction((p) => document.body.dataset.selected === p, solPath, { timeout: 10000 })
+        .catch(() => undefined);
+      const inTree = await page
+        .locator('[data-test="tree"] .line.sel')
+        .getAttribute('data-path')
+        .catch(() => null);
+      check(
+        `clicking Sol on the star map selects its path (${solPath}) in the tree, and offers no edit`,
+        solPath !== undefined &&
+          (await page.evaluate(() => document.body.dataset.selected)) === solPath &&
+          inTree === solPath &&
+          (await page.locator('[data-test="view-actions"] button[data-edit]').count()) === 0,
+        `selected ${await page.evaluate(() => document.body.dataset.selected)}, tree ${inTree}`,
+      );
+      await page.screenshot({ path: join(outDir, 'star-map-sol.png') });
+    }
+  }
+
   // The demo plugin, loaded from a URL: views, their reference pictures, a view's edit, a layer pane.
   {
     await page.click('.plugins summary');
@@ -499,19 +586,7 @@ try {
     writeFileSync(join(outDir, 'demo-01.sdemo'), bytes);
     await open(page, { name: 'demo-01.sdemo', bytes });
     const shots = await renderViews(page, 'demo');
-    for (const [id, png] of Object.entries(shots)) {
-      const reference = join(references, `${id}.png`);
-      if (process.env.STUDIO_UPDATE_REFERENCES || !existsSync(reference)) {
-        writeFileSync(reference, png);
-        console.log(`studio: wrote reference ${reference}`);
-      }
-      const diff = await pngDifference(page, png, readFileSync(reference));
-      check(
-        `demo view "${id}" matches its reference picture (≤ 1% pixels off)`,
-        diff.fraction <= 0.01,
-        JSON.stringify(diff),
-      );
-    }
+    for (const [id, png] of Object.entries(shots)) await matchesReference(page, `${id}.png`, png, `demo view "${id}"`);
     // Clicking star 1 selects it and offers its edit; the edit is a document edit like any other.
     await page.click('#view-tabs button[data-view="stars"]');
     await page.waitForSelector('[data-test="view"] svg [data-target="2"]', { timeout: 10000 }).catch(() => undefined);
@@ -644,7 +719,7 @@ try {
   // 50 MB: opens without a main-thread task over 200 ms (PerformanceObserver longtask).
   {
     const big = join(outDir, 'big-world.tevd');
-    if (!existsSync(big) || statSync(big).size < 50e6) writeFileSync(big, syntheticTerrarum(3600));
+    if (!existsSync(big) || statSync(big).size < 50e6) writeFileSync(big, terrarumSynthetic(3600));
     const size = statSync(big).size;
     const large = await newPage();
     await large.evaluate(() => {

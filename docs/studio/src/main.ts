@@ -433,6 +433,8 @@ function drawViewTabs() {
 }
 
 let zoom = 1;
+/** The raster picture `zoom` belongs to (view and size): a redraw after an edit keeps the zoom set. */
+let zoomOf = '';
 function targetClicked(index: number) {
   if (picture === undefined || currentView === undefined) return;
   const list = picture.kind === 'raster' ? picture.regions : picture.kind === 'vector' ? picture.marks : picture.rows;
@@ -458,7 +460,14 @@ function drawPicture(p: WirePicture) {
   host.replaceChildren();
   host.dataset.kind = p.kind;
   if (p.kind === 'raster') {
-    zoom = p.zoom ?? zoom ?? 1;
+    const key = `${currentView}:${p.width}×${p.height}`;
+    if (key !== zoomOf) {
+      zoomOf = key;
+      // A new picture starts at its view's zoom, or smaller where that is wider than the pane: a
+      // 2,400-tile world at 1× would show only the sky of its top-left corner.
+      zoom = p.zoom ?? 1;
+      if (host.clientWidth > 0 && p.width * zoom > host.clientWidth) zoom = host.clientWidth / p.width;
+    }
     const canvas = document.createElement('canvas');
     canvas.width = p.width;
     canvas.height = p.height;
@@ -488,7 +497,7 @@ function drawPicture(p: WirePicture) {
       b.textContent = label;
       b.setAttribute('aria-label', factor > 1 ? 'zoom in' : 'zoom out');
       b.addEventListener('click', () => {
-        zoom = Math.max(0.25, Math.min(32, zoom * factor));
+        zoom = Math.max(1 / 64, Math.min(32, zoom * factor));
         scale();
       });
       bar.append(b);
@@ -528,6 +537,10 @@ function drawPicture(p: WirePicture) {
       if (m.path !== undefined || (m.edits?.length ?? 0) > 0) {
         el.dataset.target = String(i);
         el.setAttribute('tabindex', '0');
+      } else {
+        // A mark that selects nothing (the flagship's cross over Sol) must not swallow the click
+        // meant for the mark beneath it.
+        el.setAttribute('pointer-events', 'none');
       }
       svg.append(el);
     });

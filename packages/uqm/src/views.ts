@@ -8,7 +8,7 @@
  * something was picked up from a world (mineral, energy or biological node), so the map marks those
  * stars **harvested**. MegaMod from game-state
  * revision 2 (MMV3, MMV4) records visits in `SYS_VISITED_00…15` (bit `i % 32` of entry `i / 32`,
- * as its `isStarVisited`), so there the map marks stars **visited** and offers "Mark <star> visited".
+ * as its `isStarVisited`), so there the map marks stars **visited** and offers `Mark <star> visited`.
  *
  * @module
  */
@@ -214,7 +214,7 @@ function drawStarMap(doc: UqmDocument): VectorPicture<UqmDocument> {
  * up), filled with its colour, sized by its type; outlined white where MegaMod records it visited,
  * cyan where the save's `starinfo` has its block (something harvested there). A star's `path` is its
  * `starinfo` block (`chunks[6].body.systems[0]`) or, in MegaMod, its `SYS_VISITED` entry; a star not
- * yet visited offers "Mark <star> visited" where the save records visits. The flagship is a magenta
+ * yet visited offers `Mark <star> visited` where the save records visits. The flagship is a magenta
  * ring and cross at {@link flagshipPosition} (path `summary.sis.logX`). Every kind of save: in a 0.7
  * save a harvested star's path is its stream's `starinfo` (`stream.value.starinfo`), and no edit.
  */

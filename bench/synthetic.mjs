@@ -1,17 +1,15 @@
-// The studio's large save: a Terrarum world of `side × side` tiles on a TEVd disk, made the way the
-// benchmark's synthetic Terrarum save is (bench/cases/saves.mjs): uncompressed TEMD layers, so the
-// file is ~5 bytes a tile (3,200 × 3,200 tiles ≈ 51 MB).
+// Synthetic saves shared outside the benchmark: the studio's browser test opens the same ~50 MB
+// Terrarum world the `saves` case measures (kept out of cases/, whose every file is a benchmark case).
 import { encode } from '@savekit/core';
 import { encodeSave, PLAYER_REF_ID, parseCsv, temdFile, tevdDisk, treeToDisk } from '@savekit/terrarum';
-import { prng } from '@savekit/testkit';
+import { prng } from './data.mjs';
+import { must } from './either.mjs';
 
-function must(result) {
-  if (result._tag === 'Left') throw result.left;
-  return result.right;
-}
-
-/** The bytes of a synthetic Terrarum save of `side × side` tiles. */
-export function syntheticTerrarum(side) {
+/**
+ * The bytes of a synthetic Terrarum save: a world of `side × side` tiles (uncompressed TEMD layers,
+ * ~5 bytes a tile, so 3,200 × 3,200 tiles ≈ 51 MB) in a save on a TEVd disk.
+ */
+export function terrarumSynthetic(side) {
   const n = side * side;
   const random = prng(13);
   const world = {
