@@ -14,13 +14,14 @@ import fengari from 'fengari';
 import * as E from 'fp-ts/lib/Either.js';
 import { DecodeError, EncodeError, type DecodeOptions } from '@savekit/core';
 import type { DecodeBudget } from '@savekit/core/kit';
-import type { GraphRestorer, GraphSaver, ObjectSink, RestoreContext } from '@savekit/core/graph';
+import type { GraphSaver, ObjectSink, RestoreContext, RestoreGenerator } from '@savekit/core/graph';
 import { allocateAData, isAData, restoreAData, writeAData, type AData } from '../adata.js';
 import type { ZippyFile } from '../container.js';
 import {
   dataTypeAt,
   readSavefile,
-  RESTORE_DEPTH,
+  restoreAfter,
+  type SavefileRestorer,
   segmentFailure,
   segmentReaderOf,
   writeSavefile,
@@ -84,6 +85,17 @@ function externalNamed(externals: Externals, name: string): ((L: LuaState) => vo
         ? (externals as Readonly<Record<string, (L: LuaState) => void>>)[name]
         : undefined;
   return typeof push === 'function' ? push : undefined;
+}
+
+/** Runs an external's pusher, which must push exactly one value (else the stack is put back and it is an error). */
+function pushExternal(L: LuaState, name: string, push: (L: LuaState) => void): void {
+  const before = lua.lua_gettop(L);
+  push(L);
+  const pushed = lua.lua_gettop(L) - before;
+  if (pushed !== 1) {
+    if (pushed > 0) lua.lua_settop(L, before);
+    throw new Error(`the external ${JSON.stringify(name)} pushed ${pushed} values, not one`);
+  }
 }
 
 /** Every (name, pusher) the application supplies. */
@@ -175,7 +187,7 @@ class LuaSaver implements GraphSaver<object> {
   ) {
     this.keeper = new Keeper(L);
     for (const [name, push] of externalEntries(externals)) {
-      push(L);
+      pushExternal(L, name, push);
       const p = lua.lua_topointer(L, -1);
       if (p !== null) this.externalNames.set(p, name);
       else lua.lua_pop(L, 1);
@@ -201,6 +213,7 @@ class LuaSaver implements GraphSaver<object> {
     let known = this.known.get(p);
     if (known === undefined) {
       const kind: LuaKind = type === lua.LUA_TTABLE ? 'table' : type === lua.LUA_TUSERDATA ? 'userdata' : 'function';
+      if (kind === 'userdata') checkUserdata(L, index, path);
       known = { kind, ref: this.keeper.keep(index), path };
       this.known.set(p, known);
     }
@@ -323,6 +336,26 @@ class LuaSaver implements GraphSaver<object> {
   }
 }
 
+/**
+ * A userdata saves its `payload` bytes (and its metatable) and nothing else, so anything more it
+ * carries is refused rather than dropped: other JavaScript properties on its block, a payload that is
+ * not a Uint8Array, a user value (`lua_setuservalue`).
+ */
+function checkUserdata(L: LuaState, index: number, path: string): void {
+  const data = lua.lua_touserdata(L, index) as Record<PropertyKey, unknown>;
+  const extra = Reflect.ownKeys(data).filter((key) => key !== 'payload');
+  if (extra.length > 0)
+    throw new Error(
+      `the userdata at ${path} carries state a save would drop (${extra.map((key) => String(key)).join(', ')}): only its payload bytes are saved`,
+    );
+  if (data.payload !== undefined && !(data.payload instanceof Uint8Array))
+    throw new Error(`the userdata at ${path} has a payload that is not a Uint8Array`);
+  const at = lua.lua_absindex(L, index);
+  const userValue = lua.lua_getuservalue(L, at);
+  lua.lua_pop(L, 1);
+  if (userValue !== lua.LUA_TNIL) throw new Error(`the userdata at ${path} has a user value, which is not saved`);
+}
+
 /** Key classes in the canonical pair order: numbers, strings, booleans, objects. */
 function order(k: ZValue): number {
   if (typeof k === 'number' || k instanceof LuaInteger) return 0;
@@ -356,6 +389,16 @@ function compareKeys(a: ZValue, b: ZValue): number {
  * ```
  */
 export function saveLua(L: LuaState, count: number, options: LuaSaveOptions = {}): E.Either<EncodeError, Uint8Array> {
+  const top = lua.lua_gettop(L);
+  if (!Number.isSafeInteger(count) || count < 0 || count > top)
+    return E.left(
+      new EncodeError(
+        [],
+        0,
+        `saveLua(L, ${count}): the stack holds ${top} value${top === 1 ? '' : 's'}; count must be a whole number from 0 to ${top}`,
+        'out-of-range',
+      ),
+    );
   return saveGame(
     L,
     Array.from({ length: count }, (_, i) => luaRef(L, -count + i)),
@@ -371,7 +414,17 @@ export function saveGame(
   options: LuaSaveOptions = {},
   releaseRoots = false,
 ): E.Either<EncodeError, Uint8Array> {
-  const saver = new LuaSaver(L, options.externals ?? {});
+  // Whatever happens below, the stack is put back as it was (the saver's keeper table and any value
+  // a failure left pushed are above this top).
+  const top = lua.lua_gettop(L);
+  let saver: LuaSaver;
+  try {
+    saver = new LuaSaver(L, options.externals ?? {});
+  } catch (error) {
+    lua.lua_settop(L, top);
+    if (releaseRoots) for (const r of roots) if (r instanceof LuaRef) r.release();
+    return E.left(new EncodeError([], 0, error instanceof Error ? error.message : String(error)));
+  }
   try {
     let objects: Array<object | null>;
     try {
@@ -390,7 +443,7 @@ export function saveGame(
     }
     return writeSavefile(objects, saver, options);
   } finally {
-    saver.release();
+    lua.lua_settop(L, top);
     if (releaseRoots) for (const r of roots) if (r instanceof LuaRef) r.release();
   }
 }
@@ -403,18 +456,33 @@ class Handle {
   ) {}
 }
 
-class LuaRestorer implements GraphRestorer<object> {
-  readonly keeper: Keeper;
-  readonly maxRestoreDepth = RESTORE_DEPTH;
+class LuaRestorer implements SavefileRestorer<object> {
+  /** Made when the load binds this restorer to its file, so a file that does not decode pushes nothing. */
+  private keeper_: Keeper | undefined;
+  private file_: ZippyFile | undefined;
+  /** The load's budget: each object, reference and table entry restored costs a unit of work. */
+  private budget: DecodeBudget | undefined;
 
   constructor(
     private readonly L: LuaState,
-    private readonly file: ZippyFile,
     private readonly externals: Externals,
-    /** The load's budget: each object, reference and table entry restored costs a unit of work. */
-    private readonly budget?: DecodeBudget,
-  ) {
-    this.keeper = new Keeper(L);
+  ) {}
+
+  forFile(file: ZippyFile, budget: DecodeBudget): this {
+    this.file_ = file;
+    this.budget = budget;
+    this.keeper_ ??= new Keeper(this.L);
+    return this;
+  }
+
+  get keeper(): Keeper {
+    if (this.keeper_ === undefined) throw new Error('the Lua restorer is bound to a file before it allocates');
+    return this.keeper_;
+  }
+
+  private get file(): ZippyFile {
+    if (this.file_ === undefined) throw new Error('the Lua restorer is bound to a file before it allocates');
+    return this.file_;
   }
 
   private work(units: number, n: number): void {
@@ -454,7 +522,7 @@ class LuaRestorer implements GraphRestorer<object> {
   external(name: string): object | undefined {
     const push = externalNamed(this.externals, name);
     if (push === undefined) return undefined;
-    push(this.L);
+    pushExternal(this.L, name, push);
     if (lua.lua_type(this.L, -1) === lua.LUA_TLIGHTUSERDATA) {
       const v = lua.lua_touserdata(this.L, -1);
       lua.lua_pop(this.L, 1);
@@ -479,21 +547,25 @@ class LuaRestorer implements GraphRestorer<object> {
     else lua.lua_pushlightuserdata(L, v.ref);
   }
 
-  restore(object: object, ctx: RestoreContext<object>): void {
+  /**
+   * Tables and userdata restore at once. A C structure that needs another restored first — a
+   * superclass, an Instance's class — returns a generator waiting for it, which the core runs from
+   * its work list: chains of any depth restore without recursion.
+   */
+  restore(object: object, ctx: RestoreContext<object>): RestoreGenerator<object> | undefined {
     const L = this.L;
     this.work(1 + ctx.referenceCount, ctx.number);
     const reader = segmentReaderOf(ctx);
     try {
       if (isAData(object)) {
-        restoreAData(object as AData, reader, {
+        const dependency = restoreAData(object as AData, reader, {
           value: (v) =>
             v !== null && typeof v === 'object' && 'ref' in v && v.ref instanceof Handle
               ? { ref: new LuaRef(L, this.copyRef(v.ref)) }
               : v,
-          restoreFirst: (t) => ctx.restoreFirst(t),
           work: (units) => this.work(units, ctx.number),
         });
-        return;
+        return dependency === undefined ? undefined : restoreAfter(dependency, ctx);
       }
       const handle = object as Handle;
       this.keeper.push(handle.ref);
@@ -552,7 +624,8 @@ class LuaRestorer implements GraphRestorer<object> {
   }
 
   release(): void {
-    this.keeper.drop();
+    this.keeper_?.drop();
+    this.keeper_ = undefined;
   }
 }
 
@@ -575,19 +648,21 @@ export function loadLua(
   bytes: Uint8Array,
   options: LuaLoadOptions = {},
 ): E.Either<DecodeError, LoadedLua> {
-  let restorer: LuaRestorer | undefined;
   const top = lua.lua_gettop(L);
-  const result = readSavefile(
-    bytes,
-    (file, budget) => (restorer = new LuaRestorer(L, file, options.externals ?? {}, budget)),
-    options,
-  );
-  if (E.isLeft(result) && restorer === undefined) lua.lua_settop(L, top);
+  const r = new LuaRestorer(L, options.externals ?? {});
+  let result: ReturnType<typeof readSavefile<object>>;
+  try {
+    result = readSavefile<object>(bytes, r, options);
+  } catch (error) {
+    // Not a DecodeError (fengari itself failing, say): the stack is still put back.
+    lua.lua_settop(L, top);
+    throw error;
+  }
   if (E.isLeft(result)) {
-    restorer?.release();
+    // The restorer's keeper and anything a failed restore left pushed are above `top`.
+    lua.lua_settop(L, top);
     return result;
   }
-  const r = restorer as LuaRestorer;
   const roots = result.right.roots.map((root) => {
     if (root === null) {
       lua.lua_pushnil(L);
