@@ -218,7 +218,11 @@ function superclassFirst(target: object, name: string, superAt: number): ADataDe
  * restore callback, `settle(yield target)` — so a chain of any depth (a superclass chain) is
  * restored from the core's work list, not by recursion, and holds only this small record per link.
  */
-export function restoreAData(value: AData, reader: SegmentReader, hooks: ADataRestoreHooks): ADataDependency | undefined {
+export function restoreAData(
+  value: AData,
+  reader: SegmentReader,
+  hooks: ADataRestoreHooks,
+): ADataDependency | undefined {
   let dependency: ADataDependency | undefined;
   const tag = reader.u32();
   if (tag !== ADATA_TAG) throw new SegmentError(`segment 0 starts with 0x${tag.toString(16)}, not ADATA_TAG`, 0);

@@ -197,7 +197,10 @@ export const adataRestorer: SavefileRestorer<AData> & {
         work(1 + ctx.referenceCount, ctx.number);
         const reader = segmentReaderOf(ctx);
         try {
-          const dependency = restoreAData(object, reader, { value: (v) => v, work: (units) => work(units, ctx.number) });
+          const dependency = restoreAData(object, reader, {
+            value: (v) => v,
+            work: (units) => work(units, ctx.number),
+          });
           return dependency === undefined ? undefined : (restoreAfter(dependency, ctx) as RestoreGenerator<AData>);
         } catch (error) {
           throw segmentFailure(ctx, error);
