@@ -407,7 +407,10 @@ export function saveLua(L: LuaState, count: number, options: LuaSaveOptions = {}
   );
 }
 
-/** Saves a game whose roots mix Lua values (as {@link LuaRef}s) and C structures. */
+/**
+ * Saves a game whose roots mix Lua values (as {@link LuaRef}s) and C structures. The stack is left as
+ * it was, on success and on every error.
+ */
 export function saveGame(
   L: LuaState,
   roots: ReadonlyArray<LuaRef | AData | null>,
@@ -641,7 +644,8 @@ export interface LoadedLua {
 
 /**
  * Restores a ZSAV file into `L` (a fresh state, typically): allocates every object, resolves every
- * reference, restores each — then pushes the roots onto the stack.
+ * reference, restores each — then pushes the roots onto the stack, and nothing else. On any failure
+ * the stack is left as it was.
  */
 export function loadLua(
   L: LuaState,
