@@ -122,7 +122,25 @@ type LuaKind = 'table' | 'userdata' | 'function';
 interface Known {
   readonly kind: LuaKind;
   readonly ref: number;
-  readonly path: string;
+  readonly path: SavePath;
+}
+
+/**
+ * Where a value was met while saving, for error messages: a root's name, or a step from a table met
+ * before. Built as links, not strings — a million-link chain would otherwise build a million ever
+ * longer paths (and decode every key) that only an error ever reads.
+ */
+type SavePath = string | { readonly from: Known; readonly step: ZValue | '[key]' | '<metatable>' };
+
+/** A save path as text, e.g. `roots[0].next.next` (iteratively: a path may be a million steps long). */
+function pathText(path: SavePath): string {
+  const steps: string[] = [];
+  let at = path;
+  while (typeof at !== 'string') {
+    steps.push(typeof at.step === 'string' ? at.step : keyText(at.step));
+    at = at.from.path;
+  }
+  return at + steps.reverse().join('');
 }
 
 const keyText = (k: ZValue): string =>
@@ -196,7 +214,7 @@ class LuaSaver implements GraphSaver<object> {
   }
 
   /** The graph object for the value at `index`, met at `path` (null for non-objects; errors for what cannot be saved). */
-  objectAt(index: number, path: string): object {
+  objectAt(index: number, path: SavePath): object {
     const L = this.L;
     const type = lua.lua_type(L, index);
     const p = lua.lua_topointer(L, index);
@@ -204,12 +222,13 @@ class LuaSaver implements GraphSaver<object> {
     if (type === lua.LUA_TLIGHTUSERDATA) {
       const v = lua.lua_touserdata(L, index);
       if (isAData(v)) return v;
-      throw new Error(`the light userdata at ${path} is not a C structure this package saves`);
+      throw new Error(`the light userdata at ${pathText(path)} is not a C structure this package saves`);
     }
     if (type === lua.LUA_TFUNCTION) {
-      if (!this.known.has(p)) throw new Error(`the function at ${path} cannot be saved: register it as an external`);
+      if (!this.known.has(p))
+        throw new Error(`the function at ${pathText(path)} cannot be saved: register it as an external`);
     }
-    if (type === lua.LUA_TTHREAD) throw new Error(`the coroutine at ${path} cannot be saved`);
+    if (type === lua.LUA_TTHREAD) throw new Error(`the coroutine at ${pathText(path)} cannot be saved`);
     let known = this.known.get(p);
     if (known === undefined) {
       const kind: LuaKind = type === lua.LUA_TTABLE ? 'table' : type === lua.LUA_TUSERDATA ? 'userdata' : 'function';
@@ -221,7 +240,7 @@ class LuaSaver implements GraphSaver<object> {
   }
 
   /** The value at `index` as a segment value. */
-  valueAt(index: number, path: string): ZValue {
+  valueAt(index: number, path: SavePath): ZValue {
     const L = this.L;
     switch (lua.lua_type(L, index)) {
       case lua.LUA_TNIL:
@@ -233,7 +252,8 @@ class LuaSaver implements GraphSaver<object> {
           ? new LuaInteger(BigInt(lua.lua_tointeger(L, index)))
           : lua.lua_tonumber(L, index);
       case lua.LUA_TSTRING:
-        return Uint8Array.from(lua.lua_tolstring(L, index));
+        // Lua's own bytes, not a copy: they are only read (written into a segment, compared as keys).
+        return lua.lua_tolstring(L, index);
       default:
         return { ref: this.objectAt(index, path) };
     }
@@ -249,7 +269,7 @@ class LuaSaver implements GraphSaver<object> {
     if (known === undefined) throw new Error('an object this saver did not meet');
     if (known.kind === 'table') return KIND.lua;
     if (known.kind === 'userdata') return KIND.data;
-    throw new Error(`the function at ${known.path} cannot be saved: register it as an external`);
+    throw new Error(`the function at ${pathText(known.path)} cannot be saved: register it as an external`);
   }
 
   /** A C structure's reference to a Lua value (a LuaRef) as its graph object. */
@@ -287,7 +307,7 @@ class LuaSaver implements GraphSaver<object> {
     w.reset();
     if (known.kind === 'userdata') {
       w.u32(DATA_TAG);
-      w.value(lua.lua_getmetatable(L, at) ? this.popValue(`${known.path}<metatable>`) : null);
+      w.value(lua.lua_getmetatable(L, at) ? this.popValue({ from: known, step: '<metatable>' }) : null);
       const data = lua.lua_touserdata(L, at) as { payload?: unknown };
       const payload = data.payload instanceof Uint8Array ? data.payload : new Uint8Array(0);
       this.payloadLength = payload.length;
@@ -298,8 +318,8 @@ class LuaSaver implements GraphSaver<object> {
       const entries: Array<[ZValue, ZValue]> = [];
       lua.lua_pushnil(L);
       while (lua.lua_next(L, at) !== 0) {
-        const key = this.valueAt(-2, `${known.path}[key]`);
-        const value = this.valueAt(-1, `${known.path}${keyText(key)}`);
+        const key = this.valueAt(-2, { from: known, step: '[key]' });
+        const value = this.valueAt(-1, { from: known, step: key });
         entries.push([key, value]);
         lua.lua_pop(L, 1);
       }
@@ -317,14 +337,14 @@ class LuaSaver implements GraphSaver<object> {
         w.value(k);
         w.value(v);
       }
-      w.value(lua.lua_getmetatable(L, at) ? this.popValue(`${known.path}<metatable>`) : null);
+      w.value(lua.lua_getmetatable(L, at) ? this.popValue({ from: known, step: '<metatable>' }) : null);
     }
     lua.lua_settop(L, at - 1);
     for (const r of w.references) sink.writeReference(r);
     sink.writeData(w.written());
   }
 
-  private popValue(path: string): ZValue {
+  private popValue(path: SavePath): ZValue {
     const v = this.valueAt(-1, path);
     lua.lua_pop(this.L, 1);
     return v;
@@ -341,19 +361,20 @@ class LuaSaver implements GraphSaver<object> {
  * carries is refused rather than dropped: other JavaScript properties on its block, a payload that is
  * not a Uint8Array, a user value (`lua_setuservalue`).
  */
-function checkUserdata(L: LuaState, index: number, path: string): void {
+function checkUserdata(L: LuaState, index: number, path: SavePath): void {
   const data = lua.lua_touserdata(L, index) as Record<PropertyKey, unknown>;
   const extra = Reflect.ownKeys(data).filter((key) => key !== 'payload');
   if (extra.length > 0)
     throw new Error(
-      `the userdata at ${path} carries state a save would drop (${extra.map((key) => String(key)).join(', ')}): only its payload bytes are saved`,
+      `the userdata at ${pathText(path)} carries state a save would drop (${extra.map((key) => String(key)).join(', ')}): only its payload bytes are saved`,
     );
   if (data.payload !== undefined && !(data.payload instanceof Uint8Array))
-    throw new Error(`the userdata at ${path} has a payload that is not a Uint8Array`);
+    throw new Error(`the userdata at ${pathText(path)} has a payload that is not a Uint8Array`);
   const at = lua.lua_absindex(L, index);
   const userValue = lua.lua_getuservalue(L, at);
   lua.lua_pop(L, 1);
-  if (userValue !== lua.LUA_TNIL) throw new Error(`the userdata at ${path} has a user value, which is not saved`);
+  if (userValue !== lua.LUA_TNIL)
+    throw new Error(`the userdata at ${pathText(path)} has a user value, which is not saved`);
 }
 
 /** Key classes in the canonical pair order: numbers, strings, booleans, objects. */
