@@ -202,22 +202,26 @@ function unknownDataType(): Uint8Array {
   });
 }
 
-/** A superclass chain `n` long, each class's members a table whose `parent` is its superclass's. */
+/**
+ * A superclass chain `n` long under an Instance. The base class's members and the top class's are Lua
+ * tables (`{depth = 1}`, `{depth = n, base = <the base's members>}`); the classes between have none, so
+ * a million links stay within a test process's memory.
+ */
 function classChain(L: object, n: number): ScriptInstance {
-  run(L, `members = {}; for i = 1, ${n} do members[i] = {depth = i, parent = members[i - 1]} end`);
-  pushGlobal(L, 'members');
-  let cls: ScriptClass | null = null;
-  for (let i = 1; i <= n; i++) {
-    lua.lua_rawgeti(L, -1, i);
-    cls = new ScriptClass(`c${i}`, cls, { ref: luaRef(L, -1) });
+  run(L, `base = {depth = 1}; top = {depth = ${n}, base = base}`);
+  const members = (name: string): { ref: LuaRef } => {
+    pushGlobal(L, name);
+    const ref = luaRef(L, -1);
     lua.lua_pop(L, 1);
-  }
-  lua.lua_pop(L, 1);
-  return new ScriptInstance(cls as ScriptClass, null, Uint8Array.of(1));
+    return { ref };
+  };
+  let cls = new ScriptClass('c1', null, members('base'));
+  for (let i = 2; i <= n; i++) cls = new ScriptClass(`c${i}`, cls, i === n ? members('top') : null);
+  return new ScriptInstance(cls, null, Uint8Array.of(1));
 }
 
 describe('item 6: restore chains of any depth', () => {
-  test(`a ${CHAIN.toLocaleString('en')}-deep superclass chain under an Instance loads into Lua; Lua walks it`, () => {
+  test(`a ${CHAIN.toLocaleString('en')}-deep superclass chain under an Instance loads into Lua; Lua checks both ends`, () => {
     const L = newState();
     const instance = classChain(L, CHAIN);
     const saved = saveGame(L, [instance], { crc: false });
@@ -227,14 +231,18 @@ describe('item 6: restore chains of any depth', () => {
     if (E.isLeft(loaded)) throw loaded.left;
     const root = loaded.right.roots[0] as ScriptInstance;
     let depth = 0;
-    for (let c: ScriptClass | null = root.cls; c !== null; c = c.superclass) depth++;
+    let base = root.cls;
+    for (let c: ScriptClass | null = root.cls; c !== null; c = c.superclass) {
+      if (c.name !== `c${CHAIN - depth}`) throw new Error(`class ${depth} from the top is ${c.name}`);
+      base = c;
+      depth++;
+    }
     expect(depth).toBe(CHAIN);
     (root.cls.members as { ref: LuaRef }).ref.push();
     setGlobal(L2, 'top');
-    run(
-      L2,
-      `local t, n = top, ${CHAIN}; while t.parent do assert(t.depth == n); t = t.parent; n = n - 1 end; assert(n == 1 and t.depth == 1)`,
-    );
+    (base.members as { ref: LuaRef }).ref.push();
+    setGlobal(L2, 'base');
+    run(L2, `assert(top.depth == ${CHAIN} and base.depth == 1 and top.base == base)`);
   }, 600_000);
 
   // (The million-deep chain through adataRestorer alone is container.test.ts's.)
