@@ -76,7 +76,11 @@ export interface GraphRestorer<O> {
   restore: RestoreCallback<O>;
   /** The application's object for an external name (undefined: unknown, an error). */
   external?(name: string): O | undefined;
-  /** Nesting limit for `restoreFirst` from plain callbacks (default 10,000). */
+  /**
+   * Nesting limit for `restoreFirst` from plain callbacks (default 10,000). The engine's call stack
+   * may end them sooner (about 1,700 deep under Jest's defaults); either way the read fails with a
+   * `too-deep` DecodeError telling you to write the callback as a generator, which has no limit.
+   */
   readonly maxRestoreDepth?: number;
 }
 
@@ -94,6 +98,7 @@ class Context<O extends object> implements RestoreContext<O> {
   readonly referenceCount: number;
   readonly segmentCount: number;
   private nextRef: number;
+  private readonly refFirst: number;
   private readonly refEnd: number;
   private nextSegment: number;
   private readonly firstSegment: number;
@@ -108,7 +113,7 @@ class Context<O extends object> implements RestoreContext<O> {
     // `number` is an object of the run, whose columns checkShape has checked.
     this.kind = image.kinds[image.kindOf[i]!]!;
     this.size = image.sizes[i]!;
-    this.nextRef = image.refStart[i]!;
+    this.refFirst = this.nextRef = image.refStart[i]!;
     this.refEnd = image.refStart[i + 1]!;
     this.firstSegment = this.nextSegment = image.segStart[i]!;
     this.segmentEnd = image.segStart[i + 1]!;
@@ -135,9 +140,10 @@ class Context<O extends object> implements RestoreContext<O> {
       // k < refEnd, and every reference was resolved (so is in range) before any restore ran.
       const ref = this.run.image.refs[k]!;
       const found = ref > 0 ? this.run.image.kinds[this.run.image.kindOf[ref - 1]!] : ref < 0 ? 'external' : undefined;
+      // Numbered within this object (1 = its first reference), not over the whole image.
       if (found !== undefined && found !== kind)
         throw this.fail(
-          `reference ${this.nextRef} is to object ${ref} of kind ${JSON.stringify(found)}, expected ${JSON.stringify(kind)}`,
+          `object ${this.number}'s reference ${k - this.refFirst + 1} of ${this.referenceCount} is to ${ref > 0 ? `object ${ref}` : `external ${-ref}`} of kind ${JSON.stringify(found)}, expected ${JSON.stringify(kind)}`,
         );
     }
     return this.run.resolved[k] as O | null;
@@ -188,26 +194,30 @@ class GraphRun<O extends object> {
   private readonly state: Uint8Array;
   private readonly maxDepth: number;
   private plainDepth = 0;
-  /** The object being allocated or restored, for error messages. */
-  active = 0;
+  /** The object being allocated or restored, for error messages (set before anything can throw). */
+  readonly active: { number: number; phase: 'allocating' | 'restoring' };
 
   constructor(
     readonly image: GraphImage,
     private readonly restorer: GraphRestorer<O>,
+    active: { number: number; phase: 'allocating' | 'restoring' },
   ) {
+    this.active = active;
     const count = image.kindOf.length;
     this.checkShape(count);
     this.objects = new Array<O>(count);
     // Phase 1: allocate.
+    active.phase = 'allocating';
     for (let i = 0; i < count; i++) {
-      this.active = i + 1;
+      this.active.number = i + 1;
       const kind = image.kinds[image.kindOf[i]!]!; // checked by checkShape
       const object = restorer.allocate(kind, image.sizes[i]!, i + 1);
       if (object === undefined || object === null)
         throw this.fail(i + 1, `no object can be allocated for kind ${JSON.stringify(kind)}`);
       this.objects[i] = object;
     }
-    this.active = 0;
+    this.active.number = 0;
+    this.active.phase = 'restoring';
     for (const name of image.externals) {
       const object = restorer.external?.(name);
       if (object === undefined)
@@ -289,9 +299,10 @@ class GraphRun<O extends object> {
       throw this.fail(
         asker,
         `restoreFirst nested deeper than ${this.maxDepth}; write the restore callback as a generator`,
+        'too-deep',
       );
     this.run(found.number);
-    this.active = asker;
+    this.active.number = asker;
     this.plainDepth--;
     return 'restored';
   }
@@ -301,7 +312,7 @@ class GraphRun<O extends object> {
     const stack: Frame<O>[] = [{ number: start, status: 'restored' }];
     while (stack.length > 0) {
       const frame = stack[stack.length - 1]!;
-      this.active = frame.number;
+      this.active.number = frame.number;
       if (frame.iterator === undefined) {
         if (this.state[frame.number] !== NEW) {
           stack.pop();
@@ -343,15 +354,16 @@ export function readGraph<O extends object>(
   image: GraphImage,
   restorer: GraphRestorer<O>,
 ): E.Either<DecodeError, RestoredGraph<O>> {
-  let run: GraphRun<O> | undefined;
+  // Outlives a constructor that throws, so an allocation failure keeps its object's path.
+  const activity: { number: number; phase: 'allocating' | 'restoring' } = { number: 0, phase: 'allocating' };
   try {
-    run = new GraphRun(image, restorer);
-    const roots = image.roots.map((ref) => (run as GraphRun<O>).resolve(ref, 0));
+    const run = new GraphRun(image, restorer, activity);
+    const roots = image.roots.map((ref) => run.resolve(ref, 0));
     run.restoreAll();
     return E.right({ roots, objects: run.objects });
   } catch (error) {
     if (error instanceof DecodeError) return E.left(error);
-    const active = run?.active ?? 0;
+    const active = activity.number;
     const path = active === 0 ? [] : ['objects', active];
     if (error instanceof RangeError && /call stack/i.test(error.message)) {
       return E.left(
@@ -364,7 +376,11 @@ export function readGraph<O extends object>(
       );
     }
     return E.left(
-      new DecodeError(path, 0, `restoring object ${active}: ${error instanceof Error ? error.message : String(error)}`),
+      new DecodeError(
+        path,
+        0,
+        `${active === 0 ? 'reading the graph' : `${activity.phase} object ${active}`}: ${error instanceof Error ? error.message : String(error)}`,
+      ),
     );
   }
 }

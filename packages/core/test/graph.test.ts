@@ -386,8 +386,30 @@ describe('bad graphs', () => {
       restore: (_node: Node, ctx: RestoreContext<Node>) => void ctx.readReference('table'),
     });
     expect(error.toString()).toBe(
-      'at objects[1] (offset 0): reference 1 is to object 2 of kind "node", expected "table"',
+      'at objects[1] (offset 0): object 1\'s reference 1 of 1 is to object 2 of kind "node", expected "table"',
     );
+    // Object 2's own first reference, not the second reference of the image.
+    const second = failure(good, {
+      ...nodeRestorer,
+      restore: (_node: Node, ctx: RestoreContext<Node>) => {
+        if (ctx.number === 2) ctx.readReference('table');
+        else ctx.readReference();
+      },
+    });
+    expect(second.toString()).toBe(
+      'at objects[2] (offset 0): object 2\'s reference 1 of 1 is to object 1 of kind "node", expected "table"',
+    );
+  });
+
+  test('an error thrown while allocating keeps the path of the object being allocated', () => {
+    const error = failure(good, {
+      ...nodeRestorer,
+      allocate: (_kind, _size, n) => {
+        if (n === 2) throw new RangeError('no room');
+        return { id: 0, refs: [] };
+      },
+    });
+    expect(error.toString()).toBe('at objects[2] (offset 0): allocating object 2: no room');
   });
 
   test('malformed columns are refused before anything is indexed', () => {

@@ -49,11 +49,14 @@ export class List {
   }
 }
 
-/** A script class: name, superclass, member table. */
-export class ZClass {
+/**
+ * A script class (the seed's Class structure): name, superclass, member table. Named so it collides
+ * with nothing (`@savekit/core/schema` has an `Instance`); `ZClass` is its former name.
+ */
+export class ScriptClass {
   constructor(
     public name: string,
-    public superclass: ZClass | null = null,
+    public superclass: ScriptClass | null = null,
     /** A reference to its members (a Lua table), or null. */
     public members: ZValue = null,
     /** Bind by name on load: an application class of this name is used instead of a new one. */
@@ -61,17 +64,39 @@ export class ZClass {
   ) {}
 }
 
-/** An instance of a {@link ZClass}: its fields (a Lua table) and opaque native state. */
-export class Instance {
+/**
+ * An instance of a {@link ScriptClass} (the seed's Instance structure): its fields (a Lua table) and
+ * opaque native state. `Instance` is its former name, which `@savekit/core/schema`'s `Instance` (a
+ * decoded struct) also has.
+ */
+export class ScriptInstance {
   constructor(
-    public cls: ZClass,
+    public cls: ScriptClass,
     public fields: ZValue = null,
     public native: Uint8Array = new Uint8Array(0),
   ) {}
 }
 
+/**
+ * The former name of {@link ScriptClass}.
+ *
+ * @deprecated Use `ScriptClass`.
+ */
+export const ZClass = ScriptClass;
+/** @deprecated Use `ScriptClass`. */
+export type ZClass = ScriptClass;
+
+/**
+ * The former name of {@link ScriptInstance}.
+ *
+ * @deprecated Use `ScriptInstance` (`Instance` is also `@savekit/core/schema`'s decoded struct).
+ */
+export const Instance = ScriptInstance;
+/** @deprecated Use `ScriptInstance`. */
+export type Instance = ScriptInstance;
+
 /** Any of the C structures. */
-export type AData = Vector | Range | List | ZClass | Instance;
+export type AData = Vector | Range | List | ScriptClass | ScriptInstance;
 
 /** Whether a value is one of the C structures. */
 export function isAData(value: unknown): value is AData {
@@ -153,21 +178,55 @@ export function allocateAData(dataType: number): AData {
   }
 }
 
-/** Hooks a restore needs: what a value's reference becomes, and restoring a referenced object first. */
+/** Hooks a restore needs: what a value's reference becomes, and charging work. */
 export interface ADataRestoreHooks {
   /** A decoded value as the structure keeps it (a Lua value's handle, say). */
   readonly value: (v: ZValue) => ZValue;
-  /** Restores `target` first; returns whether it is still being restored (a cycle). */
-  readonly restoreFirst: (target: object) => 'restored' | 'in-progress' | 'null' | 'external';
   /** Charges `units` of the decode's work budget (each List item, Vector element); throws past it. */
   readonly work?: (units: number) => void;
 }
 
 /**
- * Fills a structure from its segment 0 (read with references already resolved by `reader`, in the
- * file's byte order). The tag is ADATA_TAG (`DATA`), or v1's `ADAT`.
+ * What a structure needs restored before it is complete (`restore_first`): restore `target` first,
+ * then call `settle` with the status the restore reported. Everything else is already stored in the
+ * structure, as the seed advises, so whoever meets it in a cycle finds it usable.
  */
-export function restoreAData(value: AData, reader: SegmentReader, hooks: ADataRestoreHooks): void {
+export interface ADataDependency {
+  /** The object to restore first (a superclass, an Instance's class). */
+  readonly target: object;
+  /** Finishes the structure once `target` was restored: a superclass cycle is a SegmentError here. */
+  settle(status: 'restored' | 'in-progress' | 'null' | 'external'): void;
+}
+
+/** Nothing to check once the target is restored (an Instance's class: any status will do). */
+const settled = (): void => {};
+
+/**
+ * A class's wait for its superclass, made outside `restoreAData` so that what waits — a million of
+ * them, in a million-deep chain — holds only these three values, not the segment's reader.
+ */
+function superclassFirst(target: object, name: string, superAt: number): ADataDependency {
+  return {
+    target,
+    settle(status) {
+      if (status === 'in-progress') throw new SegmentError(`class ${name}'s superclass chain is a cycle`, superAt);
+    },
+  };
+}
+
+/**
+ * Fills a structure from its segment 0 (read with references already resolved by `reader`, in the
+ * file's byte order; the tag is ADATA_TAG (`DATA`), or v1's `ADAT`) and returns what it needs restored
+ * first, if anything. The caller restores that — from a generator
+ * restore callback, `settle(yield target)` — so a chain of any depth (a superclass chain) is
+ * restored from the core's work list, not by recursion, and holds only this small record per link.
+ */
+export function restoreAData(
+  value: AData,
+  reader: SegmentReader,
+  hooks: ADataRestoreHooks,
+): ADataDependency | undefined {
+  let dependency: ADataDependency | undefined;
   const tag = reader.u32();
   if (tag !== ADATA_TAG && tag !== V1_ADATA_TAG)
     throw new SegmentError(`segment 0 starts with 0x${tag.toString(16)}, not ADATA_TAG`, 0, 'unknown-tag');
@@ -198,9 +257,8 @@ export function restoreAData(value: AData, reader: SegmentReader, hooks: ADataRe
       if (typeof superclass !== 'object' || !('ref' in superclass) || !(superclass.ref instanceof ZClass))
         throw new SegmentError('a superclass must be a Class', superAt);
       // The superclass is needed whole (its members decide this class's); a cycle is an error.
-      if (hooks.restoreFirst(superclass.ref) === 'in-progress')
-        throw new SegmentError(`class ${value.name}'s superclass chain is a cycle`, superAt);
       value.superclass = superclass.ref;
+      dependency = superclassFirst(superclass.ref, value.name, superAt);
     } else value.superclass = null;
     value.members = hooks.value(reader.value());
     value.bindByName = (reader.u32() & 1) !== 0;
@@ -209,9 +267,9 @@ export function restoreAData(value: AData, reader: SegmentReader, hooks: ADataRe
     const cls = reader.value();
     if (cls === null || typeof cls !== 'object' || !('ref' in cls) || !(cls.ref instanceof ZClass))
       throw new SegmentError('an Instance needs a Class', clsAt);
-    // read_reference_restoring_first: the class decides how the fields are read. A class that holds
-    // its own instances is fine — restoring it needs only pointers.
-    hooks.restoreFirst(cls.ref);
+    // read_reference_restoring_first: the class must be whole before the instance is. A class that
+    // holds its own instances is fine — restoring it needs only pointers.
+    dependency = { target: cls.ref, settle: settled };
     value.cls = cls.ref;
     value.fields = hooks.value(reader.value());
     const n = reader.count(1);
@@ -219,4 +277,5 @@ export function restoreAData(value: AData, reader: SegmentReader, hooks: ADataRe
   }
   if (!reader.atEnd)
     throw new SegmentError(`${reader.bytes.length - reader.pos} bytes left after the payload`, reader.pos);
+  return dependency;
 }

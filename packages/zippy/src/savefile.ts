@@ -17,8 +17,9 @@ import {
   type GraphSaver,
   type RestoreContext,
   type RestoredGraph,
+  type RestoreGenerator,
 } from '@savekit/core/graph';
-import { allocateAData, isAData, restoreAData, writeAData, type AData } from './adata.js';
+import { allocateAData, isAData, restoreAData, writeAData, type AData, type ADataDependency } from './adata.js';
 import { fromGraphImage, toGraphImage, zippyFile, type ZippyFile } from './container.js';
 import { ContainerVersion, KIND } from './tags.js';
 import { PrecisionError, SegmentError, type SegmentFormat, SegmentReader } from './values.js';
@@ -78,20 +79,49 @@ export function saveFailure(n: number, error: unknown): unknown {
 }
 
 /**
- * The file's objects restored through `restorer` (given the decoded file, to peek at segments while
- * allocating, and the decode's budget, to charge what restoring costs). One budget covers the whole
- * load: the container's decode and the restore share it (`options.budget`, else a fresh one from
- * `options.maxWork` / `maxTotalOutput` and the defaults).
+ * A restorer for {@link readSavefile}: the core's `GraphRestorer` — the shape `readGraph` takes — and,
+ * when it needs the decoded file (to peek at a segment while allocating) or the load's budget (to
+ * charge what restoring costs), a `forFile` that readSavefile calls once per load, restoring through
+ * the restorer it returns.
+ */
+export interface SavefileRestorer<O> extends GraphRestorer<O> {
+  /** The restorer for one load of `file`, charging `budget`. */
+  forFile?(file: ZippyFile, budget: DecodeBudget): GraphRestorer<O>;
+}
+
+/**
+ * The file's objects restored through `restorer` (bound to the decoded file by its `forFile`, if it
+ * has one). One budget covers the whole load: the container's decode and the restore share it
+ * (`options.budget`, else a fresh one from `options.maxWork` / `maxTotalOutput` and the defaults).
+ */
+export function readSavefile<O extends object>(
+  bytes: Uint8Array,
+  restorer: SavefileRestorer<O>,
+  options?: DecodeOptions,
+): E.Either<DecodeError, RestoredGraph<O> & { file: ZippyFile }>;
+/**
+ * The earlier shape: a factory given the decoded file and the budget.
+ *
+ * @deprecated Pass a {@link SavefileRestorer} (a `GraphRestorer`, with `forFile` if it needs the file).
  */
 export function readSavefile<O extends object>(
   bytes: Uint8Array,
   restorer: (file: ZippyFile, budget: DecodeBudget) => GraphRestorer<O>,
   options?: DecodeOptions,
+): E.Either<DecodeError, RestoredGraph<O> & { file: ZippyFile }>;
+export function readSavefile<O extends object>(
+  bytes: Uint8Array,
+  restorer: SavefileRestorer<O> | ((file: ZippyFile, budget: DecodeBudget) => GraphRestorer<O>),
+  options?: DecodeOptions,
 ): E.Either<DecodeError, RestoredGraph<O> & { file: ZippyFile }> {
   const budget = DecodeBudget.of(options, bytes.length);
   const file = decode(zippyFile, bytes, { ...options, budget });
   if (E.isLeft(file)) return file;
-  const graph = readGraph(toGraphImage(file.right.value), restorer(file.right.value, budget));
+  const bound =
+    typeof restorer === 'function'
+      ? restorer(file.right.value, budget)
+      : (restorer.forFile?.(file.right.value, budget) ?? restorer);
+  const graph = readGraph(toGraphImage(file.right.value), bound);
   return E.isLeft(graph) ? E.left(documentError(graph.left)) : E.right({ ...graph.right, file: file.right.value });
 }
 
@@ -168,8 +198,11 @@ export function segmentReaderOf(ctx: RestoreContext<unknown>, format: SegmentFor
 }
 
 /**
- * How deep `restoreFirst` calls may nest (a superclass chain): each level is a few JavaScript frames
- * (callback, structure, hooks), so the core's default would meet the engine's stack limit first.
+ * The nesting limit the shipped restorers once set for `restoreFirst` from plain callbacks. They now
+ * restore as generators (a superclass chain of any depth loads); the core's limit for plain
+ * callbacks, `GraphRestorer.maxRestoreDepth`, is 10,000 by default.
+ *
+ * @deprecated The shipped restorers no longer nest; kept for code that set it on its own restorers.
  */
 export const RESTORE_DEPTH = 500;
 
@@ -196,38 +229,64 @@ export function adataSaver(format: SegmentFormat = {}): GraphSaver<AData> {
 }
 
 /**
- * Restores C structures saved with {@link adataSaver}. With the decode's `budget` (as
- * {@link readSavefile} passes it), each object, reference, List item and Vector element costs a unit
- * of work.
+ * Restores C structures saved with {@link adataSaver}: pass it to {@link readSavefile}, or bind it
+ * yourself with `adataRestorer.forFile(file)` for the core's `readGraph`. Its restore callback is a
+ * generator, so superclass chains of any depth restore without recursion. With the decode's
+ * `budget` (as readSavefile passes it), each object, reference, List item and Vector element costs
+ * a unit of work.
  */
-export function adataRestorer(file: ZippyFile, budget?: DecodeBudget): GraphRestorer<AData> {
-  const work = (units: number, n: number) => restoreWork(budget, units, n);
-  return {
-    maxRestoreDepth: RESTORE_DEPTH,
-    allocate(kind, _size, n) {
-      if (kind !== structureKind(file))
-        throw new DecodeError(
-          ['objects', n],
-          0,
-          `object ${n} is ${JSON.stringify(kind)}, not a C structure (${JSON.stringify(structureKind(file))})`,
-          'unknown-tag',
-        );
-      return allocateAData(dataTypeAt(file, n));
-    },
-    restore(object, ctx) {
-      work(1 + ctx.referenceCount, ctx.number);
-      const reader = segmentReaderOf(ctx, file);
-      try {
-        restoreAData(object, reader, {
-          value: (v) => v,
-          restoreFirst: (t) => ctx.restoreFirst(t as AData),
-          work: (units) => work(units, ctx.number),
-        });
-      } catch (error) {
-        throw segmentFailure(ctx, error);
-      }
-    },
-  };
+export const adataRestorer: SavefileRestorer<AData> & {
+  forFile(file: ZippyFile, budget?: DecodeBudget): GraphRestorer<AData>;
+} = {
+  allocate(_kind, _size, n) {
+    // The DataType lies in the file's segments: only a restorer bound to a file can allocate.
+    throw new Error(`object ${n}: adataRestorer reads the DataType from the file; use adataRestorer.forFile(file)`);
+  },
+  restore() {
+    throw new Error('adataRestorer is bound to a file with forFile(file) before it restores');
+  },
+  forFile(file, budget) {
+    const work = (units: number, n: number) => restoreWork(budget, units, n);
+    return {
+      allocate(kind, _size, n) {
+        if (kind !== structureKind(file))
+          throw new DecodeError(
+            ['objects', n],
+            0,
+            `object ${n} is ${JSON.stringify(kind)}, not a C structure (${JSON.stringify(structureKind(file))})`,
+            'unknown-tag',
+          );
+        return allocateAData(dataTypeAt(file, n));
+      },
+      restore(object, ctx) {
+        work(1 + ctx.referenceCount, ctx.number);
+        const reader = segmentReaderOf(ctx, file);
+        try {
+          const dependency = restoreAData(object, reader, {
+            value: (v) => v,
+            work: (units) => work(units, ctx.number),
+          });
+          return dependency === undefined ? undefined : (restoreAfter(dependency, ctx) as RestoreGenerator<AData>);
+        } catch (error) {
+          throw segmentFailure(ctx, error);
+        }
+      },
+    };
+  },
+};
+
+/**
+ * The generator a restore callback returns for a structure that needs `dependency.target` first: the
+ * core restores the target from its work list (no recursion, however long the chain), then the
+ * structure settles. It holds only the dependency and the context while it waits.
+ */
+export function* restoreAfter(dependency: ADataDependency, ctx: RestoreContext<unknown>): RestoreGenerator<object> {
+  const status = yield dependency.target;
+  try {
+    dependency.settle(status);
+  } catch (error) {
+    throw segmentFailure(ctx, error);
+  }
 }
 
 /** Whether a value is a C structure (re-exported for savers that mix them with other objects). */

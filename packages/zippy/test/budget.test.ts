@@ -319,7 +319,7 @@ describe('the budget suite: each attack in a child process, 2 s and 256 MB (scal
         { name: 'a table of 100,000 + 100,000 entries (2 MB)', input: () => wideTable(100_000), expect: 'ok' },
         { name: 'tables nested 40,000 deep (2 MB)', input: () => deepTables(40_000), expect: 'ok' },
         workAttack('a wide table over maxWork', () => wideTable(100_000), 50_000),
-        { name: 'a superclass chain 35,000 long (2 MB)', input: () => classChain(35_000), expect: 'error' },
+        { name: 'a superclass chain 35,000 long (2 MB)', input: () => classChain(35_000), expect: 'ok' },
       ],
     });
     console.log(budgetTable(report));

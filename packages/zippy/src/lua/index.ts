@@ -15,14 +15,15 @@ import fengari from 'fengari';
 import * as E from 'fp-ts/lib/Either.js';
 import { DecodeError, EncodeError, type DecodeOptions } from '@savekit/core';
 import type { DecodeBudget } from '@savekit/core/kit';
-import type { GraphRestorer, GraphSaver, ObjectSink, RestoreContext } from '@savekit/core/graph';
+import type { GraphSaver, ObjectSink, RestoreContext, RestoreGenerator } from '@savekit/core/graph';
 import { allocateAData, isAData, restoreAData, writeAData, type AData } from '../adata.js';
 import type { ZippyFile } from '../container.js';
 import {
   dataTypeAt,
   readSavefile,
-  RESTORE_DEPTH,
+  restoreAfter,
   saveFailure,
+  type SavefileRestorer,
   segmentFailure,
   segmentReaderOf,
   structureKind,
@@ -88,6 +89,17 @@ function externalNamed(externals: Externals, name: string): ((L: LuaState) => vo
         ? (externals as Readonly<Record<string, (L: LuaState) => void>>)[name]
         : undefined;
   return typeof push === 'function' ? push : undefined;
+}
+
+/** Runs an external's pusher, which must push exactly one value (else the stack is put back and it is an error). */
+function pushExternal(L: LuaState, name: string, push: (L: LuaState) => void): void {
+  const before = lua.lua_gettop(L);
+  push(L);
+  const pushed = lua.lua_gettop(L) - before;
+  if (pushed !== 1) {
+    if (pushed > 0) lua.lua_settop(L, before);
+    throw new Error(`the external ${JSON.stringify(name)} pushed ${pushed} values, not one`);
+  }
 }
 
 /** Every (name, pusher) the application supplies. */
@@ -196,7 +208,25 @@ type LuaKind = 'table' | 'userdata' | 'function';
 interface Known {
   readonly kind: LuaKind;
   readonly ref: number;
-  readonly path: string;
+  readonly path: SavePath;
+}
+
+/**
+ * Where a value was met while saving, for error messages: a root's name, or a step from a table met
+ * before. Built as links, not strings — a million-link chain would otherwise build a million ever
+ * longer paths (and decode every key) that only an error ever reads.
+ */
+type SavePath = string | { readonly from: Known; readonly step: ZValue | '[key]' | '<metatable>' };
+
+/** A save path as text, e.g. `roots[0].next.next` (iteratively: a path may be a million steps long). */
+function pathText(path: SavePath): string {
+  const steps: string[] = [];
+  let at = path;
+  while (typeof at !== 'string') {
+    steps.push(typeof at.step === 'string' ? at.step : keyText(at.step));
+    at = at.from.path;
+  }
+  return at + steps.reverse().join('');
 }
 
 const keyText = (k: ZValue): string =>
@@ -269,7 +299,7 @@ class LuaSaver implements GraphSaver<object> {
     this.writer = new SegmentWriter(format);
     this.keeper = new Keeper(L);
     for (const [name, push] of externalEntries(externals)) {
-      push(L);
+      pushExternal(L, name, push);
       const p = lua.lua_topointer(L, -1);
       if (p !== null) this.externalNames.set(p, name);
       else lua.lua_pop(L, 1);
@@ -278,7 +308,7 @@ class LuaSaver implements GraphSaver<object> {
   }
 
   /** The graph object for the value at `index`, met at `path` (null for non-objects; errors for what cannot be saved). */
-  objectAt(index: number, path: string): object {
+  objectAt(index: number, path: SavePath): object {
     const L = this.L;
     const type = lua.lua_type(L, index);
     const p = lua.lua_topointer(L, index);
@@ -286,15 +316,17 @@ class LuaSaver implements GraphSaver<object> {
     if (type === lua.LUA_TLIGHTUSERDATA) {
       const v = lua.lua_touserdata(L, index);
       if (isAData(v) || this.structures?.owns(v) === true) return v;
-      throw new Error(`the light userdata at ${path} is not a C structure this package saves`);
+      throw new Error(`the light userdata at ${pathText(path)} is not a C structure this package saves`);
     }
     if (type === lua.LUA_TFUNCTION) {
-      if (!this.known.has(p)) throw new Error(`the function at ${path} cannot be saved: register it as an external`);
+      if (!this.known.has(p))
+        throw new Error(`the function at ${pathText(path)} cannot be saved: register it as an external`);
     }
-    if (type === lua.LUA_TTHREAD) throw new Error(`the coroutine at ${path} cannot be saved`);
+    if (type === lua.LUA_TTHREAD) throw new Error(`the coroutine at ${pathText(path)} cannot be saved`);
     let known = this.known.get(p);
     if (known === undefined) {
       const kind: LuaKind = type === lua.LUA_TTABLE ? 'table' : type === lua.LUA_TUSERDATA ? 'userdata' : 'function';
+      if (kind === 'userdata') checkUserdata(L, index, path);
       known = { kind, ref: this.keeper.keep(index), path };
       this.known.set(p, known);
     }
@@ -302,7 +334,7 @@ class LuaSaver implements GraphSaver<object> {
   }
 
   /** The value at `index` as a segment value. */
-  valueAt(index: number, path: string): ZValue {
+  valueAt(index: number, path: SavePath): ZValue {
     const L = this.L;
     switch (lua.lua_type(L, index)) {
       case lua.LUA_TNIL:
@@ -314,7 +346,8 @@ class LuaSaver implements GraphSaver<object> {
           ? new LuaInteger(BigInt(lua.lua_tointeger(L, index)))
           : lua.lua_tonumber(L, index);
       case lua.LUA_TSTRING:
-        return Uint8Array.from(lua.lua_tolstring(L, index));
+        // Lua's own bytes, not a copy: they are only read (written into a segment, compared as keys).
+        return lua.lua_tolstring(L, index);
       default:
         return { ref: this.objectAt(index, path) };
     }
@@ -339,7 +372,7 @@ class LuaSaver implements GraphSaver<object> {
     const known = this.known.get(object);
     if (known === undefined) throw new Error('an object this saver did not meet');
     if (known.kind === 'table' || known.kind === 'userdata') return KIND.lua;
-    throw new Error(`the function at ${known.path} cannot be saved: register it as an external`);
+    throw new Error(`the function at ${pathText(known.path)} cannot be saved: register it as an external`);
   }
 
   /**
@@ -407,7 +440,7 @@ class LuaSaver implements GraphSaver<object> {
     if (known.kind === 'userdata') {
       w.u32(LUA_TAG);
       w.u32(LuaType.userdata);
-      w.value(lua.lua_getmetatable(L, at) ? this.popValue(`${known.path}<metatable>`) : null);
+      w.value(lua.lua_getmetatable(L, at) ? this.popValue({ from: known, step: '<metatable>' }) : null);
       const data = lua.lua_touserdata(L, at) as { payload?: unknown };
       const payload = data.payload instanceof Uint8Array ? data.payload : new Uint8Array(0);
       this.payloadLength = payload.length;
@@ -418,8 +451,8 @@ class LuaSaver implements GraphSaver<object> {
       const entries: Array<[ZValue, ZValue]> = [];
       lua.lua_pushnil(L);
       while (lua.lua_next(L, at) !== 0) {
-        const key = this.valueAt(-2, `${known.path}[key]`);
-        const value = this.valueAt(-1, `${known.path}${keyText(key)}`);
+        const key = this.valueAt(-2, { from: known, step: '[key]' });
+        const value = this.valueAt(-1, { from: known, step: key });
         entries.push([key, value]);
         lua.lua_pop(L, 1);
       }
@@ -438,7 +471,7 @@ class LuaSaver implements GraphSaver<object> {
         w.value(k);
         w.value(v);
       }
-      w.value(lua.lua_getmetatable(L, at) ? this.popValue(`${known.path}<metatable>`) : null);
+      w.value(lua.lua_getmetatable(L, at) ? this.popValue({ from: known, step: '<metatable>' }) : null);
     }
     lua.lua_settop(L, at - 1);
     for (const r of w.references) sink.writeReference(r);
@@ -465,7 +498,7 @@ class LuaSaver implements GraphSaver<object> {
     sink.writeData(out.data.written());
   }
 
-  private popValue(path: string): ZValue {
+  private popValue(path: SavePath): ZValue {
     const v = this.valueAt(-1, path);
     lua.lua_pop(this.L, 1);
     return v;
@@ -475,6 +508,27 @@ class LuaSaver implements GraphSaver<object> {
   release(): void {
     this.keeper.drop();
   }
+}
+
+/**
+ * A userdata saves its `payload` bytes (and its metatable) and nothing else, so anything more it
+ * carries is refused rather than dropped: other JavaScript properties on its block, a payload that is
+ * not a Uint8Array, a user value (`lua_setuservalue`).
+ */
+function checkUserdata(L: LuaState, index: number, path: SavePath): void {
+  const data = lua.lua_touserdata(L, index) as Record<PropertyKey, unknown>;
+  const extra = Reflect.ownKeys(data).filter((key) => key !== 'payload');
+  if (extra.length > 0)
+    throw new Error(
+      `the userdata at ${pathText(path)} carries state a save would drop (${extra.map((key) => String(key)).join(', ')}): only its payload bytes are saved`,
+    );
+  if (data.payload !== undefined && !(data.payload instanceof Uint8Array))
+    throw new Error(`the userdata at ${pathText(path)} has a payload that is not a Uint8Array`);
+  const at = lua.lua_absindex(L, index);
+  const userValue = lua.lua_getuservalue(L, at);
+  lua.lua_pop(L, 1);
+  if (userValue !== lua.LUA_TNIL)
+    throw new Error(`the userdata at ${pathText(path)} has a user value, which is not saved`);
 }
 
 /** Key classes in the canonical pair order: numbers, strings, booleans, objects. */
@@ -510,6 +564,16 @@ function compareKeys(a: ZValue, b: ZValue): number {
  * ```
  */
 export function saveLua(L: LuaState, count: number, options: LuaSaveOptions = {}): E.Either<EncodeError, Uint8Array> {
+  const top = lua.lua_gettop(L);
+  if (!Number.isSafeInteger(count) || count < 0 || count > top)
+    return E.left(
+      new EncodeError(
+        [],
+        0,
+        `saveLua(L, ${count}): the stack holds ${top} value${top === 1 ? '' : 's'}; count must be a whole number from 0 to ${top}`,
+        'out-of-range',
+      ),
+    );
   return saveGame(
     L,
     Array.from({ length: count }, (_, i) => luaRef(L, -count + i)),
@@ -528,7 +592,17 @@ export function saveGame(
   options: LuaSaveOptions = {},
   releaseRoots = false,
 ): E.Either<EncodeError, Uint8Array> {
-  const saver = new LuaSaver(L, options.externals ?? {}, options, options.structures);
+  // Whatever happens below, the stack is put back as it was (the saver's keeper table and any value
+  // a failure left pushed are above this top).
+  const top = lua.lua_gettop(L);
+  let saver: LuaSaver;
+  try {
+    saver = new LuaSaver(L, options.externals ?? {}, options, options.structures);
+  } catch (error) {
+    lua.lua_settop(L, top);
+    if (releaseRoots) for (const r of roots) if (r instanceof LuaRef) r.release();
+    return E.left(new EncodeError([], 0, error instanceof Error ? error.message : String(error)));
+  }
   try {
     let objects: Array<object | null>;
     try {
@@ -546,7 +620,7 @@ export function saveGame(
     }
     return writeSavefile(objects, saver, options);
   } finally {
-    saver.release();
+    lua.lua_settop(L, top);
     if (releaseRoots) for (const r of roots) if (r instanceof LuaRef) r.release();
   }
 }
@@ -568,19 +642,34 @@ class Handle {
   }
 }
 
-class LuaRestorer implements GraphRestorer<object> {
-  readonly keeper: Keeper;
-  readonly maxRestoreDepth = RESTORE_DEPTH;
+class LuaRestorer implements SavefileRestorer<object> {
+  /** Made when the load binds this restorer to its file, so a file that does not decode pushes nothing. */
+  private keeper_: Keeper | undefined;
+  private file_: ZippyFile | undefined;
+  /** The load's budget: each object, reference and table entry restored costs a unit of work. */
+  private budget: DecodeBudget | undefined;
 
   constructor(
     private readonly L: LuaState,
-    private readonly file: ZippyFile,
     private readonly externals: Externals,
-    /** The load's budget: each object, reference and table entry restored costs a unit of work. */
-    private readonly budget?: DecodeBudget,
     private readonly structures?: LuaStructures<object>,
-  ) {
-    this.keeper = new Keeper(L);
+  ) {}
+
+  forFile(file: ZippyFile, budget: DecodeBudget): this {
+    this.file_ = file;
+    this.budget = budget;
+    this.keeper_ ??= new Keeper(this.L);
+    return this;
+  }
+
+  get keeper(): Keeper {
+    if (this.keeper_ === undefined) throw new Error('the Lua restorer is bound to a file before it allocates');
+    return this.keeper_;
+  }
+
+  private get file(): ZippyFile {
+    if (this.file_ === undefined) throw new Error('the Lua restorer is bound to a file before it allocates');
+    return this.file_;
   }
 
   /** Whether the file is container v1 (`DATA` userdata, `ADAT` structures, no Lua type in `LUA\0`). */
@@ -672,7 +761,7 @@ class LuaRestorer implements GraphRestorer<object> {
   external(name: string): object | undefined {
     const push = externalNamed(this.externals, name);
     if (push === undefined) return undefined;
-    push(this.L);
+    pushExternal(this.L, name, push);
     if (lua.lua_type(this.L, -1) === lua.LUA_TLIGHTUSERDATA) {
       const v = lua.lua_touserdata(this.L, -1);
       lua.lua_pop(this.L, 1);
@@ -697,7 +786,12 @@ class LuaRestorer implements GraphRestorer<object> {
     else lua.lua_pushlightuserdata(L, v.ref);
   }
 
-  restore(object: object, ctx: RestoreContext<object>): void {
+  /**
+   * Tables and userdata restore at once. A C structure that needs another restored first — a
+   * superclass, an Instance's class — returns a generator waiting for it, which the core runs from
+   * its work list: chains of any depth restore without recursion.
+   */
+  restore(object: object, ctx: RestoreContext<object>): RestoreGenerator<object> | undefined {
     const L = this.L;
     this.work(1 + ctx.referenceCount, ctx.number);
     if (this.structures !== undefined && !isAData(object) && !(object instanceof Handle)) {
@@ -707,15 +801,14 @@ class LuaRestorer implements GraphRestorer<object> {
     const reader = segmentReaderOf(ctx, this.file);
     try {
       if (isAData(object)) {
-        restoreAData(object as AData, reader, {
+        const dependency = restoreAData(object as AData, reader, {
           value: (v) =>
             v !== null && typeof v === 'object' && 'ref' in v && v.ref instanceof Handle
               ? { ref: new LuaRef(L, this.copyRef(v.ref)) }
               : v,
-          restoreFirst: (t) => ctx.restoreFirst(t),
           work: (units) => this.work(units, ctx.number),
         });
-        return;
+        return dependency === undefined ? undefined : restoreAfter(dependency, ctx);
       }
       const handle = object as Handle;
       this.keeper.push(handle.ref);
@@ -804,7 +897,8 @@ class LuaRestorer implements GraphRestorer<object> {
   }
 
   release(): void {
-    this.keeper.drop();
+    this.keeper_?.drop();
+    this.keeper_ = undefined;
   }
 }
 
@@ -823,26 +917,29 @@ export interface LoadedLua {
 
 /**
  * Restores a ZSAV file into `L` (a fresh state, typically): allocates every object, resolves every
- * reference, restores each — then pushes the roots onto the stack.
+ * reference, restores each — then pushes the roots onto the stack, and nothing else. On any failure
+ * the stack is left as it was.
  */
 export function loadLua(
   L: LuaState,
   bytes: Uint8Array,
   options: LuaLoadOptions = {},
 ): E.Either<DecodeError, LoadedLua> {
-  let restorer: LuaRestorer | undefined;
   const top = lua.lua_gettop(L);
-  const result = readSavefile(
-    bytes,
-    (file, budget) => (restorer = new LuaRestorer(L, file, options.externals ?? {}, budget, options.structures)),
-    options,
-  );
-  if (E.isLeft(result) && restorer === undefined) lua.lua_settop(L, top);
+  const r = new LuaRestorer(L, options.externals ?? {}, options.structures);
+  let result: ReturnType<typeof readSavefile<object>>;
+  try {
+    result = readSavefile<object>(bytes, r, options);
+  } catch (error) {
+    // Not a DecodeError (fengari itself failing, say): the stack is still put back.
+    lua.lua_settop(L, top);
+    throw error;
+  }
   if (E.isLeft(result)) {
-    restorer?.release();
+    // The restorer's keeper and anything a failed restore left pushed are above `top`.
+    lua.lua_settop(L, top);
     return result;
   }
-  const r = restorer as LuaRestorer;
   const roots = result.right.roots.map((root) => {
     if (root === null) {
       lua.lua_pushnil(L);
