@@ -610,6 +610,48 @@ function readRun(r: Reader, out: Record<string, unknown>, step: Extract<ReadStep
   r.pos = at + step.size;
 }
 
+/**
+ * A reader of one field of a run, at the position: the run's first field checks the bounds and
+ * spends the work of the whole run, its last moves past the run (as {@link readRun} does at once).
+ */
+function runMemberReader(
+  step: Extract<ReadStep, { kind: 'run' }>,
+  first: boolean,
+  last: boolean,
+  offset: number,
+  read: ReadAt,
+): ReadAt {
+  const size = step.size;
+  const work = step.work;
+  if (first && last) {
+    return (r) => {
+      const at = r.pos;
+      if (r.end - at < size) throw BAIL;
+      spend(r, work);
+      const value = read(r, at + offset);
+      r.pos = at + size;
+      return value;
+    };
+  }
+  if (first) {
+    return (r) => {
+      const at = r.pos;
+      if (r.end - at < size) throw BAIL;
+      spend(r, work);
+      return read(r, at + offset);
+    };
+  }
+  if (last) {
+    return (r) => {
+      const at = r.pos;
+      const value = read(r, at + offset);
+      r.pos = at + size;
+      return value;
+    };
+  }
+  return (r) => read(r, r.pos + offset);
+}
+
 function structRead(codec: AnyCodec, fields: ReadonlyArray<DefStructField>, plans: Plans): ReadPlan {
   const [names, specs] = fieldLists(fields);
   const count = names.length;
@@ -668,16 +710,31 @@ function structRead(codec: AnyCodec, fields: ReadonlyArray<DefStructField>, plan
     });
   }
   if (pure) {
+    // One reader per field, stored by an unrolled fill (as for a run): each field then has a store
+    // site and a call site of its own, where a loop over the steps made both megamorphic.
+    const fieldReaders: ReadAt[] = [];
+    for (const step of steps) {
+      if (step.kind === 'run') {
+        for (let k = 0; k < step.names.length; k++)
+          fieldReaders.push(
+            runMemberReader(step, k === 0, k === step.names.length - 1, step.offsets[k]!, step.readers[k]!),
+          );
+      } else if (step.kind === 'field') {
+        const read = step.plan.read;
+        fieldReaders.push((r) => {
+          spend(r, 1);
+          return read(r);
+        });
+      }
+    }
+    const fill = runFill(
+      names,
+      names.map(() => 0),
+      fieldReaders,
+    );
     return streamRead(true, (r) => {
       const out: Record<string, unknown> = { ...template };
-      for (const step of steps) {
-        if (step.kind === 'run') {
-          readRun(r, out, step);
-        } else if (step.kind === 'field') {
-          spend(r, 1);
-          out[names[step.index]!] = step.plan.read(r);
-        }
-      }
+      fill(out, r, 0);
       return out;
     });
   }
