@@ -823,14 +823,22 @@ function structWrite(codec: AnyCodec, fields: ReadonlyArray<DefStructField>, pla
     });
   }
   if (pure) {
-    const writes = fieldPlans.map((p) => p!.write);
+    // Each field loaded and written from a site of its own (an unrolled store, as for a run).
+    const store = runStore(
+      names,
+      names.map(() => 0),
+      fieldPlans.map((p) => {
+        const write = p!.write;
+        return (w: Writer, _at: number, v: Value) => write(w, v);
+      }),
+    );
     const measures = fieldPlans.map((p) => p!.measure);
     const measurable = measures.every((m) => m !== undefined);
     return streamWrite(
       true,
       (w, value) => {
         if (typeof value !== 'object' || value === null) throw BAIL;
-        for (let i = 0; i < count; i++) writes[i]!(w, value[names[i]!]);
+        store(w, 0, value);
       },
       measurable
         ? (value) => {
