@@ -27,6 +27,7 @@ import { isExact } from './exact.js';
 import { resolveDecodeOptions } from './options.js';
 import { Reader, ReadState } from './reader.js';
 import { rebuildFields } from './rebuild.js';
+import { SHORT_TEXT, shortAscii, shortUtf8 } from './short-text.js';
 import { chooseCodec, placeholderFor, type FieldSpec } from './struct.js';
 import type { Writer } from './writer.js';
 
@@ -153,17 +154,46 @@ function leafWrite(codec: AnyCodec): WritePlan {
 
 // ---- integers and floats ---------------------------------------------------------------------------
 
+// Every closure below names its byte order as a literal: with the order in a variable, each DataView
+// call carries a run-time branch (and a byte swap path) that a literal lets the compiler drop.
+
 function intReadAt(bits: number, signed: boolean, le: boolean): ReadAt | undefined {
   switch (bits) {
     case 8:
       return signed ? (r, at) => r.view.getInt8(at) : (r, at) => r.bytes[at];
     case 16:
-      return signed ? (r, at) => r.view.getInt16(at, le) : (r, at) => r.view.getUint16(at, le);
+      if (signed) return le ? (r, at) => r.view.getInt16(at, true) : (r, at) => r.view.getInt16(at, false);
+      return le ? (r, at) => r.view.getUint16(at, true) : (r, at) => r.view.getUint16(at, false);
     case 32:
-      return signed ? (r, at) => r.view.getInt32(at, le) : (r, at) => r.view.getUint32(at, le);
+      if (signed) return le ? (r, at) => r.view.getInt32(at, true) : (r, at) => r.view.getInt32(at, false);
+      return le ? (r, at) => r.view.getUint32(at, true) : (r, at) => r.view.getUint32(at, false);
     default:
       return undefined;
   }
+}
+
+/** A NaN (whose bits decide what it decodes to) is read by the codec's own `readFixed`. */
+function floatReadAt(bits: 32 | 64, le: boolean, readFixed: ReadAt): ReadAt {
+  if (bits === 64) {
+    return le
+      ? (r, at) => {
+          const v = r.view.getFloat64(at, true);
+          return Number.isNaN(v) ? readFixed(r, at) : v;
+        }
+      : (r, at) => {
+          const v = r.view.getFloat64(at, false);
+          return Number.isNaN(v) ? readFixed(r, at) : v;
+        };
+  }
+  return le
+    ? (r, at) => {
+        const v = r.view.getFloat32(at, true);
+        return Number.isNaN(v) ? readFixed(r, at) : v;
+      }
+    : (r, at) => {
+        const v = r.view.getFloat32(at, false);
+        return Number.isNaN(v) ? readFixed(r, at) : v;
+      };
 }
 
 function intWriteAt(bits: number, signed: boolean, le: boolean): WriteAt | undefined {
@@ -181,24 +211,46 @@ function intWriteAt(bits: number, signed: boolean, le: boolean): WriteAt | undef
             w.buf[at] = v;
           };
     case 16:
-      return signed
+      if (signed) {
+        return le
+          ? (w, at, v) => {
+              if ((v << 16) >> 16 !== v) throw BAIL;
+              w.view.setInt16(at, v, true);
+            }
+          : (w, at, v) => {
+              if ((v << 16) >> 16 !== v) throw BAIL;
+              w.view.setInt16(at, v, false);
+            };
+      }
+      return le
         ? (w, at, v) => {
-            if ((v << 16) >> 16 !== v) throw BAIL;
-            w.view.setInt16(at, v, le);
+            if ((v & 0xffff) !== v) throw BAIL;
+            w.view.setUint16(at, v, true);
           }
         : (w, at, v) => {
             if ((v & 0xffff) !== v) throw BAIL;
-            w.view.setUint16(at, v, le);
+            w.view.setUint16(at, v, false);
           };
     case 32:
-      return signed
+      if (signed) {
+        return le
+          ? (w, at, v) => {
+              if ((v | 0) !== v) throw BAIL;
+              w.view.setInt32(at, v, true);
+            }
+          : (w, at, v) => {
+              if ((v | 0) !== v) throw BAIL;
+              w.view.setInt32(at, v, false);
+            };
+      }
+      return le
         ? (w, at, v) => {
-            if ((v | 0) !== v) throw BAIL;
-            w.view.setInt32(at, v, le);
+            if (v >>> 0 !== v) throw BAIL;
+            w.view.setUint32(at, v, true);
           }
         : (w, at, v) => {
             if (v >>> 0 !== v) throw BAIL;
-            w.view.setUint32(at, v, le);
+            w.view.setUint32(at, v, false);
           };
     default:
       return undefined;
@@ -207,14 +259,25 @@ function intWriteAt(bits: number, signed: boolean, le: boolean): WriteAt | undef
 
 /** Numbers only (a kept NaN's bits, an object, are written by the interpreter). */
 function floatWriteAt(bits: 32 | 64, le: boolean): WriteAt {
-  return bits === 64
+  if (bits === 64) {
+    return le
+      ? (w, at, v) => {
+          if (typeof v !== 'number') throw BAIL;
+          w.view.setFloat64(at, v, true);
+        }
+      : (w, at, v) => {
+          if (typeof v !== 'number') throw BAIL;
+          w.view.setFloat64(at, v, false);
+        };
+  }
+  return le
     ? (w, at, v) => {
-        if (typeof v !== 'number') throw BAIL;
-        w.view.setFloat64(at, v, le);
+        if (typeof v !== 'number' || (Math.fround(v) !== v && !Number.isNaN(v))) throw BAIL;
+        w.view.setFloat32(at, v, true);
       }
     : (w, at, v) => {
         if (typeof v !== 'number' || (Math.fround(v) !== v && !Number.isNaN(v))) throw BAIL;
-        w.view.setFloat32(at, v, le);
+        w.view.setFloat32(at, v, false);
       };
 }
 
@@ -235,70 +298,22 @@ function offeredWrite(codec: AnyCodec): WritePlan {
 
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const utf8Encoder = new TextEncoder();
-/** Below this many bytes a loop in JavaScript beats a call into `TextDecoder`/`TextEncoder`. */
-const SHORT_TEXT = 48;
-
-/**
- * UTF-8 of `bytes[start, end)` decoded in JavaScript, refusing what a fatal `TextDecoder` refuses
- * (overlong forms, surrogates, code points past U+10FFFF, truncated sequences): it throws then.
- */
-function decodeUtf8(bytes: Uint8Array, start: number, end: number): string {
-  let out = '';
-  let i = start;
-  while (i < end) {
-    const b = bytes[i]!;
-    if (b < 0x80) {
-      out += String.fromCharCode(b);
-      i++;
-      continue;
-    }
-    let cp: number;
-    if (b >= 0xc2 && b <= 0xdf) {
-      const c1 = bytes[i + 1]!;
-      if (i + 1 >= end || (c1 & 0xc0) !== 0x80) throw BAIL;
-      cp = ((b & 0x1f) << 6) | (c1 & 0x3f);
-      i += 2;
-    } else if (b >= 0xe0 && b <= 0xef) {
-      const c1 = bytes[i + 1]!;
-      const c2 = bytes[i + 2]!;
-      if (i + 2 >= end || (c1 & 0xc0) !== 0x80 || (c2 & 0xc0) !== 0x80) throw BAIL;
-      cp = ((b & 0x0f) << 12) | ((c1 & 0x3f) << 6) | (c2 & 0x3f);
-      if (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff)) throw BAIL;
-      i += 3;
-    } else if (b >= 0xf0 && b <= 0xf4) {
-      const c1 = bytes[i + 1]!;
-      const c2 = bytes[i + 2]!;
-      const c3 = bytes[i + 3]!;
-      if (i + 3 >= end || (c1 & 0xc0) !== 0x80 || (c2 & 0xc0) !== 0x80 || (c3 & 0xc0) !== 0x80) throw BAIL;
-      cp = ((b & 0x07) << 18) | ((c1 & 0x3f) << 12) | ((c2 & 0x3f) << 6) | (c3 & 0x3f);
-      if (cp < 0x10000 || cp > 0x10ffff) throw BAIL;
-      i += 4;
-      out += String.fromCharCode(0xd800 + ((cp - 0x10000) >> 10), 0xdc00 + ((cp - 0x10000) & 0x3ff));
-      continue;
-    } else {
-      throw BAIL;
-    }
-    out += String.fromCharCode(cp);
-  }
-  return out;
-}
-
 /** `bytes[start, end)` as text: short runs decoded here, long ones by the platform. Throws on bad text. */
 function textReader(encoding: EncodingName): (bytes: Uint8Array, start: number, end: number) => string {
   switch (encoding) {
     case 'utf8':
-      return (bytes, start, end) =>
-        end - start <= SHORT_TEXT ? decodeUtf8(bytes, start, end) : utf8Decoder.decode(bytes.subarray(start, end));
+      return (bytes, start, end) => {
+        if (end - start > SHORT_TEXT) return utf8Decoder.decode(bytes.subarray(start, end));
+        const text = shortUtf8(bytes, start, end);
+        if (text === undefined) throw BAIL;
+        return text;
+      };
     case 'ascii':
       return (bytes, start, end) => {
         if (end - start > SHORT_TEXT) return ascii.decode(bytes.subarray(start, end));
-        let out = '';
-        for (let i = start; i < end; i++) {
-          const b = bytes[i]!;
-          if (b > 0x7f) throw BAIL;
-          out += String.fromCharCode(b);
-        }
-        return out;
+        const text = shortAscii(bytes, start, end);
+        if (text === undefined) throw BAIL;
+        return text;
       };
     default: {
       const enc = textEncoding(encoding);
@@ -595,6 +610,48 @@ function readRun(r: Reader, out: Record<string, unknown>, step: Extract<ReadStep
   r.pos = at + step.size;
 }
 
+/**
+ * A reader of one field of a run, at the position: the run's first field checks the bounds and
+ * spends the work of the whole run, its last moves past the run (as {@link readRun} does at once).
+ */
+function runMemberReader(
+  step: Extract<ReadStep, { kind: 'run' }>,
+  first: boolean,
+  last: boolean,
+  offset: number,
+  read: ReadAt,
+): ReadAt {
+  const size = step.size;
+  const work = step.work;
+  if (first && last) {
+    return (r) => {
+      const at = r.pos;
+      if (r.end - at < size) throw BAIL;
+      spend(r, work);
+      const value = read(r, at + offset);
+      r.pos = at + size;
+      return value;
+    };
+  }
+  if (first) {
+    return (r) => {
+      const at = r.pos;
+      if (r.end - at < size) throw BAIL;
+      spend(r, work);
+      return read(r, at + offset);
+    };
+  }
+  if (last) {
+    return (r) => {
+      const at = r.pos;
+      const value = read(r, at + offset);
+      r.pos = at + size;
+      return value;
+    };
+  }
+  return (r) => read(r, r.pos + offset);
+}
+
 function structRead(codec: AnyCodec, fields: ReadonlyArray<DefStructField>, plans: Plans): ReadPlan {
   const [names, specs] = fieldLists(fields);
   const count = names.length;
@@ -653,16 +710,31 @@ function structRead(codec: AnyCodec, fields: ReadonlyArray<DefStructField>, plan
     });
   }
   if (pure) {
+    // One reader per field, stored by an unrolled fill (as for a run): each field then has a store
+    // site and a call site of its own, where a loop over the steps made both megamorphic.
+    const fieldReaders: ReadAt[] = [];
+    for (const step of steps) {
+      if (step.kind === 'run') {
+        for (let k = 0; k < step.names.length; k++)
+          fieldReaders.push(
+            runMemberReader(step, k === 0, k === step.names.length - 1, step.offsets[k]!, step.readers[k]!),
+          );
+      } else if (step.kind === 'field') {
+        const read = step.plan.read;
+        fieldReaders.push((r) => {
+          spend(r, 1);
+          return read(r);
+        });
+      }
+    }
+    const fill = runFill(
+      names,
+      names.map(() => 0),
+      fieldReaders,
+    );
     return streamRead(true, (r) => {
       const out: Record<string, unknown> = { ...template };
-      for (const step of steps) {
-        if (step.kind === 'run') {
-          readRun(r, out, step);
-        } else if (step.kind === 'field') {
-          spend(r, 1);
-          out[names[step.index]!] = step.plan.read(r);
-        }
-      }
+      fill(out, r, 0);
       return out;
     });
   }
@@ -751,14 +823,22 @@ function structWrite(codec: AnyCodec, fields: ReadonlyArray<DefStructField>, pla
     });
   }
   if (pure) {
-    const writes = fieldPlans.map((p) => p!.write);
+    // Each field loaded and written from a site of its own (an unrolled store, as for a run).
+    const store = runStore(
+      names,
+      names.map(() => 0),
+      fieldPlans.map((p) => {
+        const write = p!.write;
+        return (w: Writer, _at: number, v: Value) => write(w, v);
+      }),
+    );
     const measures = fieldPlans.map((p) => p!.measure);
     const measurable = measures.every((m) => m !== undefined);
     return streamWrite(
       true,
       (w, value) => {
         if (typeof value !== 'object' || value === null) throw BAIL;
-        for (let i = 0; i < count; i++) writes[i]!(w, value[names[i]!]);
+        store(w, 0, value);
       },
       measurable
         ? (value) => {
@@ -994,6 +1074,9 @@ function planRead(codec: AnyCodec, plans: Plans): ReadPlan {
       return at !== undefined ? fixedRead(def.bits / 8, 0, at) : offeredRead(codec);
     }
     case 'float':
+      return codec.readFixed !== undefined
+        ? fixedRead(def.bits / 8, 0, floatReadAt(def.bits, def.endian === 'le', codec.readFixed))
+        : offeredRead(codec);
     case 'magic':
       return offeredRead(codec);
     case 'padding':
