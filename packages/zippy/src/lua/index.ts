@@ -152,6 +152,9 @@ export interface LuaStructures<S extends object> {
   restore(value: S, ctx: RestoreContext<object>, data: SegmentReader, L: LuaState): void;
 }
 
+/** The saver behind each sink (kept off the class, so the public type does not name the private saver). */
+const saverOfSink = new WeakMap<StructureSink, LuaSaver>();
+
 /** What a {@link LuaStructures} `save` writes to: the object's references and its data segment. */
 export class StructureSink {
   /** The payload, after `DATA` and the DataType (references are not written through it). */
@@ -162,11 +165,11 @@ export class StructureSink {
     /** The Lua state being saved. */
     readonly L: LuaState,
     private readonly sink: ObjectSink<object>,
-    /** @internal */
-    readonly saver: LuaSaver,
+    saver: LuaSaver,
     format: SegmentFormat,
   ) {
     this.data = new SegmentWriter(format);
+    saverOfSink.set(this, saver);
   }
 
   /** Appends a reference to another structure (or null). */
@@ -182,11 +185,11 @@ export class StructureSink {
  * as it was: pop the value yourself.
  */
 export function saveLuaValue(L: LuaState, sink: StructureSink): object {
-  if (!(sink instanceof StructureSink))
-    throw new TypeError('saveLuaValue needs the StructureSink a structure save is given');
+  const saver = sink instanceof StructureSink ? saverOfSink.get(sink) : undefined;
+  if (saver === undefined) throw new TypeError('saveLuaValue needs the StructureSink a structure save is given');
   if (sink.L !== L) throw new TypeError('saveLuaValue: the state is not the one being saved');
   if (lua.lua_gettop(L) < 1) throw new RangeError('saveLuaValue: the stack is empty (push the value first)');
-  const target = sink.saver.valueObjectAt(lua.lua_gettop(L), "a structure's Lua value");
+  const target = saver.valueObjectAt(lua.lua_gettop(L), "a structure's Lua value");
   sink.writeReference(target);
   return target;
 }
