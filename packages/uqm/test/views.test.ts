@@ -213,7 +213,10 @@ withCorpus('the views of a 0.7 save (made from a real one)', () => {
     const marks = starMap(doc).marks;
     const harvested = marks.slice(0, 502).flatMap((m, i) => (m.stroke === STAR_MAP_STROKES.harvested ? [i] : []));
     expect(harvested).toEqual([68, 72, 76, 82]);
-    expect(marks[82]).toMatchObject({ path: 'stream.value.starinfo.systems[0]', label: 'Sol (harvested: 17 worlds on record)' });
+    expect(marks[82]).toMatchObject({
+      path: 'stream.value.starinfo.systems[0]',
+      label: 'Sol (harvested: 17 worlds on record)',
+    });
     expect(marks.some((m) => m.edits !== undefined)).toBe(false);
     expect(marks[502]).toMatchObject({ label: 'Vindicator at 84.3 : 43.1', path: 'summary.sis.logX' });
     expect(marks.flatMap((m) => (m.path === undefined ? [] : [m.path])).every((p) => resolves(doc, p))).toBe(true);
