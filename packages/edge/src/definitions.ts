@@ -336,7 +336,10 @@ export const arrayDef: Codec<ArrayDef> = provide(
   reordered(
     {
       name: name('the array name'),
-      struct: name('the array type', definedNameModel('the array type', (defs) => defs.structs.names())),
+      struct: name(
+        'the array type',
+        definedNameModel('the array type', (defs) => defs.structs.names()),
+      ),
       count: (p: { name: string }) => countOf(p.name),
     },
     [['count', 4], 'name', 'struct'],
