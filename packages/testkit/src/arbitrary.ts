@@ -616,8 +616,12 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
         const taken = new Set<unknown>([...def.known.map((k) => k.marker), ...def.until]);
         const raw = fc.record({
           id: build(framing.marker, depth, env).filter((id) => !taken.has(id)),
+          // A body holds at least the bytes its length does not count (EDGE's original length).
           raw: fc
-            .uint8Array({ maxLength: maxLength * 4 })
+            .uint8Array({
+              minLength: framing.uncounted ?? 0,
+              maxLength: Math.max(maxLength * 4, framing.uncounted ?? 0),
+            })
             .map((b) => (framing.padCounted === false ? b : b.subarray(0, b.length - (b.length % align)))),
         });
         const known = (at: Env) =>
