@@ -61,6 +61,11 @@ export class Named<T> {
     return index !== undefined && index < this.length;
   }
 
+  /** The entries' names, in order (a name given twice appears twice). */
+  names(): string[] {
+    return this.log.names.slice(0, this.length);
+  }
+
   /** This list and `entry`, named `name`. */
   with(name: string, entry: T): Named<T> {
     let log = this.log;

@@ -47,7 +47,7 @@ import {
   type StructPlan,
 } from '@savekit/core/schema';
 import { EDGE_DEFINITIONS, MAX_CHUNK_DEPTH, type DefinitionPlace, type Named, type PlacedStruct } from './context.js';
-import { ELEMENT_COUNTS } from './definitions.js';
+import { definedNameModel, ELEMENT_COUNTS } from './definitions.js';
 import { edgeString } from './primitives.js';
 import { indexRef } from './references.js';
 import { knownField, knownStructs, numericBySize, type EngineTable } from './tables.js';
@@ -686,7 +686,7 @@ function reportReconcileWarnings(r: Reader, schema: Schema): void {
 }
 
 /** The array name of a `Data` chunk: an EDGE string, not NULL. */
-const arrayName = map(edgeString, {
+const anyArrayName = map(edgeString, {
   name: 'array',
   decode: (name) => {
     if (name === null) throw new Error('the array name is NULL');
@@ -697,6 +697,18 @@ const arrayName = map(edgeString, {
     return name;
   },
   is: (u): u is string => typeof u === 'string',
+});
+
+/**
+ * {@link anyArrayName} with a model for tools: a name that encodes (not empty), as often as not one of
+ * an array the definitions before it define.
+ */
+const arrayName = map(anyArrayName, {
+  name: 'array',
+  decode: (name) => name,
+  encode: (name) => name,
+  is: anyArrayName.json.is,
+  model: definedNameModel('the array name', (defs) => defs.arrays.names()),
 });
 
 const elementsJson = t.array(instanceJson) as unknown as t.Type<Instance[], unknown, unknown>;

@@ -10,6 +10,7 @@ import {
   array,
   contextKey,
   cstring,
+  fallback,
   fourcc,
   fromContext,
   literal,
@@ -26,7 +27,7 @@ import {
   type ContextKey,
 } from '@savekit/core';
 import type { ArrayDef, FieldDef, FieldKind, StructDef } from '@savekit/core/schema';
-import { EDGE_DEFINITIONS } from './context.js';
+import { EDGE_DEFINITIONS, type EdgeDefinitions } from './context.js';
 import { edgeInt, edgeString } from './primitives.js';
 
 /** The kind byte of a field definition: 1 NUMERIC, 2 INDEX, 3 STRING, 4 STRUCT. */
@@ -46,10 +47,32 @@ const fieldDefJson = t.intersection(
   'FieldDef',
 ) as unknown as t.Type<FieldDef, unknown, unknown>;
 
-/** A name (`what`): an EDGE string that is neither NULL nor empty. */
-function name(what: string): Codec<string> {
+/**
+ * For tools (testkit's arbitraries): a model of a name that may refer to a definition made before
+ * it — an array's structure, a `Data` chunk's array. Its values are any name (`what`), but
+ * half the time it is one of the names `namesOf` finds in the definitions the document has provided
+ * so far, so generated data is data of a defined array and generated arrays are of defined structures.
+ */
+export function definedNameModel(what: string, namesOf: (defs: EdgeDefinitions) => string[]): () => Codec<string> {
+  const base = name(what);
+  const codec = fromContext(
+    EDGE_DEFINITIONS,
+    (defs) => {
+      const names = [...new Set(namesOf(defs))];
+      if (names.length === 0) return base;
+      const defined = literal(base, ...(names as [string, ...string[]])) as Codec<string>;
+      return fallback(defined, base, { warning: { code: 'model', message: 'a name no definition has' } });
+    },
+    { json: base.json, name: base.name, minSize: base.minSize },
+  );
+  return () => codec;
+}
+
+/** A name (`what`): an EDGE string that is neither NULL nor empty (`model`: see {@link definedNameModel}). */
+function name(what: string, model?: () => Codec<string>): Codec<string> {
   return map(edgeString, {
     name: 'name',
+    ...(model !== undefined ? { model } : {}),
     decode: (text) => {
       if (text === null) throw new Error(`${what} is NULL`);
       if (text === '') throw new Error(`${what} is empty`);
@@ -113,11 +136,28 @@ const markerAsNew = withHooks(markerAsRead, {
   },
 });
 
-const markerName = fromContext(DEFINITION_ORIGIN, (origin) => (origin === 'new' ? markerAsNew : markerAsRead), {
-  json: markerAsRead.json,
+/** A marker a new definition may have (the values {@link markerAsNew} writes), as a model for tools. */
+const newMarkerModel = map(fourcc({ alnum: true }), {
   name: 'marker',
-  minSize: markerAsRead.minSize,
+  decode: (marker) => {
+    if (!LOWERCASE_MARKER.test(marker)) throw new Error(notLowercase(marker));
+    return marker;
+  },
+  encode: (marker) => marker,
 });
+
+/**
+ * A structure's marker: as a file has it when the definition is written back as it was read, by the
+ * seed's rule for a new one. Tools generate new definitions, so its model is a new one's marker.
+ */
+const markerName = map(
+  fromContext(DEFINITION_ORIGIN, (origin) => (origin === 'new' ? markerAsNew : markerAsRead), {
+    json: markerAsRead.json,
+    name: 'marker',
+    minSize: markerAsRead.minSize,
+  }),
+  { name: 'marker', decode: (marker) => marker, encode: (marker) => marker, model: () => newMarkerModel },
+);
 
 /** The kind byte, as the kind's name. */
 const fieldKind = map(u8, {
@@ -248,7 +288,7 @@ export const ELEMENT_COUNTS: ContextKey<ReadonlyMap<string, number>> = contextKe
 );
 
 /** An array's element count: an int, not negative. */
-const elementCount = map(edgeInt, {
+const anyElementCount = map(edgeInt, {
   name: 'count',
   decode: (count) => {
     if (count < 0) throw new Error(`array element count ${count} is negative`);
@@ -258,6 +298,21 @@ const elementCount = map(edgeInt, {
     if (!Number.isInteger(count) || count < 0) throw new Error(`the element count ${count} is not in 0 … 2147483647`);
     return count;
   },
+});
+
+/**
+ * An array's element count, with a model for tools: any count, but half the time a small one, so a
+ * generated `Data` chunk of the array can hold that many elements (on write, a `Data` chunk's own
+ * length is the count; see {@link ELEMENT_COUNTS}).
+ */
+const elementCount = map(anyElementCount, {
+  name: 'count',
+  decode: (count) => count,
+  encode: (count) => count,
+  model: () =>
+    fallback(literal(anyElementCount, 0, 1, 2, 3), anyElementCount, {
+      warning: { code: 'model', message: 'a larger count' },
+    }),
 });
 
 /** The count of array `array` as written: its `Data` chunk's element count when it has one. */
@@ -281,7 +336,10 @@ export const arrayDef: Codec<ArrayDef> = provide(
   reordered(
     {
       name: name('the array name'),
-      struct: name('the array type'),
+      struct: name(
+        'the array type',
+        definedNameModel('the array type', (defs) => defs.structs.names()),
+      ),
       count: (p: { name: string }) => countOf(p.name),
     },
     [['count', 4], 'name', 'struct'],

@@ -6,9 +6,19 @@
  *
  * @module
  */
-import { arrayIndex, refTo as coreRefTo, type Codec, type IndexRef as CoreIndexRef } from '@savekit/core';
+import {
+  arrayIndex,
+  fromContext,
+  literal,
+  map,
+  refTo as coreRefTo,
+  u32le,
+  type Codec,
+  type IndexRef as CoreIndexRef,
+} from '@savekit/core';
 import { attachTarget as attachCoreTarget } from '@savekit/core/kit';
 import type { Instance } from '@savekit/core/schema';
+import { EDGE_DEFINITIONS } from './context.js';
 
 /**
  * An INDEX value that is not NULL: element `index − 1` of array `$ref` — the core's
@@ -32,7 +42,46 @@ export function attachTarget(ref: IndexRef, target: Instance): void {
  * the save codec resolves once every array is read, and renumbers on write.
  */
 export function indexRef(array: string | undefined): Codec<IndexRef | null> {
-  return arrayIndex(array) as Codec<IndexRef | null>;
+  let codec = INDEX_REFS.get(array);
+  if (codec === undefined) {
+    const plain = arrayIndex(array) as Codec<IndexRef | null>;
+    codec = map(plain, {
+      name: plain.name,
+      decode: (ref) => ref,
+      encode: (ref) => ref,
+      json: plain.json,
+      model: () => indexModel(array),
+    });
+    INDEX_REFS.set(array, codec);
+  }
+  return codec;
+}
+
+const INDEX_REFS = new Map<string | undefined, Codec<IndexRef | null>>();
+
+/** Most elements of an array a generated reference points into (arrays generated are small). */
+const MOST_REFERENCED = 8;
+
+/**
+ * For tools (testkit's arbitraries): the references a document can hold at this point — NULL, or an
+ * element of the field's array within the count its definition gives (a reference past the end is
+ * refused both ways). An array no definition before it defines gets NULL only: the elements of its
+ * `Data` chunk, if any, are none.
+ */
+function indexModel(array: string | undefined): Codec<IndexRef | null> {
+  return fromContext(
+    EDGE_DEFINITIONS,
+    (defs) => {
+      const count = array === undefined ? 0 : Math.min(defs.arrays.get(array)?.count ?? 0, MOST_REFERENCED);
+      const indexes = Array.from({ length: count + 1 }, (_, i) => i) as [number, ...number[]];
+      return map(literal(u32le, ...indexes) as Codec<number>, {
+        name: `index(${array ?? '?'})`,
+        decode: (index): IndexRef | null => (index === 0 ? null : { $ref: array ?? '', index }),
+        encode: (ref) => (ref === null ? 0 : ref.index),
+      });
+    },
+    { json: arrayIndex(array).json as never, name: `index(${array ?? '?'})`, minSize: 4 },
+  );
 }
 
 // ---------------------------------------------------------------------------------------------

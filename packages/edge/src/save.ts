@@ -14,8 +14,10 @@ import {
   chunk,
   decode as decodeWith,
   chunkList,
+  fallback,
   fourcc,
   isRawChunk,
+  literal,
   magic,
   map,
   remaining,
@@ -38,7 +40,15 @@ import { dataBody, type DataBody } from './data.js';
 import { arrayDef, DEFINITION_ORIGIN, ELEMENT_COUNTS, structDef } from './definitions.js';
 import { DESIGN_LUMPS, globBody, type GlobEntry } from './glob.js';
 import { tableFor, withReaderTables, type EngineTable, type TableStruct } from './tables.js';
-import { nestedFraming, ordinaryFraming, storedLayers, topFraming, variantOf, type EdgeVariant } from './variants.js';
+import {
+  nestedFraming,
+  ordinaryFraming,
+  storedLayers,
+  topFraming,
+  VARIANT_VERSIONS,
+  variantOf,
+  type EdgeVariant,
+} from './variants.js';
 
 /** The header's 4 padding bytes as the engine writes them. */
 export const ENGINE_HEADER_PADDING: Uint8Array = Uint8Array.of(0x1a, 0x0d, 0x0a, 0x00);
@@ -215,13 +225,27 @@ function chunksFor(version: number, tables: ReadonlyArray<TableStruct>, cache: M
   return codec;
 }
 
+/**
+ * The header's version: any u32, with a model for tools that as often as not is one of the versions
+ * that name a variant exactly (B and D are single versions a drawn u32 would not hit).
+ */
+const version = map(u32le, {
+  name: 'version',
+  decode: (v) => v,
+  encode: (v) => v,
+  model: () =>
+    fallback(literal(u32le, ...(Object.values(VARIANT_VERSIONS) as [number, ...number[]])), u32le, {
+      warning: { code: 'model', message: 'another version' },
+    }),
+});
+
 /** The stored file of a set of reader tables (none: the built-in release tables). */
 function storedFileOf(chunksOf: (version: number) => Codec<TopChunk[]>): Codec<StoredFile> {
   return checksum(
     struct({
       magic: magic('EdgeSave'),
       padding: bytes(4),
-      version: u32le,
+      version,
       chunks: (p: { version: number }) => chunksOf(p.version),
       end: magic('ENDE'),
       magicAgain: magic('EdgeSave'),

@@ -1,12 +1,13 @@
 // Bad input: every kind the issue lists gives a DecodeError with a path and an offset — never a
 // crash, a hang or a huge allocation — and mutated golden files (100,000 in the heavy test profile,
 // 10,000 in the quick one, or SAVEKIT_FUZZ_ITERATIONS) give nothing but DecodeErrors.
+import fc from 'fast-check';
 import * as lzo from 'lzo';
 import * as E from 'fp-ts/lib/Either';
 import { Zlib } from 'fflate';
 import { decode, DecodeError, encodeOrThrow } from '@savekit/core';
 import { edgeSave, format } from '@savekit/edge';
-import { defaultIterations, fuzzSuite } from '@savekit/testkit';
+import { arbitrary, defaultIterations, fuzzSuite } from '@savekit/testkit';
 import { goldensFor } from './corpus';
 import { adler32, le32, writeFile, writeStored } from './independent';
 
@@ -192,8 +193,12 @@ maybe('bad input', () => {
     expect(error.path).toEqual(['chunks', 2, 'body', 'value', { annotation: 'zlib' }, 'elements', 0, 'body', 'next']);
   });
 
-  test(`the conformance kit: ${defaultIterations()} mutated golden files give only DecodeErrors`, () => {
-    const report = fuzzSuite(format, { seeds: files.map((f) => f.bytes) });
+  test(`the conformance kit: ${defaultIterations()} mutated golden files and derived saves give only DecodeErrors`, () => {
+    // Seeds: the golden files and saves derived from the codec (every variant, both layouts).
+    const derived = fc
+      .sample(arbitrary(edgeSave), { numRuns: 12, seed: 18 })
+      .map((save) => encodeOrThrow(edgeSave, save));
+    const report = fuzzSuite(format, { seeds: [...files.map((f) => f.bytes), ...derived] });
     expect(report.failures).toEqual([]);
   });
 });

@@ -224,8 +224,29 @@ function watched(value: Record<string, unknown>, read: Set<PropertyKey>): Record
   });
 }
 
+// Built once: `fc.stringMatching` costs far more to build than to draw from, and a codec built per
+// generated value (a dependent field's) would build it again for each.
+const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const ALNUM_FOURCC = fc.string({ unit: fc.constantFrom(...ALNUM), minLength: 4, maxLength: 4 });
+const ANY_FOURCC = fc
+  .array(fc.integer({ min: 0, max: 255 }), { minLength: 4, maxLength: 4 })
+  .map((codes) => String.fromCharCode(...codes));
+
 /** No arbitrary can be derived for a codec: an error of the caller's declarations, never skipped. */
 class NoArbitraryError extends Error {}
+
+/**
+ * A value `lazy` could not generate (too large, or nested too deep), known only while generating:
+ * an array holding one is one itself, a struct field or list element holding one is skipped, and
+ * one anywhere else fails to encode, so the chunk or case holding it is not kept.
+ */
+const UNGENERABLE: unique symbol = Symbol('ungenerable');
+
+/** How much deeper than `maxDepth` self-describing instances may nest (structures inside structures). */
+const MAX_INSTANCE_NESTING = 6;
+
+/** A value would be too large to generate (a fixed count of millions): the part that needs it is skipped. */
+class TooLargeError extends Error {}
 
 /** Context values (see `provide`, `fromContext`) as the parts generated so far leave them. */
 type Env = ReadonlyMap<unknown, unknown>;
@@ -379,11 +400,7 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
       case 'literal':
         return fc.constantFrom(...def.values);
       case 'fourcc':
-        return def.alnum
-          ? fc.stringMatching(/^[A-Za-z0-9]{4}$/)
-          : fc
-              .array(fc.integer({ min: 0, max: 255 }), { minLength: 4, maxLength: 4 })
-              .map((codes) => String.fromCharCode(...codes));
+        return def.alnum ? ALNUM_FOURCC : ANY_FOURCC;
       case 'string': {
         const { encoding, termination } = def;
         const byteLength = (s: string) => (encoding === 'utf8' ? utf8Length(s) : s.length);
@@ -471,6 +488,7 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
               }
               const provides = providesContext(chosen);
               return field.map((v) => {
+                if (v === UNGENERABLE) return undefined;
                 const next = provides ? contextAfter(chosen, v, partial.env) : partial.env;
                 return next === undefined ? undefined : { value: { ...partial.value, [name]: v }, env: next, read };
               });
@@ -497,6 +515,10 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
       case 'array': {
         if (def.count.type === 'rest' && def.element.minSize === 0) return fc.constant([]);
         const range = countRange(def.count, limit);
+        // A fixed count too large to generate (one a definition drew over its whole range): no value
+        // here; a struct field or chunk that needs one is skipped, as for a count that has no codec.
+        if (range.minLength > maxLength * 64)
+          throw new TooLargeError(`${c.name}: ${range.minLength} elements are too many to generate`);
         if (providesContext(def.element))
           return inOrder(range, env, (at) => {
             try {
@@ -505,7 +527,9 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
               return []; // no element can be generated in this context
             }
           });
-        return fc.array(build(def.element, depth, env), range);
+        return fc
+          .array(build(def.element, depth, env), range)
+          .map((list) => (list.includes(UNGENERABLE) ? UNGENERABLE : list));
       }
       case 'optional':
         return fc.option(build(def.codec, depth, env), { nil: undefined });
@@ -552,8 +576,17 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
         // Outside a struct there is no parent to compute it from: any value of its codec.
         return build(def.codec, depth, env);
       case 'lazy':
-        // Deferred, so building the arbitrary of a recursive codec terminates.
-        return fc.constant(null).chain(() => build(def.resolve(), depth + 1, env));
+        // Deferred, so building the arbitrary of a recursive codec terminates. What it finds too large
+        // to generate then is only known while generating: the value is marked, and the part holding
+        // it skipped (see UNGENERABLE).
+        return fc.constant(null).chain(() => {
+          try {
+            return build(def.resolve(), depth + 1, env);
+          } catch (error) {
+            if (error instanceof TooLargeError) return fc.constant(UNGENERABLE);
+            throw error;
+          }
+        });
       case 'map': {
         const { bijection } = def;
         if (bijection.model !== undefined) return build(bijection.model(), depth, env);
@@ -583,8 +616,12 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
         const taken = new Set<unknown>([...def.known.map((k) => k.marker), ...def.until]);
         const raw = fc.record({
           id: build(framing.marker, depth, env).filter((id) => !taken.has(id)),
+          // A body holds at least the bytes its length does not count (EDGE's original length).
           raw: fc
-            .uint8Array({ maxLength: maxLength * 4 })
+            .uint8Array({
+              minLength: framing.uncounted ?? 0,
+              maxLength: Math.max(maxLength * 4, framing.uncounted ?? 0),
+            })
             .map((b) => (framing.padCounted === false ? b : b.subarray(0, b.length - (b.length % align)))),
         });
         const known = (at: Env) =>
@@ -655,6 +692,10 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
       case 'graphImage':
         return graphImages(limit);
       case 'instance':
+        // A structure that holds itself (directly or through others) has no finite value: past a
+        // depth no real save reaches, the part that needs one is skipped.
+        if (depth > maxDepth + MAX_INSTANCE_NESTING)
+          throw new TooLargeError(`${c.name}: instances nested deeper than ${maxDepth + MAX_INSTANCE_NESTING}`);
         return instances(def, (element) => build(element, depth + 1, env));
       case 'provide':
         return build(def.codec, depth, env);

@@ -370,6 +370,20 @@ describe('what the derived values reach', () => {
     for (const v of pictures) expect(v.pixels.length).toBe(v.width * v.height);
   });
 
+  test('a fixed count too large to generate skips the value that needs it, even behind lazy', () => {
+    // `n` is drawn mostly small, sometimes over all of u32: an array of millions is not generated.
+    const counted = struct({ n: u32le, items: (p: { n: number }) => array(u8, p.n) });
+    const values = sample(counted, 200);
+    for (const v of values) expect(v.items.length).toBe(v.n);
+    expect(values.every((v) => v.n <= 8 * 64)).toBe(true);
+    // Behind `lazy` the count is only met while generating: the element holding it is skipped.
+    const behind = struct({
+      n: u32le,
+      items: (p: { n: number }) => lazy(() => array(u8, p.n)),
+    });
+    for (const v of sample(behind, 100)) expect(v.items.length).toBe(v.n);
+  });
+
   test('a map or a directory whose values a model gives is derived from the model', () => {
     // Stored values 0…3 only: drawing u32s and filtering would starve.
     const reference = map(u32le, {

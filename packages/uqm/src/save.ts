@@ -7,12 +7,14 @@
 import * as t from 'io-ts';
 import {
   bytes,
+  chunk,
   chunkBody,
   chunkList,
   decode,
   fourcc,
   i32le,
   magic,
+  map,
   remaining,
   struct,
   switchOn,
@@ -231,6 +233,37 @@ export interface UqmSave {
 
 const fileCodecs = new Map<SaveMagic, Codec<UqmSave>>();
 
+/**
+ * The chunks after `Summ`: any chunk list as read (the game's rules are checked by {@link uqmSave}'s
+ * hooks), with a model for tools of the sequences the game writes — `GlSt`, `GmSt`, any chunks,
+ * `Star` last — so generated saves keep those rules.
+ */
+function chunkSequence(kind: SaveMagic): Codec<SaveChunk[]> {
+  const known = knownChunks(kind);
+  const list = chunkList(chunkFraming, known) as Codec<SaveChunk[]>;
+  const written = struct({
+    glst: chunk(chunkFraming, 'GlSt', known.GlSt),
+    gmst: chunk(chunkFraming, 'GmSt', known.GmSt),
+    middle: list,
+    star: chunk(chunkFraming, 'Star', known.Star),
+  });
+  type Written = TypeOf<typeof written>;
+  const model = map(written, {
+    name: 'chunks',
+    decode: ({ glst, gmst, middle, star }): SaveChunk[] => [glst, gmst, ...middle, star] as SaveChunk[],
+    encode: (chunks): Written => {
+      if (chunks.length < 3) throw new Error('expected GlSt, GmSt, …, Star');
+      return {
+        glst: chunks[0],
+        gmst: chunks[1],
+        middle: chunks.slice(2, -1),
+        star: chunks[chunks.length - 1],
+      } as unknown as Written;
+    },
+  });
+  return map(list, { name: list.name, decode: (c) => c, encode: (c) => c, json: list.json, model: () => model });
+}
+
 /** The file of one magic: the magic, the `Summ` chunk of that magic's layout, the chunks. */
 function fileCodec(kind: SaveMagic): Codec<UqmSave> {
   let codec = fileCodecs.get(kind);
@@ -238,7 +271,7 @@ function fileCodec(kind: SaveMagic): Codec<UqmSave> {
     codec = struct({
       magic: magic(kind),
       summary: summaryChunk(kind),
-      chunks: chunkList(chunkFraming, knownChunks(kind)),
+      chunks: chunkSequence(kind),
     }) as unknown as Codec<UqmSave>;
     fileCodecs.set(kind, codec);
   }
