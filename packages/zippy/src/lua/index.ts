@@ -165,11 +165,12 @@ export class StructureSink {
     /** The Lua state being saved. */
     readonly L: LuaState,
     private readonly sink: ObjectSink<object>,
-    saver: LuaSaver,
+    /** The package's own saver (typed loosely so the public type does not name the private class). */
+    saver: unknown,
     format: SegmentFormat,
   ) {
     this.data = new SegmentWriter(format);
-    saverOfSink.set(this, saver);
+    saverOfSink.set(this, saver as LuaSaver);
   }
 
   /** Appends a reference to another structure (or null). */
