@@ -377,7 +377,8 @@ function drawEditor(path: string, leaf: LeafKind | undefined, value: string | un
     box.type = 'checkbox';
     box.checked = value === '1' || value === 'true';
     input = box;
-  } else if (leaf.kind === 'bytes' || leaf.kind === 'json') {
+  } else if (leaf.kind === 'bytes' || leaf.kind === 'json' || (leaf.kind === 'text' && /[\r\n]/.test(value))) {
+    // A one-line input would drop a text's line breaks the moment it is filled: several lines get a text area.
     const area = document.createElement('textarea');
     area.value = value;
     input = area;
