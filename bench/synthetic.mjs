@@ -49,7 +49,8 @@ export function terrarumSynthetic(side) {
     worldinfo3: { rows: [] },
     worldinfo4: { rows: [] },
     worldinfo5: 'basegame\n',
-    actors: { '91A7E2': '{"referenceID":9545698}' },
+    // An actor file is its JSON value (written back compact, as the game writes it).
+    actors: { '91A7E2': { value: { referenceID: 9545698 } } },
     files: {},
   };
   return must(encode(tevdDisk, treeToDisk(must(encodeSave(save)), { name: 'save1' })));

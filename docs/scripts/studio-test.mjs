@@ -1,9 +1,10 @@
 // savekit studio in a real browser: Debian's Chromium driven by playwright-core (never a downloaded
 // browser). Serves the built docs site (the studio at /studio/app/) or, when the site is not built,
-// the studio built on its own. For each bundled sample and a handful of real saves per format from
-// ../shared/vectors-found: open it, download it unchanged (byte-identical), change one field by its
-// input, download, and check here in Node that the file decodes (checksums enforced) to the document
-// with exactly that change. Also: a corrupted save opens with its warning and saves back repaired;
+// the studio built on its own. For each bundled sample and every real save in the corpus
+// (SAVEKIT_CORPUS, else ../shared/vectors-found; each file a registered format sniffs): open it, download
+// it unchanged (byte-identical), change one field by its input (the first integer leaf the codec takes
+// as a one-field change, else the first such text), download, and check here in Node that the file
+// decodes (checksums enforced) to the document with exactly that change. Also: a corrupted save opens with its warning and saves back repaired;
 // the formats' pictures (EDGE's thumbnail, a real UQM save's star map and escort roster, Terrarum
 // world tiles) and the demo plugin's three views render like their reference PNGs in
 // docs/studio/test/reference; clicking Sol selects its path; a view's edit applies; a field
@@ -24,6 +25,7 @@ import { format as terrarum } from '@savekit/terrarum';
 import { format as uqm } from '@savekit/uqm';
 import { format as zippy } from '@savekit/zippy';
 import { format as skirmish } from '@savekit/examples/skirmish';
+import { corpusRoot } from '@savekit/testkit';
 import { buildStudio } from './studio-build.mjs';
 // The benchmark's own 50 MB save (one generator for both).
 import { terrarumSynthetic } from '../../bench/synthetic.mjs';
@@ -91,35 +93,68 @@ function setIn(doc, path, value) {
 }
 
 /**
- * The first integer leaf (document order) that can take another value and give a save differing in
- * exactly that field: what the browser then changes through its input.
+ * Other values of a leaf's own kind, in the order tried: an integer ±1; a text with its first digit
+ * (else its first letter) changed, which keeps most texts' own syntax (a JSON world's text stays JSON).
+ */
+function otherValues(node) {
+  if (typeof node === 'number' && Number.isInteger(node)) return [node + 1, node - 1];
+  if (typeof node !== 'string') return [];
+  const digit = node.search(/[0-9]/);
+  if (digit >= 0) return [`${node.slice(0, digit)}${(Number(node[digit]) + 1) % 10}${node.slice(digit + 1)}`];
+  const letter = node.search(/[a-z]/i);
+  if (letter < 0) return [];
+  const swapped =
+    node[letter] === 'a' ? 'b' : node[letter] === 'A' ? 'B' : String.fromCharCode(node.charCodeAt(letter) - 1);
+  return [`${node.slice(0, letter)}${swapped}${node.slice(letter + 1)}`];
+}
+
+/**
+ * The field the browser changes through its input: the first integer leaf (document order) that can
+ * take another value and give a save differing in exactly that field, else the first such text leaf
+ * (a Terrarum JSON world is one text). Undefined with the reason when no leaf qualifies.
  */
 function fieldToChange(format, doc) {
   const before = format.json.encode(doc);
-  const stack = [[[], doc]];
   let tries = 0;
-  while (stack.length > 0 && tries < 3000) {
-    const [path, node] = stack.pop();
-    if (isBranch(node)) {
-      const keys = keysOf(node);
-      for (let i = keys.length - 1; i >= 0; i--) stack.push([[...path, keys[i]], childOf(node, keys[i])]);
-      continue;
-    }
-    if (typeof node !== 'number' || !Number.isInteger(node)) continue;
-    if (path.some((k) => typeof k === 'string' && /[.[\]\s<>]/.test(k))) continue;
-    for (const value of [node + 1, node - 1]) {
-      tries++;
-      const encoded = format.encode(setIn(doc, path, value));
-      if (encoded._tag === 'Left' || !(encoded.right instanceof Uint8Array)) continue;
-      const again = format.decode(encoded.right);
-      if (again._tag === 'Left') continue;
-      const differences = diffJson(before, format.json.encode(again.right.value));
-      const content = contentChanges(differences);
-      if (content.length === 1 && content[0].path === formatPath(path))
-        return { path: formatPath(path), value, before: node };
+  let leaves = 0;
+  for (const kind of ['number', 'string']) {
+    const stack = [[[], doc]];
+    while (stack.length > 0 && tries < 3000) {
+      const [path, node] = stack.pop();
+      if (isBranch(node)) {
+        const keys = keysOf(node);
+        for (let i = keys.length - 1; i >= 0; i--) stack.push([[...path, keys[i]], childOf(node, keys[i])]);
+        continue;
+      }
+      if (typeof node !== kind) continue;
+      // A key the "go to" box cannot type (a dot, brackets or spaces in it) is not reachable by input.
+      if (path.some((k) => typeof k === 'string' && /[.[\]\s<>]/.test(k))) continue;
+      leaves++;
+      for (const value of otherValues(node)) {
+        tries++;
+        const encoded = format.encode(setIn(doc, path, value));
+        if (encoded._tag === 'Left' || !(encoded.right instanceof Uint8Array)) continue;
+        const again = format.decode(encoded.right);
+        if (again._tag === 'Left') continue;
+        const differences = diffJson(before, format.json.encode(again.right.value));
+        const content = contentChanges(differences);
+        if (content.length === 1 && content[0].path === formatPath(path))
+          return { path: formatPath(path), value, before: node };
+      }
     }
   }
-  return undefined;
+  return {
+    reason: `none of its ${leaves} integer and text leaves takes another value as a one-field change (${tries} tried)`,
+  };
+}
+
+/** An input's text for a test's name (a world's text is 168,000 characters). */
+const brief = (text) => (text.length > 24 ? `${text.slice(0, 21)}...` : text);
+
+/** A value as `savekit diff` prints it: its JSON, cut at 80 characters. */
+function shown(value) {
+  const text = JSON.stringify(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
 /**
@@ -248,6 +283,10 @@ async function renderViews(page, label) {
     // The last save's picture goes first: a view of the same id would otherwise pass for this one's.
     await page.locator('[data-test="view"]').evaluate((host) => host.replaceChildren());
     await page.click(`#view-tabs button[data-view="${id}"]`);
+    // Drawn from the answer to this click (earlier asks' pictures, still coming after an edit, are dropped).
+    await page
+      .waitForFunction((v) => document.body.dataset.picture === v, id, { timeout: 20000 })
+      .catch(() => undefined);
     await page
       .waitForSelector('[data-test="view"] canvas, [data-test="view"] svg, [data-test="view"] table', {
         timeout: 10000,
@@ -324,15 +363,29 @@ const cases = [
   { name: 'terrarum-01.tevd', sample: true },
   { name: 'skirmish-01.sks', sample: true },
 ].map((c) => ({ ...c, bytes: readFileSync(join(samplesDir, c.name)) }));
-const vectors = join(root, '..', 'shared', 'vectors-found');
-for (const folder of ['edge', 'uqm', 'terrarum']) {
+// Every real save in the corpus (SAVEKIT_CORPUS, else ../shared/vectors-found): each folder listed, each
+// file kept that a registered format sniffs; the rest (READMEs, EDGE's expected-value JSON) are named
+// as skipped, so a real save no format claims shows up in the output rather than vanishing.
+const vectors = corpusRoot({ from: root }) ?? join(root, '..', 'shared', 'vectors-found');
+const corpusFolders = existsSync(vectors)
+  ? readdirSync(vectors)
+      .filter((f) => statSync(join(vectors, f)).isDirectory())
+      .sort()
+  : [];
+if (corpusFolders.length === 0)
+  console.log(`studio: no corpus at ${vectors} (set SAVEKIT_CORPUS); real saves are skipped`);
+for (const folder of corpusFolders) {
   const dir = join(vectors, folder);
-  if (!existsSync(dir)) continue;
-  const files = readdirSync(dir)
-    .filter((f) => !/\.(json|txt|md)$/i.test(f))
-    .sort()
-    .slice(0, 4);
-  for (const f of files) cases.push({ name: f, bytes: readFileSync(join(dir, f)), file: join(dir, f) });
+  const notSaves = [];
+  for (const f of readdirSync(dir).sort()) {
+    const file = join(dir, f);
+    if (!statSync(file).isFile()) continue;
+    const bytes = readFileSync(file);
+    if (registry.detect(bytes) === undefined) notSaves.push(f);
+    else cases.push({ name: f, bytes, file });
+  }
+  if (notSaves.length > 0)
+    console.log(`studio: ${folder}/: no format sniffs ${notSaves.join(', ')}; not saves, skipped`);
 }
 
 try {
@@ -395,24 +448,24 @@ try {
 
     const doc = must(format.decode(c.bytes, { checksums: 'warn' }), c.name).value;
     const field = fieldToChange(format, doc);
-    if (field === undefined) {
-      check(`${c.name}: has an integer field to change`, false);
+    if (field.path === undefined) {
+      check(`${c.name}: has a field to change by its input`, false, field.reason);
       continue;
     }
     await goTo(page, field.path);
     const input = page.locator('[data-test="field-input"]');
-    const shown = await input.inputValue().catch(() => '');
+    const was = await input.inputValue().catch(() => '');
     const before = await edits(page);
     await input.fill(String(field.value));
     await page.click('[data-test="apply"]');
     await waitEdits(page, before);
     const listed = await changesText(page);
     // The line `savekit diff` prints for this change.
-    const line = `~ ${field.path}: ${JSON.stringify(field.before)} → ${JSON.stringify(field.value)}`;
+    const line = `~ ${field.path}: ${shown(field.before)} → ${shown(field.value)}`;
     check(
-      `${c.name}: editing ${field.path} by its input (${shown} → ${field.value}) lists it as savekit diff does`,
-      listed.includes(line),
-      `${listed.slice(0, 200)} (expected ${line})`,
+      `${c.name}: editing ${field.path} by its input (${brief(was)} → ${brief(String(field.value))}) lists it as savekit diff does`,
+      was === String(field.before) && listed.includes(line),
+      `input showed ${brief(was)}; ${listed.slice(0, 200)} (expected ${line})`,
     );
     const edited = await download(page);
     let differences = [];
@@ -454,6 +507,46 @@ try {
       error.length > 0 && (await changesText(page)).includes('no differences'),
       error,
     );
+  }
+
+  // A text of several lines is edited in a text area (a one-line input would drop its line breaks):
+  // applied as shown, it is no change. The text is the first such leaf of a bundled sample.
+  {
+    let found;
+    for (const c of cases.filter((x) => x.sample)) {
+      const format = registry.detect(c.bytes);
+      const stack = [[[], must(format.decode(c.bytes), c.name).value]];
+      while (stack.length > 0 && found === undefined) {
+        const [path, node] = stack.pop();
+        if (isBranch(node)) {
+          const keys = keysOf(node);
+          for (let i = keys.length - 1; i >= 0; i--) stack.push([[...path, keys[i]], childOf(node, keys[i])]);
+        } else if (typeof node === 'string' && node.includes('\n') && !path.some((k) => /[.[\]\s<>]/.test(String(k))))
+          found = { c, path: formatPath(path), text: node };
+      }
+      if (found !== undefined) break;
+    }
+    if (found === undefined) check('a bundled sample has a text of several lines', false);
+    else {
+      await open(page, found.c);
+      await goTo(page, found.path);
+      const input = page.locator('[data-test="field-input"]');
+      const tag = await input.evaluate((el) => el.tagName).catch(() => null);
+      const shownText = await input.inputValue().catch(() => '');
+      const before = await edits(page);
+      await page.click('[data-test="apply"]');
+      await waitEdits(page, before);
+      // (No download at all when the text came back changed and the save did not verify.)
+      const same = await download(page).catch(() => ({ bytes: Buffer.alloc(0) }));
+      check(
+        `${found.c.name}: ${found.path} (several lines) is a text area, and applied as shown it changes nothing`,
+        tag === 'TEXTAREA' &&
+          shownText === found.text &&
+          (await changesText(page)).includes('no differences') &&
+          same.bytes.equals(found.c.bytes),
+        `${tag}, ${JSON.stringify(shownText.slice(0, 40))}, ${same.bytes.length} bytes`,
+      );
+    }
   }
 
   // A one-bit field is a checkbox; ticking it is one change.

@@ -94,7 +94,8 @@ export type Request =
   | { readonly type: 'element'; readonly path: string; readonly op: ElementOp }
   | { readonly type: 'set'; readonly path: string; readonly value: string }
   | { readonly type: 'viewEdit'; readonly view: string; readonly target: number; readonly edit: number }
-  | { readonly type: 'view'; readonly id: string }
+  /** `seq` numbers the page's requests for pictures: only the answer to the latest one is drawn. */
+  | { readonly type: 'view'; readonly id: string; readonly seq: number }
   | { readonly type: 'undo' }
   | { readonly type: 'redo' }
   | { readonly type: 'save' };
@@ -134,7 +135,14 @@ export type Reply =
       readonly element?: { readonly index: number; readonly length: number };
     }
   | { readonly type: 'state'; readonly state: DocState; readonly error?: string; readonly path?: string }
-  | { readonly type: 'picture'; readonly id: string; readonly title: string; readonly picture: WirePicture }
+  | {
+      readonly type: 'picture';
+      readonly id: string;
+      /** The request's `seq`. */
+      readonly seq: number;
+      readonly title: string;
+      readonly picture: WirePicture;
+    }
   | {
       readonly type: 'saved';
       readonly bytes: Uint8Array;

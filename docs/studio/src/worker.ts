@@ -505,7 +505,7 @@ async function handle(request: Request): Promise<void> {
       o.pictures.set(view.id, picture);
       const wired = await wire(picture);
       post(
-        { type: 'picture', id: view.id, title: view.title, picture: wired },
+        { type: 'picture', id: view.id, seq: request.seq, title: view.title, picture: wired },
         wired.kind === 'raster' ? [wired.bitmap] : [],
       );
       return;
