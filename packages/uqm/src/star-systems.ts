@@ -218,7 +218,17 @@ const SPECIAL: ReadonlyMap<number, { generator: string; run: (rng: GameRandom, s
       [[174], { generator: 'druuge', run: after(insertMoonless) }],
       [[496], { generator: 'vux-beast', run: after(insertMoonless) }],
       [[98], { generator: 'vux', run: after(fixMoons(0, 1)) }],
-      [[118], { generator: 'maidens', run: (rng, star) => (generic(rng, star), generic(rng, star)) }],
+      // The Maidens' star runs the generic generator twice without reseeding; the second run stands.
+      [
+        [118],
+        {
+          generator: 'maidens',
+          run: (rng, star) => {
+            generic(rng, star);
+            return generic(rng, star);
+          },
+        },
+      ],
       [[133], { generator: 'chmmr', run: after(fixMoons(1, 1)) }],
       [[304], { generator: 'burvixese', run: after(fixMoons(0, 1)) }],
       [[150], { generator: 'orz', run: after(fixMoons(0, 0)) }],
