@@ -138,8 +138,9 @@ export function isHarvested(save: UqmSave, star: number, world: number, kind: Sc
 }
 
 /**
- * Marks a node harvested, as the game does on pickup (a system's first pickup adds its block: Sol's
- * world count is known; for another star the caller gives it). {@link harvestNode} names the world.
+ * Marks a node harvested, as the game does on pickup (a system's first pickup adds its block, as many
+ * worlds as the game generates there; `worldCount` overrides that for a modded game). {@link harvestNode}
+ * names the world.
  */
 export function harvest(
   save: UqmSave,
@@ -156,7 +157,7 @@ export function harvest(
 
 /**
  * Marks a node on a named world harvested: `harvestNode(save, { star: 'Sol', planet: 'Mercury', kind:
- * 'mineral', node: 14 })`. See `takeNode` for what needs a world count.
+ * 'mineral', node: 14 })`. See `takeNode` for the world count of a new block.
  */
 export function harvestNode(save: UqmSave, ref: NodeRef, options: { worldCount?: number } = {}): void {
   const scan = scanOf(save);

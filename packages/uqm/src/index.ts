@@ -22,4 +22,5 @@ export * from './views.js';
 export * from './views-data.js';
 export * from './sis-edits.js';
 export * from './star-map.js';
+export * from './star-systems.js';
 export * from './group-expiry.js';

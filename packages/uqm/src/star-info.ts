@@ -11,7 +11,7 @@
 import * as t from 'io-ts';
 import { array, bytes, literal, map, optional, patch, struct, u16le, u32le, type Codec } from '@savekit/core';
 import { customDef, defineCodec, jsonBytes, readChild, writeChild, type Reader } from '@savekit/core/kit';
-import { layoutOf, UnknownSystemError } from './star-map.js';
+import { layoutWorldCount, systemLayout } from './star-systems.js';
 
 /** Stars with an offset (`NUM_SOLAR_SYSTEMS`). */
 export const NUM_SOLAR_SYSTEMS = 502;
@@ -255,9 +255,8 @@ export function isTaken(info: StarInfo, star: number, world: number, kind: ScanK
 
 /**
  * Marks a node taken, the way the game's `PutPlanetInfo` does: a system without a block gets one at
- * the end, with a zeroed record for each of its worlds — as many as its known layout has (Sol, see
- * `star-map.ts`), else `worldCount` (the file does not know how many worlds another untouched system
- * has, so the caller says; an `UnknownSystemError` without it). `takeNode` names worlds by planet.
+ * the end, with a zeroed record for each of its worlds — as many as the game generates for that star
+ * (`star-systems.ts`), or `worldCount` when given (a modded game). `takeNode` names worlds by planet.
  */
 export function take(
   info: StarInfo,
@@ -271,10 +270,9 @@ export function take(
   if (!Number.isInteger(node) || node < 0 || node > 31) throw new RangeError(`node ${node} is not 0 to 31`);
   let system = info.systems.find((s) => s.star === star);
   if (system === undefined) {
-    const layout = layoutOf(star);
-    worldCount ??= layout === undefined ? undefined : layout.planets.reduce((n, p) => n + 1 + p.moons.length, 0);
-    if (worldCount === undefined)
-      throw new UnknownSystemError(star, `star ${star} has no block yet: give its world count (only Sol's is known)`);
+    const layout = systemLayout(star);
+    worldCount ??= layout === undefined ? undefined : layoutWorldCount(layout);
+    if (worldCount === undefined) throw new RangeError(`star ${star} is not 0 to ${NUM_SOLAR_SYSTEMS - 1}`);
     if (!Number.isInteger(worldCount) || worldCount < 1 || worldCount > 255)
       throw new RangeError(`world count ${worldCount} is not 1 to 255`);
     const blank = (): WorldRecord =>

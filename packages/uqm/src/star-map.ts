@@ -1,60 +1,27 @@
 /**
- * The star map as a player sees it: a system's planets and their moons, by name where the game fixes
- * them, over `starinfo.dat`'s flat world records (uqm.md §3: each planet's record, then one per moon).
+ * The star map as a player sees it: a system's planets and their moons, by the names the game shows,
+ * over `starinfo.dat`'s flat world records (uqm.md §3: each planet's record, then one per moon).
  *
- * What is known and what is not: the game regenerates every system from its star's seed and a
- * generator per system (`planets/generate/gen*.c`); no table of planet and moon counts exists in this
- * repository, and the file stores none. So:
- *
- * - **Sol (star 82)** is fixed by `gensol.c`: nine planets, eight moons (Earth's starbase and Luna,
- *   Jupiter's four, Titan, Triton) — 17 worlds, as the real saves' Sol block holds. It is named here,
- *   and a pickup there needs no world count.
- * - **Any other system with a block**: the file fixes its total world count (the block's size) but
- *   not how the worlds split into planets and moons; its worlds are listed flat, by index.
- * - **Any other system without a block**: nothing in the save says how many worlds it has; adding its
- *   block needs the count from the caller ({@link UnknownSystemError} otherwise).
+ * Every star's layout comes from `star-systems.ts`, which regenerates it the way the game does (its
+ * seeded generator, and the hand-made systems: Sol's Mercury…Pluto, the story systems' fixed moons).
+ * So any world can be named — `{ star: 'Beta Centauri', planet: 'Planet II', moon: 'Planet II-A' }`,
+ * or by numbers — and a system's first pickup adds its block with the right world count, no count from
+ * the caller. A block whose size disagrees with the generated layout (a modded game) is shown flat.
  *
  * @module
  */
 import { NUM_SOLAR_SYSTEMS, type RecordSize, type ScanKind, type StarInfo, type WorldRecord } from './star-info.js';
+import { layoutWorldCount, SOL, type SystemLayout, starIndexOf, systemLayout } from './star-systems.js';
 
-/** Sol's index in the star table. */
-export const SOL = 82;
+/** The systems whose worlds the game names one by one (`gensol.c`: Sol); every other is "Planet I"… */
+export const KNOWN_SYSTEMS: ReadonlyArray<SystemLayout> = [systemLayout(SOL) as SystemLayout];
 
-/** A system whose planets and moons the game fixes. */
-export interface SystemLayout {
-  /** Index in the star table. */
-  star: number;
-  name: string;
-  /** Its planets in orbit order, each with its moons in order. */
-  planets: ReadonlyArray<{ name: string; moons: ReadonlyArray<string> }>;
-}
-
-/** The systems whose layout is known (`gensol.c`: Sol). */
-export const KNOWN_SYSTEMS: ReadonlyArray<SystemLayout> = [
-  {
-    star: SOL,
-    name: 'Sol',
-    planets: [
-      { name: 'Mercury', moons: [] },
-      { name: 'Venus', moons: [] },
-      { name: 'Earth', moons: ['Starbase', 'Luna'] },
-      { name: 'Mars', moons: [] },
-      { name: 'Jupiter', moons: ['Io', 'Europa', 'Ganymede', 'Callisto'] },
-      { name: 'Saturn', moons: ['Titan'] },
-      { name: 'Uranus', moons: [] },
-      { name: 'Neptune', moons: ['Triton'] },
-      { name: 'Pluto', moons: [] },
-    ],
-  },
-];
-
-/** The layout of a star's system, when the game fixes it. */
+/** The layout of a star's system (by index or name), as the game generates it; undefined for no such star. */
 export function layoutOf(star: number | string): SystemLayout | undefined {
-  return KNOWN_SYSTEMS.find((s) => s.star === star || s.name === star);
+  return systemLayout(star);
 }
 
-/** A star with no known layout was asked for by planet, or its block for a count it cannot know. */
+/** A star that is not in the star table was named (no such index or name). */
 export class UnknownSystemError extends RangeError {
   constructor(
     readonly star: number | string,
@@ -69,10 +36,10 @@ export class UnknownSystemError extends RangeError {
 export interface WorldView {
   /** Its index in the system's block (what `isTaken`/`take` take as `world`). */
   world: number;
-  /** Planet (0…) and moon (0 for the planet itself, 1… for its moons), when the layout is known. */
+  /** Planet (0…) and moon (0 for the planet itself, 1… for its moons), when the layout applies. */
   planet?: number;
   moon?: number;
-  /** Its name, when the layout is known. */
+  /** The name the game shows ("Planet II", "Planet II-A", "Luna"), when the layout applies. */
   name?: string;
   /** Its record: the taken nodes (all zero when the system has no block yet). */
   record: WorldRecord;
@@ -89,12 +56,13 @@ export interface PlanetView {
 /** A system as the map shows it. */
 export interface SystemView {
   star: number;
+  /** The star's name (`Sol`, `Beta Centauri`). */
   name?: string;
   /** Whether the save holds its block (something was taken there). */
   scanned: boolean;
-  /** Its worlds (planets and moons): the block's, or the known layout's. */
+  /** Its worlds (planets and moons): the block's, or the generated layout's. */
   worldCount: number;
-  /** Planets and moons by name, when the layout is known. */
+  /** Planets and moons by name — absent when a block's size disagrees with the layout (a modded game). */
   planets?: PlanetView[];
   /** Every world in block order. */
   worlds: WorldView[];
@@ -105,21 +73,18 @@ const blank = (recordSize: RecordSize): WorldRecord =>
     ? { mineral: 0, energy: 0, bio: 0, partial: new Uint8Array(96) }
     : { mineral: 0, energy: 0, bio: 0 };
 
-function layoutCount(layout: SystemLayout): number {
-  return layout.planets.reduce((n, p) => n + 1 + p.moons.length, 0);
-}
-
 /**
- * A star's system: its worlds with their records, and its planets and moons by name when the layout is
- * known. Undefined for a star with neither a block nor a known layout (nothing to show).
+ * A star's system: its worlds with their records, and its planets and moons by name. Undefined for a
+ * star index outside the table that has no block either.
  */
 export function systemView(info: StarInfo, star: number, recordSize: RecordSize = 12): SystemView | undefined {
   const block = info.systems.find((s) => s.star === star);
   const layout = layoutOf(star);
   if (block === undefined && layout === undefined) return undefined;
   // A block whose size disagrees with the layout is not the layout's (a modded game): shown flat.
-  const named = layout !== undefined && (block === undefined || block.worlds.length === layoutCount(layout));
-  const records = block?.worlds ?? Array.from({ length: layout ? layoutCount(layout) : 0 }, () => blank(recordSize));
+  const named = layout !== undefined && (block === undefined || block.worlds.length === layoutWorldCount(layout));
+  const records =
+    block?.worlds ?? Array.from({ length: layout ? layoutWorldCount(layout) : 0 }, () => blank(recordSize));
   const worlds: WorldView[] = records.map((record, world) => ({ world, record }));
   const shown: SystemView = { star, scanned: block !== undefined, worldCount: worlds.length, worlds };
   if (layout !== undefined) shown.name = layout.name;
@@ -136,64 +101,67 @@ export function systemView(info: StarInfo, star: number, recordSize: RecordSize 
   return shown;
 }
 
-/** Every system an editor can show: each with a block (in block order), then known ones without. */
-export function starMap(info: StarInfo, recordSize: RecordSize = 12): SystemView[] {
+/**
+ * The systems an editor shows: each with a block (in block order), then Sol if it has none — or, with
+ * `all`, every star of the table after the blocks.
+ */
+export function starMap(info: StarInfo, recordSize: RecordSize = 12, options: { all?: boolean } = {}): SystemView[] {
+  const rest = options.all ? Array.from({ length: NUM_SOLAR_SYSTEMS }, (_, i) => i) : KNOWN_SYSTEMS.map((s) => s.star);
   const stars = [
     ...info.systems.map((s) => s.star),
-    ...KNOWN_SYSTEMS.map((s) => s.star).filter((star) => !info.systems.some((s) => s.star === star)),
+    ...rest.filter((star) => !info.systems.some((s) => s.star === star)),
   ];
   return stars.map((star) => systemView(info, star, recordSize) as SystemView);
 }
 
-/** A world named the way a player names it: a star (index or known name) and a planet, or a world index. */
+/**
+ * A world named the way a player names it: a star (index or name) and a planet (0-based index, or its
+ * name: "Planet III", "Mercury") with an optional moon (1-based, 0 being the planet; or its name:
+ * "Planet III-A", "Luna", or just its letter "A"), or a world index in the block.
+ */
 export type WorldRef =
   | { star: number | string; planet: number | string; moon?: number | string }
   | { star: number | string; world: number };
 
 function starIndex(star: number | string): number {
-  if (typeof star === 'number') {
-    if (!Number.isInteger(star) || star < 0 || star >= NUM_SOLAR_SYSTEMS)
-      throw new RangeError(`star ${star} is not 0 to ${NUM_SOLAR_SYSTEMS - 1}`);
-    return star;
-  }
-  const layout = layoutOf(star);
-  if (layout === undefined) throw new UnknownSystemError(star, `no star called ${star} is known (known: Sol)`);
-  return layout.star;
+  const index = starIndexOf(star);
+  if (index !== undefined) return index;
+  if (typeof star === 'number') throw new RangeError(`star ${star} is not 0 to ${NUM_SOLAR_SYSTEMS - 1}`);
+  throw new UnknownSystemError(star, `no star is called ${star}`);
 }
 
-/**
- * A world's star and index in its block. A planet (and moon) by name or number needs the system's
- * layout; `{ world }` is the block's own numbering and works for every star.
- */
+const same = (a: string, b: string): boolean => a.toLowerCase() === b.trim().toLowerCase();
+
+/** A world's star and index in its block, from a planet (and moon) or the block's own `{ world }`. */
 export function worldIndex(ref: WorldRef): { star: number; world: number } {
   const star = starIndex(ref.star);
   if ('world' in ref) {
     if (!Number.isInteger(ref.world) || ref.world < 0) throw new RangeError(`world ${ref.world} is not an index`);
     return { star, world: ref.world };
   }
-  const layout = layoutOf(star);
-  if (layout === undefined)
-    throw new UnknownSystemError(
-      star,
-      `star ${star}: its planets and moons are not known (only the block's total is); name the world by { world }`,
-    );
-  const planet = typeof ref.planet === 'number' ? ref.planet : layout.planets.findIndex((p) => p.name === ref.planet);
+  const layout = layoutOf(star) as SystemLayout;
+  const planet =
+    typeof ref.planet === 'number' ? ref.planet : layout.planets.findIndex((p) => same(p.name, ref.planet as string));
   const p = layout.planets[planet];
   if (p === undefined) throw new RangeError(`${layout.name} has no planet ${String(ref.planet)}`);
-  const moon = ref.moon === undefined ? 0 : typeof ref.moon === 'number' ? ref.moon : p.moons.indexOf(ref.moon) + 1;
+  const byName = (name: string): number => {
+    const m = p.moons.findIndex((moon) => same(moon, name) || same(moon, `${p.name}-${name}`));
+    return m < 0 ? -1 : m + 1;
+  };
+  const moon = ref.moon === undefined ? 0 : typeof ref.moon === 'number' ? ref.moon : byName(ref.moon);
   if (!Number.isInteger(moon) || moon < 0 || moon > p.moons.length)
-    throw new RangeError(`${p.name} has no moon ${String(ref.moon)}`);
+    throw new RangeError(`${layout.name} ${p.name} has no moon ${String(ref.moon)}`);
   let world = moon;
   for (let i = 0; i < planet; i++) world += 1 + (layout.planets[i] as SystemLayout['planets'][number]).moons.length;
   return { star, world };
 }
 
-/** The world count of a star's block: the block's, else the known layout's, else undefined. */
+/** The world count of a star's block: the block's if it has one, else the generated layout's. */
 export function knownWorldCount(info: StarInfo, star: number): number | undefined {
   const block = info.systems.find((s) => s.star === star);
   if (block !== undefined) return block.worlds.length;
   const layout = layoutOf(star);
-  return layout === undefined ? undefined : layoutCount(layout);
+  return layout === undefined ? undefined : layoutWorldCount(layout);
 }
 
 /** A node on a named world. */
@@ -213,9 +181,9 @@ export function isNodeTaken(info: StarInfo, ref: NodeRef): boolean {
 
 /**
  * Marks a node taken, as `PutPlanetInfo` does: a system's first pickup appends its block with a zeroed
- * record for every world — counted from the known layout (Sol), or `worldCount` for any other star
- * (an {@link UnknownSystemError} without it). `takeNode(info, { star: 'Sol', planet: 'Mercury', kind:
- * 'mineral', node: 14 })`.
+ * record for every world, as many as the generated layout has (`options.worldCount` overrides it, for
+ * a modded game that generates differently). `takeNode(info, { star: 'Beta Centauri', planet: 1,
+ * moon: 1, kind: 'mineral', node: 14 })`.
  */
 export function takeNode(
   info: StarInfo,
@@ -226,12 +194,7 @@ export function takeNode(
   const node = checkedNode(ref.node);
   let system = info.systems.find((s) => s.star === star);
   if (system === undefined) {
-    const count = knownWorldCount(info, star) ?? options.worldCount;
-    if (count === undefined)
-      throw new UnknownSystemError(
-        star,
-        `star ${star} has no block yet and its world count is not known: give options.worldCount`,
-      );
+    const count = options.worldCount ?? (knownWorldCount(info, star) as number);
     if (!Number.isInteger(count) || count < 1 || count > 255)
       throw new RangeError(`world count ${count} is not 1 to 255`);
     system = { star, worlds: Array.from({ length: count }, () => blank(options.recordSize ?? 12)) };

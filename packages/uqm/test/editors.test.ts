@@ -245,16 +245,30 @@ maybe('3. the star map by name', () => {
     expect(info.systems[0]!.worlds).toHaveLength(17);
   });
 
-  test('another star: flat worlds from its block; no block and no count is a typed error', () => {
+  test('another star: named from its generated layout; a first pickup adds a block of the generated size', () => {
     const info = scanOf(load('uqmsave.12'))!;
     const star72 = systemView(info, 72)!;
-    expect(star72).toMatchObject({ star: 72, scanned: true, worldCount: 3 });
-    expect(star72.planets).toBeUndefined();
+    expect(star72).toMatchObject({ star: 72, name: 'Gamma Centauri', scanned: true, worldCount: 3 });
+    expect(star72.planets!.map((p) => [p.name, p.moons.map((m) => m.name)])).toEqual([
+      ['Planet I', ['Planet I-A']],
+      ['Planet II', []],
+    ]);
     expect(starMap(info).map((s) => s.star)).toEqual([82, 72]);
-    expect(() => worldIndex({ star: 72, planet: 0 })).toThrow(UnknownSystemError);
-    expect(() => takeNode(info, { star: 133, world: 0, kind: 'mineral', node: 1 })).toThrow(UnknownSystemError);
-    takeNode(info, { star: 133, world: 7, kind: 'mineral', node: 1 }, { worldCount: 8 });
-    expect(systemView(info, 133)!.worldCount).toBe(8);
+    expect(starMap(info, 12, { all: true })).toHaveLength(502);
+    expect(worldIndex({ star: 'Gamma Centauri', planet: 'Planet II' })).toEqual({ star: 72, world: 2 });
+    expect(() => worldIndex({ star: 'Omega Nowhere', planet: 0 })).toThrow(UnknownSystemError);
+    expect(() => worldIndex({ star: 72, planet: 2 })).toThrow(RangeError);
+    // Procyon (the Chmmr, 133): five planets, Planet II with its one fixed moon — eight worlds, no count given.
+    takeNode(info, { star: 'Procyon', planet: 'Planet II', moon: 'A', kind: 'mineral', node: 1 });
+    const procyon = systemView(info, 133)!;
+    expect(procyon.worldCount).toBe(8);
+    expect(procyon.planets![1]!.moons[0]!).toMatchObject({ name: 'Planet II-A', world: 2 });
+    expect(procyon.planets![1]!.moons[0]!.record.mineral).toBe(2);
+    // A modded game's count still wins when given, and such a block is then shown flat.
+    takeNode(info, { star: 'Vela', world: 0, kind: 'bio', node: 0 }, { worldCount: 1 });
+    const vela = systemView(info, 114)!;
+    expect(vela).toMatchObject({ name: 'Vela', worldCount: 1 });
+    expect(vela.planets).toBeUndefined();
     takeNode(info, { star: 72, world: 2, kind: 'energy', node: 31 });
     expect(info.systems.find((s) => s.star === 72)!.worlds[2]!.energy).toBe(0x8000_0000);
   });

@@ -14,6 +14,8 @@ import {
   uqmSave,
   worldCount,
   scanOf,
+  layoutWorldCount,
+  systemLayout,
 } from '@savekit/uqm';
 import { realSavesFor } from './corpus';
 
@@ -83,6 +85,9 @@ maybe('typed edits', () => {
     expect(isHarvested(back, 100, 1, 'bio', 31)).toBe(true);
     expect(worldCount(scanOf(back)!, 100)).toBe(6);
     expect(scanOf(back)!.systems.map((s) => s.star)).toEqual([82, 72, 100]);
-    expect(() => harvest(save, 200, 0, 'energy', 1)).toThrow(/give its world count/);
+    // No count given: the block gets as many worlds as the game generates for the star.
+    harvest(save, 200, 0, 'energy', 1);
+    expect(worldCount(scanOf(save)!, 200)).toBe(layoutWorldCount(systemLayout(200)!));
+    expect(() => harvest(save, 502, 0, 'energy', 1)).toThrow(RangeError);
   });
 });

@@ -85,7 +85,7 @@ withCorpus('the star map of a real save', () => {
     if (sol.shape !== 'circle') throw new Error('expected a circle');
     expect(sol.x).toBeCloseTo(175.2, 6);
     expect(sol.y).toBeCloseTo(854.9, 6);
-    // Beta Centauri (68), a red super giant, harvested: its block is the third.
+    // Alpha Centauri (68), a red super giant, harvested: its block is the third.
     expect(starMark(doc, 68)).toMatchObject({ r: 6, fill: STAR_FILLS.red, path: 'chunks[6].body.systems[2]' });
     // A star the save records nothing of: its colour, no outline, no path, no edit (vanilla has no visits).
     const plain = starMark(doc, 0);
@@ -95,7 +95,7 @@ withCorpus('the star map of a real save', () => {
       y: 996.4,
       r: 3,
       fill: STAR_FILLS.green,
-      label: 'Eta Serpentis',
+      label: 'Zeta Serpentis',
     });
   });
 
