@@ -9,7 +9,7 @@
 // world tiles) and the demo plugin's three views render like their reference PNGs in
 // docs/studio/test/reference; clicking Sol selects its path; a view's edit applies; a field
 // inside a decompressed layer lights its bytes in that layer's pane; keyboard, phone width; a 50 MB
-// synthetic save opens with no main-thread task over 200 ms; no console errors.
+// synthetic save opens with no main-thread task over 200 ms of CPU time; no console errors.
 // Prints `studio: N passed, N failed` and writes test-output/studio/results.json.
 // STUDIO_UPDATE_REFERENCES=1 rewrites the reference PNGs from this run.
 import { createServer } from 'node:http';
@@ -202,6 +202,26 @@ function differencesOf(format, original, downloaded) {
 }
 
 // ---- the browser's side -----------------------------------------------------------------------
+
+/**
+ * The longest task of the page's main thread (`CrRendererMain`) in a Chromium trace, in milliseconds
+ * of that thread's CPU time (`tdur`); undefined when the trace has no such task.
+ */
+function longestMainThreadTaskCpu(trace) {
+  const events = Array.isArray(trace) ? trace : (trace.traceEvents ?? []);
+  const main = new Set(
+    events
+      .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .map((e) => `${e.pid}:${e.tid}`),
+  );
+  let longest;
+  for (const e of events) {
+    if (e.ph !== 'X' || e.name !== 'RunTask' || typeof e.tdur !== 'number') continue;
+    if (!main.has(`${e.pid}:${e.tid}`)) continue;
+    longest = Math.max(longest ?? 0, e.tdur / 1000);
+  }
+  return longest === undefined ? undefined : Math.round(longest);
+}
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -818,6 +838,10 @@ try {
     await large.evaluate(() => {
       window.__longest = 0;
     });
+    // Chromium's trace gives each main-thread task's thread CPU time (`tdur`) beside its wall time: the
+    // work the page did, which a busy machine does not inflate (wall time it does — a longtask entry of a
+    // task that waited for a core). The check is on CPU time; the wall-clock longest is reported.
+    await browser.startTracing(large, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
     const opened = await open(large, { name: 'big-world.tevd', file: big }, 180000);
     check(
       `a ${(size / 1e6).toFixed(0)} MB synthetic save opens`,
@@ -844,6 +868,7 @@ try {
       `${lastRow}`,
     );
     const longest = await large.evaluate(() => window.__longest);
+    const longestCpu = longestMainThreadTaskCpu(JSON.parse((await browser.stopTracing()).toString('utf8')));
     // The studio measures its handling of each worker answer: the slow ones name what a long task was.
     const slow = await large.evaluate(() =>
       performance
@@ -852,13 +877,17 @@ try {
         .map((m) => `${m.name} ${Math.round(m.duration)} ms`),
     );
     check(
-      'the longest main-thread task while opening and scrolling it is under 200 ms',
-      longest < 200,
-      `${longest} ms; handlers over 30 ms: ${slow.join(', ') || 'none'}`,
+      'the longest main-thread task while opening and scrolling it is under 200 ms of CPU time',
+      longestCpu !== undefined && longestCpu < 200,
+      `${longestCpu} ms CPU (${longest} ms wall); handlers over 30 ms: ${slow.join(', ') || 'none'}`,
     );
-    console.log(`studio: ${(size / 1e6).toFixed(1)} MB save, longest main-thread task ${longest} ms`);
-    // The measure itself: a 250 ms task on the page is seen (so "0 ms" above means none, not a blind observer).
+    console.log(
+      `studio: ${(size / 1e6).toFixed(1)} MB save, longest main-thread task ${longestCpu} ms CPU, ${longest} ms wall`,
+    );
+    // The measures themselves: a deliberate 250 ms busy task on the page is seen by both the trace and
+    // the longtask observer (so a small number above means no long task, not a blind measure).
     // (Scheduled as a task of the page's own: code run by `evaluate` is not a task the observer reports.)
+    await browser.startTracing(large, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
     await large.evaluate(() => {
       setTimeout(() => {
         const start = performance.now();
@@ -866,8 +895,15 @@ try {
       }, 0);
     });
     await large.waitForTimeout(500);
+    const seenCpu = longestMainThreadTaskCpu(JSON.parse((await browser.stopTracing()).toString('utf8')));
     const seen = await large.evaluate(() => window.__longest);
     check('the long-task observer sees a deliberate 250 ms task', seen >= 240, `${seen} ms`);
+    // Its CPU time is at most its 250 ms of wall time (less if the machine gave the thread less).
+    check(
+      'the trace sees the same task on the main thread',
+      seenCpu !== undefined && seenCpu >= 50,
+      `${seenCpu} ms CPU`,
+    );
     await large.screenshot({ path: join(outDir, 'big-world.png') });
     await large.close();
   }
