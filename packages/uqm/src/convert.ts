@@ -6,7 +6,7 @@
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js';
-import { decode, encode, isRawChunk, type KnownChunk, type TypeOf } from '@savekit/core';
+import { decode, DecodeError, encode, isRawChunk, type KnownChunk, type TypeOf } from '@savekit/core';
 import { DEFINED_GROUPS, groupOffsetEntry, type GameState } from './game-state.js';
 import {
   readDefinedGroups,
@@ -21,7 +21,8 @@ import {
 } from './groups.js';
 import type { BattleGroups, GroupList } from './records.js';
 import type { KnownChunks, SaveChunk, UqmSave } from './save.js';
-import { starInfo, type StarInfo } from './star-info.js';
+import { starInfo, starOffsets, STAR_TABLE_SIZE, type StarInfo } from './star-info.js';
+import { chooseRecordSize } from './starinfo-file.js';
 
 /** The state files a save holds, as the game has them in memory. */
 export interface StateFiles {
@@ -239,13 +240,38 @@ function writerLayoutFits(groups: ReadonlyArray<{ at?: number; groups: StateBatt
 }
 
 /**
+ * `starinfo.dat` read for `save` (whose magic says the record size), as a DecodeError at path
+ * `starinfo` when it is not: its blocks not whole records of that size, or (uqm.md §3) its structure
+ * fitting only the other game's records — a MegaMod file would otherwise read as nine times the
+ * worlds in a vanilla save.
+ */
+function scanFor(save: UqmSave, bytes: Uint8Array): StarInfo {
+  const record = save.magic === 'UMS\x01' ? 12 : 108;
+  const table = decode(starOffsets, bytes.subarray(0, STAR_TABLE_SIZE));
+  if (E.isRight(table)) {
+    const choice = chooseRecordSize(table.right.value, bytes.length);
+    if (choice.basis === 'structure' && choice.recordSize !== record) {
+      const game = record === 12 ? 'a vanilla' : `a MegaMod (${save.magic})`;
+      throw new DecodeError(
+        ['starinfo'],
+        choice.offset,
+        `this starinfo.dat has ${choice.recordSize}-byte world records (${choice.reason}); ${game} save holds ${record}-byte ones`,
+        'size-mismatch',
+      );
+    }
+  }
+  const out = decode(starInfo(record), bytes);
+  if (E.isLeft(out)) throw out.left.within(['starinfo']);
+  return out.right.value;
+}
+
+/**
  * The save a game with these state files writes (`SaveGame`): `Scan` from `starinfo.dat`, `Grps` and
  * the random `BtGp` from `randgrp.dat`, a `BtGp` per defined group whose offset is set (ascending
  * encounter id), `GmSt` from the game state. The other chunks are taken from `save`, in place.
  */
 export function stateFilesToSave(save: UqmSave, files: StateFiles): UqmSave {
-  const record = save.magic === 'UMS\x01' ? 12 : 108;
-  const scan = must(decode(starInfo(record), files.starinfo)).value;
+  const scan = scanFor(save, files.starinfo);
   const rand = must(decode(randomGroups, files.randgrp, { trailing: 'keep' })).value.root;
   // SaveGroups reads the list at GroupOffset[0], even when that is 0 (the header's own bytes).
   const list =

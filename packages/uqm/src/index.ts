@@ -7,6 +7,7 @@
 export * from './game-state.js';
 export * from './records.js';
 export * from './star-info.js';
+export * from './starinfo-file.js';
 export * from './save.js';
 export * from './groups.js';
 export * from './defgrp-file.js';

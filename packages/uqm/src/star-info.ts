@@ -48,6 +48,21 @@ export interface StarInfo {
 /** Record sizes: vanilla 12 bytes, MegaMod 108. */
 export type RecordSize = 12 | 108;
 
+/**
+ * The record size a document's records are of: 108 (MegaMod) when any carries `partial`, else 12. A
+ * document without blocks is the same image either way.
+ */
+export function recordSizeOf(info: StarInfo): RecordSize {
+  const megaMod = info.systems.some(
+    (s) =>
+      typeof s === 'object' &&
+      s !== null &&
+      Array.isArray(s.worlds) &&
+      s.worlds.some((w) => typeof w === 'object' && w !== null && w.partial !== undefined),
+  );
+  return megaMod ? 108 : 12;
+}
+
 /** A vanilla world record (12 bytes): the mineral, energy and biological masks. */
 export const worldRecord: Codec<WorldRecord> = struct({ mineral: u32le, energy: u32le, bio: u32le });
 
@@ -257,6 +272,7 @@ export function isTaken(info: StarInfo, star: number, world: number, kind: ScanK
  * Marks a node taken, the way the game's `PutPlanetInfo` does: a system without a block gets one at
  * the end, with a zeroed record for each of its worlds — as many as the game generates for that star
  * (`star-systems.ts`), or `worldCount` when given (a modded game). `takeNode` names worlds by planet.
+ * New records are `recordSize` bytes: by default the size of the records `info` has already.
  */
 export function take(
   info: StarInfo,
@@ -265,7 +281,7 @@ export function take(
   kind: ScanKind,
   node: number,
   worldCount?: number,
-  recordSize: RecordSize = 12,
+  recordSize: RecordSize = recordSizeOf(info),
 ): void {
   if (!Number.isInteger(node) || node < 0 || node > 31) throw new RangeError(`node ${node} is not 0 to 31`);
   let system = info.systems.find((s) => s.star === star);

@@ -10,7 +10,14 @@
  *
  * @module
  */
-import { NUM_SOLAR_SYSTEMS, type RecordSize, type ScanKind, type StarInfo, type WorldRecord } from './star-info.js';
+import {
+  NUM_SOLAR_SYSTEMS,
+  recordSizeOf,
+  type RecordSize,
+  type ScanKind,
+  type StarInfo,
+  type WorldRecord,
+} from './star-info.js';
 import { layoutWorldCount, SOL, type SystemLayout, starIndexOf, systemLayout } from './star-systems.js';
 
 /** The systems whose worlds the game names one by one (`gensol.c`: Sol); every other is "Planet I"… */
@@ -77,7 +84,11 @@ const blank = (recordSize: RecordSize): WorldRecord =>
  * A star's system: its worlds with their records, and its planets and moons by name. Undefined for a
  * star index outside the table that has no block either.
  */
-export function systemView(info: StarInfo, star: number, recordSize: RecordSize = 12): SystemView | undefined {
+export function systemView(
+  info: StarInfo,
+  star: number,
+  recordSize: RecordSize = recordSizeOf(info),
+): SystemView | undefined {
   const block = info.systems.find((s) => s.star === star);
   const layout = layoutOf(star);
   if (block === undefined && layout === undefined) return undefined;
@@ -105,7 +116,11 @@ export function systemView(info: StarInfo, star: number, recordSize: RecordSize 
  * The systems an editor shows: each with a block (in block order), then Sol if it has none — or, with
  * `all`, every star of the table after the blocks.
  */
-export function starMap(info: StarInfo, recordSize: RecordSize = 12, options: { all?: boolean } = {}): SystemView[] {
+export function starMap(
+  info: StarInfo,
+  recordSize: RecordSize = recordSizeOf(info),
+  options: { all?: boolean } = {},
+): SystemView[] {
   const rest = options.all ? Array.from({ length: NUM_SOLAR_SYSTEMS }, (_, i) => i) : KNOWN_SYSTEMS.map((s) => s.star);
   const stars = [
     ...info.systems.map((s) => s.star),
@@ -182,7 +197,8 @@ export function isNodeTaken(info: StarInfo, ref: NodeRef): boolean {
 /**
  * Marks a node taken, as `PutPlanetInfo` does: a system's first pickup appends its block with a zeroed
  * record for every world, as many as the generated layout has (`options.worldCount` overrides it, for
- * a modded game that generates differently). `takeNode(info, { star: 'Beta Centauri', planet: 1,
+ * a modded game that generates differently), each of `options.recordSize` bytes — by default the size
+ * of `info`'s records already there. `takeNode(info, { star: 'Beta Centauri', planet: 1,
  * moon: 1, kind: 'mineral', node: 14 })`.
  */
 export function takeNode(
@@ -197,7 +213,7 @@ export function takeNode(
     const count = options.worldCount ?? (knownWorldCount(info, star) as number);
     if (!Number.isInteger(count) || count < 1 || count > 255)
       throw new RangeError(`world count ${count} is not 1 to 255`);
-    system = { star, worlds: Array.from({ length: count }, () => blank(options.recordSize ?? 12)) };
+    system = { star, worlds: Array.from({ length: count }, () => blank(options.recordSize ?? recordSizeOf(info))) };
     info.systems.push(system);
   }
   const record = system.worlds[world];

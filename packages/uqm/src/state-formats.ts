@@ -13,7 +13,8 @@ import { saveToStateFiles, stateFilesToSave, type DefgrpLayout, type StateFiles 
 import { blockOffsets, definedGroupsFile, GROUP_HEADER_SIZE, type DefinedGroupsFile } from './defgrp-file.js';
 import { randomGroups, type RandomGroups } from './groups.js';
 import type { UqmSave } from './save.js';
-import { NUM_SOLAR_SYSTEMS, STAR_TABLE_SIZE, starInfo, starOffsets, type StarInfo } from './star-info.js';
+import { NUM_SOLAR_SYSTEMS, STAR_TABLE_SIZE, recordSizeOf, starInfo, starOffsets, type StarInfo } from './star-info.js';
+import { starInfoFile } from './starinfo-file.js';
 
 /** What the sniffers read of a GROUP_HEADER: its date, star and first two offsets. */
 const headerLead = struct({
@@ -71,14 +72,17 @@ export function sniffDefinedGroups(input: Uint8Array): number {
   return list === 0 && first === 1 + GROUP_HEADER_SIZE && plausibleDate(h) ? 0.7 : 0;
 }
 
-/** `starinfo.dat` (vanilla 12-byte records): which nodes were taken on which worlds. */
-export const starInfoFormat: FileFormat<StarInfo> = fileFormat(starInfo(12), {
+/**
+ * `starinfo.dat`: which nodes were taken on which worlds, in vanilla's 12-byte records or MegaMod's
+ * 108-byte ones, told apart by the blocks' sizes ({@link starInfoFile}).
+ */
+export const starInfoFormat: FileFormat<StarInfo> = fileFormat(starInfoFile, {
   id: 'uqm-starinfo',
   title: 'UQM starinfo.dat',
   extensions: ['.dat'],
   sniff: (input) => (isSaveTree(input) ? 0 : sniffStarInfo(input)),
   summary: (info) => [
-    `UQM starinfo.dat: ${plural(info.systems.length, 'system')} with taken nodes`,
+    `UQM starinfo.dat${info.systems.length === 0 ? '' : recordSizeOf(info) === 108 ? ' (MegaMod, 108-byte records)' : ' (vanilla, 12-byte records)'}: ${plural(info.systems.length, 'system')} with taken nodes`,
     ...info.systems.map((s) => `star ${s.star}: ${plural(s.worlds.length, 'world')}`),
   ],
 });
