@@ -633,35 +633,28 @@ function checkInstanceKeys(w: Writer, plan: StructPlan, value: Instance): void {
   const fail = (key: string, message: string): never => {
     throw w.errorAt(key, message);
   };
-  const own = new Set<string>();
-  const fileOnly = new Set<string>();
-  for (const f of plan.fields) (f.known !== undefined ? own : fileOnly).add(f.def.name);
-  const missing = new Map(plan.missing.map((f) => [f.name, f]));
+  const { own, fileOnly, missing, checked } = keyPlanOf(plan);
   for (const key of Object.keys(value)) {
     if (own.has(key) || INSTANCE_EXTRAS.has(key)) continue;
     const default_ = missing.get(key);
     if (default_ === undefined) fail(key, `${plan.def.name} has no field ${key}`);
     else {
-      const expected =
-        default_.count === 1 ? default_.default() : Array.from({ length: default_.count }, default_.default);
-      if (jsonText(value[key]) !== jsonText(expected))
-        fail(key, `${key} is not in this file's ${plan.def.name}: it can only hold its default, ${jsonText(expected)}`);
+      const expected = default_.text();
+      if (jsonText(value[key]) !== expected)
+        fail(key, `${key} is not in this file's ${plan.def.name}: it can only hold its default, ${expected}`);
     }
   }
-  for (const f of plan.fields) {
-    const known = f.known;
-    if (known === undefined) continue;
-    const name = f.def.name;
+  for (const { name, known, keep, blank } of checked) {
     if (!Object.hasOwn(value, name)) fail(name, `the field ${name} of ${plan.def.name} has no value`);
     // The file keeps `keep` of the reader's elements; the others read back as defaults.
-    if (f.keep >= known.count) continue;
+    if (keep >= known.count) continue;
     const values: unknown[] = known.count === 1 ? [value[name]] : Array.isArray(value[name]) ? value[name] : [];
-    const blank = jsonText(known.default());
-    for (let i = f.keep; i < values.length; i++)
-      if (jsonText(values[i]) !== blank)
+    const text = blank();
+    for (let i = keep; i < values.length; i++)
+      if (jsonText(values[i]) !== text)
         fail(
           name,
-          `${plan.def.name}.${name} holds ${f.keep} of ${known.count} elements in this file: the rest can only be ${blank}`,
+          `${plan.def.name}.${name} holds ${keep} of ${known.count} elements in this file: the rest can only be ${text}`,
         );
   }
   const kept = value.$kept;
@@ -672,6 +665,51 @@ function checkInstanceKeys(w: Writer, plan: StructPlan, value: Instance): void {
     if (!own.has(key) && !fileOnly.has(key)) fail('$kept', `${plan.def.name} has no field ${key}`);
   for (const name of fileOnly)
     if (!Object.hasOwn(keptRecord, name)) fail('$kept', `the field ${name} of ${plan.def.name} has no value`);
+}
+
+/** What {@link checkInstanceKeys} needs of a plan, worked out once per plan rather than per instance written. */
+interface KeyPlan {
+  /** Fields the reader knows (their values are the instance's properties). */
+  readonly own: ReadonlySet<string>;
+  /** Fields only the file has (their values are under `$kept`). */
+  readonly fileOnly: ReadonlySet<string>;
+  /** Fields the file lacks, with the JSON text of the default they can only hold (worked out when first needed). */
+  readonly missing: ReadonlyMap<string, { readonly text: () => string }>;
+  /** The reader's fields, with the JSON text of one blank element (worked out when first needed). */
+  readonly checked: ReadonlyArray<{ name: string; known: KnownField; keep: number; blank: () => string }>;
+}
+
+const KEY_PLANS = new WeakMap<StructPlan, KeyPlan>();
+
+/** A value computed on first use, then kept. */
+function once(make: () => string): () => string {
+  let text: string | undefined;
+  return () => {
+    text ??= make();
+    return text;
+  };
+}
+
+function keyPlanOf(plan: StructPlan): KeyPlan {
+  let found = KEY_PLANS.get(plan);
+  if (found !== undefined) return found;
+  const own = new Set<string>();
+  const fileOnly = new Set<string>();
+  for (const f of plan.fields) (f.known !== undefined ? own : fileOnly).add(f.def.name);
+  const missing = new Map<string, { text: () => string }>();
+  for (const f of plan.missing)
+    missing.set(f.name, {
+      text: once(() => jsonText(f.count === 1 ? f.default() : Array.from({ length: f.count }, f.default))),
+    });
+  const checked: Array<{ name: string; known: KnownField; keep: number; blank: () => string }> = [];
+  for (const f of plan.fields) {
+    const known = f.known;
+    if (known === undefined) continue;
+    checked.push({ name: f.def.name, known, keep: f.keep, blank: once(() => jsonText(known.default())) });
+  }
+  found = { own, fileOnly, missing, checked };
+  KEY_PLANS.set(plan, found);
+  return found;
 }
 
 function reportReconcileWarnings(r: Reader, schema: Schema): void {
