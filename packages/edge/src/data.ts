@@ -639,9 +639,8 @@ function checkInstanceKeys(w: Writer, plan: StructPlan, value: Instance): void {
     const default_ = missing.get(key);
     if (default_ === undefined) fail(key, `${plan.def.name} has no field ${key}`);
     else {
-      const expected = default_.text();
-      if (jsonText(value[key]) !== expected)
-        fail(key, `${key} is not in this file's ${plan.def.name}: it can only hold its default, ${expected}`);
+      if (!default_.holds(value[key]))
+        fail(key, `${key} is not in this file's ${plan.def.name}: it can only hold its default, ${default_.text()}`);
     }
   }
   for (const { name, known, keep, blank } of checked) {
@@ -649,12 +648,11 @@ function checkInstanceKeys(w: Writer, plan: StructPlan, value: Instance): void {
     // The file keeps `keep` of the reader's elements; the others read back as defaults.
     if (keep >= known.count) continue;
     const values: unknown[] = known.count === 1 ? [value[name]] : Array.isArray(value[name]) ? value[name] : [];
-    const text = blank();
     for (let i = keep; i < values.length; i++)
-      if (jsonText(values[i]) !== text)
+      if (!blank.holds(values[i]))
         fail(
           name,
-          `${plan.def.name}.${name} holds ${keep} of ${known.count} elements in this file: the rest can only be ${text}`,
+          `${plan.def.name}.${name} holds ${keep} of ${known.count} elements in this file: the rest can only be ${blank.text()}`,
         );
   }
   const kept = value.$kept;
@@ -674,19 +672,37 @@ interface KeyPlan {
   /** Fields only the file has (their values are under `$kept`). */
   readonly fileOnly: ReadonlySet<string>;
   /** Fields the file lacks, with the JSON text of the default they can only hold (worked out when first needed). */
-  readonly missing: ReadonlyMap<string, { readonly text: () => string }>;
+  readonly missing: ReadonlyMap<string, Default>;
   /** The reader's fields, with the JSON text of one blank element (worked out when first needed). */
-  readonly checked: ReadonlyArray<{ name: string; known: KnownField; keep: number; blank: () => string }>;
+  readonly checked: ReadonlyArray<{ name: string; known: KnownField; keep: number; blank: Default }>;
+}
+
+/** A default value, compared by its JSON text. */
+interface Default {
+  readonly text: () => string;
+  /** Whether `value` has the default's JSON text. */
+  readonly holds: (value: unknown) => boolean;
 }
 
 const KEY_PLANS = new WeakMap<StructPlan, KeyPlan>();
 
-/** A value computed on first use, then kept. */
-function once(make: () => string): () => string {
-  let text: string | undefined;
-  return () => {
-    text ??= make();
-    return text;
+/** The default `make` gives, made when first needed, then kept. */
+function defaultOf(make: () => unknown): Default {
+  let made: { value: unknown; text: string } | undefined;
+  const get = () => {
+    if (made === undefined) {
+      const value = make();
+      made = { value, text: jsonText(value) };
+    }
+    return made;
+  };
+  return {
+    text: () => get().text,
+    holds: (value) => {
+      const d = get();
+      // The same number, string, boolean or null has the same text: compared without writing it out.
+      return (value === d.value && (typeof value !== 'object' || value === null)) || jsonText(value) === d.text;
+    },
   };
 }
 
@@ -696,16 +712,17 @@ function keyPlanOf(plan: StructPlan): KeyPlan {
   const own = new Set<string>();
   const fileOnly = new Set<string>();
   for (const f of plan.fields) (f.known !== undefined ? own : fileOnly).add(f.def.name);
-  const missing = new Map<string, { text: () => string }>();
+  const missing = new Map<string, Default>();
   for (const f of plan.missing)
-    missing.set(f.name, {
-      text: once(() => jsonText(f.count === 1 ? f.default() : Array.from({ length: f.count }, f.default))),
-    });
-  const checked: Array<{ name: string; known: KnownField; keep: number; blank: () => string }> = [];
+    missing.set(
+      f.name,
+      defaultOf(() => (f.count === 1 ? f.default() : Array.from({ length: f.count }, f.default))),
+    );
+  const checked: Array<{ name: string; known: KnownField; keep: number; blank: Default }> = [];
   for (const f of plan.fields) {
     const known = f.known;
     if (known === undefined) continue;
-    checked.push({ name: f.def.name, known, keep: f.keep, blank: once(() => jsonText(known.default())) });
+    checked.push({ name: f.def.name, known, keep: f.keep, blank: defaultOf(() => known.default()) });
   }
   found = { own, fileOnly, missing, checked };
   KEY_PLANS.set(plan, found);
