@@ -343,7 +343,8 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
       }
       return { ...template };
     };
-    const readField = (r: Reader, f: FieldPlan, codec: Codec<any>, out: Instance, kept: Record<string, unknown>) => {
+    // Reads a field of other than one element; returns what goes into `$kept` for it (if anything).
+    const readField = (r: Reader, f: FieldPlan, codec: Codec<any>, out: Instance): unknown => {
       const values: unknown[] = [];
       const path = r.state.path;
       path.push(f.def.name);
@@ -353,15 +354,17 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
         if (f.def.count > 1) path.pop();
       }
       path.pop();
-      if (f.known === undefined) {
-        kept[f.def.name] = f.def.count === 1 ? values[0] : values;
-        return;
-      }
+      if (f.known === undefined) return f.def.count === 1 ? values[0] : values;
       const expected = f.known.count;
+      // As many elements as the reader expects, all kept: the values are the field's array as read.
+      if (expected !== 1 && f.keep === expected && values.length === expected) {
+        out[f.def.name] = values;
+        return undefined;
+      }
       const own = values.slice(0, f.keep);
       for (let i = own.length; i < expected; i++) own.push(f.known.default());
       out[f.def.name] = expected === 1 ? own[0] : own;
-      if (values.length > expected) kept[f.def.name] = values.slice(expected);
+      return values.length > expected ? values.slice(expected) : undefined;
     };
     const codec = defineCodec<Instance>({
       name: `instance(${structName})`,
@@ -384,9 +387,12 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
             out[f.def.name] = list[i]!.read(r);
             path.pop();
           } else {
-            // Kept fields are named by the file: `__proto__` or `constructor` must stay ordinary names.
-            kept ??= nameRecord();
-            readField(r, f, list[i]!, out, kept);
+            const extra = readField(r, f, list[i]!, out);
+            if (extra !== undefined || f.known === undefined) {
+              // Kept fields are named by the file: `__proto__` or `constructor` must stay ordinary names.
+              kept ??= nameRecord();
+              kept[f.def.name] = extra;
+            }
           }
         }
         for (const f of plan.missing)
