@@ -633,8 +633,16 @@ function checkInstanceKeys(w: Writer, plan: StructPlan, value: Instance): void {
   const fail = (key: string, message: string): never => {
     throw w.errorAt(key, message);
   };
-  const { own, fileOnly, missing, checked } = keyPlanOf(plan);
-  for (const key of Object.keys(value)) {
+  const { own, fileOnly, missing, checked, order } = keyPlanOf(plan);
+  const keys = Object.keys(value);
+  // An instance as the reader makes it has the fields' properties first, in the plan's order: then
+  // each of those is known to be there, and only the ones the file lacks need looking at.
+  let same = 0;
+  if (order !== undefined && keys.length >= order.length)
+    while (same < order.length && keys[same] === order[same]) same++;
+  const inOrder = order !== undefined && same === order.length;
+  for (let k = inOrder ? own.size : 0; k < keys.length; k++) {
+    const key = keys[k]!;
     if (own.has(key) || INSTANCE_EXTRAS.has(key)) continue;
     const default_ = missing.get(key);
     if (default_ === undefined) fail(key, `${plan.def.name} has no field ${key}`);
@@ -644,7 +652,7 @@ function checkInstanceKeys(w: Writer, plan: StructPlan, value: Instance): void {
     }
   }
   for (const { name, known, keep, blank } of checked) {
-    if (!Object.hasOwn(value, name)) fail(name, `the field ${name} of ${plan.def.name} has no value`);
+    if (!inOrder && !Object.hasOwn(value, name)) fail(name, `the field ${name} of ${plan.def.name} has no value`);
     // The file keeps `keep` of the reader's elements; the others read back as defaults.
     if (keep >= known.count) continue;
     const values: unknown[] = known.count === 1 ? [value[name]] : Array.isArray(value[name]) ? value[name] : [];
@@ -675,6 +683,8 @@ interface KeyPlan {
   readonly missing: ReadonlyMap<string, Default>;
   /** The reader's fields, with the JSON text of one blank element (worked out when first needed). */
   readonly checked: ReadonlyArray<{ name: string; known: KnownField; keep: number; blank: Default }>;
+  /** The reader's fields' names in the plan's order, as a decoded instance has them (undefined if any repeats). */
+  readonly order: ReadonlyArray<string> | undefined;
 }
 
 /** A default value, compared by its JSON text. */
@@ -724,7 +734,9 @@ function keyPlanOf(plan: StructPlan): KeyPlan {
     if (known === undefined) continue;
     checked.push({ name: f.def.name, known, keep: f.keep, blank: defaultOf(() => known.default()) });
   }
-  found = { own, fileOnly, missing, checked };
+  const names = checked.map((c) => c.name);
+  const order = new Set(names).size === names.length && names.length === own.size ? names : undefined;
+  found = { own, fileOnly, missing, checked, order };
   KEY_PLANS.set(plan, found);
   return found;
 }
