@@ -145,6 +145,9 @@ export interface Reconciled {
   readonly warnings: ReadonlyArray<Warning>;
 }
 
+/** The `$kept` of an instance that keeps nothing (never written to). */
+const NOTHING_KEPT: Readonly<Record<string, unknown>> = Object.freeze({});
+
 const warn = (warnings: Warning[], code: string, path: PathSegment[], message: string) =>
   warnings.push({ code, path, offset: 0, message });
 
@@ -411,7 +414,7 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
         } catch (error) {
           throw error instanceof DecodeError ? w.error(error.code, error.message) : error;
         }
-        const kept = value.$kept ?? {};
+        const kept = value.$kept ?? NOTHING_KEPT;
         const path = w.state.path;
         const fields = plan.fields;
         for (let i = 0; i < fields.length; i++) {
@@ -426,6 +429,22 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
           const own =
             f.known === undefined ? [] : f.known.count === 1 ? [value[f.def.name]] : (value[f.def.name] as unknown[]);
           if (!Array.isArray(own)) throw w.error('wrong-type', `expected ${f.known!.count} elements`);
+          if (
+            f.known !== undefined &&
+            f.keep === f.def.count &&
+            own.length >= f.keep &&
+            !Object.hasOwn(kept, f.def.name)
+          ) {
+            // The file holds the first `keep` of the value's elements and nothing kept: written from
+            // the value itself, without the copies of the general case.
+            for (let k = 0; k < f.keep; k++) {
+              if (f.def.count > 1) path.push(k);
+              element.write(w, own[k]);
+              if (f.def.count > 1) path.pop();
+            }
+            path.pop();
+            continue;
+          }
           const mine = Object.hasOwn(kept, f.def.name) ? kept[f.def.name] : undefined;
           const extra = f.known === undefined ? mine : (mine ?? []);
           const rest =
