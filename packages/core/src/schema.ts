@@ -145,6 +145,9 @@ export interface Reconciled {
   readonly warnings: ReadonlyArray<Warning>;
 }
 
+/** The `$kept` of an instance that keeps nothing (never written to). */
+const NOTHING_KEPT: Readonly<Record<string, unknown>> = Object.freeze({});
+
 const warn = (warnings: Warning[], code: string, path: PathSegment[], message: string) =>
   warnings.push({ code, path, offset: 0, message });
 
@@ -343,7 +346,8 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
       }
       return { ...template };
     };
-    const readField = (r: Reader, f: FieldPlan, codec: Codec<any>, out: Instance, kept: Record<string, unknown>) => {
+    // Reads a field of other than one element; returns what goes into `$kept` for it (if anything).
+    const readField = (r: Reader, f: FieldPlan, codec: Codec<any>, out: Instance): unknown => {
       const values: unknown[] = [];
       const path = r.state.path;
       path.push(f.def.name);
@@ -353,15 +357,17 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
         if (f.def.count > 1) path.pop();
       }
       path.pop();
-      if (f.known === undefined) {
-        kept[f.def.name] = f.def.count === 1 ? values[0] : values;
-        return;
-      }
+      if (f.known === undefined) return f.def.count === 1 ? values[0] : values;
       const expected = f.known.count;
+      // As many elements as the reader expects, all kept: the values are the field's array as read.
+      if (expected !== 1 && f.keep === expected && values.length === expected) {
+        out[f.def.name] = values;
+        return undefined;
+      }
       const own = values.slice(0, f.keep);
       for (let i = own.length; i < expected; i++) own.push(f.known.default());
       out[f.def.name] = expected === 1 ? own[0] : own;
-      if (values.length > expected) kept[f.def.name] = values.slice(expected);
+      return values.length > expected ? values.slice(expected) : undefined;
     };
     const codec = defineCodec<Instance>({
       name: `instance(${structName})`,
@@ -384,9 +390,12 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
             out[f.def.name] = list[i]!.read(r);
             path.pop();
           } else {
-            // Kept fields are named by the file: `__proto__` or `constructor` must stay ordinary names.
-            kept ??= nameRecord();
-            readField(r, f, list[i]!, out, kept);
+            const extra = readField(r, f, list[i]!, out);
+            if (extra !== undefined || f.known === undefined) {
+              // Kept fields are named by the file: `__proto__` or `constructor` must stay ordinary names.
+              kept ??= nameRecord();
+              kept[f.def.name] = extra;
+            }
           }
         }
         for (const f of plan.missing)
@@ -405,7 +414,7 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
         } catch (error) {
           throw error instanceof DecodeError ? w.error(error.code, error.message) : error;
         }
-        const kept = value.$kept ?? {};
+        const kept = value.$kept ?? NOTHING_KEPT;
         const path = w.state.path;
         const fields = plan.fields;
         for (let i = 0; i < fields.length; i++) {
@@ -420,6 +429,22 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
           const own =
             f.known === undefined ? [] : f.known.count === 1 ? [value[f.def.name]] : (value[f.def.name] as unknown[]);
           if (!Array.isArray(own)) throw w.error('wrong-type', `expected ${f.known!.count} elements`);
+          if (
+            f.known !== undefined &&
+            f.keep === f.def.count &&
+            own.length >= f.keep &&
+            !Object.hasOwn(kept, f.def.name)
+          ) {
+            // The file holds the first `keep` of the value's elements and nothing kept: written from
+            // the value itself, without the copies of the general case.
+            for (let k = 0; k < f.keep; k++) {
+              if (f.def.count > 1) path.push(k);
+              element.write(w, own[k]);
+              if (f.def.count > 1) path.pop();
+            }
+            path.pop();
+            continue;
+          }
           const mine = Object.hasOwn(kept, f.def.name) ? kept[f.def.name] : undefined;
           const extra = f.known === undefined ? mine : (mine ?? []);
           const rest =

@@ -633,35 +633,34 @@ function checkInstanceKeys(w: Writer, plan: StructPlan, value: Instance): void {
   const fail = (key: string, message: string): never => {
     throw w.errorAt(key, message);
   };
-  const own = new Set<string>();
-  const fileOnly = new Set<string>();
-  for (const f of plan.fields) (f.known !== undefined ? own : fileOnly).add(f.def.name);
-  const missing = new Map(plan.missing.map((f) => [f.name, f]));
-  for (const key of Object.keys(value)) {
+  const { own, fileOnly, missing, checked, order } = keyPlanOf(plan);
+  const keys = Object.keys(value);
+  // An instance as the reader makes it has the fields' properties first, in the plan's order: then
+  // each of those is known to be there, and only the ones the file lacks need looking at.
+  let same = 0;
+  if (order !== undefined && keys.length >= order.length)
+    while (same < order.length && keys[same] === order[same]) same++;
+  const inOrder = order !== undefined && same === order.length;
+  for (let k = inOrder ? own.size : 0; k < keys.length; k++) {
+    const key = keys[k]!;
     if (own.has(key) || INSTANCE_EXTRAS.has(key)) continue;
     const default_ = missing.get(key);
     if (default_ === undefined) fail(key, `${plan.def.name} has no field ${key}`);
     else {
-      const expected =
-        default_.count === 1 ? default_.default() : Array.from({ length: default_.count }, default_.default);
-      if (jsonText(value[key]) !== jsonText(expected))
-        fail(key, `${key} is not in this file's ${plan.def.name}: it can only hold its default, ${jsonText(expected)}`);
+      if (!default_.holds(value[key]))
+        fail(key, `${key} is not in this file's ${plan.def.name}: it can only hold its default, ${default_.text()}`);
     }
   }
-  for (const f of plan.fields) {
-    const known = f.known;
-    if (known === undefined) continue;
-    const name = f.def.name;
-    if (!Object.hasOwn(value, name)) fail(name, `the field ${name} of ${plan.def.name} has no value`);
+  for (const { name, known, keep, blank } of checked) {
+    if (!inOrder && !Object.hasOwn(value, name)) fail(name, `the field ${name} of ${plan.def.name} has no value`);
     // The file keeps `keep` of the reader's elements; the others read back as defaults.
-    if (f.keep >= known.count) continue;
+    if (keep >= known.count) continue;
     const values: unknown[] = known.count === 1 ? [value[name]] : Array.isArray(value[name]) ? value[name] : [];
-    const blank = jsonText(known.default());
-    for (let i = f.keep; i < values.length; i++)
-      if (jsonText(values[i]) !== blank)
+    for (let i = keep; i < values.length; i++)
+      if (!blank.holds(values[i]))
         fail(
           name,
-          `${plan.def.name}.${name} holds ${f.keep} of ${known.count} elements in this file: the rest can only be ${blank}`,
+          `${plan.def.name}.${name} holds ${keep} of ${known.count} elements in this file: the rest can only be ${blank.text()}`,
         );
   }
   const kept = value.$kept;
@@ -672,6 +671,74 @@ function checkInstanceKeys(w: Writer, plan: StructPlan, value: Instance): void {
     if (!own.has(key) && !fileOnly.has(key)) fail('$kept', `${plan.def.name} has no field ${key}`);
   for (const name of fileOnly)
     if (!Object.hasOwn(keptRecord, name)) fail('$kept', `the field ${name} of ${plan.def.name} has no value`);
+}
+
+/** What {@link checkInstanceKeys} needs of a plan, worked out once per plan rather than per instance written. */
+interface KeyPlan {
+  /** Fields the reader knows (their values are the instance's properties). */
+  readonly own: ReadonlySet<string>;
+  /** Fields only the file has (their values are under `$kept`). */
+  readonly fileOnly: ReadonlySet<string>;
+  /** Fields the file lacks, with the JSON text of the default they can only hold (worked out when first needed). */
+  readonly missing: ReadonlyMap<string, Default>;
+  /** The reader's fields, with the JSON text of one blank element (worked out when first needed). */
+  readonly checked: ReadonlyArray<{ name: string; known: KnownField; keep: number; blank: Default }>;
+  /** The reader's fields' names in the plan's order, as a decoded instance has them (undefined if any repeats). */
+  readonly order: ReadonlyArray<string> | undefined;
+}
+
+/** A default value, compared by its JSON text. */
+interface Default {
+  readonly text: () => string;
+  /** Whether `value` has the default's JSON text. */
+  readonly holds: (value: unknown) => boolean;
+}
+
+const KEY_PLANS = new WeakMap<StructPlan, KeyPlan>();
+
+/** The default `make` gives, made when first needed, then kept. */
+function defaultOf(make: () => unknown): Default {
+  let made: { value: unknown; text: string } | undefined;
+  const get = () => {
+    if (made === undefined) {
+      const value = make();
+      made = { value, text: jsonText(value) };
+    }
+    return made;
+  };
+  return {
+    text: () => get().text,
+    holds: (value) => {
+      const d = get();
+      // The same number, string, boolean or null has the same text: compared without writing it out.
+      return (value === d.value && (typeof value !== 'object' || value === null)) || jsonText(value) === d.text;
+    },
+  };
+}
+
+function keyPlanOf(plan: StructPlan): KeyPlan {
+  let found = KEY_PLANS.get(plan);
+  if (found !== undefined) return found;
+  const own = new Set<string>();
+  const fileOnly = new Set<string>();
+  for (const f of plan.fields) (f.known !== undefined ? own : fileOnly).add(f.def.name);
+  const missing = new Map<string, Default>();
+  for (const f of plan.missing)
+    missing.set(
+      f.name,
+      defaultOf(() => (f.count === 1 ? f.default() : Array.from({ length: f.count }, f.default))),
+    );
+  const checked: Array<{ name: string; known: KnownField; keep: number; blank: Default }> = [];
+  for (const f of plan.fields) {
+    const known = f.known;
+    if (known === undefined) continue;
+    checked.push({ name: f.def.name, known, keep: f.keep, blank: defaultOf(() => known.default()) });
+  }
+  const names = checked.map((c) => c.name);
+  const order = new Set(names).size === names.length && names.length === own.size ? names : undefined;
+  found = { own, fileOnly, missing, checked, order };
+  KEY_PLANS.set(plan, found);
+  return found;
 }
 
 function reportReconcileWarnings(r: Reader, schema: Schema): void {

@@ -224,6 +224,26 @@ export const STRING_MARKER = 0xaa;
 export const NULL_STRING_MARKER = 0xde;
 
 /**
+ * Short strings recur in every instance of a save (`ZOMBIEMAN`, `*:SEE:2`, texture names): one copy of
+ * each is kept, so a decoded document holds it once rather than once per instance, and its cp437
+ * bytes are worked out once when writing. Bounded, so a hostile file cannot grow it.
+ */
+const SHARED_LENGTH = 32;
+const SHARED_MOST = 4096;
+const SHARED = new Map<string, string>();
+/** The cp437 bytes of short strings written (never modified: the writer copies what it appends). */
+const ENCODED = new Map<string, Uint8Array>();
+
+/** `text`, or the copy of it kept already. */
+function shareText(text: string): string {
+  if (text.length > SHARED_LENGTH) return text;
+  const kept = SHARED.get(text);
+  if (kept !== undefined) return kept;
+  if (SHARED.size < SHARED_MOST) SHARED.set(text, text);
+  return text;
+}
+
+/**
  * EDGE's string: `AA`, u16 length, the bytes (no NUL; the design doc says IBM cp437, and cp437 maps
  * every byte, so nothing is lost), or the single byte `DE` for a NULL pointer (`null`). Any other first
  * byte is an error, as in the engine ("invalid string").
@@ -249,7 +269,7 @@ export const edgeString: Codec<string | null> = edgeCodec<string | null>(
         );
       }
       const length = u16le.read(r);
-      return cp437.decode(r.borrow(length));
+      return shareText(cp437.decode(r.borrow(length)));
     },
     write(w, value) {
       if (value === null) {
@@ -257,11 +277,14 @@ export const edgeString: Codec<string | null> = edgeCodec<string | null>(
         return;
       }
       if (typeof value !== 'string') throw w.error('expected a string or null');
-      let bytes: Uint8Array;
-      try {
-        bytes = cp437.encode(value);
-      } catch (error) {
-        throw w.error(`not cp437 text: ${error instanceof Error ? error.message : String(error)}`);
+      let bytes = ENCODED.get(value);
+      if (bytes === undefined) {
+        try {
+          bytes = cp437.encode(value);
+        } catch (error) {
+          throw w.error(`not cp437 text: ${error instanceof Error ? error.message : String(error)}`);
+        }
+        if (value.length <= SHARED_LENGTH && ENCODED.size < SHARED_MOST) ENCODED.set(value, bytes);
       }
       if (bytes.length > 0xffff) throw w.error(`a string of ${bytes.length} bytes does not fit the 16-bit length`);
       w.u8(STRING_MARKER);
