@@ -85,8 +85,6 @@ export async function cases(quick) {
       module: '@savekit/edge',
       format: edgeFormat,
       dataBytes: edgeChunkData,
-      // The default work budget (2 units per file byte) is less than a large save compressed 6:1 needs.
-      decodeOptions: { maxWork: 2 ** 31 },
       sample: 'edge-01.esg',
       synthetic: () => edgeSynthetic(quick ? 1500 : 170_000),
     },

@@ -82,6 +82,13 @@ export const OUTPUT_PER_INPUT_BYTE = 32;
 export const MIN_WORK = 4 * 1024 * 1024;
 /** The work budget grows with the input: this many units per input byte (each unit reads at least half a byte). */
 export const WORK_PER_INPUT_BYTE = 2;
+/**
+ * The default work budget also grows with the data decompressors produce: this many units per byte of
+ * output. A compressed save holds more fields than its file has bytes (an EDGE save inflating 6:1
+ * needs about 2.2 units per file byte); every unit still reads at least half a byte of data, and the
+ * output is itself bounded by `maxTotalOutput`, so the work stays bounded.
+ */
+export const WORK_PER_OUTPUT_BYTE = 2;
 
 /** The sizes of a budget. */
 export interface BudgetLimits {
@@ -89,13 +96,24 @@ export interface BudgetLimits {
   readonly maxTotalOutput: number;
   /** Total structural units (fields, elements, chunks, entries, nesting steps) the decode may take. */
   readonly maxWork: number;
+  /**
+   * Units of work each byte of decompressed output adds to `maxWork` (default 0: `maxWork` is the
+   * whole limit). The defaults set it to {@link WORK_PER_OUTPUT_BYTE}; an explicit `maxWork` option
+   * leaves it 0, so a limit a caller gives is exact. The work limit is never more than
+   * `maxWork + workPerOutputByte × maxTotalOutput`.
+   */
+  readonly workPerOutputByte?: number;
 }
 
-/** The default budget for an input of `inputBytes` bytes: `max(floor, per-byte × input)` for each. */
+/**
+ * The default budget for an input of `inputBytes` bytes: `max(floor, per-byte × input)` for each, and
+ * work growing with decompressed output ({@link WORK_PER_OUTPUT_BYTE}).
+ */
 export function defaultBudgetLimits(inputBytes: number): BudgetLimits {
   return {
     maxTotalOutput: Math.max(MIN_TOTAL_OUTPUT, OUTPUT_PER_INPUT_BYTE * inputBytes),
     maxWork: Math.max(MIN_WORK, WORK_PER_INPUT_BYTE * inputBytes),
+    workPerOutputByte: WORK_PER_OUTPUT_BYTE,
   };
 }
 
@@ -130,9 +148,11 @@ export class DecodeBudget {
   static of(options: BudgetOptions | undefined, inputBytes: number): DecodeBudget {
     if (options?.budget !== undefined) return options.budget;
     const defaults = defaultBudgetLimits(inputBytes);
+    const maxWork = options?.maxWork;
     return new DecodeBudget({
       maxTotalOutput: options?.maxTotalOutput ?? defaults.maxTotalOutput,
-      maxWork: options?.maxWork ?? defaults.maxWork,
+      // A work limit the caller gives is exact; the default one grows with decompressed output.
+      ...(maxWork === undefined ? { maxWork: defaults.maxWork, workPerOutputByte: WORK_PER_OUTPUT_BYTE } : { maxWork }),
     });
   }
 
@@ -159,16 +179,22 @@ export class DecodeBudget {
     );
   }
 
+  /** The work limit now: `maxWork`, plus what the output produced so far adds (see {@link BudgetLimits.workPerOutputByte}). */
+  get workLimit(): number {
+    const perOutputByte = this.limits.workPerOutputByte ?? 0;
+    return perOutputByte === 0 ? this.limits.maxWork : this.limits.maxWork + perOutputByte * this.outputSpent;
+  }
+
   /** Spends `units` of work; throws a {@link BudgetError} at `path`/`offset` past the budget. */
   spendWork(units: number, path: Path, offset: number): void {
     const total = this.workSpent + units;
-    if (total > this.limits.maxWork) throw this.workError(path, offset);
+    if (total > this.workLimit) throw this.workError(path, offset);
     this.workSpent = total;
   }
 
   /** The error for work past the budget. */
   workError(path: Path, offset: number): BudgetError {
-    const limit = this.limits.maxWork;
+    const limit = this.workLimit;
     return new BudgetError(
       path,
       offset,

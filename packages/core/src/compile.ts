@@ -76,7 +76,7 @@ const BAIL: unknown = Object.freeze({ bail: true });
 function spend(r: Reader, units: number): void {
   const budget = r.state.budget;
   const total = budget.workSpent + units;
-  if (total > budget.limits.maxWork) throw BAIL;
+  if (total > budget.limits.maxWork && total > budget.workLimit) throw BAIL;
   budget.workSpent = total;
 }
 

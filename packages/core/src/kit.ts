@@ -49,6 +49,7 @@ export {
   OUTPUT_PER_INPUT_BYTE,
   OutputLimitError,
   WORK_PER_INPUT_BYTE,
+  WORK_PER_OUTPUT_BYTE,
   type BudgetLimits,
   type BudgetOptions,
 } from './budget.js';

@@ -324,7 +324,9 @@ export class Reader {
   work(units: number): void {
     const budget = this.state.budget;
     const total = budget.workSpent + units;
-    if (total > budget.limits.maxWork) throw budget.workError(this.state.path.slice(), this.pos);
+    // maxWork first (the common case, no getter); the limit grows with decompressed output past it.
+    if (total > budget.limits.maxWork && total > budget.workLimit)
+      throw budget.workError(this.state.path.slice(), this.pos);
     budget.workSpent = total;
   }
 

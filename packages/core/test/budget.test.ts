@@ -25,6 +25,7 @@ import {
   MIN_TOTAL_OUTPUT,
   MIN_WORK,
   OutputLimitError,
+  WORK_PER_OUTPUT_BYTE,
   customDef,
 } from '@savekit/core/kit';
 
@@ -45,11 +46,37 @@ function failure(result: E.Either<DecodeError, unknown>): DecodeError {
 
 describe('the decode budget', () => {
   test('defaults grow with the input from a floor', () => {
-    expect(defaultBudgetLimits(0)).toEqual({ maxTotalOutput: MIN_TOTAL_OUTPUT, maxWork: MIN_WORK });
+    expect(defaultBudgetLimits(0)).toEqual({
+      maxTotalOutput: MIN_TOTAL_OUTPUT,
+      maxWork: MIN_WORK,
+      workPerOutputByte: WORK_PER_OUTPUT_BYTE,
+    });
     expect(defaultBudgetLimits(10 * 1024 * 1024)).toEqual({
       maxTotalOutput: 320 * 1024 * 1024,
       maxWork: 20 * 1024 * 1024,
+      workPerOutputByte: WORK_PER_OUTPUT_BYTE,
     });
+  });
+
+  test('the default work budget grows with decompressed output; a maxWork given is exact', () => {
+    // A little over 4 Mi one-byte fields behind zlib: a small file whose structure needs more work
+    // than the input floor (4 Mi units) allows, as a big compressed save does.
+    const fields = MIN_WORK + 4096;
+    const compressedList = transform(array(u8, fields), zlibLayer);
+    const file = zlibSync(new Uint8Array(fields));
+    expect(file.length).toBeLessThan(MIN_WORK / 2); // the input alone would give only the floor
+    const read = decode(compressedList, file);
+    expect(E.isRight(read)).toBe(true);
+    // The same decode with the floor as an explicit limit stops, at the element past it.
+    const error = failure(decode(compressedList, file, { maxWork: MIN_WORK }));
+    expect(error).toMatchObject({ budget: 'work', code: 'budget-exceeded', limit: MIN_WORK });
+    // The limit grows only with output actually produced, and never past maxWork + k × maxTotalOutput.
+    const budget = new DecodeBudget({ maxTotalOutput: 100, maxWork: 10, workPerOutputByte: WORK_PER_OUTPUT_BYTE });
+    expect(budget.workLimit).toBe(10);
+    budget.spendOutput(40, [], 0);
+    expect(budget.workLimit).toBe(10 + 40 * WORK_PER_OUTPUT_BYTE);
+    expect(() => budget.spendOutput(61, [], 0)).toThrow(BudgetError);
+    expect(budget.workLimit).toBeLessThanOrEqual(10 + 100 * WORK_PER_OUTPUT_BYTE);
   });
 
   test('bombs split over many chunks, each under the per-layer limit, add up to one budget', () => {
