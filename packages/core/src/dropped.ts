@@ -17,7 +17,7 @@ function holds(value: unknown, segment: string | number): boolean {
 
 /**
  * Rewrites the spans and warnings read since `spans` and `warnings`: where the segment at `depth`
- * (annotations skipped) is not a part of `valueOf(path)` — the presented value the path's first
+ * (annotations skipped) is not a part of `presentedAt(path)` — the presented value the path's first
  * `depth` segments lead to — it and the segments after it become annotations.
  */
 export function annotateDropped(
@@ -25,13 +25,13 @@ export function annotateDropped(
   spans: number,
   warnings: number,
   depth: number,
-  valueOf: (path: ReadonlyArray<PathSegment>) => unknown,
+  presentedAt: (path: ReadonlyArray<PathSegment>) => unknown,
 ): void {
   const fix = (path: ReadonlyArray<PathSegment>): PathSegment[] | undefined => {
     let at = depth;
     while (at < path.length && isPathAnnotation(path[at]!)) at++;
     const segment = path[at];
-    if (segment === undefined || isPathAnnotation(segment) || holds(valueOf(path), segment)) return undefined;
+    if (segment === undefined || isPathAnnotation(segment) || holds(presentedAt(path), segment)) return undefined;
     const notes = path.slice(at).map((s) => (isPathAnnotation(s) ? s : pathAnnotation(String(s))));
     return [...path.slice(0, at), ...notes];
   };
