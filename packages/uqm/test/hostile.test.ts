@@ -12,6 +12,7 @@ import {
   readDefinedGroups,
   saveToLegacy,
   starInfo,
+  uqmDocument,
   uqmSave,
   stateBattleGroup,
 } from '@savekit/uqm';
