@@ -1,9 +1,9 @@
 // The conformance kit's round-trip and fuzz suites on Terrarum files derived from the declaration by
 // testkit's `arbitrary(terrarumFile)`: TEVd disks of every layout (2017, 2023, TVDA) with entry trees,
-// world meta files, and TEMD worlds in both byte orders, raw and gzipped. The models that make this
-// possible are declared on the codecs (a disk's entries as a tree, a TEMD world's size and tiles).
-// JSON-era worlds are not derived (their text is JSON the model would have to write): the real
-// demo world covers them in terrarum.test.ts.
+// world meta files, TEMD worlds in both byte orders, raw and gzipped, and JSON-era worlds with a
+// terrain layer. The models that make this possible are declared on the codecs (a disk's entries as
+// a tree, a TEMD world's size and tiles, a JSON world's text). A save folder is no codec (it is
+// `decodeSave`/`encodeSave` over a tree): its parts are, and the design doc's save covers it.
 import fc from 'fast-check';
 import { encodeOrThrow } from '@savekit/core';
 import { format, terrarumFile, type TevdDisk } from '@savekit/terrarum';
@@ -54,6 +54,7 @@ test('derived files cover every kind of file, disk layout, entry kind and TEMD f
       'tevd-2017',
       'tevd-2023',
       'tvda',
+      'world',
     ]),
   );
 });
