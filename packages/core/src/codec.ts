@@ -9,7 +9,14 @@ import type * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import type { CodecDef } from './def.js';
 import { hasMembers } from './members.js';
-import { DecodeError, EncodeError, type PathSegment, type Warning } from './errors.js';
+import {
+  DecodeError,
+  EncodeError,
+  isPathAnnotation,
+  pathAnnotation,
+  type PathSegment,
+  type Warning,
+} from './errors.js';
 import {
   resolveDecodeOptions,
   DEFAULT_MAX_DEPTH,
@@ -297,7 +304,8 @@ export function encodeOrThrow<A>(codec: Codec<A>, value: NoInfer<A>, options?: E
 
 /**
  * Reads a child value under a path segment: the segment is on the path while it reads (so errors and
- * warnings name it) and, when tracing, the child's byte range is recorded.
+ * warnings name it) and, when tracing, the child's byte range is recorded (an `undefined` value's as an
+ * annotation, or not at all when it took no bytes).
  */
 export function readChild<A>(reader: Reader, key: PathSegment, codec: Codec<A>): A {
   const { path, spans } = reader.state;
@@ -305,7 +313,16 @@ export function readChild<A>(reader: Reader, key: PathSegment, codec: Codec<A>):
   reader.work(1);
   const start = reader.pos;
   const value = codec.read(reader);
-  if (spans !== undefined) spans.push({ path: path.slice(), start, end: reader.pos, layer: reader.layer });
+  if (spans !== undefined) {
+    // An undefined value has no place in the document: with no bytes (an optional field with nothing
+    // left) no span; with bytes (padding of its fill) a span whose last segment is an annotation.
+    if (value !== undefined) spans.push({ path: path.slice(), start, end: reader.pos, layer: reader.layer });
+    else if (reader.pos !== start) {
+      const at = path.slice(0, -1);
+      at.push(isPathAnnotation(key) ? key : pathAnnotation(String(key)));
+      spans.push({ path: at, start, end: reader.pos, layer: reader.layer });
+    }
+  }
   path.pop();
   return value;
 }

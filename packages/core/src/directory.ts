@@ -9,6 +9,7 @@
 import * as t from 'io-ts';
 import { array as arrayOf } from './array.js';
 import { defineCodec, readChild, type AnyCodec, type Codec } from './codec.js';
+import { annotateDropped } from './dropped.js';
 import { DecodeError, EncodeError } from './errors.js';
 import type { Reader } from './reader.js';
 import type { Writer } from './writer.js';
@@ -148,6 +149,8 @@ export function directory<E, K extends keyof E & string, B, V>(options: Director
     children: [{ key: 'entry', codec: entry }],
     read(r) {
       const tableAt = r.pos;
+      const spans = r.state.spans?.length ?? 0;
+      const warnings = r.state.warnings.length;
       const stored = entries.read(r);
       const out: V[] = new Array(count);
       const bodiesAt = r.pos;
@@ -188,6 +191,11 @@ export function directory<E, K extends keyof E & string, B, V>(options: Director
         } catch (error) {
           throw asDecodeError(r, i, error, '', bodyAt);
         }
+      }
+      // An entry's place (offset, length) and other fields the element leaves out are annotations.
+      if (r.state.spans !== undefined || r.state.warnings.length > warnings) {
+        const depth = r.state.path.length;
+        annotateDropped(r.state, spans, warnings, depth + 1, (path) => out[path[depth] as number]);
       }
       return out;
     },

@@ -6,6 +6,7 @@
  */
 import * as t from 'io-ts';
 import { defineCodec, guardRead, guardWrite, wrapping, type Codec } from './codec.js';
+import { annotateDropped } from './dropped.js';
 
 /** The two directions of a bijection between the stored type `A` and the presented type `B`. */
 export interface Bijection<A, B> {
@@ -69,8 +70,13 @@ export function map<A, B>(codec: Codec<A>, bijection: Bijection<A, B>): Codec<B>
     ...wrapping(codec, 'stored'),
     read(r) {
       const at = r.pos;
+      const spans = r.state.spans?.length ?? 0;
+      const warnings = r.state.warnings.length;
       const stored = codec.read(r);
-      return guardRead(r, name, () => bijection.decode(stored), at);
+      const value = guardRead(r, name, () => bijection.decode(stored), at);
+      if (r.state.spans !== undefined || r.state.warnings.length > warnings)
+        annotateDropped(r.state, spans, warnings, r.state.path.length, () => value);
+      return value;
     },
     write(w, value) {
       codec.write(

@@ -74,8 +74,12 @@ function dispatcher<S>(spec: DispatchSpec<S>): Dispatcher<S> {
     key === undefined ? undefined : (spec.caseNamed(key) ?? otherwise);
   const pick = (r: Reader): Picked<S> => {
     const at = r.pos;
+    // The selector has no place in the document: the spans its reading traced are dropped (the
+    // case reads those bytes again, under its own paths).
+    const spans = r.state.spans?.length;
     const selected = selector.read(r);
     r.pos = at;
+    if (spans !== undefined) r.state.spans!.length = spans;
     const key = guardRead(r, selectWhat, () => spec.select(selected), at);
     const codec = guardRead(r, caseWhat, () => codecOf(key), at);
     if (codec === undefined) throw r.error('unknown-tag', spec.unknown(selected), at);

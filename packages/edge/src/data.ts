@@ -752,18 +752,23 @@ function reportReconcileWarnings(r: Reader, schema: Schema): void {
   }
 }
 
-/** The array name of a `Data` chunk: an EDGE string, not NULL. */
+/**
+ * The array name of a `Data` chunk: an EDGE string, neither NULL nor empty — the engine writes the
+ * name of one of its arrays (`mobjs`, `players`, …), and no array is named "" (a name the writer
+ * refuses is refused on read too, so what decodes encodes).
+ */
 const anyArrayName = map(edgeString, {
   name: 'array',
   decode: (name) => {
     if (name === null) throw new Error('the array name is NULL');
+    if (name === '') throw new Error('the array name is empty');
     return name;
   },
   encode: (name) => {
     if (typeof name !== 'string' || name === '') throw new Error('the array name must be a non-empty string');
     return name;
   },
-  is: (u): u is string => typeof u === 'string',
+  is: (u): u is string => typeof u === 'string' && u !== '',
 });
 
 /**

@@ -3,7 +3,7 @@
 // not fit its chunk the reading is rolled back (Reader.attempt) and the instance kept as `{ $raw }`.
 // Rolled back means everything the guess did: the INDEX references it read must not be resolved.
 import * as E from 'fp-ts/lib/Either';
-import { decode, encode, encodeOrThrow } from '@savekit/core';
+import { decode, encode, encodeOrThrow, formatPath } from '@savekit/core';
 import type { Instance } from '@savekit/core/schema';
 import { edgeSave, type DataBody } from '@savekit/edge';
 import { le32, writeFile } from './independent';
@@ -94,4 +94,18 @@ test('an instance kept as bytes is written back as them, unless the guess would 
   const refused = encode(edgeSave, value);
   expect(E.isLeft(refused) && refused.left.message).toMatch(/would decode as one/);
   expect(E.isLeft(refused) && refused.left.path.slice(-2)).toEqual(['elements', 0]);
+});
+
+test('a Data chunk with an empty array name is refused on decode, as on encode (no array is named "")', () => {
+  const bytes = writeFile(C, [
+    { marker: 'Stru', plain: Uint8Array.from(stru) },
+    { marker: 'Arry', plain: Uint8Array.from(pad4([...le32(0), ...str('odds'), ...str('odd_t')])) },
+    { marker: 'Data', plain: Uint8Array.from(pad4(str(''))) },
+  ]);
+  const result = decode(edgeSave, bytes);
+  expect(E.isLeft(result) && [result.left.code, result.left.message]).toEqual([
+    'invalid-value',
+    expect.stringMatching(/the array name is empty/),
+  ]);
+  expect(E.isLeft(result) && formatPath(result.left.path)).toBe('chunks[2].body.value <zlib> .array');
 });

@@ -16,11 +16,15 @@ import {
   decodeOrThrow,
   EncodeError,
   encodeOrThrow,
+  array,
+  bytes,
   i32be,
   i32le,
   layer,
+  literal,
   magic,
   map,
+  nothing,
   peek,
   struct,
   switchOn,
@@ -188,11 +192,48 @@ function packLayers(world: TemdWorld): Uint8Array {
   return b;
 }
 
+/** A 12-bit tile number: a u16's high twelve bits (for models only; never read from a file). */
+const tileModel = map(u16le, { name: 'tile', decode: (v) => v >> 4, encode: (tile: number) => tile << 4 });
+
+/**
+ * For tools (testkit's arbitraries): the worlds of one byte order that the writer can write — small
+ * sizes with an even tile count, 12-bit tiles, a wire layer exactly with four layers.
+ */
+function temdModel(order: 'le' | 'be'): Codec<TemdWorld> {
+  const int = order === 'le' ? i32le : i32be;
+  const parts = struct({
+    layerCount: literal(u8, 3, 4),
+    reserved: order === 'le' ? u16le : u16be,
+    width: literal(int, 1, 2, 3, 5),
+    height: literal(int, 2, 4),
+    spawnX: int,
+    spawnY: int,
+    terrain: (p: { width: number; height: number }) => array(tileModel, p.width * p.height),
+    wall: (p: { width: number; height: number }) => array(tileModel, p.width * p.height),
+    wire: (p: { width: number; height: number; layerCount: number }) =>
+      p.layerCount === 4 ? bytes(p.width * p.height) : nothing,
+  });
+  return map(parts, {
+    name: `temdModel(${order})`,
+    decode: ({ terrain, wall, wire, ...header }): TemdWorld => ({
+      byteOrder: order,
+      bytesPerTile: 1,
+      ...header,
+      terrain: Uint16Array.from(terrain),
+      wall: Uint16Array.from(wall),
+      ...(wire !== undefined ? { wire: wire as Uint8Array } : {}),
+    }),
+    encode: ({ byteOrder: _, bytesPerTile: _b, terrain, wall, ...rest }) =>
+      ({ ...rest, terrain: [...terrain], wall: [...wall] }) as never,
+  });
+}
+
 /** A TEMD file in one byte order: its header, then the layers (as many bytes as the header's size says). */
 function temdIn(order: 'le' | 'be'): Codec<TemdWorld> {
   const stored = struct({ header: order === 'le' ? temdHeaderLe : temdHeaderBe, layers: borrowedBytes('rest') });
   return map(stored, {
     name: `temd(${order})`,
+    model: () => temdModel(order),
     decode: ({ header: { magic: _, ...header }, layers }): TemdWorld => {
       if (!fits(header, HEADER + layers.length))
         throw new Error(`the header's size does not match the ${layers.length} bytes of layers`);

@@ -23,6 +23,7 @@ import {
   fixedString,
   i32be,
   i64be,
+  literal,
   magic,
   map,
   patch,
@@ -234,6 +235,15 @@ function contentByType(
   };
 }
 
+/**
+ * An entry's type byte, with a model for tools: one of the types a content is declared for (`types`)
+ * — a drawn byte would seldom be one, and the content depends on it.
+ */
+function entryType(types: readonly [number, ...number[]]): Codec<number> {
+  const model = literal(u8, ...types);
+  return map(u8, { name: 'type', decode: (v) => v, encode: (v) => v, model: () => model });
+}
+
 const tevdContents = contents(tevdId, u16be);
 const tvdaContents = contents(tvdaId, u32be);
 
@@ -242,7 +252,7 @@ export const tevdEntry: Codec<TevdEntry> = struct(
   {
     id: uniqueId(tevdId),
     parent: tevdId,
-    type: u8,
+    type: entryType([1, 2, 3, 17]),
     name: fixedString(256, 'utf8'),
     created: u48be,
     modified: u48be,
@@ -384,20 +394,62 @@ const namedStored = (d: TevdDisk): Stored2023 => ({
   entries: d.entries,
 });
 
+/**
+ * Entries as a directory tree the writer accepts, for models: ids 1, 2, … in order, each parent the
+ * root (0) or a directory before it (chosen by the drawn parent), and TEVd names made unique in their
+ * directory and safe as path segments by the entry's number in front (what is drawn follows it).
+ */
+function asTree(entries: ReadonlyArray<TevdEntry>, tvda: boolean): TevdEntry[] {
+  const directories = ['0'];
+  return entries.map((entry, k) => {
+    const id = String(k + 1);
+    const parent = directories[Math.abs(Number(entry.parent)) % directories.length]!;
+    if (entry.content.kind === 'directory') directories.push(id);
+    if (tvda) return { ...entry, id, parent };
+    const drawn = (entry.name ?? '').replace(/[/\\\0]/g, '');
+    const name = utf8.encode(drawn).length > 240 ? String(k) : `${k}${drawn}`;
+    return { ...entry, id, parent, name };
+  });
+}
+
+/**
+ * For tools (testkit's arbitraries): the disks of one layout the writer accepts — the header's
+ * fields as declared, with a version the layout is read with, and a few entries of the layout made
+ * a tree ({@link asTree}).
+ */
+function diskModel(layout: TevdLayout): Codec<TevdDisk> {
+  const tvda = layout === 'tvda';
+  const parts = struct({
+    version: tvda ? literal(u8, 254) : layout === 'tevd-2017' ? literal(u8, 2, 3) : literal(u8, 3),
+    capacity: u48be,
+    name: tvda ? tvdaName : fixedString(32, 'utf8'),
+    attributes: tvda ? tvdaAttributes : bytes(layout === 'tevd-2017' ? 8 : 17),
+    entries: array(tvda ? tvdaEntry : tevdEntry, u8),
+  });
+  return map(parts, {
+    name: `diskModel(${layout})`,
+    decode: ({ entries, ...header }): TevdDisk => ({ layout, ...header, entries: asTree(entries, tvda) }),
+    encode: ({ layout: _, ...disk }) => disk as never,
+  });
+}
+
 /** The layouts as the document has them (the disk CRC is patched in after the entries, see {@link tevdDisk}). */
 const layouts = {
   'tevd-2017': map(withDiskCrc(tevd2017), {
     name: 'tevd-2017',
+    model: () => diskModel('tevd-2017'),
     decode: (stored: Stored2017) => namedDisk('tevd-2017', stored),
     encode: (d: TevdDisk): Stored2017 => ({ ...namedStored(d), mark: '\xFE\xFE\xFE\xFE', end: '\xFF\x19' }),
   }),
   'tevd-2023': map(withDiskCrc(tevd2023), {
     name: 'tevd-2023',
+    model: () => diskModel('tevd-2023'),
     decode: (stored: Stored2023) => namedDisk('tevd-2023', stored),
     encode: (d: TevdDisk): Stored2023 => namedStored(d),
   }),
   tvda: map(withDiskCrc(tvda), {
     name: 'tvda',
+    model: () => diskModel('tvda'),
     decode: ({ version, capacity, nameHead, nameTail, attributes, entries }: StoredTvda): TevdDisk => {
       const whole = new Uint8Array(268);
       whole.set(nameHead);

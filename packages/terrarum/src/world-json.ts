@@ -10,12 +10,17 @@
 import * as t from 'io-ts';
 import { gzipSync } from 'fflate';
 import {
+  array,
   borrowedBytes,
+  literal,
+  u16le,
+  u8,
   DecodeError,
   EncodeError,
   map,
   withHooks,
   sha256,
+  struct,
   toHex,
   type Codec,
   type Path,
@@ -246,6 +251,33 @@ function fieldsOf(text: string, maxDepth?: number): Record<string, unknown> {
 }
 
 /**
+ * For tools (testkit's arbitraries): world texts as the game wrote them — a JSON object with the
+ * generator version, the world's index and a terrain layer of a few tiles (SHA-256, gzip, Ascii85 by
+ * {@link encodeLayer}, its size as a string or a number), compact or indented.
+ */
+const worldModel: Codec<JsonWorld> = map(
+  struct({
+    genver: u16le,
+    worldIndex: u8,
+    width: literal(u8, 1, 2, 3),
+    height: literal(u8, 1, 2),
+    sizeAs: literal(u8, 0, 1),
+    indent: literal(u8, 0, 2),
+    terrain: (p: { width: number; height: number }) => array(u16le, p.width * p.height),
+  }),
+  {
+    name: 'worldModel',
+    decode: ({ genver, worldIndex, width, height, sizeAs, indent, terrain }): JsonWorld => {
+      const layerTerrain = encodeLayer(width, height, Uint16Array.from(terrain), sizeAs === 0 ? 'string' : 'number');
+      return { text: JSON.stringify({ genver, worldIndex, layerTerrain }, null, indent) };
+    },
+    encode: () => {
+      throw new Error('a model of world texts, not a stored form');
+    },
+  },
+);
+
+/**
  * A JSON-era world file: its text, with hooks that parse it safely and check every layer's size and
  * SHA-256 (a mismatch under the one checksum policy: an error, or a warning with
  * `{ checksums: 'warn' }`); the text is kept, so encoding gives it back unchanged. Encoding refuses
@@ -254,6 +286,7 @@ function fieldsOf(text: string, maxDepth?: number): Record<string, unknown> {
 export const jsonWorld: Codec<JsonWorld> = withHooks(
   map(worldText, {
     name: 'jsonWorld',
+    model: () => worldModel,
     decode: (w) => w,
     encode: (w) => w,
     is: t.type({ text: t.string }).is,

@@ -17,6 +17,8 @@ import {
   i16le,
   i32le,
   layer,
+  literal,
+  map,
   orRaw,
   padding,
   sized,
@@ -45,11 +47,30 @@ import {
   raceFields,
   sisCore,
   starDesc,
-  summaryTail,
+  summaryTailFields,
   type GlobalState,
   type ShipEntry,
 } from './records.js';
 import type { KnownChunks, UqmSave } from './save.js';
+
+/** A date field stored as `stored`, with a model for tools of the values the game writes (`first`…`last`). */
+function dated(stored: Codec<number>, name: string, first: number, last: number): Codec<number> {
+  const values = Array.from({ length: last - first + 1 }, (_, i) => first + i) as [number, ...number[]];
+  const model = literal(stored, ...values);
+  return map(stored, { name, decode: (v) => v, encode: (v) => v, model: () => model });
+}
+
+/**
+ * The 0.7 load-menu summary: its date with a model of the dates the game writes — day 1–31, month
+ * 1–12, a year from the start (2155) to the end of the game's calendar before 2186, the range by
+ * which {@link looksLegacy} knows a 0.7 save (generated saves are then ones it knows).
+ */
+const legacySummaryTail = struct({
+  ...summaryTailFields,
+  day: dated(u8, 'day', 1, 31),
+  month: dated(u8, 'month', 1, 12),
+  year: dated(u16le, 'year', 2155, 2185),
+});
 
 /** The uncompressed summary (164 bytes). */
 export const legacySummary = struct({
@@ -58,7 +79,7 @@ export const legacySummary = struct({
   commanderName: name16,
   planetName: name16,
   pad122: padding(2),
-  summary: summaryTail,
+  summary: legacySummaryTail,
   pad162: padding(2),
 });
 

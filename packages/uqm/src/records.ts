@@ -68,8 +68,8 @@ export const sisCore = struct({
   elementAmounts: array(u16le, 8),
 });
 
-/** The load-menu summary after the SIS state (38 bytes). */
-export const summaryTail = struct({
+/** The fields of {@link summaryTail}, for a summary whose date has a model (the 0.7 one). */
+export const summaryTailFields = {
   activity: u8,
   flags: u8,
   day: u8,
@@ -81,7 +81,10 @@ export const summaryTail = struct({
   numDevices: u8,
   shipList: array(u8, 12),
   deviceList: array(u8, 16),
-});
+};
+
+/** The load-menu summary after the SIS state (38 bytes). */
+export const summaryTail = struct(summaryTailFields);
 
 /** Text a save's name is when it is UTF-8 that encodes back to the same bytes; else `undefined`. */
 function utf8Text(bytes: Uint8Array): string | undefined {

@@ -12,6 +12,7 @@ import {
   readDefinedGroups,
   saveToLegacy,
   starInfo,
+  uqmDocument,
   uqmSave,
   stateBattleGroup,
 } from '@savekit/uqm';
@@ -176,8 +177,11 @@ maybe('bad saves', () => {
 
   test(`the conformance kit: ${defaultIterations()} mutations of the real and derived saves give only DecodeErrors`, () => {
     const legacy = encodeOrThrow(legacySave, saveToLegacy(decodeOrThrow(uqmSave, saves.get('uqmsave.12')!)));
-    // Seeds: the real saves, a 0.7 one made from them, and saves derived from the codec (every magic).
-    const derived = fc.sample(arbitrary(uqmSave), { numRuns: 8, seed: 18 }).map((save) => encodeOrThrow(uqmSave, save));
+    // Seeds: the real saves, a 0.7 one made from them, and saves derived from the document codec (every
+    // magic, and 0.7).
+    const derived = fc
+      .sample(arbitrary(uqmDocument), { numRuns: 8, seed: 18 })
+      .map((save) => encodeOrThrow(uqmDocument, save));
     const report = fuzzSuite(format, { seeds: [...saves.values(), legacy, ...derived] });
     expect(report.failures).toEqual([]);
   });
