@@ -25,7 +25,7 @@
  *
  * @module
  */
-import { adler32, DecodeError, isRawChunk, type Path } from '@savekit/core';
+import { adler32, array, DecodeError, encodeOrThrow, isRawChunk, type Path, u32be } from '@savekit/core';
 import { globEntries, type CountCheck } from './document.js';
 import type { GlobEntry } from './glob.js';
 import type { MapLumps } from './map-checks.js';
@@ -48,6 +48,9 @@ export function combineCrcs(crcs: Iterable<number>): number {
   return cur;
 }
 
+/** The values an entry's CRC covers: 4-byte big-endian ints, as many as there are. */
+const bigEndianInts = array(u32be, 'rest');
+
 /**
  * An entry's CRC: Adler-32 over its values, each as EDGE's CRC helper feeds an int — 4 bytes, most
  * significant first.
@@ -59,10 +62,12 @@ export function combineCrcs(crcs: Iterable<number>): number {
  * ```
  */
 export function entryCrc(values: ReadonlyArray<number>): number {
-  const bytes = new Uint8Array(values.length * 4);
-  const view = new DataView(bytes.buffer);
-  for (let i = 0; i < values.length; i++) view.setUint32(i * 4, values[i]! >>> 0, false);
-  return adler32.compute(bytes);
+  return adler32.compute(
+    encodeOrThrow(
+      bigEndianInts,
+      values.map((v) => v >>> 0),
+    ),
+  );
 }
 
 /** The count and combined CRC of a class of entries, from their per-entry CRCs. */

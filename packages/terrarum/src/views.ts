@@ -9,7 +9,7 @@
  * whose terrain is air shows its wall at half brightness; air on both layers is the sky colour
  * ({@link SKY_COLOUR}). Air is tile 0 (and in a JSON world any number its map names `basegame:0`).
  *
- * A document holds at most one world (a save has one `worldinfo1`), so there is one view.
+ * A document holds at most one world (a save has one `worldinfo1`), so there is a single view (one picture).
  *
  * @module
  */
