@@ -34,7 +34,7 @@ export function chooseFormat(registry: FormatRegistry, input: SaveInput, file: s
     }
     return format;
   }
-  const found = registry.detect(input);
+  const found = registry.detect(input, file);
   if (found === undefined) {
     const known =
       registry

@@ -410,7 +410,7 @@ function folderTarget(path: string, options: WriteSaveOptions): { target: string
     if (!empty) {
       let found: boolean;
       try {
-        found = options.registry.detect(readSave(path, options.maxBytes)) !== undefined;
+        found = options.registry.detect(readSave(path, options.maxBytes), path) !== undefined;
       } catch (error) {
         const why = error instanceof SaveFailure ? `: ${error.message}` : '';
         throw new SaveFailure(

@@ -60,6 +60,12 @@ export interface SaveFormat<Doc> {
   readonly title: string;
   /** File extensions, lower case with the dot (`.esg`); empty for folder saves. */
   readonly extensions: ReadonlyArray<string>;
+  /**
+   * File names its files usually have, lower case (`starinfo.dat`): when a caller knows the name
+   * ({@link FormatRegistry.sniff}), a format that claims the bytes and has the name is preferred
+   * (optional). A name never makes a format claim bytes its `sniff` refuses.
+   */
+  readonly fileNames?: ReadonlyArray<string>;
   /** Whether the format reads a single file, a tree of files, or both. */
   readonly input: 'file' | 'tree' | 'both';
   /** How likely `input` is this format; must be fast and must never throw. */
@@ -144,8 +150,13 @@ export class FormatRegistry {
     return [...this.formats.values()];
   }
 
-  /** Every format that claims `input` (confidence above 0), most confident first. */
-  sniff(input: SaveInput): SniffResult[] {
+  /**
+   * Every format that claims `input` (confidence above 0), most confident first. With the input's
+   * file `name` (a path or a base name), a claiming format whose {@link SaveFormat.fileNames} has
+   * that base name gains {@link NAME_CONFIDENCE} (up to 1), so the name settles a close call.
+   */
+  sniff(input: SaveInput, name?: string): SniffResult[] {
+    const base = name === undefined ? undefined : baseName(name);
     const results: SniffResult[] = [];
     for (const format of this.formats.values()) {
       const kind = isSaveTree(input) ? 'tree' : 'file';
@@ -156,15 +167,26 @@ export class FormatRegistry {
       } catch {
         confidence = 0; // a sniffer must not throw; one that does claims nothing
       }
+      if (confidence > 0 && base !== undefined && format.fileNames?.includes(base) === true)
+        confidence += NAME_CONFIDENCE;
       if (confidence > 0) results.push({ format, confidence: Math.min(1, confidence) });
     }
     return results.sort((a, b) => b.confidence - a.confidence);
   }
 
-  /** The most likely format of `input`, or `undefined` when none claims it. */
-  detect(input: SaveInput): AnySaveFormat | undefined {
-    return this.sniff(input)[0]?.format;
+  /** The most likely format of `input` (named `name`, when known), or `undefined` when none claims it. */
+  detect(input: SaveInput, name?: string): AnySaveFormat | undefined {
+    return this.sniff(input, name)[0]?.format;
   }
+}
+
+/** What a file name matching a format's {@link SaveFormat.fileNames} adds to its confidence. */
+export const NAME_CONFIDENCE = 0.2;
+
+/** The last segment of a `/`- or `\`-separated path, lower case. */
+function baseName(path: string): string {
+  const parts = path.split(/[\\/]/);
+  return (parts[parts.length - 1] ?? '').toLowerCase();
 }
 
 /** A signature {@link fileFormat} sniffs for: its bytes (one character per byte), where, and how sure a match makes it. */
@@ -185,6 +207,8 @@ export interface FileFormatOptions<Doc> {
   readonly title: string;
   /** File extensions, lower case with the dot (default none). */
   readonly extensions?: ReadonlyArray<string>;
+  /** File names its files usually have, lower case (see {@link SaveFormat.fileNames}; default none). */
+  readonly fileNames?: ReadonlyArray<string>;
   /**
    * Signatures that identify the format: a file starting with any of them is claimed with
    * `confidence`. Several alternatives (`['IWAD', 'PWAD']`), or {@link Signature}s with their own
@@ -291,6 +315,7 @@ export function fileFormat<Doc>(codec: Codec<Doc>, options: FileFormatOptions<Do
         return E.isRight(result) ? (result.right.spans ?? []) : [];
       }),
   };
-  const withSummary = options.summary === undefined ? format : { ...format, summary: options.summary };
+  const named = options.fileNames === undefined ? format : { ...format, fileNames: options.fileNames };
+  const withSummary = options.summary === undefined ? named : { ...named, summary: options.summary };
   return options.views === undefined ? withSummary : { ...withSummary, views: options.views };
 }

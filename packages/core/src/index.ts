@@ -166,6 +166,7 @@ export {
   formatsOf,
   isSaveFormat,
   isSaveTree,
+  NAME_CONFIDENCE,
   type AnySaveFormat,
   type Confidence,
   type FileFormat,

@@ -4,6 +4,8 @@ import {
   decode,
   encode,
   FormatRegistry,
+  fileFormat as formatOf,
+  NAME_CONFIDENCE,
   formatsOf,
   isSaveFormat,
   isSaveTree,
@@ -46,6 +48,25 @@ describe('FormatRegistry', () => {
     expect(registry.get('low')?.title).toBe('Tiny low');
     expect(registry.list()).toHaveLength(4);
     expect(() => registry.register(fileFormat('low', 1))).toThrow(/already registered/);
+  });
+
+  test("a file's name settles a close call between formats that claim it, and never claims by itself", () => {
+    const starinfo: SaveFormat<Tiny> = { ...fileFormat('starinfo', 0.5), fileNames: ['starinfo.dat'] };
+    const randgrp: SaveFormat<Tiny> = { ...fileFormat('randgrp', 0.6), fileNames: ['randgrp.dat'] };
+    const registry = new FormatRegistry([randgrp, starinfo]);
+    const input = Uint8Array.from([0x54, 0x49, 0x4e, 0x59, 3]);
+    expect(registry.detect(input)?.id).toBe('randgrp'); // no name: the bytes decide
+    expect(registry.detect(input, 'saves/extracted/STARINFO.DAT')?.id).toBe('starinfo'); // base name, any case
+    expect(registry.detect(input, 'C:\\uqm\\starinfo.dat')?.id).toBe('starinfo');
+    expect(registry.sniff(input, 'starinfo.dat')).toEqual([
+      { format: starinfo, confidence: 0.5 + NAME_CONFIDENCE },
+      { format: randgrp, confidence: 0.6 },
+    ]);
+    expect(registry.detect(input, 'other.dat')?.id).toBe('randgrp');
+    // Bytes the format refuses stay refused, whatever the name.
+    expect(registry.detect(new Uint8Array([1]), 'starinfo.dat')).toBeUndefined();
+    // fileFormat carries the names.
+    expect(formatOf(tiny, { id: 't', title: 'T', fileNames: ['tiny.dat'] }).fileNames).toEqual(['tiny.dat']);
   });
 
   test('save trees are maps of checked relative paths', () => {

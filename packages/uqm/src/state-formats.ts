@@ -80,6 +80,7 @@ export const starInfoFormat: FileFormat<StarInfo> = fileFormat(starInfoFile, {
   id: 'uqm-starinfo',
   title: 'UQM starinfo.dat',
   extensions: ['.dat'],
+  fileNames: ['starinfo.dat'],
   sniff: (input) => (isSaveTree(input) ? 0 : sniffStarInfo(input)),
   summary: (info) => [
     `UQM starinfo.dat${info.systems.length === 0 ? '' : recordSizeOf(info) === 108 ? ' (MegaMod, 108-byte records)' : ' (vanilla, 12-byte records)'}: ${plural(info.systems.length, 'system')} with taken nodes`,
@@ -92,6 +93,7 @@ export const randomGroupsFormat: FileFormat<RandomGroups> = fileFormat(randomGro
   id: 'uqm-randgrp',
   title: 'UQM randgrp.dat',
   extensions: ['.dat'],
+  fileNames: ['randgrp.dat'],
   sniff: (input) => (isSaveTree(input) ? 0 : sniffRandomGroups(input)),
   summary: (doc) => {
     const h = doc.root;
@@ -105,6 +107,7 @@ export const definedGroupsFormat: FileFormat<DefinedGroupsFile> = fileFormat(def
   id: 'uqm-defgrp',
   title: 'UQM defgrp.dat',
   extensions: ['.dat'],
+  fileNames: ['defgrp.dat'],
   sniff: (input) => (isSaveTree(input) ? 0 : sniffDefinedGroups(input)),
   summary: (doc) => {
     const at = blockOffsets(doc);

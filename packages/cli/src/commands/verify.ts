@@ -75,7 +75,7 @@ export function expandSaveArguments(ctx: CliContext, args: ReadonlyArray<string>
  */
 function isTreeSave(ctx: CliContext, folder: string): boolean {
   try {
-    return ctx.registry.detect(readSave(folder, ctx.maxSaveBytes)) !== undefined;
+    return ctx.registry.detect(readSave(folder, ctx.maxSaveBytes), folder) !== undefined;
   } catch (error) {
     if (error instanceof SaveFailure || error instanceof UsageError) return false;
     throw error;
