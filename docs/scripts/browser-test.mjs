@@ -3,10 +3,10 @@
 // the tree shows known values, hovers a field and checks its bytes light up in the hexdump (checked
 // against the file: offsets, two groups of 8 bytes, the ASCII column), rebuilds,
 // and saves a screenshot per format under test-output/browser/. Prints `browser: N passed, N failed`.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchChromium, serveSite } from './serve-site.mjs';
+import { checkTally, launchChromium, serveSite } from './serve-site.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const dist = join(here, '..', '.vitepress', 'dist');
@@ -119,13 +119,7 @@ async function checkHexdump(page, c) {
   );
 }
 
-let passed = 0;
-let failed = 0;
-const check = (name, ok, detail = '') => {
-  if (ok) passed++;
-  else failed++;
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}${ok || !detail ? '' : `: ${detail}`}`);
-};
+const { check, finish } = checkTally();
 
 try {
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
@@ -180,6 +174,4 @@ try {
   await browser.close();
   server.close();
 }
-writeFileSync(join(outDir, 'results.json'), JSON.stringify({ passed, failed }));
-console.log(`browser: ${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+finish('browser', outDir);

@@ -1,7 +1,8 @@
-// What the browser tests share: a static server for a built site on a free local port, and Debian's
-// Chromium launched headless through playwright-core (never a downloaded browser).
+// What the browser tests share: a static server for a built site on a free local port, Debian's
+// Chromium launched headless through playwright-core (never a downloaded browser), and the tally of
+// their checks.
 import { createServer } from 'node:http';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';
 import { chromium } from 'playwright-core';
 
@@ -48,4 +49,25 @@ export function launchChromium(extraArgs = []) {
       ...extraArgs,
     ],
   });
+}
+
+/**
+ * A tally of checks: `check(name, ok, detail)` prints `ok` or `FAIL` (with the detail on a failure);
+ * `finish(label, outDir)` writes `results.json` there, prints `label: N passed, N failed` and exits,
+ * 0 when none failed.
+ */
+export function checkTally() {
+  let passed = 0;
+  let failed = 0;
+  const check = (name, ok, detail = '') => {
+    if (ok) passed++;
+    else failed++;
+    console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}${ok || !detail ? '' : `: ${detail}`}`);
+  };
+  const finish = (label, outDir) => {
+    writeFileSync(join(outDir, 'results.json'), JSON.stringify({ passed, failed }));
+    console.log(`${label}: ${passed} passed, ${failed} failed`);
+    process.exit(failed === 0 ? 0 : 1);
+  };
+  return { check, finish };
 }

@@ -15,7 +15,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { launchChromium, serveSite } from './serve-site.mjs';
+import { checkTally, launchChromium, serveSite } from './serve-site.mjs';
 import { documentPath, FormatRegistry, formatPath } from '@savekit/core';
 import { Reader } from '@savekit/core/kit';
 import { diffJson } from '@savekit/cli';
@@ -51,13 +51,7 @@ const registry = new FormatRegistry([edge, uqm, zippy, terrarum, skirmish, demo.
 const { server, origin } = await serveSite(served);
 const app = `${origin}${appPath}`;
 
-let passed = 0;
-let failed = 0;
-const check = (name, ok, detail = '') => {
-  if (ok) passed++;
-  else failed++;
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}${ok || !detail ? '' : `: ${detail}`}`);
-};
+const { check, finish } = checkTally();
 
 // ---- Node's side: decoding, the field to change, checking downloads -----------------------------
 
@@ -896,6 +890,4 @@ try {
   await browser.close();
   server.close();
 }
-writeFileSync(join(outDir, 'results.json'), JSON.stringify({ passed, failed }));
-console.log(`studio: ${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+finish('studio', outDir);
