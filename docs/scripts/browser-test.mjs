@@ -3,11 +3,10 @@
 // the tree shows known values, hovers a field and checks its bytes light up in the hexdump (checked
 // against the file: offsets, two groups of 8 bytes, the ASCII column), rebuilds,
 // and saves a screenshot per format under test-output/browser/. Prints `browser: N passed, N failed`.
-import { createServer } from 'node:http';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { extname, join, normalize } from 'node:path';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { checkTally, launchChromium, serveSite } from './serve-site.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const dist = join(here, '..', '.vitepress', 'dist');
@@ -18,42 +17,8 @@ if (!existsSync(join(dist, 'index.html'))) {
   process.exit(1);
 }
 
-const types = {
-  '.html': 'text/html',
-  '.js': 'text/javascript',
-  '.css': 'text/css',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.woff2': 'font/woff2',
-  '.png': 'image/png',
-};
-const server = createServer((req, res) => {
-  const url = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
-  let path = normalize(join(dist, url));
-  if (!path.startsWith(dist)) return void res.writeHead(403).end();
-  if (existsSync(path) && statSync(path).isDirectory()) path = join(path, 'index.html');
-  else if (!existsSync(path) && existsSync(`${path}.html`)) path = `${path}.html`;
-  if (!existsSync(path)) return void res.writeHead(404).end('not found');
-  res.writeHead(200, { 'content-type': types[extname(path)] ?? 'application/octet-stream' });
-  res.end(readFileSync(path));
-});
-await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-const base = `http://127.0.0.1:${server.address().port}`;
-
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  headless: true,
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const { server, origin: base } = await serveSite(dist);
+const browser = await launchChromium(['--disable-quic', '--disable-component-update', '--disable-sync']);
 
 // Each sample: a value its tree must show, and a field to hover (its data-path).
 const cases = [
@@ -154,13 +119,7 @@ async function checkHexdump(page, c) {
   );
 }
 
-let passed = 0;
-let failed = 0;
-const check = (name, ok, detail = '') => {
-  if (ok) passed++;
-  else failed++;
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}${ok || !detail ? '' : `: ${detail}`}`);
-};
+const { check, finish } = checkTally();
 
 try {
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
@@ -215,6 +174,4 @@ try {
   await browser.close();
   server.close();
 }
-writeFileSync(join(outDir, 'results.json'), JSON.stringify({ passed, failed }));
-console.log(`browser: ${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+finish('browser', outDir);

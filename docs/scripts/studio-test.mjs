@@ -12,11 +12,10 @@
 // synthetic save opens with no main-thread task over 200 ms of CPU time; no console errors.
 // Prints `studio: N passed, N failed` and writes test-output/studio/results.json.
 // STUDIO_UPDATE_REFERENCES=1 rewrites the reference PNGs from this run.
-import { createServer } from 'node:http';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { extname, join, normalize } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
+import { checkTally, launchChromium, serveSite } from './serve-site.mjs';
 import { documentPath, FormatRegistry, formatPath } from '@savekit/core';
 import { Reader } from '@savekit/core/kit';
 import { diffJson } from '@savekit/cli';
@@ -49,27 +48,10 @@ const appDir = join(served, ...appPath.split('/').filter(Boolean));
 const demo = await import(pathToFileURL(join(appDir, 'plugins', 'studio-demo.js')).href);
 const registry = new FormatRegistry([edge, uqm, zippy, terrarum, skirmish, demo.format]);
 
-const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json' };
-const server = createServer((req, res) => {
-  const url = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
-  let path = normalize(join(served, url));
-  if (!path.startsWith(served)) return void res.writeHead(403).end();
-  if (existsSync(path) && statSync(path).isDirectory()) path = join(path, 'index.html');
-  else if (!existsSync(path) && existsSync(`${path}.html`)) path = `${path}.html`;
-  if (!existsSync(path)) return void res.writeHead(404).end('not found');
-  res.writeHead(200, { 'content-type': types[extname(path)] ?? 'application/octet-stream' });
-  res.end(readFileSync(path));
-});
-await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-const app = `http://127.0.0.1:${server.address().port}${appPath}`;
+const { server, origin } = await serveSite(served);
+const app = `${origin}${appPath}`;
 
-let passed = 0;
-let failed = 0;
-const check = (name, ok, detail = '') => {
-  if (ok) passed++;
-  else failed++;
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}${ok || !detail ? '' : `: ${detail}`}`);
-};
+const { check, finish } = checkTally();
 
 // ---- Node's side: decoding, the field to change, checking downloads -----------------------------
 
@@ -223,11 +205,7 @@ function longestMainThreadTaskCpu(trace) {
   return longest === undefined ? undefined : Math.round(longest);
 }
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  headless: true,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-});
+const browser = await launchChromium();
 const consoleErrors = [];
 async function newPage(viewport = { width: 1280, height: 800 }) {
   const page = await browser.newPage({ viewport, acceptDownloads: true });
@@ -912,6 +890,4 @@ try {
   await browser.close();
   server.close();
 }
-writeFileSync(join(outDir, 'results.json'), JSON.stringify({ passed, failed }));
-console.log(`studio: ${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+finish('studio', outDir);

@@ -2,42 +2,24 @@
 // save) a damaged checksum is refused by inspect, dump, verify and edit; with the flag each reads
 // it, prints the mismatch, and edit / dump → build write it back repaired. (Terrarum's own cases,
 // on the real TerranVirtualDisk, are in packages/terrarum/test/editing.test.ts.)
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { format as edge } from '@savekit/edge';
-import { runCli, type CliIo } from '../src/program';
+import { scratchFolder } from './binary';
+import { inProcessCli } from './in-process';
 
 // version.ts reads package.json through import.meta, which the CommonJS that jest runs lacks.
 jest.mock('../src/version', () => ({ version: '0.0.0-test' }));
 
 const sample = new Uint8Array(readFileSync(join(__dirname, '..', '..', '..', 'examples', 'saves', 'edge-01.esg')));
-let work: string;
-beforeAll(() => {
-  work = mkdtempSync(join(tmpdir(), 'savekit-ignore-checksums-'));
-});
-afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-function capture(): CliIo['stdout'] & { text: () => string } {
-  const chunks: Buffer[] = [];
-  const write = (chunk: string | Uint8Array) => chunks.push(Buffer.from(chunk)) > 0;
-  return { isTTY: false, write, text: () => Buffer.concat(chunks).toString('utf8') } as unknown as CliIo['stdout'] & {
-    text: () => string;
-  };
-}
-
-async function savekit(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = capture();
-  const stderr = capture();
-  const code = await runCli(args, { stdout, stderr }, { formats: [edge] });
-  return { code, stdout: stdout.text(), stderr: stderr.text() };
-}
+const scratch = scratchFolder('savekit-ignore-checksums-', { binary: false });
+const savekit = inProcessCli([edge]);
 
 /** The sample with a byte of its body flipped: the Adler-32 at its end no longer matches. */
 function damaged(name: string): string {
   const bytes = sample.slice();
   bytes[100]! ^= 1;
-  const path = join(work, name);
+  const path = join(scratch.path, name);
   writeFileSync(path, bytes);
   return path;
 }
@@ -64,10 +46,10 @@ test('without the flag a bad checksum is refused; with it, read with the mismatc
 
 test('dump --ignore-checksums then build, or edit --ignore-checksums, write the save back repaired', async () => {
   const bad = damaged('repair.esg');
-  const json = join(work, 'repair.json');
+  const json = join(scratch.path, 'repair.json');
   const dump = await savekit('dump', '--ignore-checksums', bad, '-o', json);
   expect([dump.code, dump.stderr]).toEqual([0, expect.stringMatching(/\[checksum-mismatch\]/)]);
-  const fixed = join(work, 'fixed.esg');
+  const fixed = join(scratch.path, 'fixed.esg');
   expect((await savekit('build', json, '-o', fixed)).code).toBe(0);
   expect((await savekit('verify', fixed)).code).toBe(0);
   // edit, the document left unchanged: written back anyway, because that is the repair.

@@ -15,78 +15,51 @@ export const SHORT_TEXT = 48;
 
 const units = new Uint16Array(SHORT_TEXT);
 
+/** Eight units (a half of {@link Units16}). */
+type Units8 = [number, number, number, number, number, number, number, number];
+
+/** The scratch buffer typed as its first 16 units, so each read is a plain `number` (types only). */
+type Units16 = readonly [...Units8, ...Units8];
+
 /** The first `n` units of the scratch buffer as a string (arguments spelt out: no array is made). */
 function unitsToString(n: number): string {
-  const u = units;
+  const u = units as unknown as Units16;
   const f = String.fromCharCode;
   switch (n) {
     case 0:
       return '';
     case 1:
-      return f(u[0]!);
+      return f(u[0]);
     case 2:
-      return f(u[0]!, u[1]!);
+      return f(u[0], u[1]);
     case 3:
-      return f(u[0]!, u[1]!, u[2]!);
+      return f(u[0], u[1], u[2]);
     case 4:
-      return f(u[0]!, u[1]!, u[2]!, u[3]!);
+      return f(u[0], u[1], u[2], u[3]);
     case 5:
-      return f(u[0]!, u[1]!, u[2]!, u[3]!, u[4]!);
+      return f(u[0], u[1], u[2], u[3], u[4]);
     case 6:
-      return f(u[0]!, u[1]!, u[2]!, u[3]!, u[4]!, u[5]!);
+      return f(u[0], u[1], u[2], u[3], u[4], u[5]);
     case 7:
-      return f(u[0]!, u[1]!, u[2]!, u[3]!, u[4]!, u[5]!, u[6]!);
+      return f(u[0], u[1], u[2], u[3], u[4], u[5], u[6]);
     case 8:
-      return f(u[0]!, u[1]!, u[2]!, u[3]!, u[4]!, u[5]!, u[6]!, u[7]!);
+      return f(u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7]);
     case 9:
-      return f(u[0]!, u[1]!, u[2]!, u[3]!, u[4]!, u[5]!, u[6]!, u[7]!, u[8]!);
+      return f(u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8]);
     case 10:
-      return f(u[0]!, u[1]!, u[2]!, u[3]!, u[4]!, u[5]!, u[6]!, u[7]!, u[8]!, u[9]!);
+      return f(u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9]);
     case 11:
-      return f(u[0]!, u[1]!, u[2]!, u[3]!, u[4]!, u[5]!, u[6]!, u[7]!, u[8]!, u[9]!, u[10]!);
+      return f(u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10]);
     case 12:
-      return f(u[0]!, u[1]!, u[2]!, u[3]!, u[4]!, u[5]!, u[6]!, u[7]!, u[8]!, u[9]!, u[10]!, u[11]!);
+      return f(u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11]);
     case 13:
-      return f(u[0]!, u[1]!, u[2]!, u[3]!, u[4]!, u[5]!, u[6]!, u[7]!, u[8]!, u[9]!, u[10]!, u[11]!, u[12]!);
+      return f(u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12]);
     case 14:
-      return f(u[0]!, u[1]!, u[2]!, u[3]!, u[4]!, u[5]!, u[6]!, u[7]!, u[8]!, u[9]!, u[10]!, u[11]!, u[12]!, u[13]!);
+      return f(u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13]);
     case 15:
-      return f(
-        u[0]!,
-        u[1]!,
-        u[2]!,
-        u[3]!,
-        u[4]!,
-        u[5]!,
-        u[6]!,
-        u[7]!,
-        u[8]!,
-        u[9]!,
-        u[10]!,
-        u[11]!,
-        u[12]!,
-        u[13]!,
-        u[14]!,
-      );
+      return f(u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14]);
     case 16:
-      return f(
-        u[0]!,
-        u[1]!,
-        u[2]!,
-        u[3]!,
-        u[4]!,
-        u[5]!,
-        u[6]!,
-        u[7]!,
-        u[8]!,
-        u[9]!,
-        u[10]!,
-        u[11]!,
-        u[12]!,
-        u[13]!,
-        u[14]!,
-        u[15]!,
-      );
+      return f(u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
     default:
       // Longer text: the units in one call (a view, not a copy).
       return String.fromCharCode.apply(null, units.subarray(0, n) as unknown as number[]);

@@ -9,6 +9,7 @@ import {
   storedLayers,
   type EdgeSave,
   type EdgeVariant,
+  type GlobEntry,
   type TopChunk,
 } from '@savekit/edge';
 import { le32, type ReaderTables } from './independent';
@@ -75,18 +76,18 @@ export const XTRA_PLAIN = Uint8Array.of(1, 2, 3, 4, 5, 6, 7, 8);
 /** Bytes of the two `phan` instances of `phantom_t`, a structure the file does not define. */
 export const PHANTOMS = [Uint8Array.of(1, 2, 3, 4), Uint8Array.of(5, 6, 7, 8, 9, 10, 11, 12)];
 
+/** The GLOB lumps every design fixture starts with (MAP07, skill 3), with its netgame and description. */
+export function globEntries(netgame: number, description: string): GlobEntry[] {
+  return [
+    { id: 'Wher', body: { game: 'HELL_ON_EARTH', level: 'MAP07', flags: 0x40, gravity: 8 } },
+    { id: 'When', body: { levelTime: 4321, random: 77, totalKills: 10, totalItems: 4, totalSecrets: 2 } },
+    { id: 'Skil', body: { consolePlayer: 0, skill: 3, netgame } },
+    { id: 'Desc', body: { description, date: ' 5:20 PM  01/Jan/2001' } },
+  ];
+}
+
 function glob(): TopChunk {
-  return {
-    id: 'Glob',
-    body: {
-      value: [
-        { id: 'Wher', body: { game: 'HELL_ON_EARTH', level: 'MAP07', flags: 0x40, gravity: 8 } },
-        { id: 'When', body: { levelTime: 4321, random: 77, totalKills: 10, totalItems: 4, totalSecrets: 2 } },
-        { id: 'Skil', body: { consolePlayer: 0, skill: 3, netgame: 0 } },
-        { id: 'Desc', body: { description: 'design fixture', date: ' 5:20 PM  01/Jan/2001' } },
-      ],
-    },
-  };
+  return { id: 'Glob', body: { value: globEntries(0, 'design fixture') } };
 }
 
 /** A save with empty STRU and ARRY areas and no STOR: nothing defined, nothing stored. */

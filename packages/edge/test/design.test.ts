@@ -23,6 +23,7 @@ import {
   thumbnailToRgba,
   type EdgeSave,
 } from '@savekit/edge';
+import { globEntries } from './design-fixtures';
 import { Cursor, readFile } from './independent';
 
 const shootspot: StructDef = {
@@ -109,10 +110,7 @@ function designSave(): EdgeSave {
         id: 'Glob',
         body: {
           value: [
-            { id: 'Wher', body: { game: 'HELL_ON_EARTH', level: 'MAP07', flags: 0x40, gravity: 8 } },
-            { id: 'When', body: { levelTime: 4321, random: 77, totalKills: 10, totalItems: 4, totalSecrets: 2 } },
-            { id: 'Skil', body: { consolePlayer: 0, skill: 3, netgame: 1 } },
-            { id: 'Desc', body: { description: 'Dead simple', date: ' 5:20 PM  01/Jan/2001' } },
+            ...globEntries(1, 'Dead simple'),
             { id: 'View', body: view },
             { id: 'Wdck', body: { wads: ['DOOM2.WAD', 'MYMOD.WAD'] } },
             {

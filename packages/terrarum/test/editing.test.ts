@@ -2,8 +2,7 @@
 // opened with warnings and written back repaired, decoded parts instead of hex, one three-way CRC
 // check that names the odd side, and the lists and computers decoded. Each item has an API test and a
 // CLI test on a file (the real TerranVirtualDisk test disk where one exists).
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as E from 'fp-ts/lib/Either';
 import { decode, decodeOrThrow, encodeOrThrow } from '@savekit/core';
@@ -23,7 +22,8 @@ import {
   type TerrarumDocument,
   type TerrarumSave,
 } from '@savekit/terrarum';
-import { runCli, type CliIo } from '../../cli/src/program';
+import { scratchFolder } from '../../cli/test/binary';
+import { inProcessCli } from '../../cli/test/in-process';
 import { corpusFile, warnIfAbsent } from './corpus';
 import { ourSave, ourSaveTree } from './save-fixture';
 
@@ -100,43 +100,18 @@ const dataAt = (disk: Uint8Array, name: string) => nameAt(disk, name) - 9 + 287;
 
 // ——— The CLI, in process ———
 
-let work: string;
-beforeAll(() => {
-  work = mkdtempSync(join(tmpdir(), 'savekit-terrarum-editing-'));
-});
-afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-function capture(): CliIo['stdout'] & { text: () => string } {
-  const chunks: Buffer[] = [];
-  const write = (chunk: string | Uint8Array) => chunks.push(Buffer.from(chunk)) > 0;
-  return { isTTY: false, write, text: () => Buffer.concat(chunks).toString('utf8') } as unknown as CliIo['stdout'] & {
-    text: () => string;
-  };
-}
-
-async function savekit(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = capture();
-  const stderr = capture();
-  const previous = process.env.NO_COLOR;
-  process.env.NO_COLOR = '1';
-  try {
-    const code = await runCli(args, { stdout, stderr }, { formats: [format] });
-    return { code, stdout: stdout.text(), stderr: stderr.text() };
-  } finally {
-    if (previous === undefined) delete process.env.NO_COLOR;
-    else process.env.NO_COLOR = previous;
-  }
-}
+const scratch = scratchFolder('savekit-terrarum-editing-', { binary: false });
+const savekit = inProcessCli([format], { noColor: true });
 
 function file(name: string, bytes: Uint8Array): string {
-  const path = join(work, name);
+  const path = join(scratch.path, name);
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, bytes);
   return path;
 }
 
 function folder(name: string, tree: ReadonlyMap<string, Uint8Array>): string {
-  const path = join(work, name);
+  const path = join(scratch.path, name);
   for (const [p, bytes] of tree) file(join(name, p), bytes);
   return path;
 }
@@ -204,11 +179,11 @@ describe('item 6: a corrupted save opened with warnings and written back repaire
       expect(verify.stdout).toMatch(/^invalid .*: 2 checksum mismatches: /m);
       expect(verify.stdout.match(/^ {2}\[checksum-mismatch\] at /gm)).toHaveLength(2);
       // dump → build: a repaired save, byte for byte the real one.
-      const json = join(work, 'damaged.json');
+      const json = join(scratch.path, 'damaged.json');
       const dump = await savekit('dump', '--ignore-checksums', bad, '-o', json);
       expect(dump.code).toBe(0);
       expect(dump.stderr).toMatch(/\[checksum-mismatch\]/);
-      const fixed = join(work, 'fixed.tevd');
+      const fixed = join(scratch.path, 'fixed.tevd');
       expect((await savekit('build', json, '-o', fixed)).code).toBe(0);
       expect(read(fixed)).toEqual(REAL_DISK);
       // edit, left unchanged in the editor: written back repaired, the damaged file kept as .bak.
@@ -330,7 +305,7 @@ describe('item 7: the world as TEMD, actors as JSON values', () => {
     save.actors['91A7E2'].value.actorValue.name = 'Cirrus';
     save.worldinfo1.world.terrain[0] = 1;
     const edited = file('sample-edited.json', new TextEncoder().encode(JSON.stringify(json)));
-    const built = join(work, 'sample-edited.tevd');
+    const built = join(scratch.path, 'sample-edited.tevd');
     expect((await savekit('build', edited, '-o', built)).code).toBe(0);
     const doc = right(format.decode(read(built))).value;
     if (doc.kind !== 'disk' || doc.save === undefined) throw new Error('a disk holding a save');

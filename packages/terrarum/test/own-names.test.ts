@@ -1,12 +1,12 @@
 // File and actor names are data: a save folder's `__proto__`, `constructor`, `prototype` and
 // `hasOwnProperty` files are ordinary entries through decode, JSON, encode, and the CLI's
 // dump → build (issue 17, item 12).
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as E from 'fp-ts/lib/Either';
 import { actorOf, decodeSave, encodeSave, format, type TerrarumDocument } from '@savekit/terrarum';
-import { runCli, type CliIo } from '../../cli/src/program';
+import { scratchFolder } from '../../cli/test/binary';
+import { inProcessCli } from '../../cli/test/in-process';
 import { ourSave, ourSaveTree } from './save-fixture';
 
 // version.ts reads package.json through import.meta, which the CommonJS that jest runs lacks.
@@ -102,32 +102,8 @@ test('actorOf finds own actors only', () => {
 });
 
 describe('the CLI', () => {
-  let work: string;
-  beforeAll(() => {
-    work = mkdtempSync(join(tmpdir(), 'savekit-own-names-'));
-  });
-  afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-  function capture(): CliIo['stdout'] & { text: () => string } {
-    const chunks: Buffer[] = [];
-    const write = (chunk: string | Uint8Array) => chunks.push(Buffer.from(chunk)) > 0;
-    return { isTTY: false, write, text: () => Buffer.concat(chunks).toString('utf8') } as unknown as CliIo['stdout'] & {
-      text: () => string;
-    };
-  }
-  async function savekit(...args: string[]) {
-    const stdout = capture();
-    const stderr = capture();
-    const previous = process.env.NO_COLOR;
-    process.env.NO_COLOR = '1';
-    try {
-      const code = await runCli(args, { stdout, stderr }, { formats: [format] });
-      return { code, stdout: stdout.text(), stderr: stderr.text() };
-    } finally {
-      if (previous === undefined) delete process.env.NO_COLOR;
-      else process.env.NO_COLOR = previous;
-    }
-  }
+  const scratch = scratchFolder('savekit-own-names-', { binary: false });
+  const savekit = inProcessCli([format], { noColor: true });
   function writeFolder(folder: string, tree: ReadonlyMap<string, Uint8Array>) {
     for (const [path, bytes] of tree) {
       mkdirSync(dirname(join(folder, path)), { recursive: true });
@@ -146,7 +122,7 @@ describe('the CLI', () => {
   }
 
   test('inspect and verify see every file; dump → build gives the same folder', async () => {
-    const folder = join(work, 'save');
+    const folder = join(scratch.path, 'save');
     writeFolder(folder, hostileTree());
     const inspect = await savekit('inspect', folder);
     expect(inspect.code).toBe(0);
@@ -155,9 +131,9 @@ describe('the CLI', () => {
     const verify = await savekit('verify', folder);
     expect(verify.stdout).toMatch(/^ok /m);
     expect(verify.code).toBe(0);
-    const dumped = join(work, 'save.json');
+    const dumped = join(scratch.path, 'save.json');
     expect((await savekit('dump', folder, '-o', dumped)).code).toBe(0);
-    const rebuilt = join(work, 'rebuilt');
+    const rebuilt = join(scratch.path, 'rebuilt');
     const build = await savekit('build', dumped, '-o', rebuilt);
     expect(build.stderr).toMatch(/wrote/);
     expect(build.code).toBe(0);
@@ -166,14 +142,14 @@ describe('the CLI', () => {
   });
 
   test('build refuses an actor keyed __proto__ instead of dropping it', async () => {
-    const folder = join(work, 'plain');
+    const folder = join(scratch.path, 'plain');
     writeFolder(folder, ourSaveTree());
-    const dumped = join(work, 'plain.json');
+    const dumped = join(scratch.path, 'plain.json');
     expect((await savekit('dump', folder, '-o', dumped)).code).toBe(0);
     const text = readFileSync(dumped, 'utf8').replace(/"actors": ?\{/, (m) => `${m}"__proto__":{"value":{}},`);
     expect(text).toContain('"__proto__":{"value":{}}');
     writeFileSync(dumped, text);
-    const build = await savekit('build', dumped, '-o', join(work, 'plain-rebuilt'));
+    const build = await savekit('build', dumped, '-o', join(scratch.path, 'plain-rebuilt'));
     expect(build.code).toBe(1);
     expect(build.stderr).toMatch(/__proto__/);
   });

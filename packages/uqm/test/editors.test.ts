@@ -1,9 +1,7 @@
 // Issue 22 (UQM, items 1–5): what a save-editor user meets — the state files as formats of their own,
 // 0.7 state files decoded, the star map by name, typed setters, group expiry — each through the API
 // and through the CLI on a file; and no part of any save the package can decode dumped as hex.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as E from 'fp-ts/lib/Either';
 import { decode, decodeOrThrow, encodeOrThrow, FormatRegistry } from '@savekit/core';
@@ -61,29 +59,13 @@ import {
   type UqmSave,
 } from '@savekit/uqm';
 import { randomBytes } from '@savekit/testkit';
+import { cli, scratchFiles } from './cli-run';
 import { realSavesFor } from './corpus';
 
 const { saves, describe: maybe } = realSavesFor('UQM editors (issue 22)');
 const load = (name: string): UqmSave => decodeOrThrow(uqmSave, saves.get(name)!);
-const bin = join(__dirname, '..', '..', 'cli', 'dist', 'bin.js');
-
-/** Runs the CLI; its exit code, standard output and error. */
-function cli(...args: string[]): { status: number | null; out: string; err: string } {
-  const run = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });
-  return { status: run.status, out: run.stdout, err: run.stderr };
-}
-
-let dir: string;
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'savekit-uqm-editors-'));
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function file(name: string, bytes: Uint8Array): string {
-  const path = join(dir, name);
-  writeFileSync(path, bytes);
-  return path;
-}
+const scratch = scratchFiles('savekit-uqm-editors-');
+const file = scratch.file;
 
 maybe('1. the state files as formats of their own', () => {
   const registry = new FormatRegistry(formats);
@@ -144,7 +126,9 @@ maybe('1. the state files as formats of their own', () => {
       expect(build.status).toBe(0);
       expect(new Uint8Array(readFileSync(`${path}.back`))).toEqual(files[key]);
     }
-    expect(cli('inspect', join(dir, 'starinfo.dat')).out).toMatch(/2 systems with taken nodes\nstar 82: 17 worlds/);
+    expect(cli('inspect', join(scratch.dir, 'starinfo.dat')).out).toMatch(
+      /2 systems with taken nodes\nstar 82: 17 worlds/,
+    );
   });
 
   test('a defgrp.dat whose header points elsewhere is a DecodeError at that offset, not a crash', () => {

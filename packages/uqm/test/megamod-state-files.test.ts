@@ -2,10 +2,7 @@
 // 108-byte records are told from vanilla's 12 by the blocks' sizes (and the generated systems when
 // both fit), read as MegaMod records, and go back into the MegaMod save byte for byte; randgrp.dat
 // and defgrp.dat have the vanilla layout in MegaMod too. API and CLI.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import * as E from 'fp-ts/lib/Either';
 import { DecodeError, decode, decodeOrThrow, encodeOrThrow, FormatRegistry } from '@savekit/core';
 import {
@@ -35,27 +32,12 @@ import {
   type UqmSave,
   type WorldRecord,
 } from '@savekit/uqm';
+import { cli, scratchFiles } from './cli-run';
 import { realSavesFor } from './corpus';
 
 const { saves, describe: maybe } = realSavesFor('UQM MegaMod state files');
-const bin = join(__dirname, '..', '..', 'cli', 'dist', 'bin.js');
-
-function cli(...args: string[]): { status: number | null; out: string; err: string } {
-  const run = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });
-  return { status: run.status, out: run.stdout, err: run.stderr };
-}
-
-let dir: string;
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'savekit-uqm-mmstate-'));
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function file(name: string, bytes: Uint8Array): string {
-  const path = join(dir, name);
-  writeFileSync(path, bytes);
-  return path;
-}
+const scratch = scratchFiles('savekit-uqm-mmstate-');
+const file = scratch.file;
 
 /** A save written as MegaMod writes it and read back, the way the package's tests make MegaMod saves. */
 function megaMod(save: UqmSave): { save: UqmSave; bytes: Uint8Array } {
