@@ -298,22 +298,10 @@ export const edgeString: Codec<string | null> = edgeCodec<string | null>(
  * The boolean of `SR_PutBoolean`: an int 0 or 1. The reader treats any non-zero value as true, so an
  * odd value (2, −1) is kept as its number and written back unchanged.
  */
-export const edgeBoolean: Codec<boolean | number> = edgeCodec<boolean | number>(
-  'edgeBoolean',
-  t.union([t.boolean, t.Int], 'EdgeBoolean'),
-  // Its values: the int as this codec reads it.
-  map(i32le, {
-    decode: (n): boolean | number => (n === 0 ? false : n === 1 ? true : n),
-    encode: (v: boolean | number) => (v === false ? 0 : v === true ? 1 : v),
-  }),
-  {
-    size: 4,
-    read(r) {
-      const n = i32le.read(r);
-      return n === 0 ? false : n === 1 ? true : n;
-    },
-    write(w, value) {
-      i32le.write(w, value === false ? 0 : value === true ? 1 : value);
-    },
-  },
-);
+export const edgeBoolean: Codec<boolean | number> = map(i32le, {
+  name: 'edgeBoolean',
+  decode: (n): boolean | number => (n === 0 ? false : n === 1 ? true : n),
+  encode: (v: boolean | number) => (v === false ? 0 : v === true ? 1 : v),
+  is: (u): u is boolean | number => typeof u === 'boolean' || Number.isInteger(u),
+  json: t.union([t.boolean, t.Int], 'EdgeBoolean') as unknown as t.Type<boolean | number, unknown, unknown>,
+});

@@ -21,7 +21,7 @@ import {
   type Codec,
   type TypeOf,
 } from '@savekit/core';
-import { bytesEqual, customDef, defineCodec, jsonBytes, utf8 } from '@savekit/core/kit';
+import { bytesEqual, jsonBytes, utf8 } from '@savekit/core/kit';
 
 /**
  * A NUL-padded name field of `size` bytes. A name that fills it has no NUL: the game never writes one
@@ -101,12 +101,13 @@ const isKeptBytes = (u: unknown): u is { bytes: Uint8Array } =>
   typeof u === 'object' && u !== null && (u as { bytes?: unknown }).bytes instanceof Uint8Array;
 
 /**
- * The bytes of a chunk's rest seen as text: UTF-8 text as a string, other bytes as `{ bytes }`. A
- * bijection: a string is written as its UTF-8 (a lone surrogate has none), and bytes that are UTF-8
- * text are refused as `{ bytes }` (they read back as the string).
+ * Text filling the rest of its chunk (a save's name): UTF-8 when it is, else the bytes as
+ * `{ bytes }`, so nothing is lost. A bijection over `bytes('rest')`: a string is written as its UTF-8
+ * (a lone surrogate has none), and bytes that are UTF-8 text are refused as `{ bytes }` (they read
+ * back as the string). Its JSON is the text, or `{ bytes }`.
  */
-const textOrBytes = map(bytes('rest'), {
-  name: 'utf8OrBytes',
+export const restText: Codec<string | { bytes: Uint8Array }> = map(bytes('rest'), {
+  name: 'restText',
   decode: (raw): string | { bytes: Uint8Array } => utf8Text(raw) ?? { bytes: raw },
   encode: (value) => {
     if (typeof value === 'string') {
@@ -119,25 +120,11 @@ const textOrBytes = map(bytes('rest'), {
     return value.bytes;
   },
   is: (u): u is string | { bytes: Uint8Array } => typeof u === 'string' || isKeptBytes(u),
-});
-
-/**
- * Text filling the rest of its chunk (a save's name): UTF-8 when it is, else the bytes as
- * `{ bytes }`, so nothing is lost. The declaration is `map(bytes('rest'), …)`; this named codec only
- * gives it its JSON form — the text, or `{ bytes }` — where `map` shows the stored bytes.
- */
-export const restText: Codec<string | { bytes: Uint8Array }> = defineCodec<string | { bytes: Uint8Array }>({
-  name: 'restText',
-  def: customDef('uqmText', { model: textOrBytes }),
   json: t.union([t.string, t.type({ bytes: jsonBytes() })]) as unknown as t.Type<
     string | { bytes: Uint8Array },
     unknown,
     unknown
   >,
-  minSize: 0,
-  children: [{ key: 'value', codec: textOrBytes }],
-  read: (r) => textOrBytes.read(r),
-  write: (w, value) => textOrBytes.write(w, value),
 });
 
 /**
