@@ -185,10 +185,15 @@ export class DecodeBudget {
     return perOutputByte === 0 ? this.limits.maxWork : this.limits.maxWork + perOutputByte * this.outputSpent;
   }
 
+  /** Whether `total` units of work pass the limit (`maxWork` checked first: the common case needs no getter). */
+  exceeds(total: number): boolean {
+    return total > this.limits.maxWork && total > this.workLimit;
+  }
+
   /** Spends `units` of work; throws a {@link BudgetError} at `path`/`offset` past the budget. */
   spendWork(units: number, path: Path, offset: number): void {
     const total = this.workSpent + units;
-    if (total > this.workLimit) throw this.workError(path, offset);
+    if (this.exceeds(total)) throw this.workError(path, offset);
     this.workSpent = total;
   }
 

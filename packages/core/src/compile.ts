@@ -76,7 +76,7 @@ const BAIL: unknown = Object.freeze({ bail: true });
 function spend(r: Reader, units: number): void {
   const budget = r.state.budget;
   const total = budget.workSpent + units;
-  if (total > budget.limits.maxWork && total > budget.workLimit) throw BAIL;
+  if (budget.exceeds(total)) throw BAIL;
   budget.workSpent = total;
 }
 

@@ -11,8 +11,7 @@ import * as t from 'io-ts';
 import { bytes } from './bytes.js';
 import { defineCodec, guardWrite, type Codec } from './codec.js';
 import type { DecodeError } from './errors.js';
-import { resolveDecodeOptions } from './options.js';
-import { Reader, ReadState } from './reader.js';
+import { type Reader, rereader } from './reader.js';
 import { struct } from './struct.js';
 
 /** The warning a {@link fallback} records when it reads the secondary codec. */
@@ -132,7 +131,7 @@ export function fallback<A, B>(primary: Codec<A>, secondary: Codec<B>, options: 
       const start = w.length;
       secondary.write(w, value as B);
       // Bytes the primary reads would come back as a primary value.
-      const again = new Reader(w.buf, new ReadState(resolveDecodeOptions(undefined)), start, w.length);
+      const again = rereader(w.buf, start, w.length);
       const reread = again.attempt(readPrimary);
       if (E.isRight(reread))
         throw w.error(

@@ -121,16 +121,17 @@ export function withHooks<A>(codec: Codec<A>, hooks: CodecHooks<A>, name = codec
     // Hooks run per value: called in place (no closure per call), their errors made typed here.
     read(r) {
       const start = r.pos;
+      const ctx = new ReadHooked(r, start); // one per value, shared by both hooks
       if (beforeRead !== undefined)
         try {
-          beforeRead(new ReadHooked(r, start));
+          beforeRead(ctx);
         } catch (error) {
           throw readHookError(r, 'beforeRead', error, start);
         }
       const value = codec.read(r);
       if (afterRead !== undefined)
         try {
-          afterRead(value, new ReadHooked(r, start));
+          afterRead(value, ctx);
         } catch (error) {
           throw readHookError(r, 'afterRead', error, start);
         }
@@ -138,16 +139,17 @@ export function withHooks<A>(codec: Codec<A>, hooks: CodecHooks<A>, name = codec
     },
     write(w, value) {
       const start = w.length;
+      const ctx = new WriteHooked(w, start); // one per value, shared by both hooks
       if (beforeWrite !== undefined)
         try {
-          beforeWrite(value, new WriteHooked(w, start));
+          beforeWrite(value, ctx);
         } catch (error) {
           throw writeHookError(w, 'beforeWrite', error);
         }
       codec.write(w, value);
       if (afterWrite !== undefined)
         try {
-          afterWrite(value, new WriteHooked(w, start));
+          afterWrite(value, ctx);
         } catch (error) {
           throw writeHookError(w, 'afterWrite', error);
         }

@@ -6,7 +6,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js';
 import { codeArgs, DecodeError, type ErrorCode, type PathSegment, type Warning, type WarningCode } from './errors.js';
-import type { ResolvedDecodeOptions } from './options.js';
+import { resolveDecodeOptions, type ResolvedDecodeOptions } from './options.js';
 import { BudgetError, DecodeBudget } from './budget.js';
 
 /** A byte range a decoded field came from (collected when decoding with `trace: true`). */
@@ -324,9 +324,7 @@ export class Reader {
   work(units: number): void {
     const budget = this.state.budget;
     const total = budget.workSpent + units;
-    // maxWork first (the common case, no getter); the limit grows with decompressed output past it.
-    if (total > budget.limits.maxWork && total > budget.workLimit)
-      throw budget.workError(this.state.path.slice(), this.pos);
+    if (budget.exceeds(total)) throw budget.workError(this.state.path.slice(), this.pos);
     budget.workSpent = total;
   }
 
@@ -391,4 +389,15 @@ export class Reader {
   defer(check: () => void): void {
     this.state.deferred.push(check);
   }
+}
+
+// Resolved once: write checks read back every value they write (EDGE writes one per instance).
+const REREAD_OPTIONS = resolveDecodeOptions(undefined);
+
+/**
+ * A reader over bytes just written (`bytes[start, end)`), with default options and a fresh state: what
+ * a write check (a switch's, a fallback's) reads them back with to see how they would decode.
+ */
+export function rereader(bytes: Uint8Array, start: number, end: number): Reader {
+  return new Reader(bytes, new ReadState(REREAD_OPTIONS), start, end);
 }

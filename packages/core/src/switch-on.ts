@@ -19,9 +19,8 @@
 import * as t from 'io-ts';
 import { defineCodec, guardRead, guardWrite, writeChild, readChild, type Codec, type TypeOf } from './codec.js';
 import type { DefSwitch, DefSwitchCase } from './def.js';
-import { ReadState, Reader } from './reader.js';
+import { type Reader, rereader } from './reader.js';
 import type { Writer } from './writer.js';
-import { resolveDecodeOptions } from './options.js';
 import { taggedUnion, type OtherTag, type Tagged } from './union.js';
 
 /** What a dispatcher is made of: how a peeked selector names a case, and what a case is. */
@@ -53,13 +52,6 @@ interface Dispatcher<S> {
   write(writer: Writer, key: string, writeCase: (codec: Codec<any>) => void): void;
   /** The smallest size of a value: at least the selector, which every case reads again. */
   readonly minSize: number;
-}
-
-/** A reader over bytes just written, to check which case they would decode as. */
-// Resolved once: every switch checks each value it writes (EDGE writes one per instance).
-const REREAD_OPTIONS = resolveDecodeOptions(undefined);
-function rereader(bytes: Uint8Array, start: number, end: number): Reader {
-  return new Reader(bytes, new ReadState(REREAD_OPTIONS), start, end);
 }
 
 function reason(error: unknown): string {

@@ -20,6 +20,8 @@ import {
   DecodeError,
   encode,
   EncodeError,
+  encodeOrThrow,
+  u48be,
   type DecodeOptions,
   type Decoded,
   type Path,
@@ -113,16 +115,8 @@ export interface TerrarumSave {
 /** The crc of a worldinfo file by the rule. */
 export function worldinfoCrc(data: Uint8Array, rule: CrcRule = DEFAULT_CRC_RULE): number {
   if (rule === 'plain') return crc32.compute(data);
-  const n = data.length;
-  const size = Uint8Array.of(
-    Math.floor(n / 2 ** 40) & 0xff,
-    Math.floor(n / 2 ** 32) & 0xff,
-    (n >>> 24) & 0xff,
-    (n >>> 16) & 0xff,
-    (n >>> 8) & 0xff,
-    n & 0xff,
-  );
-  return everyFourthByteCrc(data, size);
+  // The disk's entry CRC: its 48-bit size field (the entry header's `u48be`), then every 4th byte.
+  return everyFourthByteCrc(data, encodeOrThrow(u48be, data.length));
 }
 
 const HEX_NAME = /^[0-9A-Fa-f]{1,16}$/;
@@ -193,7 +187,7 @@ export function checkWorldinfoCrcs(
       return;
     }
     // The entry header holds TerranVirtualDisk's CRC whatever the meta's rule.
-    const entryOk = entry.crc === worldinfoCrc(data, 'tevd');
+    const entryOk = entry.crc === (rule === 'tevd' ? content : worldinfoCrc(data, 'tevd'));
     if (metaOk && entryOk) return;
     const sides = `meta crc${i + 1} ${hex8(metaCrc)}, entry header ${hex8(entry.crc)}, content ${hex8(content)}`;
     if (!metaOk && entryOk)

@@ -42,12 +42,8 @@ export class PrecisionError extends Error {
   }
 }
 
-/** The codecs of a segment format (one set per byte order and number width, made once). */
-function codecsOf(format: SegmentFormat = {}) {
-  const le = format.byteOrder === 'le';
-  const wide = (format.numberFormat ?? 0) === 0;
-  if (format.numberFormat !== undefined && format.numberFormat !== 0 && format.numberFormat !== 1)
-    throw new RangeError(`number format ${format.numberFormat} is not 0 (f64) or 1 (f32)`);
+/** The codecs of one byte order and number width. */
+function makeCodecs(le: boolean, wide: boolean) {
   return {
     u32: le ? u32le : u32be,
     i64: le ? i64le : i64be,
@@ -55,6 +51,22 @@ function codecsOf(format: SegmentFormat = {}) {
     number: float(wide ? 64 : 32, le ? 'le' : 'be', { nan: 'keep' }),
     wide,
   };
+}
+
+// Made once: a segment reader or writer is made per object, so its codecs must not be.
+const SEGMENT_CODECS = {
+  be64: makeCodecs(false, true),
+  be32: makeCodecs(false, false),
+  le64: makeCodecs(true, true),
+  le32: makeCodecs(true, false),
+} as const;
+
+/** The codecs of a segment format (one set per byte order and number width, made once). */
+function codecsOf(format: SegmentFormat = {}) {
+  if (format.numberFormat !== undefined && format.numberFormat !== 0 && format.numberFormat !== 1)
+    throw new RangeError(`number format ${format.numberFormat} is not 0 (f64) or 1 (f32)`);
+  const wide = (format.numberFormat ?? 0) === 0;
+  return SEGMENT_CODECS[`${format.byteOrder === 'le' ? 'le' : 'be'}${wide ? '64' : '32'}`];
 }
 
 /** A Lua integer (5.3's integer subtype), kept apart from floats so `1` and `1.0` stay what they were. */
