@@ -207,10 +207,21 @@ function longestMainThreadTaskCpu(trace) {
 
 const browser = await launchChromium();
 const consoleErrors = [];
+/** Requests that left the site or were not reads (none may happen: nothing is uploaded). */
+const offsiteRequests = [];
+let requestsSeen = 0;
 async function newPage(viewport = { width: 1280, height: 800 }) {
   const page = await browser.newPage({ viewport, acceptDownloads: true });
   page.on('pageerror', (error) => consoleErrors.push(String(error)));
   page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+  // "Nothing is uploaded": every request stays on the site's own origin (data: and blob: are local)
+  // and only reads; a save sent anywhere, or any POST, fails the check below.
+  page.on('request', (request) => {
+    requestsSeen++;
+    const url = new URL(request.url());
+    const local = url.protocol === 'data:' || url.protocol === 'blob:' || url.origin === new URL(app).origin;
+    if (!local || request.method() !== 'GET') offsiteRequests.push(`${request.method()} ${request.url()}`);
+  });
   await page.addInitScript(() => {
     window.__longest = 0;
     new PerformanceObserver((list) => {
@@ -886,6 +897,11 @@ try {
     await large.close();
   }
   check('no console errors', consoleErrors.length === 0, consoleErrors.slice(0, 5).join('; '));
+  check(
+    'nothing is uploaded: every request was a GET to the site itself',
+    requestsSeen > 0 && offsiteRequests.length === 0,
+    `${requestsSeen} requests seen; ${offsiteRequests.slice(0, 5).join('; ') || 'none off the site'}`,
+  );
 } finally {
   await browser.close();
   server.close();
