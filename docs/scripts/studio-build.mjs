@@ -23,7 +23,7 @@ export async function buildStudio(outdir = join(studio, 'dist')) {
     sourcemap: true,
     legalComments: 'none',
     logLevel: 'warning',
-    // The CLI's diff is reused; the rest of the CLI (Node I/O) is never reached from it.
+    // Node's built-ins are never reached from the page: a stray import stays external, not bundled.
     external: ['node:*'],
   };
   await build({

@@ -16,9 +16,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { checkTally, launchChromium, serveSite } from './serve-site.mjs';
-import { documentPath, FormatRegistry, formatPath } from '@savekit/core';
+import { diffDocuments, documentPath, FormatRegistry, formatPath } from '@savekit/core';
 import { Reader } from '@savekit/core/kit';
-import { diffJson } from '@savekit/cli';
 import { format as edge } from '@savekit/edge';
 import { format as terrarum } from '@savekit/terrarum';
 import { format as uqm } from '@savekit/uqm';
@@ -118,7 +117,7 @@ function fieldToChange(format, doc) {
         if (encoded._tag === 'Left' || !(encoded.right instanceof Uint8Array)) continue;
         const again = format.decode(encoded.right);
         if (again._tag === 'Left') continue;
-        const differences = diffJson(before, format.json.encode(again.right.value));
+        const differences = diffDocuments(before, format.json.encode(again.right.value));
         const content = contentChanges(differences);
         if (content.length === 1 && content[0].path === formatPath(path))
           return { path: formatPath(path), value, before: node };
@@ -180,7 +179,7 @@ function layerField(format, bytes) {
 function differencesOf(format, original, downloaded) {
   const a = must(format.decode(original, { checksums: 'warn' }), 'original');
   const b = must(format.decode(downloaded), 'download');
-  return diffJson(format.json.encode(a.value), format.json.encode(b.value));
+  return diffDocuments(format.json.encode(a.value), format.json.encode(b.value));
 }
 
 // ---- the browser's side -----------------------------------------------------------------------

@@ -1,37 +1,21 @@
 /**
- * Walking decoded documents as they are (arrays, plain objects, maps, typed arrays as leaves): the
- * node at a path, a copy with one node replaced, equality, and the differences of two documents
+ * Walking decoded documents as they are (the core's document nodes: arrays, plain objects, maps;
+ * typed arrays as leaves): the node at a path, a copy with one node replaced, equality, and leaves
  * printed as `savekit diff` prints them (JSON forms: 64-bit integers and bytes as strings). Every walk
  * is iterative and skips subtrees the two documents share, so a one-field edit of a 50 MB save is
- * compared in the time of its path.
+ * compared in the time of its path. The differences themselves are the core's `diffDocuments`.
  *
  * @module
  */
 import { formatPath, toHex } from '@savekit/core';
+import { documentChild as child, documentKeys, isDocumentBranch, sameDocumentLeaf } from '@savekit/core/kit';
 import type { Segments } from './paths.js';
-
-/** Whether a node has children (a leaf is a primitive, bytes or another typed array). */
-export function isBranch(node: unknown): node is object {
-  return node !== null && typeof node === 'object' && !ArrayBuffer.isView(node) && !(node instanceof Date);
-}
-
-/** The keys of a branch, in order. */
-export function keysOf(node: object): Segments {
-  if (Array.isArray(node)) return node.map((_, i) => i);
-  if (node instanceof Map) return [...node.keys()].filter((k) => typeof k === 'string' || typeof k === 'number');
-  return Object.keys(node);
-}
-
-function child(node: unknown, key: string | number): unknown {
-  if (node instanceof Map) return node.has(key) ? node.get(key) : node.get(String(key));
-  return (node as Record<string | number, unknown>)[key];
-}
 
 /** The node at a path, or undefined. */
 export function at(root: unknown, path: Segments): unknown {
   let node = root;
   for (const segment of path) {
-    if (!isBranch(node)) return undefined;
+    if (!isDocumentBranch(node)) return undefined;
     node = child(node, segment);
   }
   return node;
@@ -43,7 +27,7 @@ export function setIn(root: unknown, path: Segments, value: unknown): unknown {
   let node = root;
   for (const segment of path) {
     parents.push(node);
-    node = isBranch(node) ? child(node, segment) : undefined;
+    node = isDocumentBranch(node) ? child(node, segment) : undefined;
   }
   let replaced = value;
   for (let i = path.length - 1; i >= 0; i--) {
@@ -57,7 +41,7 @@ export function setIn(root: unknown, path: Segments, value: unknown): unknown {
       const copy = new Map(parent);
       copy.set(parent.has(key) ? key : String(key), replaced);
       replaced = copy;
-    } else if (isBranch(parent)) {
+    } else if (isDocumentBranch(parent)) {
       const copy = Object.assign(Object.create(Object.getPrototypeOf(parent)) as object, parent);
       (copy as Record<string | number, unknown>)[key] = replaced;
       // An edited value no longer has the bytes a kept layer stored for it: they are made afresh.
@@ -74,61 +58,9 @@ export function setIn(root: unknown, path: Segments, value: unknown): unknown {
  * written back byte for byte).
  */
 export function isKept(node: unknown): boolean {
-  if (!isBranch(node) || Array.isArray(node) || node instanceof Map) return false;
+  if (!isDocumentBranch(node) || Array.isArray(node) || node instanceof Map) return false;
   const keys = Object.keys(node);
   return keys.includes('value') && keys.every((k) => k === 'value' || k === 'stored');
-}
-
-function sameLeaf(a: unknown, b: unknown): boolean {
-  if (Object.is(a, b)) return true;
-  if (ArrayBuffer.isView(a) && ArrayBuffer.isView(b)) {
-    if (a.constructor !== b.constructor || a.byteLength !== b.byteLength) return false;
-    const x = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-    const y = new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
-    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
-    return true;
-  }
-  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
-  return false;
-}
-
-/** One difference, as the CLI's `diffJson` gives it (`path`, `kind`, the values before and after). */
-export interface ValueDifference {
-  readonly path: string;
-  readonly kind: 'changed' | 'added' | 'removed';
-  readonly before?: unknown;
-  readonly after?: unknown;
-}
-
-/** The differences of two documents, in document order, walking only where they stop sharing nodes. */
-export function diffValues(a: unknown, b: unknown): ValueDifference[] {
-  const out: ValueDifference[] = [];
-  const work: Array<[Segments, unknown, unknown]> = [[[], a, b]];
-  while (work.length > 0) {
-    const [path, x, y] = work.pop()!;
-    if (x === y) continue;
-    if (isBranch(x) && isBranch(y) && Array.isArray(x) === Array.isArray(y)) {
-      if (Array.isArray(x) && Array.isArray(y)) {
-        for (let i = Math.max(x.length, y.length) - 1; i >= 0; i--) {
-          if (i >= x.length) out.push({ path: formatPath([...path, i]), kind: 'added', after: y[i] });
-          else if (i >= y.length) out.push({ path: formatPath([...path, i]), kind: 'removed', before: x[i] });
-          else work.push([[...path, i], x[i], y[i]]);
-        }
-      } else {
-        const xs = keysOf(x);
-        const ys = new Set(keysOf(y));
-        const keys = [...new Set([...xs, ...ys])];
-        const has = new Set(xs);
-        for (let i = keys.length - 1; i >= 0; i--) {
-          const key = keys[i]!;
-          if (!ys.has(key)) out.push({ path: formatPath([...path, key]), kind: 'removed', before: child(x, key) });
-          else if (!has.has(key)) out.push({ path: formatPath([...path, key]), kind: 'added', after: child(y, key) });
-          else work.push([[...path, key], child(x, key), child(y, key)]);
-        }
-      }
-    } else if (!sameLeaf(x, y)) out.push({ path: formatPath(path), kind: 'changed', before: x, after: y });
-  }
-  return out;
 }
 
 /**
@@ -137,17 +69,17 @@ export function diffValues(a: unknown, b: unknown): ValueDifference[] {
  */
 export function sameValue(a: unknown, b: unknown): boolean {
   const work: Array<[unknown, unknown]> = [[a, b]];
-  const keys = (node: object) => (isKept(node) ? ['value'] : keysOf(node));
+  const keys = (node: object) => (isKept(node) ? ['value'] : documentKeys(node));
   while (work.length > 0) {
     const [x, y] = work.pop()!;
     if (x === y) continue;
-    if (isBranch(x) && isBranch(y)) {
+    if (isDocumentBranch(x) && isDocumentBranch(y)) {
       if (Array.isArray(x) !== Array.isArray(y) || Object.getPrototypeOf(x) !== Object.getPrototypeOf(y)) return false;
       const xs = keys(x);
       const ys = keys(y);
       if (xs.length !== ys.length || xs.some((k, i) => k !== ys[i])) return false;
       for (const k of xs) work.push([child(x, k), child(y, k)]);
-    } else if (!sameLeaf(x, y)) return false;
+    } else if (!sameDocumentLeaf(x, y)) return false;
   }
   return true;
 }
@@ -167,7 +99,7 @@ export function showValue(value: unknown, max: number): string {
   else if (Object.is(value, -0)) text = '"-0"';
   else if (Array.isArray(value)) text = `[${value.length}]`;
   else if (value instanceof Map) text = `{${value.size}}`;
-  else if (isBranch(value)) text = `{${keysOf(value).length}}`;
+  else if (isDocumentBranch(value)) text = `{${documentKeys(value).length}}`;
   else text = JSON.stringify(value) ?? String(value);
   return text.length > max ? `${text.slice(0, max - 3)}...` : text;
 }

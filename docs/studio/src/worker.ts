@@ -12,6 +12,7 @@ import {
   type AnyCodec,
   type AnySaveFormat,
   type ByteLayer,
+  diffDocuments,
   documentPath,
   type FieldSpan,
   FormatRegistry,
@@ -21,7 +22,7 @@ import {
   type SaveView,
   viewsOf,
 } from '@savekit/core';
-import { Reader } from '@savekit/core/kit';
+import { documentKeys, isDocumentBranch, Reader } from '@savekit/core/kit';
 import { format as edge } from '@savekit/edge';
 import { format as terrarum } from '@savekit/terrarum';
 import { format as uqm } from '@savekit/uqm';
@@ -29,7 +30,7 @@ import { format as zippy } from '@savekit/zippy';
 import { leafKind, leafText, parseLeaf } from './leaf.js';
 import type { Change, DocState, Reply, Request, Row, Span, Target, WirePicture } from './protocol.js';
 import { parsePath, type Segments } from './paths.js';
-import { at, diffValues, isBranch, keysOf, sameValue, setIn, showValue } from './values.js';
+import { at, sameValue, setIn, showValue } from './values.js';
 
 const registry = new FormatRegistry([edge, uqm, zippy, terrarum]);
 
@@ -114,8 +115,8 @@ function flatten(o: Open): void {
     const { path, depth } = stack.pop()!;
     rows.push({ path, depth, key: path.length === 0 ? 'document' : keyOf(path[path.length - 1]!) });
     const node = at(o.value, path);
-    if (!isBranch(node) || !o.expanded.has(formatPath(path))) continue;
-    const keys = keysOf(node);
+    if (!isDocumentBranch(node) || !o.expanded.has(formatPath(path))) continue;
+    const keys = documentKeys(node);
     for (let i = keys.length - 1; i >= 0; i--) stack.push({ path: [...path, keys[i]!], depth: depth + 1 });
   }
   o.rows = rows;
@@ -124,7 +125,7 @@ function flatten(o: Open): void {
 function shortText(node: unknown): string {
   if (Array.isArray(node)) return `[${node.length}]`;
   if (node instanceof Map) return `{${node.size}}`;
-  if (isBranch(node)) return `{${keysOf(node).length}}`;
+  if (isDocumentBranch(node)) return `{${documentKeys(node).length}}`;
   return showValue(node, 120);
 }
 
@@ -137,7 +138,7 @@ function row(o: Open, index: number): Row {
     depth: r.depth,
     key: r.key,
     text: shortText(node),
-    branch: isBranch(node),
+    branch: isDocumentBranch(node),
     open: o.expanded.has(path),
     changed: !Object.is(node, at(o.original, r.path)),
   };
@@ -147,7 +148,7 @@ function row(o: Open, index: number): Row {
 function changes(o: Open): Change[] {
   if (o.value === o.original) return [];
   const show = (v: unknown) => showValue(v, 80);
-  return diffValues(o.original, o.value).map((d) => ({
+  return diffDocuments(o.original, o.value).map((d) => ({
     path: d.path,
     kind: d.kind,
     text:
@@ -226,7 +227,7 @@ function select(o: Open, path: string): void {
   flatten(o);
   const index = o.rows.findIndex((r) => formatPath(r.path) === path);
   const node = at(o.value, segments);
-  const leaf = isBranch(node) || index < 0 ? undefined : leafKind(o.format, segments, node);
+  const leaf = isDocumentBranch(node) || index < 0 ? undefined : leafKind(o.format, segments, node);
   const parent = segments.length > 0 ? at(o.value, segments.slice(0, -1)) : undefined;
   const last = segments[segments.length - 1];
   post({

@@ -5,7 +5,6 @@
  */
 export { runCli, type CliIo, type RunOptions } from './program.js';
 export { loadRegistry, formatsOf, BUILTIN_FORMAT_PACKAGES } from './registry.js';
-export { diffJson, type Difference } from './commands/diff.js';
 export {
   verifyOne,
   expandSaves,

@@ -29,6 +29,7 @@ export {
 export type { ChecksumPolicy, DecodeOptions, EncodeOptions } from './options.js';
 export { BudgetError, type BudgetName } from './budget.js';
 export type { FieldSpan } from './reader.js';
+export { diffDocuments, type DocumentDifference } from './diff.js';
 export {
   decode,
   decodeOrThrow,

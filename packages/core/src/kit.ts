@@ -57,6 +57,7 @@ export { inflateBounded, type DeflateWrapper, type InflateLimits } from './infla
 export { jsonBigInt, jsonBytes, jsonFloat, jsonInt, jsonRecord, nameRecord, reportJsonErrors } from './json.js';
 export { ascii, cp437, CP437_UPPER, textEncoding, TextCodingError, utf8, type TextEncoding } from './encodings.js';
 export { bytesEqual, concatBytes } from './bytes.js';
+export { documentChild, documentKeys, isDocumentBranch, sameDocumentLeaf } from './document-nodes.js';
 export { checksumMismatch, reportChecksumMismatch } from './checksum.js';
 export { grouped, plural } from './counts.js';
 export {
