@@ -12,11 +12,14 @@ import {
   type Decoded,
   type DecodeOptions,
   type FormatRegistry,
+  formatWarning,
   type SaveInput,
   type Warning,
 } from '@savekit/core';
+import type { CliContext } from './context.js';
 import { SaveFailure, UnrecognisedSave, UsageError } from './errors.js';
-import { isDirectory } from './io.js';
+import { isDirectory, readSave } from './io.js';
+import { showName } from './show.js';
 
 /** The format to use for a save: the one named, or the likeliest claimant. */
 export function chooseFormat(registry: FormatRegistry, input: SaveInput, file: string, id?: string): AnySaveFormat {
@@ -83,6 +86,31 @@ export function decodeSave(
   }
   if (E.isLeft(result)) throw new SaveFailure(file, result.left);
   return result.right;
+}
+
+/** What a command that reads a save is told: the format (instead of sniffing) and `--ignore-checksums`. */
+export interface SaveOptions extends ChecksumOptions {
+  readonly format?: string;
+}
+
+/** A save as a command opens it: its bytes (or files), its format and its decoded document. */
+export interface OpenedSave {
+  readonly input: SaveInput;
+  readonly format: AnySaveFormat;
+  readonly decoded: Decoded<unknown>;
+}
+
+/** Reads a save, picks its format and decodes it as the options say (a failure names the file). */
+export function openSave(ctx: CliContext, file: string, options: SaveOptions): OpenedSave {
+  const input = readSave(file, ctx.maxSaveBytes);
+  const format = chooseFormat(ctx.registry, input, file, options.format);
+  return { input, format, decoded: decodeSave(format, input, file, checksumOptions(options)) };
+}
+
+/** Prints a decode's warnings to standard error, one line each naming the file. */
+export function printWarnings(ctx: CliContext, file: string, warnings: ReadonlyArray<Warning>): void {
+  for (const warning of warnings)
+    ctx.err(`savekit: ${showName(file)}: [${warning.code}] ${showName(formatWarning(warning))}`);
 }
 
 /** Encodes a document with a format. */

@@ -171,6 +171,7 @@ const COMMANDS: ReadonlyArray<CommandSpec> = [
     options: [
       ['--format <id>', 'the format, instead of sniffing'],
       ['--json', 'machine-readable output'],
+      ['--ignore-checksums', 'compare saves whose checksums do not match (the mismatches printed as warnings)'],
     ],
     examples: [
       ['savekit diff before.sav after.sav', 'one line per changed, added or removed field'],
@@ -186,6 +187,10 @@ const COMMANDS: ReadonlyArray<CommandSpec> = [
     options: [
       ['--range <start:end>', 'only these offsets (decimal or 0x hex)'],
       ['--format <id>', 'the format, instead of sniffing'],
+      [
+        '--ignore-checksums',
+        'label the fields of a save whose checksums do not match (the mismatches printed as warnings)',
+      ],
     ],
     examples: [
       ['savekit hexdump game.sav | less', 'every byte'],

@@ -2,7 +2,7 @@
 import { diffDocuments } from '@savekit/core';
 import { plural } from '@savekit/core/kit';
 import type { CliContext } from '../context.js';
-import { chooseFormat, decodeSave } from '../document.js';
+import { checksumOptions, chooseFormat, decodeSave, printWarnings, type SaveOptions } from '../document.js';
 import { UsageError } from '../errors.js';
 import { readSave } from '../io.js';
 import { showJson, showName } from '../show.js';
@@ -20,7 +20,7 @@ export function diffCommand(
   ctx: CliContext,
   first: string,
   second: string,
-  options: { format?: string; json?: boolean },
+  options: SaveOptions & { json?: boolean },
 ): number {
   const a = readSave(first, ctx.maxSaveBytes);
   const b = readSave(second, ctx.maxSaveBytes);
@@ -32,8 +32,12 @@ export function diffCommand(
       `${showName(first)} is ${format.title} (${format.id}), ${showName(second)} is ${other.title} (${other.id}): different formats`,
     );
   }
-  const left = format.json.encode(decodeSave(format, a, first).value);
-  const right = format.json.encode(decodeSave(format, b, second).value);
+  const decodedA = decodeSave(format, a, first, checksumOptions(options));
+  const decodedB = decodeSave(format, b, second, checksumOptions(options));
+  printWarnings(ctx, first, decodedA.warnings);
+  printWarnings(ctx, second, decodedB.warnings);
+  const left = format.json.encode(decodedA.value);
+  const right = format.json.encode(decodedB.value);
   const differences = diffDocuments(left, right);
   if (options.json) {
     ctx.out(showJson(JSON.stringify({ format: format.id, differences }, null, 2)));

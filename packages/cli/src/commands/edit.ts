@@ -13,22 +13,21 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { lstatSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AnySaveFormat, formatWarning, JsonError, type SaveInput } from '@savekit/core';
+import { type AnySaveFormat, JsonError, type SaveInput } from '@savekit/core';
 import { isProcessRunning } from '@savekit/core/node';
 import type { CliContext } from '../context.js';
 import {
-  type ChecksumOptions,
-  checksumOptions,
   checksumWarnings,
-  chooseFormat,
-  decodeSave,
   encodeSave,
   fromEnvelope,
+  openSave,
   parseJson,
+  printWarnings,
+  type SaveOptions,
   toEnvelope,
 } from '../document.js';
 import { describeError, SaveFailure, UsageError } from '../errors.js';
-import { fileSystemFailure, readSave, readTextBounded, writeSave, type Written } from '../io.js';
+import { fileSystemFailure, readTextBounded, writeSave, type Written } from '../io.js';
 import { showName } from '../show.js';
 
 /**
@@ -163,16 +162,9 @@ function wroteLine(file: string, written: Written): string {
 }
 
 /** Edits a save's document in the user's editor until it builds or the user gives up; returns the exit code. */
-export async function editCommand(
-  ctx: CliContext,
-  file: string,
-  options: { format?: string } & ChecksumOptions,
-): Promise<number> {
-  const input = readSave(file, ctx.maxSaveBytes);
-  const format = chooseFormat(ctx.registry, input, file, options.format);
-  const decoded = decodeSave(format, input, file, checksumOptions(options));
-  for (const warning of decoded.warnings)
-    ctx.err(`savekit: ${showName(file)}: [${warning.code}] ${showName(formatWarning(warning))}`);
+export async function editCommand(ctx: CliContext, file: string, options: SaveOptions): Promise<number> {
+  const { format, decoded } = openSave(ctx, file, options);
+  printWarnings(ctx, file, decoded.warnings);
   // A save read past its checksums is written back even unchanged: that is its repair.
   const repair = checksumWarnings(decoded.warnings).length > 0;
   removeStaleEditFolders();

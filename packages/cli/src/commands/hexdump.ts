@@ -1,7 +1,7 @@
 /** `savekit hexdump SAVE [--range A:B]`: hex with the field path of each byte range beside it. */
 import { documentPath, formatPath, isPathAnnotation, isSaveTree, type FieldSpan, type Path } from '@savekit/core';
 import type { CliContext } from '../context.js';
-import { chooseFormat } from '../document.js';
+import { checksumOptions, chooseFormat, printWarnings, type SaveOptions } from '../document.js';
 import { SaveFailure, UsageError } from '../errors.js';
 import { readSave } from '../io.js';
 import { showName } from '../show.js';
@@ -40,7 +40,7 @@ function leaves(spans: ReadonlyArray<FieldSpan>): FieldSpan[] {
 const hex2 = (b: number) => b.toString(16).padStart(2, '0');
 
 /** Prints a save's bytes in hex beside the fields they hold; returns the exit code. */
-export function hexdumpCommand(ctx: CliContext, file: string, options: { format?: string; range?: string }): number {
+export function hexdumpCommand(ctx: CliContext, file: string, options: SaveOptions & { range?: string }): number {
   const input = readSave(file, ctx.maxSaveBytes);
   if (isSaveTree(input)) throw new UsageError(`${showName(file)} is a folder; hexdump shows one file`);
   const [start, end] = parseRange(options.range, input.length);
@@ -48,9 +48,12 @@ export function hexdumpCommand(ctx: CliContext, file: string, options: { format?
   let failure: SaveFailure | undefined;
   try {
     const format = chooseFormat(ctx.registry, input, file, options.format);
-    const traced = format.decode(input, { trace: true });
+    const traced = format.decode(input, { ...checksumOptions(options), trace: true });
     if (traced._tag === 'Left') failure = new SaveFailure(file, traced.left);
-    else spans = leaves(format.fieldMap?.(input) ?? traced.right.spans ?? []);
+    else {
+      printWarnings(ctx, file, traced.right.warnings);
+      spans = leaves(format.fieldMap?.(input) ?? traced.right.spans ?? []);
+    }
   } catch (error) {
     if (!(error instanceof SaveFailure)) throw error;
     failure = error;

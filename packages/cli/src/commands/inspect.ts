@@ -2,14 +2,13 @@
 import { formatWarning } from '@savekit/core';
 import { plural } from '@savekit/core/kit';
 import type { CliContext } from '../context.js';
-import { type ChecksumOptions, checksumOptions, chooseFormat, decodeSave } from '../document.js';
-import { readSave, saveSize } from '../io.js';
+import { openSave, type SaveOptions } from '../document.js';
+import { saveSize } from '../io.js';
 import { showJson, showName } from '../show.js';
 import { FULL_LIMITS, renderTree, SUMMARY_LIMITS } from '../tree.js';
 
 /** Options of `inspect`. */
-export interface InspectOptions extends ChecksumOptions {
-  readonly format?: string;
+export interface InspectOptions extends SaveOptions {
   /** Tree depth; by default 4, or all of it with `full`. */
   readonly depth?: number;
   /** Every element, field and byte instead of a summary. */
@@ -19,9 +18,7 @@ export interface InspectOptions extends ChecksumOptions {
 
 /** Prints what a save is and its document; returns the exit code. */
 export function inspectCommand(ctx: CliContext, file: string, options: InspectOptions): number {
-  const input = readSave(file, ctx.maxSaveBytes);
-  const format = chooseFormat(ctx.registry, input, file, options.format);
-  const decoded = decodeSave(format, input, file, checksumOptions(options));
+  const { input, format, decoded } = openSave(ctx, file, options);
   const json = format.json.encode(decoded.value);
   if (options.json) {
     const summary = format.summary?.(decoded.value);
