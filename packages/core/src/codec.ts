@@ -122,6 +122,15 @@ export interface CodecSpec<A> {
 }
 
 /**
+ * The children of a codec made of named parts, in the order given: `namedChildren({ primary,
+ * secondary })` is `[{ key: 'primary', codec: primary }, { key: 'secondary', codec: secondary }]`.
+ * (Internal: not exported from the package.)
+ */
+export function namedChildren(parts: Readonly<Record<string, AnyCodec>>): CodecChild[] {
+  return Object.entries(parts).map(([key, codec]) => ({ key, codec }));
+}
+
+/**
  * The spec parts of a codec that holds `codec` as its one child `key` and reads and writes just its
  * bytes: the same size and minimum size. (Internal: not exported from the package.)
  */

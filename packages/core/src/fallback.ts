@@ -9,7 +9,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import { bytes } from './bytes.js';
-import { defineCodec, guardWrite, type Codec } from './codec.js';
+import { defineCodec, guardWrite, namedChildren, type Codec } from './codec.js';
 import type { DecodeError } from './errors.js';
 import { type Reader, rereader } from './reader.js';
 import { struct } from './struct.js';
@@ -109,10 +109,7 @@ export function fallback<A, B>(primary: Codec<A>, secondary: Codec<B>, options: 
     def: { type: 'fallback', primary, secondary, warning: code },
     json,
     minSize: Math.min(primary.minSize, secondary.minSize),
-    children: [
-      { key: 'primary', codec: primary },
-      { key: 'secondary', codec: secondary },
-    ],
+    children: namedChildren({ primary, secondary }),
     read(r) {
       const at = r.pos;
       const tried = r.attempt(readPrimary);

@@ -55,29 +55,39 @@ export interface CodecHooks<A> {
 
 // Hook contexts copy the path when a hook asks for it: most hooks never do, and hooks run per value.
 // (Classes, so that making one per value stays cheap.)
-class ReadHooked implements ReadHookContext {
-  constructor(
-    readonly reader: Reader,
-    readonly start: number,
-  ) {}
+abstract class Hooked {
+  constructor(readonly start: number) {}
+  /** The decode's or encode's state: where the path and context are. */
+  protected abstract get state(): { readonly path: Path; readonly context: Map<unknown, unknown> };
   get path(): Path {
-    return this.reader.state.path.slice();
+    return this.state.path.slice();
   }
   get context(): Map<unknown, unknown> {
-    return this.reader.state.context;
+    return this.state.context;
   }
 }
 
-class WriteHooked implements WriteHookContext {
+class ReadHooked extends Hooked implements ReadHookContext {
+  constructor(
+    readonly reader: Reader,
+    start: number,
+  ) {
+    super(start);
+  }
+  protected get state() {
+    return this.reader.state;
+  }
+}
+
+class WriteHooked extends Hooked implements WriteHookContext {
   constructor(
     readonly writer: Writer,
-    readonly start: number,
-  ) {}
-  get path(): Path {
-    return this.writer.state.path.slice();
+    start: number,
+  ) {
+    super(start);
   }
-  get context(): Map<unknown, unknown> {
-    return this.writer.state.context;
+  protected get state() {
+    return this.writer.state;
   }
 }
 

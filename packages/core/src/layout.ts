@@ -7,7 +7,7 @@
  * @module
  */
 import type { AnyCodec } from './codec.js';
-import { unreachableDef, type DefCount } from './def.js';
+import { unreachableDef, type CodecDef, type DefCount } from './def.js';
 import { isRebuild } from './rebuild.js';
 
 function countText(count: DefCount): string {
@@ -145,6 +145,37 @@ function withOtherwise(cases: LayoutPart[], otherwise: AnyCodec | undefined): La
   return otherwise === undefined ? cases : [...cases, { key: 'otherwise', codec: otherwise }];
 }
 
+/** The codecs that wrap one other codec, which is their one layout part. */
+type WrapperDef = Extract<
+  CodecDef,
+  { type: 'array' | 'optional' | 'sized' | 'transform' | 'pointer' | 'arena' | 'provide' | 'directory' }
+>;
+
+/** The fields of a def that hold a codec. */
+type CodecField<D> = { [K in keyof D]: D[K] extends AnyCodec ? K : never }[keyof D];
+
+/**
+ * Each wrapper's part: the role it is listed under, and the field of the def holding it. A directory's
+ * bodies are chosen by their entries: the entry is its fixed part.
+ */
+const WRAPPED: { readonly [T in WrapperDef['type']]: readonly [string, CodecField<Extract<WrapperDef, { type: T }>>] } =
+  {
+    array: ['element', 'element'],
+    optional: ['value', 'codec'],
+    sized: ['body', 'body'],
+    transform: ['decoded', 'codec'],
+    pointer: ['target', 'target'],
+    arena: ['root', 'root'],
+    provide: ['value', 'codec'],
+    directory: ['entry', 'entry'],
+  };
+
+function wrappedPart(def: WrapperDef): LayoutPart {
+  const [key, field] = WRAPPED[def.type];
+  // The table's type ties each field to its own def type; indexing by it needs the correlation spelt out.
+  return { key, codec: (def as unknown as Record<string, AnyCodec>)[field as string]! };
+}
+
 /**
  * The codecs a codec's value is made of that a layout row does not expand: the cases of a container
  * (tagged union, switch, chunk list), and what a one-row codec wraps (an array's element, a chunk's
@@ -167,23 +198,18 @@ export function partsOf(codec: AnyCodec): LayoutPart[] {
     case 'chunk':
       return [{ key: def.marker, codec: def.body }];
     case 'array':
-      return [{ key: 'element', codec: def.element }];
     case 'optional':
-      return [{ key: 'value', codec: def.codec }];
     case 'sized':
-      return [{ key: 'body', codec: def.body }];
     case 'transform':
-      return [{ key: 'decoded', codec: def.codec }];
     case 'pointer':
-      return [{ key: 'target', codec: def.target }];
     case 'arena':
-      return [{ key: 'root', codec: def.root }];
+    case 'provide':
+    case 'directory':
+      return [wrappedPart(def)];
     case 'lazy':
       return [{ key: 'resolved', codec: def.resolve() }];
     case 'custom':
       return def.model === undefined ? [] : [{ key: 'model', codec: def.model }];
-    case 'provide':
-      return [{ key: 'value', codec: def.codec }];
     case 'fallback':
       return [
         { key: 'primary', codec: def.primary },
@@ -192,9 +218,6 @@ export function partsOf(codec: AnyCodec): LayoutPart[] {
     case 'rebuild':
       // The stored codec is said by the row's type.
       return [];
-    case 'directory':
-      // Each body's codec is chosen by its entry: the entry is the fixed part.
-      return [{ key: 'entry', codec: def.entry }];
     case 'fromContext':
       // The codec is chosen by a value read earlier in the file: no fixed part to list.
       return [];

@@ -8,7 +8,7 @@
  * @module
  */
 import * as t from 'io-ts';
-import { defineCodec, readChild, writeChild, type Codec } from './codec.js';
+import { defineCodec, namedChildren, readChild, writeChild, type Codec } from './codec.js';
 import { bytesEqual } from './bytes.js';
 import { EncodeError } from './errors.js';
 import { jsonBytes, jsonInt } from './json.js';
@@ -154,10 +154,7 @@ export function pointer<A>(
     def: { type: 'pointer', offset, target, nullOffset, base, reserved: [...reserved], align },
     json,
     size: offset.size,
-    children: [
-      { key: 'offset', codec: offset },
-      { key: 'target', codec: target },
-    ],
+    children: namedChildren({ offset, target }),
     read(r) {
       const slotAt = r.pos;
       const stored = offset.read(r);
