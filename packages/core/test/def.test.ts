@@ -1,59 +1,13 @@
 // Typed codec definitions: every combinator states what it is, with its parameters, in `codec.def`.
 import * as E from 'fp-ts/lib/Either';
 import * as t from 'io-ts';
-import {
-  rebuild,
-  directory,
-  align,
-  arena,
-  array,
-  bits,
-  bytes,
-  checksum,
-  chunk,
-  chunkList,
-  contextKey,
-  crc32,
-  cstring,
-  decode,
-  encode,
-  f32be,
-  f64le,
-  fixedString,
-  float,
-  fourcc,
-  fromContext,
-  i16be,
-  i64be,
-  int,
-  lookahead,
-  switchOn,
-  lazy,
-  literal,
-  magic,
-  map,
-  maybe,
-  nothing,
-  optional,
-  orRaw,
-  padding,
-  pointer,
-  provide,
-  pstring,
-  sized,
-  struct,
-  taggedUnion,
-  transform,
-  transformKeeping,
-  u16le,
-  u24be,
-  u32le,
-  u64le,
-  u8,
-  xor,
-  type AnyCodec,
-  type Codec,
-} from '../src/index';
+import { decode, encode, type AnyCodec, type Codec } from '../src/index';
+import { bits, f32be, f64le, float, i16be, i64be, int, u16le, u24be, u32le, u64le, u8 } from '../src/index';
+import { align, bytes, cstring, fixedString, fourcc, literal, magic, padding, pstring } from '../src/index';
+import { rebuild, directory, arena, array, chunk, chunkList, lookahead, switchOn, lazy, map } from '../src/index';
+import { maybe, nothing, optional, orRaw, pointer, sized, struct, taggedUnion } from '../src/index';
+import { checksum, crc32, transform, transformKeeping, xor } from '../src/index';
+import { contextKey, fromContext, provide } from '../src/index';
 import {
   countDef,
   customDef,

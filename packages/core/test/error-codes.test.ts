@@ -1,34 +1,11 @@
 // Every ErrorCode, produced by a real failing input or value through the public codecs.
 import * as E from 'fp-ts/lib/Either';
-import {
-  arena,
-  array,
-  bytes,
-  checksum,
-  chunk,
-  chunkList,
-  crc32,
-  cstring,
-  DecodeError,
-  decode,
-  EncodeError,
-  ERROR_CODES,
-  type ErrorCode,
-  f32le,
-  fixedString,
-  fourcc,
-  isErrorCode,
-  layer,
-  magic,
-  pointer,
-  sized,
-  struct,
-  taggedUnion,
-  transform,
-  u8,
-  u16le,
-  u32le,
-} from '../src/index';
+import { DecodeError, decode, EncodeError, type ErrorCode } from '../src/index';
+import { f32le, u8, u16le, u32le } from '../src/index';
+import { bytes, cstring, fixedString, fourcc, magic } from '../src/index';
+import { arena, array, chunk, chunkList, ERROR_CODES, isErrorCode, pointer, sized, struct } from '../src/index';
+import { taggedUnion } from '../src/index';
+import { checksum, crc32, layer, transform } from '../src/index';
 import {
   checksumMismatch,
   Reader,

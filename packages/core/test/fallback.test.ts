@@ -23,8 +23,19 @@ import {
   array,
   type Codec,
 } from '../src/index';
-import { defineCodec, layoutOf, partsOf, typeNameOf } from '../src/kit';
+import { defineCodec, layoutOf, partsOf, typeNameOf, type Reader } from '../src/kit';
 import { checkLaws, decodeFails, encodeFails, encodeOk, hexBytes } from './laws';
+
+/** A u8 whose reading is `read` (to see what a failed or noisy primary leaves behind). */
+const u8Reading = (name: string, read: (r: Reader) => number) =>
+  defineCodec<number>({
+    name,
+    def: { type: 'int', bits: 8, signed: false, endian: 'le', min: 0, max: 255 },
+    json: u8.json,
+    size: 1,
+    read,
+    write: (w, v) => u8.write(w, v),
+  });
 
 const warning = { code: 'kept-raw', message: 'kept as bytes' };
 
@@ -96,16 +107,9 @@ describe('fallback', () => {
   });
 
   test('what the primary did is rolled back: its warnings and the references it read', () => {
-    const warns = defineCodec<number>({
-      name: 'warns',
-      def: { type: 'int', bits: 8, signed: false, endian: 'le', min: 0, max: 255 },
-      json: u8.json,
-      size: 1,
-      read(r) {
-        r.warn('noise', 'said by the failed reading');
-        return u8.read(r);
-      },
-      write: (w, v) => u8.write(w, v),
+    const warns = u8Reading('warns', (r) => {
+      r.warn('noise', 'said by the failed reading');
+      return u8.read(r);
     });
     const primary = struct({ x: warns, ref: arrayIndex('items'), end: magic('!') });
     const item = sized(6, orRaw(primary, { warning }));
@@ -119,15 +123,8 @@ describe('fallback', () => {
   });
 
   test('a structural limit is not forgiven; a failing secondary is the error', () => {
-    const deep = defineCodec<number>({
-      name: 'deep',
-      def: { type: 'int', bits: 8, signed: false, endian: 'le', min: 0, max: 255 },
-      json: u8.json,
-      size: 1,
-      read(r) {
-        throw r.error('too-deep', 'too deep');
-      },
-      write: (w, v) => u8.write(w, v),
+    const deep = u8Reading('deep', (r) => {
+      throw r.error('too-deep', 'too deep');
     });
     expect(decodeFails(fallback(deep, u8, { warning }), hexBytes('01')).code).toBe('too-deep');
     const both = fallback(u16le, u32le as Codec<number>, { warning, isSecondary: (v): v is number => v > 0xffff });

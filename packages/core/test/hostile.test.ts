@@ -2,35 +2,11 @@
 // never a RangeError, a TypeError, a hang or a huge allocation.
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
-import {
-  adler32,
-  array,
-  bits,
-  bytes,
-  checksum,
-  chunk,
-  chunkList,
-  cstring,
-  decode,
-  f32le,
-  fixedString,
-  fourcc,
-  i64le,
-  magic,
-  pstring,
-  sized,
-  struct,
-  taggedUnion,
-  transform,
-  u16le,
-  u32le,
-  u48be,
-  u8,
-  xor,
-  type AnyCodec,
-  type ChunkFraming,
-  type Codec,
-} from '../src/index';
+import { decode, type AnyCodec, type ChunkFraming, type Codec } from '../src/index';
+import { bits, f32le, i64le, u16le, u32le, u48be, u8 } from '../src/index';
+import { bytes, cstring, fixedString, fourcc, magic, pstring } from '../src/index';
+import { array, chunk, chunkList, sized, struct, taggedUnion } from '../src/index';
+import { adler32, checksum, transform, xor } from '../src/index';
 import { encodeOk } from './laws';
 
 const framing: ChunkFraming = {

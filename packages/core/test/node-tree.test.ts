@@ -4,28 +4,13 @@
 // skips savekit temporaries.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import {
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, lstatSync, readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testBudget } from '@savekit/testkit';
-import {
-  FileSystemError,
-  isSavekitTemporary,
-  loadTree,
-  readTree,
-  writeTreeAtomic,
-  type FileSystemErrorCode,
-} from '../src/node/tree';
+import { FileSystemError, isSavekitTemporary, loadTree, readTree, writeTreeAtomic } from '../src/node/tree';
+import type { FileSystemErrorCode } from '../src/node/tree';
 import type { SaveTree } from '../src/format';
 
 // The generator the killed writer uses (CommonJS, shared with fixtures/tree-writer.mjs).
