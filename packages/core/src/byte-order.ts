@@ -10,29 +10,8 @@ import { defineCodec, readThroughFixed, type Codec } from './codec.js';
 import { customDef } from './def.js';
 import { latin1Bytes, showBytes } from './literal.js';
 import { f32be, f32le, f64be, f64le } from './floats.js';
-import {
-  i16be,
-  i16le,
-  i24be,
-  i24le,
-  i32be,
-  i32le,
-  i48be,
-  i48le,
-  i64be,
-  i64le,
-  u16be,
-  u16le,
-  u24be,
-  u24le,
-  u32be,
-  u32le,
-  u48be,
-  u48le,
-  u64be,
-  u64le,
-  type Endian,
-} from './integers.js';
+import { i16be, i16le, i24be, i24le, i32be, i32le, i48be, i48le, i64be, i64le, type Endian } from './integers.js';
+import { u16be, u16le, u24be, u24le, u32be, u32le, u48be, u48le, u64be, u64le } from './integers.js';
 import type { Reader } from './reader.js';
 
 /** The codecs of one declaration in both byte orders (see {@link byteOrdered}). */

@@ -1,38 +1,10 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
-import {
-  bits,
-  decode,
-  f32be,
-  f32le,
-  f64be,
-  f64le,
-  float,
-  i16be,
-  i16le,
-  i24be,
-  i24le,
-  i32be,
-  i32le,
-  i48be,
-  i48le,
-  i64be,
-  i64le,
-  i8,
-  int,
-  u16be,
-  u16le,
-  u24be,
-  u24le,
-  u32be,
-  u32le,
-  u48be,
-  u48le,
-  u64be,
-  u64le,
-  u8,
-  type Codec,
-} from '../src/index';
+import { decode, type Codec } from '../src/index';
+import { bits, float, int } from '../src/index';
+import { u8, u16be, u16le, u24be, u24le, u32be, u32le, u48be, u48le, u64be, u64le } from '../src/index';
+import { i8, i16be, i16le, i24be, i24le, i32be, i32le, i48be, i48le, i64be, i64le } from '../src/index';
+import { f32be, f32le, f64be, f64le } from '../src/index';
 import { checkLaws, decodeFails, encodeFails, encodeOk, hexBytes } from './laws';
 
 const ints: Array<[Codec<number>, number, number]> = [
