@@ -125,10 +125,13 @@ export function fixedMap<A, B>(codec: Codec<A>, bijection: Bijection<A, B>): Cod
   });
 }
 
-/** What {@link withModel} attaches to a codec. */
-export interface ModelOptions<A> {
-  /** A codec whose values are exactly the values the codec accepts, for tools (see {@link Bijection.model}). */
-  readonly model?: () => Codec<A>;
+/**
+ * What {@link withModel} attaches to a codec. The model's values `M` may be a narrower type than the
+ * codec's (the three known kinds of a byte).
+ */
+export interface ModelOptions<A, M extends A = A> {
+  /** A codec whose values are exactly the values worth drawing, for tools (see {@link Bijection.model}). */
+  readonly model?: () => Codec<M>;
   /** The value's JSON form, when it is not the codec's own. */
   readonly json?: t.Type<A, unknown, unknown>;
   /** The name of the result (default: the codec's). */
@@ -148,7 +151,7 @@ export interface ModelOptions<A> {
  * kind.size; // 1
  * ```
  */
-export function withModel<A>(codec: Codec<A>, options: ModelOptions<A>): Codec<A> {
+export function withModel<A, M extends A = A>(codec: Codec<A>, options: ModelOptions<A, M>): Codec<A> {
   const identity = (value: A): A => value;
   const bijection: Bijection<A, A> = {
     decode: identity,
@@ -156,7 +159,8 @@ export function withModel<A>(codec: Codec<A>, options: ModelOptions<A>): Codec<A
     is: codec.json.is,
     ...(options.name !== undefined ? { name: options.name } : {}),
     ...(options.json !== undefined ? { json: options.json } : {}),
-    ...(options.model !== undefined ? { model: options.model } : {}),
+    // A codec of a narrower type reads and writes values of this one: tools only draw from it.
+    ...(options.model !== undefined ? { model: options.model as unknown as () => Codec<A> } : {}),
   };
   return defineCodec<A>({
     name: options.name ?? codec.name,

@@ -131,14 +131,16 @@ export function mapEntryCrcs(lumps: MapLumps): MapEntryCrcs {
   // Each sector's line count and bounding box (top, bottom, left, right), from its lines' vertices.
   const lineCount = new Array<number>(sectors.length).fill(0);
   const box = Array.from({ length: sectors.length }, () => [-(2 ** 31), 2 ** 31 - 1, 2 ** 31 - 1, -(2 ** 31)]);
+  // Line `line`'s field `slot` names entry `index` of a list of `count`: a DecodeError.
+  const outOfRange = (line: number, slot: 'v1' | 'v2' | 'right' | 'left', what: string, index: number, count: number) =>
+    badPointer(
+      ['LINEDEFS', line, slot],
+      line * recordSize(linedefRecord) + fieldOffset(linedefRecord, slot),
+      `${what} ${index} is out of range: the map has ${count}`,
+    );
   const sectorOfSide = (line: number, slot: 'right' | 'left', side: number): number => {
     const sidedef = sides[side];
-    if (sidedef === undefined)
-      throw badPointer(
-        ['LINEDEFS', line, slot],
-        line * recordSize(linedefRecord) + fieldOffset(linedefRecord, slot),
-        `sidedef ${side} is out of range: the map has ${sides.length}`,
-      );
+    if (sidedef === undefined) throw outOfRange(line, slot, 'sidedef', side, sides.length);
     const { sector } = sidedef;
     if (sector < 0 || sector >= sectors.length)
       throw badPointer(
@@ -151,12 +153,7 @@ export function mapEntryCrcs(lumps: MapLumps): MapEntryCrcs {
   const vertex = (line: number, slot: 'v1' | 'v2'): [number, number] => {
     const v = lines[line]![slot];
     const point = vertices[v];
-    if (point === undefined)
-      throw badPointer(
-        ['LINEDEFS', line, slot],
-        line * recordSize(linedefRecord) + fieldOffset(linedefRecord, slot),
-        `vertex ${v} is out of range: the map has ${vertices.length}`,
-      );
+    if (point === undefined) throw outOfRange(line, slot, 'vertex', v, vertices.length);
     return [point.x, point.y];
   };
 
