@@ -27,7 +27,7 @@
  */
 import { adler32, array, DecodeError, encodeOrThrow, isRawChunk, type Path, u32be } from '@savekit/core';
 import { globEntries, type CountCheck } from './document.js';
-import type { GlobEntry } from './glob.js';
+import { DDF_CLASSES, type GlobEntry } from './glob.js';
 import {
   fieldOffset,
   linedefRecord,
@@ -209,8 +209,8 @@ export function designLevelChecks(lumps: MapLumps, scripts: ReadonlyArray<number
   };
 }
 
-/** The DDF classes of the design layout's `Dfck`, in its order. */
-export const DDF_CLASSES = ['attacks', 'games', 'levels', 'lines', 'sectors', 'things', 'weapons'] as const;
+// The DDF classes are declared with the `Dfck` lump (glob.ts), whose fields they are.
+export { DDF_CLASSES };
 /** A DDF class of `Dfck`. */
 export type DdfClass = (typeof DDF_CLASSES)[number];
 /** The design layout's `Dfck` body: a count and a combined CRC per DDF class. */
