@@ -398,7 +398,7 @@ export interface DefFallback {
  */
 export interface DefCustom {
   readonly type: 'custom';
-  /** A name for the codec's family (`edgeFloat`, `uqmQueue`). */
+  /** A name for the codec's family (`varint`, `uqmQueue`). */
   readonly name: string;
   /** Parameters for readers of the definition (shown by tools; not interpreted). */
   readonly params: Readonly<Record<string, unknown>>;
@@ -466,9 +466,9 @@ export interface CustomDefOptions<A> {
  *
  * @example
  * ```ts
- * const edgeFloat = defineCodec<number>({
- *   name: 'edgeFloat',
- *   def: customDef('edgeFloat', { model: f64le, samples: [0, 1.5, -2] }),
+ * const varint = defineCodec<number>({
+ *   name: 'varint',
+ *   def: customDef('varint', { model: u32le, samples: [0, 127, 128, 300] }),
  *   …
  * });
  * ```

@@ -122,7 +122,7 @@ export {
   u64,
   type ByteOrdered,
 } from './byte-order.js';
-export { map, type Bijection } from './map.js';
+export { fixedMap, map, withModel, type Bijection, type ModelOptions } from './map.js';
 export { align, padding, type Padding } from './padding.js';
 export { aligned } from './aligned.js';
 export { patch, sized } from './sized.js';

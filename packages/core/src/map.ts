@@ -86,3 +86,91 @@ export function map<A, B>(codec: Codec<A>, bijection: Bijection<A, B>): Codec<B>
     },
   });
 }
+
+/**
+ * {@link map} over a fixed-size codec that also keeps its fast in-place path: the result has the
+ * stored codec's `size` and offers `readFixed`/`writeFixed` (the stored codec's, through the
+ * bijection) whenever the stored codec does, so structs and arrays of it are still read and written
+ * at precomputed offsets. For a value stored in a fixed number of bytes and presented another way (a
+ * float kept as an exponent and a mantissa, a packed date).
+ *
+ * Same laws and errors as {@link map}: a bijection that throws in the fast path is redone on the
+ * tracked path, so the DecodeError or EncodeError names the value's path and offset.
+ *
+ * @throws TypeError when `codec` has no fixed size.
+ * @example
+ * ```ts
+ * import { decodeOrThrow, fixedMap, struct, u8 } from '@savekit/core';
+ * const time = fixedMap(struct({ minutes: u8, seconds: u8 }), {
+ *   name: 'time',
+ *   decode: ({ minutes, seconds }) => minutes * 60 + seconds,
+ *   encode: (total: number) => ({ minutes: Math.floor(total / 60), seconds: total % 60 }),
+ * });
+ * decodeOrThrow(time, new Uint8Array([2, 5])); // 125
+ * time.size; // 2
+ * ```
+ */
+export function fixedMap<A, B>(codec: Codec<A>, bijection: Bijection<A, B>): Codec<B> {
+  const size = codec.size;
+  if (size === undefined) throw new TypeError(`fixedMap(${codec.name}): the stored codec has no fixed size`);
+  const mapped = map(codec, bijection);
+  const { readFixed, writeFixed } = codec;
+  const { decode, encode } = bijection;
+  return defineCodec<B>({
+    ...mapped,
+    // What the bijection throws here is a plain error: the caller redoes the read or write on the
+    // tracked path (`read`/`write` above), which names the path and offset.
+    readFixed: readFixed === undefined ? undefined : (r, at) => decode(readFixed(r, at)),
+    writeFixed: writeFixed === undefined ? undefined : (w, at, value) => writeFixed(w, at, encode(value)),
+  });
+}
+
+/**
+ * What {@link withModel} attaches to a codec. The model's values `M` may be a narrower type than the
+ * codec's (the three known kinds of a byte).
+ */
+export interface ModelOptions<A, M extends A = A> {
+  /** A codec whose values are exactly the values worth drawing, for tools (see {@link Bijection.model}). */
+  readonly model?: () => Codec<M>;
+  /** The value's JSON form, when it is not the codec's own. */
+  readonly json?: t.Type<A, unknown, unknown>;
+  /** The name of the result (default: the codec's). */
+  readonly name?: string;
+}
+
+/**
+ * `codec` with a model of its values for tools, or another JSON form, and nothing else changed: the
+ * same bytes, values, errors, size and fast paths. An identity {@link map} that exists to say what
+ * the values are (a version number among a few known ones, a count that is usually small).
+ *
+ * @example
+ * ```ts
+ * import { literal, u8, withModel } from '@savekit/core';
+ * // Any byte reads, but tools draw one of the three known kinds.
+ * const kind = withModel(u8, { name: 'kind', model: () => literal(u8, 1, 2, 3) });
+ * kind.size; // 1
+ * ```
+ */
+export function withModel<A, M extends A = A>(codec: Codec<A>, options: ModelOptions<A, M>): Codec<A> {
+  const identity = (value: A): A => value;
+  const bijection: Bijection<A, A> = {
+    decode: identity,
+    encode: identity,
+    is: codec.json.is,
+    ...(options.name !== undefined ? { name: options.name } : {}),
+    ...(options.json !== undefined ? { json: options.json } : {}),
+    // A codec of a narrower type reads and writes values of this one: tools only draw from it.
+    ...(options.model !== undefined ? { model: options.model as unknown as () => Codec<A> } : {}),
+  };
+  return defineCodec<A>({
+    name: options.name ?? codec.name,
+    def: { type: 'map', stored: codec, bijection },
+    json: options.json ?? codec.json,
+    ...wrapping(codec, 'stored'),
+    // The value is the stored value: read and written by the codec itself.
+    read: (r) => codec.read(r),
+    readFixed: codec.readFixed,
+    writeFixed: codec.writeFixed,
+    write: (w, value) => codec.write(w, value),
+  });
+}

@@ -26,6 +26,7 @@ import {
   u32le,
   switchOnDemand,
   withHooks,
+  withModel,
   type ChunkFraming,
   type WriteHookContext,
   type AnyCodec,
@@ -775,11 +776,8 @@ const anyArrayName = map(edgeString, {
  * {@link anyArrayName} with a model for tools: a name that encodes (not empty), as often as not one of
  * an array the definitions before it define.
  */
-const arrayName = map(anyArrayName, {
+const arrayName = withModel(anyArrayName, {
   name: 'array',
-  decode: (name) => name,
-  encode: (name) => name,
-  is: anyArrayName.json.is,
   model: definedNameModel('the array name', (defs) => defs.arrays.names()),
 });
 

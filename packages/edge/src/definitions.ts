@@ -10,7 +10,6 @@ import {
   array,
   contextKey,
   cstring,
-  fallback,
   fourcc,
   fromContext,
   literal,
@@ -23,11 +22,13 @@ import {
   u16le,
   u8,
   withHooks,
+  withModel,
   type Codec,
   type ContextKey,
 } from '@savekit/core';
 import type { ArrayDef, FieldDef, FieldKind, StructDef } from '@savekit/core/schema';
 import { EDGE_DEFINITIONS, type EdgeDefinitions } from './context.js';
+import { oftenOneOf, oftenOneOfModel } from './models.js';
 import { edgeInt, edgeString } from './primitives.js';
 
 /** The kind byte of a field definition: 1 NUMERIC, 2 INDEX, 3 STRING, 4 STRUCT. */
@@ -60,8 +61,7 @@ export function definedNameModel(what: string, namesOf: (defs: EdgeDefinitions) 
     (defs) => {
       const names = [...new Set(namesOf(defs))];
       if (names.length === 0) return base;
-      const defined = literal(base, ...(names as [string, ...string[]])) as Codec<string>;
-      return fallback(defined, base, { warning: { code: 'model', message: 'a name no definition has' } });
+      return oftenOneOfModel(base, names as [string, ...string[]], 'a name no definition has');
     },
     { json: base.json, name: base.name, minSize: base.minSize },
   );
@@ -150,13 +150,13 @@ const newMarkerModel = map(fourcc({ alnum: true }), {
  * A structure's marker: as a file has it when the definition is written back as it was read, by the
  * seed's rule for a new one. Tools generate new definitions, so its model is a new one's marker.
  */
-const markerName = map(
+const markerName = withModel(
   fromContext(DEFINITION_ORIGIN, (origin) => (origin === 'new' ? markerAsNew : markerAsRead), {
     json: markerAsRead.json,
     name: 'marker',
     minSize: markerAsRead.minSize,
   }),
-  { name: 'marker', decode: (marker) => marker, encode: (marker) => marker, model: () => newMarkerModel },
+  { name: 'marker', model: () => newMarkerModel },
 );
 
 /** The kind byte, as the kind's name. */
@@ -305,15 +305,7 @@ const anyElementCount = map(edgeInt, {
  * generated `Data` chunk of the array can hold that many elements (on write, a `Data` chunk's own
  * length is the count; see {@link ELEMENT_COUNTS}).
  */
-const elementCount = map(anyElementCount, {
-  name: 'count',
-  decode: (count) => count,
-  encode: (count) => count,
-  model: () =>
-    fallback(literal(anyElementCount, 0, 1, 2, 3), anyElementCount, {
-      warning: { code: 'model', message: 'a larger count' },
-    }),
-});
+const elementCount = oftenOneOf(anyElementCount, 'count', [0, 1, 2, 3], 'a larger count');
 
 /** The count of array `array` as written: its `Data` chunk's element count when it has one. */
 const countOf = (array: string) =>

@@ -27,8 +27,18 @@
  */
 import { adler32, array, DecodeError, encodeOrThrow, isRawChunk, type Path, u32be } from '@savekit/core';
 import { globEntries, type CountCheck } from './document.js';
-import type { GlobEntry } from './glob.js';
-import type { MapLumps } from './map-checks.js';
+import { DDF_CLASSES, type GlobEntry } from './glob.js';
+import {
+  fieldOffset,
+  linedefRecord,
+  lumpRecords,
+  type MapLumps,
+  recordSize,
+  sectorRecord,
+  sidedefRecord,
+  thingRecord,
+  vertexRecord,
+} from './map-checks.js';
 import type { EdgeSave } from './save.js';
 
 /**
@@ -93,17 +103,10 @@ export interface MapEntryCrcs {
 /** A map's lumps for the design checks: the engine checks' lumps plus vertices and sidedefs. */
 export type DesignMapLumps = MapLumps & { readonly VERTEXES: Uint8Array; readonly SIDEDEFS: Uint8Array };
 
-// Record sizes of Doom-format map lumps.
-const VERTEX = 4;
-const SIDEDEF = 30;
-const LINEDEF = 14;
-const SECTOR = 26;
-const THING = 10;
 /** Linedef flags the seed's linedef check covers: blocking, block monsters, pass-through (Boom). */
 export const CHECKED_LINE_FLAGS = 0x0001 | 0x0002 | 0x0200;
 const NO_SIDE = 0xffff;
 
-const viewOf = (bytes: Uint8Array) => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 const badPointer = (path: Path, offset: number, message: string) =>
   new DecodeError(path, offset, message, 'bad-pointer');
 
@@ -118,56 +121,49 @@ export function mapEntryCrcs(lumps: MapLumps): MapEntryCrcs {
   const { VERTEXES, SIDEDEFS } = lumps;
   if (VERTEXES === undefined || SIDEDEFS === undefined)
     throw new RangeError('the design checks need the map VERTEXES and SIDEDEFS lumps');
-  const vertices = viewOf(VERTEXES);
-  const sides = viewOf(SIDEDEFS);
-  const lines = viewOf(lumps.LINEDEFS);
-  const sectors = viewOf(lumps.SECTORS);
-  const things = viewOf(lumps.THINGS);
-  const numVertices = Math.floor(VERTEXES.length / VERTEX);
-  const numSides = Math.floor(SIDEDEFS.length / SIDEDEF);
-  const numLines = Math.floor(lumps.LINEDEFS.length / LINEDEF);
-  const numSectors = Math.floor(lumps.SECTORS.length / SECTOR);
-  const numThings = Math.floor(lumps.THINGS.length / THING);
+  // The lumps' records, read with the map-checks declarations.
+  const vertices = lumpRecords(VERTEXES, vertexRecord);
+  const sides = lumpRecords(SIDEDEFS, sidedefRecord);
+  const lines = lumpRecords(lumps.LINEDEFS, linedefRecord);
+  const sectors = lumpRecords(lumps.SECTORS, sectorRecord);
+  const things = lumpRecords(lumps.THINGS, thingRecord);
 
   // Each sector's line count and bounding box (top, bottom, left, right), from its lines' vertices.
-  const lineCount = new Array<number>(numSectors).fill(0);
-  const box = Array.from({ length: numSectors }, () => [-(2 ** 31), 2 ** 31 - 1, 2 ** 31 - 1, -(2 ** 31)]);
-  const sectorOfSide = (line: number, slot: number, side: number): number => {
-    if (side >= numSides)
-      throw badPointer(
-        ['LINEDEFS', line, slot === 0 ? 'right' : 'left'],
-        line * LINEDEF + 10 + slot * 2,
-        `sidedef ${side} is out of range: the map has ${numSides}`,
-      );
-    const sector = sides.getInt16(side * SIDEDEF + 28, true);
-    if (sector < 0 || sector >= numSectors)
+  const lineCount = new Array<number>(sectors.length).fill(0);
+  const box = Array.from({ length: sectors.length }, () => [-(2 ** 31), 2 ** 31 - 1, 2 ** 31 - 1, -(2 ** 31)]);
+  // Line `line`'s field `slot` names entry `index` of a list of `count`: a DecodeError.
+  const outOfRange = (line: number, slot: 'v1' | 'v2' | 'right' | 'left', what: string, index: number, count: number) =>
+    badPointer(
+      ['LINEDEFS', line, slot],
+      line * recordSize(linedefRecord) + fieldOffset(linedefRecord, slot),
+      `${what} ${index} is out of range: the map has ${count}`,
+    );
+  const sectorOfSide = (line: number, slot: 'right' | 'left', side: number): number => {
+    const sidedef = sides[side];
+    if (sidedef === undefined) throw outOfRange(line, slot, 'sidedef', side, sides.length);
+    const { sector } = sidedef;
+    if (sector < 0 || sector >= sectors.length)
       throw badPointer(
         ['SIDEDEFS', side, 'sector'],
-        side * SIDEDEF + 28,
-        `sector ${sector} is out of range: the map has ${numSectors}`,
+        side * recordSize(sidedefRecord) + fieldOffset(sidedefRecord, 'sector'),
+        `sector ${sector} is out of range: the map has ${sectors.length}`,
       );
     return sector;
   };
-  const vertex = (line: number, slot: number): [number, number] => {
-    const v = lines.getUint16(line * LINEDEF + slot * 2, true);
-    if (v >= numVertices)
-      throw badPointer(
-        ['LINEDEFS', line, slot === 0 ? 'v1' : 'v2'],
-        line * LINEDEF + slot * 2,
-        `vertex ${v} is out of range: the map has ${numVertices}`,
-      );
-    return [vertices.getInt16(v * VERTEX, true), vertices.getInt16(v * VERTEX + 2, true)];
+  const vertex = (line: number, slot: 'v1' | 'v2'): [number, number] => {
+    const v = lines[line]![slot];
+    const point = vertices[v];
+    if (point === undefined) throw outOfRange(line, slot, 'vertex', v, vertices.length);
+    return [point.x, point.y];
   };
 
   const linedefs: number[] = [];
-  for (let i = 0; i < numLines; i++) {
-    const at = i * LINEDEF;
-    const v1 = vertex(i, 0);
-    const v2 = vertex(i, 1);
-    const right = lines.getUint16(at + 10, true);
-    const left = lines.getUint16(at + 12, true);
-    const front = right === NO_SIDE ? undefined : sectorOfSide(i, 0, right);
-    const back = left === NO_SIDE ? undefined : sectorOfSide(i, 1, left);
+  lines.forEach((line, i) => {
+    const v1 = vertex(i, 'v1');
+    const v2 = vertex(i, 'v2');
+    const { right, left } = line;
+    const front = right === NO_SIDE ? undefined : sectorOfSide(i, 'right', right);
+    const back = left === NO_SIDE ? undefined : sectorOfSide(i, 'left', left);
     for (const s of front === back ? [front] : [front, back]) {
       if (s === undefined) continue;
       lineCount[s]!++;
@@ -179,35 +175,15 @@ export function mapEntryCrcs(lumps: MapLumps): MapEntryCrcs {
         b[3] = Math.max(b[3]!, x);
       }
     }
-    const flags = lines.getUint16(at + 4, true) & CHECKED_LINE_FLAGS;
+    const flags = line.flags & CHECKED_LINE_FLAGS;
     const sideMask = (right === NO_SIDE ? 0 : 1) | (left === NO_SIDE ? 0 : 2);
-    const special = lines.getInt16(at + 6, true);
-    const tag = lines.getInt16(at + 8, true);
-    linedefs.push(entryCrc([tag, special, v1[0], v1[1], v2[0], v2[1], flags, sideMask]));
-  }
+    linedefs.push(entryCrc([line.tag, line.special, v1[0], v1[1], v2[0], v2[1], flags, sideMask]));
+  });
 
-  const sectorCrcs: number[] = [];
-  for (let i = 0; i < numSectors; i++) {
-    const at = i * SECTOR;
-    const floor = sectors.getInt16(at, true);
-    const ceiling = sectors.getInt16(at + 2, true);
-    const special = sectors.getInt16(at + 22, true);
-    const tag = sectors.getInt16(at + 24, true);
-    sectorCrcs.push(entryCrc([tag, special, floor, ceiling, ...box[i]!, lineCount[i]!]));
-  }
-
-  const thingCrcs: number[] = [];
-  for (let i = 0; i < numThings; i++) {
-    const at = i * THING;
-    const [x, y, angle, type, options] = [0, 2, 4, 6, 8].map((o) => things.getInt16(at + o, true)) as [
-      number,
-      number,
-      number,
-      number,
-      number,
-    ];
-    thingCrcs.push(entryCrc([type, x, y, angle, options]));
-  }
+  const sectorCrcs = sectors.map(({ tag, special, floor, ceiling }, i) =>
+    entryCrc([tag, special, floor, ceiling, ...box[i]!, lineCount[i]!]),
+  );
+  const thingCrcs = things.map(({ type, x, y, angle, options }) => entryCrc([type, x, y, angle, options]));
   return { sectors: sectorCrcs, linedefs, things: thingCrcs };
 }
 
@@ -233,8 +209,8 @@ export function designLevelChecks(lumps: MapLumps, scripts: ReadonlyArray<number
   };
 }
 
-/** The DDF classes of the design layout's `Dfck`, in its order. */
-export const DDF_CLASSES = ['attacks', 'games', 'levels', 'lines', 'sectors', 'things', 'weapons'] as const;
+// The DDF classes are declared with the `Dfck` lump (glob.ts), whose fields they are.
+export { DDF_CLASSES };
 /** A DDF class of `Dfck`. */
 export type DdfClass = (typeof DDF_CLASSES)[number];
 /** The design layout's `Dfck` body: a count and a combined CRC per DDF class. */

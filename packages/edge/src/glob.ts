@@ -28,14 +28,10 @@ export const wads = struct({ files: array(edgeString, u32le) });
 
 /** Design `Wher`: game name, level name, level flags, gravity. */
 export const wher = struct({ game: edgeString, level: edgeString, flags: u32le, gravity: i32le });
-/** Design `When`: level time in tics, the P_Random snapshot, total kills, items and secrets. */
-export const when = struct({
-  levelTime: i32le,
-  random: u32le,
-  totalKills: i32le,
-  totalItems: i32le,
-  totalSecrets: i32le,
-});
+/** The level's totals of `When`: kills, items and secrets. */
+const totals = { totalKills: i32le, totalItems: i32le, totalSecrets: i32le };
+/** Design `When`: level time in tics, the P_Random snapshot, then the level's totals. */
+export const when = struct({ levelTime: i32le, random: u32le, ...totals });
 /** Design `Skil`: console player, skill, netgame mode (0 single player, 1 coop, 2+ deathmatch). */
 export const skil = struct({ consolePlayer: i32le, skill: i32le, netgame: i32le });
 /** Design `Desc`: the user's description and the date/time text. */
@@ -44,18 +40,21 @@ export const desc = struct({ description: edgeString, date: edgeString });
 export const wdck = struct({ wads: array(edgeString, u32le) });
 /** A count and a combined CRC. */
 export const countCrc = struct({ count: u32le, crc: u32le });
+
+/** The same codec under each of `names`, in order: the fields of a lump of like checks. */
+function checksOf<const K extends string>(names: readonly K[]): Record<K, typeof countCrc> {
+  return Object.fromEntries(names.map((name) => [name, countCrc])) as Record<K, typeof countCrc>;
+}
+
+/** The design layout's level check classes, in the order of `Lvck`. */
+const LEVEL_CLASSES = ['sectors', 'linedefs', 'things', 'scripts'] as const;
+/** The DDF classes of the design layout's `Dfck`, in its order. */
+export const DDF_CLASSES = ['attacks', 'games', 'levels', 'lines', 'sectors', 'things', 'weapons'] as const;
+
 /** Design `Lvck`: sector, linedef, thing and RTS script checks. */
-export const lvck = struct({ sectors: countCrc, linedefs: countCrc, things: countCrc, scripts: countCrc });
+export const lvck = struct(checksOf(LEVEL_CLASSES));
 /** Design `Dfck`: the DDF checks. */
-export const dfck = struct({
-  attacks: countCrc,
-  games: countCrc,
-  levels: countCrc,
-  lines: countCrc,
-  sectors: countCrc,
-  things: countCrc,
-  weapons: countCrc,
-});
+export const dfck = struct(checksOf(DDF_CLASSES));
 
 /**
  * A lump read as `codec`, or — when its body is shaped otherwise (too short, a field that does not

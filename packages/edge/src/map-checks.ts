@@ -7,7 +7,19 @@
  *
  * @module
  */
-import { adler32, array, decodeOrThrow, fixedString, i32le, magic, struct, type TypeOf } from '@savekit/core';
+import {
+  adler32,
+  array,
+  type Codec,
+  decodeOrThrow,
+  fixedString,
+  i16le,
+  i32le,
+  magic,
+  struct,
+  type TypeOf,
+  u16le,
+} from '@savekit/core';
 import { designLevelChecks, type DdfChecks, type DdfClass, ddfChecks, DDF_CLASSES } from './design-checks.js';
 import { globLump, levelInfo, type CountCheck } from './document.js';
 import type { EdgeSave } from './save.js';
@@ -25,6 +37,72 @@ export interface MapLumps {
   readonly SIDEDEFS?: Uint8Array;
 }
 
+/** A texture or flat name in a map record: 8 bytes, NUL-padded (bytes after the NUL kept). */
+const lumpName = fixedString(8, 'cp437', { tail: 'keep' });
+
+/** A Doom-format `VERTEXES` record: a map point. */
+export const vertexRecord = struct({ x: i16le, y: i16le });
+/** A Doom-format `SIDEDEFS` record: texture offsets and names, and the sector it faces. */
+export const sidedefRecord = struct({
+  xOffset: i16le,
+  yOffset: i16le,
+  upper: lumpName,
+  lower: lumpName,
+  middle: lumpName,
+  sector: i16le,
+});
+/** A Doom-format `LINEDEFS` record; a side of `0xFFFF` is none. */
+export const linedefRecord = struct({
+  v1: u16le,
+  v2: u16le,
+  flags: u16le,
+  special: i16le,
+  tag: i16le,
+  right: u16le,
+  left: u16le,
+});
+/** A Doom-format `SECTORS` record. */
+export const sectorRecord = struct({
+  floor: i16le,
+  ceiling: i16le,
+  floorFlat: lumpName,
+  ceilingFlat: lumpName,
+  light: i16le,
+  special: i16le,
+  tag: i16le,
+});
+/** A Doom-format `THINGS` record. */
+export const thingRecord = struct({ x: i16le, y: i16le, angle: i16le, type: i16le, options: i16le });
+
+// Record sizes of Hexen-format map lumps (only counted here).
+const HEXEN_LINEDEF = 16;
+const HEXEN_THING = 20;
+
+/** The size of one record of a fixed-size declaration. */
+export function recordSize<A>(record: Codec<A>): number {
+  return record.size as number;
+}
+
+/** Where field `name` starts in a record of a fixed-size struct declaration (for error offsets). */
+export function fieldOffset<A>(record: Codec<A>, name: keyof A & string): number {
+  if (record.def.type !== 'struct') throw new TypeError(`${record.name} is not a struct`);
+  let at = 0;
+  for (const field of record.def.fields) {
+    if (field.name === name) return at;
+    at += (field.spec as Codec<unknown>).size as number;
+  }
+  throw new RangeError(`${record.name} has no field ${name}`);
+}
+
+/**
+ * The whole records of a lump, read with their declaration; a partial record at the lump's end is
+ * ignored, as Doom does.
+ */
+export function lumpRecords<A>(lump: Uint8Array, record: Codec<A>): A[] {
+  const count = Math.floor(lump.length / recordSize(record));
+  return decodeOrThrow(array(record, count), lump.subarray(0, count * recordSize(record)));
+}
+
 /** The checks of a map: counts from the lump sizes (Doom or Hexen records), Adler-32 of the bytes. */
 export function mapChecks(lumps: MapLumps): { sectors: CountCheck; lines: CountCheck; things: CountCheck } {
   const hexen = lumps.BEHAVIOR !== undefined;
@@ -33,9 +111,9 @@ export function mapChecks(lumps: MapLumps): { sectors: CountCheck; lines: CountC
     crc: adler32.compute(bytes),
   });
   return {
-    sectors: check(lumps.SECTORS, 26),
-    lines: check(lumps.LINEDEFS, hexen ? 16 : 14),
-    things: check(lumps.THINGS, hexen ? 20 : 10),
+    sectors: check(lumps.SECTORS, recordSize(sectorRecord)),
+    lines: check(lumps.LINEDEFS, hexen ? HEXEN_LINEDEF : recordSize(linedefRecord)),
+    things: check(lumps.THINGS, hexen ? HEXEN_THING : recordSize(thingRecord)),
   };
 }
 

@@ -13,6 +13,7 @@ import {
   map,
   refTo as coreRefTo,
   u32le,
+  withModel,
   type Codec,
   type IndexRef as CoreIndexRef,
 } from '@savekit/core';
@@ -45,13 +46,7 @@ export function indexRef(array: string | undefined): Codec<IndexRef | null> {
   let codec = INDEX_REFS.get(array);
   if (codec === undefined) {
     const plain = arrayIndex(array) as Codec<IndexRef | null>;
-    codec = map(plain, {
-      name: plain.name,
-      decode: (ref) => ref,
-      encode: (ref) => ref,
-      json: plain.json,
-      model: () => indexModel(array),
-    });
+    codec = withModel(plain, { model: () => indexModel(array) });
     INDEX_REFS.set(array, codec);
   }
   return codec;

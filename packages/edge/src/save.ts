@@ -14,10 +14,8 @@ import {
   chunk,
   decode as decodeWith,
   chunkList,
-  fallback,
   fourcc,
   isRawChunk,
-  literal,
   magic,
   map,
   remaining,
@@ -39,6 +37,7 @@ import type { ArrayDef, StructDef } from '@savekit/core/schema';
 import { dataBody, type DataBody } from './data.js';
 import { arrayDef, DEFINITION_ORIGIN, ELEMENT_COUNTS, structDef } from './definitions.js';
 import { DESIGN_LUMPS, globBody, type GlobEntry } from './glob.js';
+import { oftenOneOf } from './models.js';
 import { tableFor, withReaderTables, type EngineTable, type TableStruct } from './tables.js';
 import {
   nestedFraming,
@@ -229,15 +228,12 @@ function chunksFor(version: number, tables: ReadonlyArray<TableStruct>, cache: M
  * The header's version: any u32, with a model for tools that as often as not is one of the versions
  * that name a variant exactly (B and D are single versions a drawn u32 would not hit).
  */
-const version = map(u32le, {
-  name: 'version',
-  decode: (v) => v,
-  encode: (v) => v,
-  model: () =>
-    fallback(literal(u32le, ...(Object.values(VARIANT_VERSIONS) as [number, ...number[]])), u32le, {
-      warning: { code: 'model', message: 'another version' },
-    }),
-});
+const version = oftenOneOf(
+  u32le,
+  'version',
+  Object.values(VARIANT_VERSIONS) as [number, ...number[]],
+  'another version',
+);
 
 /** The stored file of a set of reader tables (none: the built-in release tables). */
 function storedFileOf(chunksOf: (version: number) => Codec<TopChunk[]>): Codec<StoredFile> {

@@ -235,10 +235,25 @@ const ARRAYS_129: ReadonlyArray<readonly [string, string]> = [
   ['mobjs', 'mobj_t'],
 ];
 
-function ordered(
-  c: typeof COMMON_129,
-  rest: { trig: TableStruct; weap: TableStruct; play: TableStruct; mobj: TableStruct; extra?: TableStruct[] },
-): TableStruct[] {
+/** The field lists of the four structures whose fields differ between releases. */
+interface ReleaseFields {
+  readonly trig: string;
+  readonly weap: string;
+  readonly play: string;
+  readonly mobj: string;
+  /** Structures only this release has, registered last (so written first). */
+  readonly extra?: TableStruct[];
+}
+
+/** A release's structures in the engine's registration order: the common ones and its own four. */
+function ordered(c: typeof COMMON_129, fields: ReleaseFields): TableStruct[] {
+  const rest = {
+    extra: fields.extra,
+    trig: s('rad_trigger_t', 'trig', fields.trig),
+    weap: s('playerweapon_t', 'weap', fields.weap),
+    play: s('player_t', 'play', fields.play),
+    mobj: s('mobj_t', 'mobj', fields.mobj),
+  };
   return [
     ...(rest.extra ?? []),
     c.pmov,
@@ -269,16 +284,12 @@ const TRIG_127 =
 export const TABLE_127: EngineTable = {
   release: '1.27',
   structs: ordered(COMMON_129, {
-    trig: s('rad_trigger_t', 'trig', TRIG_127),
-    weap: s('playerweapon_t', 'weap', 'info:S owned:bool clip_size:int sa_clip_size:int'),
-    play: s('player_t', 'play', PLAYER(4, 32, 8, { flags: false, idle: false, v135: false })),
-    mobj: s(
-      'mobj_t',
-      'mobj',
-      MOBJ_129.replace(' hyperflags:int', '')
-        .replace(' shot_count:int', '')
-        .replace('currentattack:S', 'currentattack:declaredFloatString'),
-    ),
+    trig: TRIG_127,
+    weap: 'info:S owned:bool clip_size:int sa_clip_size:int',
+    play: PLAYER(4, 32, 8, { flags: false, idle: false, v135: false }),
+    mobj: MOBJ_129.replace(' hyperflags:int', '')
+      .replace(' shot_count:int', '')
+      .replace('currentattack:S', 'currentattack:declaredFloatString'),
   }),
   arrays: ARRAYS_129,
 };
@@ -287,10 +298,10 @@ export const TABLE_127: EngineTable = {
 export const TABLE_129: EngineTable = {
   release: '1.29',
   structs: ordered(COMMON_129, {
-    trig: s('rad_trigger_t', 'trig', `${TRIG_127} menu_style_name:S menu_result:int`),
-    weap: s('playerweapon_t', 'weap', 'info:S owned:bool flags:int clip_size:int sa_clip_size:int'),
-    play: s('player_t', 'play', PLAYER(4, 64, 12, { flags: true, idle: true, v135: false })),
-    mobj: s('mobj_t', 'mobj', MOBJ_129),
+    trig: `${TRIG_127} menu_style_name:S menu_result:int`,
+    weap: 'info:S owned:bool flags:int clip_size:int sa_clip_size:int',
+    play: PLAYER(4, 64, 12, { flags: true, idle: true, v135: false }),
+    mobj: MOBJ_129,
   }),
   arrays: ARRAYS_129,
 };
@@ -320,7 +331,12 @@ const COMMON_135 = {
   ),
 };
 
-const TRIG_135 = `${TRIG_127} menu_style_name:S menu_result:int acti_players:int wud_tag:int wud_count:int`;
+/** 1.35's fields of the four structures that change, but `mobj_t` (EDGE-classic has them too). */
+const FIELDS_135 = {
+  trig: `${TRIG_127} menu_style_name:S menu_result:int acti_players:int wud_tag:int wud_count:int`,
+  weap: 'info:S owned:bool flags:int clip_size:int sa_clip_size:int model_skin:int',
+  play: PLAYER(5, 64, 16, { flags: true, idle: true, v135: true }),
+};
 
 /** 1.35's sliding doors: a structure of its own that reuses `plane_move_t`'s marker `pmov` (edge.md §6). */
 const SLIDER_135 = s(
@@ -336,10 +352,8 @@ const SLIDER_135 = s(
 export const TABLE_135: EngineTable = {
   release: '1.35',
   structs: ordered(COMMON_135, {
-    trig: s('rad_trigger_t', 'trig', TRIG_135),
-    weap: s('playerweapon_t', 'weap', 'info:S owned:bool flags:int clip_size:int sa_clip_size:int model_skin:int'),
-    play: s('player_t', 'play', PLAYER(5, 64, 16, { flags: true, idle: true, v135: true })),
-    mobj: s('mobj_t', 'mobj', MOBJ_135),
+    ...FIELDS_135,
+    mobj: MOBJ_135,
     // Registered last, so written first, as its array is.
     extra: [SLIDER_135],
   }),
@@ -371,12 +385,7 @@ export const TABLE_CLASSIC: EngineTable = {
           'direction:int olddirection:int tag:int waited:int sfxstarted:bool newspecial:int new_image:S',
       ),
     },
-    {
-      trig: s('rad_trigger_t', 'trig', TRIG_135),
-      weap: s('playerweapon_t', 'weap', 'info:S owned:bool flags:int clip_size:int sa_clip_size:int model_skin:int'),
-      play: s('player_t', 'play', PLAYER(5, 64, 16, { flags: true, idle: true, v135: true })),
-      mobj: s('mobj_t', 'mobj', MOBJ_CLASSIC),
-    },
+    { ...FIELDS_135, mobj: MOBJ_CLASSIC },
   ),
   arrays: ARRAYS_129,
 };

@@ -10,7 +10,6 @@ import {
   combineCrcs,
   createSave,
   ddfChecks,
-  DESIGN_HEADER_PADDING,
   designLevelChecks,
   dfck,
   edgeSave,
@@ -23,6 +22,7 @@ import {
   type EdgeSave,
   type LevelChecks,
 } from '@savekit/edge';
+import { designSaveOf, globChunk } from './design-fixtures';
 import { adler32 } from './independent';
 import { lumpsOf, mapLumps, pwad, twoRooms, type DoomMap } from './wad';
 
@@ -42,18 +42,9 @@ const wadOf = (map: DoomMap) => pwad('MAP01', mapLumps(map));
 
 /** A design-layout save whose Glob holds the level name, and the given checks. */
 function designSave(checks: LevelChecks): EdgeSave {
-  const save: EdgeSave = {
-    variant: 'A',
-    layout: 'design',
-    version: 0x125,
-    padding: DESIGN_HEADER_PADDING,
-    chunks: [
-      {
-        id: 'Glob',
-        body: { value: [{ id: 'Wher', body: { game: 'HELL_ON_EARTH', level: 'MAP01', flags: 0, gravity: 8 } }] },
-      },
-    ],
-  };
+  const save = designSaveOf('A', 0x125, [
+    globChunk([{ id: 'Wher', body: { game: 'HELL_ON_EARTH', level: 'MAP01', flags: 0, gravity: 8 } }]),
+  ]);
   setLevelChecks(save, checks);
   return save;
 }

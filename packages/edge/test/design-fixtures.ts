@@ -86,20 +86,35 @@ export function globEntries(netgame: number, description: string): GlobEntry[] {
   ];
 }
 
+/** A `Glob` chunk of these lumps. */
+export function globChunk(entries: GlobEntry[]): TopChunk {
+  return { id: 'Glob', body: { value: entries } };
+}
+
 function glob(): TopChunk {
-  return { id: 'Glob', body: { value: globEntries(0, 'design fixture') } };
+  return globChunk(globEntries(0, 'design fixture'));
+}
+
+/** A design-layout save of these top-level chunks. */
+export function designSaveOf(variant: EdgeVariant, version: number, chunks: TopChunk[]): EdgeSave {
+  return { variant, layout: 'design', version, padding: DESIGN_HEADER_PADDING.slice(), chunks };
 }
 
 /** A save with empty STRU and ARRY areas and no STOR: nothing defined, nothing stored. */
 export function emptyAreas(variant: EdgeVariant, version: number): EdgeSave {
-  return {
-    variant,
-    layout: 'design',
-    version,
-    padding: DESIGN_HEADER_PADDING.slice(),
-    chunks: [glob(), { id: 'Stru', body: { value: [] } }, { id: 'Arry', body: { value: [] } }],
-  };
+  return designSaveOf(variant, version, [
+    glob(),
+    { id: 'Stru', body: { value: [] } },
+    { id: 'Arry', body: { value: [] } },
+  ]);
 }
+
+/** The full fixture's three mobjs but their targets (refs in the document, INDEX numbers as stored). */
+const MOBJS = [
+  { x: 1.5, y: -2.25, mom: [1, -2, 0.5], angle: 0x40000000, info: 'IMP', frob: 7, wobble: 9, health: 60 },
+  { x: 1024, y: Math.fround(0.1), mom: [0, 0, 0], angle: 0, info: 'PLAYER', frob: -1, wobble: 0xffff, health: 100 },
+  { x: -8, y: 41, mom: [0, 0, -1], angle: 7, info: null, frob: 0, wobble: 1, health: 0 },
+] as const;
 
 /**
  * The full fixture: known and unknown structures and fields, floats declared 4 and 6, extra and
@@ -108,39 +123,7 @@ export function emptyAreas(variant: EdgeVariant, version: number): EdgeSave {
  * (mobj 1 ↔ mobj 2, mobj 3 → itself) and NULLs.
  */
 export function fullDesign(variant: EdgeVariant, version: number): EdgeSave {
-  const m1: Instance = {
-    x: 1.5,
-    y: -2.25,
-    mom: [1, -2, 0.5],
-    angle: 0x40000000,
-    info: 'IMP',
-    frob: 7,
-    wobble: 9,
-    target: null,
-    health: 60,
-  };
-  const m2: Instance = {
-    x: 1024,
-    y: Math.fround(0.1),
-    mom: [0, 0, 0],
-    angle: 0,
-    info: 'PLAYER',
-    frob: -1,
-    wobble: 0xffff,
-    target: null,
-    health: 100,
-  };
-  const m3: Instance = {
-    x: -8,
-    y: 41,
-    mom: [0, 0, -1],
-    angle: 7,
-    info: null,
-    frob: 0,
-    wobble: 1,
-    target: null,
-    health: 0,
-  };
+  const [m1, m2, m3] = MOBJS.map((mobj): Instance => ({ ...mobj, target: null })) as [Instance, Instance, Instance];
   m1.target = refTo('mobjs', m2);
   m2.target = refTo('mobjs', m1);
   m3.target = refTo('mobjs', m3);
@@ -156,58 +139,43 @@ export function fullDesign(variant: EdgeVariant, version: number): EdgeSave {
     { x: 1.5, y: -2.25, z: 0, owner: refTo('mobjs', m3) },
     { x: 1024, y: Math.fround(0.1), z: Math.fround(-Math.PI), owner: null },
   ];
-  return {
-    variant,
-    layout: 'design',
-    version,
-    padding: DESIGN_HEADER_PADDING.slice(),
-    chunks: [
-      glob(),
-      {
-        id: 'Stru',
-        body: { value: [MOBJ, PLAYER, SPOT].map((body) => ({ id: 'Sdef' as const, body })) },
+  return designSaveOf(variant, version, [
+    glob(),
+    {
+      id: 'Stru',
+      body: { value: [MOBJ, PLAYER, SPOT].map((body) => ({ id: 'Sdef' as const, body })) },
+    },
+    {
+      id: 'Arry',
+      body: {
+        value: [
+          { id: 'Adef', body: { name: 'mobjs', struct: 'mobj_t', count: 3 } },
+          { id: 'Adef', body: { name: 'players', struct: 'player_t', count: 1 } },
+          { id: 'Adef', body: { name: 'spots', struct: 'shootspot_t', count: 2 } },
+          { id: 'Adef', body: { name: 'ghosts', struct: 'ghost_t', count: 0 } },
+          { id: 'Adef', body: { name: 'phantoms', struct: 'phantom_t', count: 2 } },
+        ],
       },
-      {
-        id: 'Arry',
-        body: {
-          value: [
-            { id: 'Adef', body: { name: 'mobjs', struct: 'mobj_t', count: 3 } },
-            { id: 'Adef', body: { name: 'players', struct: 'player_t', count: 1 } },
-            { id: 'Adef', body: { name: 'spots', struct: 'shootspot_t', count: 2 } },
-            { id: 'Adef', body: { name: 'ghosts', struct: 'ghost_t', count: 0 } },
-            { id: 'Adef', body: { name: 'phantoms', struct: 'phantom_t', count: 2 } },
-          ],
-        },
-      },
-      { id: 'Xtra', raw: storedOf(variant, XTRA_PLAIN) },
-      { id: 'Stor', body: { value: { array: 'mobjs', elements: [m1, m2, m3] } } },
-      { id: 'Stor', body: { value: { array: 'players', elements: [player] } } },
-      { id: 'Stor', body: { value: { array: 'spots', elements: spots } } },
-      { id: 'Stor', body: { value: { array: 'ghosts', elements: [] } } },
-      {
-        id: 'Stor',
-        body: { value: { array: 'phantoms', elements: PHANTOMS.map(($raw) => ({ $marker: 'phan', $raw })) } },
-      },
-    ],
-  };
+    },
+    { id: 'Xtra', raw: storedOf(variant, XTRA_PLAIN) },
+    { id: 'Stor', body: { value: { array: 'mobjs', elements: [m1, m2, m3] } } },
+    { id: 'Stor', body: { value: { array: 'players', elements: [player] } } },
+    { id: 'Stor', body: { value: { array: 'spots', elements: spots } } },
+    { id: 'Stor', body: { value: { array: 'ghosts', elements: [] } } },
+    {
+      id: 'Stor',
+      body: { value: { array: 'phantoms', elements: PHANTOMS.map(($raw) => ({ $marker: 'phan', $raw })) } },
+    },
+  ]);
 }
 
 /** What a reader of the seed's layout finds in the full fixture's STOR chunks (INDEX as u32, 0 = NULL). */
 export const FULL_STORES = {
+  // The targets as INDEX numbers: mobj 1 ↔ mobj 2, mobj 3 → itself.
   mobjs: [
-    { x: 1.5, y: -2.25, mom: [1, -2, 0.5], angle: 0x40000000, info: 'IMP', frob: 7, wobble: 9, target: 2, health: 60 },
-    {
-      x: 1024,
-      y: Math.fround(0.1),
-      mom: [0, 0, 0],
-      angle: 0,
-      info: 'PLAYER',
-      frob: -1,
-      wobble: 0xffff,
-      target: 1,
-      health: 100,
-    },
-    { x: -8, y: 41, mom: [0, 0, -1], angle: 7, info: null, frob: 0, wobble: 1, target: 3, health: 0 },
+    { ...MOBJS[0], target: 2 },
+    { ...MOBJS[1], target: 1 },
+    { ...MOBJS[2], target: 3 },
   ],
   players: [{ pnum: 0, armours: [5, 6.5], powers: [...Array.from({ length: 16 }, (_, i) => i * 0.5), 16, 17], mo: 1 }],
   spots: [

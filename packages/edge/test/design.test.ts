@@ -11,7 +11,6 @@ import type { Instance, StructDef } from '@savekit/core/schema';
 import {
   arrays,
   combineCrcs,
-  DESIGN_HEADER_PADDING,
   edgeSave,
   elementsOf,
   levelInfo,
@@ -23,8 +22,8 @@ import {
   thumbnailToRgba,
   type EdgeSave,
 } from '@savekit/edge';
-import { globEntries } from './design-fixtures';
-import { Cursor, readFile } from './independent';
+import { designSaveOf, globChunk, globEntries } from './design-fixtures';
+import { Cursor, readFile, readSdef } from './independent';
 
 const shootspot: StructDef = {
   name: 'shootspot_t',
@@ -100,66 +99,55 @@ function designSave(): EdgeSave {
   const things = designThings();
   things[0]!.target = refTo('things', things[1]!);
   things[1]!.target = refTo('things', things[0]!);
-  return {
-    variant: 'A',
-    layout: 'design',
-    version: 0x125,
-    padding: DESIGN_HEADER_PADDING,
-    chunks: [
+  return designSaveOf('A', 0x125, [
+    globChunk([
+      ...globEntries(1, 'Dead simple'),
+      { id: 'View', body: view },
+      { id: 'Wdck', body: { wads: ['DOOM2.WAD', 'MYMOD.WAD'] } },
       {
-        id: 'Glob',
+        id: 'Lvck',
         body: {
-          value: [
-            ...globEntries(1, 'Dead simple'),
-            { id: 'View', body: view },
-            { id: 'Wdck', body: { wads: ['DOOM2.WAD', 'MYMOD.WAD'] } },
-            {
-              id: 'Lvck',
-              body: {
-                sectors: { count: 2, crc: combineCrcs(sectorCrcs) },
-                linedefs: { count: 3, crc: combineCrcs([1, 2, 3]) },
-                things: { count: 3, crc: 7 },
-                scripts: { count: 0, crc: 0 },
-              },
-            },
-            {
-              id: 'Dfck',
-              body: {
-                attacks: { count: 1, crc: 11 },
-                games: { count: 2, crc: 22 },
-                levels: { count: 3, crc: 33 },
-                lines: { count: 4, crc: 44 },
-                sectors: { count: 5, crc: 55 },
-                things: { count: 6, crc: 66 },
-                weapons: { count: 7, crc: 77 },
-              },
-            },
-          ],
+          sectors: { count: 2, crc: combineCrcs(sectorCrcs) },
+          linedefs: { count: 3, crc: combineCrcs([1, 2, 3]) },
+          things: { count: 3, crc: 7 },
+          scripts: { count: 0, crc: 0 },
         },
       },
       {
-        id: 'Stru',
+        id: 'Dfck',
         body: {
-          value: [
-            { id: 'Sdef', body: shootspot },
-            { id: 'Sdef', body: ammo },
-            { id: 'Sdef', body: thing },
-          ],
+          attacks: { count: 1, crc: 11 },
+          games: { count: 2, crc: 22 },
+          levels: { count: 3, crc: 33 },
+          lines: { count: 4, crc: 44 },
+          sectors: { count: 5, crc: 55 },
+          things: { count: 6, crc: 66 },
+          weapons: { count: 7, crc: 77 },
         },
       },
-      {
-        id: 'Arry',
-        body: {
-          value: [
-            { id: 'Adef', body: { name: 'spots', struct: 'shootspot_t', count: 2 } },
-            { id: 'Adef', body: { name: 'things', struct: 'thing_t', count: 3 } },
-          ],
-        },
+    ]),
+    {
+      id: 'Stru',
+      body: {
+        value: [
+          { id: 'Sdef', body: shootspot },
+          { id: 'Sdef', body: ammo },
+          { id: 'Sdef', body: thing },
+        ],
       },
-      { id: 'Stor', body: { value: { array: 'spots', elements: spots } } },
-      { id: 'Stor', body: { value: { array: 'things', elements: things } } },
-    ],
-  };
+    },
+    {
+      id: 'Arry',
+      body: {
+        value: [
+          { id: 'Adef', body: { name: 'spots', struct: 'shootspot_t', count: 2 } },
+          { id: 'Adef', body: { name: 'things', struct: 'thing_t', count: 3 } },
+        ],
+      },
+    },
+    { id: 'Stor', body: { value: { array: 'spots', elements: spots } } },
+    { id: 'Stor', body: { value: { array: 'things', elements: things } } },
+  ]);
 }
 
 /** The independent reader's view of an instance, from the seed's SDEF rules. */
@@ -232,27 +220,7 @@ describe("the design doc's layout", () => {
     while (stru.left > 0) {
       const { marker, data } = stru.chunk('A');
       expect(marker).toBe('Sdef');
-      const count = data.int();
-      const name = data.string()!;
-      const structMarker = data.string()!;
-      const fields = Array.from({ length: count }, () => {
-        const kind = (['', 'numeric', 'index', 'string', 'struct'] as const)[data.byte()] as
-          | 'numeric'
-          | 'index'
-          | 'string'
-          | 'struct';
-        const size = data.byte();
-        const n = data.short();
-        const fieldName = data.string()!;
-        return {
-          name: fieldName,
-          kind,
-          size,
-          count: n,
-          ...(kind === 'index' || kind === 'struct' ? { ref: data.string()! } : {}),
-        };
-      });
-      defs.push({ name, marker: structMarker, fields });
+      defs.push(readSdef(data));
     }
     expect(defs).toEqual([shootspot, ammo, thing]);
 

@@ -242,7 +242,8 @@ export interface SeedSave {
 
 const KINDS = ['', 'numeric', 'index', 'string', 'struct'] as const;
 
-function readSdef(d: Cursor): SeedStruct {
+/** A structure definition from the body of its SDEF chunk. */
+export function readSdef(d: Cursor): SeedStruct {
   const count = d.int();
   const name = d.string()!;
   const marker = d.string()!;

@@ -83,11 +83,20 @@ describe('the 6-byte float', () => {
     expect(E.isLeft(bad) && bad.left).toBeInstanceOf(EncodeError);
     expect(E.isLeft(bad) && [bad.left.path, bad.left.message]).toEqual([
       [1],
-      'Infinity cannot be stored: EDGE floats are finite',
+      'edgeFloat: Infinity cannot be stored: EDGE floats are finite',
     ]);
     const short = decode(edgeVec3, new Uint8Array(17));
     expect(E.isLeft(short) && short.left).toBeInstanceOf(DecodeError);
     expect(E.isLeft(short) && short.left.offset).toBe(0);
+  });
+
+  test('the float is a declaration: a fixed-size map of (u16 exponent, i32 mantissa), read in place', () => {
+    expect(edgeFloat.def.type).toBe('map');
+    expect([edgeFloat.size, edgeVec3.size]).toEqual([6, 18]);
+    expect(edgeFloat.readFixed).toBeDefined();
+    expect(edgeFloat.writeFixed).toBeDefined();
+    const bad = encode(edgeFloat, { exponent: 0x10000, mantissa: 0 });
+    expect(E.isLeft(bad) && bad.left.path).toEqual(['exponent']);
   });
 
   test("NaN and infinities cannot be written (the engine's behaviour is undefined)", () => {
@@ -96,6 +105,13 @@ describe('the 6-byte float', () => {
 });
 
 describe('strings', () => {
+  test('the string is a declaration: a switch on the peeked marker; a short text is an error at its offset', () => {
+    expect(edgeString.def.type).toBe('switch');
+    const short = decode(edgeString, bytes('aa0500414243'));
+    // At the prefix that claims more bytes than there are.
+    expect(E.isLeft(short) && [short.left.path, short.left.offset, short.left.code]).toEqual([[], 0, 'short-read']);
+  });
+
   test('AA + u16 length + cp437 bytes, DE for NULL, empty as AA 00 00', () => {
     expect(hex(encodeOrThrow(edgeString, null))).toBe('de');
     expect(hex(encodeOrThrow(edgeString, ''))).toBe('aa0000');
