@@ -38,7 +38,7 @@ import {
   sidedefRecord,
   thingRecord,
   vertexRecord,
-} from './map-checks.js';
+} from './doom-map.js';
 import type { EdgeSave } from './save.js';
 
 /**
@@ -121,7 +121,7 @@ export function mapEntryCrcs(lumps: MapLumps): MapEntryCrcs {
   const { VERTEXES, SIDEDEFS } = lumps;
   if (VERTEXES === undefined || SIDEDEFS === undefined)
     throw new RangeError('the design checks need the map VERTEXES and SIDEDEFS lumps');
-  // The lumps' records, read with the map-checks declarations.
+  // The lumps' records, read with the doom-map declarations.
   const vertices = lumpRecords(VERTEXES, vertexRecord);
   const sides = lumpRecords(SIDEDEFS, sidedefRecord);
   const lines = lumpRecords(lumps.LINEDEFS, linedefRecord);

@@ -130,14 +130,13 @@ export {
   checkDdf,
   checkLevel,
   mapChecks,
-  mapLumpsFromWad,
   type CheckDifference,
   type CheckLevelOptions,
   type CheckMismatch,
   type DdfCheck,
   type LevelCheck,
-  type MapLumps,
 } from './map-checks.js';
+export { mapLumpsFromWad, type MapLumps } from './doom-map.js';
 export {
   CHECKED_LINE_FLAGS,
   combineCrcs,
