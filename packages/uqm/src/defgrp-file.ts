@@ -11,14 +11,20 @@
  * @module
  */
 import * as t from 'io-ts';
-import { optional, bytes, padding, u16le, u32le, u8, type Codec } from '@savekit/core';
+import { optional, bytes, map, patch, u32le, u8, type Codec } from '@savekit/core';
 import { customDef, defineCodec, jsonBytes, readChild, writeChild, type Reader } from '@savekit/core/kit';
-import { stateBattleGroup, type GroupHeader, type StateBattleGroup } from './groups.js';
+import {
+  battleGroupSize,
+  GROUP_HEADER_SIZE,
+  GROUP_SLOTS,
+  groupHeader,
+  groupSlotsJson,
+  stateBattleGroup,
+  type GroupHeader,
+  type StateBattleGroup,
+} from './groups.js';
 import type { GameState } from './game-state.js';
 import { DEFINED_GROUPS, groupOffsetEntry } from './game-state.js';
-
-/** The size of a GROUP_HEADER. */
-export const GROUP_HEADER_SIZE = 268;
 
 /** One spawned defined encounter: its header's dates and star, its groups, and bytes left after them. */
 export interface DefinedGroupBlock {
@@ -47,7 +53,7 @@ const staleBytes = optional(bytes('rest'));
 /** The byte size a block takes in the file (header, groups, stale bytes). */
 export function blockSize(block: DefinedGroupBlock): number {
   let size = GROUP_HEADER_SIZE + (block.stale?.length ?? 0);
-  for (const g of block.groups) if (g !== null) size += 2 + 17 * g.ships.length;
+  for (const g of block.groups) if (g !== null) size += battleGroupSize(g);
   return size;
 }
 
@@ -81,9 +87,32 @@ export function definedGroupsIn(
   return out;
 }
 
+/** A GROUP_HEADER's layout: how many slots it uses and where their groups are. */
+type HeaderLayout = Pick<GroupHeader, 'numGroups' | 'offsets'>;
+
+/** The layout of each header {@link blockHeader} read, by the value it gave. */
+const headerLayout = new WeakMap<object, HeaderLayout>();
+
+/**
+ * A block's GROUP_HEADER as the block shows it: its date, star and padding. NumGroups and the
+ * offsets are layout — the block's groups say them — so they are kept aside for reading the groups
+ * ({@link headerLayout}), and trace spans show them as annotations rather than document paths.
+ */
+const blockHeader = map(groupHeader, {
+  name: 'definedGroupHeader',
+  decode: ({ numGroups, offsets, ...date }) => {
+    headerLayout.set(date, { numGroups, offsets });
+    return date;
+  },
+  encode: (date) => ({
+    ...date,
+    ...(headerLayout.get(date) ?? { numGroups: 0, offsets: new Array<number>(GROUP_SLOTS + 1).fill(0) }),
+  }),
+});
+
 /** Whether a header (read at `at`) is one the game appends: a first group right after it, no list. */
-function looksAppended(header: GroupHeader, at: number): boolean {
-  return header.numGroups >= 1 && header.numGroups <= 64 && header.offsets[0] === 0 && header.offsets[1] === at + 268;
+function looksAppended(header: HeaderLayout, at: number): boolean {
+  return header.numGroups >= 1 && header.offsets[0] === 0 && header.offsets[1] === at + GROUP_HEADER_SIZE;
 }
 
 /**
@@ -95,9 +124,9 @@ function nextHeader(r: Reader, base: number, from: number, end: number): number 
   for (let at = from; at + GROUP_HEADER_SIZE <= end; at++) {
     r.work(1);
     // GroupOffset[1] first (byte 12): one u32 tells almost every stale position from a header.
-    if (u32le.read(r.at(at + 12, at + 12, at + 16)) !== at - base + 268) continue;
+    if (u32le.read(r.at(at + 12, at + 12, at + 16)) !== at - base + GROUP_HEADER_SIZE) continue;
     const numGroups = u8.read(r.at(at, at, at + 1));
-    if (numGroups >= 1 && numGroups <= 64 && u32le.read(r.at(at + 8, at + 8, at + 12)) === 0) return at;
+    if (numGroups >= 1 && numGroups <= GROUP_SLOTS && u32le.read(r.at(at + 8, at + 8, at + 12)) === 0) return at;
   }
   return end;
 }
@@ -108,7 +137,7 @@ const blockJson = t.intersection([
     month: t.number,
     year: t.number,
     starIndex: t.number,
-    groups: t.array(t.union([t.null, stateBattleGroup.json])),
+    groups: groupSlotsJson,
   }),
   t.partial({ pad3: jsonBytes(), stale: jsonBytes() }),
 ]);
@@ -117,23 +146,27 @@ const SAMPLE: DefinedGroupsFile = {
   blocks: [{ day: 8, month: 2, year: 2155, starIndex: 82, groups: [{ raceType: 18, ships: [] }] }],
 };
 
-/** A block's groups: each right after the one before, in slot order (`header.offsets` checked against that). */
-function groupList(header: GroupHeader, base: number, at: number): Codec<Array<StateBattleGroup | null>> {
+/**
+ * A block's groups, each right after the one before in slot order: read against the header's
+ * `offsets` (a group elsewhere is a DecodeError at that GroupOffset), written filling them in.
+ */
+function groupList(
+  offsets: number[],
+  numGroups: number,
+  base: number,
+  at: number,
+): Codec<Array<StateBattleGroup | null>> {
   return defineCodec<Array<StateBattleGroup | null>>({
     name: 'definedGroupList',
     def: customDef('uqmDefinedGroupList', { samples: [[null]] }),
-    json: t.array(t.union([t.null, stateBattleGroup.json])) as unknown as t.Type<
-      Array<StateBattleGroup | null>,
-      unknown,
-      unknown
-    >,
+    json: groupSlotsJson,
     minSize: 0,
     read(r) {
       const groups: Array<StateBattleGroup | null> = [];
-      for (let g = 1; g <= 64; g++) {
-        const offset = header.offsets[g] as number; // 65 offsets
+      for (let g = 1; g <= GROUP_SLOTS; g++) {
+        const offset = offsets[g] as number; // GROUP_SLOTS + 1 offsets
         const where = at + 8 + 4 * g;
-        if (g > header.numGroups) {
+        if (g > numGroups) {
           if (offset !== 0) throw r.error(`GroupOffset[${g}] is past NumGroups but not 0`, where);
         } else if (offset === 0) groups.push(null);
         else if (offset !== r.pos - base)
@@ -148,31 +181,21 @@ function groupList(header: GroupHeader, base: number, at: number): Codec<Array<S
     },
     write(w, groups) {
       groups.forEach((g, i) => {
-        if (g !== null) writeChild(w, i, stateBattleGroup, g);
+        if (g === null) return;
+        offsets[i + 1] = w.length - w.origin;
+        writeChild(w, i, stateBattleGroup, g);
       });
     },
   });
 }
 
-const headerPad = padding(1);
-
 /**
- * A GROUP_HEADER read field by field: the date, star and padding under the block's own names (they
- * are its values); NumGroups and the 65 offsets with no path (layout, checked by the caller).
+ * One block: its header, groups and stale bytes, read at `r.pos`, the next header found after it.
+ *
+ * A codec of its own, not a declaration: where a block ends is stored nowhere — its stale bytes run
+ * to the next place whose bytes read as an appended header, found by scanning — and its header's
+ * offsets are file positions (GroupOffset[1] = the block's own offset + 268) no document field holds.
  */
-function readHeader(r: Reader): GroupHeader {
-  r.need(GROUP_HEADER_SIZE);
-  const numGroups = u8.read(r);
-  const day = readChild(r, 'day', u8);
-  const month = readChild(r, 'month', u8);
-  const pad3 = readChild(r, 'pad3', headerPad);
-  const starIndex = readChild(r, 'starIndex', u16le);
-  const year = readChild(r, 'year', u16le);
-  const offsets = Array.from({ length: 65 }, () => u32le.read(r));
-  return { numGroups, day, month, pad3, starIndex, year, offsets };
-}
-
-/** One block: its header, groups and stale bytes, read at `r.pos`, the next header found after it. */
 function blockCodec(base: number, end: number): Codec<DefinedGroupBlock> {
   return defineCodec<DefinedGroupBlock>({
     name: 'definedGroupBlock',
@@ -181,52 +204,38 @@ function blockCodec(base: number, end: number): Codec<DefinedGroupBlock> {
     minSize: GROUP_HEADER_SIZE,
     read(r) {
       const at = r.pos;
-      const header = readHeader(r);
+      const date = blockHeader.read(r);
+      const header = headerLayout.get(date) as HeaderLayout; // set by blockHeader's decode
       if (!looksAppended(header, at - base))
         throw r.error(`the header at ${at - base} is not one the game appends (GroupOffset[1] = its offset + 268)`, at);
-      const groups = readChild(r, 'groups', groupList(header, base, at));
+      const groups = readChild(r, 'groups', groupList(header.offsets, header.numGroups, base, at));
       const next = nextHeader(r, base, r.pos, end);
       const stale = next > r.pos ? readChild(r.window(next - r.pos), 'stale', bytes('rest')) : undefined;
       r.pos = next;
       const block: DefinedGroupBlock = {
-        day: header.day,
-        month: header.month,
-        year: header.year,
-        starIndex: header.starIndex,
+        day: date.day,
+        month: date.month,
+        year: date.year,
+        starIndex: date.starIndex,
         groups,
       };
-      if (header.pad3 !== undefined) block.pad3 = header.pad3;
+      if (date.pad3 !== undefined) block.pad3 = date.pad3;
       if (stale !== undefined) block.stale = stale;
       return block;
     },
     write(w, block) {
       if (typeof block !== 'object' || block === null || !Array.isArray(block.groups))
         throw w.error('expected { day, month, year, starIndex, groups }');
-      if (block.groups.length < 1 || block.groups.length > 64)
-        throw w.errorAt('groups', `a header holds 1 to 64 groups, not ${block.groups.length}`);
-      const at = w.length - w.origin;
-      const offsets = new Array<number>(65).fill(0);
-      let cursor = at + GROUP_HEADER_SIZE;
-      block.groups.forEach((g, i) => {
-        if (g === null) return;
-        offsets[i + 1] = cursor;
-        cursor += 2 + 17 * (Array.isArray(g.ships) ? g.ships.length : 0);
-      });
+      if (block.groups.length < 1 || block.groups.length > GROUP_SLOTS)
+        throw w.errorAt('groups', `a header holds 1 to ${GROUP_SLOTS} groups, not ${block.groups.length}`);
       const { day, month, year, starIndex, pad3 } = block;
-      // The header's fields: NumGroups and the offsets are layout (no path of their own).
-      u8.write(w, block.groups.length);
-      writeChild(w, 'day', u8, day);
-      writeChild(w, 'month', u8, month);
-      writeChild(w, 'pad3', headerPad, pad3);
-      writeChild(w, 'starIndex', u16le, starIndex);
-      writeChild(w, 'year', u16le, year);
-      for (const offset of offsets) u32le.write(w, offset);
-      writeChild(
-        w,
-        'groups',
-        groupList({ numGroups: 0, day, month, pad3, starIndex, year, offsets }, 0, at),
-        block.groups,
-      );
+      const header = { numGroups: block.groups.length, day, month, pad3, starIndex, year };
+      // The header first with its offsets 0, patched once the groups say where they are.
+      const slot = w.length;
+      const offsets = new Array<number>(GROUP_SLOTS + 1).fill(0);
+      groupHeader.write(w, { ...header, offsets: offsets.slice() });
+      writeChild(w, 'groups', groupList(offsets, header.numGroups, 0, 0), block.groups);
+      patch(w, slot, groupHeader, { ...header, offsets });
       writeChild(w, 'stale', staleBytes, block.stale);
     },
   });

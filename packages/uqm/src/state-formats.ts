@@ -7,28 +7,18 @@
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js';
-import { decode, fileFormat, isSaveTree, struct, u16le, u32le, u8, array, type FileFormat } from '@savekit/core';
+import { decode, fileFormat, isSaveTree, type FileFormat } from '@savekit/core';
 import { plural } from '@savekit/core/kit';
 import { saveToStateFiles, stateFilesToSave, type DefgrpLayout, type StateFiles } from './convert.js';
-import { blockOffsets, definedGroupsFile, GROUP_HEADER_SIZE, type DefinedGroupsFile } from './defgrp-file.js';
-import { randomGroups, type RandomGroups } from './groups.js';
+import { blockOffsets, definedGroupsFile, type DefinedGroupsFile } from './defgrp-file.js';
+import { GROUP_HEADER_SIZE, groupHeaderLead, randomGroups, type RandomGroups } from './groups.js';
 import type { UqmSave } from './save.js';
 import { NUM_SOLAR_SYSTEMS, STAR_TABLE_SIZE, recordSizeOf, starInfo, starOffsets, type StarInfo } from './star-info.js';
 import { starInfoFile } from './starinfo-file.js';
 
-/** What the sniffers read of a GROUP_HEADER: its date, star and first two offsets. */
-const headerLead = struct({
-  numGroups: u8,
-  day: u8,
-  month: u8,
-  pad: u8,
-  starIndex: u16le,
-  year: u16le,
-  offsets: array(u32le, 2),
-});
-
+/** A GROUP_HEADER's first fields at `at` (date, star, first two offsets), if they read as one. */
 function lead(input: Uint8Array, at: number) {
-  const out = decode(headerLead, input.subarray(at, at + 16));
+  const out = decode(groupHeaderLead, input.subarray(at, at + (groupHeaderLead.size as number)));
   return E.isRight(out) ? out.right.value : undefined;
 }
 
@@ -54,7 +44,7 @@ export function sniffStarInfo(input: Uint8Array): number {
 export function sniffRandomGroups(input: Uint8Array): number {
   if (input.length < GROUP_HEADER_SIZE || input[0] === undefined) return 0;
   const h = lead(input, 0);
-  if (h === undefined || h.numGroups > 64 || h.pad !== 0) return 0;
+  if (h === undefined || h.pad3 !== undefined) return 0;
   if (h.starIndex >= NUM_SOLAR_SYSTEMS && h.starIndex !== 0xffff) return 0;
   if (!plausibleDate(h)) return 0;
   const [list, first] = h.offsets as [number, number];
@@ -67,7 +57,7 @@ export function sniffDefinedGroups(input: Uint8Array): number {
   if (input.length === 0 || input[0] !== 0) return 0;
   if (input.length === 1) return 0.3;
   const h = lead(input, 1);
-  if (h === undefined || h.numGroups < 1 || h.numGroups > 64) return 0;
+  if (h === undefined || h.numGroups < 1) return 0;
   const [list, first] = h.offsets as [number, number];
   return list === 0 && first === 1 + GROUP_HEADER_SIZE && plausibleDate(h) ? 0.7 : 0;
 }
