@@ -11,7 +11,20 @@
  * @module
  */
 import * as t from 'io-ts';
-import { optional, bytes, map, patch, u32le, u8, type Codec } from '@savekit/core';
+import {
+  array,
+  bytes,
+  map,
+  maybe,
+  optional,
+  padding,
+  patch,
+  struct,
+  u16le,
+  u32le,
+  u8,
+  type Codec,
+} from '@savekit/core';
 import { customDef, defineCodec, jsonBytes, readChild, writeChild, type Reader } from '@savekit/core/kit';
 import {
   battleGroupSize,
@@ -241,6 +254,52 @@ function blockCodec(base: number, end: number): Codec<DefinedGroupBlock> {
   });
 }
 
+/**
+ * For tools: a codec whose values are the documents {@link definedGroupsFile} writes and reads back —
+ * blocks of 1 to 64 groups whose first is there (the game appends a header with its group right
+ * after it), stale bytes of at least one byte when there are any.
+ */
+function definedGroupsModel(): Codec<DefinedGroupsFile> {
+  const slot = map(struct({ used: u8, group: (p: { used: number }) => maybe(p.used !== 0, stateBattleGroup) }), {
+    decode: ({ group }): StateBattleGroup | null => group ?? null,
+    encode: (group: StateBattleGroup | null) => (group === null ? { used: 0, group: undefined } : { used: 1, group }),
+  });
+  const block = map(
+    struct({
+      day: u8,
+      month: u8,
+      year: u16le,
+      starIndex: u16le,
+      pad3: padding(1),
+      first: stateBattleGroup,
+      more: array(slot, u8),
+      stale: bytes(u8),
+    }),
+    {
+      decode: ({ first, more, stale, pad3, ...date }): DefinedGroupBlock => {
+        if (more.length >= GROUP_SLOTS) throw new Error(`a header holds at most ${GROUP_SLOTS} groups`);
+        return {
+          ...date,
+          ...(pad3 === undefined ? {} : { pad3 }),
+          groups: [first, ...more],
+          ...(stale.length === 0 ? {} : { stale }),
+        };
+      },
+      encode: ({ groups, stale, pad3, day, month, year, starIndex }: DefinedGroupBlock) => ({
+        day,
+        month,
+        year,
+        starIndex,
+        pad3,
+        first: groups[0] as StateBattleGroup,
+        more: groups.slice(1),
+        stale: stale ?? new Uint8Array(0),
+      }),
+    },
+  );
+  return struct({ blocks: array(block, u8) });
+}
+
 /** The blocks after the reserved byte, to the end. */
 function blockList(base: number, end: number): Codec<DefinedGroupBlock[]> {
   const block = blockCodec(base, end);
@@ -272,7 +331,10 @@ function blockList(base: number, end: number): Codec<DefinedGroupBlock[]> {
  */
 export const definedGroupsFile: Codec<DefinedGroupsFile> = defineCodec<DefinedGroupsFile>({
   name: 'definedGroupsFile',
-  def: customDef<DefinedGroupsFile>('uqmDefinedGroupsFile', { samples: [{ blocks: [] }, SAMPLE] }),
+  def: customDef<DefinedGroupsFile>('uqmDefinedGroupsFile', {
+    samples: [{ blocks: [] }, SAMPLE],
+    model: definedGroupsModel(),
+  }),
   json: t.type({ blocks: t.array(blockJson) }) as unknown as t.Type<DefinedGroupsFile, unknown, unknown>,
   minSize: 1,
   read(r) {
