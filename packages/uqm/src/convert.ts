@@ -232,7 +232,8 @@ export function saveToStateFiles(
 /** Whether every defined group can sit where the writer had it (no two over each other). */
 function writerLayoutFits(groups: ReadonlyArray<{ at?: number; groups: StateBattleGroup[] }>): boolean {
   const spans = groups.map(
-    (g) => [g.at ?? -1, (g.at ?? -1) + GROUP_HEADER_SIZE + g.groups.reduce((n, x) => n + battleGroupSize(x), 0)] as const,
+    (g) =>
+      [g.at ?? -1, (g.at ?? -1) + GROUP_HEADER_SIZE + g.groups.reduce((n, x) => n + battleGroupSize(x), 0)] as const,
   );
   // Offsets past what a state file holds are stale (a writer's file we do not have): lay out afresh.
   if (spans.some(([a, b]) => a < 1 || b > DEFGRP_MAX_SIZE)) return false;

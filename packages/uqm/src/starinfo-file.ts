@@ -20,14 +20,7 @@
  * @module
  */
 import { map, remaining, struct, switchOn, withHooks, type Codec } from '@savekit/core';
-import {
-  recordSizeOf,
-  STAR_TABLE_SIZE,
-  starInfo,
-  starOffsets,
-  type RecordSize,
-  type StarInfo,
-} from './star-info.js';
+import { recordSizeOf, STAR_TABLE_SIZE, starInfo, starOffsets, type RecordSize, type StarInfo } from './star-info.js';
 import { layoutWorldCount, systemLayout } from './star-systems.js';
 
 /** The most worlds (planets and their moons) one system can have in either game: 16 × (1 + 5). */

@@ -7,7 +7,7 @@
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js';
-import { decode, fileFormat, isSaveTree, type FileFormat } from '@savekit/core';
+import { decode, fileFormat, isSaveTree, type Codec, type FileFormat } from '@savekit/core';
 import { plural } from '@savekit/core/kit';
 import { saveToStateFiles, stateFilesToSave, type DefgrpLayout, type StateFiles } from './convert.js';
 import { blockOffsets, definedGroupsFile, type DefinedGroupsFile } from './defgrp-file.js';
@@ -63,50 +63,65 @@ export function sniffDefinedGroups(input: Uint8Array): number {
 }
 
 /**
+ * The format of a state file: its one file name (`uqm-` and the name is its id), no magic — never a
+ * save tree — and sniffed by its structure; its summary's first line names the file.
+ */
+function stateFileFormat<A>(
+  codec: Codec<A>,
+  fileName: 'starinfo.dat' | 'randgrp.dat' | 'defgrp.dat',
+  sniff: (input: Uint8Array) => number,
+  summary: (doc: A) => [string, ...string[]],
+): FileFormat<A> {
+  return fileFormat(codec, {
+    id: `uqm-${fileName.slice(0, -'.dat'.length)}`,
+    title: `UQM ${fileName}`,
+    extensions: ['.dat'],
+    fileNames: [fileName],
+    sniff: (input) => (isSaveTree(input) ? 0 : sniff(input)),
+    summary: (doc) => {
+      const [first, ...rest] = summary(doc);
+      return [`UQM ${fileName}${first}`, ...rest];
+    },
+  });
+}
+
+/**
  * `starinfo.dat`: which nodes were taken on which worlds, in vanilla's 12-byte records or MegaMod's
  * 108-byte ones, told apart by the blocks' sizes ({@link starInfoFile}).
  */
-export const starInfoFormat: FileFormat<StarInfo> = fileFormat(starInfoFile, {
-  id: 'uqm-starinfo',
-  title: 'UQM starinfo.dat',
-  extensions: ['.dat'],
-  fileNames: ['starinfo.dat'],
-  sniff: (input) => (isSaveTree(input) ? 0 : sniffStarInfo(input)),
-  summary: (info) => [
-    `UQM starinfo.dat${info.systems.length === 0 ? '' : recordSizeOf(info) === 108 ? ' (MegaMod, 108-byte records)' : ' (vanilla, 12-byte records)'}: ${plural(info.systems.length, 'system')} with taken nodes`,
+export const starInfoFormat: FileFormat<StarInfo> = stateFileFormat(
+  starInfoFile,
+  'starinfo.dat',
+  sniffStarInfo,
+  (info) => [
+    `${info.systems.length === 0 ? '' : recordSizeOf(info) === 108 ? ' (MegaMod, 108-byte records)' : ' (vanilla, 12-byte records)'}: ${plural(info.systems.length, 'system')} with taken nodes`,
     ...info.systems.map((s) => `star ${s.star}: ${plural(s.worlds.length, 'world')}`),
   ],
-});
+);
 
 /** `randgrp.dat`: the random groups of the last system visited, and its group list. */
-export const randomGroupsFormat: FileFormat<RandomGroups> = fileFormat(randomGroups, {
-  id: 'uqm-randgrp',
-  title: 'UQM randgrp.dat',
-  extensions: ['.dat'],
-  fileNames: ['randgrp.dat'],
-  sniff: (input) => (isSaveTree(input) ? 0 : sniffRandomGroups(input)),
-  summary: (doc) => {
-    const h = doc.root;
-    const star = h.starIndex === 0xffff ? 'no star' : `star ${h.starIndex}`;
-    return [`UQM randgrp.dat: ${star}, ${plural(h.numGroups, 'group slot')}, expires ${h.day}.${h.month}.${h.year}`];
-  },
-});
+export const randomGroupsFormat: FileFormat<RandomGroups> = stateFileFormat(
+  randomGroups,
+  'randgrp.dat',
+  sniffRandomGroups,
+  ({ root: h }) => [
+    `: ${h.starIndex === 0xffff ? 'no star' : `star ${h.starIndex}`}, ${plural(h.numGroups, 'group slot')}, expires ${h.day}.${h.month}.${h.year}`,
+  ],
+);
 
 /** `defgrp.dat`: the groups the plot placed (probe, Melnorme traders, …), one block each. */
-export const definedGroupsFormat: FileFormat<DefinedGroupsFile> = fileFormat(definedGroupsFile, {
-  id: 'uqm-defgrp',
-  title: 'UQM defgrp.dat',
-  extensions: ['.dat'],
-  fileNames: ['defgrp.dat'],
-  sniff: (input) => (isSaveTree(input) ? 0 : sniffDefinedGroups(input)),
-  summary: (doc) => {
+export const definedGroupsFormat: FileFormat<DefinedGroupsFile> = stateFileFormat(
+  definedGroupsFile,
+  'defgrp.dat',
+  sniffDefinedGroups,
+  (doc) => {
     const at = blockOffsets(doc);
     return [
-      `UQM defgrp.dat: ${plural(doc.blocks.length, 'defined group block')}`,
+      `: ${plural(doc.blocks.length, 'defined group block')}`,
       ...doc.blocks.map((b, i) => `at ${at[i]}: star ${b.starIndex}, ${plural(b.groups.length, 'group')}`),
     ];
   },
-});
+);
 
 /** The decoded state files of a save (each as its format's document), and what ties them to it. */
 export interface StateDocuments {
