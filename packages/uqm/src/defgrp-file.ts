@@ -28,6 +28,7 @@ import {
 import { customDef, defineCodec, jsonBytes, readChild, writeChild, type Reader } from '@savekit/core/kit';
 import {
   battleGroupSize,
+  defgrpReservedByte,
   GROUP_HEADER_SIZE,
   GROUP_SLOTS,
   groupHeader,
@@ -209,50 +210,51 @@ function groupList(
  * to the next place whose bytes read as an appended header, found by scanning — and its header's
  * offsets are file positions (GroupOffset[1] = the block's own offset + 268) no document field holds.
  */
-function blockCodec(base: number, end: number): Codec<DefinedGroupBlock> {
-  return defineCodec<DefinedGroupBlock>({
-    name: 'definedGroupBlock',
-    def: customDef('uqmDefinedGroupBlock', { samples: SAMPLE.blocks }),
-    json: blockJson as unknown as t.Type<DefinedGroupBlock, unknown, unknown>,
-    minSize: GROUP_HEADER_SIZE,
-    read(r) {
-      const at = r.pos;
-      const date = blockHeader.read(r);
-      const header = headerLayout.get(date) as HeaderLayout; // set by blockHeader's decode
-      if (!looksAppended(header, at - base))
-        throw r.error(`the header at ${at - base} is not one the game appends (GroupOffset[1] = its offset + 268)`, at);
-      const groups = readChild(r, 'groups', groupList(header.offsets, header.numGroups, base, at));
-      const next = nextHeader(r, base, r.pos, end);
-      const stale = next > r.pos ? readChild(r.window(next - r.pos), 'stale', bytes('rest')) : undefined;
-      r.pos = next;
-      const block: DefinedGroupBlock = {
-        day: date.day,
-        month: date.month,
-        year: date.year,
-        starIndex: date.starIndex,
-        groups,
-      };
-      if (date.pad3 !== undefined) block.pad3 = date.pad3;
-      if (stale !== undefined) block.stale = stale;
-      return block;
-    },
-    write(w, block) {
-      if (typeof block !== 'object' || block === null || !Array.isArray(block.groups))
-        throw w.error('expected { day, month, year, starIndex, groups }');
-      if (block.groups.length < 1 || block.groups.length > GROUP_SLOTS)
-        throw w.errorAt('groups', `a header holds 1 to ${GROUP_SLOTS} groups, not ${block.groups.length}`);
-      const { day, month, year, starIndex, pad3 } = block;
-      const header = { numGroups: block.groups.length, day, month, pad3, starIndex, year };
-      // The header first with its offsets 0, patched once the groups say where they are.
-      const slot = w.length;
-      const offsets = new Array<number>(GROUP_SLOTS + 1).fill(0);
-      groupHeader.write(w, { ...header, offsets: offsets.slice() });
-      writeChild(w, 'groups', groupList(offsets, header.numGroups, 0, 0), block.groups);
-      patch(w, slot, groupHeader, { ...header, offsets });
-      writeChild(w, 'stale', staleBytes, block.stale);
-    },
-  });
-}
+const definedGroupBlock: Codec<DefinedGroupBlock> = defineCodec<DefinedGroupBlock>({
+  name: 'definedGroupBlock',
+  def: customDef('uqmDefinedGroupBlock', { samples: SAMPLE.blocks }),
+  json: blockJson as unknown as t.Type<DefinedGroupBlock, unknown, unknown>,
+  minSize: GROUP_HEADER_SIZE,
+  read(r) {
+    // Offsets are the file's: from the start of the window the blocks are read in, to its end.
+    const base = r.start;
+    const end = r.end;
+    const at = r.pos;
+    const date = blockHeader.read(r);
+    const header = headerLayout.get(date) as HeaderLayout; // set by blockHeader's decode
+    if (!looksAppended(header, at - base))
+      throw r.error(`the header at ${at - base} is not one the game appends (GroupOffset[1] = its offset + 268)`, at);
+    const groups = readChild(r, 'groups', groupList(header.offsets, header.numGroups, base, at));
+    const next = nextHeader(r, base, r.pos, end);
+    const stale = next > r.pos ? readChild(r.window(next - r.pos), 'stale', bytes('rest')) : undefined;
+    r.pos = next;
+    const block: DefinedGroupBlock = {
+      day: date.day,
+      month: date.month,
+      year: date.year,
+      starIndex: date.starIndex,
+      groups,
+    };
+    if (date.pad3 !== undefined) block.pad3 = date.pad3;
+    if (stale !== undefined) block.stale = stale;
+    return block;
+  },
+  write(w, block) {
+    if (typeof block !== 'object' || block === null || !Array.isArray(block.groups))
+      throw w.error('expected { day, month, year, starIndex, groups }');
+    if (block.groups.length < 1 || block.groups.length > GROUP_SLOTS)
+      throw w.errorAt('groups', `a header holds 1 to ${GROUP_SLOTS} groups, not ${block.groups.length}`);
+    const { day, month, year, starIndex, pad3 } = block;
+    const header = { numGroups: block.groups.length, day, month, pad3, starIndex, year };
+    // The header first with its offsets 0, patched once the groups say where they are.
+    const slot = w.length;
+    const offsets = new Array<number>(GROUP_SLOTS + 1).fill(0);
+    groupHeader.write(w, { ...header, offsets: offsets.slice() });
+    writeChild(w, 'groups', groupList(offsets, header.numGroups, 0, 0), block.groups);
+    patch(w, slot, groupHeader, { ...header, offsets });
+    writeChild(w, 'stale', staleBytes, block.stale);
+  },
+});
 
 /**
  * For tools: a codec whose values are the documents {@link definedGroupsFile} writes and reads back —
@@ -300,51 +302,21 @@ function definedGroupsModel(): Codec<DefinedGroupsFile> {
   return struct({ blocks: array(block, u8) });
 }
 
-/** The blocks after the reserved byte, to the end. */
-function blockList(base: number, end: number): Codec<DefinedGroupBlock[]> {
-  const block = blockCodec(base, end);
-  return defineCodec<DefinedGroupBlock[]>({
-    name: 'definedGroupBlocks',
-    def: customDef('uqmDefinedGroupBlocks', { samples: [[], SAMPLE.blocks] }),
-    json: t.array(blockJson) as unknown as t.Type<DefinedGroupBlock[], unknown, unknown>,
-    minSize: 0,
-    read(r) {
-      const blocks: DefinedGroupBlock[] = [];
-      while (r.pos < end) blocks.push(readChild(r, blocks.length, block));
-      return blocks;
-    },
-    write(w, blocks) {
-      if (!Array.isArray(blocks)) throw w.error('expected the blocks');
-      blocks.forEach((b, i) => {
-        writeChild(w, i, block, b);
-      });
-    },
-  });
-}
-
 /**
- * The codec of a standalone `defgrp.dat`. Blocks are read from offset 1 on: a header whose groups
- * follow it in slot order (a zero offset for an empty slot), the bytes up to the next header kept as
- * `stale`. A file whose headers point elsewhere — not something the game writes — is a DecodeError
- * at the offset that does not fit. Writing lays the blocks out again one after another, computing the
- * offsets; with the document unchanged that is the file as read.
+ * The codec of a standalone `defgrp.dat`: its reserved zero byte, then blocks to the end. Blocks are
+ * read from offset 1 on: a header whose groups follow it in slot order (a zero offset for an empty
+ * slot), the bytes up to the next header kept as `stale`. A file whose headers point elsewhere — not
+ * something the game writes — is a DecodeError at the offset that does not fit. Writing lays the blocks
+ * out again one after another, computing the offsets; with the document unchanged that is the file as
+ * read.
  */
-export const definedGroupsFile: Codec<DefinedGroupsFile> = defineCodec<DefinedGroupsFile>({
-  name: 'definedGroupsFile',
-  def: customDef<DefinedGroupsFile>('uqmDefinedGroupsFile', {
-    samples: [{ blocks: [] }, SAMPLE],
-    model: definedGroupsModel(),
-  }),
-  json: t.type({ blocks: t.array(blockJson) }) as unknown as t.Type<DefinedGroupsFile, unknown, unknown>,
-  minSize: 1,
-  read(r) {
-    const base = r.pos;
-    if (u8.read(r) !== 0) throw r.error('defgrp.dat must start with its reserved zero byte', base);
-    return { blocks: readChild(r, 'blocks', blockList(base, r.end)) };
+export const definedGroupsFile: Codec<DefinedGroupsFile> = map(
+  struct({ reserved: defgrpReservedByte, blocks: array(definedGroupBlock, 'rest') }),
+  {
+    name: 'definedGroupsFile',
+    decode: ({ blocks }): DefinedGroupsFile => ({ blocks }),
+    encode: (file: DefinedGroupsFile) => ({ reserved: 0, blocks: file.blocks }),
+    json: t.type({ blocks: t.array(blockJson) }) as unknown as t.Type<DefinedGroupsFile, unknown, unknown>,
+    model: definedGroupsModel,
   },
-  write(w, file) {
-    if (typeof file !== 'object' || file === null) throw w.error('expected { blocks }');
-    u8.write(w, 0);
-    writeChild(w, 'blocks', blockList(0, 0), file.blocks);
-  },
-});
+);
