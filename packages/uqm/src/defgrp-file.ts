@@ -163,6 +163,9 @@ const SAMPLE: DefinedGroupsFile = {
 /**
  * A block's groups, each right after the one before in slot order: read against the header's
  * `offsets` (a group elsewhere is a DecodeError at that GroupOffset), written filling them in.
+ *
+ * A codec of its own, not `pointer`s: the game's rule is that the groups follow the header in slot
+ * order, contiguous — pointers would accept them anywhere and plan another layout on write.
  */
 function groupList(
   offsets: number[],

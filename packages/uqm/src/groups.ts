@@ -230,6 +230,9 @@ const definedGroupJson = t.type({
 /**
  * The groups a header's offsets 1…NumGroups point to, each read where its offset says (`null` for a
  * zero offset); `extents` gets the bytes each took. Only read: {@link writeDefinedGroups} lays out.
+ *
+ * A codec of its own, not `pointer`s: the offsets are file positions relative to a header that is
+ * itself placed from outside the file, and every group's extent joins one overlap check for the file.
  */
 function groupsAt(header: GroupHeader, extents: Extent[], id: number): Codec<Array<StateBattleGroup | null>> {
   return defineCodec<Array<StateBattleGroup | null>>({
@@ -289,7 +292,11 @@ function definedGroupsAt(offsets: ReadonlyArray<readonly [id: number, at: number
   });
 }
 
-/** One encounter's header, at the reader's position, and its groups. */
+/**
+ * One encounter's header, at the reader's position, and its groups.
+ *
+ * A codec of its own, not a struct: its `id` and `at` come from the game state, not from bytes.
+ */
 function definedGroupAt(id: number, extents: Extent[]): Codec<DefinedGroup> {
   return defineCodec<DefinedGroup>({
     name: 'definedGroupAt',
