@@ -32,6 +32,7 @@ import {
   GROUP_HEADER_SIZE,
   GROUP_SLOTS,
   groupHeader,
+  groupHeaderLead,
   groupSlotsJson,
   stateBattleGroup,
   type GroupHeader,
@@ -101,6 +102,11 @@ export function definedGroupsIn(
   return out;
 }
 
+const OFFSET_SIZE = u32le.size as number;
+
+/** Where GroupOffset[k] is in a GROUP_HEADER: its lead (the declaration's) ends with GroupOffset[0] and [1]. */
+const offsetAt = (k: number): number => (groupHeaderLead.size as number) - (2 - k) * OFFSET_SIZE;
+
 /** A GROUP_HEADER's layout: how many slots it uses and where their groups are. */
 type HeaderLayout = Pick<GroupHeader, 'numGroups' | 'offsets'>;
 
@@ -137,10 +143,13 @@ function looksAppended(header: HeaderLayout, at: number): boolean {
 function nextHeader(r: Reader, base: number, from: number, end: number): number {
   for (let at = from; at + GROUP_HEADER_SIZE <= end; at++) {
     r.work(1);
-    // GroupOffset[1] first (byte 12): one u32 tells almost every stale position from a header.
-    if (u32le.read(r.at(at + 12, at + 12, at + 16)) !== at - base + GROUP_HEADER_SIZE) continue;
+    // GroupOffset[1] first: one u32 tells almost every stale position from a header.
+    const offset1 = at + offsetAt(1);
+    if (u32le.read(r.at(offset1, offset1, offset1 + OFFSET_SIZE)) !== at - base + GROUP_HEADER_SIZE) continue;
+    // Then NumGroups (the header's first byte) and GroupOffset[0].
     const numGroups = u8.read(r.at(at, at, at + 1));
-    if (numGroups >= 1 && numGroups <= GROUP_SLOTS && u32le.read(r.at(at + 8, at + 8, at + 12)) === 0) return at;
+    const offset0 = at + offsetAt(0);
+    if (numGroups >= 1 && numGroups <= GROUP_SLOTS && u32le.read(r.at(offset0, offset0, offset1)) === 0) return at;
   }
   return end;
 }
@@ -182,7 +191,7 @@ function groupList(
       const groups: Array<StateBattleGroup | null> = [];
       for (let g = 1; g <= GROUP_SLOTS; g++) {
         const offset = offsets[g] as number; // GROUP_SLOTS + 1 offsets
-        const where = at + 8 + 4 * g;
+        const where = at + offsetAt(g);
         if (g > numGroups) {
           if (offset !== 0) throw r.error(`GroupOffset[${g}] is past NumGroups but not 0`, where);
         } else if (offset === 0) groups.push(null);
