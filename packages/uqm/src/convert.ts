@@ -9,6 +9,9 @@ import * as E from 'fp-ts/lib/Either.js';
 import { decode, DecodeError, encode, isRawChunk, type KnownChunk, type TypeOf } from '@savekit/core';
 import { DEFINED_GROUPS, groupOffsetEntry, type GameState } from './game-state.js';
 import {
+  battleGroupSize,
+  GROUP_HEADER_SIZE,
+  GROUP_SLOTS,
   readDefinedGroups,
   randomGroups,
   stateBattleGroup,
@@ -47,8 +50,6 @@ export type DefgrpLayout =
    * the offsets stay and converting back gives the identical save; the loader's when they do not fit.
    */
   | 'writer';
-
-const RANDGRP_HEADER = 268;
 
 function chunk<K extends keyof KnownChunks>(save: UqmSave, id: K): Array<KnownChunk<K, TypeOf<KnownChunks[K]>>> {
   return save.chunks.filter((c) => c.id === id && !isRawChunk(c)) as unknown as Array<
@@ -168,9 +169,9 @@ export function saveToStateFiles(
     pad3: undefined,
     starIndex: 0xffff,
     year: 0,
-    offsets: new Array<number>(65).fill(0),
+    offsets: new Array<number>(GROUP_SLOTS + 1).fill(0),
   };
-  randgrp.append(new Uint8Array(RANDGRP_HEADER));
+  randgrp.append(new Uint8Array(GROUP_HEADER_SIZE));
   const defined: Array<{ id: number; value: BattleGroups }> = [];
   for (const c of save.chunks) {
     if (isRawChunk(c)) continue;
@@ -209,7 +210,7 @@ export function saveToStateFiles(
       pad3: undefined,
       starIndex: value.starIndex,
       year: value.year,
-      offsets: new Array<number>(65).fill(0),
+      offsets: new Array<number>(GROUP_SLOTS + 1).fill(0),
     },
     groups: value.groups.map(toStateGroup),
   }));
@@ -231,7 +232,8 @@ export function saveToStateFiles(
 /** Whether every defined group can sit where the writer had it (no two over each other). */
 function writerLayoutFits(groups: ReadonlyArray<{ at?: number; groups: StateBattleGroup[] }>): boolean {
   const spans = groups.map(
-    (g) => [g.at ?? -1, (g.at ?? -1) + 268 + g.groups.reduce((n, x) => n + 2 + 17 * x.ships.length, 0)] as const,
+    (g) =>
+      [g.at ?? -1, (g.at ?? -1) + GROUP_HEADER_SIZE + g.groups.reduce((n, x) => n + battleGroupSize(x), 0)] as const,
   );
   // Offsets past what a state file holds are stale (a writer's file we do not have): lay out afresh.
   if (spans.some(([a, b]) => a < 1 || b > DEFGRP_MAX_SIZE)) return false;

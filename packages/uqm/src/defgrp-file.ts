@@ -11,14 +11,35 @@
  * @module
  */
 import * as t from 'io-ts';
-import { optional, bytes, padding, u16le, u32le, u8, type Codec } from '@savekit/core';
+import {
+  array,
+  bytes,
+  map,
+  maybe,
+  optional,
+  padding,
+  patch,
+  struct,
+  u16le,
+  u32le,
+  u8,
+  type Codec,
+} from '@savekit/core';
 import { customDef, defineCodec, jsonBytes, readChild, writeChild, type Reader } from '@savekit/core/kit';
-import { stateBattleGroup, type GroupHeader, type StateBattleGroup } from './groups.js';
+import {
+  battleGroupSize,
+  defgrpReservedByte,
+  GROUP_HEADER_SIZE,
+  GROUP_SLOTS,
+  groupHeader,
+  groupHeaderLead,
+  groupSlotsJson,
+  stateBattleGroup,
+  type GroupHeader,
+  type StateBattleGroup,
+} from './groups.js';
 import type { GameState } from './game-state.js';
 import { DEFINED_GROUPS, groupOffsetEntry } from './game-state.js';
-
-/** The size of a GROUP_HEADER. */
-export const GROUP_HEADER_SIZE = 268;
 
 /** One spawned defined encounter: its header's dates and star, its groups, and bytes left after them. */
 export interface DefinedGroupBlock {
@@ -47,7 +68,7 @@ const staleBytes = optional(bytes('rest'));
 /** The byte size a block takes in the file (header, groups, stale bytes). */
 export function blockSize(block: DefinedGroupBlock): number {
   let size = GROUP_HEADER_SIZE + (block.stale?.length ?? 0);
-  for (const g of block.groups) if (g !== null) size += 2 + 17 * g.ships.length;
+  for (const g of block.groups) if (g !== null) size += battleGroupSize(g);
   return size;
 }
 
@@ -81,9 +102,37 @@ export function definedGroupsIn(
   return out;
 }
 
+const OFFSET_SIZE = u32le.size as number;
+
+/** Where GroupOffset[k] is in a GROUP_HEADER: its lead (the declaration's) ends with GroupOffset[0] and [1]. */
+const offsetAt = (k: number): number => (groupHeaderLead.size as number) - (2 - k) * OFFSET_SIZE;
+
+/** A GROUP_HEADER's layout: how many slots it uses and where their groups are. */
+type HeaderLayout = Pick<GroupHeader, 'numGroups' | 'offsets'>;
+
+/** The layout of each header {@link blockHeader} read, by the value it gave. */
+const headerLayout = new WeakMap<object, HeaderLayout>();
+
+/**
+ * A block's GROUP_HEADER as the block shows it: its date, star and padding. NumGroups and the
+ * offsets are layout — the block's groups say them — so they are kept aside for reading the groups
+ * ({@link headerLayout}), and trace spans show them as annotations rather than document paths.
+ */
+const blockHeader = map(groupHeader, {
+  name: 'definedGroupHeader',
+  decode: ({ numGroups, offsets, ...date }) => {
+    headerLayout.set(date, { numGroups, offsets });
+    return date;
+  },
+  encode: (date) => ({
+    ...date,
+    ...(headerLayout.get(date) ?? { numGroups: 0, offsets: new Array<number>(GROUP_SLOTS + 1).fill(0) }),
+  }),
+});
+
 /** Whether a header (read at `at`) is one the game appends: a first group right after it, no list. */
-function looksAppended(header: GroupHeader, at: number): boolean {
-  return header.numGroups >= 1 && header.numGroups <= 64 && header.offsets[0] === 0 && header.offsets[1] === at + 268;
+function looksAppended(header: HeaderLayout, at: number): boolean {
+  return header.numGroups >= 1 && header.offsets[0] === 0 && header.offsets[1] === at + GROUP_HEADER_SIZE;
 }
 
 /**
@@ -94,10 +143,13 @@ function looksAppended(header: GroupHeader, at: number): boolean {
 function nextHeader(r: Reader, base: number, from: number, end: number): number {
   for (let at = from; at + GROUP_HEADER_SIZE <= end; at++) {
     r.work(1);
-    // GroupOffset[1] first (byte 12): one u32 tells almost every stale position from a header.
-    if (u32le.read(r.at(at + 12, at + 12, at + 16)) !== at - base + 268) continue;
+    // GroupOffset[1] first: one u32 tells almost every stale position from a header.
+    const offset1 = at + offsetAt(1);
+    if (u32le.read(r.at(offset1, offset1, offset1 + OFFSET_SIZE)) !== at - base + GROUP_HEADER_SIZE) continue;
+    // Then NumGroups (the header's first byte) and GroupOffset[0].
     const numGroups = u8.read(r.at(at, at, at + 1));
-    if (numGroups >= 1 && numGroups <= 64 && u32le.read(r.at(at + 8, at + 8, at + 12)) === 0) return at;
+    const offset0 = at + offsetAt(0);
+    if (numGroups >= 1 && numGroups <= GROUP_SLOTS && u32le.read(r.at(offset0, offset0, offset1)) === 0) return at;
   }
   return end;
 }
@@ -108,7 +160,7 @@ const blockJson = t.intersection([
     month: t.number,
     year: t.number,
     starIndex: t.number,
-    groups: t.array(t.union([t.null, stateBattleGroup.json])),
+    groups: groupSlotsJson,
   }),
   t.partial({ pad3: jsonBytes(), stale: jsonBytes() }),
 ]);
@@ -117,23 +169,30 @@ const SAMPLE: DefinedGroupsFile = {
   blocks: [{ day: 8, month: 2, year: 2155, starIndex: 82, groups: [{ raceType: 18, ships: [] }] }],
 };
 
-/** A block's groups: each right after the one before, in slot order (`header.offsets` checked against that). */
-function groupList(header: GroupHeader, base: number, at: number): Codec<Array<StateBattleGroup | null>> {
+/**
+ * A block's groups, each right after the one before in slot order: read against the header's
+ * `offsets` (a group elsewhere is a DecodeError at that GroupOffset), written filling them in.
+ *
+ * A codec of its own, not `pointer`s: the game's rule is that the groups follow the header in slot
+ * order, contiguous — pointers would accept them anywhere and plan another layout on write.
+ */
+function groupList(
+  offsets: number[],
+  numGroups: number,
+  base: number,
+  at: number,
+): Codec<Array<StateBattleGroup | null>> {
   return defineCodec<Array<StateBattleGroup | null>>({
     name: 'definedGroupList',
     def: customDef('uqmDefinedGroupList', { samples: [[null]] }),
-    json: t.array(t.union([t.null, stateBattleGroup.json])) as unknown as t.Type<
-      Array<StateBattleGroup | null>,
-      unknown,
-      unknown
-    >,
+    json: groupSlotsJson,
     minSize: 0,
     read(r) {
       const groups: Array<StateBattleGroup | null> = [];
-      for (let g = 1; g <= 64; g++) {
-        const offset = header.offsets[g] as number; // 65 offsets
-        const where = at + 8 + 4 * g;
-        if (g > header.numGroups) {
+      for (let g = 1; g <= GROUP_SLOTS; g++) {
+        const offset = offsets[g] as number; // GROUP_SLOTS + 1 offsets
+        const where = at + offsetAt(g);
+        if (g > numGroups) {
           if (offset !== 0) throw r.error(`GroupOffset[${g}] is past NumGroups but not 0`, where);
         } else if (offset === 0) groups.push(null);
         else if (offset !== r.pos - base)
@@ -148,132 +207,128 @@ function groupList(header: GroupHeader, base: number, at: number): Codec<Array<S
     },
     write(w, groups) {
       groups.forEach((g, i) => {
-        if (g !== null) writeChild(w, i, stateBattleGroup, g);
-      });
-    },
-  });
-}
-
-const headerPad = padding(1);
-
-/**
- * A GROUP_HEADER read field by field: the date, star and padding under the block's own names (they
- * are its values); NumGroups and the 65 offsets with no path (layout, checked by the caller).
- */
-function readHeader(r: Reader): GroupHeader {
-  r.need(GROUP_HEADER_SIZE);
-  const numGroups = u8.read(r);
-  const day = readChild(r, 'day', u8);
-  const month = readChild(r, 'month', u8);
-  const pad3 = readChild(r, 'pad3', headerPad);
-  const starIndex = readChild(r, 'starIndex', u16le);
-  const year = readChild(r, 'year', u16le);
-  const offsets = Array.from({ length: 65 }, () => u32le.read(r));
-  return { numGroups, day, month, pad3, starIndex, year, offsets };
-}
-
-/** One block: its header, groups and stale bytes, read at `r.pos`, the next header found after it. */
-function blockCodec(base: number, end: number): Codec<DefinedGroupBlock> {
-  return defineCodec<DefinedGroupBlock>({
-    name: 'definedGroupBlock',
-    def: customDef('uqmDefinedGroupBlock', { samples: SAMPLE.blocks }),
-    json: blockJson as unknown as t.Type<DefinedGroupBlock, unknown, unknown>,
-    minSize: GROUP_HEADER_SIZE,
-    read(r) {
-      const at = r.pos;
-      const header = readHeader(r);
-      if (!looksAppended(header, at - base))
-        throw r.error(`the header at ${at - base} is not one the game appends (GroupOffset[1] = its offset + 268)`, at);
-      const groups = readChild(r, 'groups', groupList(header, base, at));
-      const next = nextHeader(r, base, r.pos, end);
-      const stale = next > r.pos ? readChild(r.window(next - r.pos), 'stale', bytes('rest')) : undefined;
-      r.pos = next;
-      const block: DefinedGroupBlock = {
-        day: header.day,
-        month: header.month,
-        year: header.year,
-        starIndex: header.starIndex,
-        groups,
-      };
-      if (header.pad3 !== undefined) block.pad3 = header.pad3;
-      if (stale !== undefined) block.stale = stale;
-      return block;
-    },
-    write(w, block) {
-      if (typeof block !== 'object' || block === null || !Array.isArray(block.groups))
-        throw w.error('expected { day, month, year, starIndex, groups }');
-      if (block.groups.length < 1 || block.groups.length > 64)
-        throw w.errorAt('groups', `a header holds 1 to 64 groups, not ${block.groups.length}`);
-      const at = w.length - w.origin;
-      const offsets = new Array<number>(65).fill(0);
-      let cursor = at + GROUP_HEADER_SIZE;
-      block.groups.forEach((g, i) => {
         if (g === null) return;
-        offsets[i + 1] = cursor;
-        cursor += 2 + 17 * (Array.isArray(g.ships) ? g.ships.length : 0);
-      });
-      const { day, month, year, starIndex, pad3 } = block;
-      // The header's fields: NumGroups and the offsets are layout (no path of their own).
-      u8.write(w, block.groups.length);
-      writeChild(w, 'day', u8, day);
-      writeChild(w, 'month', u8, month);
-      writeChild(w, 'pad3', headerPad, pad3);
-      writeChild(w, 'starIndex', u16le, starIndex);
-      writeChild(w, 'year', u16le, year);
-      for (const offset of offsets) u32le.write(w, offset);
-      writeChild(
-        w,
-        'groups',
-        groupList({ numGroups: 0, day, month, pad3, starIndex, year, offsets }, 0, at),
-        block.groups,
-      );
-      writeChild(w, 'stale', staleBytes, block.stale);
-    },
-  });
-}
-
-/** The blocks after the reserved byte, to the end. */
-function blockList(base: number, end: number): Codec<DefinedGroupBlock[]> {
-  const block = blockCodec(base, end);
-  return defineCodec<DefinedGroupBlock[]>({
-    name: 'definedGroupBlocks',
-    def: customDef('uqmDefinedGroupBlocks', { samples: [[], SAMPLE.blocks] }),
-    json: t.array(blockJson) as unknown as t.Type<DefinedGroupBlock[], unknown, unknown>,
-    minSize: 0,
-    read(r) {
-      const blocks: DefinedGroupBlock[] = [];
-      while (r.pos < end) blocks.push(readChild(r, blocks.length, block));
-      return blocks;
-    },
-    write(w, blocks) {
-      if (!Array.isArray(blocks)) throw w.error('expected the blocks');
-      blocks.forEach((b, i) => {
-        writeChild(w, i, block, b);
+        offsets[i + 1] = w.length - w.origin;
+        writeChild(w, i, stateBattleGroup, g);
       });
     },
   });
 }
 
 /**
- * The codec of a standalone `defgrp.dat`. Blocks are read from offset 1 on: a header whose groups
- * follow it in slot order (a zero offset for an empty slot), the bytes up to the next header kept as
- * `stale`. A file whose headers point elsewhere — not something the game writes — is a DecodeError
- * at the offset that does not fit. Writing lays the blocks out again one after another, computing the
- * offsets; with the document unchanged that is the file as read.
+ * One block: its header, groups and stale bytes, read at `r.pos`, the next header found after it.
+ *
+ * A codec of its own, not a declaration: where a block ends is stored nowhere — its stale bytes run
+ * to the next place whose bytes read as an appended header, found by scanning — and its header's
+ * offsets are file positions (GroupOffset[1] = the block's own offset + 268) no document field holds.
  */
-export const definedGroupsFile: Codec<DefinedGroupsFile> = defineCodec<DefinedGroupsFile>({
-  name: 'definedGroupsFile',
-  def: customDef<DefinedGroupsFile>('uqmDefinedGroupsFile', { samples: [{ blocks: [] }, SAMPLE] }),
-  json: t.type({ blocks: t.array(blockJson) }) as unknown as t.Type<DefinedGroupsFile, unknown, unknown>,
-  minSize: 1,
+const definedGroupBlock: Codec<DefinedGroupBlock> = defineCodec<DefinedGroupBlock>({
+  name: 'definedGroupBlock',
+  def: customDef('uqmDefinedGroupBlock', { samples: SAMPLE.blocks }),
+  json: blockJson as unknown as t.Type<DefinedGroupBlock, unknown, unknown>,
+  minSize: GROUP_HEADER_SIZE,
   read(r) {
-    const base = r.pos;
-    if (u8.read(r) !== 0) throw r.error('defgrp.dat must start with its reserved zero byte', base);
-    return { blocks: readChild(r, 'blocks', blockList(base, r.end)) };
+    // Offsets are the file's: from the start of the window the blocks are read in, to its end.
+    const base = r.start;
+    const end = r.end;
+    const at = r.pos;
+    const date = blockHeader.read(r);
+    const header = headerLayout.get(date) as HeaderLayout; // set by blockHeader's decode
+    if (!looksAppended(header, at - base))
+      throw r.error(`the header at ${at - base} is not one the game appends (GroupOffset[1] = its offset + 268)`, at);
+    const groups = readChild(r, 'groups', groupList(header.offsets, header.numGroups, base, at));
+    const next = nextHeader(r, base, r.pos, end);
+    const stale = next > r.pos ? readChild(r.window(next - r.pos), 'stale', bytes('rest')) : undefined;
+    r.pos = next;
+    const block: DefinedGroupBlock = {
+      day: date.day,
+      month: date.month,
+      year: date.year,
+      starIndex: date.starIndex,
+      groups,
+    };
+    if (date.pad3 !== undefined) block.pad3 = date.pad3;
+    if (stale !== undefined) block.stale = stale;
+    return block;
   },
-  write(w, file) {
-    if (typeof file !== 'object' || file === null) throw w.error('expected { blocks }');
-    u8.write(w, 0);
-    writeChild(w, 'blocks', blockList(0, 0), file.blocks);
+  write(w, block) {
+    if (typeof block !== 'object' || block === null || !Array.isArray(block.groups))
+      throw w.error('expected { day, month, year, starIndex, groups }');
+    if (block.groups.length < 1 || block.groups.length > GROUP_SLOTS)
+      throw w.errorAt('groups', `a header holds 1 to ${GROUP_SLOTS} groups, not ${block.groups.length}`);
+    const { day, month, year, starIndex, pad3 } = block;
+    const header = { numGroups: block.groups.length, day, month, pad3, starIndex, year };
+    // The header first with its offsets 0, patched once the groups say where they are.
+    const slot = w.length;
+    const offsets = new Array<number>(GROUP_SLOTS + 1).fill(0);
+    groupHeader.write(w, { ...header, offsets: offsets.slice() });
+    writeChild(w, 'groups', groupList(offsets, header.numGroups, 0, 0), block.groups);
+    patch(w, slot, groupHeader, { ...header, offsets });
+    writeChild(w, 'stale', staleBytes, block.stale);
   },
 });
+
+/**
+ * For tools: a codec whose values are the documents {@link definedGroupsFile} writes and reads back —
+ * blocks of 1 to 64 groups whose first is there (the game appends a header with its group right
+ * after it), stale bytes of at least one byte when there are any.
+ */
+function definedGroupsModel(): Codec<DefinedGroupsFile> {
+  const slot = map(struct({ used: u8, group: (p: { used: number }) => maybe(p.used !== 0, stateBattleGroup) }), {
+    decode: ({ group }): StateBattleGroup | null => group ?? null,
+    encode: (group: StateBattleGroup | null) => (group === null ? { used: 0, group: undefined } : { used: 1, group }),
+  });
+  const block = map(
+    struct({
+      day: u8,
+      month: u8,
+      year: u16le,
+      starIndex: u16le,
+      pad3: padding(1),
+      first: stateBattleGroup,
+      more: array(slot, u8),
+      stale: bytes(u8),
+    }),
+    {
+      decode: ({ first, more, stale, pad3, ...date }): DefinedGroupBlock => {
+        if (more.length >= GROUP_SLOTS) throw new Error(`a header holds at most ${GROUP_SLOTS} groups`);
+        return {
+          ...date,
+          ...(pad3 === undefined ? {} : { pad3 }),
+          groups: [first, ...more],
+          ...(stale.length === 0 ? {} : { stale }),
+        };
+      },
+      encode: ({ groups, stale, pad3, day, month, year, starIndex }: DefinedGroupBlock) => ({
+        day,
+        month,
+        year,
+        starIndex,
+        pad3,
+        first: groups[0] as StateBattleGroup,
+        more: groups.slice(1),
+        stale: stale ?? new Uint8Array(0),
+      }),
+    },
+  );
+  return struct({ blocks: array(block, u8) });
+}
+
+/**
+ * The codec of a standalone `defgrp.dat`: its reserved zero byte, then blocks to the end. Blocks are
+ * read from offset 1 on: a header whose groups follow it in slot order (a zero offset for an empty
+ * slot), the bytes up to the next header kept as `stale`. A file whose headers point elsewhere — not
+ * something the game writes — is a DecodeError at the offset that does not fit. Writing lays the blocks
+ * out again one after another, computing the offsets; with the document unchanged that is the file as
+ * read.
+ */
+export const definedGroupsFile: Codec<DefinedGroupsFile> = map(
+  struct({ reserved: defgrpReservedByte, blocks: array(definedGroupBlock, 'rest') }),
+  {
+    name: 'definedGroupsFile',
+    decode: ({ blocks }): DefinedGroupsFile => ({ blocks }),
+    encode: (file: DefinedGroupsFile) => ({ reserved: 0, blocks: file.blocks }),
+    json: t.type({ blocks: t.array(blockJson) }) as unknown as t.Type<DefinedGroupsFile, unknown, unknown>,
+    model: definedGroupsModel,
+  },
+);

@@ -6,15 +6,16 @@
  *
  * @module
  */
+import * as t from 'io-ts';
 import {
   arena,
   array,
   bits,
-  BudgetError,
   DecodeError,
   decode,
   encode,
   i16le,
+  map,
   padding,
   pointer,
   struct,
@@ -24,11 +25,12 @@ import {
   type Arena,
   type Codec,
   type DecodeOptions,
+  type Fields,
   type Pointer,
   type TypeOf,
   withHooks,
 } from '@savekit/core';
-import { DecodeBudget } from '@savekit/core/kit';
+import { customDef, defineCodec, readChild } from '@savekit/core/kit';
 import * as E from 'fp-ts/lib/Either.js';
 import type { ipGroupEntry } from './records.js';
 
@@ -91,24 +93,46 @@ export const stateGroupList = struct({ lastEncGroup: u8, groups: array(struct({ 
 /** A battle group: the race shown, then race + SHIP_FRAGMENT per ship (none when the group died). */
 export const stateBattleGroup = struct({ raceType: u8, ships: array(struct({ race: u8, ship: shipFragment }), u8) });
 
-/** GROUP_HEADER's fields before the offsets (8 bytes). */
-const headerStart = {
-  numGroups: u8,
-  day: u8,
-  month: u8,
-  pad3: padding(1),
-  starIndex: u16le,
-  year: u16le,
-};
+/** The group slots a GROUP_HEADER has (`MAX_BATTLE_GROUPS`): offsets 1…64, after the list's at 0. */
+export const GROUP_SLOTS = 64;
 
-/** A GROUP_HEADER with its offsets as numbers (268 bytes): how `defgrp.dat` headers are read. */
-export const groupHeader = struct({ ...headerStart, offsets: array(u32le, 65) });
+/** NumGroups, refused past the header's {@link GROUP_SLOTS} slots (either way). */
+const numGroups = map(u8, {
+  name: 'numGroups',
+  decode: slotsUsed,
+  encode: slotsUsed,
+  model: () => map(u8, { decode: (n) => n % (GROUP_SLOTS + 1), encode: (n: number) => n }),
+});
+
+function slotsUsed(n: number): number {
+  if (n > GROUP_SLOTS) throw new RangeError(`NumGroups ${n} is more than the ${GROUP_SLOTS} slots a GROUP_HEADER has`);
+  return n;
+}
+
+/**
+ * GROUP_HEADER (uqm.md §2.3) — NumGroups, the expiry date, the star, then 65 u32 offsets — declared
+ * once: `offsets` is how a use reads the offsets (numbers, pointers, or just the first two).
+ */
+function groupHeaderWith<F extends Fields>(offsets: F) {
+  return struct({ numGroups, day: u8, month: u8, pad3: padding(1), starIndex: u16le, year: u16le, ...offsets });
+}
+
+/** A GROUP_HEADER with its offsets as numbers: how `defgrp.dat` headers are read. */
+export const groupHeader = groupHeaderWith({ offsets: array(u32le, GROUP_SLOTS + 1) });
+
+/** The size of a GROUP_HEADER (268 bytes). */
+export const GROUP_HEADER_SIZE = groupHeader.size as number;
+
+/**
+ * A GROUP_HEADER's first 16 bytes (its fields and GroupOffset[0] and [1]): what tells a header from
+ * other bytes, for sniffers and for finding `defgrp.dat`'s next header.
+ */
+export const groupHeaderLead = groupHeaderWith({ offsets: array(u32le, 2) });
 
 /** The GROUP_HEADER of `randgrp.dat`, its offsets as pointers to the list and the groups. */
-export const randomGroupHeader = struct({
-  ...headerStart,
+export const randomGroupHeader = groupHeaderWith({
   list: pointer(u32le, stateGroupList),
-  groups: array(pointer(u32le, stateBattleGroup), 64),
+  groups: array(pointer(u32le, stateBattleGroup), GROUP_SLOTS),
 });
 
 /** A decoded `randgrp.dat`. */
@@ -124,6 +148,11 @@ function sizeOf<A>(codec: Codec<A>, value: A): number {
   return E.isRight(out) ? out.right.length : 0;
 }
 
+/** The bytes a battle group takes, as {@link stateBattleGroup} writes it (0 for one it refuses). */
+export function battleGroupSize(group: StateBattleGroup): number {
+  return sizeOf(stateBattleGroup, group);
+}
+
 /**
  * `randgrp.dat`: a header at 0, the group list and groups wherever its offsets say — which must not
  * overlap each other or the header (the one rule the game has, uqm.md §2.4).
@@ -131,20 +160,8 @@ function sizeOf<A>(codec: Codec<A>, value: A): number {
 export const randomGroups: Codec<RandomGroups> = withHooks(
   randomArena,
   {
-    beforeWrite(value) {
-      // The game's header has 64 slots; a larger NumGroups would read back as another file.
-      const n = (value as RandomGroups | undefined)?.root?.numGroups;
-      if (typeof n === 'number' && n > 64)
-        throw new Error(`NumGroups ${n} is more than the 64 slots a GROUP_HEADER has`);
-    },
     afterRead(value, { start, path }) {
-      if (value.root.numGroups > 64)
-        throw new DecodeError(
-          [...path, 'root', 'numGroups'],
-          start,
-          `NumGroups ${value.root.numGroups} is more than the 64 slots a GROUP_HEADER has`,
-        );
-      const extents: Array<[number, number, string]> = [];
+      const extents: Extent[] = [];
       const add = <A>(p: Pointer<A> | null, codec: Codec<A>, what: string) => {
         if (p !== null && p.at !== undefined) extents.push([p.at, p.at + sizeOf(codec, p.target), what]);
       };
@@ -152,23 +169,27 @@ export const randomGroups: Codec<RandomGroups> = withHooks(
       value.root.groups.forEach((g, i) => {
         add(g, stateBattleGroup, `group ${i + 1}`);
       });
-      extents.sort((a, b) => a[0] - b[0]);
-      for (let i = 1; i < extents.length; i++) {
-        const [at, , what] = extents[i]!;
-        const [prevStart, prevEnd, prevWhat] = extents[i - 1]!;
-        if (at === prevStart)
-          throw new DecodeError([...path, 'root'], at, `${what} and ${prevWhat} are at the same offset ${at}`);
-        if (at < prevEnd)
-          throw new DecodeError(
-            [...path, 'root'],
-            at,
-            `${what} at ${at} overlaps ${prevWhat} (${prevStart}–${prevEnd})`,
-          );
-      }
+      const clash = overlapIn(extents);
+      if (clash !== undefined) throw new DecodeError([...path, 'root'], clash.at ?? start, clash.message);
     },
   },
   'randomGroups',
 );
+
+/** A byte range of a state file, and what it holds. */
+type Extent = [start: number, end: number, what: string];
+
+/** The first two extents that overlap (or start together), said in a sentence with where. */
+function overlapIn(extents: Extent[]): { at: number; message: string } | undefined {
+  const sorted = [...extents].sort((a, b) => a[0] - b[0]);
+  for (let i = 1; i < sorted.length; i++) {
+    const [at, , what] = sorted[i]!;
+    const [prevStart, prevEnd, prevWhat] = sorted[i - 1]!;
+    if (at === prevStart) return { at, message: `${what} and ${prevWhat} are at the same offset ${at}` };
+    if (at < prevEnd) return { at, message: `${what} at ${at} overlaps ${prevWhat} (${prevStart}–${prevEnd})` };
+  }
+  return undefined;
+}
 
 /** A header of `defgrp.dat` with its groups, and where it was. */
 export interface DefinedGroup {
@@ -181,76 +202,133 @@ export interface DefinedGroup {
   groups: Array<StateBattleGroup | null>;
 }
 
+/** `defgrp.dat`'s first byte, reserved: always 0. */
+export const defgrpReservedByte = map(u8, {
+  name: 'reservedByte',
+  decode: (b) => {
+    if (b !== 0) throw new Error('defgrp.dat must start with its reserved zero byte');
+    return b;
+  },
+  encode: (b: number) => b,
+  model: () => map(u8, { decode: () => 0, encode: (b: number) => b }),
+});
+
+/** The JSON form of a header's groups (`null` for a zero offset). */
+export const groupSlotsJson = t.array(t.union([t.null, stateBattleGroup.json])) as unknown as t.Type<
+  Array<StateBattleGroup | null>,
+  unknown,
+  unknown
+>;
+
+const definedGroupJson = t.type({
+  id: t.number,
+  at: t.number,
+  header: groupHeader.json,
+  groups: groupSlotsJson,
+}) as unknown as t.Type<DefinedGroup, unknown, unknown>;
+
+/**
+ * The groups a header's offsets 1…NumGroups point to, each read where its offset says (`null` for a
+ * zero offset); `extents` gets the bytes each took. Only read: {@link writeDefinedGroups} lays out.
+ *
+ * A codec of its own, not `pointer`s: the offsets are file positions relative to a header that is
+ * itself placed from outside the file, and every group's extent joins one overlap check for the file.
+ */
+function groupsAt(header: GroupHeader, extents: Extent[], id: number): Codec<Array<StateBattleGroup | null>> {
+  return defineCodec<Array<StateBattleGroup | null>>({
+    name: 'definedGroupsAt',
+    def: customDef('uqmGroupsAt', { samples: [[]] }),
+    json: groupSlotsJson,
+    minSize: 0,
+    read(r) {
+      return header.offsets.slice(1, header.numGroups + 1).map((offset, i) => {
+        if (offset === 0) return null;
+        if (offset >= r.end - r.start)
+          throw r.errorAt(i, `offset ${offset} is past the end (${r.end - r.start} bytes)`, r.start + offset);
+        const at = r.at(r.start + offset, r.start, r.end);
+        const group = readChild(at, i, stateBattleGroup);
+        extents.push([offset, at.pos - r.start, `group ${i + 1} of encounter ${id}`]);
+        return group;
+      });
+    },
+    write(w) {
+      throw w.error('the groups are written by writeDefinedGroups');
+    },
+  });
+}
+
+/**
+ * The encounters' headers of a `defgrp.dat` at the offsets given (encounter id → offset, in id
+ * order), with their groups; nothing may overlap. Only read (the layout is planned by
+ * {@link writeDefinedGroups}).
+ *
+ * A codec of its own, not a declaration: where each header is comes from outside the file (the game
+ * state's `X_GRPOFFS`), so no field of the file points to it, and blocks may lie anywhere in any order.
+ */
+function definedGroupsAt(offsets: ReadonlyArray<readonly [id: number, at: number]>): Codec<DefinedGroup[]> {
+  return defineCodec<DefinedGroup[]>({
+    name: 'definedGroupsAt',
+    def: customDef('uqmDefinedGroupsAt', { samples: [[]] }),
+    json: t.array(definedGroupJson) as unknown as t.Type<DefinedGroup[], unknown, unknown>,
+    minSize: 1,
+    read(r) {
+      const size = r.end - r.start;
+      defgrpReservedByte.read(r);
+      const extents: Extent[] = [[0, 1, 'the reserved byte']];
+      const out = offsets.map(([id, at], index): DefinedGroup => {
+        if (!Number.isSafeInteger(at) || at < 0 || at >= size)
+          throw r.errorAt(index, `encounter ${id}: offset ${at} is outside the file (${size} bytes)`, r.start);
+        const block = r.at(r.start + at, r.start, r.end);
+        return readChild(block, index, definedGroupAt(id, extents));
+      });
+      const clash = overlapIn(extents.filter(([a, b]) => a < b));
+      if (clash !== undefined) throw r.error(clash.message, r.start + clash.at);
+      r.pos = r.end;
+      return out;
+    },
+    write(w) {
+      throw w.error('defgrp.dat is written by writeDefinedGroups');
+    },
+  });
+}
+
+/**
+ * One encounter's header, at the reader's position, and its groups.
+ *
+ * A codec of its own, not a struct: its `id` and `at` come from the game state, not from bytes.
+ */
+function definedGroupAt(id: number, extents: Extent[]): Codec<DefinedGroup> {
+  return defineCodec<DefinedGroup>({
+    name: 'definedGroupAt',
+    def: customDef('uqmDefinedGroupAt', { samples: [] }),
+    json: definedGroupJson,
+    minSize: GROUP_HEADER_SIZE,
+    read(r) {
+      const at = r.pos - r.start;
+      const header = readChild(r, 'header', groupHeader);
+      extents.push([at, r.pos - r.start, `the header of encounter ${id}`]);
+      return { id, at, header, groups: readChild(r, 'groups', groupsAt(header, extents, id)) };
+    },
+    write(w) {
+      throw w.error('defgrp.dat is written by writeDefinedGroups');
+    },
+  });
+}
+
 /**
  * Reads the headers of `defgrp.dat` at the offsets the game state gives (encounter id → offset), and
  * their groups. Byte 0 must be the reserved zero; a header or group outside the file, over byte 0 or
  * over another one is a DecodeError, its path that of the value in the result (`[0].groups[2]`, the
  * third group of the first encounter by id). `options` are those of a decode: the headers and groups are
- * read with one budget (`DecodeBudget.of(options, bytes.length)`, or `options.budget` when given).
+ * read with one budget.
  */
 export function readDefinedGroups(
   bytes: Uint8Array,
   offsets: ReadonlyMap<number, number>,
   options?: DecodeOptions,
 ): E.Either<DecodeError, DefinedGroup[]> {
-  if (bytes.length === 0 || bytes[0] !== 0)
-    return E.left(new DecodeError([], 0, 'defgrp.dat must start with its reserved zero byte'));
-  // One budget for the whole file: every header and group is a nested decode that spends from it.
-  const budget = DecodeBudget.of(options, bytes.length);
-  const nested: DecodeOptions = { ...options, trailing: 'keep', budget };
-  const out: DefinedGroup[] = [];
-  const extents: Array<[number, number, string]> = [[0, 1, 'the reserved byte']];
-  for (const [id, at] of [...offsets].sort((a, b) => a[0] - b[0])) {
-    // Errors name the encounter's place in the result (`[index].header.numGroups`, `[index].groups[0]`).
-    const index = out.length;
-    if (!Number.isSafeInteger(at) || at < 0 || at >= bytes.length)
-      return E.left(
-        new DecodeError([index, 'at'], 0, `encounter ${id}: offset ${at} is outside the file (${bytes.length} bytes)`),
-      );
-    const header = decode(groupHeader, bytes.subarray(at), nested);
-    if (E.isLeft(header) && header.left instanceof BudgetError) return E.left(header.left);
-    if (E.isLeft(header))
-      return E.left(
-        new DecodeError([index, 'header', ...header.left.path], at + header.left.offset, header.left.message),
-      );
-    extents.push([at, at + 268, `the header of encounter ${id}`]);
-    const groups: Array<StateBattleGroup | null> = [];
-    for (let g = 1; g <= header.right.value.numGroups && g < 65; g++) {
-      const offset = header.right.value.offsets[g]!; // g < 65, and the header holds 65 offsets
-      if (offset === 0) {
-        groups.push(null);
-        continue;
-      }
-      const group =
-        offset < bytes.length
-          ? decode(stateBattleGroup, bytes.subarray(offset), nested)
-          : E.left(new DecodeError([], 0, `offset ${offset} is past the end (${bytes.length} bytes)`));
-      if (E.isLeft(group) && group.left instanceof BudgetError) return E.left(group.left);
-      if (E.isLeft(group))
-        return E.left(
-          new DecodeError([index, 'groups', g - 1, ...group.left.path], offset + group.left.offset, group.left.message),
-        );
-      extents.push([offset, offset + 2 + 17 * group.right.value.ships.length, `group ${g} of encounter ${id}`]);
-      groups.push(group.right.value);
-    }
-    if (header.right.value.numGroups > 64)
-      return E.left(
-        new DecodeError(
-          [index, 'header', 'numGroups'],
-          at,
-          `encounter ${id}: NumGroups ${header.right.value.numGroups} is more than the 64 slots`,
-        ),
-      );
-    out.push({ id, at, header: header.right.value, groups });
-  }
-  extents.sort((a, b) => a[0] - b[0]);
-  for (let i = 1; i < extents.length; i++) {
-    const [start, , what] = extents[i]!;
-    const [prevStart, prevEnd, prevWhat] = extents[i - 1]!;
-    if (start < prevEnd)
-      return E.left(new DecodeError([], start, `${what} at ${start} overlaps ${prevWhat} (${prevStart}–${prevEnd})`));
-  }
-  return E.right(out);
+  const codec = definedGroupsAt([...offsets].sort((a, b) => a[0] - b[0]));
+  return E.map((decoded: { value: DefinedGroup[] }) => decoded.value)(decode(codec, bytes, options));
 }
 
 /**
@@ -267,7 +345,7 @@ export class DefinedGroupOffsetError extends RangeError {
     readonly offset: number,
   ) {
     super(
-      `encounter ${id}: defgrp.dat offset ${offset} is not 1 to ${DEFGRP_MAX_SIZE - 268} (the file is at most ${DEFGRP_MAX_SIZE} bytes)`,
+      `encounter ${id}: defgrp.dat offset ${offset} is not 1 to ${DEFGRP_MAX_SIZE - GROUP_HEADER_SIZE} (the file is at most ${DEFGRP_MAX_SIZE} bytes)`,
     );
     this.name = 'DefinedGroupOffsetError';
   }
@@ -276,7 +354,7 @@ export class DefinedGroupOffsetError extends RangeError {
 /**
  * Writes `defgrp.dat`: the reserved zero byte, then each header — at its `at` when given and free
  * (its groups right after it), else at the end — and returns the bytes and each encounter's offset.
- * An `at` outside 1…{@link DEFGRP_MAX_SIZE} − 268 is a {@link DefinedGroupOffsetError}.
+ * An `at` outside 1…{@link DEFGRP_MAX_SIZE} − {@link GROUP_HEADER_SIZE} is a {@link DefinedGroupOffsetError}.
  */
 export function writeDefinedGroups(groups: ReadonlyArray<Omit<DefinedGroup, 'at'> & { at?: number }>): {
   bytes: Uint8Array;
@@ -284,12 +362,12 @@ export function writeDefinedGroups(groups: ReadonlyArray<Omit<DefinedGroup, 'at'
 } {
   // A wanted offset sizes the file: refuse one that would make it larger than a state file gets.
   for (const g of groups) {
-    if (g.at !== undefined && (!Number.isSafeInteger(g.at) || g.at < 1 || g.at > DEFGRP_MAX_SIZE - 268))
+    if (g.at !== undefined && (!Number.isSafeInteger(g.at) || g.at < 1 || g.at > DEFGRP_MAX_SIZE - GROUP_HEADER_SIZE))
       throw new DefinedGroupOffsetError(g.id, g.at);
   }
   const blocks = groups.map((g) => {
     const body = g.groups.map((group) => (group === null ? new Uint8Array(0) : must(encode(stateBattleGroup, group))));
-    return { g, size: 268 + body.reduce((n, b) => n + b.length, 0), body };
+    return { g, size: GROUP_HEADER_SIZE + body.reduce((n, b) => n + b.length, 0), body };
   });
   // Place the blocks that ask for an offset first (in offset order), where they fit; then the rest.
   const placed = new Map<number, number>();
@@ -315,7 +393,7 @@ export function writeDefinedGroups(groups: ReadonlyArray<Omit<DefinedGroup, 'at'
   for (const block of blocks) {
     const at = placed.get(block.g.id) as number;
     const offsets = block.g.header.offsets.slice();
-    let cursor = at + 268;
+    let cursor = at + GROUP_HEADER_SIZE;
     block.g.groups.forEach((group, i) => {
       offsets[i + 1] = group === null ? 0 : cursor;
       const body = block.body[i]!; // body is groups.map(...)

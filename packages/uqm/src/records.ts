@@ -47,6 +47,14 @@ export const name16 = nameField(16);
 export const name32 = nameField(32);
 
 /**
+ * A point's two fields, `<name>X` then `<name>Y`, of one codec: how the game stores its POINTs and
+ * coordinate pairs.
+ */
+function xy<N extends string, C>(name: N, codec: C): Record<`${N}X` | `${N}Y`, C> {
+  return { [`${name}X`]: codec, [`${name}Y`]: codec } as Record<`${N}X` | `${N}Y`, C>;
+}
+
+/**
  * Bytes a chunk holds after what its fields use (a size mismatch the game only logs): usually none,
  * so `undefined`; kept bytes are at least one.
  */
@@ -54,8 +62,7 @@ const chunkRest = optional(bytes('rest'));
 
 /** The SIS state up to the names (74 bytes): position, resources, modules, landers, elements. */
 export const sisCore = struct({
-  logX: i32le,
-  logY: i32le,
+  ...xy('log', i32le),
   resUnits: u32le,
   fuelOnBoard: u32le,
   crewEnlisted: u16le,
@@ -132,12 +139,9 @@ export const restText: Codec<string | { bytes: Uint8Array }> = map(bytes('rest')
  * origin, facing, planet, orbit); the same 20 bytes in `GlSt` and in the 0.7 globals.
  */
 export const navigationFields = {
-  autopilotX: i16le,
-  autopilotY: i16le,
-  ipLocationX: i16le,
-  ipLocationY: i16le,
-  shipOriginX: i16le,
-  shipOriginY: i16le,
+  ...xy('autopilot', i16le),
+  ...xy('ipLocation', i16le),
+  ...xy('shipOrigin', i16le),
   shipFacing: u16le,
   ipPlanet: u8,
   inOrbit: u8,
@@ -181,16 +185,13 @@ export const raceFields = (crew: Codec<number>) => ({
   maxCrew: crew,
   growth: u8,
   maxEnergy: u8,
-  locX: i16le,
-  locY: i16le,
+  ...xy('loc', i16le),
   actualStrength: u16le,
   knownStrength: u16le,
-  knownLocX: i16le,
-  knownLocY: i16le,
+  ...xy('knownLoc', i16le),
   growthErrTerm: u8,
   funcIndex: u8,
-  destLocX: i16le,
-  destLocY: i16le,
+  ...xy('destLoc', i16le),
 });
 
 /** A `RacQ` entry (30 bytes): a race's fleet on the star map. */
@@ -223,8 +224,7 @@ const groupFields = {
   destLoc: u8,
   orbitPos: u8,
   groupId: u8,
-  locX: i16le,
-  locY: i16le,
+  ...xy('loc', i16le),
 };
 
 /** An `IGpQ` entry (13 bytes): a group in interplanetary space. */
@@ -239,17 +239,14 @@ export const encounterShip = struct({ raceId: u8, crew: u16le, maxCrew: u16le, m
 /** An `Enct` entry (65 bytes): an encounter in hyperspace. */
 export const encounterEntry = struct({
   transitionState: i16le,
-  originX: i16le,
-  originY: i16le,
+  ...xy('origin', i16le),
   radius: u16le,
-  locX: i16le,
-  locY: i16le,
+  ...xy('loc', i16le),
   raceId: u8,
   numShips: u8,
   flags: u8,
   ships: array(encounterShip, 7),
-  logX: i32le,
-  logY: i32le,
+  ...xy('log', i32le),
 });
 
 /** A `Grps` entry (14 bytes): a group on the interplanetary map, nibbles unpacked. */

@@ -89,6 +89,10 @@ const worldLists = {
  * The blocks after the table, in file order, as `systems`: read by the star table (`offsets`, checked
  * already: each in the image, none in the table), each block up to the next; written in the order of
  * the systems, each at the end, filling in `offsets`. Built per decode or encode around that table.
+ *
+ * A codec of its own, not a declaration: each block's window is sized by the next offset in sorted
+ * order (another entry's value), and its star is the index of its table entry — no core combinator
+ * sizes a window by the distance to the next target of an offset table.
  */
 function systemBlocks(recordSize: RecordSize, offsets: number[], base: number): Codec<StarSystem[]> {
   const worlds = worldLists[recordSize] as Codec<WorldRecord[]>;

@@ -195,6 +195,35 @@ const fixMoons =
   };
 
 /**
+ * The generators that set one planet's moon count after the generic run: `generator stars… planet/moons`
+ * (planet 0 is I), a row each.
+ */
+const MOONS_SET = `
+vux 98 0/1; chmmr 133 1/1; burvixese 304 0/1; orz 150 0/0; pkunk 42 0/1; sa-matra 313 4/1; slylandro 497 3/1;
+supox 467 0/2; syreen 228 0/1; thraddash 421 0/0; mycon-trap 45 0/1; utwig 442 0/1; yehat 21 0/1;
+zoq-fot-pik 293 0/1; rainbow 62 187 274 364 381 400 418 440 445 462 0/0`;
+
+/**
+ * The generators whose counts are the generic run's: they change a planet's type or orbit only
+ * (Androsynth, Ilwrath, talking pet, Aqua Helix, Taalo shield, bomb) or use the run as is (Melnorme,
+ * ship vault, Ur-Quan wreck, Zoq-Fot-Pik scout). `generator stars…`, a row each.
+ */
+const GENERIC_AS_IS = `
+androsynth 151; ilwrath 220; talking-pet 316; aqua-helix 441; taalo-protector 154; bomb 474;
+melnorme 63 68 116 153 198 353 392 427 493; ship-vault 234; urquan-wreck 409; zoq-fot-pik-scout 125`;
+
+/** A table's rows: the generator, its stars, and what follows them (`planet/moons`), if anything. */
+function generatorRows(table: string): Array<[generator: string, stars: number[], moons: string | undefined]> {
+  return table
+    .split(';')
+    .map((row) => row.trim().split(/\s+/))
+    .map(([generator, ...rest]) => {
+      const moons = rest.at(-1)?.includes('/') ? rest.pop() : undefined;
+      return [generator as string, rest.map(Number), moons];
+    });
+}
+
+/**
  * The special systems (star index → its generator's name and what it does to the planets' counts),
  * from `gendef.c` and `planets/generate/gen*.c`. Sol, Shofixti, Spathi and the colony replace the
  * generic run; the rest adjust it.
@@ -209,7 +238,6 @@ const SPECIAL: ReadonlyMap<number, { generator: string; run: (rng: GameRandom, s
         return ps;
       };
     const insertMoonless = (ps: Planet[]): void => void ps.unshift(moonless());
-    const plain = (generator: string) => ({ generator, run: generic });
     const table: Array<[number[], { generator: string; run: (rng: GameRandom, star: ChartStar) => Planet[] }]> = [
       // Shofixti: six planets of types it sets itself, none with moons (their orbits do not change the count).
       [[16], { generator: 'shofixti', run: () => Array.from({ length: 6 }, moonless) }],
@@ -217,7 +245,6 @@ const SPECIAL: ReadonlyMap<number, { generator: string; run: (rng: GameRandom, s
       [[114], { generator: 'colony', run: (rng, star) => fillOrbits(rng, star) }],
       [[174], { generator: 'druuge', run: after(insertMoonless) }],
       [[496], { generator: 'vux-beast', run: after(insertMoonless) }],
-      [[98], { generator: 'vux', run: after(fixMoons(0, 1)) }],
       // The Maidens' star runs the generic generator twice without reseeding; the second run stands.
       [
         [118],
@@ -229,20 +256,6 @@ const SPECIAL: ReadonlyMap<number, { generator: string; run: (rng: GameRandom, s
           },
         },
       ],
-      [[133], { generator: 'chmmr', run: after(fixMoons(1, 1)) }],
-      [[304], { generator: 'burvixese', run: after(fixMoons(0, 1)) }],
-      [[150], { generator: 'orz', run: after(fixMoons(0, 0)) }],
-      [[42], { generator: 'pkunk', run: after(fixMoons(0, 1)) }],
-      [[313], { generator: 'sa-matra', run: after(fixMoons(4, 1)) }],
-      [[497], { generator: 'slylandro', run: after(fixMoons(3, 1)) }],
-      [[467], { generator: 'supox', run: after(fixMoons(0, 2)) }],
-      [[228], { generator: 'syreen', run: after(fixMoons(0, 1)) }],
-      [[421], { generator: 'thraddash', run: after(fixMoons(0, 0)) }],
-      [[45], { generator: 'mycon-trap', run: after(fixMoons(0, 1)) }],
-      [[442], { generator: 'utwig', run: after(fixMoons(0, 1)) }],
-      [[21], { generator: 'yehat', run: after(fixMoons(0, 1)) }],
-      [[293], { generator: 'zoq-fot-pik', run: after(fixMoons(0, 1)) }],
-      [[62, 187, 274, 364, 381, 400, 418, 440, 445, 462], { generator: 'rainbow', run: after(fixMoons(0, 0)) }],
       // Mycon home, the Sun Device and the egg cases: planet I is shattered, with at most two moons.
       [
         [129, 136, 157, 124, 166],
@@ -253,19 +266,12 @@ const SPECIAL: ReadonlyMap<number, { generator: string; run: (rng: GameRandom, s
           }),
         },
       ],
-      // These change a planet's type or orbit only (Androsynth, Ilwrath, talking pet, Aqua Helix, Taalo
-      // shield, bomb) or use the generic run as is (Melnorme, ship vault, Ur-Quan wreck, Zoq-Fot-Pik scout).
-      [[151], plain('androsynth')],
-      [[220], plain('ilwrath')],
-      [[316], plain('talking-pet')],
-      [[441], plain('aqua-helix')],
-      [[154], plain('taalo-protector')],
-      [[474], plain('bomb')],
-      [[63, 68, 116, 153, 198, 353, 392, 427, 493], plain('melnorme')],
-      [[234], plain('ship-vault')],
-      [[409], plain('urquan-wreck')],
-      [[125], plain('zoq-fot-pik-scout')],
     ];
+    for (const [generator, stars, moons] of generatorRows(MOONS_SET)) {
+      const [planet, count] = moons!.split('/').map(Number) as [number, number];
+      table.push([stars, { generator, run: after(fixMoons(planet, count)) }]);
+    }
+    for (const [generator, stars] of generatorRows(GENERIC_AS_IS)) table.push([stars, { generator, run: generic }]);
     return new Map(table.flatMap(([stars, gen]) => stars.map((s) => [s, gen] as const)));
   })();
 

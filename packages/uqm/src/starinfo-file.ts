@@ -19,17 +19,8 @@
  *
  * @module
  */
-import * as t from 'io-ts';
-import { u32le, type Codec } from '@savekit/core';
-import { customDef, defineCodec } from '@savekit/core/kit';
-import {
-  NUM_SOLAR_SYSTEMS,
-  recordSizeOf,
-  STAR_TABLE_SIZE,
-  starInfo,
-  type RecordSize,
-  type StarInfo,
-} from './star-info.js';
+import { map, remaining, struct, switchOn, withHooks, type Codec } from '@savekit/core';
+import { recordSizeOf, STAR_TABLE_SIZE, starInfo, starOffsets, type RecordSize, type StarInfo } from './star-info.js';
 import { layoutWorldCount, systemLayout } from './star-systems.js';
 
 /** The most worlds (planets and their moons) one system can have in either game: 16 × (1 + 5). */
@@ -129,40 +120,39 @@ export function chooseRecordSize(offsets: ReadonlyArray<number>, fileSize: numbe
   };
 }
 
-const vanillaCodec = starInfo(12);
-const megaModCodec = starInfo(108);
+/**
+ * What the record size is chosen by: the offset table and the bytes after it, peeked (the chosen
+ * codec reads them again). An ambiguous choice is reported where it was made, as a warning.
+ */
+const recordSizeChoice: Codec<RecordSizeChoice> = withHooks(
+  map(struct({ offsets: starOffsets, after: remaining() }), {
+    decode: ({ offsets, after }) => chooseRecordSize(offsets, STAR_TABLE_SIZE + after),
+    encode: () => {
+      // Peeked only: the table is written by the chosen codec, which the records' size picks.
+      throw new Error('the record size is chosen by the records written, not written itself');
+    },
+    name: 'recordSizeChoice',
+  }),
+  {
+    afterRead(choice, { reader, start }) {
+      if (choice.basis === 'ambiguous') reader.warn('starinfo-record-size', choice.reason, start + choice.offset);
+    },
+  },
+);
 
 /**
  * `starinfo.dat` of either game, its record size decided by {@link chooseRecordSize} on read (a
  * `starinfo-record-size` warning when ambiguous) and by {@link recordSizeOf} on write. The codec of
- * the registered `uqm-starinfo` format.
+ * the registered `uqm-starinfo` format. Written, the records must read back as their own size: a
+ * MegaMod document whose blocks would read as vanilla ones is an EncodeError rather than other bytes.
  */
-export const starInfoFile: Codec<StarInfo> = defineCodec<StarInfo>({
-  name: 'starInfoFile',
-  def: customDef<StarInfo>('uqmStarInfoFile', {
-    params: { recordSize: 'by structure (12 or 108)' },
-    samples: [
-      { systems: [] },
-      { systems: [{ star: 82, worlds: [{ mineral: 1, energy: 0, bio: 0 }] }] },
-      { systems: [{ star: 82, worlds: [{ mineral: 1, energy: 0, bio: 0, partial: new Uint8Array(96) }] }] },
-    ],
-  }),
-  // MegaMod's first: a vanilla document has no `partial` and so is not one.
-  json: t.union([megaModCodec.json, vanillaCodec.json]) as unknown as t.Type<StarInfo, unknown, unknown>,
-  minSize: STAR_TABLE_SIZE,
-  read(r) {
-    const base = r.pos;
-    r.need(STAR_TABLE_SIZE);
-    // A look at the table, read again by the chosen codec.
-    const offsets = Array.from({ length: NUM_SOLAR_SYSTEMS }, () => u32le.read(r));
-    r.pos = base;
-    const choice = chooseRecordSize(offsets, r.end - base);
-    if (choice.basis === 'ambiguous') r.warn('starinfo-record-size', choice.reason, base + choice.offset);
-    return (choice.recordSize === 108 ? megaModCodec : vanillaCodec).read(r);
+export const starInfoFile: Codec<StarInfo> = switchOn(
+  recordSizeChoice,
+  // MegaMod's first: a vanilla document has no `partial`, and so does not pass for one in JSON.
+  { megaMod: starInfo(108), vanilla: starInfo(12) },
+  {
+    name: 'starInfoFile',
+    select: (choice) => (choice.recordSize === 108 ? 'megaMod' : 'vanilla'),
+    caseOf: (info) => (recordSizeOf(info) === 108 ? 'megaMod' : 'vanilla'),
   },
-  write(w, info) {
-    if (typeof info !== 'object' || info === null || !Array.isArray(info.systems))
-      throw w.error('expected { systems }');
-    (recordSizeOf(info) === 108 ? megaModCodec : vanillaCodec).write(w, info);
-  },
-});
+);

@@ -7,28 +7,18 @@
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js';
-import { decode, fileFormat, isSaveTree, struct, u16le, u32le, u8, array, type FileFormat } from '@savekit/core';
+import { decode, fileFormat, isSaveTree, type Codec, type FileFormat } from '@savekit/core';
 import { plural } from '@savekit/core/kit';
 import { saveToStateFiles, stateFilesToSave, type DefgrpLayout, type StateFiles } from './convert.js';
-import { blockOffsets, definedGroupsFile, GROUP_HEADER_SIZE, type DefinedGroupsFile } from './defgrp-file.js';
-import { randomGroups, type RandomGroups } from './groups.js';
+import { blockOffsets, definedGroupsFile, type DefinedGroupsFile } from './defgrp-file.js';
+import { GROUP_HEADER_SIZE, groupHeaderLead, randomGroups, type RandomGroups } from './groups.js';
 import type { UqmSave } from './save.js';
 import { NUM_SOLAR_SYSTEMS, STAR_TABLE_SIZE, recordSizeOf, starInfo, starOffsets, type StarInfo } from './star-info.js';
 import { starInfoFile } from './starinfo-file.js';
 
-/** What the sniffers read of a GROUP_HEADER: its date, star and first two offsets. */
-const headerLead = struct({
-  numGroups: u8,
-  day: u8,
-  month: u8,
-  pad: u8,
-  starIndex: u16le,
-  year: u16le,
-  offsets: array(u32le, 2),
-});
-
+/** A GROUP_HEADER's first fields at `at` (date, star, first two offsets), if they read as one. */
 function lead(input: Uint8Array, at: number) {
-  const out = decode(headerLead, input.subarray(at, at + 16));
+  const out = decode(groupHeaderLead, input.subarray(at, at + (groupHeaderLead.size as number)));
   return E.isRight(out) ? out.right.value : undefined;
 }
 
@@ -54,7 +44,7 @@ export function sniffStarInfo(input: Uint8Array): number {
 export function sniffRandomGroups(input: Uint8Array): number {
   if (input.length < GROUP_HEADER_SIZE || input[0] === undefined) return 0;
   const h = lead(input, 0);
-  if (h === undefined || h.numGroups > 64 || h.pad !== 0) return 0;
+  if (h === undefined || h.pad3 !== undefined) return 0;
   if (h.starIndex >= NUM_SOLAR_SYSTEMS && h.starIndex !== 0xffff) return 0;
   if (!plausibleDate(h)) return 0;
   const [list, first] = h.offsets as [number, number];
@@ -67,56 +57,71 @@ export function sniffDefinedGroups(input: Uint8Array): number {
   if (input.length === 0 || input[0] !== 0) return 0;
   if (input.length === 1) return 0.3;
   const h = lead(input, 1);
-  if (h === undefined || h.numGroups < 1 || h.numGroups > 64) return 0;
+  if (h === undefined || h.numGroups < 1) return 0;
   const [list, first] = h.offsets as [number, number];
   return list === 0 && first === 1 + GROUP_HEADER_SIZE && plausibleDate(h) ? 0.7 : 0;
+}
+
+/**
+ * The format of a state file: its one file name (`uqm-` and the name is its id), no magic — never a
+ * save tree — and sniffed by its structure; its summary's first line names the file.
+ */
+function stateFileFormat<A>(
+  codec: Codec<A>,
+  fileName: 'starinfo.dat' | 'randgrp.dat' | 'defgrp.dat',
+  sniff: (input: Uint8Array) => number,
+  summary: (doc: A) => [string, ...string[]],
+): FileFormat<A> {
+  return fileFormat(codec, {
+    id: `uqm-${fileName.slice(0, -'.dat'.length)}`,
+    title: `UQM ${fileName}`,
+    extensions: ['.dat'],
+    fileNames: [fileName],
+    sniff: (input) => (isSaveTree(input) ? 0 : sniff(input)),
+    summary: (doc) => {
+      const [first, ...rest] = summary(doc);
+      return [`UQM ${fileName}${first}`, ...rest];
+    },
+  });
 }
 
 /**
  * `starinfo.dat`: which nodes were taken on which worlds, in vanilla's 12-byte records or MegaMod's
  * 108-byte ones, told apart by the blocks' sizes ({@link starInfoFile}).
  */
-export const starInfoFormat: FileFormat<StarInfo> = fileFormat(starInfoFile, {
-  id: 'uqm-starinfo',
-  title: 'UQM starinfo.dat',
-  extensions: ['.dat'],
-  fileNames: ['starinfo.dat'],
-  sniff: (input) => (isSaveTree(input) ? 0 : sniffStarInfo(input)),
-  summary: (info) => [
-    `UQM starinfo.dat${info.systems.length === 0 ? '' : recordSizeOf(info) === 108 ? ' (MegaMod, 108-byte records)' : ' (vanilla, 12-byte records)'}: ${plural(info.systems.length, 'system')} with taken nodes`,
+export const starInfoFormat: FileFormat<StarInfo> = stateFileFormat(
+  starInfoFile,
+  'starinfo.dat',
+  sniffStarInfo,
+  (info) => [
+    `${info.systems.length === 0 ? '' : recordSizeOf(info) === 108 ? ' (MegaMod, 108-byte records)' : ' (vanilla, 12-byte records)'}: ${plural(info.systems.length, 'system')} with taken nodes`,
     ...info.systems.map((s) => `star ${s.star}: ${plural(s.worlds.length, 'world')}`),
   ],
-});
+);
 
 /** `randgrp.dat`: the random groups of the last system visited, and its group list. */
-export const randomGroupsFormat: FileFormat<RandomGroups> = fileFormat(randomGroups, {
-  id: 'uqm-randgrp',
-  title: 'UQM randgrp.dat',
-  extensions: ['.dat'],
-  fileNames: ['randgrp.dat'],
-  sniff: (input) => (isSaveTree(input) ? 0 : sniffRandomGroups(input)),
-  summary: (doc) => {
-    const h = doc.root;
-    const star = h.starIndex === 0xffff ? 'no star' : `star ${h.starIndex}`;
-    return [`UQM randgrp.dat: ${star}, ${plural(h.numGroups, 'group slot')}, expires ${h.day}.${h.month}.${h.year}`];
-  },
-});
+export const randomGroupsFormat: FileFormat<RandomGroups> = stateFileFormat(
+  randomGroups,
+  'randgrp.dat',
+  sniffRandomGroups,
+  ({ root: h }) => [
+    `: ${h.starIndex === 0xffff ? 'no star' : `star ${h.starIndex}`}, ${plural(h.numGroups, 'group slot')}, expires ${h.day}.${h.month}.${h.year}`,
+  ],
+);
 
 /** `defgrp.dat`: the groups the plot placed (probe, Melnorme traders, …), one block each. */
-export const definedGroupsFormat: FileFormat<DefinedGroupsFile> = fileFormat(definedGroupsFile, {
-  id: 'uqm-defgrp',
-  title: 'UQM defgrp.dat',
-  extensions: ['.dat'],
-  fileNames: ['defgrp.dat'],
-  sniff: (input) => (isSaveTree(input) ? 0 : sniffDefinedGroups(input)),
-  summary: (doc) => {
+export const definedGroupsFormat: FileFormat<DefinedGroupsFile> = stateFileFormat(
+  definedGroupsFile,
+  'defgrp.dat',
+  sniffDefinedGroups,
+  (doc) => {
     const at = blockOffsets(doc);
     return [
-      `UQM defgrp.dat: ${plural(doc.blocks.length, 'defined group block')}`,
+      `: ${plural(doc.blocks.length, 'defined group block')}`,
       ...doc.blocks.map((b, i) => `at ${at[i]}: star ${b.starIndex}, ${plural(b.groups.length, 'group')}`),
     ];
   },
-});
+);
 
 /** The decoded state files of a save (each as its format's document), and what ties them to it. */
 export interface StateDocuments {

@@ -17,13 +17,29 @@ export function warnIfAbsent(what: string): void {
 
 /**
  * The real saves for one test file, warning once that they are absent, with the `describe` and `test`
- * to run them under: the skipping ones where there are none.
+ * to run them under (the skipping ones where there are none) and a loader decoding one by name.
  */
-export function realSavesFor(what: string): { saves: Map<string, Uint8Array>; describe: jest.Describe; test: jest.It } {
+export function realSavesFor(what: string): {
+  saves: Map<string, Uint8Array>;
+  /** A real save by file name, decoded (a save the corpus does not have throws). */
+  load: (name: string) => UqmSave;
+  describe: jest.Describe;
+  test: jest.It;
+} {
   warnIfAbsent(what);
   const saves = realSaves();
   const present = saves.size > 0;
-  return { saves, describe: present ? describe : describe.skip, test: present ? test : test.skip };
+  const load = (name: string): UqmSave => {
+    const bytes = saves.get(name);
+    if (bytes === undefined) throw new Error(`the corpus has no save ${name}`);
+    return decodeOrThrow(uqmSave, bytes);
+  };
+  return { saves, load, describe: present ? describe : describe.skip, test: present ? test : test.skip };
+}
+
+/** `save` written and read back (what a save is once it has been through its bytes). */
+export function throughBytes(save: UqmSave): UqmSave {
+  return decodeOrThrow(uqmSave, encodeOrThrow(uqmSave, save));
 }
 
 /** The real 0.8 saves decoded, and samples of every kind: their bytes, and the 0.7 and MMV4 saves made from them. */

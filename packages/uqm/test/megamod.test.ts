@@ -14,7 +14,7 @@ import {
 } from '@savekit/uqm';
 import { realSavesFor } from './corpus';
 
-const { saves, describe: maybe } = realSavesFor('UQM MegaMod');
+const { saves, load, describe: maybe } = realSavesFor('UQM MegaMod');
 
 test("game-state revisions: 155, 157, 229, 297, 305, 309 bytes; vanilla's entries fill 1238 bits", () => {
   expect(MEGAMOD_STATE_SIZES.map((size) => gameState(revisionOfSize(size)!).size)).toEqual([
@@ -28,7 +28,7 @@ maybe('MMV4', () => {
   test.each([...saves.keys()])(
     '%s written as MMV4 reads back; its Summ size says 160 + name, as MegaMod writes it',
     (name) => {
-      const vanilla = decodeOrThrow(uqmSave, saves.get(name)!);
+      const vanilla = load(name);
       const bytes = encodeOrThrow(uqmSave, toMegaMod(vanilla, { difficulty: 1, seed: 16807, resFactor: 1 }));
       expect(String.fromCharCode(...bytes.subarray(0, 4))).toBe('MMV4');
       const nameLength = new TextEncoder().encode(vanilla.summary.name as string).length;
@@ -54,7 +54,7 @@ maybe('MMV4', () => {
   );
 
   test('MMV3 and MEGA read by their own Summ layouts', () => {
-    const vanilla = decodeOrThrow(uqmSave, saves.get('uqmsave.12')!);
+    const vanilla = load('uqmsave.12');
     const mm = toMegaMod(vanilla);
     for (const magic of ['MMV3', 'MEGA'] as const) {
       const summary = { ...mm.summary } as Record<string, unknown>;

@@ -147,9 +147,10 @@ describe('UQM paths are document paths', () => {
     const many = file.slice();
     many[1] = 65; // NumGroups
     const tooMany = readDefinedGroups(many, new Map([[3, 1]]));
-    expect(E.isLeft(tooMany) && [tooMany.left.path, tooMany.left.message]).toEqual([
+    expect(E.isLeft(tooMany) && [tooMany.left.path, tooMany.left.offset, tooMany.left.message]).toEqual([
       [0, 'header', 'numGroups'],
-      'encounter 3: NumGroups 65 is more than the 64 slots',
+      1,
+      'numGroups: NumGroups 65 is more than the 64 slots a GROUP_HEADER has',
     ]);
     expect(resolves(good.right, [0, 'header', 'numGroups'])).toBe(true);
   });

@@ -24,8 +24,7 @@ import {
 } from '@savekit/uqm';
 import { realSavesFor } from './corpus';
 
-const { saves, describe: maybe } = realSavesFor('UQM real saves');
-const load = (name: string): UqmSave => decodeOrThrow(uqmSave, saves.get(name)!);
+const { saves, load, describe: maybe } = realSavesFor('UQM real saves');
 const sizes = (save: UqmSave, bytes: Uint8Array) => {
   // Chunk sizes as the file has them: re-encode each body through the file and read its size field.
   const out: string[] = [];

@@ -1,6 +1,5 @@
 // Issue 22 item 3: every star's planets and moons as the game generates them (star-systems.ts), checked
 // against the real saves' starinfo blocks — the one record of the game's own counts we hold.
-import { decodeOrThrow, encodeOrThrow } from '@savekit/core';
 import {
   createUqmSave,
   GameRandom,
@@ -13,12 +12,9 @@ import {
   scanOf,
   systemLayout,
   systemView,
-  uqmSave,
   worldIndex,
 } from '@savekit/uqm';
-import { realSavesFor } from './corpus';
-
-const { saves, describe: maybe } = realSavesFor('UQM star systems (issue 22)');
+import { realSavesFor, throughBytes } from './corpus';
 
 describe('the game random number generator', () => {
   test('the minimal standard steps: 16807, 16807², …', () => {
@@ -93,12 +89,15 @@ describe('layouts of the 502 stars', () => {
   });
 });
 
+// The saves' blocks, where the corpus is present.
+const { saves, load, describe: maybe } = realSavesFor('UQM star systems (issue 22)');
+
 maybe('the real saves agree', () => {
   test('every starinfo block in the five saves has the generated world count', () => {
     let blocks = 0;
     const stars = new Set<number>();
-    for (const bytes of saves.values()) {
-      for (const system of scanOf(decodeOrThrow(uqmSave, bytes))!.systems) {
+    for (const name of saves.keys()) {
+      for (const system of scanOf(load(name))!.systems) {
         expect([system.star, system.worlds.length]).toEqual([
           system.star,
           layoutWorldCount(systemLayout(system.star)!),
@@ -113,7 +112,7 @@ maybe('the real saves agree', () => {
   });
 
   test('uqmsave.16: the named worlds of Alpha Centauri (Melnorme) line up with its 13-world block', () => {
-    const info = scanOf(decodeOrThrow(uqmSave, saves.get('uqmsave.16')!))!;
+    const info = scanOf(load('uqmsave.16'))!;
     const view = systemView(info, 68)!;
     expect(view.planets!.map((p) => p.moons.length)).toEqual([0, 2, 0, 0, 0, 0, 2, 0, 0]);
     expect(view.worlds).toHaveLength(13);
@@ -124,7 +123,7 @@ test('a named edit on a star with no block: the block gets the generated count, 
   const save = createUqmSave();
   const ref = { star: 'Alpha Tauri', planet: 'Planet III', moon: 'Planet III-B', kind: 'mineral', node: 9 } as const;
   harvestNode(save, ref);
-  const back = decodeOrThrow(uqmSave, encodeOrThrow(uqmSave, save));
+  const back = throughBytes(save);
   expect(isNodeHarvested(back, ref)).toBe(true);
   const block = scanOf(back)!.systems.find((s) => s.star === 220)!;
   expect(block.worlds).toHaveLength(layoutWorldCount(systemLayout('Alpha Tauri')!));

@@ -7,8 +7,8 @@ import { groupHeader } from '@savekit/uqm';
  * left 0; the rest of the 64 zero).
  */
 export function groupHeaderBytes(numGroups: number, offsets: ReadonlyArray<number>): Uint8Array {
-  return encodeOrThrow(groupHeader, {
-    numGroups,
+  const bytes = encodeOrThrow(groupHeader, {
+    numGroups: Math.min(numGroups, 64),
     day: 1,
     month: 1,
     pad3: undefined,
@@ -16,4 +16,7 @@ export function groupHeaderBytes(numGroups: number, offsets: ReadonlyArray<numbe
     year: 2155,
     offsets: [0, ...offsets, ...new Array<number>(64 - offsets.length).fill(0)],
   });
+  // NumGroups past the 64 slots (a hostile header the declaration refuses to write) set by hand.
+  bytes[0] = numGroups;
+  return bytes;
 }

@@ -23,11 +23,9 @@ import {
   type UqmDocument,
   type UqmSave,
 } from '@savekit/uqm';
-import { realSavesFor } from './corpus';
+import { realSavesFor, throughBytes } from './corpus';
 
-const { saves, describe: withCorpus } = realSavesFor('UQM views');
-
-const save = (name: string): UqmSave => decodeOrThrow(uqmSave, saves.get(name)!);
+const { saves, load: save, describe: withCorpus } = realSavesFor('UQM views');
 
 function starMap(doc: UqmDocument): VectorPicture<UqmDocument> {
   const picture = starMapView.render(doc);
@@ -175,7 +173,7 @@ withCorpus('marking a star visited on a MegaMod save', () => {
 
   it('sets bit 31 of an entry without going negative', () => {
     const mega = toMegaMod(save('uqmsave.12'));
-    const back = decodeOrThrow(uqmSave, encodeOrThrow(uqmSave, withStarVisited(mega, 31)));
+    const back = throughBytes(withStarVisited(mega, 31));
     expect((back.chunks[1] as { body: Record<string, number> }).body.SYS_VISITED_00).toBe(2 ** 31);
     expect(() => withStarVisited(mega, 502)).toThrow(RangeError);
   });
