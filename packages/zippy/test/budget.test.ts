@@ -225,10 +225,11 @@ describe('encode refuses what would not decode: an EncodeError at the document p
     const f = file();
     return { ...f, objects: f.objects.map((o, i) => (i === 1 ? { ...o, ...change } : o)) };
   };
+  // A tag is checked where the object is split into its directory entry and body: at the object.
   test.each<[string, () => unknown, Array<string | number>, RegExp]>([
-    ['a three-character tag', () => withObject({ tag: 'DAT' }), ['objects', 1, 'tag'], /not four characters/],
-    ['a tag of wide characters', () => withObject({ tag: 'DAT\u0100' }), ['objects', 1, 'tag'], /one byte each/],
-    ['a tag that is not text', () => withObject({ tag: 7 }), ['objects', 1, 'tag'], /tag 7/],
+    ['a three-character tag', () => withObject({ tag: 'DAT' }), ['objects', 1], /not four characters/],
+    ['a tag of wide characters', () => withObject({ tag: 'DAT\u0100' }), ['objects', 1], /one byte each/],
+    ['a tag that is not text', () => withObject({ tag: 7 }), ['objects', 1], /tag 7/],
     ['a fractional size', () => withObject({ size: 1.5 }), ['objects', 1, 'size'], /integer for u32be/],
     ['a size of 2^32', () => withObject({ size: 2 ** 32 }), ['objects', 1, 'size'], /out of range for u32be/],
     ['a negative size', () => withObject({ size: -1 }), ['objects', 1, 'size'], /out of range for u32be/],
