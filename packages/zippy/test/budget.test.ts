@@ -7,18 +7,8 @@ import { join } from 'node:path';
 import * as E from 'fp-ts/lib/Either';
 import { BudgetError, DecodeError, decodeOrThrow, encode, EncodeError, type SaveFormat } from '@savekit/core';
 import { DecodeBudget } from '@savekit/core/kit';
-import {
-  adataRestorer,
-  adataSaver,
-  type AData,
-  format,
-  readSavefile,
-  Vector,
-  writeSavefile,
-  ZClass,
-  zippyFile,
-  type ZippyFile,
-} from '@savekit/zippy';
+import { format, Vector, ZClass, zippyFile, type ZippyFile } from '@savekit/zippy';
+import { loadStructures, saveStructures } from './structures';
 import { loadLua, saveLua } from '@savekit/zippy/lua';
 import { budgetSuite, budgetTable, encodeSuite, scalingSuite, testBudget, type Attack } from '@savekit/testkit';
 import {
@@ -118,13 +108,13 @@ describe('one budget per load', () => {
   });
 
   test('C structures charge the budget too (List items, Vector elements)', () => {
-    const saved = writeSavefile<AData>([new Vector(Array.from({ length: 500 }, (_, i) => i))], adataSaver);
+    const saved = saveStructures([new Vector(Array.from({ length: 500 }, (_, i) => i))]);
     if (E.isLeft(saved)) throw saved.left;
     const budget = DecodeBudget.of({}, saved.right.length);
-    const result = readSavefile(saved.right, adataRestorer, { budget });
+    const result = loadStructures(saved.right, { budget });
     if (E.isLeft(result)) throw result.left;
     expect(budget.workSpent).toBe(containerWork({ roots: 1, objects: [[0, 1]], crc: true }) + 1 + 500);
-    const error = refusal(readSavefile(saved.right, adataRestorer, { maxWork: 100 }));
+    const error = refusal(loadStructures(saved.right, { maxWork: 100 }));
     expect(error).toBeInstanceOf(BudgetError);
   });
 });
@@ -261,7 +251,7 @@ describe('encode refuses what would not decode: an EncodeError at the document p
   });
 
   test('the encode suite: mutated documents either refuse to encode or decode to themselves', () => {
-    const classes = writeSavefile<AData>([new ZClass('A', new ZClass('B'))], adataSaver);
+    const classes = saveStructures([new ZClass('A', new ZClass('B'))]);
     if (E.isLeft(classes)) throw classes.left;
     const samples = [
       workedExample(),
