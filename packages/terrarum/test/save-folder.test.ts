@@ -2,7 +2,7 @@
 // old one and swaps it in by renames, the old folder becoming the backup; loadSaveFolder falls back
 // to the backup when the main folder is missing, unreadable or "Save file corrupted".
 import { spawn } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as E from 'fp-ts/lib/Either';
 import { isSavekitTemporary } from '@savekit/core/node';
