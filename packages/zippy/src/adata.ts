@@ -1,8 +1,14 @@
 /**
  * `adatasave.h`: Zippy's C structures — Vector, Range, List (a linked list, stored from its head),
  * Class, Instance — each a `DATA` object whose segment 0 is ADATA_TAG (`DATA`), the DataType, then
- * the payload (zippy.md §4; container v1 tagged them `ADAT`, still read). Fields that hold values (List items, a Class's members, an Instance's
- * fields) may refer to Lua values and to each other.
+ * the payload (zippy.md §4; container v1 tagged them `ADAT`, still read). Fields that hold values
+ * (List items, a Class's members, an Instance's fields) may refer to Lua values and to each other.
+ *
+ * {@link writeAData} and {@link restoreAData} are this package's own segment codec, on
+ * {@link SegmentWriter} / {@link SegmentReader} (whose values are the `segmentValue` declaration):
+ * a restore fills an object allocated before its references resolve, resolves each reference at
+ * its own offset, charges the budget for a claimed count before reading it, and hands back what
+ * must be restored first (a superclass, an Instance's class) — graph work a value codec cannot say.
  *
  * @module
  */

@@ -57,7 +57,7 @@ describe('sizes recorded in the file: typed errors, nothing allocated for the cl
     [
       'a string claiming 2^32 − 1 bytes',
       (order) => stringLengthClaim(0xffffffff, order),
-      /a count of 4294967295 cannot fit/,
+      /length 4294967295 is more than the 8 bytes left/,
     ],
     [
       'a userdata payload claiming 2^32 − 1 bytes',
