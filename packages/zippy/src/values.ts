@@ -10,6 +10,7 @@
 import {
   bytes,
   DecodeError,
+  EncodeError,
   float,
   i64be,
   i64le,
@@ -22,6 +23,7 @@ import {
   type Codec,
   type ErrorCode,
   type NaNBits,
+  type Path,
 } from '@savekit/core';
 import { DEFAULT_MAX_DEPTH, Reader, ReadState, resolveDecodeOptions, Writer, WriteState } from '@savekit/core/kit';
 import { ValueType } from './tags.js';
@@ -176,7 +178,7 @@ export class SegmentWriter {
   private readonly codecs: ReturnType<typeof codecsOf>;
   private readonly lossy: boolean;
 
-  constructor(format: SegmentFormat = {}) {
+  constructor(readonly format: SegmentFormat = {}) {
     this.codecs = codecsOf(format);
     this.lossy = format.allowPrecisionLoss === true;
   }
@@ -227,9 +229,36 @@ export class SegmentWriter {
   value(v: ZValue): void {
     if (typeof v === 'number' && !this.codecs.wide && !this.lossy && !Number.isNaN(v) && !Object.is(Math.fround(v), v))
       throw new PrecisionError(v, this.out.length + 1);
-    const stored: StoredValue =
-      v !== null && typeof v === 'object' && 'ref' in v ? { slot: this.slot(v.ref) } : (v ?? null);
-    this.codecs.value.write(this.out, typeof stored === 'number' && !this.codecs.wide ? Math.fround(stored) : stored);
+    this.codecs.value.write(this.out, this.stored(v));
+  }
+
+  /**
+   * A value as the segment stores it: a reference as its slot (added on first mention), a number
+   * as the nearest 4-byte float under number format 1 when precision loss is allowed.
+   */
+  stored(v: ZValue): StoredValue {
+    if (v !== null && typeof v === 'object' && 'ref' in v) return { slot: this.slot(v.ref) };
+    return typeof v === 'number' ? this.number(v) : (v ?? null);
+  }
+
+  /** A number as written: itself, or under number format 1 with precision loss allowed the nearest float. */
+  number(v: number): number {
+    return this.lossy && !this.codecs.wide ? Math.fround(v) : v;
+  }
+
+  /**
+   * Writes `value` with a declared codec of this segment's format; a number number format 1 cannot
+   * hold is a {@link PrecisionError} at its offset.
+   */
+  write<A>(codec: Codec<A>, value: A): void {
+    try {
+      codec.write(this.out, value);
+    } catch (error) {
+      if (!(error instanceof EncodeError)) throw error;
+      const v = valueAt(value, error.path);
+      if (typeof v === 'number' && !Object.is(Math.fround(v), v)) throw new PrecisionError(v, error.offset);
+      throw error;
+    }
   }
 
   /** The segment's bytes. */
@@ -280,7 +309,7 @@ export class SegmentReader {
     readonly bytes: Uint8Array,
     /** Resolves a slot to the referenced object (or null / an external). */
     private readonly resolve: (slot: number, at: number) => object | null,
-    format: SegmentFormat = {},
+    readonly format: SegmentFormat = {},
   ) {
     this.reader = new Reader(bytes, new ReadState(SEGMENT_OPTIONS));
     this.codecs = codecsOf(format);
@@ -294,7 +323,8 @@ export class SegmentReader {
     this.reader.pos = at;
   }
 
-  private read<A>(codec: Codec<A>): A {
+  /** Reads with a declared codec of this segment's format; what it refuses is a {@link SegmentError}. */
+  read<A>(codec: Codec<A>): A {
     try {
       return codec.read(this.reader);
     } catch (error) {
@@ -346,13 +376,29 @@ export class SegmentReader {
   /** Reads a value; references resolve to objects (`{ ref }`). */
   value(): ZValue {
     const at = this.pos;
-    const stored = this.read(this.codecs.value);
-    // Every NaN is NaN to Lua (as its own loader reads them).
+    return this.resolved(this.read(this.codecs.value), at);
+  }
+
+  /**
+   * A stored value as the graph sees it: a reference resolved to its object (a slot past the
+   * object's references is a SegmentError at the value, `at`), every NaN the one NaN Lua has.
+   */
+  resolved(stored: StoredValue, at: number): ZValue {
     if (isNaNBits(stored)) return Number.NaN;
     if (stored === null || typeof stored !== 'object' || !('slot' in stored)) return stored;
     const target = this.resolve(stored.slot, at + 1);
     return target === null ? null : { ref: target };
   }
+}
+
+/** The part of `value` at `path` (an EncodeError's), or undefined. */
+function valueAt(value: unknown, path: Path): unknown {
+  let at = value;
+  for (const key of path) {
+    if (at === null || typeof at !== 'object' || (typeof key !== 'string' && typeof key !== 'number')) return undefined;
+    at = (at as Record<string | number, unknown>)[key];
+  }
+  return at;
 }
 
 /** A core DecodeError from reading a segment as a {@link SegmentError} (its offset is in the segment). */

@@ -1,14 +1,13 @@
-// The laws of what a data segment holds. A value is a declaration (`segmentValue`: a type byte and
-// its payload, references as slots), on which SegmentReader and SegmentWriter stand; the C
-// structures' payloads (writeAData / restoreAData) stay the graph layer's own codec — they fill
-// objects allocated before their references resolve and wait for a superclass or class restored
-// first, which a value codec cannot say — so their laws are checked here over fast-check values:
-// what is written restores equal, and a segment cut anywhere is an error at its offset, which the
-// savefile reports as a DecodeError at the segment's document path.
+// The laws of what a data segment holds. A value (`segmentValue`: a type byte and its payload,
+// references as slots) and a C structure's segment 0 (`adataSegment`: tag, DataType, payload) are
+// declarations, on which SegmentReader / SegmentWriter and writeAData / restoreAData stand; the
+// laws hold over values derived from them, the structures written restore equal, and a segment cut
+// anywhere is an error at its offset, which the savefile reports at the segment's document path.
 import * as E from 'fp-ts/lib/Either';
 import fc from 'fast-check';
 import { decodeOrThrow, encodeOrThrow } from '@savekit/core';
 import {
+  adataSegment,
   allocateAData,
   type AData,
   dataTypeOf,
@@ -157,4 +156,27 @@ test('a structure cut short in a savefile is a DecodeError at its segment, with 
     8,
     'count-too-large',
   ]);
+});
+
+describe.each(FORMATS)('adataSegment(%s)', (_name, format) => {
+  const codec = adataSegment(format);
+  const segments = arbitrary(codec);
+
+  test('round-trips every derived segment, and every byte string it accepts, byte for byte', () => {
+    expect(checkLaws(codec as never, segments as never)).toBeGreaterThan(0);
+  });
+
+  test('a segment cut short is a DecodeError with a path and an offset inside the bytes', () => {
+    expect(checkCutsRefused(codec, segments).size).toBeGreaterThan(0);
+  });
+
+  test('writeAData writes exactly what the declaration does', () => {
+    fc.assert(
+      fc.property(structures, (structure) => {
+        const { segment } = writeAData(structure, undefined, { ...format, allowPrecisionLoss: true });
+        expect(encodeOrThrow(codec, decodeOrThrow(codec, segment))).toEqual(segment);
+      }),
+      { numRuns: 200 },
+    );
+  });
 });
