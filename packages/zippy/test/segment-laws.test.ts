@@ -5,7 +5,7 @@
 // anywhere is an error at its offset, which the savefile reports at the segment's document path.
 import * as E from 'fp-ts/lib/Either';
 import fc from 'fast-check';
-import { decodeOrThrow, encodeOrThrow } from '@savekit/core';
+import { type Codec, decodeOrThrow, encodeOrThrow } from '@savekit/core';
 import {
   adataSegment,
   allocateAData,
@@ -42,18 +42,28 @@ const FORMATS: Array<[string, SegmentFormat]> = [
 /** A stored NaN kept as its bits, as the NaN Lua has. */
 const plainNaN = (v: StoredValue): StoredValue => (v !== null && typeof v === 'object' && 'nan' in v ? Number.NaN : v);
 
-describe.each(FORMATS)('segmentValue(%s)', (_name, format) => {
-  const codec = segmentValue(format);
+/**
+ * The laws of a declaration, as two tests: it round-trips every value derived from it (and every
+ * byte string it accepts) byte for byte, and an encoding cut short is a DecodeError with a path and
+ * an offset inside the bytes, its code one of `codes`. Returns the derived values.
+ */
+function declarationLaws<A>(codec: Codec<A>, codes: string[]): fc.Arbitrary<A> {
   const values = arbitrary(codec);
-
   test('round-trips every derived value, and every byte string it accepts, byte for byte', () => {
     // The core's law checks type their codecs by the core's sources, this package by its build.
     expect(checkLaws(codec as never, values as never)).toBeGreaterThan(0);
   });
-
-  test('a value cut short is a DecodeError with a path, an offset inside the bytes and short-read', () => {
-    expect([...checkCutsRefused(codec, values)]).toEqual(['short-read']);
+  test(`a value cut short is a DecodeError with a path, an offset inside the bytes and ${codes.join(' or ')}`, () => {
+    const met = [...checkCutsRefused(codec, values)];
+    expect(met.length).toBeGreaterThan(0);
+    expect(met.filter((code) => !codes.includes(code))).toEqual([]);
   });
+  return values;
+}
+
+describe.each(FORMATS)('segmentValue(%s)', (_name, format) => {
+  const codec = segmentValue(format);
+  const values = declarationLaws(codec, ['short-read']);
 
   test('SegmentWriter and SegmentReader write and read exactly what the declaration does', () => {
     const target = {};
@@ -160,15 +170,8 @@ test('a structure cut short in a savefile is a DecodeError at its segment, with 
 
 describe.each(FORMATS)('adataSegment(%s)', (_name, format) => {
   const codec = adataSegment(format);
-  const segments = arbitrary(codec);
-
-  test('round-trips every derived segment, and every byte string it accepts, byte for byte', () => {
-    expect(checkLaws(codec as never, segments as never)).toBeGreaterThan(0);
-  });
-
-  test('a segment cut short is a DecodeError with a path and an offset inside the bytes', () => {
-    expect(checkCutsRefused(codec, segments).size).toBeGreaterThan(0);
-  });
+  // A count past the end (a Vector's, a List's) is refused before its elements are read.
+  declarationLaws(codec, ['short-read', 'count-too-large']);
 
   test('writeAData writes exactly what the declaration does', () => {
     fc.assert(
