@@ -7,7 +7,19 @@
  *
  * @module
  */
-import { bytes, cstring, i32be, i64be, magic, struct, u32be, u48be, type TypeOf } from '@savekit/core';
+import {
+  array,
+  bytes,
+  cstring,
+  encodeOrThrow,
+  i32be,
+  i64be,
+  magic,
+  struct,
+  u32be,
+  u48be,
+  type TypeOf,
+} from '@savekit/core';
 import { sha256 } from '@savekit/core';
 
 /** The `world` file's fields. */
@@ -34,12 +46,10 @@ export type WorldMeta = TypeOf<typeof worldMeta>;
 /** The player's reference id in every save (`PLAYER_REF_ID`). */
 export const PLAYER_REF_ID = 0x0091a7e2;
 
+/** What `hash4321` hashes: four CRCs as big-endian u32s. */
+const hashedCrcs = array(u32be, 4);
+
 /** `hash4321`: SHA-256 of crc4, crc3, crc2, crc1, each as 4 big-endian bytes. */
 export function hash4321(crcs: readonly [number, number, number, number]): Uint8Array {
-  const b = new Uint8Array(16);
-  const v = new DataView(b.buffer);
-  [crcs[3], crcs[2], crcs[1], crcs[0]].forEach((c, i) => {
-    v.setUint32(i * 4, c >>> 0, false);
-  });
-  return sha256.compute(b);
+  return sha256.compute(encodeOrThrow(hashedCrcs, [crcs[3] >>> 0, crcs[2] >>> 0, crcs[1] >>> 0, crcs[0] >>> 0]));
 }

@@ -159,37 +159,51 @@ function fits(h: { width: number; height: number; layerCount: number }, size: nu
   return h.width > 0 && h.height > 0 && n % 2 === 0 && n < 2 ** 31 && sizeFor(h.width, h.height, h.layerCount) === size;
 }
 
-/** The tiles of the layers' bytes: high bytes, then low nibbles two tiles to a byte (even x high), then the wire layer. */
-function unpackLayers(b: Uint8Array, n: number, layerCount: number): Pick<TemdWorld, 'terrain' | 'wall' | 'wire'> {
-  const terrain = new Uint16Array(n);
-  const wall = new Uint16Array(n);
-  const lowT = 2 * n;
-  const lowW = lowT + n / 2;
-  for (let i = 0; i < n; i++) {
-    const shift = i % 2 === 0 ? 4 : 0;
-    terrain[i] = (b[i]! << 4) | ((b[lowT + (i >> 1)]! >> shift) & 15);
-    wall[i] = (b[n + i]! << 4) | ((b[lowW + (i >> 1)]! >> shift) & 15);
-  }
-  return layerCount === 4 ? { terrain, wall, wire: b.slice(lowW + n / 2, lowW + n / 2 + n) } : { terrain, wall };
+/** The layers of a world of `n` tiles (`n` even) as stored, one plane after another. */
+interface Planes {
+  /** Each terrain tile's high eight bits. */
+  terrainHigh: Uint8Array;
+  /** Each wall tile's high eight bits. */
+  wallHigh: Uint8Array;
+  /** The terrain tiles' low four bits, two tiles to a byte (even x in the high nibble). */
+  terrainLow: Uint8Array;
+  /** The wall tiles' low four bits, the same way. */
+  wallLow: Uint8Array;
+  /** The wire layer, one byte a tile (with 4 layers). */
+  wire: Uint8Array | undefined;
 }
 
-/** The layers' bytes of a world (checked by {@link checkWorld} first). */
-function packLayers(world: TemdWorld): Uint8Array {
-  const n = world.width * world.height;
-  const b = new Uint8Array(sizeFor(world.width, world.height, world.layerCount) - HEADER);
-  const lowT = 2 * n;
-  const lowW = lowT + n / 2;
-  for (let i = 0; i < n; i++) {
-    const tile = world.terrain[i]!; // both lengths were checked against n
-    const wallTile = world.wall[i]!;
-    const shift = i % 2 === 0 ? 4 : 0;
-    b[i] = tile >> 4;
-    b[n + i] = wallTile >> 4;
-    b[lowT + (i >> 1)]! |= (tile & 15) << shift;
-    b[lowW + (i >> 1)]! |= (wallTile & 15) << shift;
+/** The planes of a world of the header's size and layer count, each a view into the input. */
+function planes({ width, height, layerCount }: { width: number; height: number; layerCount: number }): Codec<Planes> {
+  const n = width * height;
+  // Checked by the byte-order switch already (the planes fill the file); refused here all the same.
+  if (!(width > 0 && height > 0 && n % 2 === 0 && n < 2 ** 31))
+    throw new Error(`a ${width}×${height} world: TEMD needs a positive, even tile count under 2^31`);
+  return struct({
+    terrainHigh: borrowedBytes(n),
+    wallHigh: borrowedBytes(n),
+    terrainLow: borrowedBytes(n / 2),
+    wallLow: borrowedBytes(n / 2),
+    wire: layerCount === 4 ? borrowedBytes(n) : nothing,
+  }) as Codec<Planes>;
+}
+
+/** Tile numbers from their high-byte plane and low-nibble plane (tile = high × 16 + low). */
+function joinNibbles(high: Uint8Array, low: Uint8Array): Uint16Array {
+  const tiles = new Uint16Array(high.length);
+  for (let i = 0; i < tiles.length; i++) tiles[i] = (high[i]! << 4) | ((low[i >> 1]! >> (i % 2 === 0 ? 4 : 0)) & 15);
+  return tiles;
+}
+
+/** The high-byte plane and the low-nibble plane of tile numbers (12-bit, an even count; checked first). */
+function splitNibbles(tiles: Uint16Array): { high: Uint8Array; low: Uint8Array } {
+  const high = new Uint8Array(tiles.length);
+  const low = new Uint8Array(tiles.length / 2);
+  for (let i = 0; i < tiles.length; i++) {
+    high[i] = tiles[i]! >> 4;
+    low[i >> 1]! |= (tiles[i]! & 15) << (i % 2 === 0 ? 4 : 0);
   }
-  if (world.wire !== undefined) b.set(world.wire, lowW + n / 2);
-  return b;
+  return { high, low };
 }
 
 /** A 12-bit tile number: a u16's high twelve bits (for models only; never read from a file). */
@@ -228,20 +242,37 @@ function temdModel(order: 'le' | 'be'): Codec<TemdWorld> {
   });
 }
 
-/** A TEMD file in one byte order: its header, then the layers (as many bytes as the header's size says). */
+/**
+ * A TEMD file in one byte order: its header, then the planes its size and layer count give. A tile
+ * is split across two planes (its high byte in one, its low nibble in another): the planes are the
+ * declaration, and the tiles are them joined.
+ */
 function temdIn(order: 'le' | 'be'): Codec<TemdWorld> {
-  const stored = struct({ header: order === 'le' ? temdHeaderLe : temdHeaderBe, layers: borrowedBytes('rest') });
+  const stored = struct({
+    header: order === 'le' ? temdHeaderLe : temdHeaderBe,
+    planes: (p: { header: TypeOf<typeof temdHeaderLe> }) => planes(p.header),
+  });
   return map(stored, {
     name: `temd(${order})`,
     model: () => temdModel(order),
-    decode: ({ header: { magic: _, ...header }, layers }): TemdWorld => {
-      if (!fits(header, HEADER + layers.length))
-        throw new Error(`the header's size does not match the ${layers.length} bytes of layers`);
-      return { byteOrder: order, ...header, ...unpackLayers(layers, header.width * header.height, header.layerCount) };
-    },
+    decode: ({
+      header: { magic: _, ...header },
+      planes: { terrainHigh, wallHigh, terrainLow, wallLow, wire },
+    }): TemdWorld => ({
+      byteOrder: order,
+      ...header,
+      terrain: joinNibbles(terrainHigh, terrainLow),
+      wall: joinNibbles(wallHigh, wallLow),
+      ...(wire !== undefined ? { wire: wire.slice() } : {}),
+    }),
     encode: (world: TemdWorld) => {
-      const { byteOrder: _, terrain: _t, wall: _w, wire: _x, ...header } = world;
-      return { header: { magic: 'TEMD' as const, ...header }, layers: packLayers(world) };
+      const { byteOrder: _, terrain, wall, wire, ...header } = world;
+      const t = splitNibbles(terrain);
+      const w = splitNibbles(wall);
+      return {
+        header: { magic: 'TEMD' as const, ...header },
+        planes: { terrainHigh: t.high, wallHigh: w.high, terrainLow: t.low, wallLow: w.low, wire },
+      };
     },
   });
 }

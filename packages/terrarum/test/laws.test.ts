@@ -6,7 +6,8 @@ import { arbitrary } from '@savekit/testkit';
 import * as E from 'fp-ts/lib/Either';
 import fc from 'fast-check';
 import { checkLaws } from '../../core/test/laws';
-import { tevdEntry, tvdaEntry, type TevdEntry } from '../src';
+import { checkCutsRefused } from '../../zippy/test/cut-law';
+import { temd, tevdEntry, tvdaEntry, type TevdEntry } from '../src';
 
 describe.each([
   ['tevdEntry', tevdEntry],
@@ -37,4 +38,18 @@ test('an entry with a type no content is declared for is refused at its content'
     ['content'],
     expect.stringMatching(/unknown entry type 0x5/),
   ]);
+});
+
+// TEMD: the planes are declared (high bytes, low nibbles, wire) and the tiles their join — so the
+// laws hold on worlds drawn from the declaration's model, and a file cut anywhere is a DecodeError.
+describe('temd', () => {
+  const worlds = arbitrary(temd);
+
+  test('round-trips every derived world, and every byte string it accepts, byte for byte', () => {
+    expect(checkLaws(temd as never, worlds as never)).toBeGreaterThan(0);
+  });
+
+  test('a file cut anywhere is a DecodeError with a path and an offset inside the bytes', () => {
+    expect(checkCutsRefused(temd as never, worlds as never).size).toBeGreaterThan(0);
+  });
 });

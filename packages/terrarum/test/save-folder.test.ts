@@ -2,30 +2,16 @@
 // old one and swaps it in by renames, the old folder becoming the backup; loadSaveFolder falls back
 // to the backup when the main folder is missing, unreadable or "Save file corrupted".
 import { spawn } from 'node:child_process';
-import {
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as E from 'fp-ts/lib/Either';
 import { isSavekitTemporary } from '@savekit/core/node';
 import { testBudget } from '@savekit/testkit';
 import { backupPath, loadSaveFolder, saveFolder, type LoadedSave } from '../src/node/index';
 import { ourSaveTree } from './save-fixture';
+import { freshFolderEachTest } from './temp-dir';
 
-let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'savekit-terrarum-folder-'));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+const folder = freshFolderEachTest('savekit-terrarum-folder-');
 
 /** The counter `ourSave(counter)` put in the world meta's play time. */
 function counterOf(loaded: LoadedSave): number {
@@ -46,7 +32,7 @@ test('the backup of a folder path', () => {
 });
 
 test('saveFolder keeps the previous save as the backup folder; loadSaveFolder reads the main one', () => {
-  const path = join(dir, 'save1.tevd');
+  const path = join(folder(), 'save1.tevd');
   saveFolder(path, ourSaveTree(1));
   saveFolder(path, ourSaveTree(2));
   saveFolder(path, ourSaveTree(3));
@@ -55,11 +41,11 @@ test('saveFolder keeps the previous save as the backup folder; loadSaveFolder re
   rmSync(path, { recursive: true });
   const backup = load(path);
   expect([backup.from, counterOf(backup)]).toEqual(['backup', 2]);
-  expect(readdirSync(dir).sort()).toEqual(['save1.backup.tevd']);
+  expect(readdirSync(folder()).sort()).toEqual(['save1.backup.tevd']);
 });
 
 test('a write killed between its renames (main folder missing): the backup loads, the next save restores the folder', () => {
-  const path = join(dir, 'save1.tevd');
+  const path = join(folder(), 'save1.tevd');
   saveFolder(path, ourSaveTree(1));
   saveFolder(path, ourSaveTree(2));
   rmSync(backupPath(path), { recursive: true });
@@ -72,7 +58,7 @@ test('a write killed between its renames (main folder missing): the backup loads
 });
 
 test('a main folder failing "Save file corrupted", or holding a link to /dev/zero, falls back to the backup; both bad is the main error', () => {
-  const path = join(dir, 'save1.tevd');
+  const path = join(folder(), 'save1.tevd');
   saveFolder(path, ourSaveTree(1));
   saveFolder(path, ourSaveTree(2));
   writeFileSync(join(path, 'worldinfo1'), 'not the layer the world meta has the checksum of');
@@ -91,8 +77,8 @@ test('a main folder failing "Save file corrupted", or holding a link to /dev/zer
 });
 
 test('temporary files in a save folder are not save content; an outside symlink is never written through (item 8)', () => {
-  const path = join(dir, 'save1.tevd');
-  const outside = join(dir, 'outside');
+  const path = join(folder(), 'save1.tevd');
+  const outside = join(folder(), 'outside');
   mkdirSync(outside);
   saveFolder(path, ourSaveTree(1));
   // What the old file-at-a-time writer left behind when killed.
@@ -135,7 +121,7 @@ for (let n = Number(process.argv[2]); ; n++) {
 
 test(`a folder save killed ${KILLS} times at random moments always loads, never older than the last completed save (built output)`, async () => {
   expect(existsSync(entry)).toBe(true); // `npm test` builds first
-  const path = join(dir, 'save1.tevd');
+  const path = join(folder(), 'save1.tevd');
   let lastCompleted = 0;
   let fromBackup = 0;
   for (let round = 0; round < KILLS; round++) {
@@ -154,7 +140,9 @@ test(`a folder save killed ${KILLS} times at random moments always loads, never 
     ]);
     if (!started) throw new Error(`the child saved nothing: ${err}`);
     // Its first save removed the temporaries of the killed writer before it.
-    expect(readdirSync(dir).filter((name) => isSavekitTemporary(name) && !name.includes(`-${proc.pid}-`))).toEqual([]);
+    expect(readdirSync(folder()).filter((name) => isSavekitTemporary(name) && !name.includes(`-${proc.pid}-`))).toEqual(
+      [],
+    );
     await new Promise((resolve) => setTimeout(resolve, Math.random() * 40));
     proc.kill('SIGKILL');
     await exited;

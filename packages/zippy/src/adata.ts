@@ -1,13 +1,39 @@
 /**
  * `adatasave.h`: Zippy's C structures — Vector, Range, List (a linked list, stored from its head),
  * Class, Instance — each a `DATA` object whose segment 0 is ADATA_TAG (`DATA`), the DataType, then
- * the payload (zippy.md §4; container v1 tagged them `ADAT`, still read). Fields that hold values (List items, a Class's members, an Instance's
- * fields) may refer to Lua values and to each other.
+ * the payload (zippy.md §4; container v1 tagged them `ADAT`, still read). Fields that hold values
+ * (List items, a Class's members, an Instance's fields) may refer to Lua values and to each other.
+ *
+ * A structure's segment 0 is a declaration, {@link adataSegment} (references as slots);
+ * {@link writeAData} numbers the references as it meets them, and {@link restoreAData} is the graph
+ * layer over it: it fills an object allocated before its references resolve and hands back what
+ * must be restored first (a superclass, an Instance's class).
  *
  * @module
  */
+import {
+  array,
+  bytes,
+  float,
+  literal,
+  pstring,
+  struct,
+  u32be,
+  u32le,
+  type AnyCodec,
+  type Codec,
+  type NaNBits,
+} from '@savekit/core';
 import { ADATA_TAG, DataType, V1_ADATA_TAG } from './tags.js';
-import { SegmentError, type SegmentFormat, type SegmentReader, SegmentWriter, type ZValue } from './values.js';
+import {
+  SegmentError,
+  segmentValue,
+  type SegmentFormat,
+  type SegmentReader,
+  SegmentWriter,
+  type StoredValue,
+  type ZValue,
+} from './values.js';
 
 /** A vector of numbers. */
 export class Vector {
@@ -118,11 +144,96 @@ export function dataTypeOf(value: AData): number {
   return DataType.Instance;
 }
 
+/** A number as a segment stores it: a NaN with a payload is kept as its bits. */
+type StoredNumber = number | NaNBits;
+
+/** The payloads of the structures as stored, by DataType; values as stored (references as slots). */
+export interface StoredPayloads {
+  /** A Vector: a u32 count, then the numbers. */
+  1: { values: StoredNumber[] };
+  /** A Range: the ends, then flags (bit 0 the low end open, bit 1 the high end). */
+  2: { lo: StoredNumber; hi: StoredNumber; flags: number };
+  /** A List: a u32 count, then the values, head first. */
+  3: { items: StoredValue[] };
+  /** A Class: its name (a u32 length and UTF-8), superclass, members, and flags (bit 0 bind by name). */
+  4: { name: string; superclass: StoredValue; members: StoredValue; bindByName: number };
+  /** An Instance: its class, fields, and native state (a u32 length and the bytes). */
+  5: { cls: StoredValue; fields: StoredValue; native: Uint8Array };
+}
+
+/** Segment 0 of a structure as stored: ADATA_TAG (v1: `ADAT`), the DataType, the payload it names. */
+export type StoredAData = {
+  [T in keyof StoredPayloads]: { tag: number; dataType: T; payload: StoredPayloads[T] };
+}[keyof StoredPayloads];
+
+/** The declaration of a structure's segment 0 in one segment format. */
+function adataSegmentOf(format: SegmentFormat): Codec<StoredAData> {
+  const le = format.byteOrder === 'le';
+  const u32 = le ? u32le : u32be;
+  const number = float((format.numberFormat ?? 0) === 0 ? 64 : 32, le ? 'le' : 'be', { nan: 'keep' });
+  const value = segmentValue(format);
+  const payloads: Readonly<Record<number, AnyCodec>> = {
+    [DataType.Vector]: struct({ values: array(number, u32) }),
+    [DataType.Range]: struct({ lo: number, hi: number, flags: u32 }),
+    [DataType.List]: struct({ items: array(value, u32) }),
+    [DataType.Class]: struct({ name: pstring(u32, 'utf8'), superclass: value, members: value, bindByName: u32 }),
+    [DataType.Instance]: struct({ cls: value, fields: value, native: bytes(u32) }),
+  };
+  return struct(
+    {
+      tag: u32,
+      dataType: literal(u32, DataType.Vector, DataType.Range, DataType.List, DataType.Class, DataType.Instance),
+      payload: ({ dataType }: { dataType: number }) => payloads[dataType]!, // one for each DataType above
+    },
+    `adataSegment(${le ? 'le' : 'be'}${(format.numberFormat ?? 0) === 0 ? 64 : 32})`,
+  ) as unknown as Codec<StoredAData>;
+}
+
+const ADATA_SEGMENTS = new Map<string, Codec<StoredAData>>();
+
 /**
- * Segment 0 of a structure: ADATA_TAG, DataType, payload. `ref` maps a referenced value to the
- * graph object that stands for it (a Lua value's, another structure). Returns the segment, the
- * references in slot order and the payload's length (the recorded size). Written in `format`'s byte
- * order and number format (default big-endian doubles).
+ * The declared segment 0 of a C structure in a segment format (byte order, number format): the
+ * tag, the DataType and the payload it names ({@link StoredPayloads}); {@link writeAData} and
+ * {@link restoreAData} write and read structures with it.
+ */
+export function adataSegment(format: SegmentFormat = {}): Codec<StoredAData> {
+  const key = `${format.byteOrder === 'le' ? 'le' : 'be'}${format.numberFormat ?? 0}`;
+  let codec = ADATA_SEGMENTS.get(key);
+  if (codec === undefined) {
+    segmentValue(format); // checks the number format
+    codec = adataSegmentOf(format);
+    ADATA_SEGMENTS.set(key, codec);
+  }
+  return codec;
+}
+
+/** A structure as stored, its references numbered by `w` (first mention first) as they are met. */
+function storedAData(value: AData, ref: (v: ZValue) => ZValue, w: SegmentWriter): StoredAData {
+  const tag = ADATA_TAG;
+  if (value instanceof Vector)
+    return { tag, dataType: DataType.Vector, payload: { values: value.values.map((v) => w.number(v)) } };
+  if (value instanceof Range) {
+    const flags = (value.loExclusive ? 1 : 0) | (value.hiExclusive ? 2 : 0);
+    return { tag, dataType: DataType.Range, payload: { lo: w.number(value.lo), hi: w.number(value.hi), flags } };
+  }
+  if (value instanceof List)
+    return { tag, dataType: DataType.List, payload: { items: value.values().map((v) => w.stored(ref(v))) } };
+  if (value instanceof ZClass) {
+    const superclass = w.stored(value.superclass === null ? null : { ref: value.superclass });
+    const members = w.stored(ref(value.members));
+    const bindByName = value.bindByName ? 1 : 0;
+    return { tag, dataType: DataType.Class, payload: { name: value.name, superclass, members, bindByName } };
+  }
+  const cls = w.stored({ ref: value.cls });
+  const fields = w.stored(ref(value.fields));
+  return { tag, dataType: DataType.Instance, payload: { cls, fields, native: value.native } };
+}
+
+/**
+ * Segment 0 of a structure: ADATA_TAG, DataType, payload ({@link adataSegment}). `ref` maps a
+ * referenced value to the graph object that stands for it (a Lua value's, another structure).
+ * Returns the segment, the references in slot order and the payload's length (the recorded size).
+ * Written in `format`'s byte order and number format (default big-endian doubles).
  */
 export function writeAData(
   value: AData,
@@ -130,34 +241,8 @@ export function writeAData(
   format: SegmentFormat = {},
 ): { segment: Uint8Array; references: Array<object | null>; size: number } {
   const w = new SegmentWriter(format);
-  w.u32(ADATA_TAG);
-  w.u32(dataTypeOf(value));
-  const start = w.length;
-  if (value instanceof Vector) {
-    w.u32(value.values.length);
-    for (const v of value.values) w.f64(v);
-  } else if (value instanceof Range) {
-    w.f64(value.lo);
-    w.f64(value.hi);
-    w.u32((value.loExclusive ? 1 : 0) | (value.hiExclusive ? 2 : 0));
-  } else if (value instanceof List) {
-    const values = value.values();
-    w.u32(values.length);
-    for (const v of values) w.value(ref(v));
-  } else if (value instanceof ZClass) {
-    const name = new TextEncoder().encode(value.name);
-    w.u32(name.length);
-    w.bytes(name);
-    w.value(value.superclass === null ? null : { ref: value.superclass });
-    w.value(ref(value.members));
-    w.u32(value.bindByName ? 1 : 0);
-  } else {
-    w.value({ ref: value.cls });
-    w.value(ref(value.fields));
-    w.u32(value.native.length);
-    w.bytes(value.native);
-  }
-  return { segment: w.done(), references: w.references, size: w.length - start };
+  w.write(adataSegment(format), storedAData(value, ref, w));
+  return { segment: w.done(), references: w.references, size: w.length - 8 };
 }
 
 /** An empty structure of a DataType, to be filled by {@link restoreAData}. */
@@ -215,67 +300,72 @@ function superclassFirst(target: object, name: string, superAt: number): ADataDe
 }
 
 /**
- * Fills a structure from its segment 0 (read with references already resolved by `reader`, in the
- * file's byte order; the tag is ADATA_TAG (`DATA`), or v1's `ADAT`) and returns what it needs restored
- * first, if anything. The caller restores that — from a generator
- * restore callback, `settle(yield target)` — so a chain of any depth (a superclass chain) is
- * restored from the core's work list, not by recursion, and holds only this small record per link.
+ * Fills a structure from its segment 0, read by `reader` with {@link adataSegment} in the reader's
+ * format (the tag ADATA_TAG (`DATA`), or v1's `ADAT`; references resolved by the reader), and returns
+ * what it needs restored first, if anything. The caller restores that — from a generator restore
+ * callback, `settle(yield target)` — so a chain of any depth (a superclass chain) is restored from
+ * the core's work list, not by recursion, and holds only this small record per link.
  */
 export function restoreAData(
   value: AData,
   reader: SegmentReader,
   hooks: ADataRestoreHooks,
 ): ADataDependency | undefined {
-  let dependency: ADataDependency | undefined;
-  const tag = reader.u32();
-  if (tag !== ADATA_TAG && tag !== V1_ADATA_TAG)
-    throw new SegmentError(`segment 0 starts with 0x${tag.toString(16)}, not ADATA_TAG`, 0, 'unknown-tag');
-  const type = reader.u32();
-  if (type !== dataTypeOf(value)) throw new SegmentError(`DataType ${type} changed between allocation and restore`, 4);
-  if (value instanceof Vector) {
-    const n = reader.count(reader.numberSize);
-    hooks.work?.(n);
-    value.values = Array.from({ length: n }, () => reader.f64());
-  } else if (value instanceof Range) {
-    value.lo = reader.f64();
-    value.hi = reader.f64();
-    const flags = reader.u32();
-    value.loExclusive = (flags & 1) !== 0;
-    value.hiExclusive = (flags & 2) !== 0;
-  } else if (value instanceof List) {
-    const n = reader.count(1);
-    hooks.work?.(n);
-    const values: ZValue[] = [];
-    for (let i = 0; i < n; i++) values.push(hooks.value(reader.value()));
-    value.head = List.of(values).head;
-  } else if (value instanceof ZClass) {
-    const length = reader.count(1);
-    value.name = new TextDecoder().decode(reader.take(length));
-    const superAt = reader.pos;
-    const superclass = reader.value();
-    if (superclass !== null) {
-      if (typeof superclass !== 'object' || !('ref' in superclass) || !(superclass.ref instanceof ZClass))
-        throw new SegmentError('a superclass must be a Class', superAt);
-      // The superclass is needed whole (its members decide this class's); a cycle is an error.
-      value.superclass = superclass.ref;
-      dependency = superclassFirst(superclass.ref, value.name, superAt);
-    } else value.superclass = null;
-    value.members = hooks.value(reader.value());
-    value.bindByName = (reader.u32() & 1) !== 0;
-  } else {
-    const clsAt = reader.pos;
-    const cls = reader.value();
-    if (cls === null || typeof cls !== 'object' || !('ref' in cls) || !(cls.ref instanceof ZClass))
-      throw new SegmentError('an Instance needs a Class', clsAt);
-    // read_reference_restoring_first: the class must be whole before the instance is. A class that
-    // holds its own instances is fine — restoring it needs only pointers.
-    dependency = { target: cls.ref, settle: settled };
-    value.cls = cls.ref;
-    value.fields = hooks.value(reader.value());
-    const n = reader.count(1);
-    value.native = reader.take(n).slice();
-  }
+  const stored = reader.read(adataSegment(reader.format));
+  if (stored.tag !== ADATA_TAG && stored.tag !== V1_ADATA_TAG)
+    throw new SegmentError(`segment 0 starts with 0x${stored.tag.toString(16)}, not ADATA_TAG`, 0, 'unknown-tag');
+  if (stored.dataType !== dataTypeOf(value))
+    throw new SegmentError(`DataType ${stored.dataType} changed between allocation and restore`, 4);
   if (!reader.atEnd)
     throw new SegmentError(`${reader.bytes.length - reader.pos} bytes left after the payload`, reader.pos);
-  return dependency;
+  // Where the payload's values are, for the errors that name them (resolving a slot, a wrong kind).
+  const PAYLOAD = 8;
+  const resolved = (v: StoredValue, at: number) => hooks.value(reader.resolved(v, at));
+  if (stored.dataType === DataType.Vector && value instanceof Vector) {
+    hooks.work?.(stored.payload.values.length);
+    value.values = stored.payload.values.map(plainNumber);
+  } else if (stored.dataType === DataType.Range && value instanceof Range) {
+    const { lo, hi, flags } = stored.payload;
+    value.lo = plainNumber(lo);
+    value.hi = plainNumber(hi);
+    value.loExclusive = (flags & 1) !== 0;
+    value.hiExclusive = (flags & 2) !== 0;
+  } else if (stored.dataType === DataType.List && value instanceof List) {
+    const { items } = stored.payload;
+    hooks.work?.(items.length);
+    value.head = List.of(items.map((item) => resolved(item, PAYLOAD))).head;
+  } else if (stored.dataType === DataType.Class && value instanceof ZClass) {
+    const { name, superclass, members, bindByName } = stored.payload;
+    const superAt = PAYLOAD + 4 + new TextEncoder().encode(name).length;
+    value.name = name;
+    value.members = resolved(members, superAt);
+    value.bindByName = (bindByName & 1) !== 0;
+    const parent = reader.resolved(superclass, superAt);
+    if (parent === null) {
+      value.superclass = null;
+      return undefined;
+    }
+    if (typeof parent !== 'object' || !('ref' in parent) || !(parent.ref instanceof ZClass))
+      throw new SegmentError('a superclass must be a Class', superAt);
+    // The superclass is needed whole (its members decide this class's); a cycle is an error.
+    value.superclass = parent.ref;
+    return superclassFirst(parent.ref, name, superAt);
+  } else if (stored.dataType === DataType.Instance && value instanceof Instance) {
+    const { cls, fields, native } = stored.payload;
+    const found = reader.resolved(cls, PAYLOAD);
+    if (found === null || typeof found !== 'object' || !('ref' in found) || !(found.ref instanceof ZClass))
+      throw new SegmentError('an Instance needs a Class', PAYLOAD);
+    value.cls = found.ref;
+    value.fields = resolved(fields, PAYLOAD);
+    value.native = native.slice();
+    // read_reference_restoring_first: the class must be whole before the instance is. A class that
+    // holds its own instances is fine — restoring it needs only pointers.
+    return { target: found.ref, settle: settled };
+  }
+  return undefined;
+}
+
+/** A stored number as a structure keeps it: every NaN the one NaN. */
+function plainNumber(v: StoredNumber): number {
+  return typeof v === 'number' ? v : Number.NaN;
 }

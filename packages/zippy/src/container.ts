@@ -39,7 +39,7 @@ import {
   type Codec,
   type RebuildSpec,
 } from '@savekit/core';
-import { defineCodec, jsonBytes } from '@savekit/core/kit';
+import { jsonBytes } from '@savekit/core/kit';
 import type { GraphImage } from '@savekit/core/graph';
 import { CURRENT_MAJOR, tagName, tagValue } from './tags.js';
 
@@ -111,25 +111,21 @@ const fileJson = t.type(
 ) as unknown as t.Type<ZippyFile, unknown, unknown>;
 
 /**
- * A tag: a u32 in the file's byte order, its four characters in the document. Fixed-size reads and
- * writes go straight through the integer's, so a directory of entries keeps the struct fast path.
+ * A tag: a u32 in the file's byte order, its four characters in the document. The directory stores
+ * the integer (its entries stay six u32s, read at fixed offsets) and names it when it joins an
+ * entry to its body; this codec is the same bijection, for the object model tools draw from.
  */
-const tag = byteOrdered((order) => {
-  const stored = (name: string): number => {
-    const value = tagOf(name);
-    if (value === undefined) throw new Error(`tag ${shown(name)} is not four characters of one byte each`);
-    return value;
-  };
-  const integer = u32(order);
-  const viaMap = map(integer, { name: 'tag', decode: tagName, encode: stored });
-  const { readFixed, writeFixed } = integer;
-  if (readFixed === undefined || writeFixed === undefined) throw new Error('tag: u32 has no fixed access');
-  return defineCodec<string>({
-    ...viaMap,
-    readFixed: (r, at) => tagName(readFixed(r, at)),
-    writeFixed: (w, at, name) => writeFixed(w, at, stored(name)),
-  });
-});
+const tag = byteOrdered((order) =>
+  map(u32(order), {
+    name: 'tag',
+    decode: tagName,
+    encode(name: string) {
+      const value = tagOf(name);
+      if (value === undefined) throw new Error(`tag ${shown(name)} is not four characters of one byte each`);
+      return value;
+    },
+  }),
+);
 
 /**
  * A reference: stored as 0, 1…N or `0x80000000 + e`; in the document 0 (null), 1…N (an object) or
@@ -162,7 +158,7 @@ function reference(order: ByteOrder, objects: number, externals: number): Codec<
 
 /** A directory entry as stored: the tag, the recorded size, the counts and the place of the body. */
 interface DirectoryEntry {
-  tag: string;
+  tag: number;
   size: number;
   referenceCount: number;
   segmentCount: number;
@@ -172,7 +168,7 @@ interface DirectoryEntry {
 
 const directoryEntry = byteOrdered((order) =>
   struct({
-    tag: tag(order),
+    tag: u32(order),
     size: u32(order),
     referenceCount: u32(order),
     segmentCount: u32(order),
@@ -228,16 +224,15 @@ function splitObject(o: ZObject, order: ByteOrder) {
   if (typeof o !== 'object' || o === null || !Array.isArray(o.references) || !Array.isArray(o.segments))
     throw new Error('expected { tag, size, references, segments }');
   const { tag: name, size, references, segments } = o;
+  const stored = tagOf(name);
+  if (stored === undefined) throw new Error(`tag ${shown(name)} is not four characters of one byte each`);
   const first = segments[0];
-  if (
-    tagOf(name) !== undefined &&
-    (!(first instanceof Uint8Array) || first.length < 4 || leadingTag(first, order) !== name)
-  )
+  if (!(first instanceof Uint8Array) || first.length < 4 || leadingTag(first, order) !== name)
     throw new Error(`segment 0 must start with its tag ${JSON.stringify(name)}`);
   return {
     // The place is filled in by the directory; given here, every entry has one shape.
     entry: {
-      tag: name,
+      tag: stored,
       size,
       referenceCount: references.length,
       segmentCount: segments.length,
@@ -278,10 +273,11 @@ function objectTable(order: ByteOrder, count: number, externals: number): Codec<
         throw new Error(`the directory says ${e.segmentCount} segments, the body holds ${segments.length}`);
       const first = segments[0];
       if (first === undefined || first.length < 4) throw new Error('segment 0 must start with the tag');
+      const name = tagName(e.tag);
       const found = leadingTag(first, order);
-      if (found !== e.tag)
-        throw new Error(`the directory says ${JSON.stringify(e.tag)}, segment 0 says ${JSON.stringify(found)}`);
-      return { tag: e.tag, size: e.size, references, segments };
+      if (found !== name)
+        throw new Error(`the directory says ${JSON.stringify(name)}, segment 0 says ${JSON.stringify(found)}`);
+      return { tag: name, size: e.size, references, segments };
     },
     split: (o: ZObject) => splitObject(o, order),
     json: objectJson as unknown as t.Type<ZObject, unknown, unknown>,
@@ -392,9 +388,17 @@ const storedFile = struct(
 
 const major = byteOrdered((order) => literal(u16(order), 1, 2) as Codec<1 | 2>);
 
-/** The file as the declarations give it (see {@link zippyFile}). */
-const declared = map(storedFile, {
+/**
+ * The ZSAV container, declared: the byte-order mark (`ZSAV` big-endian, `VASZ` every integer
+ * byte-swapped) that every later field follows, a header whose flags, counts and offsets are rebuilt
+ * on write and must agree with what follows on read, the roots and externals as arrays, the object
+ * table (the core's `directory`), and the `ZEND` + CRC-32 trailer when the file has one. Decoded
+ * segments are views into the input (see {@link ZObject.segments}). Every error names the path of
+ * the value in the document (objects from 0, as `toJson` lists them) and the file offset.
+ */
+export const zippyFile: Codec<ZippyFile> = map(storedFile, {
   name: 'zippyFile',
+  json: fileJson,
   decode: ({ byteOrder, major, minor, numberFormat, crc, roots, externals, objects }): ZippyFile => ({
     byteOrder,
     major,
@@ -408,43 +412,6 @@ const declared = map(storedFile, {
   // The header's other fields are rebuilt.
   encode: (file) => ({ ...file }) as StoredFile,
 });
-
-/**
- * The ZSAV container, declared: the byte-order mark (`ZSAV` big-endian, `VASZ` every integer
- * byte-swapped) that every later field follows, a header whose flags, counts and offsets are rebuilt
- * on write and must agree with what follows on read, the roots and externals as arrays, the object
- * table (the core's `directory`), and the `ZEND` + CRC-32 trailer when the file has one. Decoded
- * segments are views into the input (see {@link ZObject.segments}). Every error names the path of
- * the value in the document (objects from 0, as `toJson` lists them) and the file offset.
- */
-export const zippyFile: Codec<ZippyFile> = defineCodec<ZippyFile>({
-  ...declared,
-  json: fileJson,
-  minSize: HEADER,
-  write(w, file) {
-    // The declaration, with room made for the whole file first (a large save is then neither
-    // copied while it grows nor copied once more at the end).
-    w.presize(storedSize(file));
-    declared.write(w, file);
-  },
-});
-
-/** Bytes `file` takes when written, or 0 when it is not a well-formed file (the declaration says why). */
-function storedSize(file: ZippyFile): number {
-  try {
-    let size = HEADER + 4 * file.roots.length + (file.crc === true ? 8 : 0);
-    let names = 0;
-    for (const name of file.externals) names += 2 + utf8Length(name);
-    size += align4(names) + DIRECTORY_ENTRY * file.objects.length;
-    for (const o of file.objects) {
-      size += 4 * o.references.length;
-      for (const data of o.segments) size += 4 + align4(data.length);
-    }
-    return Number.isSafeInteger(size) ? size : 0;
-  } catch {
-    return 0;
-  }
-}
 
 function align4(n: number): number {
   return n + ((4 - (n % 4)) % 4);

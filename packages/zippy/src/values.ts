@@ -7,7 +7,24 @@
  *
  * @module
  */
-import { DecodeError, float, i64be, i64le, u8, u32be, u32le, type Codec, type ErrorCode } from '@savekit/core';
+import {
+  bytes,
+  DecodeError,
+  EncodeError,
+  float,
+  i64be,
+  i64le,
+  map,
+  nothing,
+  taggedUnion,
+  u8,
+  u32be,
+  u32le,
+  type Codec,
+  type ErrorCode,
+  type NaNBits,
+  type Path,
+} from '@savekit/core';
 import { DEFAULT_MAX_DEPTH, Reader, ReadState, resolveDecodeOptions, Writer, WriteState } from '@savekit/core/kit';
 import { ValueType } from './tags.js';
 
@@ -44,13 +61,88 @@ export class PrecisionError extends Error {
 
 /** The codecs of one byte order and number width. */
 function makeCodecs(le: boolean, wide: boolean) {
-  return {
-    u32: le ? u32le : u32be,
-    i64: le ? i64le : i64be,
-    // Every NaN is read (as NaN), as Lua's own loader does; the writer writes the quiet one.
-    number: float(wide ? 64 : 32, le ? 'le' : 'be', { nan: 'keep' }),
-    wide,
-  };
+  const u32 = le ? u32le : u32be;
+  const i64 = le ? i64le : i64be;
+  // Every NaN is read (as NaN), as Lua's own loader does; the writer writes the quiet one.
+  const number = float(wide ? 64 : 32, le ? 'le' : 'be', { nan: 'keep' });
+  return { u32, i64, number, wide, value: storedValue(u32, i64, number, `${le ? 'le' : 'be'}${wide ? 64 : 32}`) };
+}
+
+/**
+ * A value as its segment stores it: a reference is a slot in the object's reference list (the
+ * graph layer resolves it to the object; see {@link SegmentReader}).
+ */
+export type StoredValue = null | boolean | number | NaNBits | LuaInteger | Uint8Array | { readonly slot: number };
+
+/** Whether a stored number is a NaN kept as its bits. */
+function isNaNBits(value: unknown): value is NaNBits {
+  return value !== null && typeof value === 'object' && 'nan' in value;
+}
+
+/** The value types, each as the core's taggedUnion stores and presents it. */
+type StoredTagged =
+  | { tag: 0 | 1 | 2; value: undefined }
+  | { tag: 3; value: number | NaNBits }
+  | { tag: 4; value: Uint8Array }
+  | { tag: 5 | 6; value: number | bigint };
+
+/**
+ * The declaration of a value (zippy.md §3.1): a type byte, then nothing (nil, false, true), a number
+ * (8 or 4 bytes), a u32 length and the string's bytes, a u32 reference slot, or a 64-bit integer.
+ */
+function storedValue(
+  u32: Codec<number>,
+  i64: Codec<bigint>,
+  number: Codec<number | NaNBits>,
+  variant: string,
+): Codec<StoredValue> {
+  const union = taggedUnion(u8, {
+    [ValueType.nil]: nothing,
+    [ValueType.false]: nothing,
+    [ValueType.true]: nothing,
+    [ValueType.number]: number,
+    [ValueType.string]: bytes(u32),
+    [ValueType.reference]: u32,
+    [ValueType.integer]: i64,
+  }) as unknown as Codec<StoredTagged>;
+  return map(union, {
+    name: `zvalue(${variant})`,
+    decode(stored): StoredValue {
+      switch (stored.tag) {
+        case ValueType.nil:
+          return null;
+        case ValueType.false:
+          return false;
+        case ValueType.true:
+          return true;
+        case ValueType.number:
+          return stored.value; // a NaN with a payload as its bits, so its bytes round-trip
+        case ValueType.string:
+          return stored.value;
+        case ValueType.reference:
+          return { slot: stored.value as number };
+        default:
+          return new LuaInteger(stored.value as bigint);
+      }
+    },
+    encode(value): StoredTagged {
+      if (value === null || value === undefined) return { tag: ValueType.nil, value: undefined };
+      if (value === false) return { tag: ValueType.false, value: undefined };
+      if (value === true) return { tag: ValueType.true, value: undefined };
+      if (typeof value === 'number' || isNaNBits(value)) return { tag: ValueType.number, value };
+      if (value instanceof LuaInteger) return { tag: ValueType.integer, value: value.value };
+      if (value instanceof Uint8Array) return { tag: ValueType.string, value };
+      return { tag: ValueType.reference, value: value.slot };
+    },
+  });
+}
+
+/**
+ * The declared value codec of a segment format (byte order, number format): {@link StoredValue}s,
+ * references as slots. {@link SegmentReader} and {@link SegmentWriter} read and write values with it.
+ */
+export function segmentValue(format: SegmentFormat = {}): Codec<StoredValue> {
+  return codecsOf(format).value;
 }
 
 // Made once: a segment reader or writer is made per object, so its codecs must not be.
@@ -86,7 +178,7 @@ export class SegmentWriter {
   private readonly codecs: ReturnType<typeof codecsOf>;
   private readonly lossy: boolean;
 
-  constructor(format: SegmentFormat = {}) {
+  constructor(readonly format: SegmentFormat = {}) {
     this.codecs = codecsOf(format);
     this.lossy = format.allowPrecisionLoss === true;
   }
@@ -133,24 +225,39 @@ export class SegmentWriter {
     return s;
   }
 
-  /** Writes a value. */
+  /** Writes a value (a reference as its slot, added on first mention). */
   value(v: ZValue): void {
-    if (v === null || v === undefined) this.u8(ValueType.nil);
-    else if (v === false) this.u8(ValueType.false);
-    else if (v === true) this.u8(ValueType.true);
-    else if (typeof v === 'number') {
-      this.u8(ValueType.number);
-      this.f64(v);
-    } else if (v instanceof LuaInteger) {
-      this.u8(ValueType.integer);
-      this.i64(v.value);
-    } else if (v instanceof Uint8Array) {
-      this.u8(ValueType.string);
-      this.u32(v.length);
-      this.bytes(v);
-    } else {
-      this.u8(ValueType.reference);
-      this.u32(this.slot(v.ref));
+    if (typeof v === 'number' && !this.codecs.wide && !this.lossy && !Number.isNaN(v) && !Object.is(Math.fround(v), v))
+      throw new PrecisionError(v, this.out.length + 1);
+    this.codecs.value.write(this.out, this.stored(v));
+  }
+
+  /**
+   * A value as the segment stores it: a reference as its slot (added on first mention), a number
+   * as the nearest 4-byte float under number format 1 when precision loss is allowed.
+   */
+  stored(v: ZValue): StoredValue {
+    if (v !== null && typeof v === 'object' && 'ref' in v) return { slot: this.slot(v.ref) };
+    return typeof v === 'number' ? this.number(v) : (v ?? null);
+  }
+
+  /** A number as written: itself, or under number format 1 with precision loss allowed the nearest float. */
+  number(v: number): number {
+    return this.lossy && !this.codecs.wide ? Math.fround(v) : v;
+  }
+
+  /**
+   * Writes `value` with a declared codec of this segment's format; a number number format 1 cannot
+   * hold is a {@link PrecisionError} at its offset.
+   */
+  write<A>(codec: Codec<A>, value: A): void {
+    try {
+      codec.write(this.out, value);
+    } catch (error) {
+      if (!(error instanceof EncodeError)) throw error;
+      const v = valueAt(value, error.path);
+      if (typeof v === 'number' && !Object.is(Math.fround(v), v)) throw new PrecisionError(v, error.offset);
+      throw error;
     }
   }
 
@@ -202,7 +309,7 @@ export class SegmentReader {
     readonly bytes: Uint8Array,
     /** Resolves a slot to the referenced object (or null / an external). */
     private readonly resolve: (slot: number, at: number) => object | null,
-    format: SegmentFormat = {},
+    readonly format: SegmentFormat = {},
   ) {
     this.reader = new Reader(bytes, new ReadState(SEGMENT_OPTIONS));
     this.codecs = codecsOf(format);
@@ -216,7 +323,8 @@ export class SegmentReader {
     this.reader.pos = at;
   }
 
-  private read<A>(codec: Codec<A>): A {
+  /** Reads with a declared codec of this segment's format; what it refuses is a {@link SegmentError}. */
+  read<A>(codec: Codec<A>): A {
     try {
       return codec.read(this.reader);
     } catch (error) {
@@ -268,31 +376,29 @@ export class SegmentReader {
   /** Reads a value; references resolve to objects (`{ ref }`). */
   value(): ZValue {
     const at = this.pos;
-    const type = this.u8();
-    switch (type) {
-      case ValueType.nil:
-        return null;
-      case ValueType.false:
-        return false;
-      case ValueType.true:
-        return true;
-      case ValueType.number:
-        return this.f64();
-      case ValueType.integer:
-        return new LuaInteger(this.i64());
-      case ValueType.string: {
-        const n = this.count(1);
-        return this.take(n).slice();
-      }
-      case ValueType.reference: {
-        const slotAt = this.pos;
-        const target = this.resolve(this.u32(), slotAt);
-        return target === null ? null : { ref: target };
-      }
-      default:
-        throw new SegmentError(`unknown value type 0x${type.toString(16).padStart(2, '0')}`, at, 'unknown-tag');
-    }
+    return this.resolved(this.read(this.codecs.value), at);
   }
+
+  /**
+   * A stored value as the graph sees it: a reference resolved to its object (a slot past the
+   * object's references is a SegmentError at the value, `at`), every NaN the one NaN Lua has.
+   */
+  resolved(stored: StoredValue, at: number): ZValue {
+    if (isNaNBits(stored)) return Number.NaN;
+    if (stored === null || typeof stored !== 'object' || !('slot' in stored)) return stored;
+    const target = this.resolve(stored.slot, at + 1);
+    return target === null ? null : { ref: target };
+  }
+}
+
+/** The part of `value` at `path` (an EncodeError's), or undefined. */
+function valueAt(value: unknown, path: Path): unknown {
+  let at = value;
+  for (const key of path) {
+    if (at === null || typeof at !== 'object' || (typeof key !== 'string' && typeof key !== 'number')) return undefined;
+    at = (at as Record<string | number, unknown>)[key];
+  }
+  return at;
 }
 
 /** A core DecodeError from reading a segment as a {@link SegmentError} (its offset is in the segment). */

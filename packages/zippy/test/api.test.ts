@@ -8,8 +8,6 @@ import { readGraph, type GraphRestorer, type GraphSaver, type RestoreGenerator }
 import type { Instance as SchemaInstance } from '@savekit/core/schema';
 import {
   adataRestorer,
-  adataSaver,
-  type AData,
   Instance,
   KIND,
   List,
@@ -23,9 +21,10 @@ import {
   zippyFile,
   type ZippyFile,
 } from '@savekit/zippy';
+import { loadStructures, saveStructures } from './structures';
 import { loadLua, type LuaRef, luaRef, saveGame, saveLua } from '@savekit/zippy/lua';
 import { testBudget } from '@savekit/testkit';
-import { lua, newState, pushGlobal, run, setGlobal, to_luastring } from './lua-helpers';
+import { heldValue, lua, newState, pushGlobal, run, setGlobal, setGlobals, to_luastring } from './lua-helpers';
 
 // Quick: past every recursion limit (the core's 10,000 for plain callbacks, the engine's stack);
 // heavy (SAVEKIT_TEST_PROFILE=heavy, as CI runs it): the issue's million.
@@ -193,7 +192,7 @@ function savedWithExternal(): Uint8Array {
 
 /** One Vector whose DataType is 99. */
 function unknownDataType(): Uint8Array {
-  const saved = writeSavefile<AData>([new Vector([1])], adataSaver, { crc: false });
+  const saved = saveStructures([new Vector([1])], { crc: false });
   if (E.isLeft(saved)) throw saved.left;
   const file = decodeOrThrow(zippyFile, saved.right);
   return patched(saved.right, 0, (s) => {
@@ -238,10 +237,7 @@ describe('item 6: restore chains of any depth', () => {
       depth++;
     }
     expect(depth).toBe(CHAIN);
-    (root.cls.members as { ref: LuaRef }).ref.push();
-    setGlobal(L2, 'top');
-    (base.members as { ref: LuaRef }).ref.push();
-    setGlobal(L2, 'base');
+    setGlobals(L2, { top: heldValue(root.cls.members), base: heldValue(base.members) });
     run(L2, `assert(top.depth == ${CHAIN} and base.depth == 1 and top.base == base)`);
   }, 600_000);
 
@@ -250,9 +246,9 @@ describe('item 6: restore chains of any depth', () => {
     const a = new ScriptClass('A');
     const b = new ScriptClass('B', a);
     a.superclass = b;
-    const cycle = writeSavefile<AData>([a], adataSaver);
+    const cycle = saveStructures([a]);
     if (E.isLeft(cycle)) throw cycle.left;
-    const error = left(readSavefile(cycle.right, adataRestorer));
+    const error = left(loadStructures(cycle.right));
     expect([error.path.slice(0, 2), error.message]).toEqual([
       ['objects', 1],
       expect.stringMatching(/class B's superclass chain is a cycle/),
@@ -310,12 +306,12 @@ describe('item 6: restore chains of any depth', () => {
 
 describe('item 7: API seams', () => {
   const base = new ScriptClass('Actor');
-  const saved = writeSavefile<AData>([new ScriptClass('Imp', base), new Vector([1.5])], adataSaver);
+  const saved = saveStructures([new ScriptClass('Imp', base), new Vector([1.5])]);
   if (E.isLeft(saved)) throw saved.left;
   const bytes = saved.right;
 
   test("readSavefile and the core's readGraph take the same restorer shape", () => {
-    const viaSavefile = readSavefile(bytes, adataRestorer);
+    const viaSavefile = loadStructures(bytes);
     if (E.isLeft(viaSavefile)) throw viaSavefile.left;
     const file: ZippyFile = decodeOrThrow(zippyFile, bytes);
     const viaGraph = readGraph(toGraphImage(file), adataRestorer.forFile(file));
@@ -337,7 +333,7 @@ describe('item 7: API seams', () => {
   });
 
   test('an error while allocating keeps its object: path and message (not "(root) … restoring object 0")', () => {
-    const error = left(readSavefile(unknownDataType(), adataRestorer));
+    const error = left(loadStructures(unknownDataType()));
     expect([error.path, error.message]).toEqual([['objects', 0], 'allocating object 1: unknown DataType 99']);
     const L = newState();
     const viaLua = left(loadLua(L, unknownDataType()));

@@ -14,18 +14,8 @@ import {
   fromJson,
   toJson,
 } from '@savekit/core';
-import {
-  adataRestorer,
-  adataSaver,
-  format,
-  readSavefile,
-  Vector,
-  writeSavefile,
-  ZClass,
-  zippyFile,
-  type AData,
-  type ZippyFile,
-} from '@savekit/zippy';
+import { format, Vector, ZClass, zippyFile, type ZippyFile } from '@savekit/zippy';
+import { loadStructures, saveStructures } from './structures';
 import { arbitrary, defaultIterations, fuzzSuite, roundTripSuite, testBudget } from '@savekit/testkit';
 import { newState } from './lua-helpers';
 import { byteSwapped } from './layout-helpers';
@@ -185,10 +175,10 @@ describe('bad input: DecodeErrors with the document path (objects from 0) and th
   test(`a ${depth.toLocaleString('en')}-deep superclass chain restores (no stack overflow, no depth limit)`, () => {
     let cls: ZClass | null = null;
     for (let i = 0; i < depth; i++) cls = new ZClass(`c${i}`, cls);
-    const saved = writeSavefile<AData>([cls], adataSaver, { crc: false });
+    const saved = saveStructures([cls], { crc: false });
     cls = null;
     if (E.isLeft(saved)) throw saved.left;
-    const result = readSavefile(saved.right, adataRestorer);
+    const result = loadStructures(saved.right);
     if (E.isLeft(result)) throw result.left;
     let n = 0;
     let name = '';
@@ -201,7 +191,7 @@ describe('bad input: DecodeErrors with the document path (objects from 0) and th
 
   test(`the conformance kit: ${defaultIterations()} mutations (SAVEKIT_FUZZ_ITERATIONS, else the test profile's) give only DecodeErrors`, () => {
     const small = workedExample();
-    const classes = writeSavefile<AData>([new ZClass('A', new ZClass('B'))], adataSaver);
+    const classes = saveStructures([new ZClass('A', new ZClass('B'))]);
     if (E.isLeft(classes)) throw classes.left;
     const derived = fc.sample(arbitrary(zippyFile), { numRuns: 4, seed: 1 }).map((f) => encodeOrThrow(zippyFile, f));
     expect(fuzzSuite(format, { seeds: [small, workedExample('le'), classes.right, ...derived] }).failures).toEqual([]);
@@ -212,9 +202,9 @@ test('C structures alone (no Lua): a superclass chain and shared classes round-t
   const base = new ZClass('Base');
   const a = new ZClass('A', base, null, true);
   const b = new ZClass('B', base);
-  const saved = writeSavefile<AData>([a, b, new Vector([0.5])], adataSaver);
+  const saved = saveStructures([a, b, new Vector([0.5])]);
   if (E.isLeft(saved)) throw saved.left;
-  const result = readSavefile(saved.right, adataRestorer);
+  const result = loadStructures(saved.right);
   if (E.isLeft(result)) throw result.left;
   const [a2, b2, v2] = result.right.roots as [ZClass, ZClass, Vector];
   expect(a2.superclass).toBe(b2.superclass);

@@ -4,20 +4,8 @@
 // number format 1 as 4-byte floats. Every Lua-side check runs in a fresh fengari state after load.
 import * as E from 'fp-ts/lib/Either';
 import { decodeOrThrow, DecodeError, EncodeError, encodeOrThrow } from '@savekit/core';
-import {
-  adataRestorer,
-  adataSaver,
-  type AData,
-  Instance,
-  List,
-  Range,
-  readSavefile,
-  Vector,
-  writeSavefile,
-  ZClass,
-  zippyFile,
-  type ZippyFile,
-} from '@savekit/zippy';
+import { type AData, Instance, List, Range, Vector, ZClass, zippyFile, type ZippyFile } from '@savekit/zippy';
+import { loadStructures, saveStructures } from './structures';
 import {
   loadLua,
   type LuaRef,
@@ -30,7 +18,7 @@ import {
   type StructureSink,
 } from '@savekit/zippy/lua';
 import { asVersion1, byteSwapped, V1_WORKED_EXAMPLE } from './layout-helpers';
-import { lua, newState, pushGlobal, run, setGlobal, to_luastring } from './lua-helpers';
+import { heldValue, lua, newState, pushGlobal, run, setGlobal, setGlobals, to_luastring } from './lua-helpers';
 import { workedExample } from './worked-example';
 
 const ORDERS = ['be', 'le'] as const;
@@ -80,12 +68,7 @@ describe('item 1: Lua values start with LUA\\0, C structures with DATA + DataTyp
     const L2 = newState();
     const loaded = right(loadLua(L2, bytes));
     const [t, instance, list] = loaded.roots as [LuaRef, Instance, List];
-    t.push();
-    setGlobal(L2, 'T');
-    (instance.cls.members as { ref: LuaRef }).ref.push();
-    setGlobal(L2, 'members');
-    (instance.fields as { ref: LuaRef }).ref.push();
-    setGlobal(L2, 'fields');
+    setGlobals(L2, { T: t, members: heldValue(instance.cls.members), fields: heldValue(instance.fields) });
     run(
       L2,
       'assert(T[1] == 1.5 and T[2] == "a" and T.self == T and type(T.u) == "userdata"); assert(members.speed == 3); assert(fields == T)',
@@ -116,17 +99,17 @@ describe('item 1: Lua values start with LUA\\0, C structures with DATA + DataTyp
   });
 
   test.each(ORDERS)('%s: version-1 C structures alone load through adataRestorer', (order) => {
-    const saved = right(writeSavefile<AData>([new ZClass('A', new ZClass('B')), new Vector([0.5])], adataSaver));
+    const saved = right(saveStructures([new ZClass('A', new ZClass('B')), new Vector([0.5])]));
     const v1 = order === 'be' ? asVersion1(saved) : byteSwapped(asVersion1(saved));
-    const loaded = right(readSavefile(v1, adataRestorer));
+    const loaded = right(loadStructures(v1));
     const [a, v] = loaded.roots as [ZClass, Vector];
     expect([a.name, a.superclass?.name, v.values, loaded.file.major]).toEqual(['A', 'B', [0.5], 1]);
   });
 
   test('a version-2 file with an ADAT object is refused (unknown tag), typed', () => {
-    const v1Tagged = asVersion1(right(writeSavefile<AData>([new Vector([1])], adataSaver)));
+    const v1Tagged = asVersion1(right(saveStructures([new Vector([1])])));
     const bad = encodeOrThrow(zippyFile, { ...decodeOrThrow(zippyFile, v1Tagged), major: 2 });
-    const result = readSavefile(bad, adataRestorer);
+    const result = loadStructures(bad);
     expect(E.isLeft(result) && result.left).toBeInstanceOf(DecodeError);
     expect(E.isLeft(result) && [result.left.path, result.left.message]).toEqual([
       ['objects', 0],
@@ -150,14 +133,13 @@ const fixtures: Array<[string, (order: Order) => Uint8Array]> = [
     (order) => {
       const base = new ZClass('Base');
       return right(
-        writeSavefile<AData>(
+        saveStructures(
           [
             new ZClass('A', base, null, true),
             new ZClass('B', base),
             new Vector([0.5, -0]),
             new Range(-1, 1, false, true),
           ],
-          adataSaver,
           { byteOrder: order },
         ),
       );
@@ -236,10 +218,8 @@ describe('item 2: every fixture in both byte orders', () => {
   );
 
   test.each(ORDERS)('%s: adataRestorer and readSavefile read C structures in the file order', (order) => {
-    const saved = right(
-      writeSavefile<AData>([new Vector([1.25, 3]), new ZClass('X')], adataSaver, { byteOrder: order }),
-    );
-    const loaded = right(readSavefile(saved, adataRestorer));
+    const saved = right(saveStructures([new Vector([1.25, 3]), new ZClass('X')], { byteOrder: order }));
+    const loaded = right(loadStructures(saved));
     expect([(loaded.roots[0] as Vector).values, (loaded.roots[1] as ZClass).name, loaded.file.byteOrder]).toEqual([
       [1.25, 3],
       'X',
@@ -300,15 +280,8 @@ describe("item 3: any Lua value, as a root and as a C structure's reference", ()
       const L2 = newState();
       const loaded = right(loadLua(L2, bytes));
       const [list2, instance2] = loaded.roots as [List, Instance];
-      const values = list2.values().map((v) => (v as { ref: LuaRef }).ref);
-      values.forEach((ref, i) => {
-        ref.push();
-        setGlobal(L2, `v${i + 1}`);
-      });
-      (instance2.cls.members as { ref: LuaRef }).ref.push();
-      setGlobal(L2, 'members');
-      (instance2.fields as { ref: LuaRef }).ref.push();
-      setGlobal(L2, 'fields');
+      const values = Object.fromEntries(list2.values().map((v, i) => [`v${i + 1}`, heldValue(v)]));
+      setGlobals(L2, { ...values, members: heldValue(instance2.cls.members), fields: heldValue(instance2.fields) });
       run(
         L2,
         'assert(v1 == nil and v2 == true and v3 == 2.5 and v4 == "str" and v5.name == "t"); assert(members == "str" and fields == 2.5)',
@@ -371,10 +344,7 @@ describe("item 3: any Lua value, as a root and as a C structure's reference", ()
       const a2 = loaded.roots[0] as Sprite;
       const b2 = a2.next!;
       expect([a2.frame, b2.frame, b2.next]).toEqual([1, 2, a2]);
-      a2.state!.push();
-      setGlobal(L2, 'mood');
-      b2.state!.push();
-      setGlobal(L2, 'count');
+      setGlobals(L2, { mood: a2.state!, count: b2.state! });
       lua.lua_pushlightuserdata(L2, b2);
       setGlobal(L2, 'b');
       run(L2, 'assert(mood.name == "grumpy" and mood.sprite == b and count == 99)');
@@ -437,12 +407,12 @@ describe('item 4: number format 1 stores 4-byte floats', () => {
        assert(T[5] ~= T[5] and T[6] == 2^24 and T[7] == 0.25 and math.type(T[8]) == "integer" and T[8] == 7)`,
       );
       const structures = right(
-        writeSavefile<AData>([new Vector([0.5, -3]), new Range(-0.125, 8)], adataSaver, {
+        saveStructures([new Vector([0.5, -3]), new Range(-0.125, 8)], {
           byteOrder: order,
           numberFormat: 1,
         }),
       );
-      const loaded = right(readSavefile(structures, adataRestorer));
+      const loaded = right(loadStructures(structures));
       expect([(loaded.roots[0] as Vector).values, (loaded.roots[1] as Range).lo]).toEqual([[0.5, -3], -0.125]);
     },
   );
@@ -468,7 +438,7 @@ describe('item 4: number format 1 stores 4-byte floats', () => {
       right(loadLua(L2, lossy));
       setGlobal(L2, 'T');
       run(L2, `assert(T.x == ${Math.fround(0.1).toPrecision(17)} and T.x ~= 0.1)`);
-      const vector = writeSavefile<AData>([new Vector([1 / 3])], adataSaver, { byteOrder: order, numberFormat: 1 });
+      const vector = saveStructures([new Vector([1 / 3])], { byteOrder: order, numberFormat: 1 });
       expect(E.isLeft(vector) && [vector.left.path, vector.left.offset, vector.left.code]).toEqual([
         ['objects', 0, 'segments', 0],
         12,
@@ -478,7 +448,7 @@ describe('item 4: number format 1 stores 4-byte floats', () => {
   );
 
   test('a number format other than 0 or 1 is an EncodeError', () => {
-    const result = writeSavefile<AData>([new Vector([1])], adataSaver, { numberFormat: 2 });
+    const result = saveStructures([new Vector([1])], { numberFormat: 2 });
     expect(E.isLeft(result) && [result.left.path, result.left.code]).toEqual([['numberFormat'], 'out-of-range']);
   });
 });

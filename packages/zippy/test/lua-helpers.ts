@@ -29,6 +29,24 @@ export function setGlobal(L: object, name: string): void {
   lua.lua_setglobal(L, to_luastring(name));
 }
 
+/** What pushes itself onto its Lua stack (a `LuaRef`). */
+export interface Pushable {
+  push(): void;
+}
+
+/** The Lua value a structure holds as `{ ref }` (a List item, a Class's members, an Instance's fields). */
+export function heldValue(value: unknown): Pushable {
+  return (value as { ref: Pushable }).ref;
+}
+
+/** Each value pushed, then popped into the global of its name (in the order given). */
+export function setGlobals(L: object, values: Readonly<Record<string, Pushable>>): void {
+  for (const [name, value] of Object.entries(values)) {
+    value.push();
+    setGlobal(L, name);
+  }
+}
+
 /** Bytes of every Uint8Array allocated while `run` runs. */
 export function allocatedBy(run: () => void): number {
   let total = 0;

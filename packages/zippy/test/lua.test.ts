@@ -5,10 +5,10 @@ import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
 import { DecodeError, decodeOrThrow, encodeOrThrow } from '@savekit/core';
 import { Instance, List, Range, Vector, ZClass, zippyFile } from '@savekit/zippy';
-import { loadLua, type LuaRef, luaRef, saveGame, saveLua } from '@savekit/zippy/lua';
+import { loadLua, luaRef, saveGame, saveLua } from '@savekit/zippy/lua';
 import { testBudget } from '@savekit/testkit';
 import { isUserdata } from './attacks';
-import { allocatedBy, lua, newState, pushGlobal, run, setGlobal } from './lua-helpers';
+import { allocatedBy, heldValue, lua, newState, pushGlobal, run, setGlobal, setGlobals } from './lua-helpers';
 
 // Sizes under SAVEKIT_TEST_PROFILE: the quick run still goes far past any recursion limit and
 // through thousands of random graphs' shapes; the heavy run is the full size.
@@ -20,14 +20,32 @@ const BIG_GRAPH = testBudget({ quick: 2_000, heavy: 10_000 });
 const ORDERS = ['be', 'le'] as const;
 let order: (typeof ORDERS)[number] = 'be';
 
+/** A test run once in each byte order (`order` is that order while the body runs). */
+function inEachOrder(title: string, body: () => void, timeout?: number): void {
+  test.each(ORDERS)(
+    title,
+    (byteOrder) => {
+      order = byteOrder;
+      body();
+    },
+    timeout,
+  );
+}
+
+/** A fresh state that has run `source`. */
+function stateWith(source: string): object {
+  const L = newState();
+  run(L, source);
+  return L;
+}
+
 function roundTrip(
   source: string,
   global = 'T',
   options: Parameters<typeof saveLua>[2] = {},
   loadOptions: Parameters<typeof loadLua>[2] = {},
 ): object {
-  const L = newState();
-  run(L, source);
+  const L = stateWith(source);
   pushGlobal(L, global);
   return reloadTop(L, global, options, loadOptions);
 }
@@ -49,10 +67,9 @@ function reloadTop(
   return L2;
 }
 
-test.each(ORDERS)(
+inEachOrder(
   '%s: a table with shared children, cycles, self-reference, table keys and a metatable — checked by Lua in the fresh state',
-  (byteOrder) => {
-    order = byteOrder;
+  () => {
     const L = roundTrip(`
     T = {1, "a", 2.5, true, false}
     T.self = T
@@ -77,16 +94,13 @@ test.each(ORDERS)(
   },
 );
 
-test.each(ORDERS)(
-  '%s: numbers are exact: integers stay integers, floats keep −0, NaN, ±inf; strings are binary-safe',
-  (byteOrder) => {
-    order = byteOrder;
-    const L = roundTrip(
-      `T = {i = 7, f = 7.0, neg = -0.0, nan = 0/0, inf = 1/0, ninf = -1/0, tiny = 5e-324, big = 2^53 + 0.0, s = "a\\0b\\255c", long = string.rep("xyz\\0", 20000)}`,
-    );
-    run(
-      L,
-      `
+inEachOrder('%s: numbers are exact: integers stay integers, floats keep −0, NaN, ±inf; strings are binary-safe', () => {
+  const L = roundTrip(
+    `T = {i = 7, f = 7.0, neg = -0.0, nan = 0/0, inf = 1/0, ninf = -1/0, tiny = 5e-324, big = 2^53 + 0.0, s = "a\\0b\\255c", long = string.rep("xyz\\0", 20000)}`,
+  );
+  run(
+    L,
+    `
     assert(math.type(T.i) == "integer" and T.i == 7)
     assert(math.type(T.f) == "float" and T.f == 7.0)
     assert(1 / T.neg == -math.huge, "-0.0 kept")
@@ -95,36 +109,28 @@ test.each(ORDERS)(
     assert(T.tiny == 5e-324 and T.big == 2^53)
     assert(#T.s == 5 and T.s:byte(2) == 0 and T.s:byte(4) == 255)
     assert(#T.long == 80000 and T.long:sub(1, 4) == "xyz\\0")`,
-    );
-  },
-);
+  );
+});
 
-test.each(ORDERS)(
-  '%s: userdata keep their payload and metatable; a userdata referenced twice loads as one',
-  (byteOrder) => {
-    order = byteOrder;
-    const L = newState();
-    run(L, 'T = {}; Point = {__name = "Point"}');
-    pushGlobal(L, 'T');
-    const data = lua.lua_newuserdata(L, 3) as { payload?: Uint8Array };
-    data.payload = Uint8Array.of(1, 2, 3);
-    pushGlobal(L, 'Point');
-    lua.lua_setmetatable(L, -2);
-    lua.lua_pushvalue(L, -1);
-    lua.lua_setfield(L, -3, to('u1'));
-    lua.lua_setfield(L, -2, to('u2'));
-    const L2 = reloadTop(L, 'T');
-    run(L2, 'assert(T.u1 == T.u2, "one userdata"); assert(getmetatable(T.u1).__name == "Point")');
-    pushGlobal(L2, 'T');
-    lua.lua_getfield(L2, -1, to('u1'));
-    expect((lua.lua_touserdata(L2, -1) as { payload: Uint8Array }).payload).toEqual(Uint8Array.of(1, 2, 3));
-  },
-);
+inEachOrder('%s: userdata keep their payload and metatable; a userdata referenced twice loads as one', () => {
+  const L = stateWith('T = {}; Point = {__name = "Point"}');
+  pushGlobal(L, 'T');
+  const data = lua.lua_newuserdata(L, 3) as { payload?: Uint8Array };
+  data.payload = Uint8Array.of(1, 2, 3);
+  pushGlobal(L, 'Point');
+  lua.lua_setmetatable(L, -2);
+  lua.lua_pushvalue(L, -1);
+  lua.lua_setfield(L, -3, to('u1'));
+  lua.lua_setfield(L, -2, to('u2'));
+  const L2 = reloadTop(L, 'T');
+  run(L2, 'assert(T.u1 == T.u2, "one userdata"); assert(getmetatable(T.u1).__name == "Point")');
+  pushGlobal(L2, 'T');
+  lua.lua_getfield(L2, -1, to('u1'));
+  expect((lua.lua_touserdata(L2, -1) as { payload: Uint8Array }).payload).toEqual(Uint8Array.of(1, 2, 3));
+});
 
-test.each(ORDERS)('%s: functions are an error naming their path, unless registered as externals', (byteOrder) => {
-  order = byteOrder;
-  const L = newState();
-  run(L, 'T = {actors = {{name = "imp", think = function() return 1 end}}}');
+inEachOrder('%s: functions are an error naming their path, unless registered as externals', () => {
+  const L = stateWith('T = {actors = {{name = "imp", think = function() return 1 end}}}');
   pushGlobal(L, 'T');
   const refused = saveLua(L, 1);
   expect(E.isLeft(refused) && refused.left.message).toMatch(
@@ -136,8 +142,7 @@ test.each(ORDERS)('%s: functions are an error naming their path, unless register
   const externals = { 'ai.think': (S: object) => lua.lua_getglobal(S, to('think')) };
   const saved = saveLua(L, 1, { externals, byteOrder: order });
   if (E.isLeft(saved)) throw saved.left;
-  const L2 = newState();
-  run(L2, 'function think() return 2 end');
+  const L2 = stateWith('function think() return 2 end');
   const loaded = loadLua(L2, saved.right, { externals });
   if (E.isLeft(loaded)) throw loaded.left;
   setGlobal(L2, 'T');
@@ -147,15 +152,13 @@ test.each(ORDERS)('%s: functions are an error naming their path, unless register
   expect(E.isLeft(missing) && missing.left.message).toMatch(/ai\.think/);
 });
 
-test.each(ORDERS)(
+inEachOrder(
   '%s: C structures and Lua values refer to each other; restore_first finishes a Class before its Instance',
-  (byteOrder) => {
-    order = byteOrder;
+  () => {
     // The seed's rule: an Instance needs its Class whole. Here the Instance is met first (lower number),
     // so restoring it must restore the Class first — and the Class's members table points back to
     // the Instance: a reference cycle through a Lua table.
-    const L = newState();
-    run(L, 'members = {speed = 3}; world = {}');
+    const L = stateWith('members = {speed = 3}; world = {}');
     const members = luaRef(L, lua.lua_gettop(L) + 0 || -1);
     lua.lua_pop(L, 0);
     pushGlobal(L, 'members');
@@ -182,9 +185,7 @@ test.each(ORDERS)(
     const [imp2, path2] = loaded.right.roots as [Instance, List];
     expect(imp2.cls.name).toBe('Imp');
     expect([...imp2.native]).toEqual([9, 9]);
-    const ref = (imp2.cls.members as { ref: LuaRef }).ref;
-    ref.push();
-    setGlobal(L2, 'members');
+    setGlobals(L2, { members: heldValue(imp2.cls.members) });
     lua.lua_pushlightuserdata(L2, imp2);
     setGlobal(L2, 'imp');
     run(L2, 'assert(members.speed == 3); assert(members.prototype == imp, "the cycle back to the instance")');
@@ -196,12 +197,12 @@ test.each(ORDERS)(
   },
 );
 
-test.each(ORDERS)(
+inEachOrder(
   `%s: a Lua table chain of ${LINKS.toLocaleString('en')} links saves and loads without a stack overflow`,
-  (byteOrder) => {
-    order = byteOrder;
-    const L = newState();
-    run(L, `head = {n = 0}; local t = head; for i = 1, ${LINKS} do local x = {n = i}; t.next = x; t = x end`);
+  () => {
+    const L = stateWith(
+      `head = {n = 0}; local t = head; for i = 1, ${LINKS} do local x = {n = i}; t.next = x; t = x end`,
+    );
     pushGlobal(L, 'head');
     const L2 = reloadTop(L, 'head', { crc: false });
     run(L2, `local t, n = head, 0; while t.next do t = t.next; n = n + 1; assert(t.n == n) end; assert(n == ${LINKS})`);
@@ -312,8 +313,7 @@ function describe(L: object): string {
 
 /** Builds the model's graph in a Lua state, saves it, loads it into a fresh state and compares what Lua sees. */
 function expectRoundTrip(model: Parameters<typeof build>[0]): void {
-  const L = newState();
-  run(L, build(model));
+  const L = stateWith(build(model));
   const before = describe(L);
   pushGlobal(L, 'root');
   const L2 = reloadTop(L, 'root');
@@ -321,10 +321,9 @@ function expectRoundTrip(model: Parameters<typeof build>[0]): void {
   expect(describe(L2)).toBe(before);
 }
 
-test.each(ORDERS)(
+inEachOrder(
   '%s: property: random Lua graphs (sharing, cycles, table keys, odd floats) round-trip with identity kept',
-  (byteOrder) => {
-    order = byteOrder;
+  () => {
     fc.assert(
       fc.property(models(60), (model) => expectRoundTrip(model)),
       { numRuns: GRAPH_RUNS },
@@ -332,10 +331,9 @@ test.each(ORDERS)(
   },
 );
 
-test.each(ORDERS)(
+inEachOrder(
   `%s: a graph of ${BIG_GRAPH.toLocaleString('en')} tables with random sharing and cycles`,
-  (byteOrder) => {
-    order = byteOrder;
+  () => {
     const [model] = fc.sample(
       models(BIG_GRAPH).filter((m) => m.tables.length > BIG_GRAPH * 0.9),
       { numRuns: 1, seed: 42 },
