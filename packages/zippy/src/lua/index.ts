@@ -243,42 +243,72 @@ const stepText = (step: Step): string =>
         : '[table]';
 
 /**
- * Values met while saving or restoring are kept in one table on the stack, at integer keys: cheaper
- * than a registry reference each (a million tables would mean a million `luaL_ref`s).
+ * Values per keeper thread: below fengari's stack limit (`LUAI_MAXSTACK`, a million), with room for
+ * the slot a push borrows.
+ */
+const KEEPER_CHUNK = 1 << 19;
+
+/**
+ * Values met while saving or restoring are kept on the stacks of threads of their own (coroutines
+ * that never run), at consecutive positions: a slot is a position, so keeping is one move and
+ * pushing a copy and a move. Cheaper than a registry reference each (a million tables would mean a
+ * million `luaL_ref`s), and than a table's integer keys — fengari's tables are JavaScript Maps, and a
+ * Map of a million entries (an entry object and two values each, rehashed as it grows) cost a
+ * million-table load more than its tables did. The threads are anchored in a table on the stack.
  */
 class Keeper {
+  /** The stack index of the table anchoring the threads. */
   readonly index: number;
   private count = 0;
+  private threads: LuaState[] = [];
 
   constructor(private readonly L: LuaState) {
     lua.lua_newtable(L);
     this.index = lua.lua_gettop(L);
   }
 
+  /** The thread the next value goes to, with room for it and for a push's borrowed slot. */
+  private room(): LuaState {
+    const L = this.L;
+    if (this.count % KEEPER_CHUNK === 0) {
+      this.threads.push(lua.lua_newthread(L));
+      lua.lua_rawseti(L, this.index, this.threads.length);
+    }
+    const thread = this.threads[this.threads.length - 1]!;
+    if (!lua.lua_checkstack(thread, 2)) throw new Error('the Lua keeper thread has no room left');
+    return thread;
+  }
+
   /** Keeps the value at `index`; returns its slot. */
   keep(index: number): number {
     const at = lua.lua_absindex(this.L, index);
+    const thread = this.room();
     lua.lua_pushvalue(this.L, at);
-    lua.lua_rawseti(this.L, this.index, ++this.count);
-    return this.count;
+    lua.lua_xmove(this.L, thread, 1);
+    return ++this.count;
   }
 
   /** Keeps the value on top and pops it. */
   keepTop(): number {
-    lua.lua_rawseti(this.L, this.index, ++this.count);
-    return this.count;
+    lua.lua_xmove(this.L, this.room(), 1);
+    return ++this.count;
   }
 
   push(slot: number): void {
-    lua.lua_rawgeti(this.L, this.index, slot);
+    const i = slot - 1;
+    const thread = this.threads[Math.floor(i / KEEPER_CHUNK)]!;
+    lua.lua_pushvalue(thread, (i % KEEPER_CHUNK) + 1);
+    lua.lua_xmove(thread, this.L, 1);
   }
 
   /** Whether {@link drop} ran (slots are then gone). */
   dropped = false;
 
-  /** Removes the keeper table from the stack (what is above it moves down). */
+  /** Removes the keeper table from the stack (what is above it moves down) and empties the threads. */
   drop(): void {
     this.dropped = true;
+    for (const thread of this.threads) lua.lua_settop(thread, 0);
+    this.threads = [];
     lua.lua_remove(this.L, this.index);
   }
 }
