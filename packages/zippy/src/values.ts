@@ -205,6 +205,13 @@ export class SegmentError extends Error {
 
 /** Options of the reader under a segment: the defaults (a segment is read value by value, not as one decode). */
 const SEGMENT_OPTIONS = resolveDecodeOptions(undefined);
+/**
+ * The read state under every segment reader: the integer and float codecs a segment is read with
+ * only read bytes (a failure is an error made from it, nothing is recorded in it), so one serves
+ * them all — a state per segment (its arrays, map and budget) cost a million-object load more than
+ * the segments' reads did.
+ */
+const SEGMENT_STATE = new ReadState(SEGMENT_OPTIONS);
 
 /**
  * Reads one data segment in the file's byte order and number format (pass the decoded file, or any
@@ -222,7 +229,7 @@ export class SegmentReader {
     private readonly resolve: (slot: number, at: number) => object | null,
     format: SegmentFormat = {},
   ) {
-    this.reader = new Reader(bytes, new ReadState(SEGMENT_OPTIONS));
+    this.reader = new Reader(bytes, SEGMENT_STATE);
     this.codecs = codecsOf(format);
   }
 

@@ -1028,7 +1028,8 @@ class LuaRestorer implements SavefileRestorer<object> {
       this.restoreStructure(object, this.structures, ctx);
       return;
     }
-    const reader = segmentReaderOf(ctx, this.file);
+    // A Lua value's segment is read here and now (a structure's, by a generator, maybe later).
+    const reader = isAData(object) ? segmentReaderOf(ctx, this.file) : this.valueReader(ctx);
     try {
       if (isAData(object)) {
         const dependency = restoreAData(object as AData, reader, {
@@ -1096,6 +1097,28 @@ class LuaRestorer implements SavefileRestorer<object> {
     } catch (error) {
       throw segmentFailure(ctx, error);
     }
+  }
+
+  /** The references of the Lua value being restored, read first (reused from value to value). */
+  private readonly references: Array<object | null> = [];
+  private readonly resolveReference = (slot: number, at: number): object | null => {
+    if (slot >= this.references.length)
+      throw new SegmentError(`slot ${slot}, but the object has ${this.references.length} references`, at);
+    return this.references[slot]!;
+  };
+
+  /**
+   * {@link segmentReaderOf} for a Lua value's segment, which is read through before its restore
+   * returns: its references go to one array the restorer reuses, its slots resolve through one
+   * function.
+   */
+  private valueReader(ctx: RestoreContext<object>): SegmentReader {
+    const references = this.references;
+    references.length = 0;
+    for (let i = 0; i < ctx.referenceCount; i++) references.push(ctx.readReference());
+    const segment = ctx.getObjectData();
+    if (segment === undefined) throw ctx.fail('no data segment');
+    return new SegmentReader(segment, this.resolveReference, this.file);
   }
 
   /** An application structure: its references read by its own `restore`, its payload after the DataType. */
