@@ -626,10 +626,7 @@ class LuaSaver implements GraphSaver<object> {
       const key = keyPayloads[i] as number;
       if (!(keyTypes[i] === ValueType.integer && key >= 1 && key <= n)) rest.push(i);
     }
-    const before = (i: number, j: number): number => {
-      const ci = keyClass(keyTypes[i]!);
-      return ci - keyClass(keyTypes[j]!) || compareKeys(ci, keyPayloads[i], keyPayloads[j]);
-    };
+    const before = this.before;
     // Stable: keys that tie (objects) keep the table's order. Small tables, the common case, by insertion.
     if (rest.length > 16) rest.sort(before);
     else
@@ -660,6 +657,12 @@ class LuaSaver implements GraphSaver<object> {
     keyPayloads.length = 0;
     valuePayloads.length = 0;
   }
+
+  /** The canonical order of entries `i` and `j` of the table being written, by their keys. */
+  private readonly before = (i: number, j: number): number => {
+    const ci = keyClass(this.keyTypes[i]!);
+    return ci - keyClass(this.keyTypes[j]!) || compareKeys(ci, this.keyPayloads[i], this.keyPayloads[j]);
+  };
 
   /** The metatable of the value at `at` (kept at `slot`), or nil. */
   private writeMetatable(w: SegmentWriter, at: number, slot: number): void {
@@ -845,7 +848,8 @@ class LuaRestorer implements SavefileRestorer<object> {
   }
 
   private work(units: number, n: number): void {
-    this.budget?.spendWork(units, ['objects', n], 0);
+    // Nothing to charge for an empty part (no path to build for it, a million times).
+    if (units > 0) this.budget?.spendWork(units, ['objects', n], 0);
   }
 
   /** A handle for the value on top of the stack (popped). */
@@ -955,8 +959,28 @@ class LuaRestorer implements SavefileRestorer<object> {
     } else if (type === ValueType.string) {
       reader.pos += 1;
       this.pushString(reader.take(reader.count(1)));
+    } else if (type === ValueType.reference && this.pushReference(reader)) {
+      // pushed (no `{ ref }` made for it)
     } else this.push(reader.value());
     return type!;
+  }
+
+  /**
+   * A reference to a Lua value, pushed from the keeper; false (nothing read) for anything else —
+   * null, a C structure, a slot past the references — which {@link push} of `reader.value()`
+   * handles. Only for a reader of {@link valueReader}, whose slots are {@link references}.
+   */
+  private pushReference(reader: SegmentReader): boolean {
+    const at = reader.pos;
+    if (reader.bytes.length - at < 5) return false;
+    reader.pos = at + 1;
+    const target = this.references[reader.u32()];
+    if (target instanceof Handle) {
+      this.keeper.push(target.ref);
+      return true;
+    }
+    reader.pos = at;
+    return false;
   }
 
   /**
