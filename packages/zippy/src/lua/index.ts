@@ -621,16 +621,19 @@ class LuaSaver implements GraphSaver<object> {
       }
       lua.lua_pop(L, 1);
     }
-    rest.length = 0;
+    // Columns are overwritten, not emptied (setting an array's length is a runtime call, per table).
+    let restCount = 0;
     for (let i = 0; i < count; i++) {
       const key = keyPayloads[i] as number;
-      if (!(keyTypes[i] === ValueType.integer && key >= 1 && key <= n)) rest.push(i);
+      if (!(keyTypes[i] === ValueType.integer && key >= 1 && key <= n)) rest[restCount++] = i;
     }
     const before = this.before;
     // Stable: keys that tie (objects) keep the table's order. Small tables, the common case, by insertion.
-    if (rest.length > 16) rest.sort(before);
-    else
-      for (let i = 1; i < rest.length; i++) {
+    if (restCount > 16) {
+      const sorted = rest.slice(0, restCount).sort(before);
+      for (let i = 0; i < restCount; i++) rest[i] = sorted[i]!;
+    } else
+      for (let i = 1; i < restCount; i++) {
         const x = rest[i]!;
         let j = i - 1;
         while (j >= 0 && before(rest[j]!, x) > 0) {
@@ -647,15 +650,13 @@ class LuaSaver implements GraphSaver<object> {
       writeRead(w, this.read(-1, slot, i), this.payload);
       lua.lua_pop(L, 1);
     }
-    w.u32(rest.length);
-    for (const i of rest) {
+    w.u32(restCount);
+    for (let r = 0; r < restCount; r++) {
+      const i = rest[r]!;
       writeRead(w, keyTypes[i]!, keyPayloads[i]);
       writeRead(w, valueTypes[i]!, valuePayloads[i]);
     }
     this.writeMetatable(w, at, slot);
-    // Nothing of this table is held past it.
-    keyPayloads.length = 0;
-    valuePayloads.length = 0;
   }
 
   /** The canonical order of entries `i` and `j` of the table being written, by their keys. */
@@ -974,7 +975,8 @@ class LuaRestorer implements SavefileRestorer<object> {
     const at = reader.pos;
     if (reader.bytes.length - at < 5) return false;
     reader.pos = at + 1;
-    const target = this.references[reader.u32()];
+    const slot = reader.u32();
+    const target = slot < this.referenceCount ? this.references[slot] : undefined;
     if (target instanceof Handle) {
       this.keeper.push(target.ref);
       return true;
@@ -1123,11 +1125,15 @@ class LuaRestorer implements SavefileRestorer<object> {
     }
   }
 
-  /** The references of the Lua value being restored, read first (reused from value to value). */
+  /**
+   * The references of the Lua value being restored, read first: the first {@link referenceCount}
+   * of an array reused from value to value.
+   */
   private readonly references: Array<object | null> = [];
+  private referenceCount = 0;
   private readonly resolveReference = (slot: number, at: number): object | null => {
-    if (slot >= this.references.length)
-      throw new SegmentError(`slot ${slot}, but the object has ${this.references.length} references`, at);
+    if (slot >= this.referenceCount)
+      throw new SegmentError(`slot ${slot}, but the object has ${this.referenceCount} references`, at);
     return this.references[slot]!;
   };
 
@@ -1138,8 +1144,10 @@ class LuaRestorer implements SavefileRestorer<object> {
    */
   private valueReader(ctx: RestoreContext<object>): SegmentReader {
     const references = this.references;
-    references.length = 0;
-    for (let i = 0; i < ctx.referenceCount; i++) references.push(ctx.readReference());
+    const count = ctx.referenceCount;
+    this.referenceCount = 0;
+    for (let i = 0; i < count; i++) references[i] = ctx.readReference();
+    this.referenceCount = count;
     const segment = ctx.getObjectData();
     if (segment === undefined) throw ctx.fail('no data segment');
     return new SegmentReader(segment, this.resolveReference, this.file);
