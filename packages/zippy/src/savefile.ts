@@ -155,9 +155,14 @@ export function dataTypeAt(file: ZippyFile, n: number): number {
   const segment = file.objects[n - 1]?.segments[0];
   if (segment === undefined || segment.length < 8)
     throw new DecodeError(['objects', n], 0, `object ${n}: segment 0 has no DataType`, 'short-read');
-  const reader = new SegmentReader(segment, () => null, file);
-  reader.pos = 4; // after the tag
-  return reader.u32();
+  // Read in place (a segment reader per object costs a million-object load more than the read).
+  const b0 = segment[4]!;
+  const b1 = segment[5]!;
+  const b2 = segment[6]!;
+  const b3 = segment[7]!;
+  return file.byteOrder === 'le'
+    ? (b0 | (b1 << 8) | (b2 << 16) | (b3 << 24)) >>> 0
+    : ((b0 << 24) | (b1 << 16) | (b2 << 8) | b3) >>> 0;
 }
 
 /** The kind C structures have in `file`: `DATA` (v2), `ADAT` (v1). */

@@ -65,7 +65,7 @@ function makeCodecs(le: boolean, wide: boolean) {
   const i64 = le ? i64le : i64be;
   // Every NaN is read (as NaN), as Lua's own loader does; the writer writes the quiet one.
   const number = float(wide ? 64 : 32, le ? 'le' : 'be', { nan: 'keep' });
-  return { u32, i64, number, wide, value: storedValue(u32, i64, number, `${le ? 'le' : 'be'}${wide ? 64 : 32}`) };
+  return { u32, i64, number, wide, le, value: storedValue(u32, i64, number, `${le ? 'le' : 'be'}${wide ? 64 : 32}`) };
 }
 
 /**
@@ -210,6 +210,23 @@ export class SegmentWriter {
   i64(v: bigint): void {
     this.codecs.i64.write(this.out, v);
   }
+  /**
+   * A safe integer as the 64-bit integer {@link i64} writes for it, as two 32-bit halves: a Lua
+   * integer read from a state is a JavaScript number, and a BigInt per integer costs a save of a
+   * million of them more than the writing does.
+   */
+  integer(v: number): void {
+    const high = Math.floor(v / 0x1_0000_0000) >>> 0;
+    const low = v >>> 0;
+    const u32 = this.codecs.u32;
+    if (this.codecs.le) {
+      u32.write(this.out, low);
+      u32.write(this.out, high);
+    } else {
+      u32.write(this.out, high);
+      u32.write(this.out, low);
+    }
+  }
   bytes(b: Uint8Array): void {
     this.out.append(b);
   }
@@ -294,6 +311,13 @@ export class SegmentError extends Error {
 
 /** Options of the reader under a segment: the defaults (a segment is read value by value, not as one decode). */
 const SEGMENT_OPTIONS = resolveDecodeOptions(undefined);
+/**
+ * The read state under every segment reader: the integer and float codecs a segment is read with
+ * only read bytes (a failure is an error made from it, nothing is recorded in it), so one serves
+ * them all — a state per segment (its arrays, map and budget) cost a million-object load more than
+ * the segments' reads did.
+ */
+const SEGMENT_STATE = new ReadState(SEGMENT_OPTIONS);
 
 /**
  * Reads one data segment in the file's byte order and number format (pass the decoded file, or any
@@ -311,7 +335,7 @@ export class SegmentReader {
     private readonly resolve: (slot: number, at: number) => object | null,
     readonly format: SegmentFormat = {},
   ) {
-    this.reader = new Reader(bytes, new ReadState(SEGMENT_OPTIONS));
+    this.reader = new Reader(bytes, SEGMENT_STATE);
     this.codecs = codecsOf(format);
   }
 
@@ -344,6 +368,20 @@ export class SegmentReader {
   }
   i64(): bigint {
     return this.read(this.codecs.i64);
+  }
+  /**
+   * What {@link i64} reads, as a number when it is a safe integer (a BigInt per integer costs a load
+   * of a million of them more than the reading does), else as a bigint.
+   */
+  integer(): number | bigint {
+    if (this.reader.remaining < 8) return this.i64(); // its error, at its offset
+    const first = this.u32();
+    const second = this.u32();
+    const high = this.codecs.le ? second : first;
+    const low = this.codecs.le ? first : second;
+    // |value| < 2^53 when the high half is a sign extension of at most 21 bits.
+    if (high < 0x20_0000 || high >= 0xffe0_0000) return (high | 0) * 0x1_0000_0000 + low;
+    return BigInt.asIntN(64, (BigInt(high) << 32n) | BigInt(low));
   }
   /** The next `n` bytes, as a view into the segment. */
   take(n: number): Uint8Array {

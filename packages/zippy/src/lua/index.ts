@@ -30,7 +30,16 @@ import {
   writeSavefile,
   type WriteOptions,
 } from '../savefile.js';
-import { ADATA_TAG, ContainerVersion, DATA_TAG, FIRST_APPLICATION_DATATYPE, KIND, LUA_TAG, LuaType } from '../tags.js';
+import {
+  ADATA_TAG,
+  ContainerVersion,
+  DATA_TAG,
+  FIRST_APPLICATION_DATATYPE,
+  KIND,
+  LUA_TAG,
+  LuaType,
+  ValueType,
+} from '../tags.js';
 import { LuaInteger, SegmentError, type SegmentFormat, SegmentReader, SegmentWriter, type ZValue } from '../values.js';
 import { ScalarValue, scalarLuaType } from './scalars.js';
 
@@ -42,6 +51,13 @@ const MAX_INTEGER = BigInt(
 const MIN_INTEGER = BigInt(
   (fengari as unknown as { luaconf?: { LUA_MININTEGER?: number } }).luaconf?.LUA_MININTEGER ?? -2147483648,
 );
+
+const MIN_INTEGER_NUMBER = Number(MIN_INTEGER);
+const MAX_INTEGER_NUMBER = Number(MAX_INTEGER);
+/** Strings up to this length are shared while restoring (keys, mostly); longer ones are pushed as they come. */
+const MAX_SHARED_STRING = 64;
+/** At most this many distinct strings are shared while restoring (a bound on what the share holds). */
+const MAX_SHARED_STRINGS = 65_536;
 
 /** A Lua state (fengari's `lua_State`). */
 export type LuaState = object;
@@ -208,90 +224,174 @@ export function pushRestored(L: LuaState, target: object | null): void {
 
 type LuaKind = 'table' | 'userdata' | 'function';
 
-/** A Lua value while saving: its identity (fengari's object), its type, a registry ref to push it. */
-interface Known {
-  readonly kind: LuaKind;
-  readonly ref: number;
-  readonly path: SavePath;
-}
-
 /**
- * Where a value was met while saving, for error messages: a root's name, or a step from a table met
- * before. Built as links, not strings — a million-link chain would otherwise build a million ever
- * longer paths (and decode every key) that only an error ever reads.
+ * A step of a save path, for error messages: verbatim text (`[key]`, `<metatable>`, or a root's
+ * name), or the key a value was met under (its number, boolean, bytes, or object).
  */
-type SavePath = string | { readonly from: Known; readonly step: ZValue | '[key]' | '<metatable>' };
+type Step = string | number | boolean | object;
 
-/** A save path as text, e.g. `roots[0].next.next` (iteratively: a path may be a million steps long). */
-function pathText(path: SavePath): string {
-  const steps: string[] = [];
-  let at = path;
-  while (typeof at !== 'string') {
-    steps.push(typeof at.step === 'string' ? at.step : keyText(at.step));
-    at = at.from.path;
-  }
-  return at + steps.reverse().join('');
-}
+/** The parent of a value met as a root (its step is then the root's name). */
+const ROOT = -1;
 
-const keyText = (k: ZValue): string =>
-  k instanceof Uint8Array
-    ? `.${new TextDecoder().decode(k)}`
-    : k instanceof LuaInteger
-      ? `[${k.value}]`
-      : typeof k === 'number'
-        ? `[${k}]`
-        : typeof k === 'boolean'
-          ? `[${k}]`
-          : '[table]';
+const stepText = (step: Step): string =>
+  typeof step === 'string'
+    ? step
+    : step instanceof Uint8Array
+      ? `.${new TextDecoder().decode(step)}`
+      : typeof step === 'number' || typeof step === 'boolean'
+        ? `[${step}]`
+        : '[table]';
 
 /**
- * Values met while saving or restoring are kept in one table on the stack, at integer keys: cheaper
- * than a registry reference each (a million tables would mean a million `luaL_ref`s).
+ * Values per keeper thread: below fengari's stack limit (`LUAI_MAXSTACK`, a million), with room for
+ * the slot a push borrows.
+ */
+const KEEPER_CHUNK = 1 << 19;
+
+/**
+ * Values met while saving or restoring are kept on the stacks of threads of their own (coroutines
+ * that never run), at consecutive positions: a slot is a position, so keeping is one move and
+ * pushing a copy and a move. Cheaper than a registry reference each (a million tables would mean a
+ * million `luaL_ref`s), and than a table's integer keys — fengari's tables are JavaScript Maps, and a
+ * Map of a million entries (an entry object and two values each, rehashed as it grows) cost a
+ * million-table load more than its tables did. The threads are anchored in a table on the stack.
  */
 class Keeper {
+  /** The stack index of the table anchoring the threads. */
   readonly index: number;
   private count = 0;
+  private threads: LuaState[] = [];
 
   constructor(private readonly L: LuaState) {
     lua.lua_newtable(L);
     this.index = lua.lua_gettop(L);
   }
 
+  /** The thread the next value goes to, with room for it and for a push's borrowed slot. */
+  private room(): LuaState {
+    const L = this.L;
+    if (this.count % KEEPER_CHUNK === 0) {
+      this.threads.push(lua.lua_newthread(L));
+      lua.lua_rawseti(L, this.index, this.threads.length);
+    }
+    const thread = this.threads[this.threads.length - 1]!;
+    if (!lua.lua_checkstack(thread, 2)) throw new Error('the Lua keeper thread has no room left');
+    return thread;
+  }
+
   /** Keeps the value at `index`; returns its slot. */
   keep(index: number): number {
     const at = lua.lua_absindex(this.L, index);
+    const thread = this.room();
     lua.lua_pushvalue(this.L, at);
-    lua.lua_rawseti(this.L, this.index, ++this.count);
-    return this.count;
+    lua.lua_xmove(this.L, thread, 1);
+    return ++this.count;
   }
 
   /** Keeps the value on top and pops it. */
   keepTop(): number {
-    lua.lua_rawseti(this.L, this.index, ++this.count);
-    return this.count;
+    lua.lua_xmove(this.L, this.room(), 1);
+    return ++this.count;
   }
 
   push(slot: number): void {
-    lua.lua_rawgeti(this.L, this.index, slot);
+    const i = slot - 1;
+    const thread = this.threads[Math.floor(i / KEEPER_CHUNK)]!;
+    lua.lua_pushvalue(thread, (i % KEEPER_CHUNK) + 1);
+    lua.lua_xmove(thread, this.L, 1);
   }
 
   /** Whether {@link drop} ran (slots are then gone). */
   dropped = false;
 
-  /** Removes the keeper table from the stack (what is above it moves down). */
+  /** Removes the keeper table from the stack (what is above it moves down) and empties the threads. */
   drop(): void {
     this.dropped = true;
+    for (const thread of this.threads) lua.lua_settop(thread, 0);
+    this.threads = [];
     lua.lua_remove(this.L, this.index);
   }
 }
 
+/** Key classes in the canonical pair order: numbers, strings, booleans, objects. */
+function keyClass(type: number): number {
+  if (type === ValueType.number || type === ValueType.integer) return 0;
+  if (type === ValueType.string) return 1;
+  if (type === ValueType.true || type === ValueType.false) return 2;
+  return 3;
+}
+
+/**
+ * The canonical order of two keys of one class (their payloads, as {@link LuaSaver} reads them):
+ * numbers by value, strings by bytes, false before true; objects tie (they keep the table's order).
+ */
+function compareKeys(cls: number, a: unknown, b: unknown): number {
+  if (cls === 0) return (a as number) - (b as number);
+  if (cls === 1) {
+    const x = a as Uint8Array;
+    const y = b as Uint8Array;
+    const n = Math.min(x.length, y.length);
+    for (let i = 0; i < n; i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+    return x.length - y.length;
+  }
+  if (cls === 2) return Number(a) - Number(b);
+  return 0;
+}
+
+/** Writes a value {@link LuaSaver} read: its type byte (a {@link ValueType}) and its payload. */
+function writeRead(w: SegmentWriter, type: number, payload: unknown): void {
+  w.u8(type);
+  if (type === ValueType.number) w.f64(payload as number);
+  else if (type === ValueType.integer) w.integer(payload as number);
+  else if (type === ValueType.string) {
+    w.u32((payload as Uint8Array).length);
+    w.bytes(payload as Uint8Array);
+  } else if (type === ValueType.reference) w.u32(w.slot(payload as object));
+}
+
+/** A value {@link LuaSaver} read as a segment value. */
+function readValue(type: number, payload: unknown): ZValue {
+  switch (type) {
+    case ValueType.nil:
+      return null;
+    case ValueType.false:
+      return false;
+    case ValueType.true:
+      return true;
+    case ValueType.integer:
+      return new LuaInteger(BigInt(payload as number));
+    case ValueType.reference:
+      return { ref: payload as object };
+    default:
+      return payload as number | Uint8Array;
+  }
+}
+
 class LuaSaver implements GraphSaver<object> {
-  readonly known = new Map<object, Known>();
+  /** Each table, userdata or function met: its slot in the keeper (which the columns below are indexed by). */
+  readonly known = new Map<object, number>();
+  /**
+   * Per slot: the value's kind, and where it was first met — the slot it was met in (or
+   * {@link ROOT}) and the step from there. Columns of small values, not an object per value with a
+   * path string: a million-link chain would otherwise build a million paths only an error reads.
+   */
+  private readonly kinds: LuaKind[] = ['table'];
+  private readonly parents: number[] = [ROOT];
+  private readonly steps: Step[] = [''];
   readonly keeper: Keeper;
   private readonly writer: SegmentWriter;
   /** The payload length of the userdata saved last (its recorded size). */
   private payloadLength = 0;
   private readonly externalNames = new Map<object, string>();
+  /** The payload of the value {@link read} read last. */
+  private payload: unknown = null;
+  /** A table's entries as read (types and payloads of keys and values), reused from table to table. */
+  private readonly keyTypes: number[] = [];
+  private readonly keyPayloads: unknown[] = [];
+  private readonly valueTypes: number[] = [];
+  private readonly valuePayloads: unknown[] = [];
+  /** The entries after the sequence part, as indices into the columns above, in canonical order. */
+  private readonly rest: number[] = [];
 
   constructor(
     private readonly L: LuaState,
@@ -311,72 +411,105 @@ class LuaSaver implements GraphSaver<object> {
     }
   }
 
-  /** The graph object for the value at `index`, met at `path` (null for non-objects; errors for what cannot be saved). */
-  objectAt(index: number, path: SavePath): object {
+  /** A save path as text, e.g. `roots[0].next.next` (iteratively: a path may be a million steps long). */
+  private pathText(parent: number, step: Step): string {
+    const parts: string[] = [];
+    let at = parent;
+    let s = step;
+    while (at !== ROOT) {
+      parts.push(stepText(s));
+      s = this.steps[at]!;
+      at = this.parents[at]!;
+    }
+    return String(s) + parts.reverse().join('');
+  }
+
+  /**
+   * The graph object for the value at `index`, met in the value kept at `parent` (or a root) under
+   * `step`; errors for what cannot be saved.
+   */
+  objectAt(index: number, parent: number, step: Step): object {
     const L = this.L;
     const type = lua.lua_type(L, index);
     const p = lua.lua_topointer(L, index);
-    if (p !== null && this.externalNames.has(p)) return p;
+    if (p !== null && this.externalNames.size > 0 && this.externalNames.has(p)) return p;
     if (type === lua.LUA_TLIGHTUSERDATA) {
       const v = lua.lua_touserdata(L, index);
       if (isAData(v) || this.structures?.owns(v) === true) return v;
-      throw new Error(`the light userdata at ${pathText(path)} is not a C structure this package saves`);
+      throw new Error(`the light userdata at ${this.pathText(parent, step)} is not a C structure this package saves`);
     }
     if (type === lua.LUA_TFUNCTION) {
       if (!this.known.has(p))
-        throw new Error(`the function at ${pathText(path)} cannot be saved: register it as an external`);
+        throw new Error(`the function at ${this.pathText(parent, step)} cannot be saved: register it as an external`);
     }
-    if (type === lua.LUA_TTHREAD) throw new Error(`the coroutine at ${pathText(path)} cannot be saved`);
-    let known = this.known.get(p);
-    if (known === undefined) {
-      const kind: LuaKind = type === lua.LUA_TTABLE ? 'table' : type === lua.LUA_TUSERDATA ? 'userdata' : 'function';
-      if (kind === 'userdata') checkUserdata(L, index, path);
-      known = { kind, ref: this.keeper.keep(index), path };
-      this.known.set(p, known);
-    }
+    if (type === lua.LUA_TTHREAD) throw new Error(`the coroutine at ${this.pathText(parent, step)} cannot be saved`);
+    if (this.known.has(p)) return p;
+    const kind: LuaKind = type === lua.LUA_TTABLE ? 'table' : type === lua.LUA_TUSERDATA ? 'userdata' : 'function';
+    if (kind === 'userdata') checkUserdata(L, index, () => this.pathText(parent, step));
+    const slot = this.keeper.keep(index);
+    this.kinds[slot] = kind;
+    this.parents[slot] = parent;
+    this.steps[slot] = step;
+    this.known.set(p, slot);
     return p;
   }
 
-  /** The value at `index` as a segment value. */
-  valueAt(index: number, path: SavePath): ZValue {
+  /**
+   * Reads the value at `index` without making a segment value of it: returns its {@link ValueType}
+   * and leaves its payload in {@link payload} (a number, the string's own bytes — not a copy, they
+   * are only read — a boolean, or the graph object; null for nil).
+   */
+  private read(index: number, parent: number, step: Step): number {
     const L = this.L;
     switch (lua.lua_type(L, index)) {
       case lua.LUA_TNIL:
-        return null;
-      case lua.LUA_TBOOLEAN:
-        return lua.lua_toboolean(L, index);
+        this.payload = null;
+        return ValueType.nil;
+      case lua.LUA_TBOOLEAN: {
+        const b = lua.lua_toboolean(L, index);
+        this.payload = b;
+        return b ? ValueType.true : ValueType.false;
+      }
       case lua.LUA_TNUMBER:
-        return lua.lua_isinteger(L, index)
-          ? new LuaInteger(BigInt(lua.lua_tointeger(L, index)))
-          : lua.lua_tonumber(L, index);
+        if (lua.lua_isinteger(L, index)) {
+          this.payload = lua.lua_tointeger(L, index);
+          return ValueType.integer;
+        }
+        this.payload = lua.lua_tonumber(L, index);
+        return ValueType.number;
       case lua.LUA_TSTRING:
-        // Lua's own bytes, not a copy: they are only read (written into a segment, compared as keys).
-        return lua.lua_tolstring(L, index);
+        this.payload = lua.lua_tolstring(L, index);
+        return ValueType.string;
       default:
-        return { ref: this.objectAt(index, path) };
+        this.payload = this.objectAt(index, parent, step);
+        return ValueType.reference;
     }
   }
 
   /**
-   * The graph object for the value at `index`, whatever it is: a table, userdata, external or C
-   * structure as {@link objectAt}; nil, a boolean, a number or a string as an object of its own.
+   * The graph object for the value at `index` (met at the root-level place `path`), whatever it is:
+   * a table, userdata, external or C structure as {@link objectAt}; nil, a boolean, a number or a
+   * string as an object of its own.
    */
   valueObjectAt(index: number, path: string): object {
-    const v = this.valueAt(index, path);
-    return v !== null && typeof v === 'object' && 'ref' in v ? v.ref : new ScalarValue(v);
+    const type = this.read(index, ROOT, path);
+    return type === ValueType.reference ? (this.payload as object) : new ScalarValue(readValue(type, this.payload));
   }
 
   externalName(object: object): string | undefined {
-    return this.externalNames.get(object);
+    return this.externalNames.size > 0 ? this.externalNames.get(object) : undefined;
   }
 
   kindOf(object: object): string {
     if (isAData(object) || this.structures?.owns(object) === true) return KIND.adata;
     if (object instanceof ScalarValue) return KIND.lua;
-    const known = this.known.get(object);
-    if (known === undefined) throw new Error('an object this saver did not meet');
-    if (known.kind === 'table' || known.kind === 'userdata') return KIND.lua;
-    throw new Error(`the function at ${pathText(known.path)} cannot be saved: register it as an external`);
+    const slot = this.known.get(object);
+    if (slot === undefined) throw new Error('an object this saver did not meet');
+    const kind = this.kinds[slot];
+    if (kind === 'table' || kind === 'userdata') return KIND.lua;
+    throw new Error(
+      `the function at ${this.pathText(this.parents[slot]!, this.steps[slot]!)} cannot be saved: register it as an external`,
+    );
   }
 
   /**
@@ -401,8 +534,8 @@ class LuaSaver implements GraphSaver<object> {
   sizeOf(object: object, dataLength: number): number {
     void dataLength;
     if (isAData(object) || this.structures?.owns(object) === true) return this.lastSize;
-    const known = this.known.get(object);
-    return known?.kind === 'userdata' ? this.payloadLength : 0;
+    const slot = this.known.get(object);
+    return slot !== undefined && this.kinds[slot] === 'userdata' ? this.payloadLength : 0;
   }
 
   save(object: object, sink: ObjectSink<object>): void {
@@ -435,51 +568,111 @@ class LuaSaver implements GraphSaver<object> {
       return;
     }
     const L = this.L;
-    const known = this.known.get(object) as Known;
-    this.keeper.push(known.ref);
+    const slot = this.known.get(object) as number;
+    this.keeper.push(slot);
     const at = lua.lua_gettop(L);
     // One writer for every object: writeData copies the segment, so its buffer can be reused.
     const w = this.writer;
     w.reset();
-    if (known.kind === 'userdata') {
+    if (this.kinds[slot] === 'userdata') {
       w.u32(LUA_TAG);
       w.u32(LuaType.userdata);
-      w.value(lua.lua_getmetatable(L, at) ? this.popValue({ from: known, step: '<metatable>' }) : null);
+      this.writeMetatable(w, at, slot);
       const data = lua.lua_touserdata(L, at) as { payload?: unknown };
       const payload = data.payload instanceof Uint8Array ? data.payload : new Uint8Array(0);
       this.payloadLength = payload.length;
       w.u32(payload.length);
       w.bytes(payload);
-    } else {
-      // The sequence part (keys 1…n), then the other pairs in a canonical order.
-      const entries: Array<[ZValue, ZValue]> = [];
-      lua.lua_pushnil(L);
-      while (lua.lua_next(L, at) !== 0) {
-        const key = this.valueAt(-2, { from: known, step: '[key]' });
-        const value = this.valueAt(-1, { from: known, step: key });
-        entries.push([key, value]);
-        lua.lua_pop(L, 1);
-      }
-      const seq = new Map<bigint, ZValue>();
-      for (const [k, v] of entries) if (k instanceof LuaInteger) seq.set(k.value, v);
-      let n = 0n;
-      while (seq.has(n + 1n)) n += 1n;
-      const rest = entries.filter(([k]) => !(k instanceof LuaInteger && k.value >= 1n && k.value <= n));
-      rest.sort(([a], [b]) => order(a) - order(b) || compareKeys(a, b));
-      w.u32(LUA_TAG);
-      w.u32(LuaType.table);
-      w.u32(Number(n));
-      for (let i = 1n; i <= n; i++) w.value(seq.get(i) as ZValue);
-      w.u32(rest.length);
-      for (const [k, v] of rest) {
-        w.value(k);
-        w.value(v);
-      }
-      w.value(lua.lua_getmetatable(L, at) ? this.popValue({ from: known, step: '<metatable>' }) : null);
-    }
+    } else this.writeTable(w, at, slot);
     lua.lua_settop(L, at - 1);
     for (const r of w.references) sink.writeReference(r);
     sink.writeData(w.written());
+  }
+
+  /**
+   * The table at `at` (kept at `slot`): the sequence part (keys 1…n), then the other pairs in a
+   * canonical order, then the metatable. Every entry is read once with `lua_next` — in the table's
+   * order, so what cannot be saved is met where it always was — into columns reused from table to
+   * table: no array, tuple or BigInt per entry.
+   */
+  private writeTable(w: SegmentWriter, at: number, slot: number): void {
+    const L = this.L;
+    const { keyTypes, keyPayloads, valueTypes, valuePayloads, rest } = this;
+    let count = 0;
+    let hasOne = false;
+    lua.lua_pushnil(L);
+    while (lua.lua_next(L, at) !== 0) {
+      const keyType = this.read(-2, slot, '[key]');
+      const key = this.payload;
+      if (keyType === ValueType.integer && key === 1) hasOne = true;
+      valueTypes[count] = this.read(-1, slot, key as Step);
+      valuePayloads[count] = this.payload;
+      keyTypes[count] = keyType;
+      keyPayloads[count] = key;
+      count++;
+      lua.lua_pop(L, 1);
+    }
+    // n: the largest n with keys 1…n all present (probed only when key 1 is).
+    let n = 0;
+    if (hasOne) {
+      while (lua.lua_rawgeti(L, at, n + 1) !== lua.LUA_TNIL) {
+        lua.lua_pop(L, 1);
+        n++;
+      }
+      lua.lua_pop(L, 1);
+    }
+    // Columns are overwritten, not emptied (setting an array's length is a runtime call, per table).
+    let restCount = 0;
+    for (let i = 0; i < count; i++) {
+      const key = keyPayloads[i] as number;
+      if (!(keyTypes[i] === ValueType.integer && key >= 1 && key <= n)) rest[restCount++] = i;
+    }
+    const before = this.before;
+    // Stable: keys that tie (objects) keep the table's order. Small tables, the common case, by insertion.
+    if (restCount > 16) {
+      const sorted = rest.slice(0, restCount).sort(before);
+      for (let i = 0; i < restCount; i++) rest[i] = sorted[i]!;
+    } else
+      for (let i = 1; i < restCount; i++) {
+        const x = rest[i]!;
+        let j = i - 1;
+        while (j >= 0 && before(rest[j]!, x) > 0) {
+          rest[j + 1] = rest[j]!;
+          j--;
+        }
+        rest[j + 1] = x;
+      }
+    w.u32(LUA_TAG);
+    w.u32(LuaType.table);
+    w.u32(n);
+    for (let i = 1; i <= n; i++) {
+      lua.lua_rawgeti(L, at, i);
+      writeRead(w, this.read(-1, slot, i), this.payload);
+      lua.lua_pop(L, 1);
+    }
+    w.u32(restCount);
+    for (let r = 0; r < restCount; r++) {
+      const i = rest[r]!;
+      writeRead(w, keyTypes[i]!, keyPayloads[i]);
+      writeRead(w, valueTypes[i]!, valuePayloads[i]);
+    }
+    this.writeMetatable(w, at, slot);
+  }
+
+  /** The canonical order of entries `i` and `j` of the table being written, by their keys. */
+  private readonly before = (i: number, j: number): number => {
+    const ci = keyClass(this.keyTypes[i]!);
+    return ci - keyClass(this.keyTypes[j]!) || compareKeys(ci, this.keyPayloads[i], this.keyPayloads[j]);
+  };
+
+  /** The metatable of the value at `at` (kept at `slot`), or nil. */
+  private writeMetatable(w: SegmentWriter, at: number, slot: number): void {
+    if (!lua.lua_getmetatable(this.L, at)) {
+      w.u8(ValueType.nil);
+      return;
+    }
+    writeRead(w, this.read(-1, slot, '<metatable>'), this.payload);
+    lua.lua_pop(this.L, 1);
   }
 
   /** An application structure: `DATA`, its DataType, the payload and references its `save` writes. */
@@ -502,12 +695,6 @@ class LuaSaver implements GraphSaver<object> {
     sink.writeData(out.data.written());
   }
 
-  private popValue(path: SavePath): ZValue {
-    const v = this.valueAt(-1, path);
-    lua.lua_pop(this.L, 1);
-    return v;
-  }
-
   /** Drops what the saver kept. */
   release(): void {
     this.keeper.drop();
@@ -519,39 +706,19 @@ class LuaSaver implements GraphSaver<object> {
  * carries is refused rather than dropped: other JavaScript properties on its block, a payload that is
  * not a Uint8Array, a user value (`lua_setuservalue`).
  */
-function checkUserdata(L: LuaState, index: number, path: SavePath): void {
+function checkUserdata(L: LuaState, index: number, where: () => string): void {
   const data = lua.lua_touserdata(L, index) as Record<PropertyKey, unknown>;
   const extra = Reflect.ownKeys(data).filter((key) => key !== 'payload');
   if (extra.length > 0)
     throw new Error(
-      `the userdata at ${pathText(path)} carries state a save would drop (${extra.map((key) => String(key)).join(', ')}): only its payload bytes are saved`,
+      `the userdata at ${where()} carries state a save would drop (${extra.map((key) => String(key)).join(', ')}): only its payload bytes are saved`,
     );
   if (data.payload !== undefined && !(data.payload instanceof Uint8Array))
-    throw new Error(`the userdata at ${pathText(path)} has a payload that is not a Uint8Array`);
+    throw new Error(`the userdata at ${where()} has a payload that is not a Uint8Array`);
   const at = lua.lua_absindex(L, index);
   const userValue = lua.lua_getuservalue(L, at);
   lua.lua_pop(L, 1);
-  if (userValue !== lua.LUA_TNIL)
-    throw new Error(`the userdata at ${pathText(path)} has a user value, which is not saved`);
-}
-
-/** Key classes in the canonical pair order: numbers, strings, booleans, objects. */
-function order(k: ZValue): number {
-  if (typeof k === 'number' || k instanceof LuaInteger) return 0;
-  if (k instanceof Uint8Array) return 1;
-  if (typeof k === 'boolean') return 2;
-  return 3;
-}
-
-function compareKeys(a: ZValue, b: ZValue): number {
-  const num = (k: ZValue) => (k instanceof LuaInteger ? Number(k.value) : (k as number));
-  if (order(a) === 0) return num(a) - num(b);
-  if (a instanceof Uint8Array && b instanceof Uint8Array) {
-    for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
-    return a.length - b.length;
-  }
-  if (typeof a === 'boolean') return Number(a) - Number(b as boolean);
-  return 0; // objects keep the table's iteration order
+  if (userValue !== lua.LUA_TNIL) throw new Error(`the userdata at ${where()} has a user value, which is not saved`);
 }
 
 /**
@@ -682,7 +849,8 @@ class LuaRestorer implements SavefileRestorer<object> {
   }
 
   private work(units: number, n: number): void {
-    this.budget?.spendWork(units, ['objects', n], 0);
+    // Nothing to charge for an empty part (no path to build for it, a million times).
+    if (units > 0) this.budget?.spendWork(units, ['objects', n], 0);
   }
 
   /** A handle for the value on top of the stack (popped). */
@@ -775,6 +943,90 @@ class LuaRestorer implements SavefileRestorer<object> {
     return this.handle('external');
   }
 
+  /**
+   * Reads the next value of `reader` and pushes it, as {@link push} would push `reader.value()` but
+   * without making a segment value of it (no BigInt per integer, no copy per string: fengari copies
+   * what it is given); returns its {@link ValueType}.
+   */
+  pushRead(reader: SegmentReader): number {
+    const L = this.L;
+    const type = reader.bytes[reader.pos];
+    if (type === ValueType.integer) {
+      reader.pos += 1;
+      const v = reader.integer();
+      if (typeof v === 'bigint' ? v < MIN_INTEGER || v > MAX_INTEGER : v < MIN_INTEGER_NUMBER || v > MAX_INTEGER_NUMBER)
+        throw new SegmentError(`integer ${v} does not fit this Lua's integers`, 0);
+      lua.lua_pushinteger(L, Number(v));
+    } else if (type === ValueType.string) {
+      reader.pos += 1;
+      this.pushString(reader.take(reader.count(1)));
+    } else if (type === ValueType.reference && this.pushReference(reader)) {
+      // pushed (no `{ ref }` made for it)
+    } else this.push(reader.value());
+    return type!;
+  }
+
+  /**
+   * A reference to a Lua value, pushed from the keeper; false (nothing read) for anything else —
+   * null, a C structure, a slot past the references — which {@link push} of `reader.value()`
+   * handles. Only for a reader of {@link valueReader}, whose slots are {@link references}.
+   */
+  private pushReference(reader: SegmentReader): boolean {
+    const at = reader.pos;
+    if (reader.bytes.length - at < 5) return false;
+    reader.pos = at + 1;
+    const slot = reader.u32();
+    const target = slot < this.referenceCount ? this.references[slot] : undefined;
+    if (target instanceof Handle) {
+      this.keeper.push(target.ref);
+      return true;
+    }
+    reader.pos = at;
+    return false;
+  }
+
+  /**
+   * Short strings restored so far, by content: each is pushed once and kept, and pushed from the
+   * keeper after — one Lua string (and one hash of it) for a key that a million tables repeat.
+   * Buckets by a hash of the bytes, each entry the bytes and the keeper slot.
+   */
+  private readonly strings = new Map<number, Array<{ readonly bytes: Uint8Array; readonly slot: number }>>();
+  private stringCount = 0;
+
+  /** Pushes the string with these bytes (a view into the file: fengari copies them). */
+  private pushString(bytes: Uint8Array): void {
+    const L = this.L;
+    if (bytes.length > MAX_SHARED_STRING) {
+      lua.lua_pushstring(L, bytes);
+      return;
+    }
+    let hash = 0x811c9dc5 ^ bytes.length;
+    for (let i = 0; i < bytes.length; i++) hash = Math.imul(hash ^ bytes[i]!, 0x01000193);
+    const bucket = this.strings.get(hash);
+    if (bucket !== undefined)
+      for (const entry of bucket) {
+        const known = entry.bytes;
+        if (known.length !== bytes.length) continue;
+        let same = true;
+        for (let i = 0; i < known.length; i++)
+          if (known[i] !== bytes[i]) {
+            same = false;
+            break;
+          }
+        if (same) {
+          this.keeper.push(entry.slot);
+          return;
+        }
+      }
+    lua.lua_pushstring(L, bytes);
+    if (this.stringCount >= MAX_SHARED_STRINGS) return;
+    this.stringCount++;
+    lua.lua_pushvalue(L, -1);
+    const entry = { bytes: bytes.slice(), slot: this.keeper.keepTop() };
+    if (bucket === undefined) this.strings.set(hash, [entry]);
+    else bucket.push(entry);
+  }
+
   /** Pushes a decoded value. */
   push(v: ZValue): void {
     const L = this.L;
@@ -802,7 +1054,8 @@ class LuaRestorer implements SavefileRestorer<object> {
       this.restoreStructure(object, this.structures, ctx);
       return;
     }
-    const reader = segmentReaderOf(ctx, this.file);
+    // A Lua value's segment is read here and now (a structure's, by a generator, maybe later).
+    const reader = isAData(object) ? segmentReaderOf(ctx, this.file) : this.valueReader(ctx);
     try {
       if (isAData(object)) {
         const dependency = restoreAData(object as AData, reader, {
@@ -842,18 +1095,18 @@ class LuaRestorer implements SavefileRestorer<object> {
           const n = reader.count(1);
           this.work(n, ctx.number);
           for (let i = 1; i <= n; i++) {
-            this.push(reader.value());
+            this.pushRead(reader);
             lua.lua_rawseti(L, at, i);
           }
           const pairs = reader.count(2);
           this.work(pairs, ctx.number);
           for (let i = 0; i < pairs; i++) {
             const keyAt = reader.pos;
-            const key = reader.value();
-            if (key === null) throw new SegmentError('a table key is nil', keyAt);
-            if (typeof key === 'number' && Number.isNaN(key)) throw new SegmentError('a table key is NaN', keyAt);
-            this.push(key);
-            this.push(reader.value());
+            const keyType = this.pushRead(reader);
+            if (keyType === ValueType.nil) throw new SegmentError('a table key is nil', keyAt);
+            if (keyType === ValueType.number && Number.isNaN(lua.lua_tonumber(L, -1)))
+              throw new SegmentError('a table key is NaN', keyAt);
+            this.pushRead(reader);
             lua.lua_rawset(L, at);
           }
           const meta = reader.value();
@@ -870,6 +1123,34 @@ class LuaRestorer implements SavefileRestorer<object> {
     } catch (error) {
       throw segmentFailure(ctx, error);
     }
+  }
+
+  /**
+   * The references of the Lua value being restored, read first: the first {@link referenceCount}
+   * of an array reused from value to value.
+   */
+  private readonly references: Array<object | null> = [];
+  private referenceCount = 0;
+  private readonly resolveReference = (slot: number, at: number): object | null => {
+    if (slot >= this.referenceCount)
+      throw new SegmentError(`slot ${slot}, but the object has ${this.referenceCount} references`, at);
+    return this.references[slot]!;
+  };
+
+  /**
+   * {@link segmentReaderOf} for a Lua value's segment, which is read through before its restore
+   * returns: its references go to one array the restorer reuses, its slots resolve through one
+   * function.
+   */
+  private valueReader(ctx: RestoreContext<object>): SegmentReader {
+    const references = this.references;
+    const count = ctx.referenceCount;
+    this.referenceCount = 0;
+    for (let i = 0; i < count; i++) references[i] = ctx.readReference();
+    this.referenceCount = count;
+    const segment = ctx.getObjectData();
+    if (segment === undefined) throw ctx.fail('no data segment');
+    return new SegmentReader(segment, this.resolveReference, this.file);
   }
 
   /** An application structure: its references read by its own `restore`, its payload after the DataType. */
