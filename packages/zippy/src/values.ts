@@ -65,7 +65,16 @@ function makeCodecs(le: boolean, wide: boolean) {
   const i64 = le ? i64le : i64be;
   // Every NaN is read (as NaN), as Lua's own loader does; the writer writes the quiet one.
   const number = float(wide ? 64 : 32, le ? 'le' : 'be', { nan: 'keep' });
-  return { u32, i64, number, wide, le, value: storedValue(u32, i64, number, `${le ? 'le' : 'be'}${wide ? 64 : 32}`) };
+  const string = bytes(u32);
+  return {
+    u32,
+    i64,
+    number,
+    wide,
+    le,
+    string,
+    value: storedValue(u32, string, i64, number, `${le ? 'le' : 'be'}${wide ? 64 : 32}`),
+  };
 }
 
 /**
@@ -92,6 +101,7 @@ type StoredTagged =
  */
 function storedValue(
   u32: Codec<number>,
+  string: Codec<Uint8Array>,
   i64: Codec<bigint>,
   number: Codec<number | NaNBits>,
   variant: string,
@@ -101,7 +111,7 @@ function storedValue(
     [ValueType.false]: nothing,
     [ValueType.true]: nothing,
     [ValueType.number]: number,
-    [ValueType.string]: bytes(u32),
+    [ValueType.string]: string,
     [ValueType.reference]: u32,
     [ValueType.integer]: i64,
   }) as unknown as Codec<StoredTagged>;
@@ -382,6 +392,10 @@ export class SegmentReader {
     // |value| < 2^53 when the high half is a sign extension of at most 21 bits.
     if (high < 0x20_0000 || high >= 0xffe0_0000) return (high | 0) * 0x1_0000_0000 + low;
     return BigInt.asIntN(64, (BigInt(high) << 32n) | BigInt(low));
+  }
+  /** A string's bytes (a u32 length, then the bytes), read as a value's string payload is. */
+  string(): Uint8Array {
+    return this.read(this.codecs.string);
   }
   /** The next `n` bytes, as a view into the segment. */
   take(n: number): Uint8Array {

@@ -959,7 +959,7 @@ class LuaRestorer implements SavefileRestorer<object> {
       lua.lua_pushinteger(L, Number(v));
     } else if (type === ValueType.string) {
       reader.pos += 1;
-      this.pushString(reader.take(reader.count(1)));
+      this.pushString(reader.string());
     } else if (type === ValueType.reference && this.pushReference(reader)) {
       // pushed (no `{ ref }` made for it)
     } else this.push(reader.value());
