@@ -19,7 +19,7 @@
 import * as t from 'io-ts';
 import { defineCodec, guardRead, guardWrite, writeChild, readChild, type Codec, type TypeOf } from './codec.js';
 import type { DefSwitch, DefSwitchCase } from './def.js';
-import { type Reader, rereader } from './reader.js';
+import { type Reader, reread } from './reader.js';
 import type { Writer } from './writer.js';
 import { taggedUnion, type OtherTag, type Tagged } from './union.js';
 
@@ -88,7 +88,7 @@ function dispatcher<S>(spec: DispatchSpec<S>): Dispatcher<S> {
       writeCase(codec);
       let again: Picked<S>;
       try {
-        again = pick(rereader(w.buf, start, w.length));
+        again = reread(w.buf, start, w.length, w.view, pick);
       } catch (error) {
         throw w.error(
           `the bytes written as ${JSON.stringify(key)} do not start with a ${selector.name} that picks a case: ${reason(error)}`,

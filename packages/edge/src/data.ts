@@ -444,26 +444,25 @@ const DEEPER = `chunks nested deeper than ${MAX_CHUNK_DEPTH} (the engine's MAX_C
  */
 function nestedChunk(schema: Schema, structName: string, codec: Codec<Instance>): Codec<Instance> {
   // The top-level chunk is open too: an instance at depth 1 is the second chunk on the stack.
-  const open = (context: Map<unknown, unknown>, fail: () => never) => {
+  // Whether one more may open (then it is counted); no closure per instance for the refusal.
+  const open = (context: Map<unknown, unknown>): boolean => {
     const counter = openInstances(context);
-    if (counter.open + 2 > MAX_CHUNK_DEPTH) fail();
+    if (counter.open + 2 > MAX_CHUNK_DEPTH) return false;
     counter.open += 1;
+    return true;
   };
   const close = (context: Map<unknown, unknown>) => {
     openInstances(context).open -= 1;
   };
   return withHooks(codec, {
     beforeRead: ({ reader, context }) => {
-      open(context, () => {
-        throw reader.error('too-deep', DEEPER);
-      });
+      if (!open(context)) throw reader.error('too-deep', DEEPER);
       reader.work(schema.instanceCost(structName));
     },
     afterRead: (_value, { context }) => close(context),
-    beforeWrite: (_value, { writer, context }) =>
-      open(context, () => {
-        throw writer.error('too-deep', DEEPER);
-      }),
+    beforeWrite: (_value, { writer, context }) => {
+      if (!open(context)) throw writer.error('too-deep', DEEPER);
+    },
     afterWrite: (_value, { context }) => close(context),
   });
 }
