@@ -633,15 +633,20 @@ function checkInstanceKeys(w: Writer, plan: StructPlan, value: Instance): void {
     throw w.errorAt(key, message);
   };
   const { own, fileOnly, missing, checked, order } = keyPlanOf(plan);
-  const keys = Object.keys(value);
   // An instance as the reader makes it has the fields' properties first, in the plan's order: then
-  // each of those is known to be there, and only the ones the file lacks need looking at.
+  // each of those is known to be there, and only the ones the file lacks need looking at. The keys
+  // are walked in place (`for in`, own ones only) rather than listed: this runs per instance written.
   let same = 0;
-  if (order !== undefined && keys.length >= order.length)
-    while (same < order.length && keys[same] === order[same]) same++;
-  const inOrder = order !== undefined && same === order.length;
-  for (let k = inOrder ? own.size : 0; k < keys.length; k++) {
-    const key = keys[k]!;
+  let at = 0;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    // A key of the leading run in the plan's order is a field of the plan: nothing to check.
+    if (order !== undefined && same === at && at < order.length && key === order[at]) {
+      same++;
+      at++;
+      continue;
+    }
+    at++;
     if (own.has(key) || INSTANCE_EXTRAS.has(key)) continue;
     const default_ = missing.get(key);
     if (default_ === undefined) fail(key, `${plan.def.name} has no field ${key}`);
@@ -650,6 +655,7 @@ function checkInstanceKeys(w: Writer, plan: StructPlan, value: Instance): void {
         fail(key, `${key} is not in this file's ${plan.def.name}: it can only hold its default, ${default_.text()}`);
     }
   }
+  const inOrder = order !== undefined && same === order.length;
   for (const { name, known, keep, blank } of checked) {
     if (!inOrder && !Object.hasOwn(value, name)) fail(name, `the field ${name} of ${plan.def.name} has no value`);
     // The file keeps `keep` of the reader's elements; the others read back as defaults.
