@@ -54,6 +54,8 @@ export function attachTarget<O extends object>(ref: IndexRef<O>, target: O): voi
 export class ArrayNumbering<O extends object> {
   private readonly positions = new Map<string, Map<O, number>>();
   private readonly counts = new Map<string, number>();
+  /** Each array's elements as numbered, when no element is in it twice (then position = index). */
+  private readonly distinct = new Map<string, ReadonlyArray<O>>();
 
   /** Numbers the elements of each array by position (1-based). */
   constructor(arrays: Readonly<Record<string, ReadonlyArray<O>>> = {}) {
@@ -68,6 +70,8 @@ export class ArrayNumbering<O extends object> {
     });
     this.positions.set(name, map);
     this.counts.set(name, elements.length);
+    if (map.size === elements.length) this.distinct.set(name, elements.slice());
+    else this.distinct.delete(name);
   }
 
   /** Whether array `name` is numbered. */
@@ -80,8 +84,17 @@ export class ArrayNumbering<O extends object> {
     return this.counts.get(name);
   }
 
-  /** 1 + the position of `target` in array `name`; undefined when the array is not numbered or lacks it. */
-  positionOf(name: string, target: O): number | undefined {
+  /**
+   * 1 + the position of `target` in array `name`; undefined when the array is not numbered or lacks it.
+   * `hint`, a position `target` may still be at (the index a reference was read with), is looked at first.
+   */
+  positionOf(name: string, target: O, hint?: number): number | undefined {
+    // A reference mostly still names its element's position: checked there first, which costs one
+    // read of the array where a map lookup costs several cache misses (a save has 100,000s of them).
+    if (hint !== undefined) {
+      const elements = this.distinct.get(name);
+      if (elements !== undefined && hint >= 1 && hint <= elements.length && elements[hint - 1] === target) return hint;
+    }
     return this.positions.get(name)?.get(target);
   }
 
@@ -235,7 +248,7 @@ export function arrayIndex(array: string | undefined, stored: Codec<number> = u3
         const { numbering } = arrayIndexes(w.state.context);
         const target = value.target;
         if (target !== undefined && numbering.has(value.$ref)) {
-          const position = numbering.positionOf(value.$ref, target);
+          const position = numbering.positionOf(value.$ref, target, index);
           if (position === undefined)
             throw w.error('bad-pointer', `refers to an element that is no longer in ${value.$ref}`);
           index = position;

@@ -401,3 +401,32 @@ const REREAD_OPTIONS = resolveDecodeOptions(undefined);
 export function rereader(bytes: Uint8Array, start: number, end: number): Reader {
   return new Reader(bytes, new ReadState(REREAD_OPTIONS), start, end);
 }
+
+/** The state {@link reread} lends while no reread is running (one in use is never lent twice). */
+let spareState: ReadState | undefined;
+
+/**
+ * `read` run on a reader over bytes just written (`bytes[start, end)`, `view` over `bytes`), as with
+ * {@link rereader} — default options and a state as fresh as a new one — for a check that runs once
+ * per value written (a switch reading its selector back). The state is one kept between calls and
+ * emptied before each, not a new one per value (a state, its context map and budget cost more than
+ * reading a four-byte selector); a reread inside another gets a state of its own.
+ */
+export function reread<T>(bytes: Uint8Array, start: number, end: number, view: DataView, read: (r: Reader) => T): T {
+  const state = spareState ?? new ReadState(REREAD_OPTIONS);
+  spareState = undefined;
+  state.path.length = 0;
+  state.warnings.length = 0;
+  state.depth = 0;
+  state.arenas.length = 0;
+  state.layers = 0;
+  state.context.clear();
+  state.deferred.length = 0;
+  state.budget.workSpent = 0;
+  state.budget.outputSpent = 0;
+  try {
+    return read(new Reader(bytes, state, start, end, view));
+  } finally {
+    spareState = state;
+  }
+}

@@ -19,7 +19,8 @@
 import * as t from 'io-ts';
 import { defineCodec, guardRead, guardWrite, writeChild, readChild, type Codec, type TypeOf } from './codec.js';
 import type { DefSwitch, DefSwitchCase } from './def.js';
-import { type Reader, rereader } from './reader.js';
+import { type Reader, reread } from './reader.js';
+import { EncodeError } from './errors.js';
 import type { Writer } from './writer.js';
 import { taggedUnion, type OtherTag, type Tagged } from './union.js';
 
@@ -48,8 +49,11 @@ interface Picked<S> {
 interface Dispatcher<S> {
   /** Peeks the selector and finds its case; the reader stays where it was. */
   pick(reader: Reader): Picked<S>;
-  /** Writes the case `key` with `writeCase`, then checks that its bytes select `key` again. */
-  write(writer: Writer, key: string, writeCase: (codec: Codec<any>) => void): void;
+  /**
+   * Writes the case `key` — `value` with its codec, or as `writeCase` does — then checks that its
+   * bytes select `key` again.
+   */
+  write(writer: Writer, key: string, value: unknown, writeCase?: (codec: Codec<any>) => void): void;
   /** The smallest size of a value: at least the selector, which every case reads again. */
   readonly minSize: number;
 }
@@ -80,15 +84,16 @@ function dispatcher<S>(spec: DispatchSpec<S>): Dispatcher<S> {
   return {
     pick,
     minSize: spec.minSize,
-    write(w, key, writeCase) {
+    write(w, key, value, writeCase) {
       const codec = guardWrite(w, caseWhat, () => codecOf(key));
       if (codec === undefined)
         throw w.error('unknown-tag', `${name}: the value is of no case (${JSON.stringify(key)})`);
       const start = w.length;
-      writeCase(codec);
+      if (writeCase !== undefined) writeCase(codec);
+      else codec.write(w, value);
       let again: Picked<S>;
       try {
-        again = pick(rereader(w.buf, start, w.length));
+        again = reread(w.buf, start, w.length, w.view, pick);
       } catch (error) {
         throw w.error(
           `the bytes written as ${JSON.stringify(key)} do not start with a ${selector.name} that picks a case: ${reason(error)}`,
@@ -235,6 +240,7 @@ export function switchOnDemand<S, K extends string, A>(
     return codec;
   };
   const name = options.name ?? `switchOn(${selector.name})`;
+  const caseOfWhat = `${name}: caseOf`;
   const d = dispatcher<S>({
     name,
     selector,
@@ -263,8 +269,15 @@ export function switchOnDemand<S, K extends string, A>(
       return d.pick(r).codec.read(r);
     },
     write(w, value) {
-      const key = guardWrite(w, `${name}: caseOf`, () => options.caseOf(value));
-      d.write(w, key, (chosen) => chosen.write(w, value));
+      // Once per value written (EDGE: per instance): no closures, the hook's name made once.
+      let key: K;
+      try {
+        key = options.caseOf(value);
+      } catch (error) {
+        if (error instanceof EncodeError) throw error;
+        throw w.error(`${caseOfWhat}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      d.write(w, key, value);
     },
   });
   Object.defineProperty(codec, 'children', { get: listed, enumerable: true });
@@ -354,7 +367,7 @@ export function lookahead<T extends string | number, V extends Readonly<Record<T
     },
     write(w, tagged) {
       if (typeof tagged !== 'object' || tagged === null) throw w.error('wrong-type', 'expected { tag, value }');
-      d.write(w, String(tagged.tag), (codec) => writeChild(w, 'value', codec, tagged.value));
+      d.write(w, String(tagged.tag), undefined, (codec) => writeChild(w, 'value', codec, tagged.value));
     },
   });
 }

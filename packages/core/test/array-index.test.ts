@@ -145,6 +145,14 @@ describe('ArrayNumbering and ArrayTable', () => {
     numbering.set('mobjs', [m2, m1, m2]);
     expect(numbering.indexOf('mobjs', m2)).toBe(1);
     expect(numbering.count('mobjs')).toBe(3);
+    // A hint (the index a reference was read with) never overrides the first position.
+    expect(numbering.positionOf('mobjs', m2, 3)).toBe(1);
+    expect(numbering.positionOf('mobjs', m1, 2)).toBe(2);
+    numbering.set('mobjs', [m1, m2]);
+    expect(numbering.positionOf('mobjs', m2, 2)).toBe(2);
+    expect(numbering.positionOf('mobjs', m2, 1)).toBe(2); // a stale hint: the element's position
+    expect(numbering.positionOf('mobjs', m2, 7)).toBe(2);
+    expect(numbering.positionOf('mobjs', { name: 'gone' }, 1)).toBeUndefined();
 
     const table = new ArrayTable<{ name: string }>();
     const mobjs = table.allocate('mobjs', 3, () => ({ name: '' }));

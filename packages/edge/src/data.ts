@@ -445,26 +445,25 @@ const DEEPER = `chunks nested deeper than ${MAX_CHUNK_DEPTH} (the engine's MAX_C
  */
 function nestedChunk(schema: Schema, structName: string, codec: Codec<Instance>): Codec<Instance> {
   // The top-level chunk is open too: an instance at depth 1 is the second chunk on the stack.
-  const open = (context: Map<unknown, unknown>, fail: () => never) => {
+  // Whether one more may open (then it is counted); no closure per instance for the refusal.
+  const open = (context: Map<unknown, unknown>): boolean => {
     const counter = openInstances(context);
-    if (counter.open + 2 > MAX_CHUNK_DEPTH) fail();
+    if (counter.open + 2 > MAX_CHUNK_DEPTH) return false;
     counter.open += 1;
+    return true;
   };
   const close = (context: Map<unknown, unknown>) => {
     openInstances(context).open -= 1;
   };
   return withHooks(codec, {
     beforeRead: ({ reader, context }) => {
-      open(context, () => {
-        throw reader.error('too-deep', DEEPER);
-      });
+      if (!open(context)) throw reader.error('too-deep', DEEPER);
       reader.work(schema.instanceCost(structName));
     },
     afterRead: (_value, { context }) => close(context),
-    beforeWrite: (_value, { writer, context }) =>
-      open(context, () => {
-        throw writer.error('too-deep', DEEPER);
-      }),
+    beforeWrite: (_value, { writer, context }) => {
+      if (!open(context)) throw writer.error('too-deep', DEEPER);
+    },
     afterWrite: (_value, { context }) => close(context),
   });
 }
@@ -635,15 +634,20 @@ function checkInstanceKeys(w: Writer, plan: StructPlan, value: Instance): void {
     throw w.errorAt(key, message);
   };
   const { own, fileOnly, missing, checked, order } = keyPlanOf(plan);
-  const keys = Object.keys(value);
   // An instance as the reader makes it has the fields' properties first, in the plan's order: then
-  // each of those is known to be there, and only the ones the file lacks need looking at.
+  // each of those is known to be there, and only the ones the file lacks need looking at. The keys
+  // are walked in place (`for in`, own ones only) rather than listed: this runs per instance written.
   let same = 0;
-  if (order !== undefined && keys.length >= order.length)
-    while (same < order.length && keys[same] === order[same]) same++;
-  const inOrder = order !== undefined && same === order.length;
-  for (let k = inOrder ? own.size : 0; k < keys.length; k++) {
-    const key = keys[k]!;
+  let at = 0;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    // A key of the leading run in the plan's order is a field of the plan: nothing to check.
+    if (order !== undefined && same === at && at < order.length && key === order[at]) {
+      same++;
+      at++;
+      continue;
+    }
+    at++;
     if (own.has(key) || INSTANCE_EXTRAS.has(key)) continue;
     const default_ = missing.get(key);
     if (default_ === undefined) fail(key, `${plan.def.name} has no field ${key}`);
@@ -652,6 +656,7 @@ function checkInstanceKeys(w: Writer, plan: StructPlan, value: Instance): void {
         fail(key, `${key} is not in this file's ${plan.def.name}: it can only hold its default, ${default_.text()}`);
     }
   }
+  const inOrder = order !== undefined && same === order.length;
   for (const { name, known, keep, blank } of checked) {
     if (!inOrder && !Object.hasOwn(value, name)) fail(name, `the field ${name} of ${plan.def.name} has no value`);
     // The file keeps `keep` of the reader's elements; the others read back as defaults.

@@ -1,0 +1,46 @@
+// The reread that write checks read their bytes back with (reader.ts): a state as fresh as a new one
+// on every call, however the last call left it, and one of its own for a reread inside another.
+import { reread } from '../src/reader';
+
+describe('reread', () => {
+  const bytes = Uint8Array.of(1, 2, 3, 4);
+  const view = new DataView(bytes.buffer);
+
+  test('each call starts from an empty path, no warnings, context or spent budget, at the window given', () => {
+    const seen = reread(bytes, 1, 3, view, (r) => {
+      r.state.path.push('dirty', 1);
+      r.warn('some-warning', 'left behind');
+      r.state.context.set('key', 'value');
+      r.work(5);
+      r.state.depth = 3;
+      return { state: r.state, at: r.pos, end: r.end, byte: r.bytes[r.pos] };
+    });
+    expect(seen).toMatchObject({ at: 1, end: 3, byte: 2 });
+    const again = reread(bytes, 0, 4, view, (r) => ({
+      state: r.state,
+      path: [...r.state.path],
+      warnings: r.state.warnings.length,
+      context: r.state.context.size,
+      work: r.state.budget.workSpent,
+      depth: r.state.depth,
+    }));
+    expect(again).toMatchObject({ path: [], warnings: 0, context: 0, work: 0, depth: 0 });
+    // Even after a read that threw.
+    expect(() =>
+      reread(bytes, 0, 4, view, (r) => {
+        r.state.path.push('x');
+        throw r.error('failed');
+      }),
+    ).toThrow('failed');
+    expect(reread(bytes, 0, 4, view, (r) => r.state.path.length)).toBe(0);
+  });
+
+  test('a reread inside another has a state of its own', () => {
+    reread(bytes, 0, 4, view, (outer) => {
+      outer.state.path.push('outer');
+      const inner = reread(bytes, 2, 4, view, (r) => r.state);
+      expect(inner).not.toBe(outer.state);
+      expect(outer.state.path).toEqual(['outer']);
+    });
+  });
+});
