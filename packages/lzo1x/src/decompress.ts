@@ -92,6 +92,9 @@ function grow(
   return grown;
 }
 
+/** Below this, sums of an index and a small step fit in an int32. */
+const FAST_END = 0x7fff0000;
+
 /** Where {@link extendedLength} stopped reading. */
 let scanEnd = 0;
 
@@ -206,6 +209,10 @@ export function decompress(input: Uint8Array, options: DecompressOptions | undef
   let outEnd = out.length;
   let outView = new DataView(out.buffer, out.byteOffset, out.byteLength);
   const inView = new DataView(input.buffer, input.byteOffset, input.byteLength);
+  // The 8-byte copies below keep their cursors in int32: they run only while both ends are below
+  // FAST_END (a stream past 2 GiB goes on through the general copies).
+  let outFastEnd = Math.min(outEnd, FAST_END);
+  const inFastEnd = Math.min(inEnd, FAST_END);
   let op = 0;
   let ip = 0;
   let at = 0; // where the current instruction started, for error offsets
@@ -226,6 +233,7 @@ export function decompress(input: Uint8Array, options: DecompressOptions | undef
       out = grow(out, op, op + count, limit, exact, at, reachable);
       outEnd = out.length;
       outView = new DataView(out.buffer);
+      outFastEnd = Math.min(outEnd, FAST_END);
     }
     for (let i = 0; i < count; i++) out[op + i] = input[ip + i]!;
     ip += count;
@@ -249,12 +257,14 @@ export function decompress(input: Uint8Array, options: DecompressOptions | undef
           out = grow(out, op, op + count, limit, exact, at, reachable);
           outEnd = out.length;
           outView = new DataView(out.buffer);
+          outFastEnd = Math.min(outEnd, FAST_END);
         }
         if (count > 128) out.set(input.subarray(ip, ip + count), op);
-        else if (op + count + 8 <= outEnd && ip + count + 8 <= inEnd) {
-          for (let i = 0; i < count; i += 8) {
-            outView.setInt32(op + i, inView.getInt32(ip + i, true), true);
-            outView.setInt32(op + i + 4, inView.getInt32(ip + i + 4, true), true);
+        else if (op + count + 8 <= outFastEnd && ip + count + 8 <= inFastEnd) {
+          // Int32 cursors (`| 0`, exact below FAST_END) need no overflow checks.
+          for (let d = op, s = ip, end = op + count; d < end; d = (d + 8) | 0, s = (s + 8) | 0) {
+            outView.setInt32(d, inView.getInt32(s, true), true);
+            outView.setInt32((d + 4) | 0, inView.getInt32((s + 4) | 0, true), true);
           }
         } else {
           for (let i = 0; i < count; i++) out[op + i] = input[ip + i]!;
@@ -301,18 +311,19 @@ export function decompress(input: Uint8Array, options: DecompressOptions | undef
       out = grow(out, op, op + count, limit, exact, at, reachable);
       outEnd = out.length;
       outView = new DataView(out.buffer);
+      outFastEnd = Math.min(outEnd, FAST_END);
     }
     // Builtin copies cost a call each: short copies go four bytes at a time through a DataView
     // (TurboFan turns those into plain loads and stores), which is safe while the source is at
     // least four bytes behind.
     if (count <= 128 && distance >= 4) {
       let i = 0;
-      if (op + count + 8 <= outEnd) {
+      if (op + count + 8 <= outFastEnd) {
         // Like liblzo, copy whole 8-byte steps and let the last one run past the match: those bytes
         // lie beyond the output written so far and the next instruction overwrites them.
-        for (; i < count; i += 8) {
-          outView.setInt32(op + i, outView.getInt32(from + i, true), true);
-          outView.setInt32(op + i + 4, outView.getInt32(from + i + 4, true), true);
+        for (let d = op, s = from, end = op + count; d < end; d = (d + 8) | 0, s = (s + 8) | 0) {
+          outView.setInt32(d, outView.getInt32(s, true), true);
+          outView.setInt32((d + 4) | 0, outView.getInt32((s + 4) | 0, true), true);
         }
       } else {
         for (; i + 4 <= count; i += 4) outView.setInt32(op + i, outView.getInt32(from + i, true), true);
@@ -343,6 +354,7 @@ export function decompress(input: Uint8Array, options: DecompressOptions | undef
         out = grow(out, op, op + count, limit, exact, at, reachable);
         outEnd = out.length;
         outView = new DataView(out.buffer);
+        outFastEnd = Math.min(outEnd, FAST_END);
       }
       if (op + 4 <= outEnd && ip + 4 <= inEnd) outView.setInt32(op, inView.getInt32(ip, true), true);
       else {
