@@ -261,10 +261,13 @@ export function decompress(input: Uint8Array, options: DecompressOptions | undef
         }
         if (count > 128) out.set(input.subarray(ip, ip + count), op);
         else if (op + count + 8 <= outFastEnd && ip + count + 8 <= inFastEnd) {
-          // Int32 cursors (`| 0`, exact below FAST_END) need no overflow checks.
+          // Int32 cursors (`| 0`, exact below FAST_END) need no overflow checks; both loads before the
+          // stores, as each DataView store makes TurboFan re-check the views it reads next.
           for (let d = op, s = ip, end = op + count; d < end; d = (d + 8) | 0, s = (s + 8) | 0) {
-            outView.setInt32(d, inView.getInt32(s, true), true);
-            outView.setInt32((d + 4) | 0, inView.getInt32((s + 4) | 0, true), true);
+            const low = inView.getInt32(s, true);
+            const high = inView.getInt32((s + 4) | 0, true);
+            outView.setInt32(d, low, true);
+            outView.setInt32((d + 4) | 0, high, true);
           }
         } else {
           for (let i = 0; i < count; i++) out[op + i] = input[ip + i]!;
