@@ -215,10 +215,6 @@ export function decompress(input: Uint8Array, options: DecompressOptions | undef
   const inFastEnd = Math.min(inEnd, FAST_END);
   let op = 0;
   let ip = 0;
-  let at = 0; // where the current instruction started, for error offsets
-  let t = 0;
-  let count = 0;
-  let distance = 0;
   let state = 0; // 0: after a match with no literals; 1: after 1–3 literals; 4: after a literal run
 
   // The helpers below live outside this function: a closure over ip, op or out would move them
@@ -226,11 +222,11 @@ export function decompress(input: Uint8Array, options: DecompressOptions | undef
   if (inEnd === 0) inputOverrun(ip);
   // Uint8Array reads below are `!`: each index is checked against inEnd or outEnd first.
   if (input[0]! > 17) {
-    count = input[0]! - 17;
+    const count = input[0]! - 17;
     ip = 1;
     if (inEnd - ip < count) inputOverrun(ip);
     if (op + count > outEnd) {
-      out = grow(out, op, op + count, limit, exact, at, reachable);
+      out = grow(out, op, op + count, limit, exact, 0, reachable);
       outEnd = out.length;
       outView = new DataView(out.buffer);
       outFastEnd = Math.min(outEnd, FAST_END);
@@ -241,10 +237,13 @@ export function decompress(input: Uint8Array, options: DecompressOptions | undef
     state = count < 4 ? 1 : 4;
   }
 
+  // Per-instruction values are declared in the loop: fewer values live across iterations.
   for (;;) {
     if (ip >= inEnd) inputOverrun(ip);
-    at = ip;
-    t = input[ip++]!;
+    const at = ip; // where the instruction started, for error offsets
+    let t = input[ip++]!;
+    let count: number;
+    let distance: number;
     if (t < 16) {
       if (state === 0) {
         // A literal run of 4 or more.
