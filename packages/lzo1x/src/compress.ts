@@ -19,8 +19,6 @@ const M3_MAX_LEN = 33;
 const M4_MAX_LEN = 9;
 const M3_MARKER = 32;
 const M4_MARKER = 16;
-/** Below this, an index plus a literal run of up to 136 bytes fits in an int32. */
-const FAST_END = 0x7fff0000;
 
 /** The most bytes `compress` can produce for an input of `length` bytes (liblzo's documented bound). */
 export function compressBound(length: number): number {
@@ -78,15 +76,11 @@ function emitLiterals(
     out[op++] = rest;
   }
   if (count > 128) out.set(input.subarray(from, from + count), op);
-  else if (from + count + 8 <= input.length && op + count + 8 <= out.length && op < FAST_END && from < FAST_END) {
-    // Whole 8-byte steps; the bytes written past the run are overwritten by what follows. Int32
-    // cursors (`| 0`, exact below FAST_END) need no overflow checks; both loads go before the stores,
-    // as each DataView store makes TurboFan re-check the views it reads next.
-    for (let d = op, s = from, end = op + count; d < end; d = (d + 8) | 0, s = (s + 8) | 0) {
-      const low = inView.getInt32(s, true);
-      const high = inView.getInt32((s + 4) | 0, true);
-      outView.setInt32(d, low, true);
-      outView.setInt32((d + 4) | 0, high, true);
+  else if (from + count + 8 <= input.length && op + count + 8 <= out.length) {
+    // Whole 8-byte steps; the bytes written past the run are overwritten by what follows.
+    for (let i = 0; i < count; i += 8) {
+      outView.setInt32(op + i, inView.getInt32(from + i, true), true);
+      outView.setInt32(op + i + 4, inView.getInt32(from + i + 4, true), true);
     }
   } else for (let i = 0; i < count; i++) out[op + i] = input[from + i]!;
   return op + count;
