@@ -92,6 +92,9 @@ function grow(
   return grown;
 }
 
+/** Below this, sums of an index and a small step fit in an int32. */
+const FAST_END = 0x7fff0000;
+
 /** Where {@link extendedLength} stopped reading. */
 let scanEnd = 0;
 
@@ -206,12 +209,12 @@ export function decompress(input: Uint8Array, options: DecompressOptions | undef
   let outEnd = out.length;
   let outView = new DataView(out.buffer, out.byteOffset, out.byteLength);
   const inView = new DataView(input.buffer, input.byteOffset, input.byteLength);
+  // The 8-byte copies below keep their cursors in int32: they run only while both ends are below
+  // FAST_END (a stream past 2 GiB goes on through the general copies).
+  let outFastEnd = Math.min(outEnd, FAST_END);
+  const inFastEnd = Math.min(inEnd, FAST_END);
   let op = 0;
   let ip = 0;
-  let at = 0; // where the current instruction started, for error offsets
-  let t = 0;
-  let count = 0;
-  let distance = 0;
   let state = 0; // 0: after a match with no literals; 1: after 1–3 literals; 4: after a literal run
 
   // The helpers below live outside this function: a closure over ip, op or out would move them
@@ -219,13 +222,14 @@ export function decompress(input: Uint8Array, options: DecompressOptions | undef
   if (inEnd === 0) inputOverrun(ip);
   // Uint8Array reads below are `!`: each index is checked against inEnd or outEnd first.
   if (input[0]! > 17) {
-    count = input[0]! - 17;
+    const count = input[0]! - 17;
     ip = 1;
     if (inEnd - ip < count) inputOverrun(ip);
     if (op + count > outEnd) {
-      out = grow(out, op, op + count, limit, exact, at, reachable);
+      out = grow(out, op, op + count, limit, exact, 0, reachable);
       outEnd = out.length;
       outView = new DataView(out.buffer);
+      outFastEnd = Math.min(outEnd, FAST_END);
     }
     for (let i = 0; i < count; i++) out[op + i] = input[ip + i]!;
     ip += count;
@@ -233,10 +237,13 @@ export function decompress(input: Uint8Array, options: DecompressOptions | undef
     state = count < 4 ? 1 : 4;
   }
 
+  // Per-instruction values are declared in the loop: fewer values live across iterations.
   for (;;) {
     if (ip >= inEnd) inputOverrun(ip);
-    at = ip;
-    t = input[ip++]!;
+    const at = ip; // where the instruction started, for error offsets
+    let t = input[ip++]!;
+    let count: number;
+    let distance: number;
     if (t < 16) {
       if (state === 0) {
         // A literal run of 4 or more.
@@ -249,12 +256,17 @@ export function decompress(input: Uint8Array, options: DecompressOptions | undef
           out = grow(out, op, op + count, limit, exact, at, reachable);
           outEnd = out.length;
           outView = new DataView(out.buffer);
+          outFastEnd = Math.min(outEnd, FAST_END);
         }
         if (count > 128) out.set(input.subarray(ip, ip + count), op);
-        else if (op + count + 8 <= outEnd && ip + count + 8 <= inEnd) {
-          for (let i = 0; i < count; i += 8) {
-            outView.setInt32(op + i, inView.getInt32(ip + i, true), true);
-            outView.setInt32(op + i + 4, inView.getInt32(ip + i + 4, true), true);
+        else if (op + count + 8 <= outFastEnd && ip + count + 8 <= inFastEnd) {
+          // Int32 cursors (`| 0`, exact below FAST_END) need no overflow checks; both loads before the
+          // stores, as each DataView store makes TurboFan re-check the views it reads next.
+          for (let d = op, s = ip, end = op + count; d < end; d = (d + 8) | 0, s = (s + 8) | 0) {
+            const low = inView.getInt32(s, true);
+            const high = inView.getInt32((s + 4) | 0, true);
+            outView.setInt32(d, low, true);
+            outView.setInt32((d + 4) | 0, high, true);
           }
         } else {
           for (let i = 0; i < count; i++) out[op + i] = input[ip + i]!;
@@ -301,18 +313,19 @@ export function decompress(input: Uint8Array, options: DecompressOptions | undef
       out = grow(out, op, op + count, limit, exact, at, reachable);
       outEnd = out.length;
       outView = new DataView(out.buffer);
+      outFastEnd = Math.min(outEnd, FAST_END);
     }
     // Builtin copies cost a call each: short copies go four bytes at a time through a DataView
     // (TurboFan turns those into plain loads and stores), which is safe while the source is at
     // least four bytes behind.
     if (count <= 128 && distance >= 4) {
       let i = 0;
-      if (op + count + 8 <= outEnd) {
+      if (op + count + 8 <= outFastEnd) {
         // Like liblzo, copy whole 8-byte steps and let the last one run past the match: those bytes
         // lie beyond the output written so far and the next instruction overwrites them.
-        for (; i < count; i += 8) {
-          outView.setInt32(op + i, outView.getInt32(from + i, true), true);
-          outView.setInt32(op + i + 4, outView.getInt32(from + i + 4, true), true);
+        for (let d = op, s = from, end = op + count; d < end; d = (d + 8) | 0, s = (s + 8) | 0) {
+          outView.setInt32(d, outView.getInt32(s, true), true);
+          outView.setInt32((d + 4) | 0, outView.getInt32((s + 4) | 0, true), true);
         }
       } else {
         for (; i + 4 <= count; i += 4) outView.setInt32(op + i, outView.getInt32(from + i, true), true);
@@ -343,6 +356,7 @@ export function decompress(input: Uint8Array, options: DecompressOptions | undef
         out = grow(out, op, op + count, limit, exact, at, reachable);
         outEnd = out.length;
         outView = new DataView(out.buffer);
+        outFastEnd = Math.min(outEnd, FAST_END);
       }
       if (op + 4 <= outEnd && ip + 4 <= inEnd) outView.setInt32(op, inView.getInt32(ip, true), true);
       else {
