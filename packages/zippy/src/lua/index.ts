@@ -351,20 +351,11 @@ function writeRead(w: SegmentWriter, type: number, payload: unknown): void {
 
 /** A value {@link LuaSaver} read as a segment value. */
 function readValue(type: number, payload: unknown): ZValue {
-  switch (type) {
-    case ValueType.nil:
-      return null;
-    case ValueType.false:
-      return false;
-    case ValueType.true:
-      return true;
-    case ValueType.integer:
-      return new LuaInteger(BigInt(payload as number));
-    case ValueType.reference:
-      return { ref: payload as object };
-    default:
-      return payload as number | Uint8Array;
-  }
+  if (type === ValueType.integer) return new LuaInteger(BigInt(payload as number));
+  if (type === ValueType.reference) return { ref: payload as object };
+  if (type === ValueType.nil) return null;
+  if (type === ValueType.false || type === ValueType.true) return type === ValueType.true;
+  return payload as number | Uint8Array;
 }
 
 class LuaSaver implements GraphSaver<object> {
