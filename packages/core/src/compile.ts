@@ -28,7 +28,7 @@ import { resolveDecodeOptions } from './options.js';
 import { Reader, ReadState } from './reader.js';
 import { rebuildFields } from './rebuild.js';
 import { SHORT_TEXT, shortAscii, shortUtf8 } from './short-text.js';
-import { chooseCodec, placeholderFor, type FieldSpec } from './struct.js';
+import { chooseCodec, type FieldSpec } from './struct.js';
 import type { Writer } from './writer.js';
 
 const DEFAULT_OPTIONS = Object.freeze(resolveDecodeOptions(undefined));
@@ -398,14 +398,16 @@ function pstringWrite(codec: AnyCodec, length: Codec<number>, encoding: Encoding
 }
 
 // ---- unrolled runs ---------------------------------------------------------------------------------
-// A loop over field names makes every store a megamorphic keyed store; one closure per run length,
-// with the names and readers captured, gives each store site one name per struct (what generated
-// code would have), without generating code. Unrolled to eight by hand on purpose: blocks of four
-// chained by closures (one block literal reused for every four fields) measured 1.5-5x slower
-// encoding runs of 5 to 8 fields, as each store site then sees several names and writers.
+// A loop over field names makes every store a megamorphic keyed store; one closure per run, with the
+// names and readers captured and a store site per field, gives each site the names of one field
+// position (what generated code would have), without generating code. Unrolled to eight by hand on
+// purpose: blocks of four chained by closures measured 1.5-5x slower encoding runs of 5 to 8 fields,
+// as each store site then sees several names and writers. A run stops after its `length` fields;
+// the test on the captured length is predicted and costs nothing next to a store.
 
 type Fill = (out: Record<string, unknown>, r: Reader, at: number) => void;
 type Store = (w: Writer, at: number, value: Record<string, unknown>) => void;
+type Eight<T> = [T, T, T, T, T, T, T, T];
 
 /** Stores the fields of a run into `out`, read at their offsets from `at`. */
 function runFill(names: string[], offsets: number[], readers: ReadAt[]): Fill {
@@ -417,74 +419,28 @@ function runFill(names: string[], offsets: number[], readers: ReadAt[]): Fill {
       tail(out, r, at);
     };
   }
-
-  const [n0, n1, n2, n3, n4, n5, n6, n7] = names as [string, string, string, string, string, string, string, string];
-  const [o0, o1, o2, o3, o4, o5, o6, o7] = offsets as [number, number, number, number, number, number, number, number];
-  const [f0, f1, f2, f3, f4, f5, f6, f7] = readers as [ReadAt, ReadAt, ReadAt, ReadAt, ReadAt, ReadAt, ReadAt, ReadAt];
-  switch (names.length) {
-    case 1:
-      return (out, r, at) => {
-        out[n0] = f0(r, at + o0);
-      };
-    case 2:
-      return (out, r, at) => {
-        out[n0] = f0(r, at + o0);
-        out[n1] = f1(r, at + o1);
-      };
-    case 3:
-      return (out, r, at) => {
-        out[n0] = f0(r, at + o0);
-        out[n1] = f1(r, at + o1);
-        out[n2] = f2(r, at + o2);
-      };
-    case 4:
-      return (out, r, at) => {
-        out[n0] = f0(r, at + o0);
-        out[n1] = f1(r, at + o1);
-        out[n2] = f2(r, at + o2);
-        out[n3] = f3(r, at + o3);
-      };
-    case 5:
-      return (out, r, at) => {
-        out[n0] = f0(r, at + o0);
-        out[n1] = f1(r, at + o1);
-        out[n2] = f2(r, at + o2);
-        out[n3] = f3(r, at + o3);
-        out[n4] = f4(r, at + o4);
-      };
-    case 6:
-      return (out, r, at) => {
-        out[n0] = f0(r, at + o0);
-        out[n1] = f1(r, at + o1);
-        out[n2] = f2(r, at + o2);
-        out[n3] = f3(r, at + o3);
-        out[n4] = f4(r, at + o4);
-        out[n5] = f5(r, at + o5);
-      };
-    case 7:
-      return (out, r, at) => {
-        out[n0] = f0(r, at + o0);
-        out[n1] = f1(r, at + o1);
-        out[n2] = f2(r, at + o2);
-        out[n3] = f3(r, at + o3);
-        out[n4] = f4(r, at + o4);
-        out[n5] = f5(r, at + o5);
-        out[n6] = f6(r, at + o6);
-      };
-    case 8:
-      return (out, r, at) => {
-        out[n0] = f0(r, at + o0);
-        out[n1] = f1(r, at + o1);
-        out[n2] = f2(r, at + o2);
-        out[n3] = f3(r, at + o3);
-        out[n4] = f4(r, at + o4);
-        out[n5] = f5(r, at + o5);
-        out[n6] = f6(r, at + o6);
-        out[n7] = f7(r, at + o7);
-      };
-    default:
-      return () => {};
-  }
+  const n = names.length;
+  if (n === 0) return () => {};
+  const [n0, n1, n2, n3, n4, n5, n6, n7] = names as Eight<string>;
+  const [o0, o1, o2, o3, o4, o5, o6, o7] = offsets as Eight<number>;
+  const [f0, f1, f2, f3, f4, f5, f6, f7] = readers as Eight<ReadAt>;
+  return (out, r, at) => {
+    out[n0] = f0(r, at + o0);
+    if (n === 1) return;
+    out[n1] = f1(r, at + o1);
+    if (n === 2) return;
+    out[n2] = f2(r, at + o2);
+    if (n === 3) return;
+    out[n3] = f3(r, at + o3);
+    if (n === 4) return;
+    out[n4] = f4(r, at + o4);
+    if (n === 5) return;
+    out[n5] = f5(r, at + o5);
+    if (n === 6) return;
+    out[n6] = f6(r, at + o6);
+    if (n === 7) return;
+    out[n7] = f7(r, at + o7);
+  };
 }
 
 /** Writes the fields of a run of `value` at their offsets from `at`. */
@@ -497,82 +453,28 @@ function runStore(names: string[], offsets: number[], writers: WriteAt[]): Store
       tail(w, at, value);
     };
   }
-  const [n0, n1, n2, n3, n4, n5, n6, n7] = names as [string, string, string, string, string, string, string, string];
-  const [o0, o1, o2, o3, o4, o5, o6, o7] = offsets as [number, number, number, number, number, number, number, number];
-  const [f0, f1, f2, f3, f4, f5, f6, f7] = writers as [
-    WriteAt,
-    WriteAt,
-    WriteAt,
-    WriteAt,
-    WriteAt,
-    WriteAt,
-    WriteAt,
-    WriteAt,
-  ];
-  switch (names.length) {
-    case 1:
-      return (w, at, value) => {
-        f0(w, at + o0, value[n0]);
-      };
-    case 2:
-      return (w, at, value) => {
-        f0(w, at + o0, value[n0]);
-        f1(w, at + o1, value[n1]);
-      };
-    case 3:
-      return (w, at, value) => {
-        f0(w, at + o0, value[n0]);
-        f1(w, at + o1, value[n1]);
-        f2(w, at + o2, value[n2]);
-      };
-    case 4:
-      return (w, at, value) => {
-        f0(w, at + o0, value[n0]);
-        f1(w, at + o1, value[n1]);
-        f2(w, at + o2, value[n2]);
-        f3(w, at + o3, value[n3]);
-      };
-    case 5:
-      return (w, at, value) => {
-        f0(w, at + o0, value[n0]);
-        f1(w, at + o1, value[n1]);
-        f2(w, at + o2, value[n2]);
-        f3(w, at + o3, value[n3]);
-        f4(w, at + o4, value[n4]);
-      };
-    case 6:
-      return (w, at, value) => {
-        f0(w, at + o0, value[n0]);
-        f1(w, at + o1, value[n1]);
-        f2(w, at + o2, value[n2]);
-        f3(w, at + o3, value[n3]);
-        f4(w, at + o4, value[n4]);
-        f5(w, at + o5, value[n5]);
-      };
-    case 7:
-      return (w, at, value) => {
-        f0(w, at + o0, value[n0]);
-        f1(w, at + o1, value[n1]);
-        f2(w, at + o2, value[n2]);
-        f3(w, at + o3, value[n3]);
-        f4(w, at + o4, value[n4]);
-        f5(w, at + o5, value[n5]);
-        f6(w, at + o6, value[n6]);
-      };
-    case 8:
-      return (w, at, value) => {
-        f0(w, at + o0, value[n0]);
-        f1(w, at + o1, value[n1]);
-        f2(w, at + o2, value[n2]);
-        f3(w, at + o3, value[n3]);
-        f4(w, at + o4, value[n4]);
-        f5(w, at + o5, value[n5]);
-        f6(w, at + o6, value[n6]);
-        f7(w, at + o7, value[n7]);
-      };
-    default:
-      return () => {};
-  }
+  const n = names.length;
+  if (n === 0) return () => {};
+  const [n0, n1, n2, n3, n4, n5, n6, n7] = names as Eight<string>;
+  const [o0, o1, o2, o3, o4, o5, o6, o7] = offsets as Eight<number>;
+  const [f0, f1, f2, f3, f4, f5, f6, f7] = writers as Eight<WriteAt>;
+  return (w, at, value) => {
+    f0(w, at + o0, value[n0]);
+    if (n === 1) return;
+    f1(w, at + o1, value[n1]);
+    if (n === 2) return;
+    f2(w, at + o2, value[n2]);
+    if (n === 3) return;
+    f3(w, at + o3, value[n3]);
+    if (n === 4) return;
+    f4(w, at + o4, value[n4]);
+    if (n === 5) return;
+    f5(w, at + o5, value[n5]);
+    if (n === 6) return;
+    f6(w, at + o6, value[n6]);
+    if (n === 7) return;
+    f7(w, at + o7, value[n7]);
+  };
 }
 
 // ---- structs ---------------------------------------------------------------------------------------
@@ -652,12 +554,20 @@ function runMemberReader(
   return (r) => read(r, r.pos + offset);
 }
 
+/** An object with every field of `names`, each `undefined`. */
+function taggedTemplate(names: string[]): Record<string, unknown> {
+  const template: Record<string, unknown> = {};
+  for (const name of names) template[name] = undefined;
+  return template;
+}
+
 function structRead(codec: AnyCodec, fields: ReadonlyArray<DefStructField>, plans: Plans): ReadPlan {
   const [names, specs] = fieldLists(fields);
   const count = names.length;
-  const template: Record<string, unknown> = {};
-  // The interpreted struct's placeholders, so values have the same shape as its values.
-  for (let i = 0; i < count; i++) template[names[i]!] = placeholderFor(specs[i]!);
+  // Values start as copies of a template with every field in place. Its fields hold `undefined`, not
+  // the interpreter's typed placeholders: copying an object whose fields hold doubles copies each
+  // double's box (a runtime call per value), which measured ten times slower than the reads.
+  const template = taggedTemplate(names);
   const fieldPlans = specs.map((s) => (isCodec(s) ? plans.read(s) : undefined));
   // Consecutive fixed-layout fields form a run: one bounds check and one work charge for all.
   const steps: ReadStep[] = [];
@@ -697,9 +607,6 @@ function structRead(codec: AnyCodec, fields: ReadonlyArray<DefStructField>, plan
   const only = steps.length === 1 ? steps[0] : undefined;
   if (pure && only?.kind === 'run') {
     // The whole struct is one fixed-layout run.
-    // Values start as copies of the template, as the interpreter's do: fields already in place
-    // with the representation they will hold (an empty object grown field by field measured
-    // slower once the garbage collector's share is counted).
     const fill = only.fill;
     // The work the interpreter spends: none when it reads the struct at offsets (`readFixed`).
     const work = codec.readFixed !== undefined ? 0 : only.work;
