@@ -44,6 +44,8 @@ type WriteAt = (w: Writer, at: number, value: Value) => void;
 
 /** How a compiled subtree reads. */
 interface ReadPlan {
+  /** False when the plan is the codec's own `read`, run as it is (the compiler knows nothing better). */
+  readonly compiled: boolean;
   /** Touches only the position and the work budget; throws anything on failure. */
   readonly pure: boolean;
   /** Size in bytes when `at` is given (a fixed-layout run). */
@@ -58,6 +60,8 @@ interface ReadPlan {
 
 /** How a compiled subtree writes. */
 interface WritePlan {
+  /** False when the plan is the codec's own `write`, run as it is. */
+  readonly compiled: boolean;
   /** Touches only the output; throws anything on a value it cannot write. */
   readonly pure: boolean;
   /** Size in bytes when `at` is given. */
@@ -82,6 +86,7 @@ function spend(r: Reader, units: number): void {
 
 function fixedRead(size: number, work: number, at: ReadAt): ReadPlan {
   return {
+    compiled: true,
     pure: true,
     size,
     work,
@@ -108,6 +113,7 @@ function fixedRead(size: number, work: number, at: ReadAt): ReadPlan {
 
 function fixedWrite(size: number, at: WriteAt): WritePlan {
   return {
+    compiled: true,
     pure: true,
     size,
     at,
@@ -122,7 +128,7 @@ function fixedWrite(size: number, at: WriteAt): WritePlan {
 
 /** A plan without a fixed layout: it reads at the position. */
 function streamRead(pure: boolean, read: (r: Reader) => unknown): ReadPlan {
-  return { pure, size: 0, work: 0, at: undefined, read };
+  return { compiled: true, pure, size: 0, work: 0, at: undefined, read };
 }
 
 /** A plan without a fixed layout: it writes at the end of the output. */
@@ -131,25 +137,25 @@ function streamWrite(
   write: (w: Writer, value: Value) => void,
   measure?: (value: Value) => number | undefined,
 ): WritePlan {
-  return { pure, size: 0, at: undefined, write, measure };
+  return { compiled: true, pure, size: 0, at: undefined, write, measure };
 }
 
 /** A subtree the compiler leaves to the interpreter. */
 function interpretedRead(codec: AnyCodec): ReadPlan {
-  return streamRead(false, (r) => codec.read(r));
+  return { ...streamRead(false, (r) => codec.read(r)), compiled: false };
 }
 
 function interpretedWrite(codec: AnyCodec): WritePlan {
-  return streamWrite(false, (w, v) => codec.write(w, v));
+  return { ...streamWrite(false, (w, v) => codec.write(w, v)), compiled: false };
 }
 
 /** A leaf the compiler runs as it is: it only moves the position and throws (with a path it need not keep). */
 function leafRead(codec: AnyCodec): ReadPlan {
-  return streamRead(true, (r) => codec.read(r));
+  return { ...streamRead(true, (r) => codec.read(r)), compiled: false };
 }
 
 function leafWrite(codec: AnyCodec): WritePlan {
-  return streamWrite(true, (w, v) => codec.write(w, v));
+  return { ...streamWrite(true, (w, v) => codec.write(w, v)), compiled: false };
 }
 
 // ---- integers and floats ---------------------------------------------------------------------------
@@ -1059,6 +1065,16 @@ function planWrite(codec: AnyCodec, plans: Plans): WritePlan {
   }
 }
 
+/**
+ * How often compiled codecs ran their plans, for tests that prove decoding and encoding take the
+ * compiled path (not exported by the package). `reads`/`writes` count top-level calls whose plan is
+ * more than the codec's own `read`/`write`; `redone*` those whose plan failed and the interpreted
+ * codec ran again. One increment per call, not per value read.
+ *
+ * @internal
+ */
+export const compiledCalls = { reads: 0, readsRedone: 0, writes: 0, writesRedone: 0 };
+
 /** Compiled codecs, to the codec they were compiled from. */
 const compiledOf = new WeakMap<AnyCodec, AnyCodec>();
 
@@ -1095,24 +1111,33 @@ export function compile<A>(codec: Codec<A>): Codec<A> {
   const planned = readPlan.read;
   const plannedWrite = writePlan.write;
   const measure = writePlan.measure;
+  const reads = readPlan.compiled ? 1 : 0;
+  const writes = writePlan.compiled ? 1 : 0;
   const read = readPlan.pure
     ? (r: Reader): A => {
         if (r.state.spans !== undefined) return interpretedRead(r);
         const start = r.pos;
         const budget = r.state.budget;
         const work = budget.workSpent;
+        compiledCalls.reads += reads;
         try {
           return planned(r) as A;
         } catch {
           r.pos = start;
           budget.workSpent = work;
+          compiledCalls.readsRedone += reads;
           return interpretedRead(r);
         }
       }
-    : (r: Reader): A => (r.state.spans !== undefined ? interpretedRead(r) : (planned(r) as A));
+    : (r: Reader): A => {
+        if (r.state.spans !== undefined) return interpretedRead(r);
+        compiledCalls.reads += reads;
+        return planned(r) as A;
+      };
   const write = writePlan.pure
     ? (w: Writer, value: A): void => {
         const start = w.length;
+        compiledCalls.writes += writes;
         try {
           if (measure !== undefined && start === 0) {
             // Room for the whole value at once, for a value that starts an output (it then fills
@@ -1124,10 +1149,14 @@ export function compile<A>(codec: Codec<A>): Codec<A> {
           plannedWrite(w, value);
         } catch {
           w.length = start;
+          compiledCalls.writesRedone += writes;
           interpretedWrite(w, value);
         }
       }
-    : (w: Writer, value: A): void => plannedWrite(w, value);
+    : (w: Writer, value: A): void => {
+        compiledCalls.writes += writes;
+        plannedWrite(w, value);
+      };
   const compiled = defineCodec<A>({
     name: source.name,
     def: source.def,
