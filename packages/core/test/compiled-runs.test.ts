@@ -30,9 +30,8 @@ import {
   u8,
   type AnyCodec,
   type Codec,
-  type CodecDefType,
 } from '../src/index';
-import { customDef, defineCodec } from '../src/kit';
+import { customDef, defineCodec, type CodecDefType } from '../src/kit';
 import { errorFields } from './compiled-shim';
 
 /** A custom codec the compiler cannot know. */
