@@ -415,16 +415,28 @@ type Fill = (out: Record<string, unknown>, r: Reader, at: number) => void;
 type Store = (w: Writer, at: number, value: Record<string, unknown>) => void;
 type Eight<T> = [T, T, T, T, T, T, T, T];
 
+/** `make` for a run of up to eight fields; a longer run is made in pieces of eight, joined by `chain`. */
+function byEight<F, R>(
+  names: string[],
+  offsets: number[],
+  fns: F[],
+  make: (names: string[], offsets: number[], fns: F[]) => R,
+  chain: (head: R, tail: R) => R,
+): R {
+  if (names.length <= 8) return make(names, offsets, fns);
+  const head = make(names.slice(0, 8), offsets.slice(0, 8), fns.slice(0, 8));
+  return chain(head, byEight(names.slice(8), offsets.slice(8), fns.slice(8), make, chain));
+}
+
 /** Stores the fields of a run into `out`, read at their offsets from `at`. */
 function runFill(names: string[], offsets: number[], readers: ReadAt[]): Fill {
-  if (names.length > 8) {
-    const head = runFill(names.slice(0, 8), offsets.slice(0, 8), readers.slice(0, 8));
-    const tail = runFill(names.slice(8), offsets.slice(8), readers.slice(8));
-    return (out, r, at) => {
-      head(out, r, at);
-      tail(out, r, at);
-    };
-  }
+  return byEight(names, offsets, readers, fillOfEight, (head, tail) => (out, r, at) => {
+    head(out, r, at);
+    tail(out, r, at);
+  });
+}
+
+function fillOfEight(names: string[], offsets: number[], readers: ReadAt[]): Fill {
   const n = names.length;
   if (n === 0) return () => {};
   const [n0, n1, n2, n3, n4, n5, n6, n7] = names as Eight<string>;
@@ -451,14 +463,13 @@ function runFill(names: string[], offsets: number[], readers: ReadAt[]): Fill {
 
 /** Writes the fields of a run of `value` at their offsets from `at`. */
 function runStore(names: string[], offsets: number[], writers: WriteAt[]): Store {
-  if (names.length > 8) {
-    const head = runStore(names.slice(0, 8), offsets.slice(0, 8), writers.slice(0, 8));
-    const tail = runStore(names.slice(8), offsets.slice(8), writers.slice(8));
-    return (w, at, value) => {
-      head(w, at, value);
-      tail(w, at, value);
-    };
-  }
+  return byEight(names, offsets, writers, storeOfEight, (head, tail) => (w, at, value) => {
+    head(w, at, value);
+    tail(w, at, value);
+  });
+}
+
+function storeOfEight(names: string[], offsets: number[], writers: WriteAt[]): Store {
   const n = names.length;
   if (n === 0) return () => {};
   const [n0, n1, n2, n3, n4, n5, n6, n7] = names as Eight<string>;
