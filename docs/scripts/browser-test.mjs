@@ -2,10 +2,12 @@
 // from a local static server, loads a sample save of each registered format in the playground, checks
 // the tree shows known values, hovers a field and checks its bytes light up in the hexdump (checked
 // against the file: offsets, two groups of 8 bytes, the ASCII column), rebuilds,
-// and saves a screenshot per format under test-output/browser/. Prints `browser: N passed, N failed`.
+// and saves a screenshot per format under test-output/browser/; first, compiled codecs on a page served
+// with a CSP without 'unsafe-eval' (csp-check.mjs). Prints `browser: N passed, N failed`.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkCompiledUnderCsp } from './csp-check.mjs';
 import { checkTally, launchChromium, serveSite } from './serve-site.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -122,6 +124,8 @@ async function checkHexdump(page, c) {
 const { check, finish } = checkTally();
 
 try {
+  // Compiled codecs on a page whose policy forbids evaluating code (see csp-check.mjs).
+  await checkCompiledUnderCsp(browser, check);
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   const errors = [];
   page.on('pageerror', (error) => errors.push(String(error)));

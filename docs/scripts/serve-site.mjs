@@ -18,9 +18,10 @@ const types = {
 
 /**
  * Serves the files under `root` on 127.0.0.1 (a folder gives its index.html, `/a` gives `a.html`
- * when there is no `a`; nothing outside `root`). Resolves to the server and its `http://…` origin.
+ * when there is no `a`; nothing outside `root`), with `headers` on every response. Resolves to the
+ * server and its `http://…` origin.
  */
-export async function serveSite(root) {
+export async function serveSite(root, headers = {}) {
   const server = createServer((req, res) => {
     const url = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
     let path = normalize(join(root, url));
@@ -28,7 +29,7 @@ export async function serveSite(root) {
     if (existsSync(path) && statSync(path).isDirectory()) path = join(path, 'index.html');
     else if (!existsSync(path) && existsSync(`${path}.html`)) path = `${path}.html`;
     if (!existsSync(path)) return void res.writeHead(404).end('not found');
-    res.writeHead(200, { 'content-type': types[extname(path)] ?? 'application/octet-stream' });
+    res.writeHead(200, { ...headers, 'content-type': types[extname(path)] ?? 'application/octet-stream' });
     res.end(readFileSync(path));
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));

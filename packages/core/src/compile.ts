@@ -44,6 +44,8 @@ type WriteAt = (w: Writer, at: number, value: Value) => void;
 
 /** How a compiled subtree reads. */
 interface ReadPlan {
+  /** False when the plan is the codec's own `read`, run as it is (the compiler knows nothing better). */
+  readonly compiled: boolean;
   /** Touches only the position and the work budget; throws anything on failure. */
   readonly pure: boolean;
   /** Size in bytes when `at` is given (a fixed-layout run). */
@@ -58,6 +60,8 @@ interface ReadPlan {
 
 /** How a compiled subtree writes. */
 interface WritePlan {
+  /** False when the plan is the codec's own `write`, run as it is. */
+  readonly compiled: boolean;
   /** Touches only the output; throws anything on a value it cannot write. */
   readonly pure: boolean;
   /** Size in bytes when `at` is given. */
@@ -82,6 +86,7 @@ function spend(r: Reader, units: number): void {
 
 function fixedRead(size: number, work: number, at: ReadAt): ReadPlan {
   return {
+    compiled: true,
     pure: true,
     size,
     work,
@@ -108,6 +113,7 @@ function fixedRead(size: number, work: number, at: ReadAt): ReadPlan {
 
 function fixedWrite(size: number, at: WriteAt): WritePlan {
   return {
+    compiled: true,
     pure: true,
     size,
     at,
@@ -122,7 +128,7 @@ function fixedWrite(size: number, at: WriteAt): WritePlan {
 
 /** A plan without a fixed layout: it reads at the position. */
 function streamRead(pure: boolean, read: (r: Reader) => unknown): ReadPlan {
-  return { pure, size: 0, work: 0, at: undefined, read };
+  return { compiled: true, pure, size: 0, work: 0, at: undefined, read };
 }
 
 /** A plan without a fixed layout: it writes at the end of the output. */
@@ -131,25 +137,25 @@ function streamWrite(
   write: (w: Writer, value: Value) => void,
   measure?: (value: Value) => number | undefined,
 ): WritePlan {
-  return { pure, size: 0, at: undefined, write, measure };
+  return { compiled: true, pure, size: 0, at: undefined, write, measure };
 }
 
 /** A subtree the compiler leaves to the interpreter. */
 function interpretedRead(codec: AnyCodec): ReadPlan {
-  return streamRead(false, (r) => codec.read(r));
+  return { ...streamRead(false, (r) => codec.read(r)), compiled: false };
 }
 
 function interpretedWrite(codec: AnyCodec): WritePlan {
-  return streamWrite(false, (w, v) => codec.write(w, v));
+  return { ...streamWrite(false, (w, v) => codec.write(w, v)), compiled: false };
 }
 
 /** A leaf the compiler runs as it is: it only moves the position and throws (with a path it need not keep). */
 function leafRead(codec: AnyCodec): ReadPlan {
-  return streamRead(true, (r) => codec.read(r));
+  return { ...streamRead(true, (r) => codec.read(r)), compiled: false };
 }
 
 function leafWrite(codec: AnyCodec): WritePlan {
-  return streamWrite(true, (w, v) => codec.write(w, v));
+  return { ...streamWrite(true, (w, v) => codec.write(w, v)), compiled: false };
 }
 
 // ---- integers and floats ---------------------------------------------------------------------------
@@ -398,181 +404,94 @@ function pstringWrite(codec: AnyCodec, length: Codec<number>, encoding: Encoding
 }
 
 // ---- unrolled runs ---------------------------------------------------------------------------------
-// A loop over field names makes every store a megamorphic keyed store; one closure per run length,
-// with the names and readers captured, gives each store site one name per struct (what generated
-// code would have), without generating code. Unrolled to eight by hand on purpose: blocks of four
-// chained by closures (one block literal reused for every four fields) measured 1.5-5x slower
-// encoding runs of 5 to 8 fields, as each store site then sees several names and writers.
+// A loop over field names makes every store a megamorphic keyed store; one closure per run, with the
+// names and readers captured and a store site per field, gives each site the names of one field
+// position (what generated code would have), without generating code. Unrolled to eight by hand on
+// purpose: blocks of four chained by closures measured 1.5-5x slower encoding runs of 5 to 8 fields,
+// as each store site then sees several names and writers. A run stops after its `length` fields;
+// the test on the captured length is predicted and costs nothing next to a store.
 
 type Fill = (out: Record<string, unknown>, r: Reader, at: number) => void;
 type Store = (w: Writer, at: number, value: Record<string, unknown>) => void;
+type Eight<T> = [T, T, T, T, T, T, T, T];
+
+/** `make` for a run of up to eight fields; a longer run is made in pieces of eight, joined by `chain`. */
+function byEight<F, R>(
+  names: string[],
+  offsets: number[],
+  fns: F[],
+  make: (names: string[], offsets: number[], fns: F[]) => R,
+  chain: (head: R, tail: R) => R,
+): R {
+  if (names.length <= 8) return make(names, offsets, fns);
+  const head = make(names.slice(0, 8), offsets.slice(0, 8), fns.slice(0, 8));
+  return chain(head, byEight(names.slice(8), offsets.slice(8), fns.slice(8), make, chain));
+}
 
 /** Stores the fields of a run into `out`, read at their offsets from `at`. */
 function runFill(names: string[], offsets: number[], readers: ReadAt[]): Fill {
-  if (names.length > 8) {
-    const head = runFill(names.slice(0, 8), offsets.slice(0, 8), readers.slice(0, 8));
-    const tail = runFill(names.slice(8), offsets.slice(8), readers.slice(8));
-    return (out, r, at) => {
-      head(out, r, at);
-      tail(out, r, at);
-    };
-  }
+  return byEight(names, offsets, readers, fillOfEight, (head, tail) => (out, r, at) => {
+    head(out, r, at);
+    tail(out, r, at);
+  });
+}
 
-  const [n0, n1, n2, n3, n4, n5, n6, n7] = names as [string, string, string, string, string, string, string, string];
-  const [o0, o1, o2, o3, o4, o5, o6, o7] = offsets as [number, number, number, number, number, number, number, number];
-  const [f0, f1, f2, f3, f4, f5, f6, f7] = readers as [ReadAt, ReadAt, ReadAt, ReadAt, ReadAt, ReadAt, ReadAt, ReadAt];
-  switch (names.length) {
-    case 1:
-      return (out, r, at) => {
-        out[n0] = f0(r, at + o0);
-      };
-    case 2:
-      return (out, r, at) => {
-        out[n0] = f0(r, at + o0);
-        out[n1] = f1(r, at + o1);
-      };
-    case 3:
-      return (out, r, at) => {
-        out[n0] = f0(r, at + o0);
-        out[n1] = f1(r, at + o1);
-        out[n2] = f2(r, at + o2);
-      };
-    case 4:
-      return (out, r, at) => {
-        out[n0] = f0(r, at + o0);
-        out[n1] = f1(r, at + o1);
-        out[n2] = f2(r, at + o2);
-        out[n3] = f3(r, at + o3);
-      };
-    case 5:
-      return (out, r, at) => {
-        out[n0] = f0(r, at + o0);
-        out[n1] = f1(r, at + o1);
-        out[n2] = f2(r, at + o2);
-        out[n3] = f3(r, at + o3);
-        out[n4] = f4(r, at + o4);
-      };
-    case 6:
-      return (out, r, at) => {
-        out[n0] = f0(r, at + o0);
-        out[n1] = f1(r, at + o1);
-        out[n2] = f2(r, at + o2);
-        out[n3] = f3(r, at + o3);
-        out[n4] = f4(r, at + o4);
-        out[n5] = f5(r, at + o5);
-      };
-    case 7:
-      return (out, r, at) => {
-        out[n0] = f0(r, at + o0);
-        out[n1] = f1(r, at + o1);
-        out[n2] = f2(r, at + o2);
-        out[n3] = f3(r, at + o3);
-        out[n4] = f4(r, at + o4);
-        out[n5] = f5(r, at + o5);
-        out[n6] = f6(r, at + o6);
-      };
-    case 8:
-      return (out, r, at) => {
-        out[n0] = f0(r, at + o0);
-        out[n1] = f1(r, at + o1);
-        out[n2] = f2(r, at + o2);
-        out[n3] = f3(r, at + o3);
-        out[n4] = f4(r, at + o4);
-        out[n5] = f5(r, at + o5);
-        out[n6] = f6(r, at + o6);
-        out[n7] = f7(r, at + o7);
-      };
-    default:
-      return () => {};
-  }
+function fillOfEight(names: string[], offsets: number[], readers: ReadAt[]): Fill {
+  const n = names.length;
+  if (n === 0) return () => {};
+  const [n0, n1, n2, n3, n4, n5, n6, n7] = names as Eight<string>;
+  const [o0, o1, o2, o3, o4, o5, o6, o7] = offsets as Eight<number>;
+  const [f0, f1, f2, f3, f4, f5, f6, f7] = readers as Eight<ReadAt>;
+  return (out, r, at) => {
+    out[n0] = f0(r, at + o0);
+    if (n === 1) return;
+    out[n1] = f1(r, at + o1);
+    if (n === 2) return;
+    out[n2] = f2(r, at + o2);
+    if (n === 3) return;
+    out[n3] = f3(r, at + o3);
+    if (n === 4) return;
+    out[n4] = f4(r, at + o4);
+    if (n === 5) return;
+    out[n5] = f5(r, at + o5);
+    if (n === 6) return;
+    out[n6] = f6(r, at + o6);
+    if (n === 7) return;
+    out[n7] = f7(r, at + o7);
+  };
 }
 
 /** Writes the fields of a run of `value` at their offsets from `at`. */
 function runStore(names: string[], offsets: number[], writers: WriteAt[]): Store {
-  if (names.length > 8) {
-    const head = runStore(names.slice(0, 8), offsets.slice(0, 8), writers.slice(0, 8));
-    const tail = runStore(names.slice(8), offsets.slice(8), writers.slice(8));
-    return (w, at, value) => {
-      head(w, at, value);
-      tail(w, at, value);
-    };
-  }
-  const [n0, n1, n2, n3, n4, n5, n6, n7] = names as [string, string, string, string, string, string, string, string];
-  const [o0, o1, o2, o3, o4, o5, o6, o7] = offsets as [number, number, number, number, number, number, number, number];
-  const [f0, f1, f2, f3, f4, f5, f6, f7] = writers as [
-    WriteAt,
-    WriteAt,
-    WriteAt,
-    WriteAt,
-    WriteAt,
-    WriteAt,
-    WriteAt,
-    WriteAt,
-  ];
-  switch (names.length) {
-    case 1:
-      return (w, at, value) => {
-        f0(w, at + o0, value[n0]);
-      };
-    case 2:
-      return (w, at, value) => {
-        f0(w, at + o0, value[n0]);
-        f1(w, at + o1, value[n1]);
-      };
-    case 3:
-      return (w, at, value) => {
-        f0(w, at + o0, value[n0]);
-        f1(w, at + o1, value[n1]);
-        f2(w, at + o2, value[n2]);
-      };
-    case 4:
-      return (w, at, value) => {
-        f0(w, at + o0, value[n0]);
-        f1(w, at + o1, value[n1]);
-        f2(w, at + o2, value[n2]);
-        f3(w, at + o3, value[n3]);
-      };
-    case 5:
-      return (w, at, value) => {
-        f0(w, at + o0, value[n0]);
-        f1(w, at + o1, value[n1]);
-        f2(w, at + o2, value[n2]);
-        f3(w, at + o3, value[n3]);
-        f4(w, at + o4, value[n4]);
-      };
-    case 6:
-      return (w, at, value) => {
-        f0(w, at + o0, value[n0]);
-        f1(w, at + o1, value[n1]);
-        f2(w, at + o2, value[n2]);
-        f3(w, at + o3, value[n3]);
-        f4(w, at + o4, value[n4]);
-        f5(w, at + o5, value[n5]);
-      };
-    case 7:
-      return (w, at, value) => {
-        f0(w, at + o0, value[n0]);
-        f1(w, at + o1, value[n1]);
-        f2(w, at + o2, value[n2]);
-        f3(w, at + o3, value[n3]);
-        f4(w, at + o4, value[n4]);
-        f5(w, at + o5, value[n5]);
-        f6(w, at + o6, value[n6]);
-      };
-    case 8:
-      return (w, at, value) => {
-        f0(w, at + o0, value[n0]);
-        f1(w, at + o1, value[n1]);
-        f2(w, at + o2, value[n2]);
-        f3(w, at + o3, value[n3]);
-        f4(w, at + o4, value[n4]);
-        f5(w, at + o5, value[n5]);
-        f6(w, at + o6, value[n6]);
-        f7(w, at + o7, value[n7]);
-      };
-    default:
-      return () => {};
-  }
+  return byEight(names, offsets, writers, storeOfEight, (head, tail) => (w, at, value) => {
+    head(w, at, value);
+    tail(w, at, value);
+  });
+}
+
+function storeOfEight(names: string[], offsets: number[], writers: WriteAt[]): Store {
+  const n = names.length;
+  if (n === 0) return () => {};
+  const [n0, n1, n2, n3, n4, n5, n6, n7] = names as Eight<string>;
+  const [o0, o1, o2, o3, o4, o5, o6, o7] = offsets as Eight<number>;
+  const [f0, f1, f2, f3, f4, f5, f6, f7] = writers as Eight<WriteAt>;
+  return (w, at, value) => {
+    f0(w, at + o0, value[n0]);
+    if (n === 1) return;
+    f1(w, at + o1, value[n1]);
+    if (n === 2) return;
+    f2(w, at + o2, value[n2]);
+    if (n === 3) return;
+    f3(w, at + o3, value[n3]);
+    if (n === 4) return;
+    f4(w, at + o4, value[n4]);
+    if (n === 5) return;
+    f5(w, at + o5, value[n5]);
+    if (n === 6) return;
+    f6(w, at + o6, value[n6]);
+    if (n === 7) return;
+    f7(w, at + o7, value[n7]);
+  };
 }
 
 // ---- structs ---------------------------------------------------------------------------------------
@@ -698,8 +617,9 @@ function structRead(codec: AnyCodec, fields: ReadonlyArray<DefStructField>, plan
   if (pure && only?.kind === 'run') {
     // The whole struct is one fixed-layout run.
     // Values start as copies of the template, as the interpreter's do: fields already in place
-    // with the representation they will hold (an empty object grown field by field measured
-    // slower once the garbage collector's share is counted).
+    // with the representation they will hold. An empty object grown field by field measured slower
+    // once the garbage collector's share is counted, and so did a template of `undefined` fields
+    // (faster to copy, but the benchmark's 100,000 records then decoded 3-7x slower in tinybench).
     const fill = only.fill;
     // The work the interpreter spends: none when it reads the struct at offsets (`readFixed`).
     const work = codec.readFixed !== undefined ? 0 : only.work;
@@ -1152,6 +1072,16 @@ function planWrite(codec: AnyCodec, plans: Plans): WritePlan {
   }
 }
 
+/**
+ * How often compiled codecs ran their plans, for tests that prove decoding and encoding take the
+ * compiled path (not exported by the package). `reads`/`writes` count top-level calls whose plan is
+ * more than the codec's own `read`/`write`; `redone*` those whose plan failed and the interpreted
+ * codec ran again. One increment per call, not per value read.
+ *
+ * @internal
+ */
+export const compiledCalls = { reads: 0, readsRedone: 0, writes: 0, writesRedone: 0 };
+
 /** Compiled codecs, to the codec they were compiled from. */
 const compiledOf = new WeakMap<AnyCodec, AnyCodec>();
 
@@ -1188,24 +1118,33 @@ export function compile<A>(codec: Codec<A>): Codec<A> {
   const planned = readPlan.read;
   const plannedWrite = writePlan.write;
   const measure = writePlan.measure;
+  const reads = readPlan.compiled ? 1 : 0;
+  const writes = writePlan.compiled ? 1 : 0;
   const read = readPlan.pure
     ? (r: Reader): A => {
         if (r.state.spans !== undefined) return interpretedRead(r);
         const start = r.pos;
         const budget = r.state.budget;
         const work = budget.workSpent;
+        compiledCalls.reads += reads;
         try {
           return planned(r) as A;
         } catch {
           r.pos = start;
           budget.workSpent = work;
+          compiledCalls.readsRedone += reads;
           return interpretedRead(r);
         }
       }
-    : (r: Reader): A => (r.state.spans !== undefined ? interpretedRead(r) : (planned(r) as A));
+    : (r: Reader): A => {
+        if (r.state.spans !== undefined) return interpretedRead(r);
+        compiledCalls.reads += reads;
+        return planned(r) as A;
+      };
   const write = writePlan.pure
     ? (w: Writer, value: A): void => {
         const start = w.length;
+        compiledCalls.writes += writes;
         try {
           if (measure !== undefined && start === 0) {
             // Room for the whole value at once, for a value that starts an output (it then fills
@@ -1217,10 +1156,14 @@ export function compile<A>(codec: Codec<A>): Codec<A> {
           plannedWrite(w, value);
         } catch {
           w.length = start;
+          compiledCalls.writesRedone += writes;
           interpretedWrite(w, value);
         }
       }
-    : (w: Writer, value: A): void => plannedWrite(w, value);
+    : (w: Writer, value: A): void => {
+        compiledCalls.writes += writes;
+        plannedWrite(w, value);
+      };
   const compiled = defineCodec<A>({
     name: source.name,
     def: source.def,

@@ -1,0 +1,169 @@
+// The compiled path is the one that runs: for every kind of codec the compiler plans, decode() and
+// encode() of the compiled codec go through its plan (counted by compile.ts, not timed), give what
+// the interpreted codec gives, and only a failure hands the value back to the interpreter.
+import * as E from 'fp-ts/lib/Either';
+import * as t from 'io-ts';
+import { compiledCalls } from '../src/compile';
+import {
+  array,
+  bytes,
+  compile,
+  cstring,
+  decode,
+  encode,
+  f32le,
+  f64be,
+  fixedString,
+  i16be,
+  i64le,
+  literal,
+  magic,
+  nothing,
+  optional,
+  padding,
+  pstring,
+  struct,
+  taggedUnion,
+  u16le,
+  u32be,
+  u32le,
+  u8,
+  type AnyCodec,
+  type Codec,
+} from '../src/index';
+import { customDef, defineCodec, type CodecDefType } from '../src/kit';
+import { errorFields } from './compiled-shim';
+
+/** A custom codec the compiler cannot know. */
+const custom: Codec<number> = defineCodec<number>({
+  name: 'custom',
+  def: customDef('custom'),
+  json: t.number,
+  read: (r) => u8.read(r),
+  write: (w, v) => u8.write(w, v),
+});
+
+interface Case {
+  readonly codec: AnyCodec;
+  readonly value: unknown;
+  /** Bytes the compiled plan must refuse (the interpreter then gives the error). */
+  readonly bad: Uint8Array;
+  /** The compiler writes this kind with the codec's own `write` (it has nothing faster to offer). */
+  readonly ownWrite?: true;
+}
+
+const flat = struct({ a: u8, b: i16be, c: u32le, d: f32le, e: f64be, m: magic('OK') });
+
+/**
+ * One codec per kind of definition the compiler plans (see planRead/planWrite in compile.ts), each as
+ * the root of what is decoded: its plan, not an enclosing struct's, must run.
+ */
+const CASES: Partial<Record<CodecDefType, Case>> = {
+  int: { codec: u32be, value: 0xdeadbeef, bad: Uint8Array.of(1, 2) },
+  float: { codec: f64be, value: -2.5, bad: Uint8Array.of(1) },
+  magic: {
+    codec: struct({ m: magic('SAVE'), n: u8 }),
+    value: { m: 'SAVE', n: 1 },
+    bad: Uint8Array.from([83, 65, 86, 69]),
+  },
+  literal: { codec: literal(u16le, 1, 2), value: 2, bad: Uint8Array.of(3, 0), ownWrite: true },
+  string: { codec: pstring(u8, 'utf8'), value: 'Ünïcode 😀', bad: Uint8Array.of(2, 0xc3, 0x28) },
+  bytes: { codec: bytes(4), value: Uint8Array.of(1, 2, 3, 4), bad: Uint8Array.of(1, 2, 3), ownWrite: true },
+  // `optional` checks the bytes a present value took: the interpreter writes it.
+  optional: { codec: optional(array(u32le, 2)), value: [5, 6], bad: Uint8Array.of(1, 2, 3), ownWrite: true },
+  struct: { codec: flat, value: { a: 1, b: -2, c: 3, d: 0.5, e: 1e100, m: 'OK' }, bad: new Uint8Array(20) },
+  array: {
+    codec: array(struct({ id: u16le, name: pstring(u8, 'ascii') }), u8),
+    value: [
+      { id: 1, name: 'a' },
+      { id: 2, name: 'bc' },
+    ],
+    bad: Uint8Array.of(2, 1, 0, 1, 0x61, 2, 0),
+  },
+  padding: {
+    codec: struct({ x: u8, p: padding(3), y: u8 }),
+    value: { x: 1, p: undefined, y: 2 },
+    bad: Uint8Array.of(1, 0, 0),
+  },
+  nothing: { codec: struct({ x: u8, n: nothing }), value: { x: 9, n: undefined }, bad: new Uint8Array(0) },
+};
+
+/** Structs around what the compiler does not know: partly compiled, still through their plan. */
+const MIXED: Record<string, Case> = {
+  'custom field': {
+    codec: struct({ a: u32le, b: custom, c: i64le }),
+    value: { a: 1, b: 2, c: -3n },
+    bad: Uint8Array.of(1, 0, 0, 0, 2),
+  },
+  'union field': {
+    codec: struct({ n: u8, u: taggedUnion(u8, { 1: u32le, 2: cstring('utf8') }), s: fixedString(3, 'ascii') }),
+    value: { n: 1, u: { tag: 1, value: 7 }, s: 'abc' },
+    bad: Uint8Array.of(1, 3),
+  },
+};
+
+function snapshot(): typeof compiledCalls {
+  return { ...compiledCalls };
+}
+
+function delta(before: typeof compiledCalls): typeof compiledCalls {
+  return {
+    reads: compiledCalls.reads - before.reads,
+    readsRedone: compiledCalls.readsRedone - before.readsRedone,
+    writes: compiledCalls.writes - before.writes,
+    writesRedone: compiledCalls.writesRedone - before.writesRedone,
+  };
+}
+
+describe.each([...Object.entries(CASES), ...Object.entries(MIXED)])('%s', (_kind, c) => {
+  const compiled = compile(c!.codec);
+
+  test('encode and decode run the compiled plan, once, with the interpreted results', () => {
+    const before = snapshot();
+    const encoded = encode(compiled, c!.value);
+    expect(encoded).toEqual(encode(c!.codec, c!.value));
+    const bytesOut = E.getOrElseW(() => fail('encode failed'))(encoded) as Uint8Array;
+    const decoded = decode(compiled, bytesOut);
+    expect(decoded).toEqual(decode(c!.codec, bytesOut));
+    expect(E.isRight(decoded) && decoded.right.value).toEqual(c!.value);
+    expect(delta(before)).toEqual({ reads: 1, readsRedone: 0, writes: c!.ownWrite ? 0 : 1, writesRedone: 0 });
+  });
+
+  test('a value it cannot write: the plan fails and the interpreter gives its own error', () => {
+    const before = snapshot();
+    const result = encode(compiled, { not: 'a value' } as never);
+    const expected = encode(c!.codec, { not: 'a value' } as never);
+    expect(E.isLeft(result)).toBe(true);
+    expect(E.isLeft(expected) && errorFields(expected.left)).toEqual(E.isLeft(result) && errorFields(result.left));
+    const counted = delta(before);
+    expect(counted.writes).toBe(c!.ownWrite ? 0 : 1);
+    expect(counted.writesRedone).toBeLessThanOrEqual(counted.writes);
+  });
+
+  test('bad bytes: the plan runs, fails, and the interpreter gives its own error', () => {
+    const before = snapshot();
+    const result = decode(compiled, c!.bad);
+    const expected = decode(c!.codec, c!.bad);
+    expect(E.isLeft(result)).toBe(true);
+    expect(E.isLeft(expected) && errorFields(expected.left)).toEqual(E.isLeft(result) && errorFields(result.left));
+    const counted = delta(before);
+    expect(counted.reads).toBe(1);
+    // A pure plan hands the whole value back; a partly compiled one reads the failing field again itself.
+    expect(counted.readsRedone).toBeLessThanOrEqual(1);
+  });
+
+  test('tracing decodes interpreted: the plan does not run', () => {
+    const before = snapshot();
+    const bytesOut = E.getOrElseW(() => fail('encode failed'))(encode(c!.codec, c!.value)) as Uint8Array;
+    expect(decode(compiled, bytesOut, { trace: true })).toEqual(decode(c!.codec, bytesOut, { trace: true }));
+    expect(delta(before).reads).toBe(0);
+  });
+});
+
+test('a codec the compiler does not know runs as itself, and is not counted as compiled', () => {
+  const compiled = compile(custom);
+  const before = snapshot();
+  expect(decode(compiled, Uint8Array.of(4))).toEqual(decode(custom, Uint8Array.of(4)));
+  expect(encode(compiled, 4)).toEqual(encode(custom, 4));
+  expect(delta(before)).toEqual({ reads: 0, readsRedone: 0, writes: 0, writesRedone: 0 });
+});
