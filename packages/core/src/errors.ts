@@ -229,15 +229,28 @@ export function formatWarning(warning: Warning): string {
 }
 
 /**
- * Sorts the arguments of `error(message, offset?)` and `error(code, message, offset?)`: a string second
- * argument means the first is the code.
+ * The arguments of a reader's or writer's `error`: `(message, offset?)`, or `(code, message,
+ * offset?)` to give the error an {@link ErrorCode} (without one it is `invalid-value`). The offset
+ * defaults to the current position.
+ */
+export type ErrorArgs =
+  | [message: string, offset?: number | undefined]
+  | [code: ErrorCode, message: string, offset?: number | undefined];
+
+/**
+ * Makes the error `error(...args)` asks for (see {@link ErrorArgs}): a string second argument means
+ * the first is the code. `here` is the offset when none is given.
  *
  * @internal
  */
-export function codeArgs(
-  first: string,
-  second: string | number | undefined,
-  third: number | undefined,
-): [ErrorCode, string, number | undefined] {
-  return typeof second === 'string' ? [first as ErrorCode, second, third] : ['invalid-value', first, second];
+export function errorOf<E>(
+  make: new (path: Path, offset: number, message: string, code: ErrorCode) => E,
+  path: Path,
+  here: number,
+  args: ErrorArgs,
+): E {
+  const [first, second, third] = args as [string, string | number | undefined, number | undefined];
+  return typeof second === 'string'
+    ? new make(path, third ?? here, second, first as ErrorCode)
+    : new make(path, second ?? here, first, 'invalid-value');
 }

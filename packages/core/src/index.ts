@@ -19,6 +19,7 @@ export {
   isErrorCode,
   isPathAnnotation,
   pathAnnotation,
+  type ErrorArgs,
   type ErrorCode,
   type Path,
   type PathAnnotation,

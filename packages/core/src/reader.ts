@@ -5,7 +5,15 @@
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js';
-import { codeArgs, DecodeError, type ErrorCode, type PathSegment, type Warning, type WarningCode } from './errors.js';
+import {
+  type ErrorArgs,
+  errorOf,
+  DecodeError,
+  type ErrorCode,
+  type PathSegment,
+  type Warning,
+  type WarningCode,
+} from './errors.js';
 import { resolveDecodeOptions, type ResolvedDecodeOptions } from './options.js';
 import { BudgetError, DecodeBudget } from './budget.js';
 
@@ -207,22 +215,16 @@ export class Reader {
    * (`r.error('bad-magic', 'expected …', at)`) the error has that {@link ErrorCode}; without one it is
    * `invalid-value`.
    */
-  error(message: string, offset?: number): DecodeError;
-  error(code: ErrorCode, message: string, offset?: number): DecodeError;
-  error(first: string, second?: string | number, third?: number): DecodeError {
-    const [code, message, offset] = codeArgs(first, second, third);
-    return new DecodeError(this.state.path.slice(), offset ?? this.pos, message, code);
+  error(...args: ErrorArgs): DecodeError {
+    return errorOf(DecodeError, this.state.path.slice(), this.pos, args);
   }
 
   /**
    * A DecodeError at a child of the current path (the field `key`), without entering it; a code may
    * come after the key, as in {@link error}.
    */
-  errorAt(key: PathSegment, message: string, offset?: number): DecodeError;
-  errorAt(key: PathSegment, code: ErrorCode, message: string, offset?: number): DecodeError;
-  errorAt(key: PathSegment, first: string, second?: string | number, third?: number): DecodeError {
-    const [code, message, offset] = codeArgs(first, second, third);
-    return new DecodeError([...this.state.path, key], offset ?? this.pos, message, code);
+  errorAt(key: PathSegment, ...args: ErrorArgs): DecodeError {
+    return errorOf(DecodeError, [...this.state.path, key], this.pos, args);
   }
 
   /** Fails unless `count` more bytes can be read. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { codeArgs, EncodeError, type ErrorCode, type PathSegment } from './errors.js';
+import { type ErrorArgs, errorOf, EncodeError, type ErrorCode, type PathSegment } from './errors.js';
 
 /** What every writer of one encode shares. */
 export class WriteState {
@@ -44,11 +44,8 @@ export class Writer {
    * (`w.error('out-of-range', '300 does not fit', at)`) the error has that {@link ErrorCode}; without
    * one it is `invalid-value`.
    */
-  error(message: string, offset?: number): EncodeError;
-  error(code: ErrorCode, message: string, offset?: number): EncodeError;
-  error(first: string, second?: string | number, third?: number): EncodeError {
-    const [code, message, offset] = codeArgs(first, second, third);
-    return new EncodeError(this.state.path.slice(), offset ?? this.length, message, code);
+  error(...args: ErrorArgs): EncodeError {
+    return errorOf(EncodeError, this.state.path.slice(), this.length, args);
   }
 
   /**
@@ -56,11 +53,8 @@ export class Writer {
    * without entering it (no path to push and pop around a check made before writing the field). A
    * code may come after the key, as in {@link error}.
    */
-  errorAt(key: PathSegment, message: string, offset?: number): EncodeError;
-  errorAt(key: PathSegment, code: ErrorCode, message: string, offset?: number): EncodeError;
-  errorAt(key: PathSegment, first: string, second?: string | number, third?: number): EncodeError {
-    const [code, message, offset] = codeArgs(first, second, third);
-    return new EncodeError([...this.state.path, key], offset ?? this.length, message, code);
+  errorAt(key: PathSegment, ...args: ErrorArgs): EncodeError {
+    return errorOf(EncodeError, [...this.state.path, key], this.length, args);
   }
 
   /** Makes room for `count` more bytes and returns the offset they go to. */
