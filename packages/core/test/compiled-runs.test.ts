@@ -4,33 +4,10 @@
 import * as E from 'fp-ts/lib/Either';
 import * as t from 'io-ts';
 import { compiledCalls } from '../src/compile';
-import {
-  array,
-  bytes,
-  compile,
-  cstring,
-  decode,
-  encode,
-  f32le,
-  f64be,
-  fixedString,
-  i16be,
-  i64le,
-  literal,
-  magic,
-  nothing,
-  optional,
-  padding,
-  pstring,
-  struct,
-  taggedUnion,
-  u16le,
-  u32be,
-  u32le,
-  u8,
-  type AnyCodec,
-  type Codec,
-} from '../src/index';
+import { compile, decode, encode, type AnyCodec, type Codec } from '../src/index';
+import { array, literal, magic, nothing, optional, padding, struct, taggedUnion } from '../src/index';
+import { bytes, cstring, fixedString, pstring } from '../src/index';
+import { f32le, f64be, i16be, i64le, u16le, u32be, u32le, u8 } from '../src/index';
 import { customDef, defineCodec, type CodecDefType } from '../src/kit';
 import { errorFields } from './compiled-shim';
 
