@@ -288,6 +288,22 @@ export interface DefPointer {
   readonly align: number;
 }
 
+/**
+ * A table of offsets, then the blocks they place, each running to the next-higher offset
+ * (`windowsAt`). The value is `{ blocks: [{ index, value }], lead? }`.
+ */
+export interface DefWindowsAt {
+  readonly type: 'windowsAt';
+  /** How many offsets the table holds. */
+  readonly count: number;
+  /** The codec of one offset (fixed size), counted from the table's first byte. */
+  readonly offset: Codec<number>;
+  /** The codec of one block, read from its whole window. */
+  readonly block: AnyCodec;
+  /** The stored offset of an index without a block. */
+  readonly nullOffset: number;
+}
+
 /** The region pointers point into (`arena`). */
 export interface DefArena {
   readonly type: 'arena';
@@ -434,6 +450,7 @@ export type CodecDef =
   | DefChecksum
   | DefPointer
   | DefArena
+  | DefWindowsAt
   | DefDirectory
   | DefRebuild
   | DefLazy

@@ -90,6 +90,8 @@ export function typeNameOf(codec: AnyCodec): string {
       return `${typeNameOf(def.offset)} → ${typeNameOf(def.target)}`;
     case 'arena':
       return `arena(${typeNameOf(def.root)})`;
+    case 'windowsAt':
+      return `${typeNameOf(def.offset)}[${def.count}] → ${typeNameOf(def.block)} to the next offset`;
     case 'directory':
       return `directory(${typeNameOf(def.entry)}[${def.count}] + bodies)`;
     case 'rebuild':
@@ -208,6 +210,8 @@ export function partsOf(codec: AnyCodec): LayoutPart[] {
       return [wrappedPart(def)];
     case 'lazy':
       return [{ key: 'resolved', codec: def.resolve() }];
+    case 'windowsAt':
+      return [{ key: 'block', codec: def.block }];
     case 'custom':
       return def.model === undefined ? [] : [{ key: 'model', codec: def.model }];
     case 'fallback':
@@ -361,6 +365,7 @@ export function layoutOf(codec: AnyCodec): LayoutRow[] {
       case 'transform':
       case 'pointer':
       case 'arena':
+      case 'windowsAt':
       case 'lazy':
       case 'rebuild':
       case 'graphImage':

@@ -661,6 +661,21 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
       }
       case 'arena':
         return fc.record({ root: build(def.root, depth, env), unclaimed: fc.constant([]) });
+      case 'windowsAt': {
+        // Blocks of distinct indexes in any order (each is written after the one before), a lead of a
+        // byte or more or none; values whose blocks take no bytes or land on the null offset do not
+        // encode and are left out.
+        const encodes = (value: unknown) => encode(c, value as never)._tag === 'Right';
+        const blocks = fc.uniqueArray(
+          fc.record({ index: intRange(0, def.count - 1), value: build(def.block, depth + 1, env) }),
+          { selector: (b) => b.index, maxLength: Math.min(def.count, limit) },
+        );
+        const lead = fc.uint8Array({ minLength: 1, maxLength: 4 });
+        return fc
+          .record({ blocks, lead: fc.option(lead, { nil: undefined }) })
+          .map(({ blocks, lead }) => (lead === undefined ? { blocks } : { blocks, lead }))
+          .filter(encodes);
+      }
       case 'directory': {
         // An entry (its place is rebuilt on write), a body of the codec that entry chooses, joined;
         // entries whose body codec cannot be chosen, is too large to generate, or that do not join
