@@ -290,7 +290,7 @@ export interface DefPointer {
 
 /**
  * A table of offsets, then the blocks they place, each running to the next-higher offset
- * (`windowsAt`). The value is `{ blocks: [{ index, value }], lead? }`.
+ * (`windowsAt`). The value is `{ [blocks]: [{ [index], ...block }], lead? }`.
  */
 export interface DefWindowsAt {
   readonly type: 'windowsAt';
@@ -302,6 +302,12 @@ export interface DefWindowsAt {
   readonly block: AnyCodec;
   /** The stored offset of an index without a block. */
   readonly nullOffset: number;
+  /** The key of a block's table index in its value. */
+  readonly index: string;
+  /** The key of the list of blocks in the value. */
+  readonly blocks: string;
+  /** The size of the records every block is made of, when declared. */
+  readonly unit: number | undefined;
 }
 
 /** The region pointers point into (`arena`). */

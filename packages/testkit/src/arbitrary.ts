@@ -662,18 +662,26 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
       case 'arena':
         return fc.record({ root: build(def.root, depth, env), unclaimed: fc.constant([]) });
       case 'windowsAt': {
-        // Blocks of distinct indexes in any order (each is written after the one before), a lead of a
-        // byte or more or none; values whose blocks take no bytes or land on the null offset do not
-        // encode and are left out.
+        // Blocks (objects of a byte or more) of distinct indexes in any order, each written after the
+        // one before; a lead of a byte or more or none. Values whose blocks land on the null offset or
+        // past what an offset holds do not encode and are left out.
         const encodes = (value: unknown) => encode(c, value as never)._tag === 'Right';
-        const blocks = fc.uniqueArray(
-          fc.record({ index: intRange(0, def.count - 1), value: build(def.block, depth + 1, env) }),
-          { selector: (b) => b.index, maxLength: Math.min(def.count, limit) },
-        );
+        const takesBytes = (value: unknown) => {
+          const out = encode(def.block, value as never);
+          return out._tag === 'Right' && out.right.length > 0;
+        };
+        const element = fc
+          .tuple(intRange(0, def.count - 1), build(def.block, depth + 1, env).filter(takesBytes))
+          .filter(([, value]) => typeof value === 'object' && value !== null && !Array.isArray(value))
+          .map(([index, value]) => ({ [def.index]: index, ...(value as object) }) as Record<string, unknown>);
+        const blocks = fc.uniqueArray(element, {
+          selector: (b) => b[def.index],
+          maxLength: Math.min(def.count, limit),
+        });
         const lead = fc.uint8Array({ minLength: 1, maxLength: 4 });
         return fc
-          .record({ blocks, lead: fc.option(lead, { nil: undefined }) })
-          .map(({ blocks, lead }) => (lead === undefined ? { blocks } : { blocks, lead }))
+          .tuple(blocks, fc.option(lead, { nil: undefined }))
+          .map(([list, lead]) => (lead === undefined ? { [def.blocks]: list } : { [def.blocks]: list, lead }))
           .filter(encodes);
       }
       case 'directory': {

@@ -223,8 +223,11 @@ const cases: { [T in CodecDefType]: ReadonlyArray<[string, AnyCodec]> } = {
   ],
   arena: [['a root only', arena(struct({ a: u8 }))]],
   windowsAt: [
-    ['u16 offsets, blocks of u16 lists to the next offset', windowsAt(6, u16le, array(u16le, 'rest'))],
-    ['u8 offsets, one-byte blocks, 255 for none', windowsAt(4, u8, u8, { nullOffset: 0xff })],
+    ['u16 offsets, blocks of u16 lists to the next offset', windowsAt(6, u16le, struct({ items: array(u16le, 'rest') }))],
+    [
+      'u8 offsets, one-byte blocks, 255 for none, keys renamed',
+      windowsAt(4, u8, struct({ b: u8 }), { nullOffset: 0xff, index: 'star', blocks: 'systems' }),
+    ],
   ],
   directory: [
     [
