@@ -310,6 +310,21 @@ export interface DefWindowsAt {
   readonly unit: number | undefined;
 }
 
+/**
+ * Bytes up to the first place where a lead reads (and `where` accepts it), or the end (`bytesUntil`).
+ * The value is the bytes; the lead is only looked at.
+ */
+export interface DefBytesUntil {
+  readonly type: 'bytesUntil';
+  /** The codec tried at each place. */
+  readonly lead: AnyCodec;
+  /** Whether a lead read at an offset (from the window's start) ends the bytes; `undefined`: any. */
+  // biome-ignore lint/suspicious/noExplicitAny: the value is the lead codec's
+  readonly where: ((value: any, at: number) => boolean) | undefined;
+  /** How many bytes must be left at a place for a lead to start there. */
+  readonly need: number;
+}
+
 /** The region pointers point into (`arena`). */
 export interface DefArena {
   readonly type: 'arena';
@@ -457,6 +472,7 @@ export type CodecDef =
   | DefPointer
   | DefArena
   | DefWindowsAt
+  | DefBytesUntil
   | DefDirectory
   | DefRebuild
   | DefLazy

@@ -90,6 +90,8 @@ export function typeNameOf(codec: AnyCodec): string {
       return `${typeNameOf(def.offset)} → ${typeNameOf(def.target)}`;
     case 'arena':
       return `arena(${typeNameOf(def.root)})`;
+    case 'bytesUntil':
+      return `bytes until ${typeNameOf(def.lead)}`;
     case 'windowsAt':
       return `${typeNameOf(def.offset)}[${def.count}] → ${typeNameOf(def.block)} to the next offset`;
     case 'directory':
@@ -212,6 +214,9 @@ export function partsOf(codec: AnyCodec): LayoutPart[] {
       return [{ key: 'resolved', codec: def.resolve() }];
     case 'windowsAt':
       return [{ key: 'block', codec: def.block }];
+    case 'bytesUntil':
+      // The lead belongs to what follows: the value is bytes.
+      return [];
     case 'custom':
       return def.model === undefined ? [] : [{ key: 'model', codec: def.model }];
     case 'fallback':
@@ -366,6 +371,7 @@ export function layoutOf(codec: AnyCodec): LayoutRow[] {
       case 'pointer':
       case 'arena':
       case 'windowsAt':
+      case 'bytesUntil':
       case 'lazy':
       case 'rebuild':
       case 'graphImage':

@@ -76,13 +76,15 @@ export function windowsAt<A extends object, K extends string = 'index', L extend
   if (entrySize === undefined || entrySize < 1)
     throw new RangeError(`windowsAt: an offset must have a fixed size, ${offset.name} has none`);
   const nullOffset = options.nullOffset ?? 0;
-  if (!Number.isSafeInteger(nullOffset)) throw new RangeError(`windowsAt: the null offset ${nullOffset} is not an integer`);
+  if (!Number.isSafeInteger(nullOffset))
+    throw new RangeError(`windowsAt: the null offset ${nullOffset} is not an integer`);
   const unit = options.unit;
   if (unit !== undefined && (!Number.isSafeInteger(unit) || unit < 1))
     throw new RangeError(`windowsAt: a unit must be a positive integer, got ${unit}`);
   const indexKey: string = options.index ?? 'index';
   const listKey: string = options.blocks ?? 'blocks';
-  if (indexKey === 'lead' || listKey === 'lead') throw new RangeError(`windowsAt: 'lead' names the bytes before the blocks`);
+  if (indexKey === 'lead' || listKey === 'lead')
+    throw new RangeError(`windowsAt: 'lead' names the bytes before the blocks`);
   const tableSize = count * entrySize;
   const element = t.intersection([t.type({ [indexKey]: t.number }), block.json]);
   const json = t.intersection([t.type({ [listKey]: t.array(element) }), t.partial({ lead: jsonBytes() })]);

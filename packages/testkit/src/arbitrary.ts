@@ -661,6 +661,11 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
       }
       case 'arena':
         return fc.record({ root: build(def.root, depth, env), unclaimed: fc.constant([]) });
+      case 'bytesUntil': {
+        // Bytes in which no lead is found (what write accepts); none always is.
+        const encodes = (value: unknown) => encode(c, value as never)._tag === 'Right';
+        return fc.oneof(fc.constant(new Uint8Array(0)), fc.uint8Array({ maxLength: limit * 4 }).filter(encodes));
+      }
       case 'windowsAt': {
         // Blocks (objects of a byte or more) of distinct indexes in any order, each written after the
         // one before; a lead of a byte or more or none. Values whose blocks land on the null offset or

@@ -11,6 +11,7 @@ import {
   arena,
   array,
   windowsAt,
+  bytesUntil,
   chunk,
   chunkList,
   lazy,
@@ -222,8 +223,17 @@ const cases: { [T in CodecDefType]: ReadonlyArray<[string, AnyCodec]> } = {
     ['never null', arena(struct({ head: pointer(u32le, u16le, { nullOffset: undefined }) }))],
   ],
   arena: [['a root only', arena(struct({ a: u8 }))]],
+  bytesUntil: [
+    [
+      'records whose bodies run to the next mark',
+      array(struct({ tag: literal(u8, 0xfe), body: bytesUntil(literal(u8, 0xfe)) }), 'rest'),
+    ],
+  ],
   windowsAt: [
-    ['u16 offsets, blocks of u16 lists to the next offset', windowsAt(6, u16le, struct({ items: array(u16le, 'rest') }))],
+    [
+      'u16 offsets, blocks of u16 lists to the next offset',
+      windowsAt(6, u16le, struct({ items: array(u16le, 'rest') })),
+    ],
     [
       'u8 offsets, one-byte blocks, 255 for none, keys renamed',
       windowsAt(4, u8, struct({ b: u8 }), { nullOffset: 0xff, index: 'star', blocks: 'systems' }),
