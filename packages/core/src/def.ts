@@ -288,6 +288,43 @@ export interface DefPointer {
   readonly align: number;
 }
 
+/**
+ * A table of offsets, then the blocks they place, each running to the next-higher offset
+ * (`windowsAt`). The value is `{ [blocks]: [{ [index], ...block }], lead? }`.
+ */
+export interface DefWindowsAt {
+  readonly type: 'windowsAt';
+  /** How many offsets the table holds. */
+  readonly count: number;
+  /** The codec of one offset (fixed size), counted from the table's first byte. */
+  readonly offset: Codec<number>;
+  /** The codec of one block, read from its whole window. */
+  readonly block: AnyCodec;
+  /** The stored offset of an index without a block. */
+  readonly nullOffset: number;
+  /** The key of a block's table index in its value. */
+  readonly index: string;
+  /** The key of the list of blocks in the value. */
+  readonly blocks: string;
+  /** The size of the records every block is made of, when declared. */
+  readonly unit: number | undefined;
+}
+
+/**
+ * Bytes up to the first place where a lead reads (and `where` accepts it), or the end (`bytesUntil`).
+ * The value is the bytes; the lead is only looked at.
+ */
+export interface DefBytesUntil {
+  readonly type: 'bytesUntil';
+  /** The codec tried at each place. */
+  readonly lead: AnyCodec;
+  /** Whether a lead read at an offset (from the window's start) ends the bytes; `undefined`: any. */
+  // biome-ignore lint/suspicious/noExplicitAny: the value is the lead codec's
+  readonly where: ((value: any, at: number) => boolean) | undefined;
+  /** How many bytes must be left at a place for a lead to start there. */
+  readonly need: number;
+}
+
 /** The region pointers point into (`arena`). */
 export interface DefArena {
   readonly type: 'arena';
@@ -434,6 +471,8 @@ export type CodecDef =
   | DefChecksum
   | DefPointer
   | DefArena
+  | DefWindowsAt
+  | DefBytesUntil
   | DefDirectory
   | DefRebuild
   | DefLazy

@@ -161,6 +161,8 @@ export {
   type ChecksumOptions,
 } from './checksum.js';
 export { arena, pointer, type Arena, type Pointer, type PointerOptions, type Unclaimed } from './pointer.js';
+export { bytesUntil, type BytesUntilOptions } from './bytes-until.js';
+export { windowsAt, type WindowAt, type WindowsAt, type WindowsAtOptions } from './windows-at.js';
 export {
   checkTreePath,
   fileFormat,

@@ -90,6 +90,10 @@ export function typeNameOf(codec: AnyCodec): string {
       return `${typeNameOf(def.offset)} → ${typeNameOf(def.target)}`;
     case 'arena':
       return `arena(${typeNameOf(def.root)})`;
+    case 'bytesUntil':
+      return `bytes until ${typeNameOf(def.lead)}`;
+    case 'windowsAt':
+      return `${typeNameOf(def.offset)}[${def.count}] → ${typeNameOf(def.block)} to the next offset`;
     case 'directory':
       return `directory(${typeNameOf(def.entry)}[${def.count}] + bodies)`;
     case 'rebuild':
@@ -208,6 +212,11 @@ export function partsOf(codec: AnyCodec): LayoutPart[] {
       return [wrappedPart(def)];
     case 'lazy':
       return [{ key: 'resolved', codec: def.resolve() }];
+    case 'windowsAt':
+      return [{ key: 'block', codec: def.block }];
+    case 'bytesUntil':
+      // The lead belongs to what follows: the value is bytes.
+      return [];
     case 'custom':
       return def.model === undefined ? [] : [{ key: 'model', codec: def.model }];
     case 'fallback':
@@ -361,6 +370,8 @@ export function layoutOf(codec: AnyCodec): LayoutRow[] {
       case 'transform':
       case 'pointer':
       case 'arena':
+      case 'windowsAt':
+      case 'bytesUntil':
       case 'lazy':
       case 'rebuild':
       case 'graphImage':

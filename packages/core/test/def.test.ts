@@ -5,7 +5,18 @@ import { decode, encode, type AnyCodec, type Codec } from '../src/index';
 import { bits, f32be, f64le, float, i16be, i64be, int, u16le, u24be, u32le, u64le, u8 } from '../src/index';
 import { align, bytes, cstring, fixedString, fourcc, literal, magic, padding, pstring } from '../src/index';
 import { rebuild, directory, arena, array, chunk, chunkList, lookahead, switchOn, lazy, map } from '../src/index';
-import { maybe, nothing, optional, orRaw, pointer, sized, struct, taggedUnion } from '../src/index';
+import {
+  maybe,
+  nothing,
+  optional,
+  orRaw,
+  pointer,
+  sized,
+  struct,
+  taggedUnion,
+  windowsAt,
+  bytesUntil,
+} from '../src/index';
 import { checksum, crc32, transform, transformKeeping, xor } from '../src/index';
 import { contextKey, fromContext, provide } from '../src/index';
 import {
@@ -479,6 +490,8 @@ describe('layoutOf and typeNameOf', () => {
       checksum: [[checksum(u8, { algorithm: crc32, stored: u32le }), 'u8 + CRC-32']],
       pointer: [[pointer(u16le, cstring('ascii')), 'u16le → cstring(ascii)']],
       arena: [[arena(u8), 'arena(u8)']],
+      bytesUntil: [[bytesUntil(u8), 'bytes until u8']],
+      windowsAt: [[windowsAt(4, u16le, struct({ a: u8 })), 'u16le[4] → struct to the next offset']],
       directory: [
         [
           directory({

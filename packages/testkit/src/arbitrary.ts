@@ -661,6 +661,34 @@ export function arbitrary<A>(codec: Codec<A>, options: ArbitraryOptions = {}): f
       }
       case 'arena':
         return fc.record({ root: build(def.root, depth, env), unclaimed: fc.constant([]) });
+      case 'bytesUntil': {
+        // Bytes in which no lead is found (what write accepts); none always is.
+        const encodes = (value: unknown) => encode(c, value as never)._tag === 'Right';
+        return fc.oneof(fc.constant(new Uint8Array(0)), fc.uint8Array({ maxLength: limit * 4 }).filter(encodes));
+      }
+      case 'windowsAt': {
+        // Blocks (objects of a byte or more) of distinct indexes in any order, each written after the
+        // one before; a lead of a byte or more or none. Values whose blocks land on the null offset or
+        // past what an offset holds do not encode and are left out.
+        const encodes = (value: unknown) => encode(c, value as never)._tag === 'Right';
+        const takesBytes = (value: unknown) => {
+          const out = encode(def.block, value as never);
+          return out._tag === 'Right' && out.right.length > 0;
+        };
+        const element = fc
+          .tuple(intRange(0, def.count - 1), build(def.block, depth + 1, env).filter(takesBytes))
+          .filter(([, value]) => typeof value === 'object' && value !== null && !Array.isArray(value))
+          .map(([index, value]) => ({ [def.index]: index, ...(value as object) }) as Record<string, unknown>);
+        const blocks = fc.uniqueArray(element, {
+          selector: (b) => b[def.index],
+          maxLength: Math.min(def.count, limit),
+        });
+        const lead = fc.uint8Array({ minLength: 1, maxLength: 4 });
+        return fc
+          .tuple(blocks, fc.option(lead, { nil: undefined }))
+          .map(([list, lead]) => (lead === undefined ? { [def.blocks]: list } : { [def.blocks]: list, lead }))
+          .filter(encodes);
+      }
       case 'directory': {
         // An entry (its place is rebuilt on write), a body of the codec that entry chooses, joined;
         // entries whose body codec cannot be chosen, is too large to generate, or that do not join

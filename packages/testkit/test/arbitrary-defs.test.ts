@@ -6,7 +6,20 @@ import * as t from 'io-ts';
 import { decode, encode, type AnyCodec, type Codec } from '@savekit/core';
 import { bits, f32be, f64le, float, i24be, i64be, u16be, u16le, u32le, u64le, u8 } from '@savekit/core';
 import { align, bytes, cstring, fixedString, fourcc, literal, magic, padding, pstring } from '@savekit/core';
-import { directory, arena, array, chunk, chunkList, lazy, lookahead, map, nothing, optional } from '@savekit/core';
+import {
+  directory,
+  arena,
+  array,
+  windowsAt,
+  bytesUntil,
+  chunk,
+  chunkList,
+  lazy,
+  lookahead,
+  map,
+  nothing,
+  optional,
+} from '@savekit/core';
 import { orRaw, pointer, rebuild, sized, struct, switchOn, taggedUnion } from '@savekit/core';
 import { checksum, compression, crc32, sha256, transform, transformKeeping, xor } from '@savekit/core';
 import { contextKey, fromContext, provide } from '@savekit/core';
@@ -210,6 +223,22 @@ const cases: { [T in CodecDefType]: ReadonlyArray<[string, AnyCodec]> } = {
     ['never null', arena(struct({ head: pointer(u32le, u16le, { nullOffset: undefined }) }))],
   ],
   arena: [['a root only', arena(struct({ a: u8 }))]],
+  bytesUntil: [
+    [
+      'records whose bodies run to the next mark',
+      array(struct({ tag: literal(u8, 0xfe), body: bytesUntil(literal(u8, 0xfe)) }), 'rest'),
+    ],
+  ],
+  windowsAt: [
+    [
+      'u16 offsets, blocks of u16 lists to the next offset',
+      windowsAt(6, u16le, struct({ items: array(u16le, 'rest') })),
+    ],
+    [
+      'u8 offsets, one-byte blocks, 255 for none, keys renamed',
+      windowsAt(4, u8, struct({ b: u8 }), { nullOffset: 0xff, index: 'star', blocks: 'systems' }),
+    ],
+  ],
   directory: [
     [
       'three entries and the bodies they place, counts in the entries',

@@ -14,9 +14,9 @@ import * as t from 'io-ts';
 import {
   array,
   bytes,
+  bytesUntil,
   map,
   maybe,
-  optional,
   padding,
   patch,
   struct,
@@ -25,7 +25,7 @@ import {
   u8,
   type Codec,
 } from '@savekit/core';
-import { customDef, defineCodec, jsonBytes, readChild, writeChild, type Reader } from '@savekit/core/kit';
+import { customDef, defineCodec, jsonBytes, readChild, writeChild } from '@savekit/core/kit';
 import {
   battleGroupSize,
   defgrpReservedByte,
@@ -63,7 +63,22 @@ export interface DefinedGroupsFile {
   blocks: DefinedGroupBlock[];
 }
 
-const staleBytes = optional(bytes('rest'));
+/**
+ * A block's stale bytes: up to the next place whose bytes read as a header the game appends
+ * (NumGroups 1…64, GroupOffset[0] 0, GroupOffset[1] its own offset + 268, the whole header in the
+ * file), or the end — the core's `bytesUntil` over the header's lead; none is `undefined`.
+ */
+const staleBytes = map(
+  bytesUntil(groupHeaderLead, {
+    need: GROUP_HEADER_SIZE,
+    where: (lead, at) => lead.numGroups >= 1 && lead.offsets[0] === 0 && lead.offsets[1] === at + GROUP_HEADER_SIZE,
+  }),
+  {
+    name: 'stale',
+    decode: (stale): Uint8Array | undefined => (stale.length === 0 ? undefined : stale),
+    encode: (stale: Uint8Array | undefined) => stale ?? new Uint8Array(0),
+  },
+);
 
 /** The byte size a block takes in the file (header, groups, stale bytes). */
 export function blockSize(block: DefinedGroupBlock): number {
@@ -135,25 +150,6 @@ function looksAppended(header: HeaderLayout, at: number): boolean {
   return header.numGroups >= 1 && header.offsets[0] === 0 && header.offsets[1] === at + GROUP_HEADER_SIZE;
 }
 
-/**
- * The offset of the next header at or after `from`, else `end`: the first place whose bytes pass
- * {@link looksAppended} (NumGroups 1…64, GroupOffset[0] 0, GroupOffset[1] its own offset + 268), so
- * what is skipped is stale bytes and what is found reads as a header.
- */
-function nextHeader(r: Reader, base: number, from: number, end: number): number {
-  for (let at = from; at + GROUP_HEADER_SIZE <= end; at++) {
-    r.work(1);
-    // GroupOffset[1] first: one u32 tells almost every stale position from a header.
-    const offset1 = at + offsetAt(1);
-    if (u32le.read(r.at(offset1, offset1, offset1 + OFFSET_SIZE)) !== at - base + GROUP_HEADER_SIZE) continue;
-    // Then NumGroups (the header's first byte) and GroupOffset[0].
-    const numGroups = u8.read(r.at(at, at, at + 1));
-    const offset0 = at + offsetAt(0);
-    if (numGroups >= 1 && numGroups <= GROUP_SLOTS && u32le.read(r.at(offset0, offset0, offset1)) === 0) return at;
-  }
-  return end;
-}
-
 const blockJson = t.intersection([
   t.type({
     day: t.number,
@@ -218,9 +214,11 @@ function groupList(
 /**
  * One block: its header, groups and stale bytes, read at `r.pos`, the next header found after it.
  *
- * A codec of its own, not a declaration: where a block ends is stored nowhere — its stale bytes run
- * to the next place whose bytes read as an appended header, found by scanning — and its header's
- * offsets are file positions (GroupOffset[1] = the block's own offset + 268) no document field holds.
+ * Its stale bytes are a declaration ({@link staleBytes}, the core's `bytesUntil`: where a block ends is
+ * stored nowhere, they run to the next place that reads as an appended header). The header and its
+ * groups remain a codec of their own: the header's offsets are file positions (GroupOffset[1] = the
+ * block's own offset + 268) no document field holds, and the groups must follow it contiguously in
+ * slot order ({@link groupList}) — no core combinator says either.
  */
 const definedGroupBlock: Codec<DefinedGroupBlock> = defineCodec<DefinedGroupBlock>({
   name: 'definedGroupBlock',
@@ -228,18 +226,15 @@ const definedGroupBlock: Codec<DefinedGroupBlock> = defineCodec<DefinedGroupBloc
   json: blockJson as unknown as t.Type<DefinedGroupBlock, unknown, unknown>,
   minSize: GROUP_HEADER_SIZE,
   read(r) {
-    // Offsets are the file's: from the start of the window the blocks are read in, to its end.
+    // Offsets are the file's: from the start of the window the blocks are read in.
     const base = r.start;
-    const end = r.end;
     const at = r.pos;
     const date = blockHeader.read(r);
     const header = headerLayout.get(date) as HeaderLayout; // set by blockHeader's decode
     if (!looksAppended(header, at - base))
       throw r.error(`the header at ${at - base} is not one the game appends (GroupOffset[1] = its offset + 268)`, at);
     const groups = readChild(r, 'groups', groupList(header.offsets, header.numGroups, base, at));
-    const next = nextHeader(r, base, r.pos, end);
-    const stale = next > r.pos ? readChild(r.window(next - r.pos), 'stale', bytes('rest')) : undefined;
-    r.pos = next;
+    const stale = readChild(r, 'stale', staleBytes);
     const block: DefinedGroupBlock = {
       day: date.day,
       month: date.month,

@@ -1,6 +1,6 @@
 // The laws of UQM's named codecs — read(write(v)) = v and write(read(b)) = b, and the JSON form —
 // with values derived from the codecs by testkit's `arbitrary`: the save name (`restText`), the
-// queues, the GmSt chunk by revision, the starinfo.dat image (`starInfo`, a codec of its own) and
+// queues, the GmSt chunk by revision, the starinfo.dat image (`starInfo`, a `windowsAt` declaration) and
 // `starInfoFile` (a switch over it), and defgrp.dat both ways it is read (`definedGroupsFile`,
 // `readDefinedGroups`: codecs of their own).
 import fc from 'fast-check';

@@ -109,7 +109,9 @@ describe('state files', () => {
         ),
       ).message,
     ).toMatch(/share the block at 2008/);
-    expect(fails(starInfo(12), table([[82, 2008]], 2008 + 20)).message).toMatch(/not whole 12-byte world records/);
+    expect(fails(starInfo(12), table([[82, 2008]], 2008 + 20)).message).toMatch(
+      /its block of 20 bytes is not whole 12-byte records/,
+    );
   });
 
   test('defgrp.dat: headers over each other or over the reserved byte, groups outside the file', () => {
