@@ -145,7 +145,7 @@ export function dataTypeOf(value: AData): number {
 }
 
 /** A number as a segment stores it: a NaN with a payload is kept as its bits. */
-type StoredNumber = number | NaNBits;
+export type StoredNumber = number | NaNBits;
 
 /** The payloads of the structures as stored, by DataType; values as stored (references as slots). */
 export interface StoredPayloads {
