@@ -8,7 +8,6 @@
 import type * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import type { CodecDef } from './def.js';
-import { hasMembers } from './members.js';
 import {
   DecodeError,
   EncodeError,
@@ -87,9 +86,15 @@ export interface Codec<A> {
  * tools that look through a module's exports, and for telling a codec from a dependent field.
  */
 export function isCodec(value: unknown): value is AnyCodec {
+  // Checked member by member, not through `hasMembers`: struct and directory fields ask per value read.
+  if (typeof value !== 'object' || value === null) return false;
+  const { read, write, def } = value as Partial<Record<'read' | 'write' | 'def', unknown>>;
   return (
-    hasMembers(value, { read: 'function', write: 'function', def: 'object' }) &&
-    typeof (value as AnyCodec).def.type === 'string'
+    typeof read === 'function' &&
+    typeof write === 'function' &&
+    typeof def === 'object' &&
+    def !== null &&
+    typeof (def as { type?: unknown }).type === 'string'
   );
 }
 

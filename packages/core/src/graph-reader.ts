@@ -309,7 +309,11 @@ class GraphRun<O extends object> {
 
   /** Restores object `start` and whatever its generator asks for first, from an explicit stack. */
   run(start: number): void {
-    const stack: Frame<O>[] = [{ number: start, status: 'restored' }];
+    this.runFrom([{ number: start, status: 'restored' }]);
+  }
+
+  /** Runs the frames of `stack` (the last on top) until it is empty. */
+  private runFrom(stack: Frame<O>[]): void {
     while (stack.length > 0) {
       const frame = stack[stack.length - 1]!;
       this.active.number = frame.number;
@@ -340,7 +344,20 @@ class GraphRun<O extends object> {
   }
 
   restoreAll(): void {
-    for (let n = 1; n <= this.objects.length; n++) if (this.state[n] === NEW) this.run(n);
+    // A plain callback is called here without a work list of its own (no stack and frame per
+    // object); one that returns a generator continues on one, as `run` would have started it.
+    const { objects, restorer, state } = this;
+    for (let n = 1; n <= objects.length; n++) {
+      if (state[n] !== NEW) continue;
+      this.active.number = n;
+      state[n] = RESTORING;
+      const result = restorer.restore(objects[n - 1]!, new Context(this, n));
+      if (!isGenerator<O>(result)) {
+        state[n] = DONE;
+        continue;
+      }
+      this.runFrom([{ number: n, iterator: result, status: 'restored' }]);
+    }
   }
 }
 

@@ -12,9 +12,10 @@ export type MemberType = 'string' | 'function' | 'object';
 export function hasMembers(value: unknown, members: Readonly<Record<string, MemberType>>): boolean {
   if (typeof value !== 'object' || value === null) return false;
   const record = value as Record<string, unknown>;
-  for (const [name, type] of Object.entries(members)) {
+  // A `for…in` over the (plain, literal) member list: no array of entries made per call.
+  for (const name in members) {
     const member = record[name];
-    if (typeof member !== type || member === null) return false;
+    if (typeof member !== members[name] || member === null) return false;
   }
   return true;
 }

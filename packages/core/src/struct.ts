@@ -132,6 +132,8 @@ export function struct<F extends Fields>(fields: F, name = 'struct'): Codec<Stru
   }
   const specs = names.map((k) => fields[k]!);
   // `names`, `specs` (and the fast-path arrays below) have `count` entries: loops to `count` use `!`.
+  // Each field's codec, or undefined for a dependent field: decided once, not per value.
+  const fixedCodecs: Array<Codec<any> | undefined> = specs.map((spec) => (isCodec(spec) ? spec : undefined));
   const staticCodecs = specs.every(isCodec) ? (specs as Codec<any>[]) : undefined;
   let size: number | undefined = 0;
   let minSize = 0;
@@ -194,7 +196,7 @@ export function struct<F extends Fields>(fields: F, name = 'struct'): Codec<Stru
     for (let i = 0; i < count; i++) {
       const spec = specs[i]!;
       const key = names[i]!;
-      const codec = isCodec(spec) ? spec : chooseCodec(w, key, spec, value);
+      const codec = fixedCodecs[i] ?? chooseCodec(w, key, spec as (parent: any) => Codec<any>, value);
       writeChild(w, key, codec, (value as Record<string, unknown>)[key]);
     }
   };
@@ -212,7 +214,7 @@ export function struct<F extends Fields>(fields: F, name = 'struct'): Codec<Stru
     for (let i = 0; i < count; i++) {
       const spec = specs[i]!;
       const key = names[i]!;
-      const codec = isCodec(spec) ? spec : chooseCodec(r, key, spec, out);
+      const codec = fixedCodecs[i] ?? chooseCodec(r, key, spec as (parent: any) => Codec<any>, out);
       out[key] = readChild(r, key, codec);
     }
     return out as StructType<F>;

@@ -441,16 +441,27 @@ export function toGraphImage(file: ZippyFile): GraphImage {
   const sizes = new Uint32Array(n);
   const refStart = new Uint32Array(n + 1);
   const segStart = new Uint32Array(n + 1);
-  const refTotal = file.objects.reduce((s, o) => s + o.references.length, 0);
-  const segTotal = file.objects.reduce((s, o) => s + o.segments.length, 0);
-  const dataTotal = file.objects.reduce((s, o) => s + o.segments.reduce((a, b) => a + b.length, 0), 0);
+  // Totals first, then the columns, in plain loops (no closure per object).
+  const objects = file.objects;
+  let refTotal = 0;
+  let segTotal = 0;
+  let dataTotal = 0;
+  for (let i = 0; i < n; i++) {
+    const o = objects[i]!;
+    if (o === undefined && !(i in objects)) continue; // a hole, skipped as forEach and reduce skip it
+    refTotal += o.references.length;
+    segTotal += o.segments.length;
+    for (const seg of o.segments) dataTotal += seg.length;
+  }
   const refs = new Int32Array(refTotal);
   const dataStart = new Uint32Array(segTotal + 1);
   const data = new Uint8Array(dataTotal);
   let r = 0;
   let s = 0;
   let d = 0;
-  file.objects.forEach((o, i) => {
+  for (let i = 0; i < n; i++) {
+    const o = objects[i]!;
+    if (o === undefined && !(i in objects)) continue; // a hole, skipped as forEach and reduce skip it
     let k = kindIndex.get(o.tag);
     if (k === undefined) {
       k = kinds.length;
@@ -461,13 +472,18 @@ export function toGraphImage(file: ZippyFile): GraphImage {
     sizes[i] = o.size;
     refStart[i] = r;
     segStart[i] = s;
-    for (const ref of o.references) refs[r++] = ref;
-    for (const seg of o.segments) {
+    const references = o.references;
+    for (let x = 0; x < references.length; x++) refs[r++] = references[x]!;
+    const segments = o.segments;
+    for (let x = 0; x < segments.length; x++) {
+      const seg = segments[x]!;
       dataStart[s++] = d;
-      data.set(seg, d);
+      // Segments are mostly a few bytes: a loop beats a builtin call for them.
+      if (seg.length <= 16) for (let j = 0; j < seg.length; j++) data[d + j] = seg[j]!;
+      else data.set(seg, d);
       d += seg.length;
     }
-  });
+  }
   refStart[n] = r;
   segStart[n] = s;
   dataStart[s] = d;
