@@ -92,6 +92,33 @@ function grow(
   return grown;
 }
 
+/** The output after {@link grow}, with what the copies derive from it (one assignment at each call). */
+interface Output {
+  readonly out: Uint8Array;
+  readonly outEnd: number;
+  readonly outView: DataView;
+  readonly outFastEnd: number;
+}
+
+/** {@link grow}, and the output's end, view and fast-copy end (an object only when the output grows). */
+function grown(
+  out: Uint8Array,
+  used: number,
+  needed: number,
+  limit: number,
+  exact: number | undefined,
+  at: number,
+  reachable: number,
+): Output {
+  const next = grow(out, used, needed, limit, exact, at, reachable);
+  return {
+    out: next,
+    outEnd: next.length,
+    outView: new DataView(next.buffer),
+    outFastEnd: Math.min(next.length, FAST_END),
+  };
+}
+
 /** Below this, sums of an index and a small step fit in an int32. */
 const FAST_END = 0x7fff0000;
 
@@ -225,12 +252,8 @@ export function decompress(input: Uint8Array, options: DecompressOptions | undef
     const count = input[0]! - 17;
     ip = 1;
     if (inEnd - ip < count) inputOverrun(ip);
-    if (op + count > outEnd) {
-      out = grow(out, op, op + count, limit, exact, 0, reachable);
-      outEnd = out.length;
-      outView = new DataView(out.buffer);
-      outFastEnd = Math.min(outEnd, FAST_END);
-    }
+    if (op + count > outEnd)
+      ({ out, outEnd, outView, outFastEnd } = grown(out, op, op + count, limit, exact, 0, reachable));
     for (let i = 0; i < count; i++) out[op + i] = input[ip + i]!;
     ip += count;
     op += count;
@@ -252,12 +275,8 @@ export function decompress(input: Uint8Array, options: DecompressOptions | undef
           ip = scanEnd;
         } else count = t + 3;
         if (inEnd - ip < count) inputOverrun(ip);
-        if (op + count > outEnd) {
-          out = grow(out, op, op + count, limit, exact, at, reachable);
-          outEnd = out.length;
-          outView = new DataView(out.buffer);
-          outFastEnd = Math.min(outEnd, FAST_END);
-        }
+        if (op + count > outEnd)
+          ({ out, outEnd, outView, outFastEnd } = grown(out, op, op + count, limit, exact, at, reachable));
         if (count > 128) out.set(input.subarray(ip, ip + count), op);
         else if (op + count + 8 <= outFastEnd && ip + count + 8 <= inFastEnd) {
           // Int32 cursors (`| 0`, exact below FAST_END) need no overflow checks; both loads before the
@@ -309,12 +328,8 @@ export function decompress(input: Uint8Array, options: DecompressOptions | undef
     const from = op - distance;
     if (from < 0)
       throw new LzoError('lookbehind-overrun', at, `match reaches ${-from} bytes before the start of the output`);
-    if (op + count > outEnd) {
-      out = grow(out, op, op + count, limit, exact, at, reachable);
-      outEnd = out.length;
-      outView = new DataView(out.buffer);
-      outFastEnd = Math.min(outEnd, FAST_END);
-    }
+    if (op + count > outEnd)
+      ({ out, outEnd, outView, outFastEnd } = grown(out, op, op + count, limit, exact, at, reachable));
     // Builtin copies cost a call each: short copies go four bytes at a time through a DataView
     // (TurboFan turns those into plain loads and stores), which is safe while the source is at
     // least four bytes behind.
@@ -352,12 +367,8 @@ export function decompress(input: Uint8Array, options: DecompressOptions | undef
       state = 0;
     } else {
       if (inEnd - ip < count) inputOverrun(ip);
-      if (op + count > outEnd) {
-        out = grow(out, op, op + count, limit, exact, at, reachable);
-        outEnd = out.length;
-        outView = new DataView(out.buffer);
-        outFastEnd = Math.min(outEnd, FAST_END);
-      }
+      if (op + count > outEnd)
+        ({ out, outEnd, outView, outFastEnd } = grown(out, op, op + count, limit, exact, at, reachable));
       if (op + 4 <= outEnd && ip + 4 <= inEnd) outView.setInt32(op, inView.getInt32(ip, true), true);
       else {
         out[op] = input[ip]!;
