@@ -65,7 +65,19 @@ function allocate(length: number, at: number): Uint8Array {
   }
 }
 
-function grow(
+/** The output after {@link grown}, with what the copies derive from it (one assignment at each call). */
+interface Output {
+  readonly out: Uint8Array;
+  readonly outEnd: number;
+  readonly outView: DataView;
+  readonly outFastEnd: number;
+}
+
+/**
+ * The output grown to hold `needed` bytes (the first `used` copied), with its end, view and fast-copy
+ * end: an object made only when the output grows. Refused past the limit or what the input can expand to.
+ */
+function grown(
   out: Uint8Array,
   used: number,
   needed: number,
@@ -73,7 +85,7 @@ function grow(
   exact: number | undefined,
   at: number,
   reachable: number,
-): Uint8Array {
+): Output {
   if (needed > reachable && needed <= limit) {
     // Cannot happen (see MAX_EXPANSION); refused rather than written past the allocation.
     throw new LzoError('output-overrun', at, `output would exceed the ${reachable} bytes the input can expand to`);
@@ -87,30 +99,8 @@ function grow(
   while (capacity < needed) capacity *= 2;
   // Never beyond what the input can expand to: a growth step does not allocate bytes the stream
   // cannot fill.
-  const grown = allocate(Math.min(capacity, limit, reachable), at);
-  grown.set(out.subarray(0, used));
-  return grown;
-}
-
-/** The output after {@link grow}, with what the copies derive from it (one assignment at each call). */
-interface Output {
-  readonly out: Uint8Array;
-  readonly outEnd: number;
-  readonly outView: DataView;
-  readonly outFastEnd: number;
-}
-
-/** {@link grow}, and the output's end, view and fast-copy end (an object only when the output grows). */
-function grown(
-  out: Uint8Array,
-  used: number,
-  needed: number,
-  limit: number,
-  exact: number | undefined,
-  at: number,
-  reachable: number,
-): Output {
-  const next = grow(out, used, needed, limit, exact, at, reachable);
+  const next = allocate(Math.min(capacity, limit, reachable), at);
+  next.set(out.subarray(0, used));
   return {
     out: next,
     outEnd: next.length,

@@ -432,6 +432,17 @@ function shown(value: unknown): string {
   return Array.isArray(value) ? 'a list' : `a ${typeof value}`;
 }
 
+/** How many references, segments and segment bytes the objects hold (holes skipped, as `forEach` skips them). */
+function columnTotals(objects: ReadonlyArray<ZObject>): [number, number, number] {
+  const totals: [number, number, number] = [0, 0, 0];
+  objects.forEach((o) => {
+    totals[0] += o.references.length;
+    totals[1] += o.segments.length;
+    for (const seg of o.segments) totals[2] += seg.length;
+  });
+  return totals;
+}
+
 /** A file's objects as a core graph image (for `readGraph`). */
 export function toGraphImage(file: ZippyFile): GraphImage {
   const kinds: string[] = [];
@@ -441,18 +452,9 @@ export function toGraphImage(file: ZippyFile): GraphImage {
   const sizes = new Uint32Array(n);
   const refStart = new Uint32Array(n + 1);
   const segStart = new Uint32Array(n + 1);
-  // Totals first, then the columns, in plain loops (no closure per object).
+  // Totals first (so each column is allocated once at its size), then the columns.
   const objects = file.objects;
-  let refTotal = 0;
-  let segTotal = 0;
-  let dataTotal = 0;
-  for (let i = 0; i < n; i++) {
-    const o = objects[i]!;
-    if (o === undefined && !(i in objects)) continue; // a hole, skipped as forEach and reduce skip it
-    refTotal += o.references.length;
-    segTotal += o.segments.length;
-    for (const seg of o.segments) dataTotal += seg.length;
-  }
+  const [refTotal, segTotal, dataTotal] = columnTotals(objects);
   const refs = new Int32Array(refTotal);
   const dataStart = new Uint32Array(segTotal + 1);
   const data = new Uint8Array(dataTotal);
