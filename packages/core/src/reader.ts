@@ -113,6 +113,25 @@ export class ReadState {
     };
   }
 
+  /**
+   * Empties the state for another reading with the same options, as fresh as a new one: no path,
+   * warnings, spans, depth, arenas, layers, context or deferred checks, and nothing spent of its
+   * budget. For a state kept between many small readings (a new state, its arrays, map and budget
+   * cost more than reading a few bytes); never while a reading on it is under way.
+   */
+  empty(): void {
+    this.path.length = 0;
+    this.warnings.length = 0;
+    if (this.spans !== undefined) this.spans.length = 0;
+    this.depth = 0;
+    this.arenas.length = 0;
+    this.layers = 0;
+    this.context.clear();
+    this.deferred.length = 0;
+    this.budget.workSpent = 0;
+    this.budget.outputSpent = 0;
+  }
+
   /** Puts the state back as it was at `checkpoint` (see {@link ReadState.checkpoint}). */
   rollback(checkpoint: ReadCheckpoint): void {
     this.path.length = 0;
@@ -417,15 +436,7 @@ let spareState: ReadState | undefined;
 export function reread<T>(bytes: Uint8Array, start: number, end: number, view: DataView, read: (r: Reader) => T): T {
   const state = spareState ?? new ReadState(REREAD_OPTIONS);
   spareState = undefined;
-  state.path.length = 0;
-  state.warnings.length = 0;
-  state.depth = 0;
-  state.arenas.length = 0;
-  state.layers = 0;
-  state.context.clear();
-  state.deferred.length = 0;
-  state.budget.workSpent = 0;
-  state.budget.outputSpent = 0;
+  state.empty();
   try {
     return read(new Reader(bytes, state, start, end, view));
   } finally {

@@ -1,6 +1,7 @@
 // The reread that write checks read their bytes back with (reader.ts): a state as fresh as a new one
 // on every call, however the last call left it, and one of its own for a reread inside another.
-import { reread } from '../src/reader';
+import { Reader, ReadState, reread } from '../src/reader';
+import { resolveDecodeOptions } from '../src/options';
 
 describe('reread', () => {
   const bytes = Uint8Array.of(1, 2, 3, 4);
@@ -42,5 +43,29 @@ describe('reread', () => {
       expect(inner).not.toBe(outer.state);
       expect(outer.state.path).toEqual(['outer']);
     });
+  });
+});
+
+describe('ReadState.empty', () => {
+  test('leaves the state as a new one with the same options: nothing kept, nothing spent', () => {
+    const state = new ReadState(resolveDecodeOptions({ trace: true }));
+    const fresh = new ReadState(resolveDecodeOptions({ trace: true }));
+    const r = new Reader(Uint8Array.of(1, 2, 3), state);
+    state.path.push('field', 2);
+    r.warn('some-warning', 'left behind');
+    state.depth = 3;
+    state.arenas.push({});
+    state.layers = 2;
+    state.context.set('key', 1);
+    state.deferred.push(() => {});
+    state.budget.spendWork(100, [], 0);
+    state.empty();
+    expect(state.path).toEqual(fresh.path);
+    expect(state.warnings).toEqual(fresh.warnings);
+    expect(state.spans).toEqual(fresh.spans);
+    expect([state.depth, state.arenas.length, state.layers, state.context.size, state.deferred.length]).toEqual([
+      0, 0, 0, 0, 0,
+    ]);
+    expect([state.budget.workSpent, state.budget.outputSpent]).toEqual([0, 0]);
   });
 });

@@ -322,10 +322,11 @@ export class SegmentError extends Error {
 /** Options of the reader under a segment: the defaults (a segment is read value by value, not as one decode). */
 const SEGMENT_OPTIONS = resolveDecodeOptions(undefined);
 /**
- * The read state under every segment reader: the integer and float codecs a segment is read with
- * only read bytes (a failure is an error made from it, nothing is recorded in it), so one serves
- * them all — a state per segment (its arrays, map and budget) cost a million-object load more than
- * the segments' reads did.
+ * The read state under every segment reader, emptied as each reader is made (its budget too: each
+ * segment is bounded by its own bytes, as when every reader had a state of its own) — a state per
+ * segment (its arrays, map and budget) cost a million-object load more than the segments' reads did.
+ * No read is under way when a reader is made: a reader paused between two values (its object
+ * waits for another to be restored first) finds the state empty, as it left it.
  */
 const SEGMENT_STATE = new ReadState(SEGMENT_OPTIONS);
 
@@ -345,6 +346,7 @@ export class SegmentReader {
     private readonly resolve: (slot: number, at: number) => object | null,
     readonly format: SegmentFormat = {},
   ) {
+    SEGMENT_STATE.empty();
     this.reader = new Reader(bytes, SEGMENT_STATE);
     this.codecs = codecsOf(format);
   }
