@@ -54,6 +54,8 @@ interface ReadPlan {
   readonly work: number;
   /** Reads a fixed-layout value at `at` without bounds checks or moving; throws on bad bytes. */
   readonly at: ReadAt | undefined;
+  /** The {@link Code} of a number read by `at` that {@link readCode} reads itself, else `OTHER`. */
+  readonly code: Code;
   /** Reads one value at the position (pure plans throw anything on failure; impure ones are exact). */
   readonly read: (r: Reader) => unknown;
 }
@@ -84,13 +86,14 @@ function spend(r: Reader, units: number): void {
   budget.workSpent = total;
 }
 
-function fixedRead(size: number, work: number, at: ReadAt): ReadPlan {
+function fixedRead(size: number, work: number, at: ReadAt, code: Code = OTHER): ReadPlan {
   return {
     compiled: true,
     pure: true,
     size,
     work,
     at,
+    code,
     read:
       work === 0
         ? (r) => {
@@ -128,7 +131,7 @@ function fixedWrite(size: number, at: WriteAt): WritePlan {
 
 /** A plan without a fixed layout: it reads at the position. */
 function streamRead(pure: boolean, read: (r: Reader) => unknown): ReadPlan {
-  return { compiled: true, pure, size: 0, work: 0, at: undefined, read };
+  return { compiled: true, pure, size: 0, work: 0, at: undefined, code: OTHER, read };
 }
 
 /** A plan without a fixed layout: it writes at the end of the output. */
@@ -160,8 +163,87 @@ function leafWrite(codec: AnyCodec): WritePlan {
 
 // ---- integers and floats ---------------------------------------------------------------------------
 
-// Every closure below names its byte order as a literal: with the order in a variable, each DataView
-// call carries a run-time branch (and a byte swap path) that a literal lets the compiler drop.
+// Numbers by type code. Every struct of the process shares the closures that read its fields
+// (closures made by one function share their type feedback), so once a handful of struct shapes
+// have run, a call through a per-field reader closure becomes megamorphic and stops being inlined.
+// A field of a number type is instead read by `readCode`: always the same function (a call V8
+// keeps inlining), branching on a small code.
+
+/** A number type read by {@link readCode}; `OTHER` calls the field's closure. */
+type Code = number;
+const OTHER = 0;
+const U8 = 1;
+const I8 = 2;
+const U16LE = 3;
+const U16BE = 4;
+const I16LE = 5;
+const I16BE = 6;
+const U32LE = 7;
+const U32BE = 8;
+const I32LE = 9;
+const I32BE = 10;
+const F32LE = 11;
+const F32BE = 12;
+const F64LE = 13;
+const F64BE = 14;
+
+function numberCode(type: 'int' | 'float', bits: number, signed: boolean, le: boolean): Code {
+  if (type === 'float') return bits === 32 ? (le ? F32LE : F32BE) : le ? F64LE : F64BE;
+  switch (bits) {
+    case 8:
+      return signed ? I8 : U8;
+    case 16:
+      return signed ? (le ? I16LE : I16BE) : le ? U16LE : U16BE;
+    case 32:
+      return signed ? (le ? I32LE : I32BE) : le ? U32LE : U32BE;
+    default:
+      return OTHER;
+  }
+}
+
+/** Reads a number of type `code` at `at` (what the field's `read` would); `read` for a NaN and for `OTHER`. */
+function readCode(r: Reader, at: number, code: Code, read: ReadAt): unknown {
+  switch (code) {
+    case U8:
+      return r.bytes[at];
+    case I8:
+      return r.view.getInt8(at);
+    case U16LE:
+      return r.view.getUint16(at, true);
+    case U16BE:
+      return r.view.getUint16(at, false);
+    case I16LE:
+      return r.view.getInt16(at, true);
+    case I16BE:
+      return r.view.getInt16(at, false);
+    case U32LE:
+      return r.view.getUint32(at, true);
+    case U32BE:
+      return r.view.getUint32(at, false);
+    case I32LE:
+      return r.view.getInt32(at, true);
+    case I32BE:
+      return r.view.getInt32(at, false);
+    case F32LE: {
+      const v = r.view.getFloat32(at, true);
+      return Number.isNaN(v) ? read(r, at) : v;
+    }
+    case F32BE: {
+      const v = r.view.getFloat32(at, false);
+      return Number.isNaN(v) ? read(r, at) : v;
+    }
+    case F64LE: {
+      const v = r.view.getFloat64(at, true);
+      return Number.isNaN(v) ? read(r, at) : v;
+    }
+    case F64BE: {
+      const v = r.view.getFloat64(at, false);
+      return Number.isNaN(v) ? read(r, at) : v;
+    }
+    default:
+      return read(r, at);
+  }
+}
 
 function intReadAt(bits: number, signed: boolean, le: boolean): ReadAt | undefined {
   switch (bits) {
@@ -428,36 +510,43 @@ function byEight<F, R>(
   return chain(head, byEight(names.slice(8), offsets.slice(8), fns.slice(8), make, chain));
 }
 
-/** Stores the fields of a run into `out`, read at their offsets from `at`. */
-function runFill(names: string[], offsets: number[], readers: ReadAt[]): Fill {
-  return byEight(names, offsets, readers, fillOfEight, (head, tail) => (out, r, at) => {
-    head(out, r, at);
-    tail(out, r, at);
-  });
+/** Stores the fields of a run into `out`, read at their offsets from `at` (see {@link readCode}). */
+function runFill(names: string[], offsets: number[], readers: ReadAt[], codes: Code[]): Fill {
+  return byEight(
+    names,
+    offsets,
+    readers.map((read, i) => [read, codes[i]!] as const),
+    fillOfEight,
+    (head, tail) => (out, r, at) => {
+      head(out, r, at);
+      tail(out, r, at);
+    },
+  );
 }
 
-function fillOfEight(names: string[], offsets: number[], readers: ReadAt[]): Fill {
+function fillOfEight(names: string[], offsets: number[], fields: ReadonlyArray<readonly [ReadAt, Code]>): Fill {
   const n = names.length;
   if (n === 0) return () => {};
   const [n0, n1, n2, n3, n4, n5, n6, n7] = names as Eight<string>;
   const [o0, o1, o2, o3, o4, o5, o6, o7] = offsets as Eight<number>;
-  const [f0, f1, f2, f3, f4, f5, f6, f7] = readers as Eight<ReadAt>;
+  const [f0, f1, f2, f3, f4, f5, f6, f7] = fields.map((f) => f[0]) as Eight<ReadAt>;
+  const [c0, c1, c2, c3, c4, c5, c6, c7] = fields.map((f) => f[1]) as Eight<Code>;
   return (out, r, at) => {
-    out[n0] = f0(r, at + o0);
+    out[n0] = readCode(r, at + o0, c0, f0);
     if (n === 1) return;
-    out[n1] = f1(r, at + o1);
+    out[n1] = readCode(r, at + o1, c1, f1);
     if (n === 2) return;
-    out[n2] = f2(r, at + o2);
+    out[n2] = readCode(r, at + o2, c2, f2);
     if (n === 3) return;
-    out[n3] = f3(r, at + o3);
+    out[n3] = readCode(r, at + o3, c3, f3);
     if (n === 4) return;
-    out[n4] = f4(r, at + o4);
+    out[n4] = readCode(r, at + o4, c4, f4);
     if (n === 5) return;
-    out[n5] = f5(r, at + o5);
+    out[n5] = readCode(r, at + o5, c5, f5);
     if (n === 6) return;
-    out[n6] = f6(r, at + o6);
+    out[n6] = readCode(r, at + o6, c6, f6);
     if (n === 7) return;
-    out[n7] = f7(r, at + o7);
+    out[n7] = readCode(r, at + o7, c7, f7);
   };
 }
 
@@ -469,6 +558,8 @@ function runStore(names: string[], offsets: number[], writers: WriteAt[]): Store
   });
 }
 
+// Writes keep a closure per field: a shared `writeCode` (as `readCode` for reads) measured 1.8x
+// slower encoding a single struct shape, which a process with few shapes would pay.
 function storeOfEight(names: string[], offsets: number[], writers: WriteAt[]): Store {
   const n = names.length;
   if (n === 0) return () => {};
@@ -513,6 +604,7 @@ type ReadStep =
       readonly names: string[];
       readonly offsets: number[];
       readonly readers: ReadAt[];
+      readonly codes: Code[];
       readonly size: number;
       readonly work: number;
       fill: Fill;
@@ -571,6 +663,20 @@ function runMemberReader(
   return (r) => read(r, r.pos + offset);
 }
 
+/**
+ * A constructor of plain objects (prototype `Object.prototype`, as `{}`'s) for one struct. Each
+ * closure made here has an initial hidden class of its own, so `new` gives every struct its own
+ * objects with room for their fields, and making one is a plain allocation wherever it is called
+ * from. Copying a template (`{ ...template }`) does that only while the copying site has seen few
+ * templates: it is shared by every struct of the process, and once five or more shapes have run it
+ * became a slow generic copy (the many-shapes benchmark decoded 2.5x slower; see bench/cases).
+ */
+function recordMaker(): new () => Record<string, unknown> {
+  const make = function (this: Record<string, unknown>) {} as unknown as new () => Record<string, unknown>;
+  make.prototype = Object.prototype;
+  return make;
+}
+
 function structRead(codec: AnyCodec, fields: ReadonlyArray<DefStructField>, plans: Plans): ReadPlan {
   const [names, specs] = fieldLists(fields);
   const count = names.length;
@@ -596,6 +702,7 @@ function structRead(codec: AnyCodec, fields: ReadonlyArray<DefStructField>, plan
               names: [],
               offsets: [],
               readers: [],
+              codes: [],
               size: 0,
               work: 0,
               fill: (() => {}) as Fill,
@@ -604,27 +711,29 @@ function structRead(codec: AnyCodec, fields: ReadonlyArray<DefStructField>, plan
       run.names.push(names[i]!);
       run.offsets.push(run.size);
       run.readers.push(plan.at);
+      run.codes.push(plan.code);
       (run as { size: number }).size += plan.size;
       (run as { work: number }).work += 1 + plan.work;
     } else {
       steps.push({ kind: 'field', index: i, plan });
     }
   }
-  for (const step of steps) if (step.kind === 'run') step.fill = runFill(step.names, step.offsets, step.readers);
+  for (const step of steps)
+    if (step.kind === 'run') step.fill = runFill(step.names, step.offsets, step.readers, step.codes);
   const pure = fieldPlans.every((p) => p?.pure);
 
   const only = steps.length === 1 ? steps[0] : undefined;
   if (pure && only?.kind === 'run') {
     // The whole struct is one fixed-layout run.
-    // Values start as copies of the template, as the interpreter's do: fields already in place
-    // with the representation they will hold. An empty object grown field by field measured slower
-    // once the garbage collector's share is counted, and so did a template of `undefined` fields
-    // (faster to copy, but the benchmark's 100,000 records then decoded 3-7x slower in tinybench).
+    // Values are made by a constructor of this struct's own (see recordMaker) and filled in field
+    // order, so they have the interpreter's keys in its order. With one struct shape in the process
+    // this measured as fast as copying a template; with many, 2.5x faster.
     const fill = only.fill;
     // The work the interpreter spends: none when it reads the struct at offsets (`readFixed`).
     const work = codec.readFixed !== undefined ? 0 : only.work;
+    const Make = recordMaker();
     return fixedRead(only.size, work, (r, at) => {
-      const out: Record<string, unknown> = { ...template };
+      const out: Record<string, unknown> = new Make();
       fill(out, r, at);
       return out;
     });
@@ -651,9 +760,11 @@ function structRead(codec: AnyCodec, fields: ReadonlyArray<DefStructField>, plan
       names,
       names.map(() => 0),
       fieldReaders,
+      names.map(() => OTHER),
     );
+    const Make = recordMaker();
     return streamRead(true, (r) => {
-      const out: Record<string, unknown> = { ...template };
+      const out: Record<string, unknown> = new Make();
       fill(out, r, 0);
       return out;
     });
@@ -990,12 +1101,20 @@ function planRead(codec: AnyCodec, plans: Plans): ReadPlan {
   const def = codec.def;
   switch (def.type) {
     case 'int': {
-      const at = def.bits === 64 ? undefined : intReadAt(def.bits, def.signed, def.endian === 'le');
-      return at !== undefined ? fixedRead(def.bits / 8, 0, at) : offeredRead(codec);
+      const le = def.endian === 'le';
+      const at = def.bits === 64 ? undefined : intReadAt(def.bits, def.signed, le);
+      return at !== undefined
+        ? fixedRead(def.bits / 8, 0, at, numberCode('int', def.bits, def.signed, le))
+        : offeredRead(codec);
     }
     case 'float':
       return codec.readFixed !== undefined
-        ? fixedRead(def.bits / 8, 0, floatReadAt(def.bits, def.endian === 'le', codec.readFixed))
+        ? fixedRead(
+            def.bits / 8,
+            0,
+            floatReadAt(def.bits, def.endian === 'le', codec.readFixed),
+            numberCode('float', def.bits, true, def.endian === 'le'),
+          )
         : offeredRead(codec);
     case 'magic':
       return offeredRead(codec);
