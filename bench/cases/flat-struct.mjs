@@ -5,12 +5,11 @@ import * as tb from 'typed-binary';
 import { compileKsy, KaitaiStream } from '../peers/kaitai.mjs';
 import * as E from 'fp-ts/lib/Either.js';
 import { array, compile, decode, decoder, encode, struct, u32le } from '@savekit/core';
+import { flatRecords } from '../data.mjs';
 
 export async function cases(quick, { compare = false } = {}) {
   const count = quick ? 1000 : 100_000;
-  const bytes = new Uint8Array(count * 16);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 131 + 7) & 0xff;
-  const view = new DataView(bytes.buffer);
+  const { bytes, values, handDecode: handMany, handEncode: encodeHand } = flatRecords(count);
   const one = bytes.subarray(0, 16);
   const oneView = new DataView(one.buffer, one.byteOffset, 16);
 
@@ -52,18 +51,6 @@ export async function cases(quick, { compare = false } = {}) {
     c: oneView.getUint32(8, true),
     d: oneView.getUint32(12, true),
   });
-  const handMany = () => {
-    const out = [];
-    for (let i = 0, at = 0; i < count; i++, at += 16) {
-      out.push({
-        a: view.getUint32(at, true),
-        b: view.getUint32(at + 4, true),
-        c: view.getUint32(at + 8, true),
-        d: view.getUint32(at + 12, true),
-      });
-    }
-    return out;
-  };
   const ours = (codec, input) => () => {
     const result = decode(codec, input);
     if (E.isLeft(result)) throw result.left;
@@ -71,25 +58,12 @@ export async function cases(quick, { compare = false } = {}) {
   };
   const plain = (o) => ({ a: o.a, b: o.b, c: o.c, d: o.d });
 
-  const values = handMany();
   const encodeWith = (codec) => () => {
     const result = encode(codec, values);
     if (E.isLeft(result)) throw result.left;
     return result.right;
   };
   const encodeOurs = encodeWith(records);
-  const encodeHand = () => {
-    const out = new Uint8Array(count * 16);
-    const dv = new DataView(out.buffer);
-    for (let i = 0, at = 0; i < count; i++, at += 16) {
-      const v = values[i];
-      dv.setUint32(at, v.a, true);
-      dv.setUint32(at + 4, v.b, true);
-      dv.setUint32(at + 8, v.c, true);
-      dv.setUint32(at + 12, v.d, true);
-    }
-    return out;
-  };
   return [
     {
       name: `flat-struct encode ×${count}`,

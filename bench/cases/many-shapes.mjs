@@ -21,6 +21,7 @@ import {
   u32le,
   u8,
 } from '@savekit/core';
+import { flatRecords } from '../data.mjs';
 
 // [name, savekit codec, binary-parser method, size, DataView getter, little-endian]
 const T = {
@@ -85,36 +86,9 @@ export async function cases(quick, { compare = false } = {}) {
     }
   }
 
-  const bytes = new Uint8Array(count * 16);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 131 + 7) & 0xff;
-  const view = new DataView(bytes.buffer);
+  const { bytes, values, handDecode: handMany, handEncode: encodeHand } = flatRecords(count);
   const plainRecords = array(struct({ a: u32le, b: u32le, c: u32le, d: u32le }), count);
   const records = compile(plainRecords);
-  const handMany = () => {
-    const out = [];
-    for (let i = 0, at = 0; i < count; i++, at += 16) {
-      out.push({
-        a: view.getUint32(at, true),
-        b: view.getUint32(at + 4, true),
-        c: view.getUint32(at + 8, true),
-        d: view.getUint32(at + 12, true),
-      });
-    }
-    return out;
-  };
-  const values = handMany();
-  const encodeHand = () => {
-    const out = new Uint8Array(count * 16);
-    const dv = new DataView(out.buffer);
-    for (let i = 0, at = 0; i < count; i++, at += 16) {
-      const v = values[i];
-      dv.setUint32(at, v.a, true);
-      dv.setUint32(at + 4, v.b, true);
-      dv.setUint32(at + 8, v.c, true);
-      dv.setUint32(at + 12, v.d, true);
-    }
-    return out;
-  };
   const interpreted = (peer) => (compare ? [{ name: 'savekit (interpreted)', ...peer }] : []);
   const decodeAll = (key) => () => shapes.map((s) => unwrap(decode(s[key], s.bytes)).value);
   const encodeAll = (key) => () => shapes.map((s) => unwrap(encode(s[key], s.values)));
