@@ -4,23 +4,8 @@
 // shapes together against binary-parser (which generates a function per shape).
 import { Parser } from 'binary-parser';
 import * as E from 'fp-ts/lib/Either.js';
-import {
-  array,
-  compile,
-  decode,
-  encode,
-  f32le,
-  f64le,
-  i16le,
-  i32le,
-  i8,
-  struct,
-  u16be,
-  u16le,
-  u32be,
-  u32le,
-  u8,
-} from '@savekit/core';
+import { array, compile, decode, encode, struct } from '@savekit/core';
+import { f32le, f64le, i16le, i32le, i8, u16be, u16le, u32be, u32le, u8 } from '@savekit/core';
 import { flatRecords } from '../data.mjs';
 
 // [name, savekit codec, binary-parser method, size, DataView getter, little-endian]
