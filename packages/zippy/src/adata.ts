@@ -26,6 +26,7 @@ import {
 } from '@savekit/core';
 import { ADATA_TAG, DataType, V1_ADATA_TAG } from './tags.js';
 import {
+  LuaInteger,
   SegmentError,
   segmentValue,
   type SegmentFormat,
@@ -311,15 +312,20 @@ export function restoreAData(
   reader: SegmentReader,
   hooks: ADataRestoreHooks,
 ): ADataDependency | undefined {
+  // The tag first, so a segment that is not a structure's is refused at 0, before any payload is read.
+  const tag = reader.u32();
+  if (tag !== ADATA_TAG && tag !== V1_ADATA_TAG)
+    throw new SegmentError(`segment 0 starts with 0x${tag.toString(16)}, not ADATA_TAG`, 0, 'unknown-tag');
+  reader.pos = 0;
   const stored = reader.read(adataSegment(reader.format));
-  if (stored.tag !== ADATA_TAG && stored.tag !== V1_ADATA_TAG)
-    throw new SegmentError(`segment 0 starts with 0x${stored.tag.toString(16)}, not ADATA_TAG`, 0, 'unknown-tag');
   if (stored.dataType !== dataTypeOf(value))
     throw new SegmentError(`DataType ${stored.dataType} changed between allocation and restore`, 4);
   if (!reader.atEnd)
     throw new SegmentError(`${reader.bytes.length - reader.pos} bytes left after the payload`, reader.pos);
-  // Where the payload's values are, for the errors that name them (resolving a slot, a wrong kind).
+  // Where the payload's values are, for the errors that name them (resolving a slot, a wrong kind):
+  // each value's offset is the one before it plus that one's stored size.
   const PAYLOAD = 8;
+  const sizeOf = (v: StoredValue): number => storedSize(v, reader.numberSize);
   const resolved = (v: StoredValue, at: number) => hooks.value(reader.resolved(v, at));
   if (stored.dataType === DataType.Vector && value instanceof Vector) {
     hooks.work?.(stored.payload.values.length);
@@ -333,12 +339,19 @@ export function restoreAData(
   } else if (stored.dataType === DataType.List && value instanceof List) {
     const { items } = stored.payload;
     hooks.work?.(items.length);
-    value.head = List.of(items.map((item) => resolved(item, PAYLOAD))).head;
+    let at = PAYLOAD + 4; // after the count
+    value.head = List.of(
+      items.map((item) => {
+        const restored = resolved(item, at);
+        at += sizeOf(item);
+        return restored;
+      }),
+    ).head;
   } else if (stored.dataType === DataType.Class && value instanceof ZClass) {
     const { name, superclass, members, bindByName } = stored.payload;
     const superAt = PAYLOAD + 4 + new TextEncoder().encode(name).length;
     value.name = name;
-    value.members = resolved(members, superAt);
+    value.members = resolved(members, superAt + sizeOf(superclass));
     value.bindByName = (bindByName & 1) !== 0;
     const parent = reader.resolved(superclass, superAt);
     if (parent === null) {
@@ -356,13 +369,22 @@ export function restoreAData(
     if (found === null || typeof found !== 'object' || !('ref' in found) || !(found.ref instanceof ZClass))
       throw new SegmentError('an Instance needs a Class', PAYLOAD);
     value.cls = found.ref;
-    value.fields = resolved(fields, PAYLOAD);
+    value.fields = resolved(fields, PAYLOAD + sizeOf(cls));
     value.native = native.slice();
     // read_reference_restoring_first: the class must be whole before the instance is. A class that
     // holds its own instances is fine — restoring it needs only pointers.
     return { target: found.ref, settle: settled };
   }
   return undefined;
+}
+
+/** The bytes a stored value takes in a segment: its type byte and its payload. */
+function storedSize(v: StoredValue, numberSize: number): number {
+  if (v === null || typeof v === 'boolean') return 1;
+  if (v instanceof Uint8Array) return 5 + v.length;
+  if (v instanceof LuaInteger) return 9;
+  if (typeof v === 'object' && 'slot' in v) return 5;
+  return 1 + numberSize; // a number, or a NaN kept as its bits
 }
 
 /** A stored number as a structure keeps it: every NaN the one NaN. */

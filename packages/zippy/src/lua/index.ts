@@ -58,6 +58,8 @@ const MAX_INTEGER_NUMBER = Number(MAX_INTEGER);
 const MAX_SHARED_STRING = 64;
 /** At most this many distinct strings are shared while restoring (a bound on what the share holds). */
 const MAX_SHARED_STRINGS = 65_536;
+/** At most this many shared strings per hash (see `pushString`). */
+const MAX_BUCKET = 8;
 
 /** A Lua state (fengari's `lua_State`). */
 export type LuaState = object;
@@ -943,10 +945,11 @@ class LuaRestorer implements SavefileRestorer<object> {
     const L = this.L;
     const type = reader.bytes[reader.pos];
     if (type === ValueType.integer) {
+      const at = reader.pos;
       reader.pos += 1;
       const v = reader.integer();
       if (typeof v === 'bigint' ? v < MIN_INTEGER || v > MAX_INTEGER : v < MIN_INTEGER_NUMBER || v > MAX_INTEGER_NUMBER)
-        throw new SegmentError(`integer ${v} does not fit this Lua's integers`, 0);
+        throw new SegmentError(`integer ${v} does not fit this Lua's integers`, at);
       lua.lua_pushinteger(L, Number(v));
     } else if (type === ValueType.string) {
       reader.pos += 1;
@@ -1010,7 +1013,9 @@ class LuaRestorer implements SavefileRestorer<object> {
         }
       }
     lua.lua_pushstring(L, bytes);
-    if (this.stringCount >= MAX_SHARED_STRINGS) return;
+    // A bucket holds at most a few strings: a file crafted so that many short strings share a hash
+    // would otherwise make each lookup a walk of all of them.
+    if (this.stringCount >= MAX_SHARED_STRINGS || (bucket !== undefined && bucket.length >= MAX_BUCKET)) return;
     this.stringCount++;
     lua.lua_pushvalue(L, -1);
     const entry = { bytes: bytes.slice(), slot: this.keeper.keepTop() };
