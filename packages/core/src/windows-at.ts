@@ -149,6 +149,15 @@ export function windowsAt<A extends object, K extends string = 'index', L extend
           );
         if (typeof value !== 'object' || value === null || Array.isArray(value))
           throw r.errorAt(i, 'wrong-type', `${indexKey} ${index}: a block's value must be an object`, base + at);
+        // The index is added beside the block's own fields: a block with a field of that name would
+        // have it overwritten, and its value would not write back.
+        if (Object.hasOwn(value, indexKey))
+          throw r.errorAt(
+            i,
+            'invalid-value',
+            `${indexKey} ${index}: the block has a field named ${indexKey} too`,
+            base + at,
+          );
         return { [indexKey]: index, ...(value as Element) };
       });
       path.pop();

@@ -60,12 +60,11 @@ describe('ReadState.empty', () => {
     state.deferred.push(() => {});
     state.budget.spendWork(100, [], 0);
     state.empty();
-    expect(state.path).toEqual(fresh.path);
-    expect(state.warnings).toEqual(fresh.warnings);
-    expect(state.spans).toEqual(fresh.spans);
-    expect([state.depth, state.arenas.length, state.layers, state.context.size, state.deferred.length]).toEqual([
-      0, 0, 0, 0, 0,
-    ]);
-    expect([state.budget.workSpent, state.budget.outputSpent]).toEqual([0, 0]);
+    // Every field but the budget (compared by what it has spent) equals a new state's: a field added
+    // to ReadState later and left out of empty() fails here.
+    const { budget, ...rest } = state;
+    const { budget: freshBudget, ...freshRest } = fresh;
+    expect(rest).toEqual(freshRest);
+    expect([budget.workSpent, budget.outputSpent]).toEqual([freshBudget.workSpent, freshBudget.outputSpent]);
   });
 });

@@ -89,6 +89,9 @@ describe('windowsAt', () => {
     ]);
     const notObject = decodeFails(windowsAt(1, u8, u8 as never), hexBytes('01 07'));
     expect([notObject.code, notObject.path]).toEqual(['wrong-type', ['blocks', 0]]);
+    // A block with a field named like the index would lose it to the index (and not write back).
+    const clash = decodeFails(windowsAt(1, u8, struct({ index: u8 })), hexBytes('01 07'));
+    expect([clash.code, clash.offset, clash.path]).toEqual(['invalid-value', 1, ['blocks', 0]]);
     const short = decodeFails(table, hexBytes('0a00 0000'));
     expect([short.code, short.offset]).toEqual(['short-read', 0]);
   });
