@@ -31,34 +31,27 @@ function refusal(dataType: number, bytes: Uint8Array): SegmentError {
   throw new Error('restored');
 }
 
-test('a List item: at its own slot bytes', () => {
+// Each case: the structure, its payload, and where the refused slot's bytes are.
+test.each([
   // tag 0–3, DataType 4–7, count 8–11, nil at 12, true at 13, a reference at 14 (its slot at 15).
-  const bytes = encodeOrThrow(segment, {
-    tag: 0x44415441,
-    dataType: DataType.List,
-    payload: { items: [null, true, { slot: 7 }] },
-  } as never);
-  expect(refusal(DataType.List, bytes).offset).toBe(15);
-});
-
-test("a Class's members: after its name and superclass", () => {
+  ['a List item: at its own slot bytes', DataType.List, { items: [null, true, { slot: 7 }] }, 15],
   // name 8–12 (length, 'C'), superclass nil at 13, members a reference at 14 (slot at 15).
-  const bytes = encodeOrThrow(segment, {
-    tag: 0x44415441,
-    dataType: DataType.Class,
-    payload: { name: 'C', superclass: null, members: { slot: 7 }, bindByName: 0 },
-  } as never);
-  expect(refusal(DataType.Class, bytes).offset).toBe(15);
-});
-
-test("an Instance's fields: after its class reference", () => {
+  [
+    "a Class's members: after its name and superclass",
+    DataType.Class,
+    { name: 'C', superclass: null, members: { slot: 7 }, bindByName: 0 },
+    15,
+  ],
   // class a reference at 8 (slot 0, a Class), fields a reference at 13 (slot at 14).
-  const bytes = encodeOrThrow(segment, {
-    tag: 0x44415441,
-    dataType: DataType.Instance,
-    payload: { cls: { slot: 0 }, fields: { slot: 7 }, native: new Uint8Array(0) },
-  } as never);
-  expect(refusal(DataType.Instance, bytes).offset).toBe(14);
+  [
+    "an Instance's fields: after its class reference",
+    DataType.Instance,
+    { cls: { slot: 0 }, fields: { slot: 7 }, native: new Uint8Array(0) },
+    14,
+  ],
+] as const)('%s', (_name, dataType, payload, offset) => {
+  const bytes = encodeOrThrow(segment, { tag: 0x44415441, dataType, payload } as never);
+  expect(refusal(dataType, bytes).offset).toBe(offset);
 });
 
 test('a segment that is not a structure: unknown-tag at 0, whatever follows', () => {
