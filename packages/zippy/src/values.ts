@@ -392,7 +392,8 @@ export class SegmentReader {
     const high = this.codecs.le ? second : first;
     const low = this.codecs.le ? first : second;
     // |value| < 2^53 when the high half is a sign extension of at most 21 bits.
-    if (high < 0x20_0000 || high >= 0xffe0_0000) return (high | 0) * 0x1_0000_0000 + low;
+    if (high < 0x20_0000 || high > 0xffe0_0000 || (high === 0xffe0_0000 && low !== 0))
+      return (high | 0) * 0x1_0000_0000 + low;
     return BigInt.asIntN(64, (BigInt(high) << 32n) | BigInt(low));
   }
   /** A string's bytes (a u32 length, then the bytes), read as a value's string payload is. */

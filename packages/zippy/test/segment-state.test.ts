@@ -33,3 +33,11 @@ test('a failed read leaves nothing for the next reader: its error is its own, at
   expect((error as SegmentError).offset).toBe(7);
   expect((error as SegmentError).code).toBe('short-read');
 });
+
+test('integer(): a number only while it is a safe integer, else a bigint (both ends of the safe range)', () => {
+  const read = (...bytes: number[]) => new SegmentReader(Uint8Array.from(bytes), noObjects).integer();
+  expect(read(0xff, 0xe0, 0, 0, 0, 0, 0, 1)).toBe(-(2 ** 53) + 1);
+  expect(read(0xff, 0xe0, 0, 0, 0, 0, 0, 0)).toBe(-(2n ** 53n));
+  expect(read(0, 0x1f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff)).toBe(2 ** 53 - 1);
+  expect(read(0, 0x20, 0, 0, 0, 0, 0, 0)).toBe(2n ** 53n);
+});
