@@ -2,7 +2,7 @@
 // player, in variant A (XOR + LZO) and C (zlib): decode, re-encode unchanged (stored streams reused)
 // and encode afresh (every chunk compressed). MB/s of the decompressed chunk data.
 import * as E from 'fp-ts/lib/Either.js';
-import { decode, encode } from '@savekit/core';
+import { compile, decode, encode } from '@savekit/core';
 import { convertVariant, createSave, edgeSave, newInstance, refTo } from '@savekit/edge';
 import { prng } from '../data.mjs';
 
@@ -42,7 +42,15 @@ function must(result) {
   return result.right;
 }
 
-export function cases(quick) {
+/** The same codec run interpreted, for --compare. */
+const INTERPRETED = { compiled: false };
+
+export function cases(quick, { compare = false } = {}) {
+  const compiledSave = compile(edgeSave);
+  const both = (run) => [
+    { name: 'savekit edge', run: () => run(compiledSave, undefined) },
+    ...(compare ? [{ name: 'savekit edge (interpreted)', run: () => run(edgeSave, INTERPRETED) }] : []),
+  ];
   const count = quick ? 500 : 10_000;
   return ['A', 'C'].flatMap((variant) => {
     const fresh = syntheticSave(count, variant);
@@ -69,7 +77,7 @@ export function cases(quick) {
         bytesPerOp: payload,
         ours: 'savekit edge',
         ...options,
-        peers: [{ name: 'savekit edge', run: () => must(decode(edgeSave, bytes)).value.version }],
+        peers: both((codec, options) => must(decode(codec, bytes, options)).value.version),
       },
       {
         name: `${label} re-encode unchanged`,
@@ -77,7 +85,7 @@ export function cases(quick) {
         bytesPerOp: payload,
         ours: 'savekit edge',
         ...options,
-        peers: [{ name: 'savekit edge', run: () => must(encode(edgeSave, doc)).length }],
+        peers: both((codec, options) => must(encode(codec, doc, options)).length),
       },
       {
         name: `${label} encode afresh`,
@@ -85,7 +93,7 @@ export function cases(quick) {
         bytesPerOp: payload,
         ours: 'savekit edge',
         ...options,
-        peers: [{ name: 'savekit edge', run: () => must(encode(edgeSave, fresh)).length }],
+        peers: both((codec, options) => must(encode(codec, fresh, options)).length),
       },
     ];
   });

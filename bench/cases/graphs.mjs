@@ -5,7 +5,7 @@ import * as flatted from 'flatted';
 import * as devalue from 'devalue';
 import { Packr } from 'msgpackr';
 import * as E from 'fp-ts/lib/Either.js';
-import { decode, encode } from '@savekit/core';
+import { compile, decode, encode } from '@savekit/core';
 import { graphImage, readGraph, writeGraph } from '@savekit/core/graph';
 import { prng } from '../data.mjs';
 
@@ -32,12 +32,14 @@ const restorer = {
   },
 };
 
-function savekitRoundTrip(root) {
+const compiledImage = compile(graphImage);
+
+function savekitRoundTrip(root, codec = compiledImage) {
   const image = writeGraph([root], saver);
   if (E.isLeft(image)) throw image.left;
-  const bytes = encode(graphImage, image.right);
+  const bytes = encode(codec, image.right);
   if (E.isLeft(bytes)) throw bytes.left;
-  const back = decode(graphImage, bytes.right);
+  const back = decode(codec, bytes.right);
   if (E.isLeft(back)) throw back.left;
   const graph = readGraph(back.right.value, restorer);
   if (E.isLeft(graph)) throw graph.left;
@@ -96,7 +98,7 @@ function probe(peer) {
   }
 }
 
-export function cases(quick) {
+export function cases(quick, { compare = false } = {}) {
   const count = quick ? 10_000 : 1_000_000;
   const packr = new Packr({ structuredClone: true });
   return [
@@ -106,6 +108,7 @@ export function cases(quick) {
   ].map(([shape, root]) => {
     const peers = [
       { name: 'savekit graph', run: () => savekitRoundTrip(root) },
+      ...(compare ? [{ name: 'savekit graph (interpreted)', run: () => savekitRoundTrip(root, graphImage) }] : []),
       { name: 'v8.serialize', run: () => v8.deserialize(v8.serialize(root)) },
       { name: 'flatted', run: () => flatted.parse(flatted.stringify(root)) },
       { name: 'devalue', run: () => devalue.parse(devalue.stringify(root)) },

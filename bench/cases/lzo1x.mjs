@@ -5,7 +5,11 @@ import { randomBytes, savePayload, text } from '../data.mjs';
 
 const native = createRequire(import.meta.url)('lzo');
 
-export function cases(quick) {
+// LZO1X is a routine, not a codec tree: --compare lists the interpreted peer with the reason.
+const NO_CODEC = 'no codec tree to compile: LZO1X is a routine (the same code in both modes)';
+
+export function cases(quick, { compare = false } = {}) {
+  const interpreted = compare ? [{ name: 'savekit (interpreted)', fails: NO_CODEC }] : [];
   const size = quick ? 64 * 1024 : 1 << 20;
   const inputs = [
     ['text', text(size, 1)],
@@ -25,6 +29,7 @@ export function cases(quick) {
         peers: [
           { name: 'savekit lzo1x', run: () => compress(input) },
           { name: 'liblzo2 2.09 (native)', run: () => native.compress(buffer) },
+          ...interpreted,
         ],
       },
       {
@@ -35,6 +40,7 @@ export function cases(quick) {
         peers: [
           { name: 'savekit lzo1x', run: () => decompress(packedBytes, { outputLength: input.length }) },
           { name: 'liblzo2 2.09 (native)', run: () => native.decompress(packed, input.length) },
+          ...interpreted,
         ],
       },
     ];

@@ -78,7 +78,10 @@ function zippySynthetic(count) {
   return must(writeSavefile(roots, adataSaver));
 }
 
-export async function cases(quick) {
+/** Decoding and encoding with the codecs interpreted, for --compare. */
+const INTERPRETED = { compiled: false };
+
+export async function cases(quick, { compare = false } = {}) {
   const formats = [
     {
       id: 'edge',
@@ -140,6 +143,18 @@ export async function cases(quick) {
                   : () => must(f.format.encode(doc)),
               check: () => true,
             },
+            ...(compare
+              ? [
+                  {
+                    name: `savekit ${f.id} (interpreted)`,
+                    run:
+                      op === 'decode'
+                        ? () => must(f.format.decode(bytes, { ...f.decodeOptions, ...INTERPRETED })).value
+                        : () => must(f.format.encode(doc, INTERPRETED)),
+                    check: () => true,
+                  },
+                ]
+              : []),
           ],
         });
       }
