@@ -21,6 +21,7 @@
  * @module
  */
 import { LzoError } from './error.js';
+import { decompressWasm, usingTypeScript } from './wasm-decoder.js';
 
 /** Options of {@link decompress}. */
 export interface DecompressOptions {
@@ -218,6 +219,12 @@ export function decompress(input: Uint8Array, options: DecompressOptions | undef
       );
   }
   const limit = exact ?? maxOutput;
+
+  // The WebAssembly decoder when the engine allows it; on anything it does not finish (a refused
+  // stream, no WebAssembly), the TypeScript decoder below runs from the start and gives the error.
+  const fast = decompressWasm(input, exact, Math.min(limit, reachable));
+  if (fast !== undefined) return fast;
+  usingTypeScript();
 
   // With a known length (justified by the input, checked above) the output is allocated once;
   // otherwise it starts from a guess and grows, never past the limit nor what the input can expand
