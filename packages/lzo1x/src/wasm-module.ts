@@ -177,7 +177,10 @@ const copy8: Code = [
   [get(OP), get(COUNT), I32_ADD, set(END_AT)],
   [get(COUNT), i32(64), I32_GT_U, get(FROM), get(COUNT), I32_ADD, get(OP), I32_LE_U, I32_AND],
   when(
-    [[get(OP), get(FROM), get(COUNT), 0xfc, 10, 0, 0], [get(END_AT), set(OP)]],
+    [
+      [get(OP), get(FROM), get(COUNT), 0xfc, 10, 0, 0],
+      [get(END_AT), set(OP)],
+    ],
     [
       loop(
         'step',
@@ -243,7 +246,10 @@ const body: Code = [
         when([
           // M3.
           [get(T), i32(31), I32_AND, tee(COUNT)],
-          when([get(COUNT), i32(2), I32_ADD, set(COUNT)], [extendedLength(31), get(COUNT), i32(2), I32_ADD, set(COUNT)]),
+          when(
+            [get(COUNT), i32(2), I32_ADD, set(COUNT)],
+            [extendedLength(31), get(COUNT), i32(2), I32_ADD, set(COUNT)],
+          ),
           [inputShort(i32(2)), failIf(WASM_REFUSED)],
           [get(IP), mem(I32_LOAD16_U, 0), tee(T), i32(2), I32_SHR_U, i32(1), I32_ADD, set(DISTANCE)],
           [get(IP), i32(2), I32_ADD, set(IP), br('match')],
