@@ -77,6 +77,10 @@ function instantiate(module: WebAssembly.Module): Engine {
  */
 export function decompressWasm(input: Uint8Array, exact: number | undefined, max: number): Uint8Array | undefined {
   if (choice === 'typescript') return undefined;
+  // A stream of mostly literals (at least 3/4 of its declared output: incompressible data) is a
+  // few long copies, which the TypeScript decoder makes straight into its output; through
+  // WebAssembly they would be copied twice more (the input in, the output out).
+  if (choice === 'auto' && exact !== undefined && input.length * 4 >= exact * 3) return undefined;
   const module = compile();
   if (module === null) {
     if (choice === 'wasm') throw new Error('the WebAssembly decoder is unavailable here');
