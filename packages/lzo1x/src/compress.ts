@@ -9,6 +9,8 @@
  *
  * @module
  */
+import { usingTypeScript, wasmEngine } from './wasm.js';
+import { CARRIED_AT, COMPRESS_INPUT_AT, WASM_SLACK } from './wasm-module.js';
 
 const D_BITS = 14;
 const BLOCK = 49152;
@@ -188,6 +190,9 @@ function compressBlock(
  * ```
  */
 export function compress(input: Uint8Array): Uint8Array {
+  const fast = compressWasm(input);
+  if (fast !== undefined) return fast;
+  usingTypeScript();
   const bound = compressBound(input.length);
   // Up to SCRATCH_MAX the output is built in a buffer kept between calls and copied out at its
   // exact size: allocating (and zeroing) a worst-case buffer per call cost more than the copy.
@@ -244,4 +249,51 @@ export function compress(input: Uint8Array): Uint8Array {
     scratch = new Uint8Array(0);
   }
   return out.subarray(0, op);
+}
+
+/**
+ * {@link compress} through the WebAssembly module (its blocks in `wasm-module.ts`, the same steps as
+ * {@link compressBlock}), or `undefined` when the TypeScript code must run. The memory holds the
+ * dictionary, then the input, then the output.
+ */
+function compressWasm(input: Uint8Array): Uint8Array | undefined {
+  const length = input.length;
+  const outBase = Math.ceil((COMPRESS_INPUT_AT + length + WASM_SLACK) / 8) * 8;
+  const engine = wasmEngine(outBase + compressBound(length) + WASM_SLACK);
+  if (engine === undefined) return undefined;
+  const memory = new Uint8Array(engine.memory.buffer);
+  const view = new DataView(engine.memory.buffer);
+  memory.set(input, COMPRESS_INPUT_AT);
+  let op = outBase;
+  let at = 0;
+  let left = length;
+  let carried = 0;
+  while (left > 20) {
+    const block = Math.min(left, BLOCK);
+    if ((carried + block) >> 5 === 0) break;
+    try {
+      op = engine.compressBlock(COMPRESS_INPUT_AT + at, block, carried, op);
+    } catch {
+      // A trap (cannot happen: every access is within the memory asked for): TypeScript instead.
+      return undefined;
+    }
+    carried = view.getInt32(CARRIED_AT, true);
+    at += block;
+    left -= block;
+  }
+  carried += left;
+  if (carried > 0) {
+    const from = COMPRESS_INPUT_AT + length - carried;
+    if (op === outBase && carried <= 238) {
+      memory[op++] = 17 + carried;
+      memory.copyWithin(op, from, from + carried);
+      op += carried;
+    } else {
+      op = emitLiterals(memory, view, op, memory, view, from, carried);
+    }
+  }
+  memory[op++] = M4_MARKER | 1;
+  memory[op++] = 0;
+  memory[op++] = 0;
+  return memory.slice(outBase, op);
 }

@@ -21,7 +21,7 @@
  * @module
  */
 import { LzoError } from './error.js';
-import { decompressWasm, usingTypeScript } from './wasm-decoder.js';
+import { decompressWasm, usingTypeScript } from './wasm.js';
 
 /** Options of {@link decompress}. */
 export interface DecompressOptions {

@@ -40,20 +40,33 @@ const I32_LOAD16_U = 0x2f;
 const I32_STORE = 0x36;
 const I64_STORE = 0x37;
 const I32_STORE8 = 0x3a;
+const I32_STORE16 = 0x3b;
 const I32_CONST = 0x41;
 const I32_EQZ = 0x45;
 const I32_EQ = 0x46;
 const I32_NE = 0x47;
 const I32_LT_U = 0x49;
+const I32_GT_S = 0x4a;
 const I32_GT_U = 0x4b;
+const I32_LE_S = 0x4c;
+const I32_GE_S = 0x4e;
 const I32_LE_U = 0x4d;
 const I32_GE_U = 0x4f;
+const I32_MUL = 0x6c;
+const I64_CTZ = 0x7a;
+const I64_XOR = 0x85;
+const I32_WRAP_I64 = 0xa7;
 const I32_ADD = 0x6a;
 const I32_SUB = 0x6b;
 const I32_AND = 0x71;
+const I32_OR = 0x72;
 const I32_SHL = 0x74;
 const I32_SHR_U = 0x76;
+const UNREACHABLE = 0x00;
 const VOID = 0x40;
+/** `memory.copy 0 0` and `memory.fill 0` (bulk memory). */
+const MEMORY_COPY = [0xfc, 10, 0, 0];
+const MEMORY_FILL = [0xfc, 11, 0];
 const I32 = 0x7f;
 
 /** Unsigned LEB128. */
@@ -108,8 +121,8 @@ const get = (local: number): Code => [LOCAL_GET, local];
 const set = (local: number): Code => [LOCAL_SET, local];
 const tee = (local: number): Code => [LOCAL_TEE, local];
 const i32 = (value: number): Code => [I32_CONST, ...sleb(value)];
-/** A memory access with its alignment hint (log2) and offset 0. */
-const mem = (opcode: number, align: number): Code => [opcode, align, 0];
+/** A memory access with its alignment hint (log2) and a constant offset. */
+const mem = (opcode: number, align: number, offset = 0): Code => [opcode, align, offset];
 /** `return value` when the condition on the stack holds. */
 const failIf = (value: number): Code => when([i32(value), RETURN]);
 
@@ -169,29 +182,30 @@ const extendedLength = (base: number): Code => [
 ];
 
 /**
- * Copies `count` bytes from `FROM` to `OP` in 8-byte steps (the last step may run past), or with
- * `memory.copy` when long and the source does not overlap. Leaves `OP` at the end of the copy.
- * The source must be at least 8 bytes behind (or elsewhere).
+ * Copies `count` bytes from `from` to `op` (locals) in 8-byte steps (the last step may run past),
+ * or with `memory.copy` when long and the source ends before `op`. Leaves `op` at the end of the
+ * copy; `endAt` is scratch. The source must be at least 8 bytes behind (or elsewhere).
  */
-const copy8: Code = [
-  [get(OP), get(COUNT), I32_ADD, set(END_AT)],
-  [get(COUNT), i32(64), I32_GT_U, get(FROM), get(COUNT), I32_ADD, get(OP), I32_LE_U, I32_AND],
+const copyRun = (op: number, from: number, count: number, endAt: number): Code => [
+  [get(op), get(count), I32_ADD, set(endAt)],
+  [get(count), i32(64), I32_GT_U, get(from), get(count), I32_ADD, get(op), I32_LE_U, I32_AND],
   when(
     [
-      [get(OP), get(FROM), get(COUNT), 0xfc, 10, 0, 0],
-      [get(END_AT), set(OP)],
+      [get(op), get(from), get(count), MEMORY_COPY],
+      [get(endAt), set(op)],
     ],
     [
       loop(
         'step',
-        [get(OP), get(FROM), mem(I64_LOAD, 0), mem(I64_STORE, 0)],
-        [get(FROM), i32(8), I32_ADD, set(FROM)],
-        [get(OP), i32(8), I32_ADD, tee(OP), get(END_AT), I32_LT_U, brIf('step')],
+        [get(op), get(from), mem(I64_LOAD, 0), mem(I64_STORE, 0)],
+        [get(from), i32(8), I32_ADD, set(from)],
+        [get(op), i32(8), I32_ADD, tee(op), get(endAt), I32_LT_U, brIf('step')],
       ),
-      [get(END_AT), set(OP)],
+      [get(endAt), set(op)],
     ],
   ),
 ];
+const copy8 = copyRun(OP, FROM, COUNT, END_AT);
 
 /** The decoding loop (see `decompress.ts` for the stream format, which the TypeScript decoder documents). */
 const body: Code = [
@@ -302,22 +316,196 @@ const body: Code = [
   [get(OP), get(OUT_BASE), I32_SUB],
 ];
 
+/** Bytes of the compressor's dictionary, at address 0: 2^14 positions of 16 bits. */
+export const DICTIONARY_BYTES = 1 << 15;
+/** Where the compressor leaves the count of literals still to emit after a block (an i32). */
+export const CARRIED_AT = DICTIONARY_BYTES;
+/** Where the compressor's input starts (after the dictionary and that slot). */
+export const COMPRESS_INPUT_AT = DICTIONARY_BYTES + 16;
+
+// The compressor's locals: its four parameters, then its state.
+const C_START = 0;
+const C_LENGTH = 1;
+const C_CARRIED = 2;
+const C_OP = 3;
+const C_IP_END = 4;
+const C_II = 5;
+const C_IP = 6;
+const C_TI = 7;
+const C_DV = 8;
+const C_INDEX = 9;
+const C_MPOS = 10;
+const C_MLEN = 11;
+const C_K = 12;
+const C_MOFF = 13;
+const C_MARKER = 14;
+const C_LMAX = 15;
+const C_REST = 16;
+const C_COUNT = 17;
+const C_FROM = 18;
+const C_END = 19;
+
+/** How many of the eight bytes at two addresses are equal, counted from the first (0–8). */
+const equalBytes8 = (a: Code, b: Code): Code => [
+  [a, mem(I64_LOAD, 0), b, mem(I64_LOAD, 0), I64_XOR, I64_CTZ, I32_WRAP_I64, i32(3), I32_SHR_U],
+];
+/** `mem[op++] = value`. */
+const emitByte = (value: Code): Code => [get(C_OP), value, mem(I32_STORE8, 0), get(C_OP), i32(1), I32_ADD, set(C_OP)];
+/** `rest` as LZO's length continuation: a zero byte per 255, then the remainder. */
+const emitRest: Code = [
+  block(
+    'short',
+    loop('zeros', [get(C_REST), i32(255), I32_LE_U, brIf('short')], emitByte(i32(0)), [
+      get(C_REST),
+      i32(255),
+      I32_SUB,
+      set(C_REST),
+      br('zeros'),
+    ]),
+  ),
+  emitByte(get(C_REST)),
+];
+
+/**
+ * One block of LZO1X-1 compression, `c(start, length, carried, op) → op`: the TypeScript
+ * `compressBlock` of `compress.ts` step for step (so the bytes are liblzo's), on absolute addresses.
+ * The count of literals left for the caller goes to {@link CARRIED_AT}.
+ */
+const compressBody: Code = [
+  [get(C_START), get(C_LENGTH), I32_ADD, i32(20), I32_SUB, set(C_IP_END)],
+  [get(C_START), set(C_II), get(C_CARRIED), set(C_TI)],
+  [get(C_START), i32(4), get(C_CARRIED), I32_SUB, i32(0), get(C_CARRIED), i32(4), I32_LT_U, SELECT, I32_ADD, set(C_IP)],
+  [i32(0), i32(0), i32(DICTIONARY_BYTES), MEMORY_FILL],
+  [get(C_IP), i32(1), get(C_IP), get(C_II), I32_SUB, i32(5), I32_SHR_U, I32_ADD, I32_ADD, set(C_IP)],
+  loop(
+    'outer',
+    // Find a position whose four bytes were seen before.
+    block(
+      'found',
+      loop(
+        'search',
+        [get(C_IP), get(C_IP_END), I32_GE_S],
+        when([
+          [i32(CARRIED_AT), get(C_START), get(C_LENGTH), I32_ADD, get(C_II), get(C_TI), I32_SUB, I32_SUB],
+          [mem(I32_STORE, 2), get(C_OP), RETURN],
+        ]),
+        [get(C_IP), mem(I32_LOAD, 0), tee(C_DV), i32(0x1824429d), I32_MUL, i32(32 - 14), I32_SHR_U, i32(1), I32_SHL],
+        [tee(C_INDEX), mem(I32_LOAD16_U, 1), get(C_START), I32_ADD, set(C_MPOS)],
+        [get(C_INDEX), get(C_IP), get(C_START), I32_SUB, mem(I32_STORE16, 1)],
+        [get(C_DV), get(C_MPOS), mem(I32_LOAD, 0), I32_EQ, brIf('found')],
+        [get(C_IP), i32(1), get(C_IP), get(C_II), I32_SUB, i32(5), I32_SHR_U, I32_ADD, I32_ADD, set(C_IP)],
+        br('search'),
+      ),
+    ),
+    // Emit the literals before the match (and any carried from the previous block).
+    [get(C_II), get(C_TI), I32_SUB, set(C_II), i32(0), set(C_TI)],
+    [get(C_IP), get(C_II), I32_GT_S],
+    when([
+      [get(C_IP), get(C_II), I32_SUB, set(C_COUNT)],
+      [get(C_COUNT), i32(3), I32_LE_U],
+      when(
+        // 1–3: carried in the state bits of the previous instruction.
+        [
+          [get(C_OP), i32(2), I32_SUB, tee(C_REST), get(C_REST), mem(I32_LOAD8_U, 0)],
+          [get(C_COUNT), I32_OR, mem(I32_STORE8, 0)],
+        ],
+        [
+          [get(C_COUNT), i32(18), I32_LE_U],
+          when(
+            [emitByte([get(C_COUNT), i32(3), I32_SUB])],
+            [emitByte(i32(0)), [get(C_COUNT), i32(18), I32_SUB, set(C_REST)], emitRest],
+          ),
+        ],
+      ),
+      [get(C_II), set(C_FROM)],
+      copyRun(C_OP, C_FROM, C_COUNT, C_END),
+    ]),
+    // Extend the match eight bytes at a time, as liblzo does on 64-bit machines.
+    [i32(4), set(C_MLEN)],
+    [equalBytes8([get(C_IP), i32(4), I32_ADD], [get(C_MPOS), i32(4), I32_ADD]), tee(C_K), i32(8), I32_EQ],
+    when(
+      [
+        block(
+          'stopped',
+          loop(
+            'more',
+            [get(C_MLEN), i32(8), I32_ADD, set(C_MLEN)],
+            [equalBytes8([get(C_IP), get(C_MLEN), I32_ADD], [get(C_MPOS), get(C_MLEN), I32_ADD]), set(C_K)],
+            [get(C_IP), get(C_MLEN), I32_ADD, get(C_IP_END), I32_GE_S, brIf('stopped')],
+            [get(C_K), i32(8), I32_EQ, brIf('more')],
+          ),
+          [get(C_MLEN), get(C_K), I32_ADD, set(C_MLEN)],
+        ),
+      ],
+      [[get(C_MLEN), get(C_K), I32_ADD, set(C_MLEN)]],
+    ),
+    [get(C_IP), get(C_MPOS), I32_SUB, set(C_MOFF)],
+    [get(C_IP), get(C_MLEN), I32_ADD, tee(C_IP), set(C_II)],
+    [get(C_MLEN), i32(8), I32_LE_S, get(C_MOFF), i32(0x800), I32_LE_S, I32_AND],
+    when(
+      [
+        // M2: two bytes.
+        [get(C_MOFF), i32(1), I32_SUB, set(C_MOFF)],
+        emitByte([
+          get(C_MLEN),
+          i32(1),
+          I32_SUB,
+          i32(5),
+          I32_SHL,
+          get(C_MOFF),
+          i32(7),
+          I32_AND,
+          i32(2),
+          I32_SHL,
+          I32_OR,
+        ]),
+        emitByte([get(C_MOFF), i32(3), I32_SHR_U]),
+      ],
+      [
+        [get(C_MOFF), i32(0x4000), I32_LE_S],
+        when(
+          [
+            [get(C_MOFF), i32(1), I32_SUB, set(C_MOFF)],
+            [i32(32), set(C_MARKER), i32(33), set(C_LMAX)],
+          ],
+          [
+            [get(C_MOFF), i32(0x4000), I32_SUB, tee(C_MOFF), i32(11), I32_SHR_U, i32(8), I32_AND, i32(16), I32_OR],
+            [set(C_MARKER), i32(9), set(C_LMAX)],
+          ],
+        ),
+        [get(C_MLEN), get(C_LMAX), I32_LE_S],
+        when(
+          [emitByte([get(C_MARKER), get(C_MLEN), i32(2), I32_SUB, I32_OR])],
+          [emitByte(get(C_MARKER)), [get(C_MLEN), get(C_LMAX), I32_SUB, set(C_REST)], emitRest],
+        ),
+        emitByte([get(C_MOFF), i32(2), I32_SHL]),
+        emitByte([get(C_MOFF), i32(6), I32_SHR_U]),
+      ],
+    ),
+    br('outer'),
+  ),
+  UNREACHABLE,
+];
+
 /** A section: its id, then its length-prefixed contents. */
 const section = (id: number, contents: number[]): number[] => [id, ...uleb(contents.length), ...contents];
 const name = (text: string): number[] => [text.length, ...Array.from(text, (c) => c.charCodeAt(0))];
 
-/** The module's bytes: one function type, one function, one memory (1 page, growable), two exports. */
+/** The module's bytes: two function types, the decoder and the compressor, one memory (1 page, growable), three exports. */
 export function wasmModuleBytes(): Uint8Array<ArrayBuffer> {
-  const code: number[] = [];
-  assemble(body, code, []);
-  // Locals after the parameters: ip, op, t, count, distance, state, from, endAt, length (all i32).
-  const functionBody = [1, 9, I32, ...code, END];
+  const decoder: number[] = [];
+  assemble(body, decoder, []);
+  const compressor: number[] = [];
+  assemble(compressBody, compressor, []);
+  // Locals after the parameters, all i32: the decoder's 9, the compressor's 16.
+  const decoderBody = [1, 9, I32, ...decoder, END];
+  const compressorBody = [1, 16, I32, ...compressor, END];
   return Uint8Array.from([
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-    ...section(1, [1, 0x60, 3, I32, I32, I32, 1, I32]),
-    ...section(3, [1, 0]),
+    ...section(1, [2, 0x60, 3, I32, I32, I32, 1, I32, 0x60, 4, I32, I32, I32, I32, 1, I32]),
+    ...section(3, [2, 0, 1]),
     ...section(5, [1, 0x00, 1]),
-    ...section(7, [2, ...name('m'), 0x02, 0, ...name('d'), 0x00, 0]),
-    ...section(10, [1, ...uleb(functionBody.length), ...functionBody]),
+    ...section(7, [3, ...name('m'), 0x02, 0, ...name('d'), 0x00, 0, ...name('c'), 0x00, 1]),
+    ...section(10, [2, ...uleb(decoderBody.length), ...decoderBody, ...uleb(compressorBody.length), ...compressorBody]),
   ]);
 }

@@ -14,7 +14,7 @@ import {
   MAX_EXPANSION,
   MAX_OUTPUT_LENGTH,
 } from '../src/index';
-import { chooseDecoder, lastDecoder } from '../src/wasm-decoder';
+import { chooseEngine, lastEngine } from '../src/wasm';
 import { prng, randomBytes, repetitive, text } from './corpus';
 
 const bytes = (...values: number[]) => Uint8Array.from(values);
@@ -33,9 +33,9 @@ function refusal(stream: Uint8Array, options?: Parameters<typeof decompress>[1])
 
 // Every case runs through both decoders: WebAssembly (the fast path, which reruns the TypeScript
 // decoder for the error on any stream it refuses) and TypeScript alone (the fallback).
-describe.each(['wasm', 'typescript'] as const)('%s decoder', (decoder) => {
-  beforeAll(() => chooseDecoder(decoder));
-  afterAll(() => chooseDecoder('auto'));
+describe.each(['wasm', 'typescript'] as const)('%s engine', (engine) => {
+  beforeAll(() => chooseEngine(engine));
+  afterAll(() => chooseEngine('auto'));
 
   describe('instruction forms', () => {
     test('empty input compresses to the end marker alone', () => {
@@ -251,7 +251,7 @@ describe.each(['wasm', 'typescript'] as const)('%s decoder', (decoder) => {
       for (const maxOutputLength of [undefined, 2 ** 40]) {
         expect(decompress(stream, { maxOutputLength }).length).toBe(expected);
         const sizes = allocations(() => decompress(stream, { maxOutputLength }));
-        if (decoder === 'typescript') expect(Math.max(...sizes)).toBeLessThanOrEqual(reachable);
+        if (engine === 'typescript') expect(Math.max(...sizes)).toBeLessThanOrEqual(reachable);
         else {
           // The WebAssembly decoder's working memory holds the input and the output together (the
           // output within the same bound), in 64 KiB pages; the instance kept between calls holds
@@ -362,6 +362,6 @@ describe.each(['wasm', 'typescript'] as const)('%s decoder', (decoder) => {
 
   test('the decoder chosen is the one that ran', () => {
     expect(decompress(compress(text(5000, 3)))).toEqual(text(5000, 3));
-    expect(lastDecoder()).toBe(decoder);
+    expect(lastEngine()).toBe(engine);
   });
 });

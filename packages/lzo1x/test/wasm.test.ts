@@ -3,7 +3,7 @@
 // whose Content Security Policy lacks 'wasm-unsafe-eval' refuses to compile it).
 import { defaultIterations } from '@savekit/testkit';
 import { compress, decompress, LzoError } from '../src/index';
-import { chooseDecoder, lastDecoder } from '../src/wasm-decoder';
+import { chooseEngine, lastEngine } from '../src/wasm';
 import { wasmModuleBytes } from '../src/wasm-module';
 import { prng, randomBytes, records, repetitive, text } from './corpus';
 
@@ -15,14 +15,14 @@ function outcome(
   stream: Uint8Array,
   options?: Parameters<typeof decompress>[1],
 ): Outcome {
-  chooseDecoder(decoder);
+  chooseEngine(decoder);
   try {
     return { bytes: decompress(stream, options) };
   } catch (error) {
     if (!(error instanceof LzoError)) throw error;
     return { reason: error.reason, code: error.code, offset: error.offset, message: error.message };
   } finally {
-    chooseDecoder('auto');
+    chooseEngine('auto');
   }
 }
 
@@ -49,26 +49,26 @@ test('WebAssembly is what runs by default here, and it decodes every kind of dat
   for (const input of [text(100_000, 1), records(100_000, 2), repetitive(100_000, 3), incompressible]) {
     expectBytes(decompress(compress(input), { outputLength: input.length }), input);
     // Except for incompressible data with its length declared: long literal runs, copied directly.
-    expect(lastDecoder()).toBe(input === incompressible ? 'typescript' : 'wasm');
+    expect(lastEngine()).toBe(input === incompressible ? 'typescript' : 'wasm');
     // Without a declared length the output grows (each time from the start) until it fits.
     expectBytes(decompress(compress(input)), input);
-    expect(lastDecoder()).toBe('wasm');
+    expect(lastEngine()).toBe('wasm');
   }
   expectBytes(decompress(compress(new Uint8Array(1 << 20))), new Uint8Array(1 << 20));
-  expect(lastDecoder()).toBe('wasm');
+  expect(lastEngine()).toBe('wasm');
 });
 
 test('an output over the kept instance (16 MiB) decodes in an instance of its own', () => {
   const input = repetitive(20 << 20, 5);
   const packed = compress(input);
-  chooseDecoder('wasm');
+  chooseEngine('wasm');
   try {
     expectBytes(decompress(packed, { outputLength: input.length }), input);
-    expect(lastDecoder()).toBe('wasm');
+    expect(lastEngine()).toBe('wasm');
     // And the kept instance still works after it.
     expect(decompress(compress(text(3000, 6)))).toEqual(text(3000, 6));
   } finally {
-    chooseDecoder('auto');
+    chooseEngine('auto');
   }
 });
 
@@ -152,7 +152,7 @@ describe('the fallback to TypeScript is automatic', () => {
       let result: { decoded: Uint8Array; decoder: string; error: unknown } | undefined;
       jest.isolateModules(() => {
         const lzo = require('../src/index') as typeof import('../src/index');
-        const engine = require('../src/wasm-decoder') as typeof import('../src/wasm-decoder');
+        const engine = require('../src/wasm') as typeof import('../src/wasm');
         const decoded = lzo.decompress(lzo.compress(text(200_000, 11)));
         let error: unknown;
         try {
@@ -160,7 +160,7 @@ describe('the fallback to TypeScript is automatic', () => {
         } catch (caught) {
           error = caught;
         }
-        result = { decoded, decoder: engine.lastDecoder(), error };
+        result = { decoded, decoder: engine.lastEngine(), error };
       });
       return result!;
     } finally {
