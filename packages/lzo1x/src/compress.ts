@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { usingTypeScript, wasmEngine } from './wasm.js';
+import { automatic, usingTypeScript, wasmEngine } from './wasm.js';
 import { CARRIED_AT, COMPRESS_INPUT_AT, WASM_SLACK } from './wasm-module.js';
 
 const D_BITS = 14;
@@ -280,6 +280,10 @@ function compressWasm(input: Uint8Array): Uint8Array | undefined {
     carried = view.getInt32(CARRIED_AT, true);
     at += block;
     left -= block;
+    // Incompressible so far (the first block came out, or is still pending as literals, at 31/32
+    // of its size or more), with more to come: the TypeScript code copies its literals once, where
+    // here they would be copied in and out besides. It starts again, for the same bytes.
+    if (at === BLOCK && left >= BLOCK && automatic() && (op - outBase + carried) * 32 >= BLOCK * 31) return undefined;
   }
   carried += left;
   if (carried > 0) {

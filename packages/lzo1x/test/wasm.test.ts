@@ -58,6 +58,31 @@ test('WebAssembly is what runs by default here, and it decodes every kind of dat
   expect(lastEngine()).toBe('wasm');
 });
 
+test('compress: incompressible input past its first block goes to TypeScript, for the same bytes', () => {
+  const compressed = (engine: 'auto' | 'wasm' | 'typescript', input: Uint8Array) => {
+    chooseEngine(engine);
+    try {
+      return { bytes: compress(input), engine: lastEngine() };
+    } finally {
+      chooseEngine('auto');
+    }
+  };
+  const noise = randomBytes(200_000, 12);
+  const auto = compressed('auto', noise);
+  expect(auto.engine).toBe('typescript');
+  expectBytes(auto.bytes, compressed('wasm', noise).bytes);
+  expectBytes(auto.bytes, compressed('typescript', noise).bytes);
+  // Less than two blocks of noise, or compressible data: WebAssembly throughout.
+  expect(compressed('auto', randomBytes(90_000, 13)).engine).toBe('wasm');
+  expect(compressed('auto', records(200_000, 14)).engine).toBe('wasm');
+  // Noise after a compressible first block does not switch.
+  const mixed = new Uint8Array(200_000);
+  mixed.set(randomBytes(150_000, 15), 50_000);
+  const fromMixed = compressed('auto', mixed);
+  expect(fromMixed.engine).toBe('wasm');
+  expectBytes(fromMixed.bytes, compressed('typescript', mixed).bytes);
+});
+
 test('an output over the kept instance (16 MiB) decodes in an instance of its own', () => {
   const input = repetitive(20 << 20, 5);
   const packed = compress(input);
