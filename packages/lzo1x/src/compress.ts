@@ -263,7 +263,8 @@ function compressWasm(input: Uint8Array): Uint8Array | undefined {
   if (engine === undefined) return undefined;
   const memory = new Uint8Array(engine.memory.buffer);
   const view = new DataView(engine.memory.buffer);
-  memory.set(input, COMPRESS_INPUT_AT);
+  // The first block in, the rest after it (not at all for incompressible input, below).
+  memory.set(length > BLOCK ? input.subarray(0, BLOCK) : input, COMPRESS_INPUT_AT);
   let op = outBase;
   let at = 0;
   let left = length;
@@ -283,7 +284,10 @@ function compressWasm(input: Uint8Array): Uint8Array | undefined {
     // Incompressible so far (the first block came out, or is still pending as literals, at 31/32
     // of its size or more), with more to come: the TypeScript code copies its literals once, where
     // here they would be copied in and out besides. It starts again, for the same bytes.
-    if (at === BLOCK && left >= BLOCK && automatic() && (op - outBase + carried) * 32 >= BLOCK * 31) return undefined;
+    if (at === BLOCK && left > 0) {
+      if (left >= BLOCK && automatic() && (op - outBase + carried) * 32 >= BLOCK * 31) return undefined;
+      memory.set(input.subarray(BLOCK), COMPRESS_INPUT_AT + BLOCK);
+    }
   }
   carried += left;
   if (carried > 0) {
