@@ -1,6 +1,7 @@
 /**
  * The safe LZO1X decompressor: every read and write is bounds-checked, and nothing is allocated
- * beyond the output limit.
+ * beyond the output limit. The same loop runs as WebAssembly (`wasm-module.ts`) when the engine
+ * allows it; this TypeScript one is the fallback, and gives the error on any stream that one refuses.
  *
  * Stream format (as liblzo's `lzo1x_decompress_safe` reads it). A state says how many literals the
  * previous instruction copied (0, 1–3, or 4+); instructions by their first byte `t`:

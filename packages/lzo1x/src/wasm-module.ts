@@ -1,21 +1,22 @@
 /**
- * The LZO1X decoding loop as a WebAssembly module, assembled here byte by byte (no toolchain, no
- * file: the bytes are built once, in memory, on first use).
+ * The LZO1X decoding loop and the LZO1X-1 compressor's block loop as a WebAssembly module, assembled
+ * here byte by byte (no toolchain, no file: the bytes are built once, in memory, on first use).
  *
- * The module exports its memory `m` and one function `d(inEnd, outBase, outEnd) → i32`: the stream
- * lies at `[0, inEnd)`, the output goes to `[outBase, outEnd)`. It returns the decompressed length, or
- * {@link WASM_REFUSED} on any bad stream, or {@link WASM_FULL} when the output would pass `outEnd`.
- * It reports no reason or offset: the caller reruns the TypeScript decoder for those, so errors are
- * the same whichever path ran. Like liblzo, copies go in whole 8-byte steps and may write up to 7
- * bytes past a run (and read up to 7 past it): the caller leaves {@link WASM_SLACK} bytes of room
- * after the input and after `outEnd`.
+ * The module exports its memory `m` and two functions. `d(inEnd, outBase, outEnd) → i32` decodes:
+ * the stream lies at `[0, inEnd)`, the output goes to `[outBase, outEnd)`. It returns the
+ * decompressed length, or {@link WASM_REFUSED} on any bad stream, or {@link WASM_FULL} when the
+ * output would pass `outEnd`. It reports no reason or offset: the caller reruns the TypeScript
+ * decoder for those, so errors are the same whichever code ran. `c(start, length, carried, op) → op`
+ * compresses one block (see {@link DICTIONARY_BYTES} for its memory). Like liblzo, copies go in whole
+ * 8-byte steps and may write up to 7 bytes past a run (and read up to 7 past it): the caller leaves
+ * {@link WASM_SLACK} bytes of room after the input and after the output.
  *
  * @module
  */
 
-/** {@link wasmModuleBytes}'s result for a stream the decoder refuses (any reason). */
+/** The decoder's result for a stream it refuses (any reason). */
 export const WASM_REFUSED = -1;
-/** {@link wasmModuleBytes}'s result when the output would not fit in `[outBase, outEnd)`. */
+/** The decoder's result when the output would not fit in `[outBase, outEnd)`. */
 export const WASM_FULL = -2;
 /** Bytes the caller keeps free after the input and after the output's end (the 8-byte steps' overrun). */
 export const WASM_SLACK = 16;
