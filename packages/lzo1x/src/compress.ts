@@ -5,7 +5,8 @@
  *
  * The choices follow liblzo 2.09 on a 64-bit machine (blocks of 49,152 bytes with a fresh dictionary,
  * matches extended eight bytes at a time), so the output is byte-for-byte what the native library
- * writes; any LZO1X decompressor reads it.
+ * writes; any LZO1X decompressor reads it. The block loop also runs as WebAssembly
+ * (`wasm-module.ts`, the same steps) when the engine allows it; this TypeScript one is the fallback.
  *
  * @module
  */
