@@ -5,10 +5,13 @@
  *
  * The choices follow liblzo 2.09 on a 64-bit machine (blocks of 49,152 bytes with a fresh dictionary,
  * matches extended eight bytes at a time), so the output is byte-for-byte what the native library
- * writes; any LZO1X decompressor reads it.
+ * writes; any LZO1X decompressor reads it. The block loop also runs as WebAssembly
+ * (`wasm-module.ts`, the same steps) when the engine allows it; this TypeScript one is the fallback.
  *
  * @module
  */
+import { automatic, usingTypeScript, wasmEngine } from './wasm.js';
+import { CARRIED_AT, COMPRESS_INPUT_AT, WASM_SLACK } from './wasm-module.js';
 
 const D_BITS = 14;
 const BLOCK = 49152;
@@ -188,6 +191,9 @@ function compressBlock(
  * ```
  */
 export function compress(input: Uint8Array): Uint8Array {
+  const fast = compressWasm(input);
+  if (fast !== undefined) return fast;
+  usingTypeScript();
   const bound = compressBound(input.length);
   // Up to SCRATCH_MAX the output is built in a buffer kept between calls and copied out at its
   // exact size: allocating (and zeroing) a worst-case buffer per call cost more than the copy.
@@ -244,4 +250,59 @@ export function compress(input: Uint8Array): Uint8Array {
     scratch = new Uint8Array(0);
   }
   return out.subarray(0, op);
+}
+
+/**
+ * {@link compress} through the WebAssembly module (its blocks in `wasm-module.ts`, the same steps as
+ * {@link compressBlock}), or `undefined` when the TypeScript code must run. The memory holds the
+ * dictionary, then the input, then the output.
+ */
+function compressWasm(input: Uint8Array): Uint8Array | undefined {
+  const length = input.length;
+  const outBase = Math.ceil((COMPRESS_INPUT_AT + length + WASM_SLACK) / 8) * 8;
+  const engine = wasmEngine(outBase + compressBound(length) + WASM_SLACK);
+  if (engine === undefined) return undefined;
+  const memory = new Uint8Array(engine.memory.buffer);
+  const view = new DataView(engine.memory.buffer);
+  // The first block in, the rest after it (not at all for incompressible input, below).
+  memory.set(length > BLOCK ? input.subarray(0, BLOCK) : input, COMPRESS_INPUT_AT);
+  let op = outBase;
+  let at = 0;
+  let left = length;
+  let carried = 0;
+  while (left > 20) {
+    const block = Math.min(left, BLOCK);
+    if ((carried + block) >> 5 === 0) break;
+    try {
+      op = engine.compressBlock(COMPRESS_INPUT_AT + at, block, carried, op);
+    } catch {
+      // A trap (cannot happen: every access is within the memory asked for): TypeScript instead.
+      return undefined;
+    }
+    carried = view.getInt32(CARRIED_AT, true);
+    at += block;
+    left -= block;
+    // Incompressible so far (the first block came out, or is still pending as literals, at 31/32
+    // of its size or more), with more to come: the TypeScript code copies its literals once, where
+    // here they would be copied in and out besides. It starts again, for the same bytes.
+    if (at === BLOCK && left > 0) {
+      if (left >= BLOCK && automatic() && (op - outBase + carried) * 32 >= BLOCK * 31) return undefined;
+      memory.set(input.subarray(BLOCK), COMPRESS_INPUT_AT + BLOCK);
+    }
+  }
+  carried += left;
+  if (carried > 0) {
+    const from = COMPRESS_INPUT_AT + length - carried;
+    if (op === outBase && carried <= 238) {
+      memory[op++] = 17 + carried;
+      memory.copyWithin(op, from, from + carried);
+      op += carried;
+    } else {
+      op = emitLiterals(memory, view, op, memory, view, from, carried);
+    }
+  }
+  memory[op++] = M4_MARKER | 1;
+  memory[op++] = 0;
+  memory[op++] = 0;
+  return memory.slice(outBase, op);
 }

@@ -1,6 +1,7 @@
 /**
  * The safe LZO1X decompressor: every read and write is bounds-checked, and nothing is allocated
- * beyond the output limit.
+ * beyond the output limit. The same loop runs as WebAssembly (`wasm-module.ts`) when the engine
+ * allows it; this TypeScript one is the fallback, and gives the error on any stream that one refuses.
  *
  * Stream format (as liblzo's `lzo1x_decompress_safe` reads it). A state says how many literals the
  * previous instruction copied (0, 1–3, or 4+); instructions by their first byte `t`:
@@ -21,6 +22,7 @@
  * @module
  */
 import { LzoError } from './error.js';
+import { decompressWasm, usingTypeScript } from './wasm.js';
 
 /** Options of {@link decompress}. */
 export interface DecompressOptions {
@@ -218,6 +220,12 @@ export function decompress(input: Uint8Array, options: DecompressOptions | undef
       );
   }
   const limit = exact ?? maxOutput;
+
+  // The WebAssembly decoder when the engine allows it; on anything it does not finish (a refused
+  // stream, no WebAssembly), the TypeScript decoder below runs from the start and gives the error.
+  const fast = decompressWasm(input, exact, Math.min(limit, reachable));
+  if (fast !== undefined) return fast;
+  usingTypeScript();
 
   // With a known length (justified by the input, checked above) the output is allocated once;
   // otherwise it starts from a guess and grows, never past the limit nor what the input can expand
