@@ -20,6 +20,7 @@
 import * as t from 'io-ts';
 import { defineCodec, type Codec } from './codec.js';
 import { DecodeError, type PathSegment, type Warning } from './errors.js';
+import { templateCopier } from './copy-sites.js';
 import { nameRecord } from './json.js';
 import type { Reader } from './reader.js';
 import type { Writer } from './writer.js';
@@ -423,8 +424,9 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
     // keyed stores turns large structures into slow dictionaries (a 50-field EDGE mobj took 4 KB and
     // most of decoding went to the garbage collector). JSON.parse builds the template in fast mode.
     let template: Instance | undefined;
+    let copy: ((template: Instance) => Instance) | undefined;
     const blank = (): Instance => {
-      if (template === undefined) {
+      if (template === undefined || copy === undefined) {
         const keys: Record<string, null> = {};
         for (const f of plan.fields)
           if (f.known !== undefined)
@@ -437,8 +439,10 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
         for (const f of plan.missing)
           Object.defineProperty(keys, f.name, { value: null, enumerable: true, writable: true, configurable: true });
         template = JSON.parse(JSON.stringify(keys)) as Instance;
+        // Each structure's instances are copied at a site of their own (see templateCopier).
+        copy = templateCopier(Object.keys(template));
       }
-      return { ...template };
+      return copy(template);
     };
     // Reads a field of other than one element; returns what goes into `$kept` for it (if anything).
     const readField = (r: Reader, f: FieldPlan, codec: Codec<any>, out: Instance): unknown => {

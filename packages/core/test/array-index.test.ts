@@ -8,6 +8,7 @@ import {
   arrayIndex,
   decode,
   DecodeError,
+  decodeOrThrow,
   encode,
   EncodeError,
   refTo,
@@ -16,7 +17,7 @@ import {
   withArrayIndexes,
   type IndexRef,
 } from '../src/index';
-import { ArrayNumbering, ArrayTable } from '../src/kit';
+import { ArrayNumbering, ArrayTable, attachTarget } from '../src/kit';
 import { checkLaws, encodeOk } from './laws';
 
 interface Thing {
@@ -165,4 +166,26 @@ describe('ArrayNumbering and ArrayTable', () => {
     table.set('players', [m1]);
     expect(table.resolve('players', 1)).toBe(m1);
   });
+});
+
+test('a reference is a plain object whose target is not enumerable, however it was made', () => {
+  const element = { hp: 1 };
+  const made = refTo('things', element, 1);
+  const literal: IndexRef = { $ref: 'things', index: 1 };
+  attachTarget(literal, element);
+  for (const ref of [made, literal]) {
+    expect(Object.getPrototypeOf(ref)).toBe(Object.prototype);
+    expect(Object.keys(ref)).toEqual(['$ref', 'index']);
+    expect(JSON.stringify(ref)).toBe('{"$ref":"things","index":1}');
+    expect(ref.target).toBe(element);
+    // Pointed elsewhere, it stays out of the keys.
+    const other = { hp: 2 };
+    attachTarget(ref, other);
+    expect(ref.target).toBe(other);
+    expect(Object.keys(ref)).toEqual(['$ref', 'index']);
+  }
+  // A decoded reference has its target once its array is read.
+  const [first, second] = decodeOrThrow(things, Uint8Array.of(2, 5, 2, 0, 0, 0, 7, 0, 0, 0, 0));
+  expect(first?.target?.target).toBe(second);
+  expect(Object.keys(first?.target ?? {})).toEqual(['$ref', 'index']);
 });

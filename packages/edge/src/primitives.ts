@@ -22,6 +22,7 @@ import {
   u8,
   type Codec,
 } from '@savekit/core';
+import { defineCodec, type Reader, type Writer } from '@savekit/core/kit';
 
 /** `byte`: one raw byte. */
 export const edgeByte: Codec<number> = u8;
@@ -47,10 +48,26 @@ const TWO_30 = 2 ** 30;
 
 /** The engine's split of a float32 value into (stored exponent, mantissa): `frexp`, then ×2^30. */
 export function splitEdgeFloat(value: number): RawEdgeFloat {
+  splitInPlace(value);
+  return { exponent: split.exponent, mantissa: split.mantissa };
+}
+
+/**
+ * Where {@link splitInPlace} leaves its result: a float written in place (nearly every one) makes
+ * no pair.
+ */
+const split = { exponent: 0, mantissa: 0 };
+
+/** {@link splitEdgeFloat}, its result left in {@link split}. */
+function splitInPlace(value: number): void {
   const v = Math.fround(value);
   if (!Number.isFinite(v)) throw new RangeError(`${value} cannot be stored: EDGE floats are finite`);
   const a = Math.abs(v);
-  if (a === 0) return { exponent: 256, mantissa: 0 };
+  if (a === 0) {
+    split.exponent = 256;
+    split.mantissa = 0;
+    return;
+  }
   let e = Math.floor(Math.log2(a)) + 1;
   let f = a * 2 ** -e;
   // log2 can be off by one near powers of two; frexp's fraction is in [0.5, 1).
@@ -62,7 +79,8 @@ export function splitEdgeFloat(value: number): RawEdgeFloat {
     e -= 1;
   }
   const mantissa = Math.trunc(f * TWO_30);
-  return { exponent: 256 + e, mantissa: v < 0 ? -mantissa : mantissa };
+  split.exponent = 256 + e;
+  split.mantissa = v < 0 ? -mantissa : mantissa;
 }
 
 /** 2^(exponent − 286) for the stored exponents real floats use (float32 needs 108 … 384). */
@@ -110,7 +128,7 @@ const floatPair: Codec<RawEdgeFloat> = struct({ exponent: u16le, mantissa: i32le
  * `{ exponent, mantissa }` and are written back unchanged. Every 6 bytes decode, so the bijection is
  * total on the stored side; a fixed-size map, so structs of floats are still read in place.
  */
-export const edgeFloat: Codec<EdgeFloatValue> = fixedMap(floatPair, {
+const floatMapped: Codec<EdgeFloatValue> = fixedMap(floatPair, {
   name: 'edgeFloat',
   json: floatJson,
   is: floatJson.is,
@@ -122,6 +140,37 @@ export const edgeFloat: Codec<EdgeFloatValue> = fixedMap(floatPair, {
     if (typeof value === 'number') return splitEdgeFloat(value);
     if (typeof value !== 'object' || value === null) throw new Error('expected a number or { exponent, mantissa }');
     return value;
+  },
+});
+
+const readExponent = u16le.readFixed!;
+const readMantissa = i32le.readFixed!;
+const writeExponent = u16le.writeFixed!;
+const writeMantissa = i32le.writeFixed!;
+
+/**
+ * {@link floatMapped}, read and written in place by its two integers: no stored pair is made for a
+ * float that is its canonical value (nearly every one), and none written. Anything the fast path
+ * cannot do is thrown, so the caller redoes it through the codec's own `read`/`write`, which give
+ * the errors.
+ */
+export const edgeFloat: Codec<EdgeFloatValue> = defineCodec<EdgeFloatValue>({
+  ...floatMapped,
+  readFixed: (r: Reader, at: number): EdgeFloatValue => {
+    const exponent = readExponent(r, at) as number;
+    const mantissa = readMantissa(r, at + 2) as number;
+    return isCanonical(exponent, mantissa) ? joinEdgeFloat(exponent, mantissa) : { exponent, mantissa };
+  },
+  writeFixed: (w: Writer, at: number, value: EdgeFloatValue): void => {
+    if (typeof value === 'number') {
+      splitInPlace(value);
+      writeExponent(w, at, split.exponent);
+      writeMantissa(w, at + 2, split.mantissa);
+    } else {
+      if (typeof value !== 'object' || value === null) throw new TypeError('not a float');
+      writeExponent(w, at, value.exponent);
+      writeMantissa(w, at + 2, value.mantissa);
+    }
   },
 });
 

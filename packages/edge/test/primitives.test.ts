@@ -2,7 +2,7 @@
 // every float32, the AA/DE string, booleans, the string references of §5, the thumbnail.
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
-import { decode, DecodeError, decodeOrThrow, encode, encodeOrThrow, EncodeError } from '@savekit/core';
+import { decode, DecodeError, decodeOrThrow, encode, encodeOrThrow, EncodeError, struct, u8 } from '@savekit/core';
 import {
   edgeBoolean,
   edgeFloat,
@@ -97,6 +97,33 @@ describe('the 6-byte float', () => {
     expect(edgeFloat.writeFixed).toBeDefined();
     const bad = encode(edgeFloat, { exponent: 0x10000, mantissa: 0 });
     expect(E.isLeft(bad) && bad.left.path).toEqual(['exponent']);
+  });
+
+  test('the in-place read and write (no stored pair made) agree with the codec read and written whole', () => {
+    // A struct of fixed-size fields reads and writes each at its offset (`readFixed`/`writeFixed`);
+    // the float alone goes through its `read` and `write` (the map of its stored pair).
+    const inStruct = struct({ before: u8, x: edgeFloat });
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 6, maxLength: 6 }), (stored) => {
+        const whole = Uint8Array.of(7, ...stored);
+        expect(decodeOrThrow(inStruct, whole)).toEqual({ before: 7, x: decodeOrThrow(edgeFloat, stored) });
+      }),
+      { numRuns: 5000 },
+    );
+    fc.assert(
+      fc.property(arbitrary(edgeFloat), (x) => {
+        expect(hex(encodeOrThrow(inStruct, { before: 7, x }))).toBe(`07${hex(encodeOrThrow(edgeFloat, x))}`);
+      }),
+      { numRuns: 5000 },
+    );
+    // What the in-place write cannot write is redone by the float's own write, which names the error.
+    const bad = encode(inStruct, { before: 7, x: Number.NaN });
+    expect(E.isLeft(bad) && [bad.left.path, bad.left.message]).toEqual([
+      ['x'],
+      'edgeFloat: NaN cannot be stored: EDGE floats are finite',
+    ]);
+    const badPair = encode(inStruct, { before: 7, x: { exponent: -1, mantissa: 0 } });
+    expect(E.isLeft(badPair) && badPair.left.path).toEqual(['x', 'exponent']);
   });
 
   test("NaN and infinities cannot be written (the engine's behaviour is undefined)", () => {
