@@ -19,7 +19,8 @@
 import * as t from 'io-ts';
 import { defineCodec, guardRead, guardWrite, writeChild, readChild, type Codec, type TypeOf } from './codec.js';
 import type { DefSwitch, DefSwitchCase } from './def.js';
-import { type Reader, reread } from './reader.js';
+import { resolveDecodeOptions } from './options.js';
+import { Reader, ReadState, reread } from './reader.js';
 import { EncodeError } from './errors.js';
 import type { Writer } from './writer.js';
 import { taggedUnion, type OtherTag, type Tagged } from './union.js';
@@ -58,6 +59,18 @@ interface Dispatcher<S> {
   readonly minSize: number;
 }
 
+/** The state of {@link inPlaceReader}'s readers: never read or changed by an integer's `readFixed`. */
+let inPlaceState: ReadState | undefined;
+
+/**
+ * A reader over a writer's buffer for an integer's `readFixed`, which reads `bytes` or `view` at an
+ * offset and nothing else (not kept: it would hold on to the buffer).
+ */
+function inPlaceReader(w: Writer): Reader {
+  inPlaceState ??= new ReadState(resolveDecodeOptions(undefined));
+  return new Reader(w.buf, inPlaceState, 0, w.length, w.view);
+}
+
 function reason(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -81,6 +94,20 @@ function dispatcher<S>(spec: DispatchSpec<S>): Dispatcher<S> {
     if (codec === undefined) throw r.error('unknown-tag', spec.unknown(selected), at);
     return { key: key as string, selected, codec };
   };
+  // An integer selector is read back in place, its case checked, without a reading state made ready
+  // per value: the check runs for every value written (EDGE: every string and instance). Whatever
+  // it does not confirm goes through the full reread below, which gives the error.
+  const readInt = selector.def.type === 'int' && selector.size !== undefined ? selector.readFixed : undefined;
+  const intSize = selector.size ?? 0;
+  const quickCheck = (w: Writer, start: number, key: string): boolean => {
+    if (readInt === undefined || w.length - start < intSize) return false;
+    try {
+      const key2 = spec.select(readInt(inPlaceReader(w), start));
+      return key2 === key && codecOf(key2) !== undefined;
+    } catch {
+      return false;
+    }
+  };
   return {
     pick,
     minSize: spec.minSize,
@@ -91,6 +118,7 @@ function dispatcher<S>(spec: DispatchSpec<S>): Dispatcher<S> {
       const start = w.length;
       if (writeCase !== undefined) writeCase(codec);
       else codec.write(w, value);
+      if (quickCheck(w, start, key)) return;
       let again: Picked<S>;
       try {
         again = reread(w.buf, start, w.length, w.view, pick);

@@ -119,6 +119,27 @@ describe('switchOn', () => {
     expect(encodeOk(document, { magic: 'UMS\x01', level: 2 })).toEqual(hexBytes('554d5301 02'));
   });
 
+  test('an integer selector read back in place: the same bytes, and the same errors when it picks another case', () => {
+    // Each case writes its own tag byte; `sneaky` writes 2, which selects `two`.
+    const byTag = switchOn(
+      u8,
+      { one: struct({ tag: u8, x: u8 }), two: struct({ tag: u8, y: u16le }), sneaky: struct({ tag: u8 }) },
+      {
+        select: (tag) => (tag === 1 ? 'one' : tag === 2 ? 'two' : tag === 3 ? 'sneaky' : undefined),
+        caseOf: (v: { tag: number }) => ('x' in v ? 'one' : 'y' in v ? 'two' : 'sneaky'),
+      },
+    );
+    expect(encodeOk(byTag, { tag: 1, x: 9 })).toEqual(Uint8Array.of(1, 9));
+    expect(encodeOk(byTag, { tag: 2, y: 0x102 })).toEqual(Uint8Array.of(2, 2, 1));
+    const wrong = encodeFails(byTag, { tag: 2 } as never);
+    expect([wrong.message, wrong.offset]).toEqual([
+      'the bytes written as "sneaky" start with 2: they would decode as "two"',
+      0,
+    ]);
+    const none = encodeFails(byTag, { tag: 7 } as never);
+    expect(none.message).toMatch(/^the bytes written as "sneaky" do not start with a u8 that picks a case/);
+  });
+
   test('needs a case', () => {
     expect(() => switchOn(fourcc(), {}, { caseOf: () => 'x' as never })).toThrow(RangeError);
   });
