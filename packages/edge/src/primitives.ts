@@ -225,11 +225,31 @@ function shareText(text: string): string {
  * A string's prefix: its marker byte again (the switch peeked it), then the u16 length. The marker is
  * a `magic`, so the prefix is read in place (a fixed-size struct, no work per field).
  */
-const markedLength: Codec<number> = fixedMap(struct({ marker: magic('\xAA'), length: u16le }), {
+const markedLengthMapped: Codec<number> = fixedMap(struct({ marker: magic('\xAA'), length: u16le }), {
   name: 'AA length',
   decode: ({ length }) => length,
   encode: (length: number) => ({ marker: '\xAA' as const, length }),
   is: (u): u is number => typeof u === 'number',
+});
+
+const readLength = u16le.readFixed!;
+
+/**
+ * {@link markedLengthMapped}, read in place when the marker is there (no stored pair per string);
+ * otherwise through its own `read`, which gives the error.
+ */
+const markedLength: Codec<number> = defineCodec<number>({
+  ...markedLengthMapped,
+  read: (r: Reader): number => {
+    const at = r.pos;
+    if (r.end - at < 3 || r.bytes[at] !== STRING_MARKER) return markedLengthMapped.read(r);
+    r.pos = at + 3;
+    return readLength(r, at + 1) as number;
+  },
+  readFixed: (r: Reader, at: number): number => {
+    if (r.bytes[at] !== STRING_MARKER) throw new Error('not a string marker');
+    return readLength(r, at + 1) as number;
+  },
 });
 
 /** A string as stored: the marked length and the cp437 bytes; short text shared (see `shareText`). */
