@@ -212,13 +212,58 @@ const SHARED_LENGTH = 32;
 const SHARED_MOST = 4096;
 const SHARED = new Map<string, string>();
 
+/**
+ * The kept strings of ASCII bytes by a hash of those bytes (the first kept of each hash), so a
+ * string already kept is found from the bytes, before any string or view of them is made.
+ */
+const SHARED_BY_HASH = new Map<number, string>();
+
+/** The hash {@link readKept} computes of the bytes of `text`, or undefined if it is not all ASCII. */
+function asciiHash(text: string): number | undefined {
+  let h = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80) return undefined;
+    h = (Math.imul(h, 31) + c) | 0;
+  }
+  return h;
+}
+
 /** `text`, or the copy of it kept already. */
 function shareText(text: string): string {
   if (text.length > SHARED_LENGTH) return text;
   const kept = SHARED.get(text);
   if (kept !== undefined) return kept;
-  if (SHARED.size < SHARED_MOST) SHARED.set(text, text);
+  if (SHARED.size < SHARED_MOST) {
+    SHARED.set(text, text);
+    // cp437 bytes below 0x80 are their ASCII characters: such text is found again by its bytes.
+    const hash = asciiHash(text);
+    if (hash !== undefined && !SHARED_BY_HASH.has(hash)) SHARED_BY_HASH.set(hash, text);
+  }
   return text;
+}
+
+/**
+ * The kept string a stored string at `r.pos` (its `AA` marker checked) holds, moving past it; or
+ * undefined (nothing read) when it is not one found by its bytes.
+ */
+function readKept(r: Reader): string | undefined {
+  const bytes = r.bytes;
+  const at = r.pos;
+  const length = bytes[at + 1]! | (bytes[at + 2]! << 8);
+  const from = at + 3;
+  if (length > SHARED_LENGTH || r.end - from < length) return undefined;
+  let h = length;
+  for (let i = 0; i < length; i++) {
+    const b = bytes[from + i]!;
+    if (b >= 0x80) return undefined;
+    h = (Math.imul(h, 31) + b) | 0;
+  }
+  const kept = SHARED_BY_HASH.get(h);
+  if (kept === undefined || kept.length !== length) return undefined;
+  for (let i = 0; i < length; i++) if (kept.charCodeAt(i) !== bytes[from + i]) return undefined;
+  r.pos = from + length;
+  return kept;
 }
 
 /**
@@ -273,7 +318,7 @@ const nullString: Codec<null> = map(literal(u8, NULL_STRING_MARKER), {
  * every byte, so nothing is lost), or the single byte `DE` for a NULL pointer (`null`). Any other first
  * byte is an error, as in the engine ("invalid string").
  */
-export const edgeString: Codec<string | null> = switchOn(
+const switchedString: Codec<string | null> = switchOn(
   u8,
   { string: storedString, null: nullString },
   {
@@ -285,6 +330,30 @@ export const edgeString: Codec<string | null> = switchOn(
       `invalid string: marker byte 0x${marker.toString(16).padStart(2, '0')}, expected 0xaa (string) or 0xde (NULL)`,
   },
 );
+
+/**
+ * {@link switchedString}, with NULL and strings kept already read straight from the bytes (no
+ * switch, view or string per value: a save's instances repeat a few names thousands of times).
+ * Everything else, and any reading that traces spans, goes through the switch, which gives the errors.
+ */
+export const edgeString: Codec<string | null> = defineCodec<string | null>({
+  ...switchedString,
+  read: (r: Reader): string | null => {
+    const at = r.pos;
+    if (r.state.spans === undefined && at < r.end) {
+      const marker = r.bytes[at];
+      if (marker === NULL_STRING_MARKER) {
+        r.pos = at + 1;
+        return null;
+      }
+      if (marker === STRING_MARKER && r.end - at >= 3) {
+        const kept = readKept(r);
+        if (kept !== undefined) return kept;
+      }
+    }
+    return switchedString.read(r);
+  },
+});
 
 /**
  * The boolean of `SR_PutBoolean`: an int 0 or 1. The reader treats any non-zero value as true, so an

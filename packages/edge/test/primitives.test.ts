@@ -139,6 +139,42 @@ describe('strings', () => {
     expect(E.isLeft(short) && [short.left.path, short.left.offset, short.left.code]).toEqual([[], 0, 'short-read']);
   });
 
+  test('a string read again is the copy kept (found from its bytes), and reads as the switch reads it', () => {
+    // Traced decoding reads through the switch alone: the reference for every value and error.
+    const traced = (stored: Uint8Array) => decode(edgeString, stored, { trace: true, trailing: 'keep' });
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.constantFrom('ZOMBIEMAN', '*:SEE:2', 'T:SKY1', ''),
+          fc.string({ maxLength: 40 }).filter((s) => /^[\x20-\x7e]*$/.test(s)),
+        ),
+        fc.integer({ min: -2, max: 2 }),
+        (text, cut) => {
+          const whole = encodeOrThrow(edgeString, text);
+          // Cut short or with a byte over: the same error, or the same value and the same bytes used.
+          const stored = cut <= 0 ? whole.subarray(0, Math.max(0, whole.length + cut)) : Uint8Array.of(...whole, 0x41);
+          const fast = decode(edgeString, stored, { trailing: 'keep' });
+          const slow = traced(stored);
+          if (E.isLeft(slow)) {
+            expect(E.isLeft(fast) && [fast.left.message, fast.left.offset, fast.left.path]).toEqual([
+              slow.left.message,
+              slow.left.offset,
+              slow.left.path,
+            ]);
+          } else {
+            expect(E.isRight(fast) && fast.right.value).toBe(slow.right.value);
+            // The second time, it is the kept string itself.
+            expect(decodeOrThrow(edgeString, whole)).toBe(decodeOrThrow(edgeString, whole));
+          }
+        },
+      ),
+      { numRuns: 3000 },
+    );
+    expect(decodeOrThrow(edgeString, bytes('de'))).toBeNull();
+    const bad = decode(edgeString, bytes('ab'));
+    expect(E.isLeft(bad) && bad.left.message).toMatch(/invalid string: marker byte 0xab/);
+  });
+
   test('AA + u16 length + cp437 bytes, DE for NULL, empty as AA 00 00', () => {
     expect(hex(encodeOrThrow(edgeString, null))).toBe('de');
     expect(hex(encodeOrThrow(edgeString, ''))).toBe('aa0000');
