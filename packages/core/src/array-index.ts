@@ -42,10 +42,18 @@ export interface IndexRef<O extends object = object> {
  * target later grows a separate property store: 48 bytes a reference instead of about 80, and a save
  * has one per INDEX field of every instance.
  */
+/** The descriptor of a reference's `target` before it is resolved (one object, read by each `defineProperty`). */
+const UNRESOLVED: PropertyDescriptor = Object.freeze({
+  value: undefined,
+  enumerable: false,
+  writable: true,
+  configurable: true,
+});
+
 const Ref = function (this: { $ref: string; index: number }, $ref: string, index: number) {
   this.$ref = $ref;
   this.index = index;
-  Object.defineProperty(this, 'target', { value: undefined, enumerable: false, writable: true, configurable: true });
+  Object.defineProperty(this, 'target', UNRESOLVED);
 } as unknown as new (
   $ref: string,
   index: number,
