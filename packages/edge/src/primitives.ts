@@ -353,7 +353,38 @@ export const edgeString: Codec<string | null> = defineCodec<string | null>({
     }
     return switchedString.read(r);
   },
+  write: (w: Writer, value: string | null): void => {
+    // NULL, and text of ASCII characters (cp437's first half, one byte each), written straight.
+    if (value === null) {
+      const at = w.ensure(1);
+      w.buf[at] = NULL_STRING_MARKER;
+      w.length = at + 1;
+      return;
+    }
+    if (typeof value === 'string' && value.length <= DIRECT_WRITE_MOST) {
+      const length = value.length;
+      const at = w.ensure(3 + length);
+      const buf = w.buf;
+      let i = 0;
+      for (; i < length; i++) {
+        const c = value.charCodeAt(i);
+        if (c >= 0x80) break;
+        buf[at + 3 + i] = c;
+      }
+      if (i === length) {
+        buf[at] = STRING_MARKER;
+        buf[at + 1] = length & 0xff;
+        buf[at + 2] = length >> 8;
+        w.length = at + 3 + length;
+        return;
+      }
+    }
+    switchedString.write(w, value);
+  },
 });
+
+/** The longest text {@link edgeString} writes straight (its length fits the u16 with room to spare). */
+const DIRECT_WRITE_MOST = 4096;
 
 /**
  * The boolean of `SR_PutBoolean`: an int 0 or 1. The reader treats any non-zero value as true, so an

@@ -175,6 +175,28 @@ describe('strings', () => {
     expect(E.isLeft(bad) && bad.left.message).toMatch(/invalid string: marker byte 0xab/);
   });
 
+  test('ASCII text is written straight, byte for byte as the cp437 encoding writes it', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 5000, unit: 'binary' }), fc.boolean(), (text, ascii) => {
+        const value = ascii ? text.replace(/[^\x20-\x7e]/g, 'a') : text;
+        const result = encode(edgeString, value);
+        if (E.isLeft(result)) {
+          // Only characters cp437 lacks are refused, by the switch's write.
+          expect(ascii).toBe(false);
+          expect(result.left.code).toBe('invalid-text');
+          return;
+        }
+        const out = result.right;
+        expect([out[0], out[1]! | (out[2]! << 8)]).toEqual([0xaa, out.length - 3]);
+        if (ascii) expect(Buffer.from(out.subarray(3)).toString('latin1')).toBe(value);
+        expect(decodeOrThrow(edgeString, out)).toBe(value);
+      }),
+      { numRuns: 500 },
+    );
+    const wrong = encode(edgeString, 5 as never);
+    expect(E.isLeft(wrong) && [wrong.left.code, wrong.left.path]).toEqual(['wrong-type', []]);
+  });
+
   test('AA + u16 length + cp437 bytes, DE for NULL, empty as AA 00 00', () => {
     expect(hex(encodeOrThrow(edgeString, null))).toBe('de');
     expect(hex(encodeOrThrow(edgeString, ''))).toBe('aa0000');
