@@ -59,6 +59,10 @@ interface Dispatcher<S> {
   readonly minSize: number;
 }
 
+/** A letter or digit (what `fourcc({ alnum: true })` accepts). */
+const isAlnum = (c: number): boolean =>
+  (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+
 /** The state of {@link inPlaceReader}'s readers: never read or changed by an integer's `readFixed`. */
 let inPlaceState: ReadState | undefined;
 
@@ -111,15 +115,31 @@ function dispatcher<S>(spec: DispatchSpec<S>): Dispatcher<S> {
     if (codec === undefined) throw r.error('unknown-tag', spec.unknown(selected), at);
     return { key: key as string, selected, codec };
   };
-  // An integer selector is read back in place, its case checked, without a reading state made ready
-  // per value: the check runs for every value written (EDGE: every string and instance). Whatever
-  // it does not confirm goes through the full reread below, which gives the error.
-  const readInt = selector.def.type === 'int' && selector.size !== undefined ? selector.readFixed : undefined;
+  // An integer or four-character-code selector is read back in place, its case checked, without a
+  // reading state made ready per value: the check runs for every value written (EDGE: every string
+  // and instance). Whatever it does not confirm goes through the full reread, which gives the error.
+  const def = selector.def;
+  const readInt = def.type === 'int' && selector.size !== undefined ? selector.readFixed : undefined;
   const intSize = selector.size ?? 0;
+  const byte = def.type === 'int' && def.bits === 8 && !def.signed;
+  const fourccAlnum = def.type === 'fourcc' ? def.alnum : undefined;
   const quickCheck = (w: Writer, start: number, key: string): boolean => {
-    if (readInt === undefined || w.length - start < intSize) return false;
+    let selected: unknown;
+    if (readInt !== undefined) {
+      if (w.length - start < intSize) return false;
+      selected = byte ? w.buf[start] : readInt(inPlaceReader(w), start);
+    } else if (fourccAlnum !== undefined) {
+      if (w.length - start < 4) return false;
+      const b = w.buf;
+      if (
+        fourccAlnum &&
+        !(isAlnum(b[start]!) && isAlnum(b[start + 1]!) && isAlnum(b[start + 2]!) && isAlnum(b[start + 3]!))
+      )
+        return false;
+      selected = String.fromCharCode(b[start]!, b[start + 1]!, b[start + 2]!, b[start + 3]!);
+    } else return false;
     try {
-      const key2 = spec.select(readInt(inPlaceReader(w), start));
+      const key2 = spec.select(selected as S);
       return key2 === key && codecOf(key2) !== undefined;
     } catch {
       return false;

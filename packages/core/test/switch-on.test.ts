@@ -140,6 +140,25 @@ describe('switchOn', () => {
     expect(none.message).toMatch(/^the bytes written as "sneaky" do not start with a u8 that picks a case/);
   });
 
+  test('a four-character-code selector read back in place: letters and digits only when it says so', () => {
+    const named = switchOn(
+      fourcc({ alnum: true }),
+      { ab12: struct({ id: fourcc({ alnum: true }), n: u8 }), free: struct({ id: fourcc(), n: u8 }) },
+      {
+        select: (id) => (id === 'ab12' ? 'ab12' : 'free'),
+        caseOf: (v: { id: string }) => (v.id === 'ab12' ? 'ab12' : 'free'),
+      },
+    );
+    expect(encodeOk(named, { id: 'ab12', n: 1 })).toEqual(Uint8Array.of(0x61, 0x62, 0x31, 0x32, 1));
+    expect(encodeOk(named, { id: 'zz99', n: 2 })).toEqual(Uint8Array.of(0x7a, 0x7a, 0x39, 0x39, 2));
+    // Written by the free case, but the alnum selector cannot read it back.
+    const odd = encodeFails(named, { id: 'a-b!', n: 3 });
+    expect([odd.message, odd.offset]).toEqual([
+      'the bytes written as "free" do not start with a fourcc(alnum) that picks a case: marker byte 0x2d is not a letter or digit',
+      0,
+    ]);
+  });
+
   test('needs a case', () => {
     expect(() => switchOn(fourcc(), {}, { caseOf: () => 'x' as never })).toThrow(RangeError);
   });
