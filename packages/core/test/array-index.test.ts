@@ -200,7 +200,7 @@ test('pending references give back each path as it was read, across rollbacks', 
       const expected: Array<{ path: PathSegment[]; offset: number }> = [];
       steps.forEach((s, i) => {
         if ('push' in s) {
-          const path = [...s.push];
+          const path: PathSegment[] = [...s.push];
           pending.push({ $ref: 'things', index: i + 1 }, path, i);
           path.push('changed after'); // the path is copied, not kept
           expected.push({ path: s.push, offset: i });
