@@ -35,15 +35,55 @@ export interface IndexRef<O extends object = object> {
   readonly target?: O;
 }
 
+/**
+ * The references this module makes: plain objects (prototype `Object.prototype`, as `{}`'s) made by
+ * a constructor of their own, with `target` in place from the start (not enumerable, undefined until
+ * resolved). Then all three live inside the object, where a literal `{ $ref, index }` given its
+ * target later grows a separate property store: 48 bytes a reference instead of about 80, and a save
+ * has one per INDEX field of every instance.
+ */
+/** The descriptor of a reference's `target` before it is resolved (one object, read by each `defineProperty`). */
+const UNRESOLVED: PropertyDescriptor = Object.freeze({
+  value: undefined,
+  enumerable: false,
+  writable: true,
+  configurable: true,
+});
+
+const Ref = function (this: { $ref: string; index: number }, $ref: string, index: number) {
+  this.$ref = $ref;
+  this.index = index;
+  Object.defineProperty(this, 'target', UNRESOLVED);
+} as unknown as new (
+  $ref: string,
+  index: number,
+) => IndexRef;
+Ref.prototype = Object.prototype;
+
+/** A reference not yet pointed at its element (see {@link attachTarget}). */
+function newRef($ref: string, index: number): IndexRef {
+  return new Ref($ref, index);
+}
+
+const isEnumerable = Object.prototype.propertyIsEnumerable;
+
 /** A reference to `target`, element of `array` (its index is recomputed on write). */
 export function refTo<O extends object>(array: string, target: O, index = 0): IndexRef<O> {
-  const ref = { $ref: array, index };
-  attachTarget(ref, target);
+  const ref = newRef(array, index) as IndexRef<O>;
+  (ref as { target?: O }).target = target;
   return ref;
 }
 
 /** Points an existing reference at its element (not enumerable, so JSON and equality ignore it). */
 export function attachTarget<O extends object>(ref: IndexRef<O>, target: O): void {
+  // A reference made here has the property already: a plain store keeps it inside the object.
+  if (Object.hasOwn(ref, 'target') && !isEnumerable.call(ref, 'target'))
+    try {
+      (ref as { target?: O }).target = target;
+      return;
+    } catch {
+      // not writable: defined anew below
+    }
   Object.defineProperty(ref, 'target', { value: target, enumerable: false, writable: true, configurable: true });
 }
 
@@ -167,10 +207,97 @@ export interface PendingRef {
   readonly offset: number;
 }
 
+/**
+ * The references read and not yet resolved, in reading order. Each one's path is needed only for the
+ * error should it point past its array, yet a save has one per INDEX field of every instance: so
+ * each path is kept as the segments it does not share with the path before it (an element's
+ * `[…, 'elements', 5, 'target']` after `[…, 'elements', 4, 'target']` adds two), in flat lists,
+ * instead of a copy of the whole path each (some 150 bytes a reference, most of it held until the
+ * end of the decode).
+ */
+export class PendingRefs {
+  private readonly refs: IndexRef[] = [];
+  private readonly offsets: number[] = [];
+  /** How many leading segments each path shares with the one before it. */
+  private readonly shared: number[] = [];
+  /** Where each path's own segments start in {@link segments}. */
+  private readonly starts: number[] = [];
+  private readonly segments: PathSegment[] = [];
+  /** The path of the last reference, or undefined when not known (after a rollback). */
+  private last: PathSegment[] | undefined = [];
+
+  /** How many references are pending. */
+  get length(): number {
+    return this.refs.length;
+  }
+
+  /** Records `ref`, read at `path` (copied as needed) and `offset`. */
+  push(ref: IndexRef, path: ReadonlyArray<PathSegment>, offset: number): void {
+    const last = this.last;
+    let shared = 0;
+    if (last !== undefined) {
+      const most = Math.min(last.length, path.length);
+      while (shared < most && last[shared] === path[shared]) shared++;
+    }
+    this.refs.push(ref);
+    this.offsets.push(offset);
+    this.shared.push(shared);
+    this.starts.push(this.segments.length);
+    for (let i = shared; i < path.length; i++) this.segments.push(path[i]!);
+    const next = last ?? [];
+    next.length = shared;
+    for (let i = shared; i < path.length; i++) next.push(path[i]!);
+    this.last = next;
+  }
+
+  /** The reference at `index` (below {@link length}), with its path and offset. */
+  at(index: number): PendingRef {
+    return { ref: this.refs[index]!, path: this.pathAt(index), offset: this.offsets[index]! };
+  }
+
+  /** The reference at `index` alone (no path made). */
+  refAt(index: number): IndexRef {
+    return this.refs[index]!;
+  }
+
+  /** The offset of the reference at `index`. */
+  offsetAt(index: number): number {
+    return this.offsets[index]!;
+  }
+
+  /** The path of the reference at `index`, put together from the segments it shares with those before it. */
+  pathAt(index: number): PathSegment[] {
+    const shared = this.shared[index]!;
+    const end = index + 1 < this.starts.length ? this.starts[index + 1]! : this.segments.length;
+    const out: PathSegment[] = new Array(shared + end - this.starts[index]!);
+    for (let p = shared; p < out.length; p++) out[p] = this.segments[this.starts[index]! + p - shared]!;
+    // Positions below `need` are the previous path's: each earlier one gives those from its own start.
+    let need = shared;
+    for (let j = index - 1; need > 0; j--) {
+      const from = this.shared[j]!;
+      for (let p = from; p < need; p++) out[p] = this.segments[this.starts[j]! + p - from]!;
+      if (from < need) need = from;
+    }
+    return out;
+  }
+
+  /** Forgets every reference from `length` on. */
+  truncate(length: number): void {
+    if (length >= this.refs.length) return;
+    this.refs.length = length;
+    this.offsets.length = length;
+    this.shared.length = length;
+    this.segments.length = length < this.starts.length ? this.starts[length]! : this.segments.length;
+    this.starts.length = length;
+    // The next path is kept whole rather than worked out from the one now last.
+    this.last = length === 0 ? [] : undefined;
+  }
+}
+
 /** What the INDEX references of one decode or encode share (see {@link arrayIndexes}). */
 export interface ArrayIndexes {
   /** On read: the references read so far, to resolve at the end. */
-  readonly pending: PendingRef[];
+  readonly pending: PendingRefs;
   /** On write: every array's elements, numbered before anything is written. */
   readonly numbering: ArrayNumbering<object>;
 }
@@ -184,14 +311,12 @@ const KEY = Symbol('savekit.arrayIndexes');
 export function arrayIndexes(context: Map<unknown, unknown>): ArrayIndexes {
   let found = context.get(KEY) as ArrayIndexes | undefined;
   if (found === undefined) {
-    const pending: PendingRef[] = [];
+    const pending = new PendingRefs();
     // A rolled-back reading forgets the references it read.
     const rollback: Rollbackable = {
       [ROLLBACK]() {
         const mark = pending.length;
-        return () => {
-          pending.length = mark;
-        };
+        return () => pending.truncate(mark);
       },
     };
     found = Object.assign(rollback, { pending, numbering: new ArrayNumbering() });
@@ -233,8 +358,8 @@ export function arrayIndex(array: string | undefined, stored: Codec<number> = u3
       const at = r.pos;
       const index = stored.read(r);
       if (index === 0) return null;
-      const ref: IndexRef = { $ref: array ?? '', index };
-      arrayIndexes(r.state.context).pending.push({ ref, path: r.state.path.slice(), offset: at });
+      const ref = newRef(array ?? '', index);
+      arrayIndexes(r.state.context).pending.push(ref, r.state.path, at);
       return ref;
     },
     write(w, value) {
@@ -276,19 +401,20 @@ export function arrayIndex(array: string | undefined, stored: Codec<number> = u3
 export function resolveArrayIndexes(r: Reader, table: ArrayTable<object>): void {
   const { pending } = arrayIndexes(r.state.context);
   r.work(pending.length);
-  for (const { ref, path, offset } of pending) {
+  for (let i = 0; i < pending.length; i++) {
+    const ref = pending.refAt(i);
     const elements = table.get(ref.$ref);
     if (elements === undefined) continue; // an array the value does not carry: the number is kept
     if (ref.index > elements.length)
       throw new DecodeError(
-        path,
-        offset,
+        pending.pathAt(i),
+        pending.offsetAt(i),
         `INDEX ${ref.index} is past the end of ${ref.$ref} (${elements.length} elements)`,
         'bad-pointer',
       );
     attachTarget(ref, elements[ref.index - 1]!); // 1 ≤ index ≤ length: 0 reads as null
   }
-  pending.length = 0;
+  pending.truncate(0);
 }
 
 /** Numbers the arrays a value carries, for the INDEX fields written after (see {@link arrayIndex}). */

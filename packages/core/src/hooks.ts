@@ -123,6 +123,8 @@ function writeHookError(w: Writer, hook: string, error: unknown): EncodeError {
  */
 export function withHooks<A>(codec: Codec<A>, hooks: CodecHooks<A>, name = codec.name): Codec<A> {
   const { beforeRead, afterRead, beforeWrite, afterWrite } = hooks;
+  const noReadHooks = beforeRead === undefined && afterRead === undefined;
+  const noWriteHooks = beforeWrite === undefined && afterWrite === undefined;
   return defineCodec<A>({
     name,
     def: customDef('hooks', { params: { hooks }, model: codec }),
@@ -130,6 +132,8 @@ export function withHooks<A>(codec: Codec<A>, hooks: CodecHooks<A>, name = codec
     ...wrapping(codec, 'value'),
     // Hooks run per value: called in place (no closure per call), their errors made typed here.
     read(r) {
+      // Hooks for writing only (EDGE's check of an instance's keys): nothing to make per value read.
+      if (noReadHooks) return codec.read(r);
       const start = r.pos;
       const ctx = new ReadHooked(r, start); // one per value, shared by both hooks
       if (beforeRead !== undefined)
@@ -148,6 +152,10 @@ export function withHooks<A>(codec: Codec<A>, hooks: CodecHooks<A>, name = codec
       return value;
     },
     write(w, value) {
+      if (noWriteHooks) {
+        codec.write(w, value);
+        return;
+      }
       const start = w.length;
       const ctx = new WriteHooked(w, start); // one per value, shared by both hooks
       if (beforeWrite !== undefined)

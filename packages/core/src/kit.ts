@@ -66,6 +66,7 @@ export {
   arrayIndexes,
   attachTarget,
   numberArrays,
+  PendingRefs,
   resolveArrayIndexes,
   type ArrayIndexes,
   type PendingRef,

@@ -20,6 +20,7 @@
 import * as t from 'io-ts';
 import { defineCodec, type Codec } from './codec.js';
 import { DecodeError, type PathSegment, type Warning } from './errors.js';
+import { templateCopier } from './copy-sites.js';
 import { nameRecord } from './json.js';
 import type { Reader } from './reader.js';
 import type { Writer } from './writer.js';
@@ -145,6 +146,62 @@ export interface Reconciled {
   readonly warnings: ReadonlyArray<Warning>;
 }
 
+/** Most elements of a field whose array is made at its final length before they are read. */
+const PRESIZED_MOST = 64;
+
+/**
+ * Consecutive fields of one element each, every one of a fixed size read in place (`readFixed`):
+ * read and written at their offsets after one bounds check, without a path or a call per layer of
+ * codec. A failure is redone field by field, so errors are the ones the fields give.
+ */
+interface FixedRun {
+  /** The index of the field after the run's last. */
+  readonly end: number;
+  readonly size: number;
+  readonly names: ReadonlyArray<string>;
+  readonly offsets: ReadonlyArray<number>;
+  readonly readers: ReadonlyArray<(r: Reader, at: number) => unknown>;
+  readonly writers: ReadonlyArray<((w: Writer, at: number, value: unknown) => void) | undefined>;
+}
+
+/** The runs of `fields` (read by `codecs`), by the index of their first field. */
+function fixedRuns(fields: ReadonlyArray<FieldPlan>, codecs: ReadonlyArray<Codec<any>>): Array<FixedRun | undefined> {
+  const runs: Array<FixedRun | undefined> = new Array(fields.length).fill(undefined);
+  const fits = (i: number): boolean => {
+    const f = fields[i]!;
+    const c = codecs[i]!;
+    return (
+      f.def.count === 1 &&
+      f.known !== undefined &&
+      f.known.count === 1 &&
+      c.size !== undefined &&
+      c.readFixed !== undefined
+    );
+  };
+  for (let i = 0; i < fields.length; ) {
+    if (!fits(i)) {
+      i++;
+      continue;
+    }
+    const first = i;
+    const names: string[] = [];
+    const offsets: number[] = [];
+    const readers: Array<(r: Reader, at: number) => unknown> = [];
+    const writers: Array<((w: Writer, at: number, value: unknown) => void) | undefined> = [];
+    let size = 0;
+    for (; i < fields.length && fits(i); i++) {
+      const c = codecs[i]!;
+      names.push(fields[i]!.def.name);
+      offsets.push(size);
+      readers.push(c.readFixed!);
+      writers.push(c.writeFixed);
+      size += c.size!;
+    }
+    runs[first] = { end: i, size, names, offsets, readers, writers };
+  }
+  return runs;
+}
+
 /** The `$kept` of an instance that keeps nothing (never written to). */
 const NOTHING_KEPT: Readonly<Record<string, unknown>> = Object.freeze({});
 
@@ -259,6 +316,42 @@ export function reconcile(
   return { plans, warnings };
 }
 
+/** Reads `run` into `out` at its offsets; false (nothing read, nothing spent) when it does not read so. */
+function readRun(r: Reader, run: FixedRun, out: Instance): boolean {
+  const at = r.pos;
+  if (r.end - at < run.size) return false;
+  const budget = r.state.budget;
+  const spent = budget.workSpent;
+  const { names, offsets, readers } = run;
+  try {
+    for (let k = 0; k < names.length; k++) out[names[k]!] = readers[k]!(r, at + offsets[k]!);
+  } catch {
+    r.pos = at;
+    budget.workSpent = spent;
+    return false;
+  }
+  r.pos = at + run.size;
+  return true;
+}
+
+/** Writes `run`'s fields of `value` at their offsets; false (nothing written) when they do not write so. */
+function writeRun(w: Writer, run: FixedRun, value: Instance): boolean {
+  const { names, offsets, writers } = run;
+  const start = w.ensure(run.size);
+  try {
+    for (let k = 0; k < names.length; k++) {
+      const write = writers[k];
+      if (write === undefined) throw new Error('no fixed write');
+      write(w, start + offsets[k]!, value[names[k]!]);
+    }
+  } catch {
+    w.length = start;
+    return false;
+  }
+  w.length = start + run.size;
+  return true;
+}
+
 function indexCodec(encoding: SchemaEncoding, ref: string | undefined): Codec<any> {
   return typeof encoding.index === 'function' ? encoding.index(ref) : encoding.index;
 }
@@ -324,13 +417,16 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
     };
     let elements: Codec<any>[] | undefined;
     const codecs = () => (elements ??= plan.fields.map(elementOf));
+    let runs: Array<FixedRun | undefined> | undefined;
+    const runsOf = (list: ReadonlyArray<Codec<any>>) => (runs ??= fixedRuns(plan.fields, list));
     // Every instance starts as a copy of one object holding all its keys in order: filling in
     // existing keys keeps V8's fast properties, where adding dozens of keys one by one to `{}` through
     // keyed stores turns large structures into slow dictionaries (a 50-field EDGE mobj took 4 KB and
     // most of decoding went to the garbage collector). JSON.parse builds the template in fast mode.
     let template: Instance | undefined;
+    let copy: ((template: Instance) => Instance) | undefined;
     const blank = (): Instance => {
-      if (template === undefined) {
+      if (template === undefined || copy === undefined) {
         const keys: Record<string, null> = {};
         for (const f of plan.fields)
           if (f.known !== undefined)
@@ -343,18 +439,23 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
         for (const f of plan.missing)
           Object.defineProperty(keys, f.name, { value: null, enumerable: true, writable: true, configurable: true });
         template = JSON.parse(JSON.stringify(keys)) as Instance;
+        // Each structure's instances are copied at a site of their own (see templateCopier).
+        copy = templateCopier(Object.keys(template));
       }
-      return { ...template };
+      return copy(template);
     };
     // Reads a field of other than one element; returns what goes into `$kept` for it (if anything).
     const readField = (r: Reader, f: FieldPlan, codec: Codec<any>, out: Instance): unknown => {
-      const values: unknown[] = [];
+      // A short field is made at its final length: an array grown by `push` keeps room for 16 or
+      // more elements. A long one grows as it is read (nothing is set aside for elements never read).
+      const count = f.def.count;
+      const values: unknown[] = count <= PRESIZED_MOST ? new Array(count) : [];
       const path = r.state.path;
       path.push(f.def.name);
-      for (let i = 0; i < f.def.count; i++) {
-        if (f.def.count > 1) path.push(i);
-        values.push(codec.read(r));
-        if (f.def.count > 1) path.pop();
+      for (let i = 0; i < count; i++) {
+        if (count > 1) path.push(i);
+        values[i] = codec.read(r);
+        if (count > 1) path.pop();
       }
       path.pop();
       if (f.known === undefined) return f.def.count === 1 ? values[0] : values;
@@ -379,10 +480,17 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
         const out: Instance = blank();
         let kept: Record<string, unknown> | undefined;
         const list = codecs();
+        // Tracing records every field's span: then each is read on its own.
+        const fixed = r.state.spans === undefined ? runsOf(list) : undefined;
         const fields = plan.fields;
         const path = r.state.path;
         // `list` is `fields` mapped, so both have `fields.length` entries.
         for (let i = 0; i < fields.length; i++) {
+          const run = fixed?.[i];
+          if (run !== undefined && readRun(r, run, out)) {
+            i = run.end - 1;
+            continue;
+          }
           const f = fields[i]!;
           if (f.def.count === 1 && f.known !== undefined && f.known.count === 1) {
             // The common case, without the temporary arrays of the general one.
@@ -417,7 +525,13 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
         const kept = value.$kept ?? NOTHING_KEPT;
         const path = w.state.path;
         const fields = plan.fields;
+        const fixed = runsOf(list);
         for (let i = 0; i < fields.length; i++) {
+          const run = fixed[i];
+          if (run !== undefined && writeRun(w, run, value)) {
+            i = run.end - 1;
+            continue;
+          }
           const f = fields[i]!;
           const element = list[i]!;
           path.push(f.def.name);

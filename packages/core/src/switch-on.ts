@@ -17,10 +17,11 @@
  * @module
  */
 import * as t from 'io-ts';
-import { defineCodec, guardRead, guardWrite, writeChild, readChild, type Codec, type TypeOf } from './codec.js';
+import { defineCodec, guardWrite, writeChild, readChild, type Codec, type TypeOf } from './codec.js';
 import type { DefSwitch, DefSwitchCase } from './def.js';
-import { type Reader, reread } from './reader.js';
-import { EncodeError } from './errors.js';
+import { resolveDecodeOptions } from './options.js';
+import { Reader, ReadState, reread } from './reader.js';
+import { DecodeError, EncodeError } from './errors.js';
 import type { Writer } from './writer.js';
 import { taggedUnion, type OtherTag, type Tagged } from './union.js';
 
@@ -58,6 +59,28 @@ interface Dispatcher<S> {
   readonly minSize: number;
 }
 
+/** A letter or digit (what `fourcc({ alnum: true })` accepts). */
+const isAlnum = (c: number): boolean =>
+  (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+
+/** The state of {@link inPlaceReader}'s readers: never read or changed by an integer's `readFixed`. */
+let inPlaceState: ReadState | undefined;
+
+/**
+ * A reader over a writer's buffer for an integer's `readFixed`, which reads `bytes` or `view` at an
+ * offset and nothing else (not kept: it would hold on to the buffer).
+ */
+function inPlaceReader(w: Writer): Reader {
+  inPlaceState ??= new ReadState(resolveDecodeOptions(undefined));
+  return new Reader(w.buf, inPlaceState, 0, w.length, w.view);
+}
+
+/** What {@link guardRead} throws for `error`, thrown by the part `what`. */
+function guarded(r: Reader, what: string, error: unknown, offset: number): Error {
+  if (error instanceof DecodeError) return error;
+  return r.error(`${what}: ${reason(error)}`, offset);
+}
+
 function reason(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -76,10 +99,51 @@ function dispatcher<S>(spec: DispatchSpec<S>): Dispatcher<S> {
     const selected = selector.read(r);
     r.pos = at;
     if (spans !== undefined) r.state.spans!.length = spans;
-    const key = guardRead(r, selectWhat, () => spec.select(selected), at);
-    const codec = guardRead(r, caseWhat, () => codecOf(key), at);
+    // As `guardRead` would, without a closure per value read (EDGE picks one per string and instance).
+    let key: string | undefined;
+    try {
+      key = spec.select(selected);
+    } catch (error) {
+      throw guarded(r, selectWhat, error, at);
+    }
+    let codec: Codec<any> | undefined;
+    try {
+      codec = codecOf(key);
+    } catch (error) {
+      throw guarded(r, caseWhat, error, at);
+    }
     if (codec === undefined) throw r.error('unknown-tag', spec.unknown(selected), at);
     return { key: key as string, selected, codec };
+  };
+  // An integer or four-character-code selector is read back in place, its case checked, without a
+  // reading state made ready per value: the check runs for every value written (EDGE: every string
+  // and instance). Whatever it does not confirm goes through the full reread, which gives the error.
+  const def = selector.def;
+  const readInt = def.type === 'int' && selector.size !== undefined ? selector.readFixed : undefined;
+  const intSize = selector.size ?? 0;
+  const byte = def.type === 'int' && def.bits === 8 && !def.signed;
+  const fourccAlnum = def.type === 'fourcc' ? def.alnum : undefined;
+  const quickCheck = (w: Writer, start: number, key: string): boolean => {
+    let selected: unknown;
+    if (readInt !== undefined) {
+      if (w.length - start < intSize) return false;
+      selected = byte ? w.buf[start] : readInt(inPlaceReader(w), start);
+    } else if (fourccAlnum !== undefined) {
+      if (w.length - start < 4) return false;
+      const b = w.buf;
+      if (
+        fourccAlnum &&
+        !(isAlnum(b[start]!) && isAlnum(b[start + 1]!) && isAlnum(b[start + 2]!) && isAlnum(b[start + 3]!))
+      )
+        return false;
+      selected = String.fromCharCode(b[start]!, b[start + 1]!, b[start + 2]!, b[start + 3]!);
+    } else return false;
+    try {
+      const key2 = spec.select(selected as S);
+      return key2 === key && codecOf(key2) !== undefined;
+    } catch {
+      return false;
+    }
   };
   return {
     pick,
@@ -91,6 +155,7 @@ function dispatcher<S>(spec: DispatchSpec<S>): Dispatcher<S> {
       const start = w.length;
       if (writeCase !== undefined) writeCase(codec);
       else codec.write(w, value);
+      if (quickCheck(w, start, key)) return;
       let again: Picked<S>;
       try {
         again = reread(w.buf, start, w.length, w.view, pick);

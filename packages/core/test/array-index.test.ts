@@ -8,6 +8,7 @@ import {
   arrayIndex,
   decode,
   DecodeError,
+  decodeOrThrow,
   encode,
   EncodeError,
   refTo,
@@ -15,8 +16,9 @@ import {
   u8,
   withArrayIndexes,
   type IndexRef,
+  type PathSegment,
 } from '../src/index';
-import { ArrayNumbering, ArrayTable } from '../src/kit';
+import { ArrayNumbering, ArrayTable, attachTarget, PendingRefs } from '../src/kit';
 import { checkLaws, encodeOk } from './laws';
 
 interface Thing {
@@ -165,4 +167,54 @@ describe('ArrayNumbering and ArrayTable', () => {
     table.set('players', [m1]);
     expect(table.resolve('players', 1)).toBe(m1);
   });
+});
+
+test('a reference is a plain object whose target is not enumerable, however it was made', () => {
+  const element = { hp: 1 };
+  const made = refTo('things', element, 1);
+  const literal: IndexRef = { $ref: 'things', index: 1 };
+  attachTarget(literal, element);
+  for (const ref of [made, literal]) {
+    expect(Object.getPrototypeOf(ref)).toBe(Object.prototype);
+    expect(Object.keys(ref)).toEqual(['$ref', 'index']);
+    expect(JSON.stringify(ref)).toBe('{"$ref":"things","index":1}');
+    expect(ref.target).toBe(element);
+    // Pointed elsewhere, it stays out of the keys.
+    const other = { hp: 2 };
+    attachTarget(ref, other);
+    expect(ref.target).toBe(other);
+    expect(Object.keys(ref)).toEqual(['$ref', 'index']);
+  }
+  // A decoded reference has its target once its array is read.
+  const [first, second] = decodeOrThrow(things, Uint8Array.of(2, 5, 2, 0, 0, 0, 7, 0, 0, 0, 0));
+  expect(first?.target?.target).toBe(second);
+  expect(Object.keys(first?.target ?? {})).toEqual(['$ref', 'index']);
+});
+
+test('pending references give back each path as it was read, across rollbacks', () => {
+  const segment = fc.oneof(fc.constantFrom('chunks', 'body', 'elements', 'target'), fc.nat(3));
+  const step = fc.oneof(fc.record({ push: fc.array(segment, { maxLength: 6 }) }), fc.record({ truncate: fc.nat(8) }));
+  fc.assert(
+    fc.property(fc.array(step, { maxLength: 40 }), (steps) => {
+      const pending = new PendingRefs();
+      const expected: Array<{ path: PathSegment[]; offset: number }> = [];
+      steps.forEach((s, i) => {
+        if ('push' in s) {
+          const path: PathSegment[] = [...s.push];
+          pending.push({ $ref: 'things', index: i + 1 }, path, i);
+          path.push('changed after'); // the path is copied, not kept
+          expected.push({ path: s.push, offset: i });
+        } else {
+          pending.truncate(s.truncate);
+          expected.length = Math.min(expected.length, s.truncate);
+        }
+        expect(pending.length).toBe(expected.length);
+      });
+      expected.forEach(({ path, offset }, i) => {
+        expect(pending.pathAt(i)).toEqual(path);
+        expect(pending.at(i)).toEqual({ ref: { $ref: 'things', index: offset + 1 }, path, offset });
+      });
+    }),
+    { numRuns: 500 },
+  );
 });

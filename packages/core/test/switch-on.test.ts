@@ -119,6 +119,46 @@ describe('switchOn', () => {
     expect(encodeOk(document, { magic: 'UMS\x01', level: 2 })).toEqual(hexBytes('554d5301 02'));
   });
 
+  test('an integer selector read back in place: the same bytes, and the same errors when it picks another case', () => {
+    // Each case writes its own tag byte; `sneaky` writes 2, which selects `two`.
+    const byTag = switchOn(
+      u8,
+      { one: struct({ tag: u8, x: u8 }), two: struct({ tag: u8, y: u16le }), sneaky: struct({ tag: u8 }) },
+      {
+        select: (tag) => (tag === 1 ? 'one' : tag === 2 ? 'two' : tag === 3 ? 'sneaky' : undefined),
+        caseOf: (v: { tag: number }) => ('x' in v ? 'one' : 'y' in v ? 'two' : 'sneaky'),
+      },
+    );
+    expect(encodeOk(byTag, { tag: 1, x: 9 })).toEqual(Uint8Array.of(1, 9));
+    expect(encodeOk(byTag, { tag: 2, y: 0x102 })).toEqual(Uint8Array.of(2, 2, 1));
+    const wrong = encodeFails(byTag, { tag: 2 } as never);
+    expect([wrong.message, wrong.offset]).toEqual([
+      'the bytes written as "sneaky" start with 2: they would decode as "two"',
+      0,
+    ]);
+    const none = encodeFails(byTag, { tag: 7 } as never);
+    expect(none.message).toMatch(/^the bytes written as "sneaky" do not start with a u8 that picks a case/);
+  });
+
+  test('a four-character-code selector read back in place: letters and digits only when it says so', () => {
+    const named = switchOn(
+      fourcc({ alnum: true }),
+      { ab12: struct({ id: fourcc({ alnum: true }), n: u8 }), free: struct({ id: fourcc(), n: u8 }) },
+      {
+        select: (id) => (id === 'ab12' ? 'ab12' : 'free'),
+        caseOf: (v: { id: string }) => (v.id === 'ab12' ? 'ab12' : 'free'),
+      },
+    );
+    expect(encodeOk(named, { id: 'ab12', n: 1 })).toEqual(Uint8Array.of(0x61, 0x62, 0x31, 0x32, 1));
+    expect(encodeOk(named, { id: 'zz99', n: 2 })).toEqual(Uint8Array.of(0x7a, 0x7a, 0x39, 0x39, 2));
+    // Written by the free case, but the alnum selector cannot read it back.
+    const odd = encodeFails(named, { id: 'a-b!', n: 3 });
+    expect([odd.message, odd.offset]).toEqual([
+      'the bytes written as "free" do not start with a fourcc(alnum) that picks a case: marker byte 0x2d is not a letter or digit',
+      0,
+    ]);
+  });
+
   test('needs a case', () => {
     expect(() => switchOn(fourcc(), {}, { caseOf: () => 'x' as never })).toThrow(RangeError);
   });
