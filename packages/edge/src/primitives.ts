@@ -22,7 +22,6 @@ import {
   u8,
   type Codec,
 } from '@savekit/core';
-import { defineCodec, type Reader, type Writer } from '@savekit/core/kit';
 
 /** `byte`: one raw byte. */
 export const edgeByte: Codec<number> = u8;
@@ -48,26 +47,10 @@ const TWO_30 = 2 ** 30;
 
 /** The engine's split of a float32 value into (stored exponent, mantissa): `frexp`, then ×2^30. */
 export function splitEdgeFloat(value: number): RawEdgeFloat {
-  splitInPlace(value);
-  return { exponent: split.exponent, mantissa: split.mantissa };
-}
-
-/**
- * Where {@link splitInPlace} leaves its result: a float written in place (nearly every one) makes
- * no pair.
- */
-const split = { exponent: 0, mantissa: 0 };
-
-/** {@link splitEdgeFloat}, its result left in {@link split}. */
-function splitInPlace(value: number): void {
   const v = Math.fround(value);
   if (!Number.isFinite(v)) throw new RangeError(`${value} cannot be stored: EDGE floats are finite`);
   const a = Math.abs(v);
-  if (a === 0) {
-    split.exponent = 256;
-    split.mantissa = 0;
-    return;
-  }
+  if (a === 0) return { exponent: 256, mantissa: 0 };
   let e = Math.floor(Math.log2(a)) + 1;
   let f = a * 2 ** -e;
   // log2 can be off by one near powers of two; frexp's fraction is in [0.5, 1).
@@ -79,8 +62,7 @@ function splitInPlace(value: number): void {
     e -= 1;
   }
   const mantissa = Math.trunc(f * TWO_30);
-  split.exponent = 256 + e;
-  split.mantissa = v < 0 ? -mantissa : mantissa;
+  return { exponent: 256 + e, mantissa: v < 0 ? -mantissa : mantissa };
 }
 
 /** 2^(exponent − 286) for the stored exponents real floats use (float32 needs 108 … 384). */
@@ -128,7 +110,7 @@ const floatPair: Codec<RawEdgeFloat> = struct({ exponent: u16le, mantissa: i32le
  * `{ exponent, mantissa }` and are written back unchanged. Every 6 bytes decode, so the bijection is
  * total on the stored side; a fixed-size map, so structs of floats are still read in place.
  */
-const floatMapped: Codec<EdgeFloatValue> = fixedMap(floatPair, {
+export const edgeFloat: Codec<EdgeFloatValue> = fixedMap(floatPair, {
   name: 'edgeFloat',
   json: floatJson,
   is: floatJson.is,
@@ -140,37 +122,6 @@ const floatMapped: Codec<EdgeFloatValue> = fixedMap(floatPair, {
     if (typeof value === 'number') return splitEdgeFloat(value);
     if (typeof value !== 'object' || value === null) throw new Error('expected a number or { exponent, mantissa }');
     return value;
-  },
-});
-
-const readExponent = u16le.readFixed!;
-const readMantissa = i32le.readFixed!;
-const writeExponent = u16le.writeFixed!;
-const writeMantissa = i32le.writeFixed!;
-
-/**
- * {@link floatMapped}, read and written in place by its two integers: no stored pair is made for a
- * float that is its canonical value (nearly every one), and none written. Anything the fast path
- * cannot do is thrown, so the caller redoes it through the codec's own `read`/`write`, which give
- * the errors.
- */
-export const edgeFloat: Codec<EdgeFloatValue> = defineCodec<EdgeFloatValue>({
-  ...floatMapped,
-  readFixed: (r: Reader, at: number): EdgeFloatValue => {
-    const exponent = readExponent(r, at) as number;
-    const mantissa = readMantissa(r, at + 2) as number;
-    return isCanonical(exponent, mantissa) ? joinEdgeFloat(exponent, mantissa) : { exponent, mantissa };
-  },
-  writeFixed: (w: Writer, at: number, value: EdgeFloatValue): void => {
-    if (typeof value === 'number') {
-      splitInPlace(value);
-      writeExponent(w, at, split.exponent);
-      writeMantissa(w, at + 2, split.mantissa);
-    } else {
-      if (typeof value !== 'object' || value === null) throw new TypeError('not a float');
-      writeExponent(w, at, value.exponent);
-      writeMantissa(w, at + 2, value.mantissa);
-    }
   },
 });
 
@@ -212,89 +163,24 @@ const SHARED_LENGTH = 32;
 const SHARED_MOST = 4096;
 const SHARED = new Map<string, string>();
 
-/**
- * The kept strings of ASCII bytes by a hash of those bytes (the first kept of each hash), so a
- * string already kept is found from the bytes, before any string or view of them is made.
- */
-const SHARED_BY_HASH = new Map<number, string>();
-
-/** The hash {@link readKept} computes of the bytes of `text`, or undefined if it is not all ASCII. */
-function asciiHash(text: string): number | undefined {
-  let h = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0x80) return undefined;
-    h = (Math.imul(h, 31) + c) | 0;
-  }
-  return h;
-}
-
 /** `text`, or the copy of it kept already. */
 function shareText(text: string): string {
   if (text.length > SHARED_LENGTH) return text;
   const kept = SHARED.get(text);
   if (kept !== undefined) return kept;
-  if (SHARED.size < SHARED_MOST) {
-    SHARED.set(text, text);
-    // cp437 bytes below 0x80 are their ASCII characters: such text is found again by its bytes.
-    const hash = asciiHash(text);
-    if (hash !== undefined && !SHARED_BY_HASH.has(hash)) SHARED_BY_HASH.set(hash, text);
-  }
+  if (SHARED.size < SHARED_MOST) SHARED.set(text, text);
   return text;
-}
-
-/**
- * The kept string a stored string at `r.pos` (its `AA` marker checked) holds, moving past it; or
- * undefined (nothing read) when it is not one found by its bytes.
- */
-function readKept(r: Reader): string | undefined {
-  const bytes = r.bytes;
-  const at = r.pos;
-  const length = bytes[at + 1]! | (bytes[at + 2]! << 8);
-  const from = at + 3;
-  if (length > SHARED_LENGTH || r.end - from < length) return undefined;
-  let h = length;
-  for (let i = 0; i < length; i++) {
-    const b = bytes[from + i]!;
-    if (b >= 0x80) return undefined;
-    h = (Math.imul(h, 31) + b) | 0;
-  }
-  const kept = SHARED_BY_HASH.get(h);
-  if (kept === undefined || kept.length !== length) return undefined;
-  for (let i = 0; i < length; i++) if (kept.charCodeAt(i) !== bytes[from + i]) return undefined;
-  r.pos = from + length;
-  return kept;
 }
 
 /**
  * A string's prefix: its marker byte again (the switch peeked it), then the u16 length. The marker is
  * a `magic`, so the prefix is read in place (a fixed-size struct, no work per field).
  */
-const markedLengthMapped: Codec<number> = fixedMap(struct({ marker: magic('\xAA'), length: u16le }), {
+const markedLength: Codec<number> = fixedMap(struct({ marker: magic('\xAA'), length: u16le }), {
   name: 'AA length',
   decode: ({ length }) => length,
   encode: (length: number) => ({ marker: '\xAA' as const, length }),
   is: (u): u is number => typeof u === 'number',
-});
-
-const readLength = u16le.readFixed!;
-
-/**
- * {@link markedLengthMapped}, read in place when the marker is there (no stored pair per string);
- * otherwise through its own `read`, which gives the error.
- */
-const markedLength: Codec<number> = defineCodec<number>({
-  ...markedLengthMapped,
-  read: (r: Reader): number => {
-    const at = r.pos;
-    if (r.end - at < 3 || r.bytes[at] !== STRING_MARKER) return markedLengthMapped.read(r);
-    r.pos = at + 3;
-    return readLength(r, at + 1) as number;
-  },
-  readFixed: (r: Reader, at: number): number => {
-    if (r.bytes[at] !== STRING_MARKER) throw new Error('not a string marker');
-    return readLength(r, at + 1) as number;
-  },
 });
 
 /** A string as stored: the marked length and the cp437 bytes; short text shared (see `shareText`). */
@@ -318,7 +204,7 @@ const nullString: Codec<null> = map(literal(u8, NULL_STRING_MARKER), {
  * every byte, so nothing is lost), or the single byte `DE` for a NULL pointer (`null`). Any other first
  * byte is an error, as in the engine ("invalid string").
  */
-const switchedString: Codec<string | null> = switchOn(
+export const edgeString: Codec<string | null> = switchOn(
   u8,
   { string: storedString, null: nullString },
   {
@@ -330,61 +216,6 @@ const switchedString: Codec<string | null> = switchOn(
       `invalid string: marker byte 0x${marker.toString(16).padStart(2, '0')}, expected 0xaa (string) or 0xde (NULL)`,
   },
 );
-
-/**
- * {@link switchedString}, with NULL and strings kept already read straight from the bytes (no
- * switch, view or string per value: a save's instances repeat a few names thousands of times).
- * Everything else, and any reading that traces spans, goes through the switch, which gives the errors.
- */
-export const edgeString: Codec<string | null> = defineCodec<string | null>({
-  ...switchedString,
-  read: (r: Reader): string | null => {
-    const at = r.pos;
-    if (r.state.spans === undefined && at < r.end) {
-      const marker = r.bytes[at];
-      if (marker === NULL_STRING_MARKER) {
-        r.pos = at + 1;
-        return null;
-      }
-      if (marker === STRING_MARKER && r.end - at >= 3) {
-        const kept = readKept(r);
-        if (kept !== undefined) return kept;
-      }
-    }
-    return switchedString.read(r);
-  },
-  write: (w: Writer, value: string | null): void => {
-    // NULL, and text of ASCII characters (cp437's first half, one byte each), written straight.
-    if (value === null) {
-      const at = w.ensure(1);
-      w.buf[at] = NULL_STRING_MARKER;
-      w.length = at + 1;
-      return;
-    }
-    if (typeof value === 'string' && value.length <= DIRECT_WRITE_MOST) {
-      const length = value.length;
-      const at = w.ensure(3 + length);
-      const buf = w.buf;
-      let i = 0;
-      for (; i < length; i++) {
-        const c = value.charCodeAt(i);
-        if (c >= 0x80) break;
-        buf[at + 3 + i] = c;
-      }
-      if (i === length) {
-        buf[at] = STRING_MARKER;
-        buf[at + 1] = length & 0xff;
-        buf[at + 2] = length >> 8;
-        w.length = at + 3 + length;
-        return;
-      }
-    }
-    switchedString.write(w, value);
-  },
-});
-
-/** The longest text {@link edgeString} writes straight (its length fits the u16 with room to spare). */
-const DIRECT_WRITE_MOST = 4096;
 
 /**
  * The boolean of `SR_PutBoolean`: an int 0 or 1. The reader treats any non-zero value as true, so an
