@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkCompiledUnderCsp } from './csp-check.mjs';
+import { checkCompiledUnderCsp, checkLzoUnderCsp } from './csp-check.mjs';
 import { checkTally, launchChromium, serveSite } from './serve-site.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -126,6 +126,7 @@ const { check, finish } = checkTally();
 try {
   // Compiled codecs on a page whose policy forbids evaluating code (see csp-check.mjs).
   await checkCompiledUnderCsp(browser, check);
+  await checkLzoUnderCsp(browser, check);
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   const errors = [];
   page.on('pageerror', (error) => errors.push(String(error)));

@@ -2,7 +2,10 @@
 // served with `Content-Security-Policy: script-src 'self'` decodes and encodes through compiled codecs
 // (csp/compiled-page.mjs, bundled here by esbuild); the check asserts its results, that the compiled
 // plans ran (the compiler's counters), and that no `securitypolicyviolation` fired — and, as the
-// control, that the page's own `new Function` is refused, so the policy was in force.
+// control, that the page's own `new Function` is refused, so the policy was in force. And LZO1X
+// (csp/lzo1x-page.mjs), whose WebAssembly engine such a policy refuses: served with `script-src 'self'`
+// it must work through its TypeScript fallback (the only violation the refused compile itself), and
+// with `'wasm-unsafe-eval'` added it must run WebAssembly with no violation.
 // browser-test.mjs runs it; `node docs/scripts/csp-check.mjs` runs it alone (no site build needed).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,27 +16,32 @@ import { checkTally, launchChromium, serveSite } from './serve-site.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 export const CSP = "script-src 'self'";
+/** The policy that lets a page compile WebAssembly (and still not evaluate code). */
+export const CSP_WASM = "script-src 'self' 'wasm-unsafe-eval'";
 
-/** Runs the CSP checks in `browser`, reporting each through `check(name, ok, detail)`. */
-export async function checkCompiledUnderCsp(browser, check) {
+/** Bundles `page` (a file in csp/) with an index.html into a new folder; returns the folder. */
+async function bundlePage(page, title) {
   const root = mkdtempSync(join(tmpdir(), 'savekit-csp-'));
-  const { server, origin } = await (async () => {
-    await build({
-      entryPoints: { compiled: join(here, 'csp', 'compiled-page.mjs') },
-      outdir: root,
-      bundle: true,
-      format: 'esm',
-      platform: 'browser',
-      target: 'es2022',
-      logLevel: 'warning',
-    });
-    writeFileSync(
-      join(root, 'index.html'),
-      '<!doctype html><html><head><meta charset="utf-8"><title>compiled codecs under CSP</title>' +
-        '<script type="module" src="./compiled.js"></script></head><body></body></html>',
-    );
-    return serveSite(root, { 'content-security-policy': CSP });
-  })();
+  await build({
+    entryPoints: { page: join(here, 'csp', page) },
+    outdir: root,
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    logLevel: 'warning',
+  });
+  writeFileSync(
+    join(root, 'index.html'),
+    `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title>` +
+      '<script type="module" src="./page.js"></script></head><body></body></html>',
+  );
+  return root;
+}
+
+/** Opens the bundled page at `root` served with `policy`; returns its `cspResult` and page errors. */
+async function runPage(browser, root, policy) {
+  const { server, origin } = await serveSite(root, { 'content-security-policy': policy });
   try {
     const page = await browser.newPage();
     const errors = [];
@@ -46,13 +54,53 @@ export async function checkCompiledUnderCsp(browser, check) {
       );
     });
     const response = await page.goto(`${origin}/index.html`, { waitUntil: 'load' });
-    check(
-      'csp: the page is served with script-src self and no unsafe-eval',
-      response?.headers()['content-security-policy'] === CSP,
-      String(response?.headers()['content-security-policy']),
-    );
     await page.waitForFunction(() => window.cspResult !== undefined, undefined, { timeout: 20000 }).catch(() => {});
     const result = await page.evaluate(() => window.cspResult);
+    await page.close();
+    return { result, errors, served: response?.headers()['content-security-policy'] };
+  } finally {
+    server.close();
+  }
+}
+
+/** LZO1X under both policies: the TypeScript fallback where WebAssembly is refused, WebAssembly where allowed. */
+export async function checkLzoUnderCsp(browser, check) {
+  const root = await bundlePage('lzo1x-page.mjs', 'LZO1X under CSP');
+  try {
+    const strict = await runPage(browser, root, CSP);
+    check('csp lzo1x: the page ran under script-src self', strict.result !== undefined, strict.errors.join('; '));
+    for (const c of strict.result?.checks ?? []) check(`csp lzo1x (refused wasm): ${c.name}`, c.ok, c.detail);
+    check(
+      'csp lzo1x: WebAssembly refused, the TypeScript code ran',
+      JSON.stringify(strict.result?.engines) === '["typescript"]',
+      JSON.stringify(strict.result?.engines),
+    );
+    check(
+      'csp lzo1x: the only violation is the refused WebAssembly compile',
+      (strict.result?.violations ?? []).length > 0 &&
+        strict.result.violations.every((v) => /^script-src\b.*wasm-eval/.test(v)),
+      JSON.stringify(strict.result?.violations),
+    );
+    check('csp lzo1x: no errors on the strict page', strict.errors.length === 0, strict.errors.join('; '));
+    const wasm = await runPage(browser, root, CSP_WASM);
+    for (const c of wasm.result?.checks ?? []) check(`csp lzo1x (wasm allowed): ${c.name}`, c.ok, c.detail);
+    check(
+      "csp lzo1x: with 'wasm-unsafe-eval' WebAssembly ran, with no violation",
+      JSON.stringify(wasm.result?.engines) === '["wasm"]' && (wasm.result?.violations ?? ['none run']).length === 0,
+      JSON.stringify(wasm.result),
+    );
+    check('csp lzo1x: no errors on the wasm page', wasm.errors.length === 0, wasm.errors.join('; '));
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/** Runs the compiled-codec checks in `browser`, reporting each through `check(name, ok, detail)`. */
+export async function checkCompiledUnderCsp(browser, check) {
+  const root = await bundlePage('compiled-page.mjs', 'compiled codecs under CSP');
+  try {
+    const { result, errors, served } = await runPage(browser, root, CSP);
+    check('csp: the page is served with script-src self and no unsafe-eval', served === CSP, String(served));
     check('csp: the compiled-codec page ran', result !== undefined, errors.join('; '));
     for (const c of result?.checks ?? []) check(`csp: ${c.name}`, c.ok, c.detail);
     check(
@@ -68,7 +116,6 @@ export async function checkCompiledUnderCsp(browser, check) {
       JSON.stringify(result?.controlViolations),
     );
   } finally {
-    server.close();
     rmSync(root, { recursive: true, force: true });
   }
 }
@@ -78,6 +125,7 @@ if (resolve(process.argv[1] ?? '') === fileURLToPath(import.meta.url)) {
   const browser = await launchChromium();
   try {
     await checkCompiledUnderCsp(browser, check);
+    await checkLzoUnderCsp(browser, check);
   } finally {
     await browser.close();
   }
