@@ -503,7 +503,10 @@ export function toGraphImage(file: ZippyFile): GraphImage {
   };
 }
 
-/** A core graph image as a file's objects (major version 2 unless `options.major` says 1). */
+/**
+ * A core graph image as a file's objects (major version 2 unless `options.major` says 1). The
+ * segments are views into the image's data, as decoded segments are views into the input.
+ */
 export function fromGraphImage(
   image: GraphImage,
   options: {
@@ -513,18 +516,22 @@ export function fromGraphImage(
     readonly major?: 1 | 2;
   } = {},
 ): ZippyFile {
+  const { kinds, kindOf, sizes, refStart, refs, segStart, dataStart, data } = image;
+  const n = kindOf.length;
   const objects: ZObject[] = [];
-  for (let i = 0; i < image.kindOf.length; i++) {
-    const segments: Uint8Array[] = [];
-    // In range by the image's invariants: every per-object array has an entry per object (plus one).
-    for (let x = image.segStart[i]!; x < image.segStart[i + 1]!; x++)
-      segments.push(image.data.slice(image.dataStart[x], image.dataStart[x + 1]));
-    objects.push({
-      tag: image.kinds[image.kindOf[i]!]!,
-      size: image.sizes[i]!,
-      references: Array.from(image.refs.subarray(image.refStart[i], image.refStart[i + 1])),
-      segments,
-    });
+  // In range by the image's invariants: every per-object array has an entry per object (plus one).
+  // Segments are views into the image's data (no buffer of their own per segment: a million small
+  // copies cost a save more than writing them did), as decoded segments are views into the input.
+  for (let i = 0; i < n; i++) {
+    const s0 = segStart[i]!;
+    const s1 = segStart[i + 1]!;
+    const segments: Uint8Array[] = new Array(s1 - s0);
+    for (let x = s0; x < s1; x++) segments[x - s0] = data.subarray(dataStart[x], dataStart[x + 1]);
+    const r0 = refStart[i]!;
+    const r1 = refStart[i + 1]!;
+    const references: number[] = new Array(r1 - r0);
+    for (let x = r0; x < r1; x++) references[x - r0] = refs[x]!;
+    objects.push({ tag: kinds[kindOf[i]!]!, size: sizes[i]!, references, segments });
   }
   return {
     byteOrder: options.byteOrder ?? 'be',
