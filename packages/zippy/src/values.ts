@@ -339,6 +339,13 @@ const SEGMENT_STATE = new ReadState(SEGMENT_OPTIONS);
 export class SegmentReader {
   private readonly reader: Reader;
   private readonly codecs: ReturnType<typeof codecsOf>;
+  /**
+   * Where the segment starts in the buffer the reader walks: segments are views into one buffer
+   * (the file's, the graph image's), read through one byte array and DataView over all of it — a
+   * DataView per segment cost a million-object load more than the reading did. Offsets this reader
+   * gives and takes count from the segment's start, as they always have.
+   */
+  private readonly base: number;
 
   constructor(
     readonly bytes: Uint8Array,
@@ -347,16 +354,18 @@ export class SegmentReader {
     readonly format: SegmentFormat = {},
   ) {
     SEGMENT_STATE.empty();
-    this.reader = new Reader(bytes, SEGMENT_STATE);
+    const whole = wholeBuffer(bytes);
+    this.base = bytes.byteOffset - whole.bytes.byteOffset;
+    this.reader = new Reader(whole.bytes, SEGMENT_STATE, this.base, this.base + bytes.length, whole.view);
     this.codecs = codecsOf(format);
   }
 
   /** The offset of the next byte to read. */
   get pos(): number {
-    return this.reader.pos;
+    return this.reader.pos - this.base;
   }
   set pos(at: number) {
-    this.reader.pos = at;
+    this.reader.pos = at + this.base;
   }
 
   /** Reads with a declared codec of this segment's format; what it refuses is a {@link SegmentError}. */
@@ -364,7 +373,7 @@ export class SegmentReader {
     try {
       return codec.read(this.reader);
     } catch (error) {
-      throw segmentError(error);
+      throw segmentError(error, this.base);
     }
   }
   u8(): number {
@@ -405,7 +414,7 @@ export class SegmentReader {
     try {
       return this.reader.borrow(n);
     } catch (error) {
-      throw segmentError(error);
+      throw segmentError(error, this.base);
     }
   }
   /** Bytes of a Lua number in this segment (8, or 4 under number format 1). */
@@ -456,7 +465,38 @@ function valueAt(value: unknown, path: Path): unknown {
   return at;
 }
 
-/** A core DecodeError from reading a segment as a {@link SegmentError} (its offset is in the segment). */
-function segmentError(error: unknown): unknown {
-  return error instanceof DecodeError ? new SegmentError(error.message, error.offset, error.code) : error;
+/**
+ * A core DecodeError from reading a segment as a {@link SegmentError}, its offset made one in the
+ * segment (which starts at `base` of the buffer read).
+ */
+function segmentError(error: unknown, base: number): unknown {
+  return error instanceof DecodeError ? new SegmentError(error.message, error.offset - base, error.code) : error;
+}
+
+/** A byte array and a DataView over the whole of a buffer. */
+interface WholeBuffer {
+  readonly bytes: Uint8Array;
+  readonly view: DataView;
+}
+
+/**
+ * The whole buffer under the segments read last, weakly held (a reader never keeps a file alive
+ * past its load), and under a segment that owns its buffer alone, nothing shared.
+ */
+let lastWhole: WeakRef<WholeBuffer> | undefined;
+
+/**
+ * A byte array and DataView over all of `segment`'s buffer (the last one made, when the segment
+ * is in the same buffer): one per file, not one per segment.
+ */
+function wholeBuffer(segment: Uint8Array): WholeBuffer {
+  const known = lastWhole?.deref();
+  if (known !== undefined && known.bytes.buffer === segment.buffer) return known;
+  const { buffer } = segment;
+  const made: WholeBuffer =
+    segment.byteOffset === 0 && segment.byteLength === buffer.byteLength
+      ? { bytes: segment, view: new DataView(buffer, 0, segment.byteLength) }
+      : { bytes: new Uint8Array(buffer), view: new DataView(buffer) };
+  lastWhole = new WeakRef(made);
+  return made;
 }
