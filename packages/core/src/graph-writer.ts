@@ -52,6 +52,18 @@ export interface ObjectSink<O> {
   numberOf(target: O | null): number;
 }
 
+/**
+ * Where {@link writeGraph} keeps the number it gives each object (its own Map by default). A saver
+ * that already indexes every object it meets — a Map from object to slot, say — can keep the
+ * numbers beside that index and spare the write a second map of every object.
+ */
+export interface ObjectNumbers<O> {
+  /** The number `object` was given, or undefined while it has none. */
+  get(object: O): number | undefined;
+  /** Gives `object` its number (once per object; negative for an external). */
+  set(object: O, number: number): void;
+}
+
 /** How to save the objects of a graph. */
 export interface GraphSaver<O> {
   /** The kind of an object. */
@@ -62,6 +74,8 @@ export interface GraphSaver<O> {
   sizeOf?(object: O, dataLength: number): number;
   /** A name when `object` is external: written as a named reference, never saved. */
   externalName?(object: O): string | undefined;
+  /** A fresh store for this write's object numbers (default: a Map of the writer's own). */
+  numbers?(): ObjectNumbers<O>;
 }
 
 class Sink<O extends object> implements ObjectSink<O> {
@@ -106,7 +120,7 @@ export function writeGraph<O extends object>(
   roots: ReadonlyArray<O | null>,
   saver: GraphSaver<O>,
 ): E.Either<EncodeError, GraphImage> {
-  const numbers = new Map<O, number>();
+  const numbers: ObjectNumbers<O> = saver.numbers?.() ?? new Map<O, number>();
   const queue: O[] = [];
   const externals: string[] = [];
   const externalNumbers = new Map<string, number>();

@@ -167,8 +167,10 @@ const SEGMENT_CODECS = {
 function codecsOf(format: SegmentFormat = {}) {
   if (format.numberFormat !== undefined && format.numberFormat !== 0 && format.numberFormat !== 1)
     throw new RangeError(`number format ${format.numberFormat} is not 0 (f64) or 1 (f32)`);
+  // Chosen without building a key: a reader is made per object.
   const wide = (format.numberFormat ?? 0) === 0;
-  return SEGMENT_CODECS[`${format.byteOrder === 'le' ? 'le' : 'be'}${wide ? '64' : '32'}`];
+  if (format.byteOrder === 'le') return wide ? SEGMENT_CODECS.le64 : SEGMENT_CODECS.le32;
+  return wide ? SEGMENT_CODECS.be64 : SEGMENT_CODECS.be32;
 }
 
 /** A Lua integer (5.3's integer subtype), kept apart from floats so `1` and `1.0` stay what they were. */
@@ -301,8 +303,11 @@ export class SegmentWriter {
   /** Empties the writer for the next segment (its buffer is reused). */
   reset(): void {
     this.out.length = 0;
-    this.references.length = 0;
-    this.slots.clear();
+    // Only when they hold something (a length set and a clear are runtime calls, per object).
+    if (this.references.length !== 0) {
+      this.references.length = 0;
+      this.slots.clear();
+    }
   }
 }
 

@@ -15,7 +15,7 @@ import fengari from 'fengari';
 import * as E from 'fp-ts/lib/Either.js';
 import { DecodeError, EncodeError, type DecodeOptions } from '@savekit/core';
 import type { DecodeBudget } from '@savekit/core/kit';
-import type { GraphSaver, ObjectSink, RestoreContext, RestoreGenerator } from '@savekit/core/graph';
+import type { GraphSaver, ObjectNumbers, ObjectSink, RestoreContext, RestoreGenerator } from '@savekit/core/graph';
 import { allocateAData, isAData, restoreAData, writeAData, type AData } from '../adata.js';
 import type { ZippyFile } from '../container.js';
 import {
@@ -371,6 +371,11 @@ class LuaSaver implements GraphSaver<object> {
   private readonly kinds: LuaKind[] = ['table'];
   private readonly parents: number[] = [ROOT];
   private readonly steps: Step[] = [''];
+  /** Per slot: the object's number in the graph being written (0 while it has none), see {@link numbers}. */
+  private readonly numbered: number[] = [0];
+  /** The object {@link slotOf} looked up last, and its slot (undefined: not a kept value). */
+  private lastObject: object | undefined;
+  private lastSlot: number | undefined;
   readonly keeper: Keeper;
   private readonly writer: SegmentWriter;
   /** The payload length of the userdata saved last (its recorded size). */
@@ -443,8 +448,46 @@ class LuaSaver implements GraphSaver<object> {
     this.kinds[slot] = kind;
     this.parents[slot] = parent;
     this.steps[slot] = step;
+    this.numbered[slot] = 0;
     this.known.set(p, slot);
+    this.lastObject = undefined; // a value just met has a slot now
     return p;
+  }
+
+  /**
+   * The slot of a value met while saving, or undefined for any other object: the graph writer asks
+   * for one object several times in a row (its number, its kind, its save, its size), so the last
+   * answer is kept — one lookup in a map of a million values instead of several.
+   */
+  private slotOf(object: object): number | undefined {
+    if (object !== this.lastObject) {
+      this.lastObject = object;
+      this.lastSlot = this.known.get(object);
+    }
+    return this.lastSlot;
+  }
+
+  /**
+   * The graph writer's object numbers, kept per slot beside {@link known} for the values met (a
+   * second map of a million tables cost a save more than its tables' entries), in a map of their
+   * own for other objects (C structures, scalars, externals).
+   */
+  numbers(): ObjectNumbers<object> {
+    const others = new Map<object, number>();
+    const numbered = this.numbered;
+    return {
+      get: (object) => {
+        const slot = this.slotOf(object);
+        if (slot === undefined) return others.get(object);
+        const n = numbered[slot]!;
+        return n === 0 ? undefined : n;
+      },
+      set: (object, n) => {
+        const slot = this.slotOf(object);
+        if (slot === undefined) others.set(object, n);
+        else numbered[slot] = n;
+      },
+    };
   }
 
   /**
@@ -496,7 +539,7 @@ class LuaSaver implements GraphSaver<object> {
   kindOf(object: object): string {
     if (isAData(object) || this.structures?.owns(object) === true) return KIND.adata;
     if (object instanceof ScalarValue) return KIND.lua;
-    const slot = this.known.get(object);
+    const slot = this.slotOf(object);
     if (slot === undefined) throw new Error('an object this saver did not meet');
     const kind = this.kinds[slot];
     if (kind === 'table' || kind === 'userdata') return KIND.lua;
@@ -527,7 +570,7 @@ class LuaSaver implements GraphSaver<object> {
   sizeOf(object: object, dataLength: number): number {
     void dataLength;
     if (isAData(object) || this.structures?.owns(object) === true) return this.lastSize;
-    const slot = this.known.get(object);
+    const slot = this.slotOf(object);
     return slot !== undefined && this.kinds[slot] === 'userdata' ? this.payloadLength : 0;
   }
 
@@ -561,7 +604,7 @@ class LuaSaver implements GraphSaver<object> {
       return;
     }
     const L = this.L;
-    const slot = this.known.get(object) as number;
+    const slot = this.slotOf(object) as number;
     this.keeper.push(slot);
     const at = lua.lua_gettop(L);
     // One writer for every object: writeData copies the segment, so its buffer can be reused.
