@@ -280,9 +280,20 @@ function objectTable(order: ByteOrder, count: number, externals: number): Codec<
       return { tag: name, size: e.size, references, segments };
     },
     split: (o: ZObject) => splitObject(o, order),
+    bodySize,
     json: objectJson as unknown as t.Type<ZObject, unknown, unknown>,
     model: () => objectModel(order, references),
   });
+}
+
+/**
+ * The bytes a body takes (its references, then each segment's length, bytes and padding to 4): the
+ * directory's hint for making room for every body at once.
+ */
+function bodySize({ references, segments }: ObjectBody): number {
+  let size = 4 * references.length;
+  for (const seg of segments) size += 4 + align4(seg instanceof Uint8Array ? seg.length : 0);
+  return size;
 }
 
 /**

@@ -181,6 +181,9 @@ export class LuaInteger {
 /** A value in a segment: nil, a boolean, a float, an integer, a string's bytes, or a reference to an object. */
 export type ZValue = null | boolean | number | LuaInteger | Uint8Array | { readonly ref: object };
 
+/** Up to this many references a segment writer finds slots by a scan; from here on, by its map. */
+const FEW_REFERENCES = 8;
+
 /**
  * Builds one data segment, in the file's byte order and number format ({@link SegmentFormat}; by
  * default big-endian doubles), on the core's {@link Writer} with the core's integer and float codecs.
@@ -245,6 +248,15 @@ export class SegmentWriter {
 
   /** The slot of `target` in this object's references (added on first mention). */
   slot(target: object): number {
+    const references = this.references;
+    const n = references.length;
+    // A few references (most objects): found by a scan, no map to fill and empty per object.
+    if (n < FEW_REFERENCES) {
+      for (let i = 0; i < n; i++) if (references[i] === target) return i;
+      references.push(target);
+      if (n + 1 === FEW_REFERENCES) for (let i = 0; i <= n; i++) this.slots.set(references[i]!, i);
+      return n;
+    }
     let s = this.slots.get(target);
     if (s === undefined) {
       s = this.references.length;
@@ -305,8 +317,8 @@ export class SegmentWriter {
     this.out.length = 0;
     // Only when they hold something (a length set and a clear are runtime calls, per object).
     if (this.references.length !== 0) {
+      if (this.references.length >= FEW_REFERENCES) this.slots.clear();
       this.references.length = 0;
-      this.slots.clear();
     }
   }
 }

@@ -536,7 +536,22 @@ class LuaSaver implements GraphSaver<object> {
     return this.externalNames.size > 0 ? this.externalNames.get(object) : undefined;
   }
 
+  /**
+   * The slot of `object` when it is a Lua value met while saving, looked up before the tests for
+   * the other kinds (five `instanceof`s, an application's `owns`), which never match a kept value;
+   * undefined when the application has structures of its own (its `owns` is asked first, as ever).
+   */
+  private keptSlot(object: object): number | undefined {
+    return this.structures === undefined ? this.slotOf(object) : undefined;
+  }
+
   kindOf(object: object): string {
+    const kept = this.keptSlot(object);
+    if (kept !== undefined) return this.kinds[kept] === 'function' ? this.otherKindOf(object) : KIND.lua;
+    return this.otherKindOf(object);
+  }
+
+  private otherKindOf(object: object): string {
     if (isAData(object) || this.structures?.owns(object) === true) return KIND.adata;
     if (object instanceof ScalarValue) return KIND.lua;
     const slot = this.slotOf(object);
@@ -569,6 +584,8 @@ class LuaSaver implements GraphSaver<object> {
 
   sizeOf(object: object, dataLength: number): number {
     void dataLength;
+    const kept = this.keptSlot(object);
+    if (kept !== undefined) return this.kinds[kept] === 'userdata' ? this.payloadLength : 0;
     if (isAData(object) || this.structures?.owns(object) === true) return this.lastSize;
     const slot = this.slotOf(object);
     return slot !== undefined && this.kinds[slot] === 'userdata' ? this.payloadLength : 0;
@@ -583,6 +600,11 @@ class LuaSaver implements GraphSaver<object> {
   }
 
   private saveObject(object: object, sink: ObjectSink<object>): void {
+    const kept = this.keptSlot(object);
+    if (kept !== undefined) {
+      this.saveValue(kept, sink);
+      return;
+    }
     if (isAData(object)) {
       const { segment, references, size } = writeAData(object, this.adataValue, this.format);
       this.lastSize = size;
@@ -603,8 +625,12 @@ class LuaSaver implements GraphSaver<object> {
       sink.writeData(w.written());
       return;
     }
+    this.saveValue(this.slotOf(object) as number, sink);
+  }
+
+  /** A table or userdata kept at `slot`. */
+  private saveValue(slot: number, sink: ObjectSink<object>): void {
     const L = this.L;
-    const slot = this.slotOf(object) as number;
     this.keeper.push(slot);
     const at = lua.lua_gettop(L);
     // One writer for every object: writeData copies the segment, so its buffer can be reused.
