@@ -209,8 +209,16 @@ const crcTrailer = byteOrdered((order) => {
 
 /** The value of `segment`'s first four bytes as a tag in `order` (what an object's data starts with). */
 function leadingTag(data: Uint8Array, order: ByteOrder): string {
-  const [a = 0, b = 0, c = 0, d = 0] = order === 'be' ? data : [data[3], data[2], data[1], data[0]];
-  return String.fromCharCode(a, b, c, d);
+  return tagName(leadingTagValue(data, order));
+}
+
+/** {@link leadingTag} as the tag's number (compared with the directory's without making a string). */
+function leadingTagValue(data: Uint8Array, order: ByteOrder): number {
+  const a = data[0] ?? 0;
+  const b = data[1] ?? 0;
+  const c = data[2] ?? 0;
+  const d = data[3] ?? 0;
+  return (order === 'be' ? (a << 24) | (b << 16) | (c << 8) | d : (d << 24) | (c << 16) | (b << 8) | a) >>> 0;
 }
 
 /** An object's body as stored: its references, then its data segments. */
@@ -274,9 +282,10 @@ function objectTable(order: ByteOrder, count: number, externals: number): Codec<
       const first = segments[0];
       if (first === undefined || first.length < 4) throw new Error('segment 0 must start with the tag');
       const name = tagName(e.tag);
-      const found = leadingTag(first, order);
-      if (found !== name)
-        throw new Error(`the directory says ${JSON.stringify(name)}, segment 0 says ${JSON.stringify(found)}`);
+      if (leadingTagValue(first, order) !== e.tag)
+        throw new Error(
+          `the directory says ${JSON.stringify(name)}, segment 0 says ${JSON.stringify(leadingTag(first, order))}`,
+        );
       return { tag: name, size: e.size, references, segments };
     },
     split: (o: ZObject) => splitObject(o, order),

@@ -1119,14 +1119,16 @@ class LuaRestorer implements SavefileRestorer<object> {
   restore(object: object, ctx: RestoreContext<object>): RestoreGenerator<object> | undefined {
     const L = this.L;
     this.work(1 + ctx.referenceCount, ctx.number);
-    if (this.structures !== undefined && !isAData(object) && !(object instanceof Handle)) {
+    // A Lua value (the common case) is a Handle: one test, not isAData's five, tells it apart.
+    const adata = !(object instanceof Handle) && isAData(object);
+    if (this.structures !== undefined && !adata && !(object instanceof Handle)) {
       this.restoreStructure(object, this.structures, ctx);
       return;
     }
     // A Lua value's segment is read here and now (a structure's, by a generator, maybe later).
-    const reader = isAData(object) ? segmentReaderOf(ctx, this.file) : this.valueReader(ctx);
+    const reader = adata ? segmentReaderOf(ctx, this.file) : this.valueReader(ctx);
     try {
-      if (isAData(object)) {
+      if (adata) {
         const dependency = restoreAData(object as AData, reader, {
           value: (v) =>
             v !== null && typeof v === 'object' && 'ref' in v && v.ref instanceof Handle
