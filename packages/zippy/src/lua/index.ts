@@ -1180,10 +1180,14 @@ class LuaRestorer implements SavefileRestorer<object> {
             this.pushRead(reader);
             lua.lua_rawset(L, at);
           }
-          const meta = reader.value();
-          if (meta !== null) {
-            this.push(meta);
-            lua.lua_setmetatable(L, at);
+          // No metatable (most tables): its nil is the type byte alone, read as pushRead reads types.
+          if (reader.bytes[reader.pos] === ValueType.nil) reader.pos += 1;
+          else {
+            const meta = reader.value();
+            if (meta !== null) {
+              this.push(meta);
+              lua.lua_setmetatable(L, at);
+            }
           }
         }
         if (!reader.atEnd)
