@@ -76,29 +76,35 @@ export function array<A>(element: Codec<A>, count: CountSpec): Codec<A[]> {
         r.work(n);
         path.push(0);
         const readFixed = element.readFixed;
+        // Elements that take bytes: the count was checked against what is left, so the list is made
+        // at its size (one built by push keeps room for 16 however few it holds, and a decoded
+        // document keeps its lists).
+        const list: A[] = element.minSize > 0 ? new Array(n) : [];
         if (readFixed !== undefined && spans === undefined) {
-          // Fixed-size elements: the count was checked against what is left, so read them at their
-          // offsets; a failure is redone element by element below to name the element.
+          // Fixed-size elements: read at their offsets; a failure is redone element by element
+          // below to name the element.
           const start = r.pos;
           const step = element.size as number;
           try {
-            for (let i = 0, at = start; i < n; i++, at += step) out.push(readFixed(r, at));
+            for (let i = 0, at = start; i < n; i++, at += step) list[i] = readFixed(r, at);
             r.pos = start + n * step;
             path.pop();
-            return out;
+            return list;
           } catch {
-            out.length = 0;
             r.pos = start;
           }
         }
         for (let i = 0; i < n; i++) {
           path[depth] = i;
           const start = r.pos;
-          out.push(element.read(r));
+          list[i] = element.read(r);
           if (spans !== undefined) spans.push({ path: path.slice(), start, end: r.pos, layer: r.layer });
         }
+        path.pop();
+        return list;
       }
       path.pop();
+      // A short list up to the window's end, at its size (see above).
       return out;
     },
     write(w, value) {

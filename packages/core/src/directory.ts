@@ -50,6 +50,12 @@ export interface DirectoryOptions<E, K extends keyof E, B, V> {
    * the element. Return a new entry object each time: the directory adds the place to it.
    */
   readonly split: (element: V) => DirectorySplit<E, K, B>;
+  /**
+   * The stored size of a body, when the body alone tells it: a hint (never checked against what is
+   * written) with which the writer makes room for the entries and every body at once, instead of
+   * growing and copying its buffer again and again as a large table is written.
+   */
+  readonly bodySize?: (body: B) => number;
   /** The JSON type of one element. */
   readonly json: t.Type<V, unknown, unknown>;
   /** The codec's name (default `directory`). */
@@ -75,6 +81,18 @@ function fieldOf(entry: AnyCodec, key: string): { at: number; codec: Codec<numbe
     at += field.spec.size;
   }
   return { at: 0, codec: undefined };
+}
+
+/**
+ * Whether every entry is read by `readFixed` without fail: a struct of fixed-size integers, which
+ * any bytes are a value of. Such entries are read one at a time as their bodies are, not all first
+ * into a list (a million entry objects kept until the last body is read cost a load more in
+ * garbage collection than reading them did); nothing they could refuse comes out in another order.
+ */
+function entriesCannotFail(entry: AnyCodec): boolean {
+  const def = entry.def;
+  if (def.type !== 'struct' || def.stored !== undefined || entry.readFixed === undefined) return false;
+  return def.fields.every((field) => typeof field.spec !== 'function' && field.spec.def.type === 'int');
 }
 
 function reason(error: unknown): string {
@@ -131,6 +149,7 @@ export function directory<E, K extends keyof E & string, B, V>(options: Director
   // The entries are read and written by the core's array (its fixed-size fast path, its count check
   // and its element paths); one codec per directory.
   const entries = arrayOf(entry, count);
+  const readEntry = entriesCannotFail(entry) && step > 0 ? entry.readFixed : undefined;
   return defineCodec<V[]>({
     name,
     def: {
@@ -151,11 +170,16 @@ export function directory<E, K extends keyof E & string, B, V>(options: Director
       const tableAt = r.pos;
       const spans = r.state.spans?.length ?? 0;
       const warnings = r.state.warnings.length;
-      const stored = entries.read(r);
+      let stored: E[] | undefined;
+      if (readEntry !== undefined && r.state.spans === undefined && count * step <= r.remaining) {
+        // What the array of entries would do — charge the count, step over them — minus the list.
+        r.work(count);
+        r.pos += count * step;
+      } else stored = entries.read(r); // and its errors, when the entries do not fit
       const out: V[] = new Array(count);
       const bodiesAt = r.pos;
       for (let i = 0; i < count; i++) {
-        const e = stored[i]!;
+        const e = stored !== undefined ? stored[i]! : readEntry!(r, tableAt + i * step);
         const entryAt = tableAt + i * step;
         const offset = e[place.offset] as unknown as number;
         const length = e[place.length] as unknown as number;
@@ -208,7 +232,9 @@ export function directory<E, K extends keyof E & string, B, V>(options: Director
         );
       // The entries first, with their places at 0 (so what they refuse is refused in file order),
       // then the bodies, then the entries again with each body's place.
-      const parts: Array<DirectorySplit<E, K, B>> = new Array(count);
+      // The bodies and entries apart (not each split's pair, which a long list would keep alive
+      // until the last body is written).
+      const bodies: B[] = new Array(count);
       const placed: E[] = new Array(count);
       const path = w.state.path;
       const depth = path.length;
@@ -222,7 +248,7 @@ export function directory<E, K extends keyof E & string, B, V>(options: Director
         } catch (error) {
           throw asEncodeError(w, error);
         }
-        parts[i] = part;
+        bodies[i] = part.body;
         // The entry object is the directory's to complete (split makes a new one per element).
         const e = part.entry as unknown as Record<K, unknown>;
         e[place.offset] = 0;
@@ -230,16 +256,17 @@ export function directory<E, K extends keyof E & string, B, V>(options: Director
         placed[i] = e as E;
       }
       path.pop();
+      if (options.bodySize !== undefined) presizeFor(w, count * step, bodies, options.bodySize);
       const tableAt = w.length;
       entries.write(w, placed);
       const bodiesAt = w.length;
       path.push(0);
       for (let i = 0; i < count; i++) {
         path[depth] = i;
-        const { entry: stored, body: content } = parts[i]!;
+        const content = bodies[i]!;
         let codec: Codec<B>;
         try {
-          codec = body(stored as E);
+          codec = body(placed[i]!);
         } catch (error) {
           throw asEncodeError(w, error);
         }
@@ -267,6 +294,26 @@ export function directory<E, K extends keyof E & string, B, V>(options: Director
       w.length = end;
     },
   });
+}
+
+/** Room left after a presized directory for what usually follows it (a trailer, a checksum). */
+const ROOM_AFTER = 256;
+/** A presize hint past this many bytes is not followed (the writer grows as it goes instead). */
+const MAX_PRESIZE = 2 ** 31;
+
+/**
+ * Makes room for the entries (`entriesSize` bytes) and the bodies as `bodySize` sizes them, and a
+ * little more. Only a hint: a size that is not a number, or a hint that throws, presizes nothing
+ * (the body's codec says what is wrong with it when it is written).
+ */
+function presizeFor<B>(w: Writer, entriesSize: number, bodies: B[], bodySize: (body: B) => number): void {
+  let total = entriesSize;
+  try {
+    for (let i = 0; i < bodies.length; i++) total += bodySize(bodies[i]!);
+  } catch {
+    return;
+  }
+  if (Number.isSafeInteger(total) && total > 0 && total <= MAX_PRESIZE) w.presize(total + ROOM_AFTER);
 }
 
 /** What user code (`body`, `join`) threw while reading element `i`, as a DecodeError there. */

@@ -11,7 +11,7 @@ import { EncodeError } from './errors.js';
 import type { GraphImage } from './graph-image.js';
 
 /** A growable typed array. */
-class Growing<T extends Uint32Array | Int32Array | Uint8Array> {
+class Growing<T extends Uint32Array | Int32Array> {
   length = 0;
   constructor(
     public items: T,
@@ -28,17 +28,64 @@ class Growing<T extends Uint32Array | Int32Array | Uint8Array> {
     next.set(this.items.subarray(0, this.length));
     this.items = next;
   }
-  append(bytes: Uint8Array): void {
-    const n = bytes.length;
-    if (this.length + n > this.items.length) this.grow(this.length + n);
-    const items = this.items as Uint8Array;
-    // Small segments are the common case: a loop beats a builtin call for them.
-    if (n <= 16) for (let i = 0; i < n; i++) items[this.length + i] = bytes[i]!;
-    else items.set(bytes, this.length);
-    this.length += n;
-  }
   done(extra = 0): T {
     return this.items.slice(0, this.length + extra) as T;
+  }
+}
+
+/** Bytes of one chunk of {@link ChunkedBytes}. */
+const CHUNK = 1 << 20;
+
+/**
+ * Appended bytes kept in chunks of a megabyte and joined once at the end: a large graph's data is
+ * never copied while it grows, and no buffer twice its size is ever made (a doubling buffer made
+ * and dropped ever larger ones, which cost a million-object save its garbage collections).
+ */
+class ChunkedBytes {
+  /** Bytes appended so far. */
+  length = 0;
+  private readonly full: Uint8Array[] = [];
+  private chunk = new Uint8Array(256);
+  private used = 0;
+
+  append(bytes: Uint8Array): void {
+    const n = bytes.length;
+    if (this.used + n > this.chunk.length) this.next(n);
+    const chunk = this.chunk;
+    const at = this.used;
+    // Small segments are the common case: a loop beats a builtin call for them.
+    if (n <= 16) for (let i = 0; i < n; i++) chunk[at + i] = bytes[i]!;
+    else chunk.set(bytes, at);
+    this.used = at + n;
+    this.length += n;
+  }
+
+  /** Closes the current chunk and starts one with room for `n` more bytes. */
+  private next(n: number): void {
+    // The first chunks grow from small (most graphs are small), the later are a megabyte each.
+    if (this.full.length === 0 && this.length + n <= CHUNK) {
+      let capacity = this.chunk.length * 2;
+      while (capacity < this.used + n) capacity *= 2;
+      const grown = new Uint8Array(Math.min(capacity, CHUNK));
+      grown.set(this.chunk.subarray(0, this.used));
+      this.chunk = grown;
+      return;
+    }
+    this.full.push(this.chunk.subarray(0, this.used));
+    this.chunk = new Uint8Array(Math.max(CHUNK, n));
+    this.used = 0;
+  }
+
+  /** Every byte appended, in one array of exactly their length. */
+  done(): Uint8Array {
+    const out = new Uint8Array(this.length);
+    let at = 0;
+    for (const part of this.full) {
+      out.set(part, at);
+      at += part.length;
+    }
+    out.set(this.chunk.subarray(0, this.used), at);
+    return out;
   }
 }
 
@@ -52,6 +99,18 @@ export interface ObjectSink<O> {
   numberOf(target: O | null): number;
 }
 
+/**
+ * Where {@link writeGraph} keeps the number it gives each object (its own Map by default). A saver
+ * that already indexes every object it meets — a Map from object to slot, say — can keep the
+ * numbers beside that index and spare the write a second map of every object.
+ */
+export interface ObjectNumbers<O> {
+  /** The number `object` was given, or undefined while it has none. */
+  get(object: O): number | undefined;
+  /** Gives `object` its number (once per object; negative for an external). */
+  set(object: O, number: number): void;
+}
+
 /** How to save the objects of a graph. */
 export interface GraphSaver<O> {
   /** The kind of an object. */
@@ -62,13 +121,15 @@ export interface GraphSaver<O> {
   sizeOf?(object: O, dataLength: number): number;
   /** A name when `object` is external: written as a named reference, never saved. */
   externalName?(object: O): string | undefined;
+  /** A fresh store for this write's object numbers (default: a Map of the writer's own). */
+  numbers?(): ObjectNumbers<O>;
 }
 
 class Sink<O extends object> implements ObjectSink<O> {
   constructor(
     private readonly intern: (target: O | null) => number,
     private readonly refs: Growing<Int32Array>,
-    private readonly data: Growing<Uint8Array>,
+    private readonly data: ChunkedBytes,
     private readonly dataStart: Growing<Uint32Array>,
   ) {}
   writeReference(target: O | null): void {
@@ -106,7 +167,7 @@ export function writeGraph<O extends object>(
   roots: ReadonlyArray<O | null>,
   saver: GraphSaver<O>,
 ): E.Either<EncodeError, GraphImage> {
-  const numbers = new Map<O, number>();
+  const numbers: ObjectNumbers<O> = saver.numbers?.() ?? new Map<O, number>();
   const queue: O[] = [];
   const externals: string[] = [];
   const externalNumbers = new Map<string, number>();
@@ -147,7 +208,7 @@ export function writeGraph<O extends object>(
   const refStart = new Growing(new Uint32Array(64), (n) => new Uint32Array(n));
   const segStart = new Growing(new Uint32Array(64), (n) => new Uint32Array(n));
   const refs = new Growing(new Int32Array(64), (n) => new Int32Array(n));
-  const data = new Growing(new Uint8Array(256), (n) => new Uint8Array(n));
+  const data = new ChunkedBytes();
   const dataStart = new Growing(new Uint32Array(64), (n) => new Uint32Array(n));
   dataStart.push(0);
   const sink = new Sink<O>(intern, refs, data, dataStart);

@@ -120,14 +120,16 @@ export class ReadState {
    * cost more than reading a few bytes); never while a reading on it is under way.
    */
   empty(): void {
-    this.path.length = 0;
-    this.warnings.length = 0;
-    if (this.spans !== undefined) this.spans.length = 0;
+    // Each part only when it holds something: setting an array's length and clearing a map are
+    // runtime calls, and a state kept for many small readings is mostly empty already.
+    if (this.path.length !== 0) this.path.length = 0;
+    if (this.warnings.length !== 0) this.warnings.length = 0;
+    if (this.spans !== undefined && this.spans.length !== 0) this.spans.length = 0;
     this.depth = 0;
-    this.arenas.length = 0;
+    if (this.arenas.length !== 0) this.arenas.length = 0;
     this.layers = 0;
-    this.context.clear();
-    this.deferred.length = 0;
+    if (this.context.size !== 0) this.context.clear();
+    if (this.deferred.length !== 0) this.deferred.length = 0;
     this.budget.workSpent = 0;
     this.budget.outputSpent = 0;
   }

@@ -96,9 +96,13 @@ export class Writer {
 
   /** Appends bytes. */
   append(bytes: Uint8Array): void {
-    const at = this.ensure(bytes.length);
-    this.buf.set(bytes, at);
-    this.length = at + bytes.length;
+    const n = bytes.length;
+    const at = this.ensure(n);
+    const buf = this.buf;
+    // Short runs (a field's bytes, a small segment) are the common case: a loop beats a builtin call.
+    if (n <= 16) for (let i = 0; i < n; i++) buf[at + i] = bytes[i]!;
+    else buf.set(bytes, at);
+    this.length = at + n;
   }
 
   /** Appends `count` copies of `fill`. */

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
 import * as t from 'io-ts';
-import { array, bytes, decode, directory, encode, rebuild, struct, u16le, u8 } from '../src/index';
+import { array, bytes, decode, directory, encode, fixedMap, rebuild, struct, u16le, u8 } from '../src/index';
 import { jsonBytes, layoutOf, typeNameOf } from '../src/kit';
 import { checkLaws, decodeFails, encodeFails, encodeOk } from './laws';
 
@@ -72,6 +72,96 @@ const twoBytes = Uint8Array.of(
   ...[2, 1, 9, 9], // body 0
   7, // body 1
 );
+
+test('a bodySize hint changes no byte and no error, whatever it says', () => {
+  const sized = (bodySize: (b: { refs: number[]; data: Uint8Array }) => number) =>
+    directory({
+      count: 3,
+      entry,
+      place: { offset: 'at', length: 'length' },
+      body,
+      join: (e, b): File => ({ kind: e.kind, refs: b.refs, data: b.data }),
+      split: (f: File) => ({ entry: { kind: f.kind, refs: f.refs.length }, body: { refs: f.refs, data: f.data } }),
+      json: fileJson as unknown as t.Type<File, unknown, unknown>,
+      bodySize,
+    });
+  const list: File[] = [
+    { kind: 1, refs: [7], data: Uint8Array.of(1, 2) },
+    { kind: 2, refs: [], data: new Uint8Array(5000) },
+    { kind: 3, refs: [1, 2], data: Uint8Array.of(3) },
+  ];
+  const plain = encodeOk(files(3), list);
+  const hints = [
+    (b: { refs: number[]; data: Uint8Array }) => 2 * b.refs.length + b.data.length, // exact
+    () => 1, // too small
+    () => Number.NaN,
+    () => 2 ** 40, // not followed
+    () => {
+      throw new Error('no size');
+    },
+  ];
+  for (const hint of hints) expect(encodeOk(sized(hint), list)).toEqual(plain);
+  // An element the body refuses: the same error with a hint as without.
+  const bad = [list[0]!, { kind: 2, refs: [70_000], data: new Uint8Array(0) }, list[2]!];
+  const refused = encode(files(3), bad);
+  expect(E.isLeft(refused)).toBe(true);
+  for (const hint of hints) expect(encode(sized(hint), bad)).toEqual(refused);
+});
+
+test('entries of plain integers, read one at a time, decode as entries read all first do: values and errors', () => {
+  // The same archive, its entry's kind field seen through a map (so its entries are read all first,
+  // still by the array's fixed-size path: the same work charged).
+  const eagerEntry = struct(
+    {
+      kind: fixedMap(u8, { name: 'kind', decode: (k) => k, encode: (k: number) => k }),
+      refs: u8,
+      at: u16le,
+      length: u16le,
+    },
+    'entry',
+  );
+  const archiveOf = (e: typeof entry) =>
+    struct({
+      count: rebuild(u8, (p: { files: File[] }) => p.files.length, { mismatch: 'error' }),
+      files: (p: { count: number }) =>
+        directory({
+          count: p.count,
+          entry: e,
+          place: { offset: 'at', length: 'length' },
+          body,
+          join: (en, b): File => {
+            if (en.kind === 0xff) throw new Error('kind 255 is reserved');
+            return { kind: en.kind, refs: b.refs, data: b.data };
+          },
+          split: (f: File) => ({ entry: { kind: f.kind, refs: f.refs.length }, body: { refs: f.refs, data: f.data } }),
+          json: fileJson as unknown as t.Type<File, unknown, unknown>,
+          name: 'files',
+        }),
+    });
+  const lazy = archiveOf(entry);
+  const eager = archiveOf(eagerEntry as unknown as typeof entry);
+  const inputs = fc.oneof(
+    fc.uint8Array({ maxLength: 48 }),
+    archives.map((a) => encodeOk(archive, a)),
+    fc
+      .tuple(
+        archives.map((a) => encodeOk(archive, a)),
+        fc.nat(),
+        fc.integer({ min: 0, max: 255 }),
+      )
+      .map(([b, i, v]) => {
+        const copy = b.slice();
+        if (copy.length > 0) copy[i % copy.length] = v;
+        return copy;
+      }),
+  );
+  fc.assert(
+    fc.property(inputs, fc.integer({ min: 1, max: 40 }), (bytes, maxWork) => {
+      expect(decode(lazy, bytes)).toEqual(decode(eager, bytes));
+      expect(decode(lazy, bytes, { maxWork })).toEqual(decode(eager, bytes, { maxWork }));
+    }),
+  );
+});
 
 test('the entries first, then the bodies in entry order, each placed by its entry', () => {
   expect([...encodeOk(archive, { count: 2, files: two })]).toEqual([...twoBytes]);

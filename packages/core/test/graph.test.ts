@@ -119,6 +119,66 @@ describe('writing and reading graphs', () => {
     expect(E.isLeft(missing) && missing.left.message).toBe('external "engine" is not known to this application');
   });
 
+  test("a saver's own number store is asked and told every number, and the image is the same", () => {
+    const a: Node = { id: 1, refs: [] };
+    const b: Node = { id: 2, refs: [] };
+    const engine: Node = { id: 99, refs: [] };
+    a.refs = [b, a, engine];
+    b.refs = [a, engine];
+    const told = new Map<Node, number>();
+    const asked: Node[] = [];
+    const externalName = (n: Node) => (n === engine ? 'engine' : undefined);
+    const saver: GraphSaver<Node> = {
+      ...nodeSaver,
+      externalName,
+      numbers: () => ({
+        get: (n) => {
+          asked.push(n);
+          return told.get(n);
+        },
+        set: (n, number) => {
+          expect(told.has(n)).toBe(false); // once per object
+          told.set(n, number);
+        },
+      }),
+    };
+    const image = ok(writeGraph([a], saver));
+    expect(image).toEqual(ok(writeGraph([a], { ...nodeSaver, externalName })));
+    expect([...told]).toEqual([
+      [a, 1],
+      [b, 2],
+      [engine, -1],
+    ]);
+    expect(asked).toEqual([a, b, a, engine, a, engine]);
+  });
+
+  test('segment data past several megabyte chunks, and a segment larger than one, joined in order', () => {
+    interface Blob {
+      bytes: Uint8Array;
+      next: Blob | null;
+    }
+    // 40 segments of 100,000 bytes, then one of 3 MB, then small ones: chunks fill, one is skipped past.
+    const sizes = [...Array.from({ length: 40 }, () => 100_000), 3_000_000, 7, 0, 1];
+    let head: Blob | null = null;
+    for (let i = sizes.length - 1; i >= 0; i--) {
+      const bytes = new Uint8Array(sizes[i]!);
+      for (let j = 0; j < bytes.length; j++) bytes[j] = (i * 31 + j) & 0xff;
+      head = { bytes, next: head };
+    }
+    const image = ok(
+      writeGraph<Blob>([head], {
+        kindOf: () => 'blob',
+        save(blob, sink) {
+          sink.writeData(blob.bytes);
+          sink.writeReference(blob.next);
+        },
+      }),
+    );
+    expect(image.data.length).toBe(sizes.reduce((x, y) => x + y, 0));
+    let blob = head;
+    for (let n = 1; blob !== null; n++, blob = blob.next) expect(graphObject(image, n).segments).toEqual([blob.bytes]);
+  });
+
   test('property: random graphs up to 10,000 objects round-trip with identity preserved', () => {
     const graphs = fc.record({
       size: fc.integer({ min: 1, max: 10_000 }),

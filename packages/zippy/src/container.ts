@@ -209,8 +209,16 @@ const crcTrailer = byteOrdered((order) => {
 
 /** The value of `segment`'s first four bytes as a tag in `order` (what an object's data starts with). */
 function leadingTag(data: Uint8Array, order: ByteOrder): string {
-  const [a = 0, b = 0, c = 0, d = 0] = order === 'be' ? data : [data[3], data[2], data[1], data[0]];
-  return String.fromCharCode(a, b, c, d);
+  return tagName(leadingTagValue(data, order));
+}
+
+/** {@link leadingTag} as the tag's number (compared with the directory's without making a string). */
+function leadingTagValue(data: Uint8Array, order: ByteOrder): number {
+  const a = data[0] ?? 0;
+  const b = data[1] ?? 0;
+  const c = data[2] ?? 0;
+  const d = data[3] ?? 0;
+  return (order === 'be' ? (a << 24) | (b << 16) | (c << 8) | d : (d << 24) | (c << 16) | (b << 8) | a) >>> 0;
 }
 
 /** An object's body as stored: its references, then its data segments. */
@@ -274,15 +282,27 @@ function objectTable(order: ByteOrder, count: number, externals: number): Codec<
       const first = segments[0];
       if (first === undefined || first.length < 4) throw new Error('segment 0 must start with the tag');
       const name = tagName(e.tag);
-      const found = leadingTag(first, order);
-      if (found !== name)
-        throw new Error(`the directory says ${JSON.stringify(name)}, segment 0 says ${JSON.stringify(found)}`);
+      if (leadingTagValue(first, order) !== e.tag)
+        throw new Error(
+          `the directory says ${JSON.stringify(name)}, segment 0 says ${JSON.stringify(leadingTag(first, order))}`,
+        );
       return { tag: name, size: e.size, references, segments };
     },
     split: (o: ZObject) => splitObject(o, order),
+    bodySize,
     json: objectJson as unknown as t.Type<ZObject, unknown, unknown>,
     model: () => objectModel(order, references),
   });
+}
+
+/**
+ * The bytes a body takes (its references, then each segment's length, bytes and padding to 4): the
+ * directory's hint for making room for every body at once.
+ */
+function bodySize({ references, segments }: ObjectBody): number {
+  let size = 4 * references.length;
+  for (const seg of segments) size += 4 + align4(seg instanceof Uint8Array ? seg.length : 0);
+  return size;
 }
 
 /**
@@ -503,7 +523,10 @@ export function toGraphImage(file: ZippyFile): GraphImage {
   };
 }
 
-/** A core graph image as a file's objects (major version 2 unless `options.major` says 1). */
+/**
+ * A core graph image as a file's objects (major version 2 unless `options.major` says 1). The
+ * segments are views into the image's data, as decoded segments are views into the input.
+ */
 export function fromGraphImage(
   image: GraphImage,
   options: {
@@ -513,18 +536,22 @@ export function fromGraphImage(
     readonly major?: 1 | 2;
   } = {},
 ): ZippyFile {
+  const { kinds, kindOf, sizes, refStart, refs, segStart, dataStart, data } = image;
+  const n = kindOf.length;
   const objects: ZObject[] = [];
-  for (let i = 0; i < image.kindOf.length; i++) {
-    const segments: Uint8Array[] = [];
-    // In range by the image's invariants: every per-object array has an entry per object (plus one).
-    for (let x = image.segStart[i]!; x < image.segStart[i + 1]!; x++)
-      segments.push(image.data.slice(image.dataStart[x], image.dataStart[x + 1]));
-    objects.push({
-      tag: image.kinds[image.kindOf[i]!]!,
-      size: image.sizes[i]!,
-      references: Array.from(image.refs.subarray(image.refStart[i], image.refStart[i + 1])),
-      segments,
-    });
+  // In range by the image's invariants: every per-object array has an entry per object (plus one).
+  // Segments are views into the image's data (no buffer of their own per segment: a million small
+  // copies cost a save more than writing them did), as decoded segments are views into the input.
+  for (let i = 0; i < n; i++) {
+    const s0 = segStart[i]!;
+    const s1 = segStart[i + 1]!;
+    const segments: Uint8Array[] = new Array(s1 - s0);
+    for (let x = s0; x < s1; x++) segments[x - s0] = data.subarray(dataStart[x], dataStart[x + 1]);
+    const r0 = refStart[i]!;
+    const r1 = refStart[i + 1]!;
+    const references: number[] = new Array(r1 - r0);
+    for (let x = r0; x < r1; x++) references[x - r0] = refs[x]!;
+    objects.push({ tag: kinds[kindOf[i]!]!, size: sizes[i]!, references, segments });
   }
   return {
     byteOrder: options.byteOrder ?? 'be',

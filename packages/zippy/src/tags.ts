@@ -49,9 +49,18 @@ export const ValueType = {
   integer: 0x06,
 } as const;
 
+/** The tag {@link tagName} named last, and its name. */
+let lastTag = Number.NaN;
+let lastName = '';
+
 /** A tag as its four characters (`0x4C554100` → `"LUA\u0000"`). */
 export function tagName(tag: number): string {
-  return String.fromCharCode((tag >>> 24) & 0xff, (tag >>> 16) & 0xff, (tag >>> 8) & 0xff, tag & 0xff);
+  // The tag named last is named again without a new string (a file's objects share a few tags).
+  if (tag === lastTag) return lastName;
+  const name = String.fromCharCode((tag >>> 24) & 0xff, (tag >>> 16) & 0xff, (tag >>> 8) & 0xff, tag & 0xff);
+  lastTag = tag;
+  lastName = name;
+  return name;
 }
 
 /** Four characters as a tag (`"DATA"` → `0x44415441`). */

@@ -167,8 +167,10 @@ const SEGMENT_CODECS = {
 function codecsOf(format: SegmentFormat = {}) {
   if (format.numberFormat !== undefined && format.numberFormat !== 0 && format.numberFormat !== 1)
     throw new RangeError(`number format ${format.numberFormat} is not 0 (f64) or 1 (f32)`);
+  // Chosen without building a key: a reader is made per object.
   const wide = (format.numberFormat ?? 0) === 0;
-  return SEGMENT_CODECS[`${format.byteOrder === 'le' ? 'le' : 'be'}${wide ? '64' : '32'}`];
+  if (format.byteOrder === 'le') return wide ? SEGMENT_CODECS.le64 : SEGMENT_CODECS.le32;
+  return wide ? SEGMENT_CODECS.be64 : SEGMENT_CODECS.be32;
 }
 
 /** A Lua integer (5.3's integer subtype), kept apart from floats so `1` and `1.0` stay what they were. */
@@ -178,6 +180,9 @@ export class LuaInteger {
 
 /** A value in a segment: nil, a boolean, a float, an integer, a string's bytes, or a reference to an object. */
 export type ZValue = null | boolean | number | LuaInteger | Uint8Array | { readonly ref: object };
+
+/** Up to this many references a segment writer finds slots by a scan; from here on, by its map. */
+const FEW_REFERENCES = 8;
 
 /**
  * Builds one data segment, in the file's byte order and number format ({@link SegmentFormat}; by
@@ -243,6 +248,15 @@ export class SegmentWriter {
 
   /** The slot of `target` in this object's references (added on first mention). */
   slot(target: object): number {
+    const references = this.references;
+    const n = references.length;
+    // A few references (most objects): found by a scan, no map to fill and empty per object.
+    if (n < FEW_REFERENCES) {
+      for (let i = 0; i < n; i++) if (references[i] === target) return i;
+      references.push(target);
+      if (n + 1 === FEW_REFERENCES) for (let i = 0; i <= n; i++) this.slots.set(references[i]!, i);
+      return n;
+    }
     let s = this.slots.get(target);
     if (s === undefined) {
       s = this.references.length;
@@ -301,8 +315,11 @@ export class SegmentWriter {
   /** Empties the writer for the next segment (its buffer is reused). */
   reset(): void {
     this.out.length = 0;
-    this.references.length = 0;
-    this.slots.clear();
+    // Only when they hold something (a length set and a clear are runtime calls, per object).
+    if (this.references.length !== 0) {
+      if (this.references.length >= FEW_REFERENCES) this.slots.clear();
+      this.references.length = 0;
+    }
   }
 }
 
@@ -339,6 +356,13 @@ const SEGMENT_STATE = new ReadState(SEGMENT_OPTIONS);
 export class SegmentReader {
   private readonly reader: Reader;
   private readonly codecs: ReturnType<typeof codecsOf>;
+  /**
+   * Where the segment starts in the buffer the reader walks: segments are views into one buffer
+   * (the file's, the graph image's), read through one byte array and DataView over all of it — a
+   * DataView per segment cost a million-object load more than the reading did. Offsets this reader
+   * gives and takes count from the segment's start, as they always have.
+   */
+  private readonly base: number;
 
   constructor(
     readonly bytes: Uint8Array,
@@ -347,16 +371,18 @@ export class SegmentReader {
     readonly format: SegmentFormat = {},
   ) {
     SEGMENT_STATE.empty();
-    this.reader = new Reader(bytes, SEGMENT_STATE);
+    const whole = wholeBuffer(bytes);
+    this.base = bytes.byteOffset - whole.bytes.byteOffset;
+    this.reader = new Reader(whole.bytes, SEGMENT_STATE, this.base, this.base + bytes.length, whole.view);
     this.codecs = codecsOf(format);
   }
 
   /** The offset of the next byte to read. */
   get pos(): number {
-    return this.reader.pos;
+    return this.reader.pos - this.base;
   }
   set pos(at: number) {
-    this.reader.pos = at;
+    this.reader.pos = at + this.base;
   }
 
   /** Reads with a declared codec of this segment's format; what it refuses is a {@link SegmentError}. */
@@ -364,7 +390,7 @@ export class SegmentReader {
     try {
       return codec.read(this.reader);
     } catch (error) {
-      throw segmentError(error);
+      throw segmentError(error, this.base);
     }
   }
   u8(): number {
@@ -405,7 +431,7 @@ export class SegmentReader {
     try {
       return this.reader.borrow(n);
     } catch (error) {
-      throw segmentError(error);
+      throw segmentError(error, this.base);
     }
   }
   /** Bytes of a Lua number in this segment (8, or 4 under number format 1). */
@@ -456,7 +482,38 @@ function valueAt(value: unknown, path: Path): unknown {
   return at;
 }
 
-/** A core DecodeError from reading a segment as a {@link SegmentError} (its offset is in the segment). */
-function segmentError(error: unknown): unknown {
-  return error instanceof DecodeError ? new SegmentError(error.message, error.offset, error.code) : error;
+/**
+ * A core DecodeError from reading a segment as a {@link SegmentError}, its offset made one in the
+ * segment (which starts at `base` of the buffer read).
+ */
+function segmentError(error: unknown, base: number): unknown {
+  return error instanceof DecodeError ? new SegmentError(error.message, error.offset - base, error.code) : error;
+}
+
+/** A byte array and a DataView over the whole of a buffer. */
+interface WholeBuffer {
+  readonly bytes: Uint8Array;
+  readonly view: DataView;
+}
+
+/**
+ * The whole buffer under the segments read last, weakly held (a reader never keeps a file alive
+ * past its load), and under a segment that owns its buffer alone, nothing shared.
+ */
+let lastWhole: WeakRef<WholeBuffer> | undefined;
+
+/**
+ * A byte array and DataView over all of `segment`'s buffer (the last one made, when the segment
+ * is in the same buffer): one per file, not one per segment.
+ */
+function wholeBuffer(segment: Uint8Array): WholeBuffer {
+  const known = lastWhole?.deref();
+  if (known !== undefined && known.bytes.buffer === segment.buffer) return known;
+  const { buffer } = segment;
+  const made: WholeBuffer =
+    segment.byteOffset === 0 && segment.byteLength === buffer.byteLength
+      ? { bytes: segment, view: new DataView(buffer, 0, segment.byteLength) }
+      : { bytes: new Uint8Array(buffer), view: new DataView(buffer) };
+  lastWhole = new WeakRef(made);
+  return made;
 }

@@ -87,3 +87,50 @@ test('number format 1: a number a float would change is a PrecisionError at its 
   lossy.f64(0.1);
   expect(new SegmentReader(lossy.done(), () => null, { numberFormat: 1 }).f64()).toBe(Math.fround(0.1));
 });
+
+test('slots: first mention first, a repeat its own slot, past a few references and after a reset', () => {
+  const targets = Array.from({ length: 20 }, () => ({}));
+  const w = new SegmentWriter();
+  for (let round = 0; round < 2; round++) {
+    // 0, 1, 0, 2, 1, 3, …: every target met twice, the repeat after the next one is new.
+    const order = targets.flatMap((t, i) => (i === 0 ? [t] : [t, targets[i - 1]!]));
+    expect(order.map((t) => w.slot(t))).toEqual(order.map((t) => targets.indexOf(t)));
+    expect(w.references).toEqual(targets);
+    w.reset();
+    expect(w.references).toEqual([]);
+    expect(w.slot(targets[5]!)).toBe(0);
+    w.reset();
+  }
+});
+
+test('a segment read inside a larger buffer: offsets and errors count from the segment', () => {
+  const w = new SegmentWriter();
+  w.u32(7);
+  w.value(Uint8Array.of(1, 2));
+  const segment = w.done();
+  const file = new Uint8Array(100);
+  file.set(segment, 40);
+  const inside = file.subarray(40, 40 + segment.length);
+  const r = reader(inside);
+  expect(r.u32()).toBe(7);
+  expect(r.pos).toBe(4);
+  expect(r.value()).toEqual(Uint8Array.of(1, 2));
+  expect(r.atEnd).toBe(true);
+  // Cut short: the error is where it is in a segment of its own, not at the buffer's offset.
+  const errorOf = (segmentBytes: Uint8Array): SegmentError => {
+    const cut = reader(segmentBytes);
+    cut.pos = 4;
+    try {
+      cut.value();
+    } catch (e) {
+      return e as SegmentError;
+    }
+    throw new Error('read past the end');
+  };
+  const error = errorOf(file.subarray(40, 40 + segment.length - 1));
+  expect(error).toBeInstanceOf(SegmentError);
+  const alone = errorOf(segment.slice(0, segment.length - 1));
+  expect([error.message, error.offset, error.code]).toEqual([alone.message, alone.offset, alone.code]);
+  expect(error.offset).toBeLessThan(segment.length);
+  expect(error.code).toBe('short-read');
+});

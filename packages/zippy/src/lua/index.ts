@@ -15,7 +15,7 @@ import fengari from 'fengari';
 import * as E from 'fp-ts/lib/Either.js';
 import { DecodeError, EncodeError, type DecodeOptions } from '@savekit/core';
 import type { DecodeBudget } from '@savekit/core/kit';
-import type { GraphSaver, ObjectSink, RestoreContext, RestoreGenerator } from '@savekit/core/graph';
+import type { GraphSaver, ObjectNumbers, ObjectSink, RestoreContext, RestoreGenerator } from '@savekit/core/graph';
 import { allocateAData, isAData, restoreAData, writeAData, type AData } from '../adata.js';
 import type { ZippyFile } from '../container.js';
 import {
@@ -371,6 +371,11 @@ class LuaSaver implements GraphSaver<object> {
   private readonly kinds: LuaKind[] = ['table'];
   private readonly parents: number[] = [ROOT];
   private readonly steps: Step[] = [''];
+  /** Per slot: the object's number in the graph being written (0 while it has none), see {@link numbers}. */
+  private readonly numbered: number[] = [0];
+  /** The object {@link slotOf} looked up last, and its slot (undefined: not a kept value). */
+  private lastObject: object | undefined;
+  private lastSlot: number | undefined;
   readonly keeper: Keeper;
   private readonly writer: SegmentWriter;
   /** The payload length of the userdata saved last (its recorded size). */
@@ -443,8 +448,46 @@ class LuaSaver implements GraphSaver<object> {
     this.kinds[slot] = kind;
     this.parents[slot] = parent;
     this.steps[slot] = step;
+    this.numbered[slot] = 0;
     this.known.set(p, slot);
+    this.lastObject = undefined; // a value just met has a slot now
     return p;
+  }
+
+  /**
+   * The slot of a value met while saving, or undefined for any other object: the graph writer asks
+   * for one object several times in a row (its number, its kind, its save, its size), so the last
+   * answer is kept — one lookup in a map of a million values instead of several.
+   */
+  private slotOf(object: object): number | undefined {
+    if (object !== this.lastObject) {
+      this.lastObject = object;
+      this.lastSlot = this.known.get(object);
+    }
+    return this.lastSlot;
+  }
+
+  /**
+   * The graph writer's object numbers, kept per slot beside {@link known} for the values met (a
+   * second map of a million tables cost a save more than its tables' entries), in a map of their
+   * own for other objects (C structures, scalars, externals).
+   */
+  numbers(): ObjectNumbers<object> {
+    const others = new Map<object, number>();
+    const numbered = this.numbered;
+    return {
+      get: (object) => {
+        const slot = this.slotOf(object);
+        if (slot === undefined) return others.get(object);
+        const n = numbered[slot]!;
+        return n === 0 ? undefined : n;
+      },
+      set: (object, n) => {
+        const slot = this.slotOf(object);
+        if (slot === undefined) others.set(object, n);
+        else numbered[slot] = n;
+      },
+    };
   }
 
   /**
@@ -493,10 +536,25 @@ class LuaSaver implements GraphSaver<object> {
     return this.externalNames.size > 0 ? this.externalNames.get(object) : undefined;
   }
 
+  /**
+   * The slot of `object` when it is a Lua value met while saving, looked up before the tests for
+   * the other kinds (five `instanceof`s, an application's `owns`), which never match a kept value;
+   * undefined when the application has structures of its own (its `owns` is asked first, as ever).
+   */
+  private keptSlot(object: object): number | undefined {
+    return this.structures === undefined ? this.slotOf(object) : undefined;
+  }
+
   kindOf(object: object): string {
+    const kept = this.keptSlot(object);
+    if (kept !== undefined) return this.kinds[kept] === 'function' ? this.otherKindOf(object) : KIND.lua;
+    return this.otherKindOf(object);
+  }
+
+  private otherKindOf(object: object): string {
     if (isAData(object) || this.structures?.owns(object) === true) return KIND.adata;
     if (object instanceof ScalarValue) return KIND.lua;
-    const slot = this.known.get(object);
+    const slot = this.slotOf(object);
     if (slot === undefined) throw new Error('an object this saver did not meet');
     const kind = this.kinds[slot];
     if (kind === 'table' || kind === 'userdata') return KIND.lua;
@@ -526,8 +584,10 @@ class LuaSaver implements GraphSaver<object> {
 
   sizeOf(object: object, dataLength: number): number {
     void dataLength;
+    const kept = this.keptSlot(object);
+    if (kept !== undefined) return this.kinds[kept] === 'userdata' ? this.payloadLength : 0;
     if (isAData(object) || this.structures?.owns(object) === true) return this.lastSize;
-    const slot = this.known.get(object);
+    const slot = this.slotOf(object);
     return slot !== undefined && this.kinds[slot] === 'userdata' ? this.payloadLength : 0;
   }
 
@@ -540,6 +600,11 @@ class LuaSaver implements GraphSaver<object> {
   }
 
   private saveObject(object: object, sink: ObjectSink<object>): void {
+    const kept = this.keptSlot(object);
+    if (kept !== undefined) {
+      this.saveValue(kept, sink);
+      return;
+    }
     if (isAData(object)) {
       const { segment, references, size } = writeAData(object, this.adataValue, this.format);
       this.lastSize = size;
@@ -560,8 +625,12 @@ class LuaSaver implements GraphSaver<object> {
       sink.writeData(w.written());
       return;
     }
+    this.saveValue(this.slotOf(object) as number, sink);
+  }
+
+  /** A table or userdata kept at `slot`. */
+  private saveValue(slot: number, sink: ObjectSink<object>): void {
     const L = this.L;
-    const slot = this.known.get(object) as number;
     this.keeper.push(slot);
     const at = lua.lua_gettop(L);
     // One writer for every object: writeData copies the segment, so its buffer can be reused.
@@ -842,8 +911,12 @@ class LuaRestorer implements SavefileRestorer<object> {
   }
 
   private work(units: number, n: number): void {
-    // Nothing to charge for an empty part (no path to build for it, a million times).
-    if (units > 0) this.budget?.spendWork(units, ['objects', n], 0);
+    // What `spendWork` does, with the path built only for the error (not three times an object).
+    const budget = this.budget;
+    if (units <= 0 || budget === undefined) return;
+    const total = budget.workSpent + units;
+    if (budget.exceeds(total)) throw budget.workError(['objects', n], 0);
+    budget.workSpent = total;
   }
 
   /** A handle for the value on top of the stack (popped). */
@@ -1046,14 +1119,16 @@ class LuaRestorer implements SavefileRestorer<object> {
   restore(object: object, ctx: RestoreContext<object>): RestoreGenerator<object> | undefined {
     const L = this.L;
     this.work(1 + ctx.referenceCount, ctx.number);
-    if (this.structures !== undefined && !isAData(object) && !(object instanceof Handle)) {
+    // A Lua value (the common case) is a Handle: one test, not isAData's five, tells it apart.
+    const adata = !(object instanceof Handle) && isAData(object);
+    if (this.structures !== undefined && !adata && !(object instanceof Handle)) {
       this.restoreStructure(object, this.structures, ctx);
       return;
     }
     // A Lua value's segment is read here and now (a structure's, by a generator, maybe later).
-    const reader = isAData(object) ? segmentReaderOf(ctx, this.file) : this.valueReader(ctx);
+    const reader = adata ? segmentReaderOf(ctx, this.file) : this.valueReader(ctx);
     try {
-      if (isAData(object)) {
+      if (adata) {
         const dependency = restoreAData(object as AData, reader, {
           value: (v) =>
             v !== null && typeof v === 'object' && 'ref' in v && v.ref instanceof Handle
@@ -1105,10 +1180,14 @@ class LuaRestorer implements SavefileRestorer<object> {
             this.pushRead(reader);
             lua.lua_rawset(L, at);
           }
-          const meta = reader.value();
-          if (meta !== null) {
-            this.push(meta);
-            lua.lua_setmetatable(L, at);
+          // No metatable (most tables): its nil is the type byte alone, read as pushRead reads types.
+          if (reader.bytes[reader.pos] === ValueType.nil) reader.pos += 1;
+          else {
+            const meta = reader.value();
+            if (meta !== null) {
+              this.push(meta);
+              lua.lua_setmetatable(L, at);
+            }
           }
         }
         if (!reader.atEnd)
