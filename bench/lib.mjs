@@ -55,6 +55,8 @@ function percentile(sorted, p) {
  * from the run with its median median, and `ratioSpread` is the lowest and highest ratio over the runs.
  */
 export async function measure(benchCase, { quick, runs = 1 }) {
+  // A case that times itself (each run a process of its own) returns its rows.
+  if (benchCase.measureSelf) return benchCase.measureSelf({ quick, runs });
   verify(benchCase);
   const all = [];
   for (let run = 0; run < runs; run++) all.push(await measureOnce(benchCase, { quick }));
@@ -142,7 +144,9 @@ export function printTable(rows) {
             : `${fmt(r.oursVsPeer)} (${fmt(r.ratioSpread[0])}–${fmt(r.ratioSpread[1])})`,
           r.peakMemoryMB === undefined
             ? ''
-            : `${fmt(r.peakMemoryMB)} (${fmt(r.peakVsInput)}×${r.peakVsData === undefined ? '' : `; ${fmt(r.peakVsData)}× data`})`,
+            : r.peakVsInput === undefined
+              ? `${fmt(r.peakMemoryMB)} (process)`
+              : `${fmt(r.peakMemoryMB)} (${fmt(r.peakVsInput)}×${r.peakVsData === undefined ? '' : `; ${fmt(r.peakVsData)}× data`})`,
         ],
   );
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => String(row[i]).length)));
