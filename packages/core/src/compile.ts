@@ -24,7 +24,7 @@ import { decodeOrThrow, defineCodec, readChild, writeChild, type AnyCodec, type 
 import type { DefCount, DefStructField } from './def.js';
 import { ascii, textEncoding, type EncodingName } from './encodings.js';
 import { isExact } from './exact.js';
-import { resolveDecodeOptions } from './options.js';
+import { resolveDecodeOptions, WRITE_INTERPRETED } from './options.js';
 import { Reader, ReadState } from './reader.js';
 import { rebuildFields } from './rebuild.js';
 import { SHORT_TEXT, shortAscii, shortUtf8 } from './short-text.js';
@@ -169,80 +169,69 @@ function leafWrite(codec: AnyCodec): WritePlan {
 // A field of a number type is instead read by `readCode`: always the same function (a call V8
 // keeps inlining), branching on a small code.
 
-/** A number type read by {@link readCode}; `OTHER` calls the field's closure. */
+/**
+ * A number type read by {@link readCode}; `OTHER` calls the field's closure. A code is its kind
+ * times two, plus one when little-endian, so {@link readCode} branches on the kind only.
+ */
 type Code = number;
 const OTHER = 0;
-const U8 = 1;
-const I8 = 2;
-const U16LE = 3;
-const U16BE = 4;
-const I16LE = 5;
-const I16BE = 6;
-const U32LE = 7;
-const U32BE = 8;
-const I32LE = 9;
-const I32BE = 10;
-const F32LE = 11;
-const F32BE = 12;
-const F64LE = 13;
-const F64BE = 14;
+const U8 = 2;
+const I8 = 4;
+const U16 = 6;
+const I16 = 8;
+const U32 = 10;
+const I32 = 12;
+const F32 = 14;
+const F64 = 16;
 
 function numberCode(type: 'int' | 'float', bits: number, signed: boolean, le: boolean): Code {
-  if (type === 'float') return bits === 32 ? (le ? F32LE : F32BE) : le ? F64LE : F64BE;
+  const order = le ? 1 : 0;
+  if (type === 'float') return (bits === 32 ? F32 : F64) + order;
   switch (bits) {
     case 8:
       return signed ? I8 : U8;
     case 16:
-      return signed ? (le ? I16LE : I16BE) : le ? U16LE : U16BE;
+      return (signed ? I16 : U16) + order;
     case 32:
-      return signed ? (le ? I32LE : I32BE) : le ? U32LE : U32BE;
+      return (signed ? I32 : U32) + order;
     default:
       return OTHER;
   }
 }
 
-/** Reads a number of type `code` at `at` (what the field's `read` would); `read` for a NaN and for `OTHER`. */
+/**
+ * Reads a number of type `code` at `at` (what the field's `read` would); `read` for `OTHER`. Kept
+ * small (about 140 bytes of bytecode) so V8 inlines it at every field of a struct: over its size
+ * limit for inlining (460 bytes, and 920 for all calls inlined into one function), every field
+ * was a call that boxed its number, which the store then boxed again — twice the garbage.
+ */
 function readCode(r: Reader, at: number, code: Code, read: ReadAt): unknown {
-  switch (code) {
-    case U8:
+  const le = (code & 1) === 1;
+  switch (code >> 1) {
+    case U8 >> 1:
       return r.bytes[at];
-    case I8:
+    case I8 >> 1:
       return r.view.getInt8(at);
-    case U16LE:
-      return r.view.getUint16(at, true);
-    case U16BE:
-      return r.view.getUint16(at, false);
-    case I16LE:
-      return r.view.getInt16(at, true);
-    case I16BE:
-      return r.view.getInt16(at, false);
-    case U32LE:
-      return r.view.getUint32(at, true);
-    case U32BE:
-      return r.view.getUint32(at, false);
-    case I32LE:
-      return r.view.getInt32(at, true);
-    case I32BE:
-      return r.view.getInt32(at, false);
-    case F32LE: {
-      const v = r.view.getFloat32(at, true);
-      return Number.isNaN(v) ? read(r, at) : v;
-    }
-    case F32BE: {
-      const v = r.view.getFloat32(at, false);
-      return Number.isNaN(v) ? read(r, at) : v;
-    }
-    case F64LE: {
-      const v = r.view.getFloat64(at, true);
-      return Number.isNaN(v) ? read(r, at) : v;
-    }
-    case F64BE: {
-      const v = r.view.getFloat64(at, false);
-      return Number.isNaN(v) ? read(r, at) : v;
-    }
+    case U16 >> 1:
+      return r.view.getUint16(at, le);
+    case I16 >> 1:
+      return r.view.getInt16(at, le);
+    case U32 >> 1:
+      return r.view.getUint32(at, le);
+    case I32 >> 1:
+      return r.view.getInt32(at, le);
     default:
-      return read(r, at);
+      return readFloatCode(r, at, code, read);
   }
+}
+
+/** The floats of {@link readCode} (a NaN, whose bits decide what it decodes to, by `read`), and `OTHER`. */
+function readFloatCode(r: Reader, at: number, code: Code, read: ReadAt): unknown {
+  const le = (code & 1) === 1;
+  const kind = code - (code & 1);
+  if (kind !== F32 && kind !== F64) return read(r, at);
+  const v = kind === F32 ? r.view.getFloat32(at, le) : r.view.getFloat64(at, le);
+  return Number.isNaN(v) ? read(r, at) : v;
 }
 
 function intReadAt(bits: number, signed: boolean, le: boolean): ReadAt | undefined {
@@ -1065,6 +1054,37 @@ function bytesRead(codec: AnyCodec, count: DefCount, plans: Plans): ReadPlan {
   return leafRead(codec);
 }
 
+// ---- maps ------------------------------------------------------------------------------------------
+// `map`, `fixedMap` and `withModel` (an identity map): the stored codec's plan, and the caller's
+// function once on the value it gives. A function that throws fails the plan like a bad byte: the
+// subtree is redone interpreted from its start, which calls the function again and makes the
+// interpreted error. So on success each function runs exactly once, as interpreted; on a failure it
+// may run again on the same input — a map's functions must be pure (the guide's rule for bijections).
+// Values a pure stored plan reads have no warnings, so the interpreted map's bookkeeping of dropped
+// warnings has nothing to do.
+
+function mapRead(codec: AnyCodec, stored: AnyCodec, decodeStored: (a: Value) => Value, plans: Plans): ReadPlan {
+  const inner = plans.read(stored);
+  if (!inner.pure) return interpretedRead(codec);
+  const innerAt = inner.at;
+  if (innerAt !== undefined) {
+    // The interpreted map spends what its stored codec spends, and nothing of its own.
+    return fixedRead(inner.size, inner.work, (r, at) => decodeStored(innerAt(r, at)));
+  }
+  const readInner = inner.read;
+  return streamRead(true, (r) => decodeStored(readInner(r)));
+}
+
+function mapWrite(codec: AnyCodec, stored: AnyCodec, encodeValue: (b: Value) => Value, plans: Plans): WritePlan {
+  const inner = plans.write(stored);
+  if (!inner.pure) return interpretedWrite(codec);
+  const innerAt = inner.at;
+  if (innerAt !== undefined) return fixedWrite(inner.size, (w, at, value) => innerAt(w, at, encodeValue(value)));
+  const writeInner = inner.write;
+  // No `measure`: sizing the output first would call `encode` a second time.
+  return streamWrite(true, (w, value) => writeInner(w, encodeValue(value)));
+}
+
 // ---- the compiler ----------------------------------------------------------------------------------
 
 /** Plans by codec, made once per codec (a recursive or shared codec gets one plan). */
@@ -1147,6 +1167,8 @@ function planRead(codec: AnyCodec, plans: Plans): ReadPlan {
       return structRead(codec, def.fields, plans);
     case 'array':
       return arrayRead(codec, def.element, def.count, plans);
+    case 'map':
+      return mapRead(codec, def.stored, def.bijection.decode, plans);
     default:
       return interpretedRead(codec);
   }
@@ -1186,6 +1208,8 @@ function planWrite(codec: AnyCodec, plans: Plans): WritePlan {
       return structWrite(codec, def.fields, plans);
     case 'array':
       return arrayWrite(codec, def.element, def.count, plans);
+    case 'map':
+      return mapWrite(codec, def.stored, def.bijection.encode, plans);
     default:
       return interpretedWrite(codec);
   }
@@ -1203,6 +1227,8 @@ export const compiledCalls = { reads: 0, readsRedone: 0, writes: 0, writesRedone
 
 /** Compiled codecs, to the codec they were compiled from. */
 const compiledOf = new WeakMap<AnyCodec, AnyCodec>();
+/** The compiled codec of each codec compiled, so compiling twice gives the same codec. */
+const compiledCodecs = new WeakMap<AnyCodec, AnyCodec>();
 
 /**
  * A codec that reads and writes what `codec` does, with the same errors, warnings and values, but
@@ -1219,7 +1245,8 @@ const compiledOf = new WeakMap<AnyCodec, AnyCodec>();
  *   path and offset. Decoding with `trace: true` runs interpreted.
  *
  * No code is generated or evaluated: compiled codecs run under a Content Security Policy without
- * `unsafe-eval`. Compiling is cheap and cached (compiling the same codec twice gives the same plan).
+ * `unsafe-eval`. Compiling is cheap and cached: compiling a codec (or its compiled codec) again gives
+ * the same compiled codec. Decoding or encoding with `compiled: false` runs it interpreted.
  *
  * @example
  * ```ts
@@ -1230,6 +1257,8 @@ const compiledOf = new WeakMap<AnyCodec, AnyCodec>();
  */
 export function compile<A>(codec: Codec<A>): Codec<A> {
   const source = compiledOf.get(codec) ?? codec;
+  const known = compiledCodecs.get(source);
+  if (known !== undefined) return known as Codec<A>;
   const readPlan = PLANS.read(source);
   const writePlan = PLANS.write(source);
   const interpretedRead = source.read;
@@ -1239,9 +1268,10 @@ export function compile<A>(codec: Codec<A>): Codec<A> {
   const measure = writePlan.measure;
   const reads = readPlan.compiled ? 1 : 0;
   const writes = writePlan.compiled ? 1 : 0;
+  // Tracing, and `compiled: false`, read interpreted.
   const read = readPlan.pure
     ? (r: Reader): A => {
-        if (r.state.spans !== undefined) return interpretedRead(r);
+        if (r.state.spans !== undefined || !r.state.options.compiled) return interpretedRead(r);
         const start = r.pos;
         const budget = r.state.budget;
         const work = budget.workSpent;
@@ -1256,12 +1286,18 @@ export function compile<A>(codec: Codec<A>): Codec<A> {
         }
       }
     : (r: Reader): A => {
-        if (r.state.spans !== undefined) return interpretedRead(r);
+        if (r.state.spans !== undefined || !r.state.options.compiled) return interpretedRead(r);
         compiledCalls.reads += reads;
         return planned(r) as A;
       };
+  // `compiled: false` (a mark in the encode's context, usually empty) writes interpreted.
+  const interpreted = (w: Writer): boolean => w.state.context.size !== 0 && w.state.context.has(WRITE_INTERPRETED);
   const write = writePlan.pure
     ? (w: Writer, value: A): void => {
+        if (interpreted(w)) {
+          interpretedWrite(w, value);
+          return;
+        }
         const start = w.length;
         compiledCalls.writes += writes;
         try {
@@ -1280,6 +1316,10 @@ export function compile<A>(codec: Codec<A>): Codec<A> {
         }
       }
     : (w: Writer, value: A): void => {
+        if (interpreted(w)) {
+          interpretedWrite(w, value);
+          return;
+        }
         compiledCalls.writes += writes;
         plannedWrite(w, value);
       };
@@ -1297,6 +1337,7 @@ export function compile<A>(codec: Codec<A>): Codec<A> {
   // Read through: a codec may list its children lazily (`switchOnDemand` builds a case when first met).
   Object.defineProperty(compiled, 'children', { get: () => source.children, enumerable: true });
   compiledOf.set(compiled, source);
+  compiledCodecs.set(source, compiled);
   return compiled;
 }
 
