@@ -169,69 +169,85 @@ function leafWrite(codec: AnyCodec): WritePlan {
 // A field of a number type is instead read by `readCode`: always the same function (a call V8
 // keeps inlining), branching on a small code.
 
-/**
- * A number type read by {@link readCode}; `OTHER` calls the field's closure. A code is its kind
- * times two, plus one when little-endian, so {@link readCode} branches on the kind only.
- */
+/** A number type read by {@link readCode}; `OTHER` calls the field's closure. */
 type Code = number;
 const OTHER = 0;
-const U8 = 2;
-const I8 = 4;
-const U16 = 6;
-const I16 = 8;
-const U32 = 10;
-const I32 = 12;
-const F32 = 14;
-const F64 = 16;
+const U8 = 1;
+const I8 = 2;
+const U16LE = 3;
+const U16BE = 4;
+const I16LE = 5;
+const I16BE = 6;
+const U32LE = 7;
+const U32BE = 8;
+const I32LE = 9;
+const I32BE = 10;
+const F32LE = 11;
+const F32BE = 12;
+const F64LE = 13;
+const F64BE = 14;
 
 function numberCode(type: 'int' | 'float', bits: number, signed: boolean, le: boolean): Code {
-  const order = le ? 1 : 0;
-  if (type === 'float') return (bits === 32 ? F32 : F64) + order;
+  if (type === 'float') return bits === 32 ? (le ? F32LE : F32BE) : le ? F64LE : F64BE;
   switch (bits) {
     case 8:
       return signed ? I8 : U8;
     case 16:
-      return (signed ? I16 : U16) + order;
+      return signed ? (le ? I16LE : I16BE) : le ? U16LE : U16BE;
     case 32:
-      return (signed ? I32 : U32) + order;
+      return signed ? (le ? I32LE : I32BE) : le ? U32LE : U32BE;
     default:
       return OTHER;
   }
 }
 
 /**
- * Reads a number of type `code` at `at` (what the field's `read` would); `read` for `OTHER`. Kept
- * small (about 140 bytes of bytecode) so V8 inlines it at every field of a struct: over its size
- * limit for inlining (460 bytes, and 920 for all calls inlined into one function), every field
- * was a call that boxed its number, which the store then boxed again — twice the garbage.
+ * Reads a number of type `code` at `at` (what the field's `read` would); `read` for a NaN and for `OTHER`.
+ * Larger than V8 inlines (496 bytes of bytecode, over 460): a 208-byte form, inlined at each field,
+ * boxed a large u32 once instead of twice, yet measured slower decoding many records, as it moved
+ * where the collector's scavenges fall (docs/guide/compiled.md, "Many records and the collector").
  */
 function readCode(r: Reader, at: number, code: Code, read: ReadAt): unknown {
-  const le = (code & 1) === 1;
-  switch (code >> 1) {
-    case U8 >> 1:
+  switch (code) {
+    case U8:
       return r.bytes[at];
-    case I8 >> 1:
+    case I8:
       return r.view.getInt8(at);
-    case U16 >> 1:
-      return r.view.getUint16(at, le);
-    case I16 >> 1:
-      return r.view.getInt16(at, le);
-    case U32 >> 1:
-      return r.view.getUint32(at, le);
-    case I32 >> 1:
-      return r.view.getInt32(at, le);
+    case U16LE:
+      return r.view.getUint16(at, true);
+    case U16BE:
+      return r.view.getUint16(at, false);
+    case I16LE:
+      return r.view.getInt16(at, true);
+    case I16BE:
+      return r.view.getInt16(at, false);
+    case U32LE:
+      return r.view.getUint32(at, true);
+    case U32BE:
+      return r.view.getUint32(at, false);
+    case I32LE:
+      return r.view.getInt32(at, true);
+    case I32BE:
+      return r.view.getInt32(at, false);
+    case F32LE: {
+      const v = r.view.getFloat32(at, true);
+      return Number.isNaN(v) ? read(r, at) : v;
+    }
+    case F32BE: {
+      const v = r.view.getFloat32(at, false);
+      return Number.isNaN(v) ? read(r, at) : v;
+    }
+    case F64LE: {
+      const v = r.view.getFloat64(at, true);
+      return Number.isNaN(v) ? read(r, at) : v;
+    }
+    case F64BE: {
+      const v = r.view.getFloat64(at, false);
+      return Number.isNaN(v) ? read(r, at) : v;
+    }
     default:
-      return readFloatCode(r, at, code, read);
+      return read(r, at);
   }
-}
-
-/** The floats of {@link readCode} (a NaN, whose bits decide what it decodes to, by `read`), and `OTHER`. */
-function readFloatCode(r: Reader, at: number, code: Code, read: ReadAt): unknown {
-  const le = (code & 1) === 1;
-  const kind = code - (code & 1);
-  if (kind !== F32 && kind !== F64) return read(r, at);
-  const v = kind === F32 ? r.view.getFloat32(at, le) : r.view.getFloat64(at, le);
-  return Number.isNaN(v) ? read(r, at) : v;
 }
 
 function intReadAt(bits: number, signed: boolean, le: boolean): ReadAt | undefined {
