@@ -22,6 +22,7 @@ import {
   type DecodeOptions,
   type EncodeOptions,
   type ResolvedDecodeOptions,
+  WRITE_INTERPRETED,
 } from './options.js';
 
 const DEFAULT_DECODE_OPTIONS: ResolvedDecodeOptions = Object.freeze(resolveDecodeOptions(undefined));
@@ -280,6 +281,7 @@ export function encode<A>(
   options?: EncodeOptions,
 ): E.Either<EncodeError, Uint8Array> {
   const writer = new Writer(new WriteState(options?.maxDepth ?? DEFAULT_MAX_DEPTH), options?.initialCapacity ?? 256);
+  if (options?.compiled === false) writer.state.context.set(WRITE_INTERPRETED, true);
   try {
     codec.write(writer, value);
     return E.right(writer.finish());

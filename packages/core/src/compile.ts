@@ -24,7 +24,7 @@ import { decodeOrThrow, defineCodec, readChild, writeChild, type AnyCodec, type 
 import type { DefCount, DefStructField } from './def.js';
 import { ascii, textEncoding, type EncodingName } from './encodings.js';
 import { isExact } from './exact.js';
-import { resolveDecodeOptions } from './options.js';
+import { resolveDecodeOptions, WRITE_INTERPRETED } from './options.js';
 import { Reader, ReadState } from './reader.js';
 import { rebuildFields } from './rebuild.js';
 import { SHORT_TEXT, shortAscii, shortUtf8 } from './short-text.js';
@@ -201,7 +201,12 @@ function numberCode(type: 'int' | 'float', bits: number, signed: boolean, le: bo
   }
 }
 
-/** Reads a number of type `code` at `at` (what the field's `read` would); `read` for a NaN and for `OTHER`. */
+/**
+ * Reads a number of type `code` at `at` (what the field's `read` would); `read` for a NaN and for `OTHER`.
+ * Larger than V8 inlines (496 bytes of bytecode, over 460): a 208-byte form, inlined at each field,
+ * boxed a large u32 once instead of twice, yet measured slower decoding many records, as it moved
+ * where the collector's scavenges fall (docs/guide/compiled.md, "Many records and the collector").
+ */
 function readCode(r: Reader, at: number, code: Code, read: ReadAt): unknown {
   switch (code) {
     case U8:
@@ -1065,6 +1070,37 @@ function bytesRead(codec: AnyCodec, count: DefCount, plans: Plans): ReadPlan {
   return leafRead(codec);
 }
 
+// ---- maps ------------------------------------------------------------------------------------------
+// `map`, `fixedMap` and `withModel` (an identity map): the stored codec's plan, and the caller's
+// function once on the value it gives. A function that throws fails the plan like a bad byte: the
+// subtree is redone interpreted from its start, which calls the function again and makes the
+// interpreted error. So on success each function runs exactly once, as interpreted; on a failure it
+// may run again on the same input — a map's functions must be pure (the guide's rule for bijections).
+// Values a pure stored plan reads have no warnings, so the interpreted map's bookkeeping of dropped
+// warnings has nothing to do.
+
+function mapRead(codec: AnyCodec, stored: AnyCodec, decodeStored: (a: Value) => Value, plans: Plans): ReadPlan {
+  const inner = plans.read(stored);
+  if (!inner.pure) return interpretedRead(codec);
+  const innerAt = inner.at;
+  if (innerAt !== undefined) {
+    // The interpreted map spends what its stored codec spends, and nothing of its own.
+    return fixedRead(inner.size, inner.work, (r, at) => decodeStored(innerAt(r, at)));
+  }
+  const readInner = inner.read;
+  return streamRead(true, (r) => decodeStored(readInner(r)));
+}
+
+function mapWrite(codec: AnyCodec, stored: AnyCodec, encodeValue: (b: Value) => Value, plans: Plans): WritePlan {
+  const inner = plans.write(stored);
+  if (!inner.pure) return interpretedWrite(codec);
+  const innerAt = inner.at;
+  if (innerAt !== undefined) return fixedWrite(inner.size, (w, at, value) => innerAt(w, at, encodeValue(value)));
+  const writeInner = inner.write;
+  // No `measure`: sizing the output first would call `encode` a second time.
+  return streamWrite(true, (w, value) => writeInner(w, encodeValue(value)));
+}
+
 // ---- the compiler ----------------------------------------------------------------------------------
 
 /** Plans by codec, made once per codec (a recursive or shared codec gets one plan). */
@@ -1147,6 +1183,8 @@ function planRead(codec: AnyCodec, plans: Plans): ReadPlan {
       return structRead(codec, def.fields, plans);
     case 'array':
       return arrayRead(codec, def.element, def.count, plans);
+    case 'map':
+      return mapRead(codec, def.stored, def.bijection.decode, plans);
     default:
       return interpretedRead(codec);
   }
@@ -1186,6 +1224,8 @@ function planWrite(codec: AnyCodec, plans: Plans): WritePlan {
       return structWrite(codec, def.fields, plans);
     case 'array':
       return arrayWrite(codec, def.element, def.count, plans);
+    case 'map':
+      return mapWrite(codec, def.stored, def.bijection.encode, plans);
     default:
       return interpretedWrite(codec);
   }
@@ -1203,6 +1243,8 @@ export const compiledCalls = { reads: 0, readsRedone: 0, writes: 0, writesRedone
 
 /** Compiled codecs, to the codec they were compiled from. */
 const compiledOf = new WeakMap<AnyCodec, AnyCodec>();
+/** The compiled codec of each codec compiled, so compiling twice gives the same codec. */
+const compiledCodecs = new WeakMap<AnyCodec, AnyCodec>();
 
 /**
  * A codec that reads and writes what `codec` does, with the same errors, warnings and values, but
@@ -1219,7 +1261,8 @@ const compiledOf = new WeakMap<AnyCodec, AnyCodec>();
  *   path and offset. Decoding with `trace: true` runs interpreted.
  *
  * No code is generated or evaluated: compiled codecs run under a Content Security Policy without
- * `unsafe-eval`. Compiling is cheap and cached (compiling the same codec twice gives the same plan).
+ * `unsafe-eval`. Compiling is cheap and cached: compiling a codec (or its compiled codec) again gives
+ * the same compiled codec. Decoding or encoding with `compiled: false` runs it interpreted.
  *
  * @example
  * ```ts
@@ -1230,6 +1273,8 @@ const compiledOf = new WeakMap<AnyCodec, AnyCodec>();
  */
 export function compile<A>(codec: Codec<A>): Codec<A> {
   const source = compiledOf.get(codec) ?? codec;
+  const known = compiledCodecs.get(source);
+  if (known !== undefined) return known as Codec<A>;
   const readPlan = PLANS.read(source);
   const writePlan = PLANS.write(source);
   const interpretedRead = source.read;
@@ -1239,9 +1284,10 @@ export function compile<A>(codec: Codec<A>): Codec<A> {
   const measure = writePlan.measure;
   const reads = readPlan.compiled ? 1 : 0;
   const writes = writePlan.compiled ? 1 : 0;
+  // Tracing, and `compiled: false`, read interpreted.
   const read = readPlan.pure
     ? (r: Reader): A => {
-        if (r.state.spans !== undefined) return interpretedRead(r);
+        if (r.state.spans !== undefined || !r.state.options.compiled) return interpretedRead(r);
         const start = r.pos;
         const budget = r.state.budget;
         const work = budget.workSpent;
@@ -1256,12 +1302,18 @@ export function compile<A>(codec: Codec<A>): Codec<A> {
         }
       }
     : (r: Reader): A => {
-        if (r.state.spans !== undefined) return interpretedRead(r);
+        if (r.state.spans !== undefined || !r.state.options.compiled) return interpretedRead(r);
         compiledCalls.reads += reads;
         return planned(r) as A;
       };
+  // `compiled: false` (a mark in the encode's context, usually empty) writes interpreted.
+  const interpreted = (w: Writer): boolean => w.state.context.size !== 0 && w.state.context.has(WRITE_INTERPRETED);
   const write = writePlan.pure
     ? (w: Writer, value: A): void => {
+        if (interpreted(w)) {
+          interpretedWrite(w, value);
+          return;
+        }
         const start = w.length;
         compiledCalls.writes += writes;
         try {
@@ -1280,6 +1332,10 @@ export function compile<A>(codec: Codec<A>): Codec<A> {
         }
       }
     : (w: Writer, value: A): void => {
+        if (interpreted(w)) {
+          interpretedWrite(w, value);
+          return;
+        }
         compiledCalls.writes += writes;
         plannedWrite(w, value);
       };
@@ -1297,6 +1353,7 @@ export function compile<A>(codec: Codec<A>): Codec<A> {
   // Read through: a codec may list its children lazily (`switchOnDemand` builds a case when first met).
   Object.defineProperty(compiled, 'children', { get: () => source.children, enumerable: true });
   compiledOf.set(compiled, source);
+  compiledCodecs.set(source, compiled);
   return compiled;
 }
 

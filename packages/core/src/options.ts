@@ -44,6 +44,12 @@ export interface DecodeOptions {
   readonly trace?: boolean | undefined;
   /** Bytes left after the root codec are an error (default) or kept silently in `Decoded.trailing`. */
   readonly trailing?: 'error' | 'keep' | undefined;
+  /**
+   * `false` runs codecs made by `compile` interpreted (the tree they were compiled from), as
+   * tracing does: same values, warnings and errors, without the compiled plans — to compare the two,
+   * or to rule the compiler out. Default `true`.
+   */
+  readonly compiled?: boolean | undefined;
 }
 
 /** Options of {@link encode}. As with {@link DecodeOptions}, `undefined` means the default. */
@@ -52,6 +58,11 @@ export interface EncodeOptions {
   readonly maxDepth?: number | undefined;
   /** Initial capacity of the output buffer in bytes; it grows as needed. Default 256. */
   readonly initialCapacity?: number | undefined;
+  /**
+   * `false` runs codecs made by `compile` interpreted (see {@link DecodeOptions.compiled}): the
+   * same bytes and errors, without the compiled plans. Default `true`.
+   */
+  readonly compiled?: boolean | undefined;
 }
 
 /** The decode options with every default filled in. */
@@ -62,6 +73,7 @@ export interface ResolvedDecodeOptions {
   readonly maxElements: number;
   readonly trace: boolean;
   readonly trailing: 'error' | 'keep';
+  readonly compiled: boolean;
 }
 
 /** Default nesting limit: far below what the JavaScript stack can take, far above any real format. */
@@ -80,5 +92,14 @@ export function resolveDecodeOptions(options: DecodeOptions | undefined): Resolv
     maxElements: options?.maxElements ?? DEFAULT_MAX_ELEMENTS,
     trace: options?.trace ?? false,
     trailing: options?.trailing ?? 'error',
+    compiled: options?.compiled ?? true,
   };
 }
+
+/**
+ * The key, in an encode's `WriteState.context`, that says compiled codecs write interpreted
+ * (set by `encode` for {@link EncodeOptions.compiled} `false`; the write state has no options).
+ *
+ * @internal
+ */
+export const WRITE_INTERPRETED: unique symbol = Symbol('savekit.writeInterpreted');

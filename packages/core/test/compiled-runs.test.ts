@@ -4,11 +4,13 @@
 import * as E from 'fp-ts/lib/Either';
 import * as t from 'io-ts';
 import { compiledCalls } from '../src/compile';
-import { compile, decode, encode, type AnyCodec, type Codec } from '../src/index';
+import { compile, decode, encode, fileFormat, type AnyCodec, type Codec } from '../src/index';
 import { array, literal, magic, nothing, optional, padding, struct, taggedUnion } from '../src/index';
 import { bytes, cstring, fixedString, pstring } from '../src/index';
 import { f32le, f64be, i16be, i64le, u16le, u32be, u32le, u8 } from '../src/index';
+import { fixedMap, map, withModel } from '../src/index';
 import { customDef, defineCodec, type CodecDefType } from '../src/kit';
+import { exactMaps } from './compiled-shim';
 import { errorFields } from './compiled-shim';
 
 /** A custom codec the compiler cannot know. */
@@ -79,6 +81,60 @@ const MIXED: Record<string, Case> = {
   },
 };
 
+/**
+ * `map`, `fixedMap` and `withModel`, made exact as the compiler plans them (see exactMaps): the
+ * stored codec's plan and the function once. A stored value the function refuses is bad bytes.
+ */
+const { map: exactMap, fixedMap: exactFixedMap, withModel: exactWithModel } = exactMaps({ map, fixedMap, withModel });
+const names = ['zero', 'one', 'two'];
+const byName = {
+  name: 'name',
+  decode: (n: number) => {
+    const name = names[n];
+    if (name === undefined) throw new Error(`no name ${n}`);
+    return name;
+  },
+  encode: (name: string) => {
+    const n = names.indexOf(name);
+    if (n < 0) throw new Error(`no number for ${name}`);
+    return n;
+  },
+};
+const MAPS: Record<string, Case> = {
+  map: {
+    codec: struct({ id: u32le, kind: exactMap(u8, byName), tag: pstring(u8, 'utf8') }),
+    value: { id: 7, kind: 'two', tag: 'x' },
+    bad: Uint8Array.of(7, 0, 0, 0, 9, 1, 0x78),
+  },
+  'map of a struct': {
+    codec: array(
+      exactMap(struct({ x: u16le, y: u16le }), {
+        decode: ({ x, y }: { x: number; y: number }) => {
+          if (x > y) throw new Error('x after y');
+          return [x, y];
+        },
+        encode: ([x, y]: number[]) => ({ x: x!, y: y! }),
+      }),
+      u8,
+    ),
+    value: [
+      [1, 2],
+      [3, 3],
+    ],
+    bad: Uint8Array.of(1, 5, 0, 4, 0),
+  },
+  fixedMap: {
+    codec: array(exactFixedMap(u8, byName), 3),
+    value: ['one', 'zero', 'two'],
+    bad: Uint8Array.of(1, 2, 3),
+  },
+  withModel: {
+    codec: exactWithModel(struct({ n: u16le, s: pstring(u8, 'ascii') }), { name: 'modelled' }),
+    value: { n: 3, s: 'abc' },
+    bad: Uint8Array.of(3, 0, 4, 0x61),
+  },
+};
+
 function snapshot(): typeof compiledCalls {
   return { ...compiledCalls };
 }
@@ -92,7 +148,7 @@ function delta(before: typeof compiledCalls): typeof compiledCalls {
   };
 }
 
-describe.each([...Object.entries(CASES), ...Object.entries(MIXED)])('%s', (_kind, c) => {
+describe.each([...Object.entries(CASES), ...Object.entries(MIXED), ...Object.entries(MAPS)])('%s', (_kind, c) => {
   const compiled = compile(c!.codec);
 
   test('encode and decode run the compiled plan, once, with the interpreted results', () => {
@@ -129,6 +185,18 @@ describe.each([...Object.entries(CASES), ...Object.entries(MIXED)])('%s', (_kind
     expect(counted.readsRedone).toBeLessThanOrEqual(1);
   });
 
+  test('`compiled: false` decodes and encodes interpreted: the plan does not run', () => {
+    const before = snapshot();
+    const encoded = encode(compiled, c!.value, { compiled: false });
+    expect(encoded).toEqual(encode(c!.codec, c!.value));
+    const bytesOut = E.getOrElseW(() => fail('encode failed'))(encoded) as Uint8Array;
+    expect(decode(compiled, bytesOut, { compiled: false })).toEqual(decode(c!.codec, bytesOut));
+    const bad = decode(compiled, c!.bad, { compiled: false });
+    const expected = decode(c!.codec, c!.bad);
+    expect(E.isLeft(expected) && errorFields(expected.left)).toEqual(E.isLeft(bad) && errorFields(bad.left));
+    expect(delta(before)).toEqual({ reads: 0, readsRedone: 0, writes: 0, writesRedone: 0 });
+  });
+
   test('tracing decodes interpreted: the plan does not run', () => {
     const before = snapshot();
     const bytesOut = E.getOrElseW(() => fail('encode failed'))(encode(c!.codec, c!.value)) as Uint8Array;
@@ -143,4 +211,59 @@ test('a codec the compiler does not know runs as itself, and is not counted as c
   expect(decode(compiled, Uint8Array.of(4))).toEqual(decode(custom, Uint8Array.of(4)));
   expect(encode(compiled, 4)).toEqual(encode(custom, 4));
   expect(delta(before)).toEqual({ reads: 0, readsRedone: 0, writes: 0, writesRedone: 0 });
+});
+
+describe('maps call their functions once per value on the compiled path', () => {
+  const counted = () => {
+    const calls = { decode: 0, encode: 0 };
+    const codec = exactMap(u16le, {
+      decode: (n: number) => {
+        calls.decode++;
+        return n * 2;
+      },
+      encode: (v: number) => {
+        calls.encode++;
+        if (v % 2 !== 0) throw new Error('odd');
+        return v / 2;
+      },
+    });
+    return { calls, codec: compile(array(codec, u8)) };
+  };
+
+  test('on success: once each, as interpreted', () => {
+    const { calls, codec } = counted();
+    const before = snapshot();
+    const bytesOut = E.getOrElseW(() => fail('encode failed'))(encode(codec, [2, 4, 6])) as Uint8Array;
+    expect(calls.encode).toBe(3);
+    expect(decode(codec, bytesOut)).toEqual(E.right({ value: [2, 4, 6], warnings: [] }));
+    expect(calls.decode).toBe(3);
+    // The array of maps is planned whole (an array of an unplanned codec would run interpreted).
+    expect(delta(before)).toEqual({ reads: 1, readsRedone: 0, writes: 1, writesRedone: 0 });
+  });
+
+  test('a function that throws: the interpreted error, from the interpreted run', () => {
+    const { codec } = counted();
+    const result = encode(codec, [2, 3]);
+    expect(E.isLeft(result) && errorFields(result.left)).toMatchObject({
+      path: [1],
+      message: expect.stringContaining('odd'),
+    });
+  });
+});
+
+test('fileFormat decodes and encodes through the compiled codec; `compiled: false` runs it interpreted', () => {
+  const codec = struct({ m: magic('FF'), n: u32le, s: pstring(u8, 'utf8') });
+  const format = fileFormat(codec, { id: 'ff', title: 'FF', magic: 'FF' });
+  const bytesOut = Uint8Array.of(70, 70, 1, 0, 0, 0, 1, 0x61);
+  let before = snapshot();
+  expect(format.decode(bytesOut)).toEqual(decode(codec, bytesOut));
+  expect(format.encode({ m: 'FF', n: 1, s: 'a' })).toEqual(E.right(bytesOut));
+  expect(delta(before)).toEqual({ reads: 1, readsRedone: 0, writes: 1, writesRedone: 0 });
+  before = snapshot();
+  expect(format.decode(bytesOut, { compiled: false })).toEqual(decode(codec, bytesOut));
+  expect(format.encode({ m: 'FF', n: 1, s: 'a' }, { compiled: false })).toEqual(E.right(bytesOut));
+  expect(delta(before)).toEqual({ reads: 0, readsRedone: 0, writes: 0, writesRedone: 0 });
+  // The format keeps the codec it was given; compiling is cached.
+  expect(format.codec).toBe(codec);
+  expect(compile(codec)).toBe(compile(compile(codec)));
 });
