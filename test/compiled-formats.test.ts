@@ -54,7 +54,7 @@ function sameBothWays(format: AnySaveFormat, input: SaveInput, label: string): '
 /** The bundled samples and every real file of the corpus, each with the formats that claim it. */
 function seeds(): Array<{ name: string; bytes: Uint8Array; formats: AnySaveFormat[] }> {
   const samples = join(__dirname, '..', 'examples', 'saves');
-  const files = readdirSync(samples).map((name) => ({
+  const files: Array<{ name: string; bytes: Uint8Array }> = readdirSync(samples).map((name) => ({
     name: `examples/saves/${name}`,
     bytes: new Uint8Array(readFileSync(join(samples, name))),
   }));
