@@ -124,6 +124,7 @@ export {
   type ByteOrdered,
 } from './byte-order.js';
 export { fixedMap, map, withModel, type Bijection, type ModelOptions } from './map.js';
+export { fieldsMap, type FieldsBijection, type FixedFields } from './fields-map.js';
 export { align, padding, type Padding } from './padding.js';
 export { aligned } from './aligned.js';
 export { patch, sized } from './sized.js';
