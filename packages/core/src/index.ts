@@ -62,8 +62,10 @@ export {
   pstring,
   type FixedStringKeepOptions,
   type FixedStringOptions,
+  type TextOptions,
   type TextWithTail,
 } from './strings.js';
+export type { ShareOptions } from './shared-text.js';
 export type { CountSpec } from './size.js';
 export { bytes } from './bytes.js';
 export { borrowedBytes } from './borrowed.js';

@@ -172,24 +172,6 @@ export const STRING_MARKER = 0xaa as const;
 export const NULL_STRING_MARKER = 0xde as const;
 
 /**
- * Short strings recur in every instance of a save (`ZOMBIEMAN`, `*:SEE:2`, texture names): one copy of
- * each is kept, so a decoded document holds it once rather than once per instance. Bounded, so a
- * hostile file cannot grow it.
- */
-const SHARED_LENGTH = 32;
-const SHARED_MOST = 4096;
-const SHARED = new Map<string, string>();
-
-/** `text`, or the copy of it kept already. */
-function shareText(text: string): string {
-  if (text.length > SHARED_LENGTH) return text;
-  const kept = SHARED.get(text);
-  if (kept !== undefined) return kept;
-  if (SHARED.size < SHARED_MOST) SHARED.set(text, text);
-  return text;
-}
-
-/**
  * A string's prefix: its marker byte again (the switch peeked it), then the u16 length. The marker is
  * a `magic`, so the prefix is read in place (a fixed-size struct, no work per field).
  */
@@ -206,13 +188,12 @@ const markedLength: Codec<number> = fieldsMap(
   },
 );
 
-/** A string as stored: the marked length and the cp437 bytes; short text shared (see `shareText`). */
-const storedString: Codec<string> = map(pstring(markedLength, 'cp437'), {
-  name: 'edgeString text',
-  decode: shareText,
-  encode: (text: string) => text,
-  is: (u): u is string => typeof u === 'string',
-});
+/**
+ * A string as stored: the marked length and the cp437 bytes. Short strings recur in every instance of
+ * a save (`ZOMBIEMAN`, `*:SEE:2`, texture names), so they are shared: a repeat is found from its bytes,
+ * and a decoded document holds it once rather than once per instance.
+ */
+const storedString: Codec<string> = pstring(markedLength, 'cp437', { share: true });
 
 /** NULL: the marker byte alone. */
 const nullString: Codec<null> = map(literal(u8, NULL_STRING_MARKER), {
