@@ -10,7 +10,6 @@ import {
   f32le,
   fieldsMap,
   i32le,
-  literal,
   magic,
   map,
   pstring,
@@ -195,13 +194,19 @@ const markedLength: Codec<number> = fieldsMap(
  */
 const storedString: Codec<string> = pstring(markedLength, 'cp437', { share: true });
 
-/** NULL: the marker byte alone. */
-const nullString: Codec<null> = map(literal(u8, NULL_STRING_MARKER), {
-  name: 'NULL',
-  decode: () => null,
-  encode: () => NULL_STRING_MARKER,
-  is: (u): u is null => u === null,
-});
+/** NULL: the marker byte alone (a fixed field: read in place, nothing made per value). */
+const nullString: Codec<null> = fieldsMap(
+  { marker: magic('\xDE') },
+  {
+    name: 'NULL',
+    decode: () => null,
+    encode: (_: null, fields) => {
+      fields.marker = '\xDE';
+    },
+    is: (u): u is null => u === null,
+    json: t.null as t.Type<null, unknown, unknown>,
+  },
+);
 
 /**
  * EDGE's string: `AA`, u16 length, the bytes (no NUL; the design doc says IBM cp437, and cp437 maps
@@ -225,10 +230,16 @@ export const edgeString: Codec<string | null> = switchOn(
  * The boolean of `SR_PutBoolean`: an int 0 or 1. The reader treats any non-zero value as true, so an
  * odd value (2, −1) is kept as its number and written back unchanged.
  */
-export const edgeBoolean: Codec<boolean | number> = map(i32le, {
-  name: 'edgeBoolean',
-  decode: (n): boolean | number => (n === 0 ? false : n === 1 ? true : n),
-  encode: (v: boolean | number) => (v === false ? 0 : v === true ? 1 : v),
-  is: (u): u is boolean | number => typeof u === 'boolean' || Number.isInteger(u),
-  json: t.union([t.boolean, t.Int], 'EdgeBoolean') as unknown as t.Type<boolean | number, unknown, unknown>,
-});
+export const edgeBoolean: Codec<boolean | number> = fieldsMap(
+  { value: i32le },
+  {
+    name: 'edgeBoolean',
+    decode: ({ value: n }): boolean | number => (n === 0 ? false : n === 1 ? true : n),
+    encode: (v: boolean | number, fields) => {
+      if (typeof v !== 'boolean' && typeof v !== 'number') throw new Error(`expected a boolean, got ${typeof v}`);
+      fields.value = v === false ? 0 : v === true ? 1 : v;
+    },
+    is: (u): u is boolean | number => typeof u === 'boolean' || Number.isInteger(u),
+    json: t.union([t.boolean, t.Int], 'EdgeBoolean') as unknown as t.Type<boolean | number, unknown, unknown>,
+  },
+);
