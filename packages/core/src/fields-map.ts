@@ -5,17 +5,18 @@
  *
  * @module
  */
-import { defineCodec, type Codec } from './codec.js';
+import { defineCodec, type AnyCodec, type Codec } from './codec.js';
 import { fixedMap, type Bijection } from './map.js';
 import type { Reader } from './reader.js';
 import { struct, type StructType } from './struct.js';
 import type { Writer } from './writer.js';
 
 /** The fields of a {@link fieldsMap}: fixed-size codecs, in the order they are stored. */
-export type FixedFields = Readonly<Record<string, Codec<any>>>;
+export type FixedFields = Readonly<Record<string, AnyCodec>>;
 
 /** The bijection of a {@link fieldsMap}: {@link Bijection} with the stored record lent, not made. */
-export interface FieldsBijection<F extends FixedFields, B> extends Omit<Bijection<StructType<F>, B>, 'decode' | 'encode'> {
+export interface FieldsBijection<F extends FixedFields, B>
+  extends Omit<Bijection<StructType<F>, B>, 'decode' | 'encode'> {
   /**
    * Stored fields to presented value. `fields` is a scratch record reused for the next value: read
    * it, never keep it (copy what the value holds on to). May throw to refuse (a DecodeError).

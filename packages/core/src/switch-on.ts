@@ -51,6 +51,11 @@ interface Dispatcher<S> {
   /** Peeks the selector and finds its case; the reader stays where it was. */
   pick(reader: Reader): Picked<S>;
   /**
+   * The codec of {@link pick}'s case, with nothing made per value when the selector is an integer
+   * read in place (a marker byte): the same case and the same errors.
+   */
+  pickCodec(reader: Reader): Codec<any>;
+  /**
    * Writes the case `key` — `value` with its codec, or as `writeCase` does — then checks that its
    * bytes select `key` again.
    */
@@ -145,8 +150,23 @@ function dispatcher<S>(spec: DispatchSpec<S>): Dispatcher<S> {
       return false;
     }
   };
+  const pickCodec = (r: Reader): Codec<any> => {
+    const at = r.pos;
+    // In place: no selector read through the reader, no spans to drop, no record of the pick. Any
+    // doubt (too few bytes, tracing, a select or case that throws) takes `pick`, which names it.
+    if (readInt === undefined || r.state.spans !== undefined || r.end - at < intSize) return pick(r).codec;
+    let codec: Codec<any> | undefined;
+    try {
+      const selected = byte ? r.bytes[at]! : readInt(r, at);
+      codec = codecOf(spec.select(selected as S));
+    } catch {
+      codec = undefined;
+    }
+    return codec ?? pick(r).codec;
+  };
   return {
     pick,
+    pickCodec,
     minSize: spec.minSize,
     write(w, key, value, writeCase) {
       const codec = guardWrite(w, caseWhat, () => codecOf(key));
@@ -299,7 +319,8 @@ export function switchOnDemand<S, K extends string, A>(
 ): Codec<A> {
   const built = new Map<string, Codec<A> | undefined>();
   const caseNamed = (key: string): Codec<A> | undefined => {
-    if (built.has(key)) return built.get(key);
+    const known = built.get(key);
+    if (known !== undefined || built.has(key)) return known;
     const codec = cases.build(key as K);
     built.set(key, codec);
     return codec;
@@ -331,7 +352,7 @@ export function switchOnDemand<S, K extends string, A>(
     json: options.json,
     minSize: d.minSize,
     read(r) {
-      return d.pick(r).codec.read(r);
+      return d.pickCodec(r).read(r);
     },
     write(w, value) {
       // Once per value written (EDGE: per instance): no closures, the hook's name made once.
