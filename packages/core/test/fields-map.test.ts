@@ -146,8 +146,8 @@ describe('fieldsMap', () => {
     );
     expect(
       encodeOk(array(tagged, 2), [
-        { tag: 'CD', n: 1 },
-        { tag: 'AB', n: 2 },
+        { tag: 'CD' as const, n: 1 },
+        { tag: 'AB' as const, n: 2 },
       ]),
     ).toEqual(hexBytes('434401 414202'));
     expect(E.isLeft(encode(tagged, { tag: 'XY' as never, n: 1 }))).toBe(true);
