@@ -150,15 +150,33 @@ function dispatcher<S>(spec: DispatchSpec<S>): Dispatcher<S> {
       return false;
     }
   };
+  // The four-character codes met, by their bytes as one number: a repeat makes no string. Bounded.
+  const codes = new Map<number, string>();
+  const CODES_MOST = 1024;
+  /** The four-character code at `at` (known to be there), or `undefined` when it is not one. */
+  const codeAt = (b: Uint8Array, at: number): string | undefined => {
+    const key = (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0;
+    const known = codes.get(key);
+    if (known !== undefined) return known;
+    if (fourccAlnum && !(isAlnum(b[at]!) && isAlnum(b[at + 1]!) && isAlnum(b[at + 2]!) && isAlnum(b[at + 3]!)))
+      return undefined;
+    const code = String.fromCharCode(b[at]!, b[at + 1]!, b[at + 2]!, b[at + 3]!);
+    if (codes.size < CODES_MOST) codes.set(key, code);
+    return code;
+  };
   const pickCodec = (r: Reader): Codec<any> => {
     const at = r.pos;
     // In place: no selector read through the reader, no spans to drop, no record of the pick. Any
     // doubt (too few bytes, tracing, a select or case that throws) takes `pick`, which names it.
-    if (readInt === undefined || r.state.spans !== undefined || r.end - at < intSize) return pick(r).codec;
+    if (r.state.spans !== undefined) return pick(r).codec;
+    let selected: unknown;
+    if (readInt !== undefined && r.end - at >= intSize) selected = byte ? r.bytes[at]! : undefined;
+    else if (fourccAlnum !== undefined && r.end - at >= 4) selected = codeAt(r.bytes, at);
+    else return pick(r).codec;
     let codec: Codec<any> | undefined;
     try {
-      const selected = byte ? r.bytes[at]! : readInt(r, at);
-      codec = codecOf(spec.select(selected as S));
+      if (selected === undefined && readInt !== undefined) selected = readInt(r, at);
+      codec = selected === undefined ? undefined : codecOf(spec.select(selected as S));
     } catch {
       codec = undefined;
     }

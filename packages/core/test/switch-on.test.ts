@@ -223,6 +223,40 @@ describe('switchOn on a byte (read in place)', () => {
   });
 });
 
+describe('switchOn on a four-character code (read in place)', () => {
+  const entry = (code: string) => struct({ code: magic(code), n: u8 });
+  const chunk = switchOn(
+    fourcc({ alnum: true }),
+    { AB12: entry('AB12'), zzzz: entry('zzzz') },
+    { select: (c) => (c === 'AB12' || c === 'zzzz' ? c : undefined), caseOf: (v) => v.code },
+  );
+  const list = array(chunk, u8);
+
+  test('the same values and errors as the traced (tracked) read, for any bytes, repeats included', () => {
+    const outcome = (bytes: Uint8Array, trace: boolean) => {
+      const r = decode(list, bytes, { trace });
+      return E.isRight(r) ? r.right.value : [r.left.path, r.left.offset, r.left.code, r.left.message];
+    };
+    const piece = fc.oneof(
+      fc.constantFrom(
+        [0x41, 0x42, 0x31, 0x32],
+        [0x7a, 0x7a, 0x7a, 0x7a],
+        [0x41, 0x42, 0x31, 0x20],
+        [0x51, 0x52, 0x53, 0x54],
+      ),
+      fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 3 }),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), (pieces) => {
+        const bytes = Uint8Array.from([pieces.length, ...pieces.flat()]);
+        expect(outcome(bytes, false)).toEqual(outcome(bytes, true));
+      }),
+    );
+    const bad = decodeFails(list, Uint8Array.from([2, 0x7a, 0x7a, 0x7a, 0x7a, 1, 0x41, 0x42, 0x31, 0x20, 1]));
+    expect([bad.path, bad.offset, bad.code]).toEqual([[1], 9, 'bad-magic']);
+  });
+});
+
 describe('switchOn for tools', () => {
   test('its definition names the selector, the cases and how a value picks one', () => {
     const def = document.def;
