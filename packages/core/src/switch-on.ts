@@ -17,7 +17,7 @@
  * @module
  */
 import * as t from 'io-ts';
-import { defineCodec, guardWrite, writeChild, readChild, type Codec, type TypeOf } from './codec.js';
+import { defineCodec, writeChild, readChild, type Codec, type TypeOf } from './codec.js';
 import type { DefSwitch, DefSwitchCase } from './def.js';
 import { resolveDecodeOptions } from './options.js';
 import { Reader, ReadState, reread } from './reader.js';
@@ -128,28 +128,6 @@ function dispatcher<S>(spec: DispatchSpec<S>): Dispatcher<S> {
   const intSize = selector.size ?? 0;
   const byte = def.type === 'int' && def.bits === 8 && !def.signed;
   const fourccAlnum = def.type === 'fourcc' ? def.alnum : undefined;
-  const quickCheck = (w: Writer, start: number, key: string): boolean => {
-    let selected: unknown;
-    if (readInt !== undefined) {
-      if (w.length - start < intSize) return false;
-      selected = byte ? w.buf[start] : readInt(inPlaceReader(w), start);
-    } else if (fourccAlnum !== undefined) {
-      if (w.length - start < 4) return false;
-      const b = w.buf;
-      if (
-        fourccAlnum &&
-        !(isAlnum(b[start]!) && isAlnum(b[start + 1]!) && isAlnum(b[start + 2]!) && isAlnum(b[start + 3]!))
-      )
-        return false;
-      selected = String.fromCharCode(b[start]!, b[start + 1]!, b[start + 2]!, b[start + 3]!);
-    } else return false;
-    try {
-      const key2 = spec.select(selected as S);
-      return key2 === key && codecOf(key2) !== undefined;
-    } catch {
-      return false;
-    }
-  };
   // The four-character codes met, by their bytes as one number: a repeat makes no string. Bounded.
   const codes = new Map<number, string>();
   const CODES_MOST = 1024;
@@ -163,6 +141,23 @@ function dispatcher<S>(spec: DispatchSpec<S>): Dispatcher<S> {
     const code = String.fromCharCode(b[at]!, b[at + 1]!, b[at + 2]!, b[at + 3]!);
     if (codes.size < CODES_MOST) codes.set(key, code);
     return code;
+  };
+  const quickCheck = (w: Writer, start: number, key: string): boolean => {
+    let selected: unknown;
+    if (readInt !== undefined) {
+      if (w.length - start < intSize) return false;
+      selected = byte ? w.buf[start] : readInt(inPlaceReader(w), start);
+    } else if (fourccAlnum !== undefined) {
+      if (w.length - start < 4) return false;
+      selected = codeAt(w.buf, start);
+      if (selected === undefined) return false;
+    } else return false;
+    try {
+      const key2 = spec.select(selected as S);
+      return key2 === key && codecOf(key2) !== undefined;
+    } catch {
+      return false;
+    }
   };
   const pickCodec = (r: Reader): Codec<any> => {
     const at = r.pos;
@@ -187,7 +182,14 @@ function dispatcher<S>(spec: DispatchSpec<S>): Dispatcher<S> {
     pickCodec,
     minSize: spec.minSize,
     write(w, key, value, writeCase) {
-      const codec = guardWrite(w, caseWhat, () => codecOf(key));
+      // As `guardWrite` would, without a closure per value written.
+      let codec: Codec<any> | undefined;
+      try {
+        codec = codecOf(key);
+      } catch (error) {
+        if (error instanceof EncodeError) throw error;
+        throw w.error(`${caseWhat}: ${reason(error)}`);
+      }
       if (codec === undefined)
         throw w.error('unknown-tag', `${name}: the value is of no case (${JSON.stringify(key)})`);
       const start = w.length;
