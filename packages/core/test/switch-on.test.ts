@@ -228,7 +228,10 @@ describe('switchOn on a four-character code (read in place)', () => {
   const chunk = switchOn(
     fourcc({ alnum: true }),
     { AB12: entry('AB12'), zzzz: entry('zzzz') },
-    { select: (c) => (c === 'AB12' || c === 'zzzz' ? c : undefined), caseOf: (v) => (v.code === 'AB12' ? 'AB12' : 'zzzz') },
+    {
+      select: (c) => (c === 'AB12' || c === 'zzzz' ? c : undefined),
+      caseOf: (v) => (v.code === 'AB12' ? 'AB12' : 'zzzz'),
+    },
   );
   const list = array(chunk, u8);
 
