@@ -191,7 +191,12 @@ function planes({ width, height, layerCount }: { width: number; height: number; 
 /** Tile numbers from their high-byte plane and low-nibble plane (tile = high × 16 + low). */
 function joinNibbles(high: Uint8Array, low: Uint8Array): Uint16Array {
   const tiles = new Uint16Array(high.length);
-  for (let i = 0; i < tiles.length; i++) tiles[i] = (high[i]! << 4) | ((low[i >> 1]! >> (i % 2 === 0 ? 4 : 0)) & 15);
+  // Two tiles a low byte (the count is even): the even tile's nibble is the high one.
+  for (let j = 0, i = 0; j < low.length; j++, i += 2) {
+    const nibbles = low[j]!;
+    tiles[i] = (high[i]! << 4) | (nibbles >> 4);
+    tiles[i + 1] = (high[i + 1]! << 4) | (nibbles & 15);
+  }
   return tiles;
 }
 
@@ -199,9 +204,12 @@ function joinNibbles(high: Uint8Array, low: Uint8Array): Uint16Array {
 function splitNibbles(tiles: Uint16Array): { high: Uint8Array; low: Uint8Array } {
   const high = new Uint8Array(tiles.length);
   const low = new Uint8Array(tiles.length / 2);
-  for (let i = 0; i < tiles.length; i++) {
-    high[i] = tiles[i]! >> 4;
-    low[i >> 1]! |= (tiles[i]! & 15) << (i % 2 === 0 ? 4 : 0);
+  for (let j = 0, i = 0; j < low.length; j++, i += 2) {
+    const even = tiles[i]!;
+    const odd = tiles[i + 1]!;
+    high[i] = even >> 4;
+    high[i + 1] = odd >> 4;
+    low[j] = ((even & 15) << 4) | (odd & 15);
   }
   return { high, low };
 }
