@@ -32,7 +32,7 @@ import { everyFourthByteCrc } from './crc.js';
 import { csvText, parseCsv, type CsvFile } from './csv.js';
 import { parseJsonSafely } from './json.js';
 import { hash4321, worldMeta, type WorldMeta } from './meta.js';
-import { temdFile, type TemdFile } from './temd.js';
+import { temdFile, temdSize, type TemdFile } from './temd.js';
 import { tevdDisk, type TevdDisk } from './tevd.js';
 
 /**
@@ -470,7 +470,9 @@ const RESERVED = new Set(['world', 'worldinfo1', 'worldinfo2', 'worldinfo3', 'wo
 /** The bytes of worldinfo1: the TEMD world encoded (its kept bytes while unchanged), or the bytes as they are. */
 function worldBytes(world: TemdFile | Uint8Array): E.Either<EncodeError, Uint8Array> {
   if (world instanceof Uint8Array) return E.right(world);
-  const bytes = encode(temdFile, world);
+  // A raw world's size is known: written into a buffer of that size, it is neither regrown nor trimmed.
+  const raw = world?.gzip === false && typeof world.world === 'object' && world.world !== null;
+  const bytes = encode(temdFile, world, { initialCapacity: raw ? temdSize(world.world) : undefined });
   return E.isLeft(bytes) ? E.left(bytes.left.within(['worldinfo1'])) : bytes;
 }
 

@@ -130,6 +130,18 @@ function sizeFor(w: number, h: number, layers: number): number {
   return HEADER + n * 2 + n + (layers === 4 ? n : 0);
 }
 
+/**
+ * The size of a world's uncompressed TEMD file, its header and planes: a hint for the writer's
+ * buffer (a world whose size is not one TEMD can have gets the header's; the writer refuses it).
+ */
+export function temdSize(world: Pick<TemdWorld, 'width' | 'height' | 'layerCount'>): number {
+  const { width, height } = world;
+  if (!(Number.isInteger(width) && Number.isInteger(height) && width > 0 && height > 0)) return HEADER;
+  const size = sizeFor(width, height, world.layerCount);
+  // Past 2 GiB the hint is dropped: the writer grows to what a world that large really needs.
+  return size < 2 ** 31 ? size : HEADER;
+}
+
 /** The 24-byte TEMD header in one byte order (the 2016 writer's big-endian, 2017's little-endian). */
 function temdHeaderOf(order: 'le' | 'be') {
   const le = order === 'le';
