@@ -1,0 +1,79 @@
+/**
+ * Structs and arrays that run compiled wherever they sit. `struct` and `array` make their codecs
+ * with {@link defineAutoCompiledCodec}: from its second call on, the codec's `read` (and, apart,
+ * its `write`) is the one `compile` makes for it — its plan, with the interpreted body for tracing,
+ * `compiled: false` and failures. So a format whose root the compiler runs interpreted (a switch,
+ * a checksum, a custom codec) still reads every struct under it by plan, with no code of its own.
+ *
+ * The compiler registers itself here ({@link setAutoCompiler}) when compile.ts loads, so struct.ts
+ * and array.ts need not import it (compile.ts imports them). Without it, codecs run interpreted.
+ *
+ * @module
+ */
+import type { AnyCodec, Codec, CodecSpec } from './codec.js';
+import { defineExactCodec } from './exact.js';
+import type { Reader } from './reader.js';
+import type { Writer } from './writer.js';
+
+/** A codec's interpreted `read` and `write`: the bodies its factory wrote. */
+export interface InterpretedBodies {
+  readonly read: (r: Reader) => unknown;
+  readonly write: (w: Writer, value: unknown) => void;
+}
+
+/** Makes a codec's compiled `read` or `write` from its interpreted body (the body itself when no plan helps). */
+export interface AutoCompiler {
+  read(codec: AnyCodec, body: (r: Reader) => unknown): (r: Reader) => unknown;
+  write(codec: AnyCodec, body: (w: Writer, value: unknown) => void): (w: Writer, value: unknown) => void;
+}
+
+let compiler: AutoCompiler | undefined;
+const bodies = new WeakMap<AnyCodec, InterpretedBodies>();
+
+/** Called once by compile.ts as it loads. */
+export function setAutoCompiler(c: AutoCompiler): void {
+  compiler = c;
+}
+
+/**
+ * The interpreted `read` and `write` of a codec made by {@link defineAutoCompiledCodec}, else
+ * undefined (its own `read` and `write` are then interpreted already).
+ */
+export function interpretedBodies(codec: AnyCodec): InterpretedBodies | undefined {
+  return bodies.get(codec);
+}
+
+/**
+ * {@link defineExactCodec} for a codec whose `read` and `write` become compiled on their second
+ * call. Not on the first: a struct made per value (a dependent field's codec) is often used once,
+ * and planning it would cost more than reading it.
+ */
+export function defineAutoCompiledCodec<A>(spec: CodecSpec<A>): Codec<A> {
+  const bodyRead = spec.read;
+  const bodyWrite = spec.write;
+  let read: ((r: Reader) => unknown) | undefined;
+  let write: ((w: Writer, value: unknown) => void) | undefined;
+  let reads = 0;
+  let writes = 0;
+  const codec: Codec<A> = defineExactCodec<A>({
+    ...spec,
+    // These stay the codec's `read`/`write` until they make the compiled ones, then replace
+    // themselves on the codec; a copy of them (`{ ...codec }`) keeps working through `read`/`write`.
+    read: (r) => {
+      if (read !== undefined) return read(r) as A;
+      if (compiler === undefined || ++reads < 2) return bodyRead(r);
+      read = compiler.read(codec, bodyRead as (r: Reader) => unknown);
+      (codec as { read: (r: Reader) => A }).read = read as (r: Reader) => A;
+      return read(r) as A;
+    },
+    write: (w, value) => {
+      if (write !== undefined) return write(w, value);
+      if (compiler === undefined || ++writes < 2) return bodyWrite(w, value);
+      write = compiler.write(codec, bodyWrite as (w: Writer, value: unknown) => void);
+      (codec as { write: (w: Writer, value: A) => void }).write = write;
+      return write(w, value);
+    },
+  });
+  bodies.set(codec, { read: bodyRead, write: bodyWrite as (w: Writer, value: unknown) => void });
+  return codec;
+}
