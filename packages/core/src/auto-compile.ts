@@ -1,6 +1,6 @@
 /**
  * Structs and arrays that run compiled wherever they sit. `struct` and `array` make their codecs
- * with {@link defineAutoCompiledCodec}: from its second call on, the codec's `read` (and, apart,
+ * with {@link defineAutoCompiledCodec}: from its eighth call on ({@link PLAN_AT}), the codec's `read` (and, apart,
  * its `write`) is the one `compile` makes for it — its plan, with the interpreted body for tracing,
  * `compiled: false` and failures. So a format whose root the compiler runs interpreted (a switch,
  * a checksum, a custom codec) still reads every struct under it by plan, with no code of its own.
@@ -28,6 +28,13 @@ export interface AutoCompiler {
 }
 
 let compiler: AutoCompiler | undefined;
+/**
+ * The call from which a codec runs its plan (reading and writing counted apart). Formats make
+ * codecs per file or per value (EDGE a codec per structure its file defines, dependent fields a
+ * codec per value), many of them read once or a few times: planning costs more than such reads.
+ * A codec read more often than this is worth its plan.
+ */
+export const PLAN_AT = 8;
 const bodies = new WeakMap<AnyCodec, InterpretedBodies>();
 
 /** Called once by compile.ts as it loads. */
@@ -44,9 +51,9 @@ export function interpretedBodies(codec: AnyCodec): InterpretedBodies | undefine
 }
 
 /**
- * {@link defineExactCodec} for a codec whose `read` and `write` become compiled on their second
- * call. Not on the first: a struct made per value (a dependent field's codec) is often used once,
- * and planning it would cost more than reading it.
+ * {@link defineExactCodec} for a codec whose `read` and `write` become compiled on their
+ * {@link PLAN_AT}th call. Not on the first: a struct made per value (a dependent field's codec) is
+ * often used once, and planning it would cost more than reading it.
  */
 export function defineAutoCompiledCodec<A>(spec: CodecSpec<A>): Codec<A> {
   const bodyRead = spec.read;
@@ -55,25 +62,23 @@ export function defineAutoCompiledCodec<A>(spec: CodecSpec<A>): Codec<A> {
   let write: ((w: Writer, value: unknown) => void) | undefined;
   let reads = 0;
   let writes = 0;
-  const codec: Codec<A> = defineExactCodec<A>({
-    ...spec,
-    // These stay the codec's `read`/`write` until they make the compiled ones, then replace
-    // themselves on the codec; a copy of them (`{ ...codec }`) keeps working through `read`/`write`.
-    read: (r) => {
-      if (read !== undefined) return read(r) as A;
-      if (compiler === undefined || ++reads < 2) return bodyRead(r);
-      read = compiler.read(codec, bodyRead as (r: Reader) => unknown);
-      (codec as { read: (r: Reader) => A }).read = read as (r: Reader) => A;
-      return read(r) as A;
-    },
-    write: (w, value) => {
-      if (write !== undefined) return write(w, value);
-      if (compiler === undefined || ++writes < 2) return bodyWrite(w, value);
-      write = compiler.write(codec, bodyWrite as (w: Writer, value: unknown) => void);
-      (codec as { write: (w: Writer, value: A) => void }).write = write;
-      return write(w, value);
-    },
-  });
+  const codec = defineExactCodec<A>(spec) as { -readonly [K in keyof Codec<A>]: Codec<A>[K] };
+  // These stay the codec's `read`/`write` until they make the compiled ones, then replace
+  // themselves on the codec; a copy of them (`{ ...codec }`) keeps working through `read`/`write`.
+  codec.read = (r) => {
+    if (read !== undefined) return read(r) as A;
+    if (compiler === undefined || ++reads < PLAN_AT) return bodyRead(r);
+    read = compiler.read(codec, bodyRead as (r: Reader) => unknown);
+    codec.read = read as (r: Reader) => A;
+    return read(r) as A;
+  };
+  codec.write = (w, value) => {
+    if (write !== undefined) return write(w, value);
+    if (compiler === undefined || ++writes < PLAN_AT) return bodyWrite(w, value);
+    write = compiler.write(codec, bodyWrite as (w: Writer, value: unknown) => void);
+    codec.write = write;
+    return write(w, value);
+  };
   bodies.set(codec, { read: bodyRead, write: bodyWrite as (w: Writer, value: unknown) => void });
   return codec;
 }
