@@ -50,6 +50,15 @@ export function interpretedBodies(codec: AnyCodec): InterpretedBodies | undefine
   return bodies.get(codec);
 }
 
+/** Puts the compiled `read`/`write` on the codec; a frozen codec keeps calling through its stub. */
+function replace(put: () => void): void {
+  try {
+    put();
+  } catch {
+    // Frozen by its user: the stub forwards to the compiled function, one call more.
+  }
+}
+
 /**
  * {@link defineExactCodec} for a codec whose `read` and `write` become compiled on their
  * {@link PLAN_AT}th call. Not on the first: a struct made per value (a dependent field's codec) is
@@ -69,14 +78,18 @@ export function defineAutoCompiledCodec<A>(spec: CodecSpec<A>): Codec<A> {
     if (read !== undefined) return read(r) as A;
     if (compiler === undefined || ++reads < PLAN_AT) return bodyRead(r);
     read = compiler.read(codec, bodyRead as (r: Reader) => unknown);
-    codec.read = read as (r: Reader) => A;
+    replace(() => {
+      codec.read = read as (r: Reader) => A;
+    });
     return read(r) as A;
   };
   codec.write = (w, value) => {
     if (write !== undefined) return write(w, value);
     if (compiler === undefined || ++writes < PLAN_AT) return bodyWrite(w, value);
     write = compiler.write(codec, bodyWrite as (w: Writer, value: unknown) => void);
-    codec.write = write;
+    replace(() => {
+      codec.write = write as (w: Writer, value: A) => void;
+    });
     return write(w, value);
   };
   bodies.set(codec, { read: bodyRead, write: bodyWrite as (w: Writer, value: unknown) => void });

@@ -367,3 +367,13 @@ describe('structs and arrays run their plans without compile, wherever they sit'
     expect(compile(inner)).toBe(compiled);
   });
 });
+
+test('a frozen struct still runs its plan, through its own read', () => {
+  const codec = Object.freeze(struct({ a: u32le, b: u8 }));
+  const bytesIn = Uint8Array.of(1, 0, 0, 0, 2);
+  for (let i = 0; i < PLAN_AT; i++)
+    expect(decode(codec, bytesIn)).toEqual(E.right({ value: { a: 1, b: 2 }, warnings: [] }));
+  const before = snapshot();
+  expect(decode(codec, bytesIn)).toEqual(E.right({ value: { a: 1, b: 2 }, warnings: [] }));
+  expect(delta(before).reads).toBe(1);
+});
