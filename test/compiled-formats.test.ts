@@ -11,8 +11,8 @@ import { corpus, mutate, prng, testBudget } from '@savekit/testkit';
 import * as terrarum from '@savekit/terrarum';
 import * as uqm from '@savekit/uqm';
 import * as zippy from '@savekit/zippy';
-import { PLAN_AT } from '@savekit/core/auto-compile';
-import { compiledCalls } from '@savekit/core/compile';
+import { PLAN_AT } from '../packages/core/src/auto-compile';
+import { compiledCalls } from '../packages/core/src/compile';
 import * as E from 'fp-ts/lib/Either';
 
 const FORMATS: AnySaveFormat[] = [edge, uqm, zippy, terrarum, skirmish].flatMap((m) =>
@@ -56,7 +56,7 @@ function sameBothWays(format: AnySaveFormat, input: SaveInput, label: string): '
 /** The bundled samples and every real file of the corpus, each with the formats that claim it. */
 function seeds(): Array<{ name: string; bytes: Uint8Array; formats: AnySaveFormat[] }> {
   const samples = join(__dirname, '..', 'examples', 'saves');
-  const files = readdirSync(samples).map((name) => ({
+  const files: Array<{ name: string; bytes: Uint8Array }> = readdirSync(samples).map((name) => ({
     name: `examples/saves/${name}`,
     bytes: new Uint8Array(readFileSync(join(samples, name))),
   }));
