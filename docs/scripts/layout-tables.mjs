@@ -148,7 +148,13 @@ if (source !== undefined) {
     '|---|---|---:|---:|---:|---:|---:|---:|',
   ];
   for (const r of results.rows ?? []) {
-    const memory = r.peakMemoryMB === undefined ? '' : `${f(r.peakMemoryMB)} MB (${f(r.peakVsInput)}× the input)`;
+    // A case timed in processes of its own (the Lua chain) gives the whole process's peak.
+    const memory =
+      r.peakMemoryMB === undefined
+        ? ''
+        : r.peakVsInput === undefined
+          ? `${f(r.peakMemoryMB)} MB (the process)`
+          : `${f(r.peakMemoryMB)} MB (${f(r.peakVsInput)}× the input${r.peakVsData === undefined ? '' : `; ${f(r.peakVsData)}× the data`})`;
     lines.push(
       `| ${r.case} | ${r.peer} | ${f(r.opsPerSecond)} | ${f(r.mbPerSecond)} | ${f(r.medianMs, 3)} | ${f(r.p95Ms, 3)} | ${r.fails ? `fails: ${String(r.fails).replace(/\|/g, '/').slice(0, 80)}` : f(r.oursVsPeer) + (r.ratioSpread && !(r.ratioSpread[0] === 1 && r.ratioSpread[1] === 1) ? ` (${f(r.ratioSpread[0])}–${f(r.ratioSpread[1])})` : '')} | ${memory} |`,
     );

@@ -62,8 +62,10 @@ export {
   pstring,
   type FixedStringKeepOptions,
   type FixedStringOptions,
+  type TextOptions,
   type TextWithTail,
 } from './strings.js';
+export type { ShareOptions } from './shared-text.js';
 export type { CountSpec } from './size.js';
 export { bytes } from './bytes.js';
 export { borrowedBytes } from './borrowed.js';
@@ -124,6 +126,7 @@ export {
   type ByteOrdered,
 } from './byte-order.js';
 export { fixedMap, map, withModel, type Bijection, type ModelOptions } from './map.js';
+export { fieldsMap, type FieldsBijection, type FixedFields } from './fields-map.js';
 export { align, padding, type Padding } from './padding.js';
 export { aligned } from './aligned.js';
 export { patch, sized } from './sized.js';

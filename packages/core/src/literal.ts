@@ -88,6 +88,13 @@ export function magic<const S extends readonly [string, ...string[]]>(...alterna
         );
       w.append(encoded[k]!);
     },
+    // In place, for structs written at precomputed offsets (the caller made room); a value of no
+    // alternative throws and the caller redoes the write with `write`, which names it.
+    writeFixed(w, at, value) {
+      const k = alternatives.indexOf(value);
+      if (k < 0) throw new RangeError('not a magic alternative');
+      w.buf.set(encoded[k]!, at);
+    },
   });
 }
 

@@ -11,6 +11,7 @@ import type { Codec } from './codec.js';
 import { TextCodingError, textEncoding, type EncodingName, type TextEncoding } from './encodings.js';
 import { jsonBytes } from './json.js';
 import type { Reader } from './reader.js';
+import { SharedText, type ShareOptions } from './shared-text.js';
 import type { Writer } from './writer.js';
 
 function textJson(encoding: TextEncoding): t.Type<string, string, unknown> {
@@ -39,6 +40,63 @@ function readText(r: Reader, encoding: TextEncoding, count: number): string {
   }
 }
 
+/** {@link readText} through a table of shared texts, when there is one. */
+function readShared(r: Reader, encoding: TextEncoding, count: number, shared: SharedText | undefined): string {
+  if (shared === undefined || !(count >= 0)) return readText(r, encoding, count);
+  const start = r.pos;
+  const end = start + count;
+  // The caller checked the bytes are there.
+  const kept = shared.find(r.bytes, start, end);
+  if (kept !== undefined) {
+    r.pos = end;
+    return kept;
+  }
+  const text = readText(r, encoding, count);
+  shared.keep(r.bytes, start, end, text);
+  return text;
+}
+
+/** {@link encodeText} through a table of shared texts, when there is one. */
+function encodeShared(w: Writer, encoding: TextEncoding, text: string, shared: SharedText | undefined): Uint8Array {
+  if (shared === undefined || typeof text !== 'string') return encodeText(w, encoding, text);
+  const kept = shared.bytesOf(text);
+  if (kept !== undefined) return kept;
+  const bytes = encodeText(w, encoding, text);
+  shared.keepBytes(text, bytes);
+  return bytes;
+}
+
+/** Appends `bytes`; a short text byte by byte (cheaper than a `set` call). */
+function appendText(w: Writer, bytes: Uint8Array): void {
+  const n = bytes.length;
+  if (n > 16) {
+    w.append(bytes);
+    return;
+  }
+  const at = w.ensure(n);
+  const buf = w.buf;
+  for (let i = 0; i < n; i++) buf[at + i] = bytes[i]!;
+  w.length = at + n;
+}
+
+/** Options of {@link pstring} and {@link cstring}. */
+export interface TextOptions {
+  /**
+   * Share short texts: a text already decoded by this codec is found again from its bytes (a hash
+   * and a compare; no new string, no view of the bytes), and one already encoded from its string.
+   * For the short names a save repeats in every record; a decoded document then holds each once.
+   * `true` takes the defaults (up to 4096 texts of up to 32 bytes). The table is bounded and kept by
+   * the codec across decodes; values and errors are the same as without it.
+   */
+  readonly share?: boolean | ShareOptions;
+}
+
+function sharedOf(options: TextOptions | undefined): SharedText | undefined {
+  const share = options?.share;
+  if (share === undefined || share === false) return undefined;
+  return new SharedText(share === true ? {} : share);
+}
+
 function encodeText(w: Writer, encoding: TextEncoding, text: string): Uint8Array {
   if (typeof text !== 'string') throw w.error('wrong-type', `expected a string, got ${typeof text}`);
   try {
@@ -53,8 +111,9 @@ function encodeText(w: Writer, encoding: TextEncoding, text: string): Uint8Array
  * A NUL-terminated string. The text may not contain NUL; decoding fails if no NUL ends it within the
  * window.
  */
-export function cstring(encoding: EncodingName = 'utf8'): Codec<string> {
+export function cstring(encoding: EncodingName = 'utf8', options?: TextOptions): Codec<string> {
   const enc = textEncoding(encoding);
+  const shared = sharedOf(options);
   return defineExactCodec<string>({
     name: `cstring(${encoding})`,
     def: { type: 'string', encoding, termination: { type: 'nul' } },
@@ -63,15 +122,15 @@ export function cstring(encoding: EncodingName = 'utf8'): Codec<string> {
     read(r) {
       const nul = r.bytes.indexOf(0, r.pos);
       if (nul < 0 || nul >= r.end) throw r.error('short-read', `missing NUL terminator: ${r.remaining} bytes left`);
-      const text = readText(r, enc, nul - r.pos);
+      const text = readShared(r, enc, nul - r.pos, shared);
       r.pos += 1;
       return text;
     },
     write(w, text) {
-      const bytes = encodeText(w, enc, text);
+      const bytes = encodeShared(w, enc, text, shared);
       const nul = bytes.indexOf(0);
       if (nul >= 0) throw w.error('invalid-text', `a NUL-terminated string cannot contain NUL (byte ${nul})`);
-      w.append(bytes);
+      appendText(w, bytes);
       w.u8(0);
     },
   });
@@ -81,8 +140,9 @@ export function cstring(encoding: EncodingName = 'utf8'): Codec<string> {
  * A length-prefixed string: `length` counts the encoded bytes (not characters). The length is checked
  * against what is left before anything is read.
  */
-export function pstring(length: Codec<number>, encoding: EncodingName = 'utf8'): Codec<string> {
+export function pstring(length: Codec<number>, encoding: EncodingName = 'utf8', options?: TextOptions): Codec<string> {
   const enc = textEncoding(encoding);
+  const shared = sharedOf(options);
   return defineExactCodec<string>({
     name: `pstring(${length.name}, ${encoding})`,
     def: { type: 'string', encoding, termination: { type: 'prefix', length } },
@@ -94,12 +154,12 @@ export function pstring(length: Codec<number>, encoding: EncodingName = 'utf8'):
       const count = length.read(r);
       if (count > r.remaining)
         throw r.error('short-read', `string length ${count} is more than the ${r.remaining} bytes left`, at);
-      return readText(r, enc, count);
+      return readShared(r, enc, count, shared);
     },
     write(w, text) {
-      const bytes = encodeText(w, enc, text);
+      const bytes = encodeShared(w, enc, text, shared);
       length.write(w, bytes.length);
-      w.append(bytes);
+      appendText(w, bytes);
     },
   });
 }

@@ -17,7 +17,7 @@
  * @module
  */
 import * as t from 'io-ts';
-import { defineCodec, guardWrite, writeChild, readChild, type Codec, type TypeOf } from './codec.js';
+import { defineCodec, writeChild, readChild, type Codec, type TypeOf } from './codec.js';
 import type { DefSwitch, DefSwitchCase } from './def.js';
 import { resolveDecodeOptions } from './options.js';
 import { Reader, ReadState, reread } from './reader.js';
@@ -50,6 +50,11 @@ interface Picked<S> {
 interface Dispatcher<S> {
   /** Peeks the selector and finds its case; the reader stays where it was. */
   pick(reader: Reader): Picked<S>;
+  /**
+   * The codec of {@link pick}'s case, with nothing made per value when the selector is an integer
+   * read in place (a marker byte): the same case and the same errors.
+   */
+  pickCodec(reader: Reader): Codec<any>;
   /**
    * Writes the case `key` — `value` with its codec, or as `writeCase` does — then checks that its
    * bytes select `key` again.
@@ -123,6 +128,20 @@ function dispatcher<S>(spec: DispatchSpec<S>): Dispatcher<S> {
   const intSize = selector.size ?? 0;
   const byte = def.type === 'int' && def.bits === 8 && !def.signed;
   const fourccAlnum = def.type === 'fourcc' ? def.alnum : undefined;
+  // The four-character codes met, by their bytes as one number: a repeat makes no string. Bounded.
+  const codes = new Map<number, string>();
+  const CODES_MOST = 1024;
+  /** The four-character code at `at` (known to be there), or `undefined` when it is not one. */
+  const codeAt = (b: Uint8Array, at: number): string | undefined => {
+    const key = (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0;
+    const known = codes.get(key);
+    if (known !== undefined) return known;
+    if (fourccAlnum && !(isAlnum(b[at]!) && isAlnum(b[at + 1]!) && isAlnum(b[at + 2]!) && isAlnum(b[at + 3]!)))
+      return undefined;
+    const code = String.fromCharCode(b[at]!, b[at + 1]!, b[at + 2]!, b[at + 3]!);
+    if (codes.size < CODES_MOST) codes.set(key, code);
+    return code;
+  };
   const quickCheck = (w: Writer, start: number, key: string): boolean => {
     let selected: unknown;
     if (readInt !== undefined) {
@@ -130,13 +149,8 @@ function dispatcher<S>(spec: DispatchSpec<S>): Dispatcher<S> {
       selected = byte ? w.buf[start] : readInt(inPlaceReader(w), start);
     } else if (fourccAlnum !== undefined) {
       if (w.length - start < 4) return false;
-      const b = w.buf;
-      if (
-        fourccAlnum &&
-        !(isAlnum(b[start]!) && isAlnum(b[start + 1]!) && isAlnum(b[start + 2]!) && isAlnum(b[start + 3]!))
-      )
-        return false;
-      selected = String.fromCharCode(b[start]!, b[start + 1]!, b[start + 2]!, b[start + 3]!);
+      selected = codeAt(w.buf, start);
+      if (selected === undefined) return false;
     } else return false;
     try {
       const key2 = spec.select(selected as S);
@@ -145,11 +159,37 @@ function dispatcher<S>(spec: DispatchSpec<S>): Dispatcher<S> {
       return false;
     }
   };
+  const pickCodec = (r: Reader): Codec<any> => {
+    const at = r.pos;
+    // In place: no selector read through the reader, no spans to drop, no record of the pick. Any
+    // doubt (too few bytes, tracing, a select or case that throws) takes `pick`, which names it.
+    if (r.state.spans !== undefined) return pick(r).codec;
+    let selected: unknown;
+    if (readInt !== undefined && r.end - at >= intSize) selected = byte ? r.bytes[at]! : undefined;
+    else if (fourccAlnum !== undefined && r.end - at >= 4) selected = codeAt(r.bytes, at);
+    else return pick(r).codec;
+    let codec: Codec<any> | undefined;
+    try {
+      if (selected === undefined && readInt !== undefined) selected = readInt(r, at);
+      codec = selected === undefined ? undefined : codecOf(spec.select(selected as S));
+    } catch {
+      codec = undefined;
+    }
+    return codec ?? pick(r).codec;
+  };
   return {
     pick,
+    pickCodec,
     minSize: spec.minSize,
     write(w, key, value, writeCase) {
-      const codec = guardWrite(w, caseWhat, () => codecOf(key));
+      // As `guardWrite` would, without a closure per value written.
+      let codec: Codec<any> | undefined;
+      try {
+        codec = codecOf(key);
+      } catch (error) {
+        if (error instanceof EncodeError) throw error;
+        throw w.error(`${caseWhat}: ${reason(error)}`);
+      }
       if (codec === undefined)
         throw w.error('unknown-tag', `${name}: the value is of no case (${JSON.stringify(key)})`);
       const start = w.length;
@@ -299,7 +339,8 @@ export function switchOnDemand<S, K extends string, A>(
 ): Codec<A> {
   const built = new Map<string, Codec<A> | undefined>();
   const caseNamed = (key: string): Codec<A> | undefined => {
-    if (built.has(key)) return built.get(key);
+    const known = built.get(key);
+    if (known !== undefined || built.has(key)) return known;
     const codec = cases.build(key as K);
     built.set(key, codec);
     return codec;
@@ -331,7 +372,7 @@ export function switchOnDemand<S, K extends string, A>(
     json: options.json,
     minSize: d.minSize,
     read(r) {
-      return d.pick(r).codec.read(r);
+      return d.pickCodec(r).read(r);
     },
     write(w, value) {
       // Once per value written (EDGE: per instance): no closures, the hook's name made once.

@@ -27,23 +27,6 @@ export function compiledOf<A>(codec: Core.Codec<A>): Core.Codec<A> {
   return compiled;
 }
 
-type MapFactories = Pick<typeof Core, 'map' | 'fixedMap' | 'withModel'>;
-
-/**
- * `map`, `fixedMap` and `withModel` whose codecs are marked exact (`defineExactCodec`), so the
- * compiler plans them: the same codecs as the factories make, marked as the core's own. map.ts does
- * not mark them yet (it belongs to another change); this is what marking them does.
- */
-export function exactMaps(factories: MapFactories): MapFactories {
-  const { defineExactCodec } = jest.requireActual<typeof import('../src/exact')>('../src/exact');
-  const exact = <A>(codec: Core.Codec<A>): Core.Codec<A> => defineExactCodec<A>({ ...codec });
-  return {
-    map: (codec, bijection) => exact(factories.map(codec, bijection)),
-    fixedMap: (codec, bijection) => exact(factories.fixedMap(codec, bijection)),
-    withModel: (codec, options) => exact(factories.withModel(codec, options)),
-  };
-}
-
 /** Everything an error carries, as a plain object (own fields, name and message). */
 export function errorFields(error: Error): Record<string, unknown> {
   return { ...error, name: error.name, message: error.message };

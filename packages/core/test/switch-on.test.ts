@@ -4,7 +4,9 @@ import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
 import * as t from 'io-ts';
 import {
+  array,
   decode,
+  pstring,
   fourcc,
   fromJson,
   i32le,
@@ -161,6 +163,100 @@ describe('switchOn', () => {
 
   test('needs a case', () => {
     expect(() => switchOn(fourcc(), {}, { caseOf: () => 'x' as never })).toThrow(RangeError);
+  });
+});
+
+describe('switchOn on a byte (read in place)', () => {
+  // EDGE's string: AA, u16 length and the text, or DE alone for NULL.
+  const text = struct({ marker: magic('\xAA'), text: pstring(u16le, 'ascii') });
+  const none = struct({ marker: magic('\xDE') });
+  const str = switchOn(
+    u8,
+    { text, none },
+    {
+      select: (b) => (b === 0xaa ? 'text' : b === 0xde ? 'none' : b === 0x01 ? ('boom' as never) : undefined),
+      caseOf: (v) => ('text' in v ? 'text' : 'none'),
+      unknown: (b) => `marker 0x${b.toString(16)}`,
+    },
+  );
+  const list = array(str, u8);
+
+  test('the same values and errors as the traced (tracked) read, for any bytes', () => {
+    const outcome = (bytes: Uint8Array, trace: boolean) => {
+      const r = decode(list, bytes, { trace });
+      return E.isRight(r) ? r.right.value : [r.left.path, r.left.offset, r.left.code, r.left.message];
+    };
+    const marked = fc.oneof(fc.constantFrom(0xaa, 0xde, 0x01, 0x02), fc.integer({ min: 0, max: 255 }));
+    fc.assert(
+      fc.property(fc.array(marked, { maxLength: 10 }), (raw) => {
+        const bytes = Uint8Array.from(raw);
+        expect(outcome(bytes, false)).toEqual(outcome(bytes, true));
+      }),
+    );
+  });
+
+  test('an unknown marker, a case that is no case, and a short read name the value', () => {
+    const unknown = decodeFails(list, hexBytes('02 de 77'));
+    expect([unknown.path, unknown.offset, unknown.code, unknown.message]).toEqual([
+      [1],
+      2,
+      'unknown-tag',
+      'marker 0x77',
+    ]);
+    const noCase = decodeFails(list, hexBytes('01 01'));
+    expect([noCase.path, noCase.offset]).toEqual([[0], 1]);
+    const short = decodeFails(list, hexBytes('02 de aa'));
+    expect([short.path[0], short.offset, short.code]).toEqual([1, 3, 'short-read']);
+    checkLaws(
+      list,
+      fc.array(
+        fc.oneof(
+          fc.constant({ marker: '\xDE' as const }),
+          fc.record({
+            marker: fc.constant('\xAA' as const),
+            text: fc.string({ maxLength: 3 }).map((x) => x.replace(/[^ -~]/g, '')),
+          }),
+        ),
+        { maxLength: 4 },
+      ) as never,
+    );
+  });
+});
+
+describe('switchOn on a four-character code (read in place)', () => {
+  const entry = (code: string) => struct({ code: magic(code), n: u8 });
+  const chunk = switchOn(
+    fourcc({ alnum: true }),
+    { AB12: entry('AB12'), zzzz: entry('zzzz') },
+    {
+      select: (c) => (c === 'AB12' || c === 'zzzz' ? c : undefined),
+      caseOf: (v) => (v.code === 'AB12' ? 'AB12' : 'zzzz'),
+    },
+  );
+  const list = array(chunk, u8);
+
+  test('the same values and errors as the traced (tracked) read, for any bytes, repeats included', () => {
+    const outcome = (bytes: Uint8Array, trace: boolean) => {
+      const r = decode(list, bytes, { trace });
+      return E.isRight(r) ? r.right.value : [r.left.path, r.left.offset, r.left.code, r.left.message];
+    };
+    const piece = fc.oneof(
+      fc.constantFrom(
+        [0x41, 0x42, 0x31, 0x32],
+        [0x7a, 0x7a, 0x7a, 0x7a],
+        [0x41, 0x42, 0x31, 0x20],
+        [0x51, 0x52, 0x53, 0x54],
+      ),
+      fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 3 }),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), (pieces) => {
+        const bytes = Uint8Array.from([pieces.length, ...pieces.flat()]);
+        expect(outcome(bytes, false)).toEqual(outcome(bytes, true));
+      }),
+    );
+    const bad = decodeFails(list, Uint8Array.from([2, 0x7a, 0x7a, 0x7a, 0x7a, 1, 0x41, 0x42, 0x31, 0x20, 1]));
+    expect([bad.path, bad.offset, bad.code]).toEqual([[1], 9, 'bad-magic']);
   });
 });
 

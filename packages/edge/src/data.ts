@@ -630,9 +630,6 @@ const jsonText = (value: unknown): string =>
  * value for a field the file lacks other than its default (the reader fills in the default).
  */
 function checkInstanceKeys(w: Writer, plan: StructPlan, value: Instance): void {
-  const fail = (key: string, message: string): never => {
-    throw w.errorAt(key, message);
-  };
   const { own, fileOnly, missing, checked, order } = keyPlanOf(plan);
   // An instance as the reader makes it has the fields' properties first, in the plan's order: then
   // each of those is known to be there, and only the ones the file lacks need looking at. The own
@@ -652,33 +649,46 @@ function checkInstanceKeys(w: Writer, plan: StructPlan, value: Instance): void {
     at++;
     if (own.has(key) || INSTANCE_EXTRAS.has(key)) continue;
     const default_ = missing.get(key);
-    if (default_ === undefined) fail(key, `${plan.def.name} has no field ${key}`);
+    if (default_ === undefined) failAt(w, key, `${plan.def.name} has no field ${key}`);
     else {
       if (!default_.holds(value[key]))
-        fail(key, `${key} is not in this file's ${plan.def.name}: it can only hold its default, ${default_.text()}`);
+        failAt(
+          w,
+          key,
+          `${key} is not in this file's ${plan.def.name}: it can only hold its default, ${default_.text()}`,
+        );
     }
   }
   const inOrder = order !== undefined && same === order.length;
   for (const { name, known, keep, blank } of checked) {
-    if (!inOrder && !Object.hasOwn(value, name)) fail(name, `the field ${name} of ${plan.def.name} has no value`);
+    if (!inOrder && !Object.hasOwn(value, name)) failAt(w, name, `the field ${name} of ${plan.def.name} has no value`);
     // The file keeps `keep` of the reader's elements; the others read back as defaults.
     if (keep >= known.count) continue;
     const values: unknown[] = known.count === 1 ? [value[name]] : Array.isArray(value[name]) ? value[name] : [];
     for (let i = keep; i < values.length; i++)
       if (!blank.holds(values[i]))
-        fail(
+        failAt(
+          w,
           name,
           `${plan.def.name}.${name} holds ${keep} of ${known.count} elements in this file: the rest can only be ${blank.text()}`,
         );
   }
   const kept = value.$kept;
   if (kept !== undefined && (typeof kept !== 'object' || kept === null || Array.isArray(kept)))
-    fail('$kept', 'expected an object of kept fields');
-  const keptRecord = (kept ?? {}) as Record<string, unknown>;
+    failAt(w, '$kept', 'expected an object of kept fields');
+  const keptRecord = (kept ?? NO_KEPT) as Record<string, unknown>;
   for (const key of Object.keys(keptRecord))
-    if (!own.has(key) && !fileOnly.has(key)) fail('$kept', `${plan.def.name} has no field ${key}`);
+    if (!own.has(key) && !fileOnly.has(key)) failAt(w, '$kept', `${plan.def.name} has no field ${key}`);
   for (const name of fileOnly)
-    if (!Object.hasOwn(keptRecord, name)) fail('$kept', `the field ${name} of ${plan.def.name} has no value`);
+    if (!Object.hasOwn(keptRecord, name)) failAt(w, '$kept', `the field ${name} of ${plan.def.name} has no value`);
+}
+
+/** An instance's `$kept` when it has none (not changed: only read). */
+const NO_KEPT: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/** The error for `key` of the value being written. */
+function failAt(w: Writer, key: string, message: string): never {
+  throw w.errorAt(key, message);
 }
 
 /** What {@link checkInstanceKeys} needs of a plan, worked out once per plan rather than per instance written. */

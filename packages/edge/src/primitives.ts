@@ -8,9 +8,8 @@ import * as t from 'io-ts';
 import {
   array,
   f32le,
-  fixedMap,
+  fieldsMap,
   i32le,
-  literal,
   magic,
   map,
   pstring,
@@ -47,10 +46,21 @@ const TWO_30 = 2 ** 30;
 
 /** The engine's split of a float32 value into (stored exponent, mantissa): `frexp`, then ×2^30. */
 export function splitEdgeFloat(value: number): RawEdgeFloat {
+  const pair = { exponent: 0, mantissa: 0 };
+  splitInto(value, pair);
+  return pair;
+}
+
+/** {@link splitEdgeFloat} into `pair` (the stored fields being written: no object per value). */
+function splitInto(value: number, pair: { exponent: number; mantissa: number }): void {
   const v = Math.fround(value);
   if (!Number.isFinite(v)) throw new RangeError(`${value} cannot be stored: EDGE floats are finite`);
   const a = Math.abs(v);
-  if (a === 0) return { exponent: 256, mantissa: 0 };
+  if (a === 0) {
+    pair.exponent = 256;
+    pair.mantissa = 0;
+    return;
+  }
   let e = Math.floor(Math.log2(a)) + 1;
   let f = a * 2 ** -e;
   // log2 can be off by one near powers of two; frexp's fraction is in [0.5, 1).
@@ -62,7 +72,8 @@ export function splitEdgeFloat(value: number): RawEdgeFloat {
     e -= 1;
   }
   const mantissa = Math.trunc(f * TWO_30);
-  return { exponent: 256 + e, mantissa: v < 0 ? -mantissa : mantissa };
+  pair.exponent = 256 + e;
+  pair.mantissa = v < 0 ? -mantissa : mantissa;
 }
 
 /** 2^(exponent − 286) for the stored exponents real floats use (float32 needs 108 … 384). */
@@ -108,22 +119,27 @@ const floatPair: Codec<RawEdgeFloat> = struct({ exponent: u16le, mantissa: i32le
  * +0, as the engine does; values are rounded to float32 first, as assigning to a C `float` would.
  * Bytes that are not the engine's encoding of their value (an unnormalised mantissa, say) decode to
  * `{ exponent, mantissa }` and are written back unchanged. Every 6 bytes decode, so the bijection is
- * total on the stored side; a fixed-size map, so structs of floats are still read in place.
+ * total on the stored side; a map of fixed fields, so structs of floats are still read in place and
+ * no stored pair is made per float.
  */
-export const edgeFloat: Codec<EdgeFloatValue> = fixedMap(floatPair, {
-  name: 'edgeFloat',
-  json: floatJson,
-  is: floatJson.is,
-  model: () => floatModel,
-  // The stored pair itself is the raw value: no copy.
-  decode: (pair): EdgeFloatValue =>
-    isCanonical(pair.exponent, pair.mantissa) ? joinEdgeFloat(pair.exponent, pair.mantissa) : pair,
-  encode: (value: EdgeFloatValue): RawEdgeFloat => {
-    if (typeof value === 'number') return splitEdgeFloat(value);
-    if (typeof value !== 'object' || value === null) throw new Error('expected a number or { exponent, mantissa }');
-    return value;
+export const edgeFloat: Codec<EdgeFloatValue> = fieldsMap(
+  { exponent: u16le, mantissa: i32le },
+  {
+    name: 'edgeFloat',
+    json: floatJson,
+    is: floatJson.is,
+    model: () => floatModel,
+    // The fields are lent: a raw pair is copied.
+    decode: ({ exponent, mantissa }): EdgeFloatValue =>
+      isCanonical(exponent, mantissa) ? joinEdgeFloat(exponent, mantissa) : { exponent, mantissa },
+    encode: (value: EdgeFloatValue, fields) => {
+      if (typeof value === 'number') return splitInto(value, fields);
+      if (typeof value !== 'object' || value === null) throw new Error('expected a number or { exponent, mantissa }');
+      fields.exponent = value.exponent;
+      fields.mantissa = value.mantissa;
+    },
   },
-});
+);
 
 /**
  * The values of {@link edgeFloat}, for tools (random pairs are rarely canonical): a finite float32
@@ -155,49 +171,42 @@ export const STRING_MARKER = 0xaa as const;
 export const NULL_STRING_MARKER = 0xde as const;
 
 /**
- * Short strings recur in every instance of a save (`ZOMBIEMAN`, `*:SEE:2`, texture names): one copy of
- * each is kept, so a decoded document holds it once rather than once per instance. Bounded, so a
- * hostile file cannot grow it.
- */
-const SHARED_LENGTH = 32;
-const SHARED_MOST = 4096;
-const SHARED = new Map<string, string>();
-
-/** `text`, or the copy of it kept already. */
-function shareText(text: string): string {
-  if (text.length > SHARED_LENGTH) return text;
-  const kept = SHARED.get(text);
-  if (kept !== undefined) return kept;
-  if (SHARED.size < SHARED_MOST) SHARED.set(text, text);
-  return text;
-}
-
-/**
  * A string's prefix: its marker byte again (the switch peeked it), then the u16 length. The marker is
  * a `magic`, so the prefix is read in place (a fixed-size struct, no work per field).
  */
-const markedLength: Codec<number> = fixedMap(struct({ marker: magic('\xAA'), length: u16le }), {
-  name: 'AA length',
-  decode: ({ length }) => length,
-  encode: (length: number) => ({ marker: '\xAA' as const, length }),
-  is: (u): u is number => typeof u === 'number',
-});
+const markedLength: Codec<number> = fieldsMap(
+  { marker: magic('\xAA'), length: u16le },
+  {
+    name: 'AA length',
+    decode: ({ length }) => length,
+    encode: (length: number, fields) => {
+      fields.marker = '\xAA';
+      fields.length = length;
+    },
+    is: (u): u is number => typeof u === 'number',
+  },
+);
 
-/** A string as stored: the marked length and the cp437 bytes; short text shared (see `shareText`). */
-const storedString: Codec<string> = map(pstring(markedLength, 'cp437'), {
-  name: 'edgeString text',
-  decode: shareText,
-  encode: (text: string) => text,
-  is: (u): u is string => typeof u === 'string',
-});
+/**
+ * A string as stored: the marked length and the cp437 bytes. Short strings recur in every instance of
+ * a save (`ZOMBIEMAN`, `*:SEE:2`, texture names), so they are shared: a repeat is found from its bytes,
+ * and a decoded document holds it once rather than once per instance.
+ */
+const storedString: Codec<string> = pstring(markedLength, 'cp437', { share: true });
 
-/** NULL: the marker byte alone. */
-const nullString: Codec<null> = map(literal(u8, NULL_STRING_MARKER), {
-  name: 'NULL',
-  decode: () => null,
-  encode: () => NULL_STRING_MARKER,
-  is: (u): u is null => u === null,
-});
+/** NULL: the marker byte alone (a fixed field: read in place, nothing made per value). */
+const nullString: Codec<null> = fieldsMap(
+  { marker: magic('\xDE') },
+  {
+    name: 'NULL',
+    decode: () => null,
+    encode: (_: null, fields) => {
+      fields.marker = '\xDE';
+    },
+    is: (u): u is null => u === null,
+    json: t.null as t.Type<null, unknown, unknown>,
+  },
+);
 
 /**
  * EDGE's string: `AA`, u16 length, the bytes (no NUL; the design doc says IBM cp437, and cp437 maps
@@ -221,10 +230,16 @@ export const edgeString: Codec<string | null> = switchOn(
  * The boolean of `SR_PutBoolean`: an int 0 or 1. The reader treats any non-zero value as true, so an
  * odd value (2, −1) is kept as its number and written back unchanged.
  */
-export const edgeBoolean: Codec<boolean | number> = map(i32le, {
-  name: 'edgeBoolean',
-  decode: (n): boolean | number => (n === 0 ? false : n === 1 ? true : n),
-  encode: (v: boolean | number) => (v === false ? 0 : v === true ? 1 : v),
-  is: (u): u is boolean | number => typeof u === 'boolean' || Number.isInteger(u),
-  json: t.union([t.boolean, t.Int], 'EdgeBoolean') as unknown as t.Type<boolean | number, unknown, unknown>,
-});
+export const edgeBoolean: Codec<boolean | number> = fieldsMap(
+  { value: i32le },
+  {
+    name: 'edgeBoolean',
+    decode: ({ value: n }): boolean | number => (n === 0 ? false : n === 1 ? true : n),
+    encode: (v: boolean | number, fields) => {
+      if (typeof v !== 'boolean' && typeof v !== 'number') throw new Error(`expected a boolean, got ${typeof v}`);
+      fields.value = v === false ? 0 : v === true ? 1 : v;
+    },
+    is: (u): u is boolean | number => typeof u === 'boolean' || Number.isInteger(u),
+    json: t.union([t.boolean, t.Int], 'EdgeBoolean') as unknown as t.Type<boolean | number, unknown, unknown>,
+  },
+);

@@ -1,0 +1,125 @@
+/**
+ * A value stored as a few fixed-size fields and presented as something else (a float kept as an
+ * exponent and a mantissa, a length behind a marker byte), read and written without a stored object
+ * per value: the fields go through one scratch record that the bijection reads or fills.
+ *
+ * @module
+ */
+import { defineCodec, type AnyCodec, type Codec } from './codec.js';
+import { fixedMap, type Bijection } from './map.js';
+import type { Reader } from './reader.js';
+import { struct, type StructType } from './struct.js';
+import type { Writer } from './writer.js';
+
+/** The fields of a {@link fieldsMap}: fixed-size codecs, in the order they are stored. */
+export type FixedFields = Readonly<Record<string, AnyCodec>>;
+
+/** The bijection of a {@link fieldsMap}: {@link Bijection} with the stored record lent, not made. */
+export interface FieldsBijection<F extends FixedFields, B>
+  extends Omit<Bijection<StructType<F>, B>, 'decode' | 'encode'> {
+  /**
+   * Stored fields to presented value. `fields` is a scratch record reused for the next value: read
+   * it, never keep it (copy what the value holds on to). May throw to refuse (a DecodeError).
+   */
+  readonly decode: (fields: Readonly<StructType<F>>) => B;
+  /**
+   * Presented value to stored fields: set every field of `fields` (a scratch record whose fields
+   * start `undefined`). May throw to refuse (an EncodeError); a field left unset is an EncodeError
+   * naming it.
+   */
+  readonly encode: (value: B, fields: StructType<F>) => void;
+}
+
+/**
+ * `struct(fields)` seen through a bijection, as {@link fixedMap} is, but without a stored object per
+ * value: each field is read in place into one scratch record that `decode` reads, and `encode`
+ * fills that record before each field is written at its offset. Every field must have a fixed size
+ * and an in-place read and write (integers, floats, `magic`), so the result has their total `size`
+ * and offers `readFixed`/`writeFixed`, and structs of it are still read in place.
+ *
+ * Laws, JSON form and errors are those of `fixedMap(struct(fields), …)` (what it is for tools): a
+ * bijection that throws on the fast path is redone on the tracked one, so the error names the value's
+ * path, offset and field.
+ *
+ * @throws TypeError when a field has no fixed size or in-place read and write.
+ * @example
+ * ```ts
+ * import { decodeOrThrow, encodeOrThrow, fieldsMap, u8 } from '@savekit/core';
+ * const time = fieldsMap({ minutes: u8, seconds: u8 }, {
+ *   name: 'time',
+ *   decode: ({ minutes, seconds }) => minutes * 60 + seconds,
+ *   encode: (total: number, fields) => {
+ *     fields.minutes = Math.floor(total / 60);
+ *     fields.seconds = total % 60;
+ *   },
+ * });
+ * decodeOrThrow(time, new Uint8Array([2, 5])); // 125
+ * encodeOrThrow(time, 125); // Uint8Array [2, 5]
+ * ```
+ */
+export function fieldsMap<F extends FixedFields, B>(fields: F, bijection: FieldsBijection<F, B>): Codec<B> {
+  const names = Object.keys(fields);
+  const codecs = names.map((n) => fields[n]!);
+  const offsets: number[] = [];
+  let size = 0;
+  for (const [i, codec] of codecs.entries()) {
+    if (codec.size === undefined || codec.readFixed === undefined || codec.writeFixed === undefined)
+      throw new TypeError(`fieldsMap: field ${names[i]} (${codec.name}) is not read and written in place`);
+    offsets.push(size);
+    size += codec.size;
+  }
+  const readers = codecs.map((c) => c.readFixed!);
+  const writers = codecs.map((c) => c.writeFixed!);
+  const { decode, encode } = bijection;
+  // The tracked path, and the form tools see: the stored record is a fresh object there.
+  const mapped = fixedMap(struct(fields, bijection.name ?? 'fields'), {
+    ...bijection,
+    decode: (stored) => decode(stored),
+    encode: (value) => {
+      const stored = {} as StructType<F>;
+      encode(value, stored);
+      return stored;
+    },
+  } as Bijection<StructType<F>, B>);
+  // One scratch record per codec: a decode or encode never reads another value of the same codec.
+  const scratch: Record<string, unknown> = Object.fromEntries(names.map((n) => [n, undefined]));
+  const count = names.length;
+  const readFixed = (r: Reader, at: number): B => {
+    for (let i = 0; i < count; i++) scratch[names[i]!] = readers[i]!(r, at + offsets[i]!);
+    return decode(scratch as StructType<F>);
+  };
+  const writeFixed = (w: Writer, at: number, value: B): void => {
+    // Unset first: a field `encode` leaves out must fail (and be named on the tracked path), not
+    // write what the previous value left.
+    for (let i = 0; i < count; i++) scratch[names[i]!] = undefined;
+    encode(value, scratch as StructType<F>);
+    for (let i = 0; i < count; i++) writers[i]!(w, at + offsets[i]!, scratch[names[i]!]);
+  };
+  return defineCodec<B>({
+    ...mapped,
+    size,
+    read(r) {
+      const at = r.pos;
+      if (r.state.spans !== undefined || r.end - at < size) return mapped.read(r);
+      try {
+        const value = readFixed(r, at);
+        r.pos = at + size;
+        return value;
+      } catch {
+        return mapped.read(r);
+      }
+    },
+    readFixed,
+    write(w, value) {
+      const start = w.ensure(size);
+      try {
+        writeFixed(w, start, value);
+        w.length = start + size;
+      } catch {
+        w.length = start;
+        mapped.write(w, value);
+      }
+    },
+    writeFixed,
+  });
+}
