@@ -11,6 +11,8 @@ import { corpus, mutate, prng, testBudget } from '@savekit/testkit';
 import * as terrarum from '@savekit/terrarum';
 import * as uqm from '@savekit/uqm';
 import * as zippy from '@savekit/zippy';
+import { PLAN_AT } from '../packages/core/src/auto-compile';
+import { compiledCalls } from '../packages/core/src/compile';
 import * as E from 'fp-ts/lib/Either';
 
 const FORMATS: AnySaveFormat[] = [edge, uqm, zippy, terrarum, skirmish].flatMap((m) =>
@@ -87,6 +89,48 @@ describe('every format decodes and encodes the same compiled and interpreted', (
         }
         // The mutations reach the error paths, not only the accepting ones.
         expect(refused).toBeGreaterThan(0);
+      }
+    });
+  }
+});
+
+// Every format's root is a kind the compiler runs interpreted (a map, a switch, a checksum), so its
+// compiled root alone would run no plan: the structs and arrays under it run theirs (once used
+// PLAN_AT times; see the guide's Compiled codecs page), with no code of the format's own.
+describe('every format runs compiled plans', () => {
+  const samples = seeds().filter((s) => s.name.startsWith('examples/saves/'));
+  const covered = new Set(samples.flatMap((s) => s.formats.map((f) => f.id)));
+
+  test('there is a sample of every package (EDGE, UQM, Zippy, Terrarum, the example)', () => {
+    const packages = [edge, uqm, zippy, terrarum, skirmish].map((m) =>
+      formatsOf(m as Record<string, unknown>).map((f) => f.id),
+    );
+    expect(packages.filter((ids) => !ids.some((id) => covered.has(id)))).toEqual([]);
+  });
+
+  for (const seed of samples) {
+    test(`${seed.name}: decoding and encoding run plans, none redone`, () => {
+      for (const format of seed.formats) {
+        // A struct or array runs its plan once it has been used PLAN_AT times.
+        const first = format.decode(seed.bytes);
+        if (E.isLeft(first)) throw first.left;
+        for (let i = 0; i < PLAN_AT; i++) {
+          format.decode(seed.bytes);
+          format.encode(first.right.value);
+        }
+        const before = { ...compiledCalls };
+        const decoded = format.decode(seed.bytes);
+        if (E.isLeft(decoded)) throw decoded.left;
+        const encoded = format.encode(decoded.right.value);
+        if (E.isLeft(encoded)) throw encoded.left;
+        const runs = {
+          format: format.id,
+          reads: compiledCalls.reads - before.reads > 0,
+          readsRedone: compiledCalls.readsRedone - before.readsRedone,
+          writes: compiledCalls.writes - before.writes > 0,
+          writesRedone: compiledCalls.writesRedone - before.writesRedone,
+        };
+        expect(runs).toEqual({ format: format.id, reads: true, readsRedone: 0, writes: true, writesRedone: 0 });
       }
     });
   }

@@ -15,7 +15,9 @@ export async function cases(quick, { compare = false } = {}) {
   const one = bytes.subarray(0, 16);
   const oneView = new DataView(one.buffer, one.byteOffset, 16);
 
-  // savekit runs compiled codecs; --compare adds the interpreted ones (the same declarations).
+  // savekit runs compiled codecs; --compare adds the interpreted ones (the same declarations, with
+  // `compiled: false`: a struct or array runs its plan otherwise).
+  const INTERPRETED = { compiled: false };
   const plainRecord = struct({ a: u32le, b: u32le, c: u32le, d: u32le });
   const plainRecords = array(plainRecord, count);
   const record = compile(plainRecord);
@@ -53,15 +55,15 @@ export async function cases(quick, { compare = false } = {}) {
     c: oneView.getUint32(8, true),
     d: oneView.getUint32(12, true),
   });
-  const ours = (codec, input) => () => {
-    const result = decode(codec, input);
+  const ours = (codec, input, options) => () => {
+    const result = decode(codec, input, options);
     if (E.isLeft(result)) throw result.left;
     return result.right.value;
   };
   const plain = (o) => ({ a: o.a, b: o.b, c: o.c, d: o.d });
 
-  const encodeWith = (codec) => () => {
-    const result = encode(codec, values);
+  const encodeWith = (codec, options) => () => {
+    const result = encode(codec, values, options);
     if (E.isLeft(result)) throw result.left;
     return result.right;
   };
@@ -74,7 +76,7 @@ export async function cases(quick, { compare = false } = {}) {
       ours: 'savekit',
       peers: [
         { name: 'savekit', run: encodeOurs },
-        ...interpreted({ run: encodeWith(plainRecords) }),
+        ...interpreted({ run: encodeWith(plainRecords, INTERPRETED) }),
         { name: 'DataView (hand-written)', run: encodeHand },
         {
           name: 'restructure',
@@ -95,7 +97,7 @@ export async function cases(quick, { compare = false } = {}) {
       peers: [
         { name: 'savekit', run: () => readRecord(one) },
         { name: 'savekit decode()', run: ours(record, one) },
-        ...interpreted({ run: ours(plainRecord, one) }),
+        ...interpreted({ run: ours(plainRecord, one, INTERPRETED) }),
         { name: 'DataView (hand-written)', run: handOne },
         { name: 'binary-parser', run: () => bpRecord.parse(one), check: () => plain(bpRecord.parse(one)) },
         { name: 'restructure', run: () => rsRecord.fromBuffer(one), check: () => plain(rsRecord.fromBuffer(one)) },
@@ -110,7 +112,7 @@ export async function cases(quick, { compare = false } = {}) {
       ours: 'savekit',
       peers: [
         { name: 'savekit', run: ours(records, bytes) },
-        ...interpreted({ run: ours(plainRecords, bytes) }),
+        ...interpreted({ run: ours(plainRecords, bytes, INTERPRETED) }),
         { name: 'DataView (hand-written)', run: handMany },
         {
           name: 'binary-parser',

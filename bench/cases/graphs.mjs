@@ -34,12 +34,12 @@ const restorer = {
 
 const compiledImage = compile(graphImage);
 
-function savekitRoundTrip(root, codec = compiledImage) {
+function savekitRoundTrip(root, codec = compiledImage, options = undefined) {
   const image = writeGraph([root], saver);
   if (E.isLeft(image)) throw image.left;
-  const bytes = encode(codec, image.right);
+  const bytes = encode(codec, image.right, options);
   if (E.isLeft(bytes)) throw bytes.left;
-  const back = decode(codec, bytes.right);
+  const back = decode(codec, bytes.right, options);
   if (E.isLeft(back)) throw back.left;
   const graph = readGraph(back.right.value, restorer);
   if (E.isLeft(graph)) throw graph.left;
@@ -108,7 +108,9 @@ export function cases(quick, { compare = false } = {}) {
   ].map(([shape, root]) => {
     const peers = [
       { name: 'savekit graph', run: () => savekitRoundTrip(root) },
-      ...(compare ? [{ name: 'savekit graph (interpreted)', run: () => savekitRoundTrip(root, graphImage) }] : []),
+      ...(compare
+        ? [{ name: 'savekit graph (interpreted)', run: () => savekitRoundTrip(root, graphImage, { compiled: false }) }]
+        : []),
       { name: 'v8.serialize', run: () => v8.deserialize(v8.serialize(root)) },
       { name: 'flatted', run: () => flatted.parse(flatted.stringify(root)) },
       { name: 'devalue', run: () => devalue.parse(devalue.stringify(root)) },

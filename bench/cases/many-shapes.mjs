@@ -75,8 +75,10 @@ export async function cases(quick, { compare = false } = {}) {
   const plainRecords = array(struct({ a: u32le, b: u32le, c: u32le, d: u32le }), count);
   const records = compile(plainRecords);
   const interpreted = (peer) => (compare ? [{ name: 'savekit (interpreted)', ...peer }] : []);
-  const decodeAll = (key) => () => shapes.map((s) => unwrap(decode(s[key], s.bytes)).value);
-  const encodeAll = (key) => () => shapes.map((s) => unwrap(encode(s[key], s.values)));
+  // The interpreted peers decode with `compiled: false`: a struct or array runs its plan otherwise.
+  const INTERPRETED = { compiled: false };
+  const decodeAll = (key, options) => () => shapes.map((s) => unwrap(decode(s[key], s.bytes, options)).value);
+  const encodeAll = (key, options) => () => shapes.map((s) => unwrap(encode(s[key], s.values, options)));
   const allBytes = shapes.reduce((n, s) => n + s.bytes.length, 0);
   return [
     {
@@ -86,7 +88,7 @@ export async function cases(quick, { compare = false } = {}) {
       ours: 'savekit',
       peers: [
         { name: 'savekit', run: () => unwrap(decode(records, bytes)).value },
-        ...interpreted({ run: () => unwrap(decode(plainRecords, bytes)).value }),
+        ...interpreted({ run: () => unwrap(decode(plainRecords, bytes, INTERPRETED)).value }),
         { name: 'DataView (hand-written)', run: handMany },
       ],
     },
@@ -97,7 +99,7 @@ export async function cases(quick, { compare = false } = {}) {
       ours: 'savekit',
       peers: [
         { name: 'savekit', run: () => unwrap(encode(records, values)) },
-        ...interpreted({ run: () => unwrap(encode(plainRecords, values)) }),
+        ...interpreted({ run: () => unwrap(encode(plainRecords, values, INTERPRETED)) }),
         { name: 'DataView (hand-written)', run: encodeHand },
       ],
     },
@@ -108,7 +110,7 @@ export async function cases(quick, { compare = false } = {}) {
       ours: 'savekit',
       peers: [
         { name: 'savekit', run: decodeAll('many') },
-        ...interpreted({ run: decodeAll('plainMany') }),
+        ...interpreted({ run: decodeAll('plainMany', INTERPRETED) }),
         {
           name: 'binary-parser',
           run: () => shapes.map((s) => s.bpMany.parse(s.bytes).items),
@@ -121,7 +123,10 @@ export async function cases(quick, { compare = false } = {}) {
       description: `${each} records of each of ten struct shapes written`,
       bytesPerOp: allBytes,
       ours: 'savekit',
-      peers: [{ name: 'savekit', run: encodeAll('many') }, ...interpreted({ run: encodeAll('plainMany') })],
+      peers: [
+        { name: 'savekit', run: encodeAll('many') },
+        ...interpreted({ run: encodeAll('plainMany', INTERPRETED) }),
+      ],
     },
   ];
 }

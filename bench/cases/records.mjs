@@ -400,7 +400,9 @@ async function kaitaiPeer() {
 // ---- the cases -------------------------------------------------------------------------------------
 
 export async function cases(quick, { compare = false } = {}) {
-  // savekit runs compiled codecs; --compare adds the interpreted ones (the same declarations).
+  // savekit runs compiled codecs; --compare adds the interpreted ones (the same declarations, with
+  // `compiled: false`: a struct or array runs its plan otherwise).
+  const INTERPRETED = { compiled: false };
   const recordsCompiled = compile(recordsFile);
   const chunkedCompiled = compile(chunkedFile);
   const interpreted = (peer) => (compare ? [{ name: 'savekit (interpreted)', ...peer }] : []);
@@ -442,7 +444,7 @@ export async function cases(quick, { compare = false } = {}) {
       ...options,
       peers: [
         { name: 'savekit', run: () => must(decode(recordsCompiled, bytes)).value },
-        ...interpreted({ run: () => must(decode(recordsFile, bytes)).value }),
+        ...interpreted({ run: () => must(decode(recordsFile, bytes, INTERPRETED)).value }),
         { name: 'DataView (hand-written)', run: () => handReadRecords(bytes) },
         { name: 'binary-parser', run: () => bp.parse(bytes), check: () => bp.clean(bp.parse(bytes)) },
         { name: 'restructure', run: () => rs.parse(bytes), check: () => rs.clean(rs.parse(bytes)) },
@@ -458,7 +460,7 @@ export async function cases(quick, { compare = false } = {}) {
       ...options,
       peers: [
         { name: 'savekit', run: () => must(encode(recordsCompiled, doc)) },
-        ...interpreted({ run: () => must(encode(recordsFile, doc)) }),
+        ...interpreted({ run: () => must(encode(recordsFile, doc, INTERPRETED)) }),
         { name: 'DataView (hand-written)', run: () => handWriteRecords(doc) },
         { name: 'restructure', run: () => rs.write(doc), check: () => new Uint8Array(rs.write(doc)) },
         { name: 'binary-parser', run: () => undefined, fails: 'binary-parser only decodes' },
@@ -473,7 +475,7 @@ export async function cases(quick, { compare = false } = {}) {
       ...options,
       peers: [
         { name: 'savekit', run: () => must(decode(chunkedCompiled, chunkedBytes)).value },
-        ...interpreted({ run: () => must(decode(chunkedFile, chunkedBytes)).value }),
+        ...interpreted({ run: () => must(decode(chunkedFile, chunkedBytes, INTERPRETED)).value }),
         { name: 'DataView + fflate + crc-32 (hand-written)', run: () => handReadChunked(chunkedBytes) },
         { name: 'binary-parser', run: () => undefined, fails: noCp437 },
         { name: 'restructure', run: () => undefined, fails: noCp437 },
@@ -492,7 +494,7 @@ export async function cases(quick, { compare = false } = {}) {
       ...options,
       peers: [
         { name: 'savekit', run: () => must(encode(chunkedCompiled, chunked)) },
-        ...interpreted({ run: () => must(encode(chunkedFile, chunked)) }),
+        ...interpreted({ run: () => must(encode(chunkedFile, chunked, INTERPRETED)) }),
         { name: 'DataView + fflate + crc-32 (hand-written)', run: () => handWriteChunked(chunked) },
       ],
     },

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { defineExactCodec } from './exact.js';
+import { defineAutoCompiledCodec } from './auto-compile.js';
 import * as t from 'io-ts';
 import type { Codec } from './codec.js';
 import { countDef } from './def.js';
@@ -33,7 +33,7 @@ export function array<A>(element: Codec<A>, count: CountSpec): Codec<A[]> {
   const fixed = typeof count === 'number' ? count : undefined;
   const name = `array(${element.name}, ${countName(count)})`;
   const elementSize = element.size;
-  return defineExactCodec<A[]>({
+  return defineAutoCompiledCodec<A[]>({
     name,
     def: { type: 'array', element, count: countDef(count) },
     json: arrayJson(element, fixed, name),

@@ -19,6 +19,7 @@
  *
  * @module
  */
+import { interpretedBodies, setAutoCompiler } from './auto-compile.js';
 import { defaultBudgetLimits, DecodeBudget } from './budget.js';
 import { decodeOrThrow, defineCodec, readChild, writeChild, type AnyCodec, type Codec } from './codec.js';
 import type { DefCount, DefStructField } from './def.js';
@@ -143,13 +144,44 @@ function streamWrite(
   return { compiled: true, pure, size: 0, at: undefined, write, measure };
 }
 
+/**
+ * A codec's interpreted `read`: for a struct or array (whose own `read` becomes its compiled one,
+ * see auto-compile.ts) the body its factory wrote, so a plan never runs the codec's compiled `read`
+ * in place of its interpreted one.
+ */
+function bodyRead(codec: AnyCodec): (r: Reader) => unknown {
+  return interpretedBodies(codec)?.read ?? ((r) => codec.read(r));
+}
+
+function bodyWrite(codec: AnyCodec): (w: Writer, value: Value) => void {
+  return interpretedBodies(codec)?.write ?? ((w, v) => codec.write(w, v));
+}
+
 /** A subtree the compiler leaves to the interpreter. */
 function interpretedRead(codec: AnyCodec): ReadPlan {
-  return { ...streamRead(false, (r) => codec.read(r)), compiled: false };
+  return { ...streamRead(false, bodyRead(codec)), compiled: false };
 }
 
 function interpretedWrite(codec: AnyCodec): WritePlan {
-  return { ...streamWrite(false, (w, v) => codec.write(w, v)), compiled: false };
+  return { ...streamWrite(false, bodyWrite(codec)), compiled: false };
+}
+
+/**
+ * Above zero while a failed pure subtree is redone interpreted: the structs and arrays inside it
+ * then run their interpreted bodies too (their plans are part of the one that failed), so nothing
+ * is planned or counted twice. Decoding and encoding are synchronous, so a counter for the process
+ * is the redo in progress.
+ */
+let redoing = 0;
+
+/** Runs `redo` (the interpreted codec of a failed pure subtree) with every codec in it interpreted. */
+function interpreted<T>(redo: () => T): T {
+  redoing++;
+  try {
+    return redo();
+  } finally {
+    redoing--;
+  }
 }
 
 /** A leaf the compiler runs as it is: it only moves the position and throws (with a path it need not keep). */
@@ -783,7 +815,7 @@ function structRead(codec: AnyCodec, fields: ReadonlyArray<DefStructField>, plan
   const redoRun = (r: Reader, out: Record<string, unknown>, step: Extract<ReadStep, { kind: 'run' }>) => {
     for (let k = 0; k < step.names.length; k++) {
       const i = step.first + k;
-      out[names[i]!] = readChild(r, names[i]!, specs[i] as AnyCodec);
+      out[names[i]!] = interpreted(() => readChild(r, names[i]!, specs[i] as AnyCodec));
     }
   };
   const readField = (r: Reader, key: string, child: AnyCodec, plan: ReadPlan): unknown => {
@@ -804,7 +836,7 @@ function structRead(codec: AnyCodec, fields: ReadonlyArray<DefStructField>, plan
     } catch {
       r.pos = start;
       budget.workSpent = work;
-      return readChild(r, key, child);
+      return interpreted(() => readChild(r, key, child));
     }
   };
   return streamRead(false, (r) => {
@@ -903,12 +935,12 @@ function structWrite(codec: AnyCodec, fields: ReadonlyArray<DefStructField>, pla
       plan.write(w, value);
     } catch {
       w.length = start;
-      writeChild(w, key, child, value);
+      interpreted(() => writeChild(w, key, child, value));
     }
   };
   return streamWrite(false, (w, value) => {
     // A value that is not an object: the interpreter says so.
-    if (typeof value !== 'object' || value === null) return codec.write(w, value);
+    if (typeof value !== 'object' || value === null) return bodyWrite(codec)(w, value);
     for (let i = 0; i < count; i++) {
       const key = names[i]!;
       const spec = specs[i]!;
@@ -1232,6 +1264,82 @@ function planWrite(codec: AnyCodec, plans: Plans): WritePlan {
 }
 
 /**
+ * The `read` of a compiled codec: its plan, counted in {@link compiledCalls}; a pure plan that fails
+ * is redone by the interpreted `body` from where it started. Tracing, `compiled: false` and a redo
+ * in progress run `body`. A plan that is the codec's own interpreted reading is `body` itself.
+ */
+function compiledRead(plan: ReadPlan, body: (r: Reader) => unknown): (r: Reader) => unknown {
+  if (!plan.compiled) return body;
+  const planned = plan.read;
+  if (!plan.pure) {
+    return (r) => {
+      if (redoing !== 0 || r.state.spans !== undefined || !r.state.options.compiled) return body(r);
+      compiledCalls.reads++;
+      return planned(r);
+    };
+  }
+  return (r) => {
+    if (redoing !== 0 || r.state.spans !== undefined || !r.state.options.compiled) return body(r);
+    const start = r.pos;
+    const budget = r.state.budget;
+    const work = budget.workSpent;
+    compiledCalls.reads++;
+    try {
+      return planned(r);
+    } catch {
+      r.pos = start;
+      budget.workSpent = work;
+      compiledCalls.readsRedone++;
+      return interpreted(() => body(r));
+    }
+  };
+}
+
+/** Whether an encode asked for `compiled: false` (a mark in its context, usually empty). */
+function writesInterpreted(w: Writer): boolean {
+  return redoing !== 0 || (w.state.context.size !== 0 && w.state.context.has(WRITE_INTERPRETED));
+}
+
+/** The `write` of a compiled codec, as {@link compiledRead} for reading. */
+function compiledWrite(plan: WritePlan, body: (w: Writer, value: Value) => void): (w: Writer, value: Value) => void {
+  if (!plan.compiled) return body;
+  const planned = plan.write;
+  if (!plan.pure) {
+    return (w, value) => {
+      if (writesInterpreted(w)) return body(w, value);
+      compiledCalls.writes++;
+      planned(w, value);
+    };
+  }
+  const measure = plan.measure;
+  return (w, value) => {
+    if (writesInterpreted(w)) return body(w, value);
+    const start = w.length;
+    compiledCalls.writes++;
+    try {
+      if (measure !== undefined && start === 0) {
+        // Room for the whole value at once, for a value that starts an output (it then fills
+        // the buffer exactly and is handed over without a copy); not elsewhere, where sizing
+        // exactly for each value would copy the buffer each time.
+        const size = measure(value);
+        if (size !== undefined) w.presize(size);
+      }
+      planned(w, value);
+    } catch {
+      w.length = start;
+      compiledCalls.writesRedone++;
+      interpreted(() => body(w, value));
+    }
+  };
+}
+
+// Every struct and array runs its plan from its second call on (see auto-compile.ts).
+setAutoCompiler({
+  read: (codec, body) => compiledRead(PLANS.read(codec), body),
+  write: (codec, body) => compiledWrite(PLANS.write(codec), body),
+});
+
+/**
  * How often compiled codecs ran their plans, for tests that prove decoding and encoding take the
  * compiled path (not exported by the package). `reads`/`writes` count top-level calls whose plan is
  * more than the codec's own `read`/`write`; `redone*` those whose plan failed and the interpreted
@@ -1275,70 +1383,8 @@ export function compile<A>(codec: Codec<A>): Codec<A> {
   const source = compiledOf.get(codec) ?? codec;
   const known = compiledCodecs.get(source);
   if (known !== undefined) return known as Codec<A>;
-  const readPlan = PLANS.read(source);
-  const writePlan = PLANS.write(source);
-  const interpretedRead = source.read;
-  const interpretedWrite = source.write;
-  const planned = readPlan.read;
-  const plannedWrite = writePlan.write;
-  const measure = writePlan.measure;
-  const reads = readPlan.compiled ? 1 : 0;
-  const writes = writePlan.compiled ? 1 : 0;
-  // Tracing, and `compiled: false`, read interpreted.
-  const read = readPlan.pure
-    ? (r: Reader): A => {
-        if (r.state.spans !== undefined || !r.state.options.compiled) return interpretedRead(r);
-        const start = r.pos;
-        const budget = r.state.budget;
-        const work = budget.workSpent;
-        compiledCalls.reads += reads;
-        try {
-          return planned(r) as A;
-        } catch {
-          r.pos = start;
-          budget.workSpent = work;
-          compiledCalls.readsRedone += reads;
-          return interpretedRead(r);
-        }
-      }
-    : (r: Reader): A => {
-        if (r.state.spans !== undefined || !r.state.options.compiled) return interpretedRead(r);
-        compiledCalls.reads += reads;
-        return planned(r) as A;
-      };
-  // `compiled: false` (a mark in the encode's context, usually empty) writes interpreted.
-  const interpreted = (w: Writer): boolean => w.state.context.size !== 0 && w.state.context.has(WRITE_INTERPRETED);
-  const write = writePlan.pure
-    ? (w: Writer, value: A): void => {
-        if (interpreted(w)) {
-          interpretedWrite(w, value);
-          return;
-        }
-        const start = w.length;
-        compiledCalls.writes += writes;
-        try {
-          if (measure !== undefined && start === 0) {
-            // Room for the whole value at once, for a value that starts an output (it then fills
-            // the buffer exactly and is handed over without a copy); not elsewhere, where sizing
-            // exactly for each value would copy the buffer each time.
-            const size = measure(value);
-            if (size !== undefined) w.presize(size);
-          }
-          plannedWrite(w, value);
-        } catch {
-          w.length = start;
-          compiledCalls.writesRedone += writes;
-          interpretedWrite(w, value);
-        }
-      }
-    : (w: Writer, value: A): void => {
-        if (interpreted(w)) {
-          interpretedWrite(w, value);
-          return;
-        }
-        compiledCalls.writes += writes;
-        plannedWrite(w, value);
-      };
+  const read = compiledRead(PLANS.read(source), bodyRead(source)) as (r: Reader) => A;
+  const write = compiledWrite(PLANS.write(source), bodyWrite(source)) as (w: Writer, value: A) => void;
   const compiled = defineCodec<A>({
     name: source.name,
     def: source.def,

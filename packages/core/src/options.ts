@@ -45,8 +45,8 @@ export interface DecodeOptions {
   /** Bytes left after the root codec are an error (default) or kept silently in `Decoded.trailing`. */
   readonly trailing?: 'error' | 'keep' | undefined;
   /**
-   * `false` runs codecs made by `compile` interpreted (the tree they were compiled from), as
-   * tracing does: same values, warnings and errors, without the compiled plans — to compare the two,
+   * `false` runs codecs made by `compile`, and every struct and array (which run their compiled
+   * plans otherwise), interpreted (the tree they were compiled from), as tracing does: same values, warnings and errors, without the compiled plans — to compare the two,
    * or to rule the compiler out. Default `true`.
    */
   readonly compiled?: boolean | undefined;
@@ -59,7 +59,8 @@ export interface EncodeOptions {
   /** Initial capacity of the output buffer in bytes; it grows as needed. Default 256. */
   readonly initialCapacity?: number | undefined;
   /**
-   * `false` runs codecs made by `compile` interpreted (see {@link DecodeOptions.compiled}): the
+   * `false` runs codecs made by `compile`, structs and arrays interpreted (see
+   * {@link DecodeOptions.compiled}): the
    * same bytes and errors, without the compiled plans. Default `true`.
    */
   readonly compiled?: boolean | undefined;

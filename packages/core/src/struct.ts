@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { defineExactCodec } from './exact.js';
+import { defineAutoCompiledCodec } from './auto-compile.js';
 import * as t from 'io-ts';
 import { defineCodec, isCodec, readChild, writeChild, type Codec } from './codec.js';
 import { rebuildFields } from './rebuild.js';
@@ -220,7 +220,7 @@ export function struct<F extends Fields>(fields: F, name = 'struct'): Codec<Stru
     return out as StructType<F>;
   };
 
-  return defineExactCodec<StructType<F>>({
+  return defineAutoCompiledCodec<StructType<F>>({
     name,
     def: { type: 'struct', fields: specs.map((spec, i) => ({ name: names[i]!, spec })) },
     json: structJson(names, specs, name),

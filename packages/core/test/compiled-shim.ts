@@ -1,5 +1,5 @@
-// The core's public API with decode and encode running every codec both ways: interpreted, and
-// compiled with `compile`. Each call asserts that the two agree exactly — the same value, warnings,
+// The core's public API with decode and encode running every codec both ways: interpreted (with
+// `compiled: false`, as every struct and array runs its plan otherwise), and compiled with `compile`. Each call asserts that the two agree exactly — the same value, warnings,
 // trailing bytes and spans, or the same error (name, message, code, path, offset and every other
 // field) — and returns the compiled result. compiled-paths.test.ts runs the law, round-trip, hostile
 // and fuzz suites against it, so every input those suites try is a comparison of the two paths.
@@ -54,7 +54,7 @@ export function decode<A>(codec: Core.Codec<A>, bytes: Uint8Array, options?: Cor
   if (mode.current === 'compiled') return real.decode(compiledOf(codec), bytes, options);
   const budget = options?.budget;
   const saved = budget === undefined ? undefined : [budget.workSpent, budget.outputSpent];
-  const interpreted = real.decode(codec, bytes, options);
+  const interpreted = real.decode(codec, bytes, { ...options, compiled: false });
   if (budget !== undefined && saved !== undefined) [budget.workSpent, budget.outputSpent] = saved as [number, number];
   const compiled = real.decode(compiledOf(codec), bytes, options);
   same(`decode(${codec.name})`, interpreted, compiled);
@@ -73,7 +73,7 @@ export function decode<A>(codec: Core.Codec<A>, bytes: Uint8Array, options?: Cor
 
 export function encode<A>(codec: Core.Codec<A>, value: A, options?: Core.EncodeOptions) {
   if (mode.current === 'compiled') return real.encode(compiledOf(codec), value, options);
-  const interpreted = real.encode(codec, value, options);
+  const interpreted = real.encode(codec, value, { ...options, compiled: false });
   const compiled = real.encode(compiledOf(codec), value, options);
   same(`encode(${codec.name})`, interpreted, compiled);
   return compiled;
