@@ -81,19 +81,41 @@ export function fieldsMap<F extends FixedFields, B>(fields: F, bijection: Fields
       return stored;
     },
   } as Bijection<StructType<F>, B>);
-  // One scratch record per codec: a decode or encode never reads another value of the same codec.
+  // One scratch record per codec, reused while no other read or write of this codec is under way
+  // (`busy`): a bijection that decodes or encodes with the same codec gets a record of its own.
   const scratch: Record<string, unknown> = Object.fromEntries(names.map((n) => [n, undefined]));
   const count = names.length;
+  let busy = false;
   const readFixed = (r: Reader, at: number): B => {
-    for (let i = 0; i < count; i++) scratch[names[i]!] = readers[i]!(r, at + offsets[i]!);
-    return decode(scratch as StructType<F>);
+    const record = busy ? ({} as Record<string, unknown>) : scratch;
+    for (let i = 0; i < count; i++) record[names[i]!] = readers[i]!(r, at + offsets[i]!);
+    if (record !== scratch) return decode(record as StructType<F>);
+    busy = true;
+    let value: B;
+    try {
+      value = decode(scratch as StructType<F>);
+    } finally {
+      busy = false;
+    }
+    // A bijection that hands back the record it was given gets a copy: the scratch is reused.
+    return (value as unknown) === scratch ? ({ ...scratch } as B) : value;
   };
   const writeFixed = (w: Writer, at: number, value: B): void => {
+    const record = busy ? ({} as Record<string, unknown>) : scratch;
     // Unset first: a field `encode` leaves out must fail (and be named on the tracked path), not
     // write what the previous value left.
-    for (let i = 0; i < count; i++) scratch[names[i]!] = undefined;
-    encode(value, scratch as StructType<F>);
-    for (let i = 0; i < count; i++) writers[i]!(w, at + offsets[i]!, scratch[names[i]!]);
+    for (let i = 0; i < count; i++) record[names[i]!] = undefined;
+    if (record === scratch) {
+      busy = true;
+      try {
+        encode(value, scratch as StructType<F>);
+      } finally {
+        busy = false;
+      }
+    } else {
+      encode(value, record as StructType<F>);
+    }
+    for (let i = 0; i < count; i++) writers[i]!(w, at + offsets[i]!, record[names[i]!]);
   };
   return defineCodec<B>({
     ...mapped,
