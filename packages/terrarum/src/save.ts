@@ -32,7 +32,7 @@ import { everyFourthByteCrc } from './crc.js';
 import { csvText, parseCsv, type CsvFile } from './csv.js';
 import { parseJsonSafely } from './json.js';
 import { hash4321, worldMeta, type WorldMeta } from './meta.js';
-import { temdFile, temdSize, type TemdFile } from './temd.js';
+import { temdFile, temdSize, type TemdFile, type TemdWorld } from './temd.js';
 import { tevdDisk, type TevdDisk } from './tevd.js';
 
 /**
@@ -472,8 +472,22 @@ function worldBytes(world: TemdFile | Uint8Array): E.Either<EncodeError, Uint8Ar
   if (world instanceof Uint8Array) return E.right(world);
   // A raw world's size is known: written into a buffer of that size, it is neither regrown nor trimmed.
   const raw = world?.gzip === false && typeof world.world === 'object' && world.world !== null;
-  const bytes = encode(temdFile, world, { initialCapacity: raw ? temdSize(world.world) : undefined });
+  const bytes = encode(temdFile, world, { initialCapacity: raw ? sizeHint(world.world) : undefined });
   return E.isLeft(bytes) ? E.left(bytes.left.within(['worldinfo1'])) : bytes;
+}
+
+/**
+ * The size a raw world will take, only when its tile arrays already hold `width × height` tiles: the
+ * buffer is then no larger than what the document holds, so a header claiming a huge world with
+ * few tiles makes no large buffer before the world's check refuses it (the writer grows instead).
+ */
+function sizeHint(world: TemdWorld): number | undefined {
+  const tiles = world.width * world.height;
+  const holds = (plane: unknown): boolean =>
+    ArrayBuffer.isView(plane) && (plane as unknown as ArrayLike<number>).length === tiles;
+  if (!Number.isSafeInteger(tiles) || !holds(world.terrain) || !holds(world.wall)) return undefined;
+  if (world.wire !== undefined && !holds(world.wire)) return undefined;
+  return temdSize(world);
 }
 
 /** An actor file's text: as it was while it still parses to `value`, else `value` stringified (EncodeErrors at `path`). */
