@@ -29,6 +29,7 @@ import { resolveDecodeOptions, WRITE_INTERPRETED } from './options.js';
 import { Reader, ReadState } from './reader.js';
 import { rebuildFields } from './rebuild.js';
 import { SHORT_TEXT, shortAscii, shortUtf8 } from './short-text.js';
+import { sharesText } from './strings.js';
 import { chooseCodec, placeholderFor, type FieldSpec } from './struct.js';
 import type { Writer } from './writer.js';
 
@@ -1190,7 +1191,9 @@ function planRead(codec: AnyCodec, plans: Plans): ReadPlan {
     case 'nothing':
       return leafRead(codec);
     case 'string':
-      if (def.termination.type === 'prefix') return pstringRead(codec, def.termination.length, def.encoding, plans);
+      // A text codec that shares its texts keeps its table in its own read: planned as a leaf.
+      if (def.termination.type === 'prefix' && !sharesText(codec))
+        return pstringRead(codec, def.termination.length, def.encoding, plans);
       return leafRead(codec);
     case 'bytes':
       return bytesRead(codec, def.count, plans);
@@ -1246,7 +1249,8 @@ function planWrite(codec: AnyCodec, plans: Plans): WritePlan {
     case 'literal':
       return plans.write(def.codec).pure ? offeredWrite(codec) : interpretedWrite(codec);
     case 'string':
-      if (def.termination.type === 'prefix') return pstringWrite(codec, def.termination.length, def.encoding, plans);
+      if (def.termination.type === 'prefix' && !sharesText(codec))
+        return pstringWrite(codec, def.termination.length, def.encoding, plans);
       return leafWrite(codec);
     case 'optional':
       // `optional` checks the bytes a present value took: the interpreter does that.

@@ -91,6 +91,20 @@ export interface TextOptions {
   readonly share?: boolean | ShareOptions;
 }
 
+/** Text codecs made with `share`: the compiler leaves them to their own read and write (see compile.ts). */
+const SHARING = new WeakSet<object>();
+
+/** Whether `codec` is a text codec made with `share` (its table lives in its own read and write). @internal */
+export function sharesText(codec: object): boolean {
+  return SHARING.has(codec);
+}
+
+/** `codec`, recorded as sharing texts when `shared` is set. */
+function marked(codec: Codec<string>, shared: SharedText | undefined): Codec<string> {
+  if (shared !== undefined) SHARING.add(codec);
+  return codec;
+}
+
 function sharedOf(options: TextOptions | undefined): SharedText | undefined {
   const share = options?.share;
   if (share === undefined || share === false) return undefined;
@@ -114,7 +128,7 @@ function encodeText(w: Writer, encoding: TextEncoding, text: string): Uint8Array
 export function cstring(encoding: EncodingName = 'utf8', options?: TextOptions): Codec<string> {
   const enc = textEncoding(encoding);
   const shared = sharedOf(options);
-  return defineExactCodec<string>({
+  const codec = defineExactCodec<string>({
     name: `cstring(${encoding})`,
     def: { type: 'string', encoding, termination: { type: 'nul' } },
     json: textJson(enc),
@@ -134,6 +148,7 @@ export function cstring(encoding: EncodingName = 'utf8', options?: TextOptions):
       w.u8(0);
     },
   });
+  return marked(codec, shared);
 }
 
 /**
@@ -143,7 +158,7 @@ export function cstring(encoding: EncodingName = 'utf8', options?: TextOptions):
 export function pstring(length: Codec<number>, encoding: EncodingName = 'utf8', options?: TextOptions): Codec<string> {
   const enc = textEncoding(encoding);
   const shared = sharedOf(options);
-  return defineExactCodec<string>({
+  const codec = defineExactCodec<string>({
     name: `pstring(${length.name}, ${encoding})`,
     def: { type: 'string', encoding, termination: { type: 'prefix', length } },
     json: textJson(enc),
@@ -162,6 +177,7 @@ export function pstring(length: Codec<number>, encoding: EncodingName = 'utf8', 
       appendText(w, bytes);
     },
   });
+  return marked(codec, shared);
 }
 
 /** A fixed-size text whose bytes after the terminating NUL were not all zero: kept so nothing is lost. */

@@ -2,7 +2,7 @@
 // without it, whatever the table already holds; the table is bounded; options are checked.
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
-import { array, cstring, decode, encode, pstring, u8, type Codec, type EncodingName } from '../src/index';
+import { array, cstring, decode, encode, pstring, struct, u8, type Codec, type EncodingName } from '../src/index';
 import { SharedText } from '../src/shared-text';
 import { encodeOk, hexBytes } from './laws';
 
@@ -105,5 +105,24 @@ describe('the table', () => {
     expect(() => pstring(u8, 'utf8', { share: { most: 0 } })).toThrow('share: most must be an integer');
     expect(() => cstring('utf8', { share: { longest: -1 } })).toThrow('share: longest must be an integer');
     expect(pstring(u8, 'utf8', { share: false }).name).toBe(pstring(u8, 'utf8').name);
+  });
+
+  test('a shared text keeps sharing inside a struct that runs its compiled plan (past its 8th call)', () => {
+    const find = jest.spyOn(SharedText.prototype, 'find');
+    try {
+      for (const encoding of ['utf8', 'ascii', 'cp437'] as const) {
+        const record = struct({ id: u8, name: pstring(u8, encoding, { share: true }) });
+        const bytes = encodeOk(record, { id: 1, name: 'IMP' });
+        find.mockClear();
+        for (let i = 0; i < 20; i++) {
+          const result = decode(record, bytes);
+          expect(E.isRight(result) && result.right.value).toEqual({ id: 1, name: 'IMP' });
+        }
+        // Every read looked the text up, the planned ones (from the 8th) too.
+        expect({ encoding, lookups: find.mock.calls.length }).toEqual({ encoding, lookups: 20 });
+      }
+    } finally {
+      find.mockRestore();
+    }
   });
 });
