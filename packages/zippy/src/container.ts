@@ -525,7 +525,8 @@ export function toGraphImage(file: ZippyFile): GraphImage {
 
 /**
  * A core graph image as a file's objects (major version 2 unless `options.major` says 1). The
- * segments are views into the image's data, as decoded segments are views into the input.
+ * segments are views into the image's data, as decoded segments are views into the input: writing
+ * into a segment writes into the image (copy one with `slice()` to change it on its own).
  */
 export function fromGraphImage(
   image: GraphImage,

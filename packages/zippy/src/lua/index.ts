@@ -475,6 +475,8 @@ class LuaSaver implements GraphSaver<object> {
   numbers(): ObjectNumbers<object> {
     const others = new Map<object, number>();
     const numbered = this.numbered;
+    // A fresh store for each write: numbers a previous write gave are forgotten.
+    numbered.fill(0);
     return {
       get: (object) => {
         const slot = this.slotOf(object);
