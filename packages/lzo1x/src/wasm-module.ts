@@ -219,7 +219,8 @@ const body: Code = [
     [inputShort(get(COUNT)), failIf(WASM_REFUSED)],
     [outputShort(get(COUNT)), failIf(WASM_FULL)],
     [get(IP), set(FROM), copy8, get(IP), get(COUNT), I32_ADD, set(IP)],
-    [i32(4), i32(1), get(COUNT), i32(4), I32_LT_U, SELECT, set(STATE)],
+    // 1–3 literals: the next opcode under 16 is a 2-byte match; 4 or more: a 3-byte one at 2049+.
+    [i32(1), i32(4), get(COUNT), i32(4), I32_LT_U, SELECT, set(STATE)],
   ]),
   block(
     'stop',

@@ -106,6 +106,19 @@ test('inputs that are views into a larger buffer', () => {
   expectSame(outcome('wasm', view), { bytes: text(10_000, 7) });
 });
 
+test('after a first literal run, an opcode under 16 is a 2-byte match (1–3 literals) or a 3-byte one at 2049+ (4 or more)', () => {
+  const hex = (h: string) => Uint8Array.from(Buffer.from(h, 'hex'));
+  // 2 literals "ab", then a 2-byte match at distance 1, then the end marker: "abbb".
+  const short = hex('1361620000110000');
+  expectSame(outcome('wasm', short), { bytes: Uint8Array.of(0x61, 0x62, 0x62, 0x62) });
+  expectSame(outcome('wasm', short), outcome('typescript', short));
+  // 26 literals, then a match 2049 back: before the output's start, refused by both (found by the
+  // heavy differential run, where WebAssembly had the two cases swapped).
+  const far = hex('2b000000000020000000b210000c000000000000000000000000000000110000');
+  expectSame(outcome('wasm', far), outcome('typescript', far));
+  expect('bytes' in outcome('wasm', far)).toBe(false);
+});
+
 describe('differential: the same bytes or the same error as the TypeScript decoder', () => {
   const iterations = defaultIterations();
   const seeds = [text(2000, 5), records(3000, 9), repetitive(3000, 6), randomBytes(500, 7), new Uint8Array(1000)].map(
