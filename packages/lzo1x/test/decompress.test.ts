@@ -1,6 +1,7 @@
 // The safe decompressor on hand-made streams (every instruction form), on bad streams (every
 // refusal with its offset), and under fuzzing: only LzoError, never another exception, a hang or
 // an output beyond the limit.
+import { hostileStream } from './hostile-streams';
 import fc from 'fast-check';
 import { defaultIterations, testBudget } from '@savekit/testkit';
 import * as E from 'fp-ts/lib/Either';
@@ -311,26 +312,7 @@ describe.each(['wasm', 'typescript'] as const)('%s engine', (engine) => {
       const next = prng(42);
       const counts = { ok: 0, refused: 0 };
       for (let i = 0; i < iterations; i++) {
-        let stream: Uint8Array;
-        if (i % 4 === 0) {
-          stream = randomBytes(1 + ((next() * 200) | 0), i);
-        } else {
-          stream = seeds[i % seeds.length]!.slice();
-          const edits = 1 + ((next() * 4) | 0);
-          for (let e = 0; e < edits; e++) {
-            const at = (next() * stream.length) | 0;
-            const kind = next();
-            if (kind < 0.6) stream[at] = (next() * 256) | 0;
-            else if (kind < 0.8) stream = stream.subarray(0, at);
-            else {
-              const grown = new Uint8Array(stream.length + 1);
-              grown.set(stream.subarray(0, at));
-              grown[at] = (next() * 256) | 0;
-              grown.set(stream.subarray(at), at + 1);
-              stream = grown;
-            }
-          }
-        }
+        const stream = hostileStream(i, seeds, next);
         try {
           const out = decompress(stream, { maxOutputLength: limit });
           expect(out.length).toBeLessThanOrEqual(limit);

@@ -1,6 +1,7 @@
 // The WebAssembly decoder against the TypeScript one: the same bytes or the same error on every
 // stream, its memory, and the automatic fallback when WebAssembly is missing or refused (a page
 // whose Content Security Policy lacks 'wasm-unsafe-eval' refuses to compile it).
+import { hostileStream } from './hostile-streams';
 import { defaultIterations } from '@savekit/testkit';
 import { compress, decompress, LzoError } from '../src/index';
 import { chooseEngine, lastEngine } from '../src/wasm';
@@ -125,26 +126,7 @@ describe('differential: the same bytes or the same error as the TypeScript decod
     compress,
   );
 
-  /** Random bytes, or a compressed seed with bytes changed, cut, or inserted. */
-  function hostile(i: number, next: () => number): Uint8Array {
-    if (i % 4 === 0) return randomBytes(1 + ((next() * 200) | 0), i);
-    let stream = seeds[i % seeds.length]!.slice();
-    const edits = 1 + ((next() * 4) | 0);
-    for (let e = 0; e < edits; e++) {
-      const at = (next() * stream.length) | 0;
-      const kind = next();
-      if (kind < 0.6) stream[at] = (next() * 256) | 0;
-      else if (kind < 0.8) stream = stream.subarray(0, at);
-      else {
-        const grown = new Uint8Array(stream.length + 1);
-        grown.set(stream.subarray(0, at));
-        grown[at] = (next() * 256) | 0;
-        grown.set(stream.subarray(at), at + 1);
-        stream = grown;
-      }
-    }
-    return stream;
-  }
+  const hostile = (i: number, next: () => number) => hostileStream(i, seeds, next);
 
   test.each([
     ['no options', () => undefined],
