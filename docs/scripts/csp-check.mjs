@@ -5,7 +5,8 @@
 // control, that the page's own `new Function` is refused, so the policy was in force. And LZO1X
 // (csp/lzo1x-page.mjs), whose WebAssembly engine such a policy refuses: served with `script-src 'self'`
 // it must work through its TypeScript fallback (the only violation the refused compile itself), and
-// with `'wasm-unsafe-eval'` added it must run WebAssembly with no violation.
+// with `'wasm-unsafe-eval'` added it must run WebAssembly with no violation; and a strict page that
+// calls `chooseEngine('typescript')` first must run with no violation at all.
 // browser-test.mjs runs it; `node docs/scripts/csp-check.mjs` runs it alone (no site build needed).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,7 +41,7 @@ async function bundlePage(page, title) {
 }
 
 /** Opens the bundled page at `root` served with `policy`; returns its `cspResult` and page errors. */
-async function runPage(browser, root, policy) {
+async function runPage(browser, root, policy, query = '') {
   const { server, origin } = await serveSite(root, { 'content-security-policy': policy });
   try {
     const page = await browser.newPage();
@@ -53,7 +54,7 @@ async function runPage(browser, root, policy) {
         window.cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`),
       );
     });
-    const response = await page.goto(`${origin}/index.html`, { waitUntil: 'load' });
+    const response = await page.goto(`${origin}/index.html${query}`, { waitUntil: 'load' });
     await page.waitForFunction(() => window.cspResult !== undefined, undefined, { timeout: 20000 }).catch(() => {});
     const result = await page.evaluate(() => window.cspResult);
     await page.close();
@@ -90,6 +91,15 @@ export async function checkLzoUnderCsp(browser, check) {
       JSON.stringify(wasm.result),
     );
     check('csp lzo1x: no errors on the wasm page', wasm.errors.length === 0, wasm.errors.join('; '));
+    const chosen = await runPage(browser, root, CSP, '?engine=typescript');
+    for (const c of chosen.result?.checks ?? []) check(`csp lzo1x (typescript chosen): ${c.name}`, c.ok, c.detail);
+    check(
+      "csp lzo1x: chooseEngine('typescript') under script-src self runs TypeScript with no violation",
+      JSON.stringify(chosen.result?.engines) === '["typescript"]' &&
+        (chosen.result?.violations ?? ['none run']).length === 0,
+      JSON.stringify(chosen.result),
+    );
+    check('csp lzo1x: no errors on the chosen-engine page', chosen.errors.length === 0, chosen.errors.join('; '));
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

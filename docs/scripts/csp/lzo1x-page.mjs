@@ -1,10 +1,14 @@
 // The LZO1X page of the CSP check (csp-check.mjs), bundled by esbuild and served twice: with
 // `script-src 'self'` (WebAssembly refused: the TypeScript code must take over by itself) and with
 // `script-src 'self' 'wasm-unsafe-eval'` (WebAssembly runs). Either way compress and decompress must
-// give liblzo's stream and the input back, and a damaged stream the same typed error. The package is
-// imported from its built files so the engine it reports is the one that ran.
-import { compress, decompress, LzoError } from '../../../packages/lzo1x/dist/index.js';
-import { lastEngine } from '../../../packages/lzo1x/dist/wasm.js';
+// give liblzo's stream and the input back, and a damaged stream the same typed error. Opened as
+// `index.html?engine=typescript` it calls `chooseEngine('typescript')` first, as a strict page should (no
+// compile tried, so no violation). The package is imported from its built files so the engine it
+// reports is the one that ran.
+import { chooseEngine, compress, decompress, LzoError, lastEngine } from '../../../packages/lzo1x/dist/index.js';
+
+const asked = new URLSearchParams(location.search).get('engine');
+if (asked !== null) chooseEngine(asked);
 
 const checks = [];
 const check = (name, ok, detail = '') => checks.push({ name, ok: Boolean(ok), detail: String(detail) });

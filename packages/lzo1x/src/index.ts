@@ -16,6 +16,7 @@ export {
   MAX_OUTPUT_LENGTH,
 } from './decompress.js';
 export { LzoError, type LzoErrorCode, type LzoErrorReason } from './error.js';
+export { chooseEngine, type EngineChoice, lastEngine } from './wasm.js';
 
 /**
  * LZO1X-1 as a compressor pair of the shape `@savekit/core`'s `compression()` takes:

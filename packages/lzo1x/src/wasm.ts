@@ -9,7 +9,11 @@
  */
 import { WASM_FULL, WASM_SLACK, wasmModuleBytes } from './wasm-module.js';
 
-/** Which code runs: `'auto'` (WebAssembly when available), or one forced (tests). */
+/**
+ * Which code runs `compress` and `decompress`: `'auto'` (the default: WebAssembly where the
+ * engine allows it, the TypeScript code otherwise), `'typescript'` (never WebAssembly), or `'wasm'`
+ * (always WebAssembly where a call can use it; a call then throws when WebAssembly is unavailable).
+ */
 export type EngineChoice = 'auto' | 'wasm' | 'typescript';
 
 /** One instance: its memory, the decoder and the compressor's block function. */
@@ -39,12 +43,32 @@ const SHARED_MAX = 16 << 20;
 const WASM_MAX = 1 << 30;
 const PAGE = 65536;
 
-/** Forces WebAssembly or TypeScript, or `'auto'` again. Internal: for tests running every case through each. */
+/**
+ * Chooses the code every later `compress` and `decompress` call runs, for the whole module
+ * (bytes and errors are the same either way). `'typescript'` is for pages served with a Content
+ * Security Policy whose `script-src` lacks `'wasm-unsafe-eval'`: called before the first call, it
+ * keeps the module from trying to compile WebAssembly at all, so the browser reports no
+ * `securitypolicyviolation` (with `'auto'` the refused compile reports one, and the TypeScript code
+ * runs anyway). `'wasm'` makes a call throw where WebAssembly is unavailable (a check that it runs).
+ *
+ * @example
+ * ```ts
+ * import { chooseEngine, compress, decompress } from '@savekit/lzo1x';
+ *
+ * chooseEngine('typescript');
+ * const data = new TextEncoder().encode('save save save save save');
+ * const back = decompress(compress(data), { outputLength: data.length });
+ * console.log(back.length === data.length); // true
+ * chooseEngine('auto');
+ * ```
+ */
 export function chooseEngine(next: EngineChoice): void {
+  if (next !== 'auto' && next !== 'wasm' && next !== 'typescript')
+    throw new TypeError(`chooseEngine: 'auto', 'wasm' or 'typescript', not ${String(next)}`);
   choice = next;
 }
 
-/** Which code ran for the last `compress` or `decompress` call. Internal: for tests. */
+/** Which code ran for the last `compress` or `decompress` call (its result or its error). */
 export function lastEngine(): 'wasm' | 'typescript' {
   return last;
 }
@@ -89,7 +113,7 @@ export function wasmEngine(bytes: number): Engine | undefined {
   if (choice === 'typescript' || bytes > WASM_MAX) return undefined;
   const module = compile();
   if (module === null) {
-    if (choice === 'wasm') throw new Error('WebAssembly is unavailable here');
+    if (choice === 'wasm') throw new Error("WebAssembly is unavailable here (chooseEngine('wasm'))");
     return undefined;
   }
   try {
