@@ -13,17 +13,18 @@
  */
 import fengari from 'fengari';
 import * as E from 'fp-ts/lib/Either.js';
-import { DecodeError, EncodeError, type DecodeOptions } from '@savekit/core';
+import { decode, DecodeError, EncodeError, type DecodeOptions } from '@savekit/core';
 import type { DecodeBudget } from '@savekit/core/kit';
 import type { GraphSaver, ObjectNumbers, ObjectSink, RestoreContext, RestoreGenerator } from '@savekit/core/graph';
 import { allocateAData, isAData, restoreAData, writeAData, type AData } from '../adata.js';
-import type { ZippyFile } from '../container.js';
+import { zippyFile, type ZippyFile, type ZippyImageFile } from '../container.js';
 import {
   dataTypeAt,
-  readSavefile,
+  firstSegment,
+  readSavefileImage,
   restoreAfter,
   saveFailure,
-  type SavefileRestorer,
+  type SavefileImageRestorer,
   segmentFailure,
   segmentReaderOf,
   structureKind,
@@ -877,10 +878,10 @@ class Handle {
   }
 }
 
-class LuaRestorer implements SavefileRestorer<object> {
+class LuaRestorer implements SavefileImageRestorer<object> {
   /** Made when the load binds this restorer to its file, so a file that does not decode pushes nothing. */
   private keeper_: Keeper | undefined;
-  private file_: ZippyFile | undefined;
+  private file_: ZippyImageFile | undefined;
   /** The load's budget: each object, reference and table entry restored costs a unit of work. */
   private budget: DecodeBudget | undefined;
 
@@ -890,7 +891,7 @@ class LuaRestorer implements SavefileRestorer<object> {
     private readonly structures?: LuaStructures<object>,
   ) {}
 
-  forFile(file: ZippyFile, budget: DecodeBudget): this {
+  forImage(file: ZippyImageFile, budget: DecodeBudget): this {
     this.file_ = file;
     this.budget = budget;
     this.keeper_ ??= new Keeper(this.L);
@@ -902,7 +903,7 @@ class LuaRestorer implements SavefileRestorer<object> {
     return this.keeper_;
   }
 
-  private get file(): ZippyFile {
+  private get file(): ZippyImageFile {
     if (this.file_ === undefined) throw new Error('the Lua restorer is bound to a file before it allocates');
     return this.file_;
   }
@@ -952,7 +953,7 @@ class LuaRestorer implements SavefileRestorer<object> {
       // The recorded size is a claim of the file: the payload lies in the object's own data
       // segment, so a size beyond that segment is refused, and nothing is allocated for it here —
       // `restore` sets the payload from the bytes actually present.
-      const present = this.file.objects[n - 1]?.segments[0]?.length ?? 0;
+      const present = firstSegment(this.file, n)?.length ?? 0;
       if (size > present)
         throw new DecodeError(
           ['objects', n, 'size'],
@@ -971,7 +972,7 @@ class LuaRestorer implements SavefileRestorer<object> {
    * refers to it may be restored before it.
    */
   private allocateScalar(n: number, luaType: number): Handle {
-    const segment = this.file.objects[n - 1]?.segments[0] ?? new Uint8Array(0);
+    const segment = firstSegment(this.file, n) ?? new Uint8Array(0);
     const reader = new SegmentReader(
       segment,
       (_slot, at) => {
@@ -1273,7 +1274,10 @@ export interface LoadedLua {
    * application's structures, or null for a NULL root.
    */
   readonly roots: ReadonlyArray<LuaRef | AData | object | null>;
-  /** The decoded file. */
+  /**
+   * The decoded file: decoded from the input when first read (the load itself restores from the
+   * file's image, without the document), so leave the input unchanged until then.
+   */
   readonly file: ZippyFile;
 }
 
@@ -1289,9 +1293,11 @@ export function loadLua(
 ): E.Either<DecodeError, LoadedLua> {
   const top = lua.lua_gettop(L);
   const r = new LuaRestorer(L, options.externals ?? {}, options.structures);
-  let result: ReturnType<typeof readSavefile<object>>;
+  let result: ReturnType<typeof readSavefileImage<object>>;
   try {
-    result = readSavefile<object>(bytes, r, options);
+    // Restored from the file's image: the document (an object and a segment view per object) is
+    // made only if `file` is asked for.
+    result = readSavefileImage<object>(bytes, r, options);
   } catch (error) {
     // Not a DecodeError (fengari itself failing, say): the stack is still put back.
     lua.lua_settop(L, top);
@@ -1312,7 +1318,30 @@ export function loadLua(
     return luaRef(L, -1);
   });
   r.release();
-  return E.right({ count: roots.length, roots, file: result.right.file });
+  return E.right(loaded(roots, bytes, options));
+}
+
+/**
+ * What {@link loadLua} returns: `file` is decoded from `bytes` when first read (the image the load
+ * restored from decoded without error, and the document is the same declaration, so it decodes),
+ * then kept.
+ */
+function loaded(roots: LoadedLua['roots'], bytes: Uint8Array, options: DecodeOptions): LoadedLua {
+  let file: ZippyFile | undefined;
+  // The load's own budget was charged already: the document is decoded under the same limits, afresh.
+  const { budget: _spent, ...limits } = options;
+  return {
+    count: roots.length,
+    roots,
+    get file(): ZippyFile {
+      if (file === undefined) {
+        const decoded = decode(zippyFile, bytes, limits);
+        if (E.isLeft(decoded)) throw decoded.left; // only if `bytes` changed since the load
+        file = decoded.right.value;
+      }
+      return file;
+    },
+  };
 }
 
 export { LuaInteger, SegmentError };
