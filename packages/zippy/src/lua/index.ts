@@ -251,29 +251,66 @@ const stepText = (step: Step): string =>
  */
 const KEEPER_CHUNK = 1 << 19;
 
+/** fengari's stack limit: a state's stack never holds more values. */
+const MAX_STACK: number =
+  (fengari as unknown as { luaconf?: { LUAI_MAXSTACK?: number } }).luaconf?.LUAI_MAXSTACK ?? 1_000_000;
+
 /**
- * Values met while saving or restoring are kept on the stacks of threads of their own (coroutines
- * that never run), at consecutive positions: a slot is a position, so keeping is one move and
- * pushing a copy and a move. Cheaper than a registry reference each (a million tables would mean a
- * million `luaL_ref`s), and than a table's integer keys — fengari's tables are JavaScript Maps, and a
- * Map of a million entries (an entry object and two values each, rehashed as it grows) cost a
- * million-table load more than its tables did. The threads are anchored in a table on the stack.
+ * Stack slots left free above the keeper's block on the state's own stack: the working room of
+ * whatever runs after it (restore callbacks, externals' pushers, Lua code the application runs).
+ */
+const WORKING_ROOM = 50_000;
+
+/**
+ * Values met while saving or restoring are kept at consecutive stack positions: first on the
+ * state's own stack, in a block above the keeper's anchor — pushing one is then a single
+ * `lua_pushvalue`, where a value on another thread's stack costs a copy and a move (a
+ * million-table load spent a second on those moves) — while the block is on top of the stack and
+ * there is room; then on the stacks of threads of their own (coroutines that never run). A slot
+ * is a value's number; {@link places} says where it is. Cheaper than a registry reference each (a
+ * million tables would mean a million `luaL_ref`s), and than a table's integer keys — fengari's
+ * tables are JavaScript Maps, and a Map of a million entries (an entry object and two values each,
+ * rehashed as it grows) cost a million-table load more than its tables did. The threads are
+ * anchored in a table on the stack, just below the block.
  */
 class Keeper {
-  /** The stack index of the table anchoring the threads. */
+  /** The stack index of the table anchoring the threads (the block starts right above it). */
   readonly index: number;
   private count = 0;
+  /** Values kept on threads so far. */
+  private threadCount = 0;
   private threads: LuaState[] = [];
+  /** The stack index of the block's last value (`index` while the block is empty). */
+  private blockEnd: number;
+  /**
+   * Per slot (from 1): its stack index in the block (positive), or −(its position among the
+   * values kept on threads, from 0) − 1.
+   */
+  private readonly places: number[] = [0];
 
   constructor(private readonly L: LuaState) {
     lua.lua_newtable(L);
     this.index = lua.lua_gettop(L);
+    this.blockEnd = this.index;
+  }
+
+  /**
+   * Whether the value on top of the stack can join the block: nothing is above the block but it,
+   * and the stack has room for it and for the work after it.
+   */
+  private blockTakesTop(): boolean {
+    const L = this.L;
+    return (
+      lua.lua_gettop(L) === this.blockEnd + 1 &&
+      this.blockEnd + 1 + WORKING_ROOM < MAX_STACK &&
+      lua.lua_checkstack(L, WORKING_ROOM)
+    );
   }
 
   /** The thread the next value goes to, with room for it and for a push's borrowed slot. */
   private room(): LuaState {
     const L = this.L;
-    if (this.count % KEEPER_CHUNK === 0) {
+    if (this.threadCount % KEEPER_CHUNK === 0) {
       this.threads.push(lua.lua_newthread(L));
       lua.lua_rawseti(L, this.index, this.threads.length);
     }
@@ -285,34 +322,89 @@ class Keeper {
   /** Keeps the value at `index`; returns its slot. */
   keep(index: number): number {
     const at = lua.lua_absindex(this.L, index);
+    if (lua.lua_gettop(this.L) === this.blockEnd) {
+      lua.lua_pushvalue(this.L, at);
+      return this.keepTop();
+    }
     const thread = this.room();
     lua.lua_pushvalue(this.L, at);
     lua.lua_xmove(this.L, thread, 1);
-    return ++this.count;
+    return this.onThread();
   }
 
-  /** Keeps the value on top and pops it. */
+  /** Keeps the value on top and pops it (or leaves it where it is, as the block's last value). */
   keepTop(): number {
+    if (this.blockTakesTop()) {
+      this.places.push(++this.blockEnd);
+      return ++this.count;
+    }
     lua.lua_xmove(this.L, this.room(), 1);
+    return this.onThread();
+  }
+
+  /** The slot of the value just moved to a thread. */
+  private onThread(): number {
+    this.places.push(-++this.threadCount);
     return ++this.count;
   }
 
   push(slot: number): void {
-    const i = slot - 1;
+    const place = this.places[slot]!;
+    if (place > 0) {
+      lua.lua_pushvalue(this.L, place);
+      return;
+    }
+    const i = -place - 1;
     const thread = this.threads[Math.floor(i / KEEPER_CHUNK)]!;
     lua.lua_pushvalue(thread, (i % KEEPER_CHUNK) + 1);
     lua.lua_xmove(thread, this.L, 1);
   }
 
+  /**
+   * The stack index of the value kept at `slot` when it is in the block (usable in place, as any
+   * stack index: no copy pushed); undefined when it is on a thread.
+   */
+  stackIndex(slot: number): number | undefined {
+    const place = this.places[slot]!;
+    return place > 0 ? place : undefined;
+  }
+
+  /** Values kept aside (see {@link keepAside}) so far. */
+  private asideCount = 0;
+
+  /**
+   * Keeps the value on top in the anchor table (under a negative key, apart from the threads') and
+   * pops it; returns the key. For a few values pushed again and again — shared strings — kept while
+   * the block is not on top: a table lookup pushes one of them, without a thread's copy and move.
+   */
+  keepAside(): number {
+    const key = -++this.asideCount;
+    lua.lua_rawseti(this.L, this.index, key);
+    return key;
+  }
+
+  /** Pushes the value kept aside under `key`. */
+  pushAside(key: number): void {
+    lua.lua_rawgeti(this.L, this.index, key);
+  }
+
   /** Whether {@link drop} ran (slots are then gone). */
   dropped = false;
 
-  /** Removes the keeper table from the stack (what is above it moves down) and empties the threads. */
+  /**
+   * Removes the keeper table and the block from the stack (what is above them moves down) and
+   * empties the threads.
+   */
   drop(): void {
+    const L = this.L;
     this.dropped = true;
     for (const thread of this.threads) lua.lua_settop(thread, 0);
     this.threads = [];
-    lua.lua_remove(this.L, this.index);
+    const top = lua.lua_gettop(L);
+    const above = top - this.blockEnd;
+    // What was pushed after the block (a load's roots) moves down over it, one copy each.
+    for (let i = 0; i < above; i++) lua.lua_copy(L, this.blockEnd + 1 + i, this.index + i);
+    lua.lua_settop(L, this.index + above - 1);
   }
 }
 
@@ -1029,7 +1121,7 @@ class LuaRestorer implements SavefileImageRestorer<object> {
       lua.lua_pushinteger(L, Number(v));
     } else if (type === ValueType.string) {
       reader.pos += 1;
-      this.pushString(reader.string());
+      if (!this.pushSharedString(reader)) this.pushString(reader.string());
     } else if (type === ValueType.reference && this.pushReference(reader)) {
       // pushed (no `{ ref }` made for it)
     } else this.push(reader.value());
@@ -1056,12 +1148,52 @@ class LuaRestorer implements SavefileImageRestorer<object> {
   }
 
   /**
-   * Short strings restored so far, by content: each is pushed once and kept, and pushed from the
-   * keeper after — one Lua string (and one hash of it) for a key that a million tables repeat.
-   * Buckets by a hash of the bytes, each entry the bytes and the keeper slot.
+   * Short strings restored so far, by content: each is pushed once and kept aside, and pushed from
+   * the keeper after — one Lua string (and one hash of it) for a key that a million tables repeat.
+   * Buckets by a hash of the bytes, each entry the bytes and the key it is kept aside under.
    */
-  private readonly strings = new Map<number, Array<{ readonly bytes: Uint8Array; readonly slot: number }>>();
+  private readonly strings = new Map<number, Array<{ readonly bytes: Uint8Array; readonly key: number }>>();
   private stringCount = 0;
+
+  /**
+   * Pushes the next string of `reader` (positioned at its length) when it is one already shared,
+   * looked up where it lies in the segment (no view made of it — a million tables each had two of
+   * their keys made into views); false, with nothing read, for anything else — a string not
+   * shared yet, or a length the segment does not hold — which `pushString(reader.string())` reads
+   * as ever.
+   */
+  private pushSharedString(reader: SegmentReader): boolean {
+    const at = reader.pos;
+    const bytes = reader.bytes;
+    if (bytes.length - at < 4 || this.stringCount === 0) return false;
+    const n = reader.u32();
+    const from = at + 4;
+    if (n > MAX_SHARED_STRING || n > bytes.length - from) {
+      reader.pos = at;
+      return false;
+    }
+    let hash = 0x811c9dc5 ^ n;
+    for (let i = 0; i < n; i++) hash = Math.imul(hash ^ bytes[from + i]!, 0x01000193);
+    const bucket = this.strings.get(hash);
+    if (bucket !== undefined)
+      for (const entry of bucket) {
+        const known = entry.bytes;
+        if (known.length !== n) continue;
+        let same = true;
+        for (let i = 0; i < n; i++)
+          if (known[i] !== bytes[from + i]) {
+            same = false;
+            break;
+          }
+        if (same) {
+          reader.pos = from + n;
+          this.keeper.pushAside(entry.key);
+          return true;
+        }
+      }
+    reader.pos = at;
+    return false;
+  }
 
   /** Pushes the string with these bytes (a view into the file: fengari copies them). */
   private pushString(bytes: Uint8Array): void {
@@ -1084,7 +1216,7 @@ class LuaRestorer implements SavefileImageRestorer<object> {
             break;
           }
         if (same) {
-          this.keeper.push(entry.slot);
+          this.keeper.pushAside(entry.key);
           return;
         }
       }
@@ -1094,7 +1226,7 @@ class LuaRestorer implements SavefileImageRestorer<object> {
     if (this.stringCount >= MAX_SHARED_STRINGS || (bucket !== undefined && bucket.length >= MAX_BUCKET)) return;
     this.stringCount++;
     lua.lua_pushvalue(L, -1);
-    const entry = { bytes: bytes.slice(), slot: this.keeper.keepTop() };
+    const entry = { bytes: bytes.slice(), key: this.keeper.keepAside() };
     if (bucket === undefined) this.strings.set(hash, [entry]);
     else bucket.push(entry);
   }
@@ -1142,8 +1274,13 @@ class LuaRestorer implements SavefileImageRestorer<object> {
         return dependency === undefined ? undefined : restoreAfter(dependency, ctx);
       }
       const handle = object as Handle;
-      this.keeper.push(handle.ref);
-      const at = lua.lua_gettop(L);
+      // The value is used where the keeper holds it, when that is on this stack; else pushed.
+      const top = lua.lua_gettop(L);
+      let at = this.keeper.stackIndex(handle.ref);
+      if (at === undefined) {
+        this.keeper.push(handle.ref);
+        at = top + 1;
+      }
       try {
         const tag = reader.u32();
         if (!this.v1) {
@@ -1196,7 +1333,7 @@ class LuaRestorer implements SavefileImageRestorer<object> {
         if (!reader.atEnd)
           throw new SegmentError(`${reader.bytes.length - reader.pos} bytes left after the value`, reader.pos);
       } finally {
-        lua.lua_settop(L, at - 1);
+        lua.lua_settop(L, top);
       }
     } catch (error) {
       throw segmentFailure(ctx, error);
