@@ -18,7 +18,6 @@ import {
   bytes,
   byteOrderMark,
   checksum,
-  crc32,
   directory,
   literal,
   magic,
@@ -41,6 +40,7 @@ import {
 } from '@savekit/core';
 import { jsonBytes } from '@savekit/core/kit';
 import type { GraphImage } from '@savekit/core/graph';
+import { fastCrc32 } from './crc.js';
 import { CURRENT_MAJOR, tagName, tagValue } from './tags.js';
 
 /** One object of a file. */
@@ -180,6 +180,9 @@ const directoryEntry = byteOrdered((order) =>
 /** A data segment: a u32 length, the bytes (a view into the input), zeros to a multiple of 4. */
 const segment = byteOrdered((order) => aligned(4, borrowedBytes(u32(order))));
 
+/** The trailer's CRC-32 (native where the runtime has it). */
+const containerCrc = fastCrc32();
+
 /** The `ZEND` + CRC-32 trailer: the CRC of every byte of the file before it. */
 const trailer = byteOrdered((order) => {
   const end: string = order === 'be' ? 'ZEND' : 'DNEZ'; // 0x5A454E44 in the file's order
@@ -188,7 +191,7 @@ const trailer = byteOrdered((order) => {
     decode: (found) => found.crc,
     encode: (crc: number) => ({ marker: end, crc }),
   });
-  return checksum(nothing, { algorithm: crc32, stored, covers: 'window' });
+  return checksum(nothing, { algorithm: containerCrc, stored, covers: 'window' });
 });
 
 /**
@@ -252,17 +255,12 @@ function splitObject(o: ZObject, order: ByteOrder) {
 }
 
 /**
- * The object table: `count` directory entries, then the bodies they place, one after the other —
- * the core's `directory`, so the document has one `objects[i]` for entry `i` and body `i` together.
- * Entry `i` says how many references body `i` starts with; the directory's segment count and tag
- * must agree with the body (segment 0 starts with the tag).
+ * The codec of a body for its entry. A body's codec depends only on its reference count: one codec
+ * per count met (at most about √(file size / 2) distinct counts fit in a file, so this stays small).
  */
-function objectTable(order: ByteOrder, count: number, externals: number): Codec<ZObject[]> {
-  const references = reference(order, count, externals);
-  // A body's codec depends only on its reference count: one codec per count met (at most about
-  // √(file size / 2) distinct counts fit in a file, so this stays small).
+function bodyCodecs(order: ByteOrder, references: Codec<number>): (e: DirectoryEntry) => Codec<ObjectBody> {
   const bodies = new Map<number, Codec<ObjectBody>>();
-  const body = (e: DirectoryEntry): Codec<ObjectBody> => {
+  return (e) => {
     let codec = bodies.get(e.referenceCount);
     if (codec === undefined) {
       codec = struct({ references: array(references, e.referenceCount), segments: array(segment(order), 'rest') });
@@ -270,6 +268,29 @@ function objectTable(order: ByteOrder, count: number, externals: number): Codec<
     }
     return codec;
   };
+}
+
+/** What joining an entry to its body checks: the segment count, and that segment 0 starts with the tag. */
+function checkBody(e: DirectoryEntry, segments: ReadonlyArray<Uint8Array>, order: ByteOrder): void {
+  if (segments.length !== e.segmentCount)
+    throw new Error(`the directory says ${e.segmentCount} segments, the body holds ${segments.length}`);
+  const first = segments[0];
+  if (first === undefined || first.length < 4) throw new Error('segment 0 must start with the tag');
+  if (leadingTagValue(first, order) !== e.tag)
+    throw new Error(
+      `the directory says ${JSON.stringify(tagName(e.tag))}, segment 0 says ${JSON.stringify(leadingTag(first, order))}`,
+    );
+}
+
+/**
+ * The object table: `count` directory entries, then the bodies they place, one after the other —
+ * the core's `directory`, so the document has one `objects[i]` for entry `i` and body `i` together.
+ * Entry `i` says how many references body `i` starts with; the directory's segment count and tag
+ * must agree with the body (segment 0 starts with the tag).
+ */
+function objectTable(order: ByteOrder, count: number, externals: number): Codec<ZObject[]> {
+  const references = reference(order, count, externals);
+  const body = bodyCodecs(order, references);
   return directory({
     name: `objectTable(${order})`,
     count,
@@ -277,16 +298,8 @@ function objectTable(order: ByteOrder, count: number, externals: number): Codec<
     place: { offset: 'bodyAt', length: 'bodyLength' },
     body,
     join(e, { references, segments }): ZObject {
-      if (segments.length !== e.segmentCount)
-        throw new Error(`the directory says ${e.segmentCount} segments, the body holds ${segments.length}`);
-      const first = segments[0];
-      if (first === undefined || first.length < 4) throw new Error('segment 0 must start with the tag');
-      const name = tagName(e.tag);
-      if (leadingTagValue(first, order) !== e.tag)
-        throw new Error(
-          `the directory says ${JSON.stringify(name)}, segment 0 says ${JSON.stringify(leadingTag(first, order))}`,
-        );
-      return { tag: name, size: e.size, references, segments };
+      checkBody(e, segments, order);
+      return { tag: tagName(e.tag), size: e.size, references, segments };
     },
     split: (o: ZObject) => splitObject(o, order),
     bodySize,
@@ -378,8 +391,9 @@ const U32 = { be: u32be, le: u32le } as const;
  * it. Header bytes 8–11 are a u32 of flag bits (bits 0–1) and the number format (bits 8–11): the flag
  * byte is the last of them big-endian, the first byte-swapped, with the number format beside it.
  */
-const storedFile = struct(
-  {
+/** The stored file's fields, the object table's codec given (the document's, or the image's). */
+function storedFields<Objects>(objects: (p: StoredFile) => Codec<Objects>) {
+  return {
     byteOrder: byteOrderMark({ be: 'ZSAV', le: 'VASZ' }),
     major: (p: StoredFile) => major(p.byteOrder),
     minor: (p: StoredFile) => u16(p.byteOrder),
@@ -400,9 +414,13 @@ const storedFile = struct(
     dataAt: header(U32, (p) => p.directoryAt + p.count * DIRECTORY_ENTRY),
     roots: (p: StoredFile) => array(reference(p.byteOrder, p.count, p.externalCount), p.rootCount),
     externals: (p: StoredFile) => aligned(4, array(pstring(u16(p.byteOrder), 'utf8'), p.externalCount)),
-    objects: (p: StoredFile) => objectTable(p.byteOrder, p.count, p.externalCount),
+    objects,
     crc: (p: StoredFile) => crcTrailer(p.byteOrder),
-  },
+  };
+}
+
+const storedFile = struct(
+  storedFields((p) => objectTable(p.byteOrder, p.count, p.externalCount)),
   'zippyFile',
 ) as unknown as Codec<StoredFile>;
 
@@ -565,3 +583,196 @@ export function fromGraphImage(
     objects,
   };
 }
+
+/**
+ * A decoded ZSAV file whose objects are a core graph image (what `readGraph` restores) instead of
+ * one document object per object: the header's fields as in {@link ZippyFile}, then `image`.
+ */
+export interface ZippyImageFile extends Omit<ZippyFile, 'objects' | 'roots' | 'externals'> {
+  /** The objects, roots and externals, in columns. */
+  readonly image: GraphImage;
+}
+
+/**
+ * The image's columns, filled body by body as the object table is decoded. Growable columns of
+ * typed arrays: a million-object file is a few allocations, not several objects per object (which a
+ * load keeps until its end, and the collector moves and marks again and again).
+ */
+class ImageColumns {
+  readonly kinds: string[] = [];
+  private readonly kindIndex = new Map<number, number>();
+  // Made at the first object, not from the header's count: by then the directory has checked that
+  // the count's entries are in the file, so nothing is allocated for a count the bytes cannot back.
+  kindOf = EMPTY_U32;
+  sizes = EMPTY_U32;
+  refStart = EMPTY_U32;
+  segStart = EMPTY_U32;
+  refs = new Int32Array(0);
+  dataStart = EMPTY_U32;
+  data = new Uint8Array(0);
+  /** Objects, references, segments and data bytes so far. */
+  count = 0;
+  refCount = 0;
+  segCount = 0;
+  dataLength = 0;
+
+  constructor(private readonly objects: number) {}
+
+  private allocate(): void {
+    const objects = this.objects;
+    this.kindOf = new Uint32Array(objects);
+    this.sizes = new Uint32Array(objects);
+    this.refStart = new Uint32Array(objects + 1);
+    this.segStart = new Uint32Array(objects + 1);
+    // Room for the common case (a reference and a segment of a few dozen bytes each), grown past it.
+    this.refs = new Int32Array(Math.max(16, objects));
+    this.dataStart = new Uint32Array(Math.max(16, objects) + 1);
+    this.data = new Uint8Array(Math.max(256, objects * 32));
+  }
+
+  /** Appends object `count + 1`: its entry's tag and size, its references and segments. */
+  add(e: DirectoryEntry, references: ReadonlyArray<number>, segments: ReadonlyArray<Uint8Array>): void {
+    if (this.count === 0) this.allocate();
+    const i = this.count++;
+    let k = this.kindIndex.get(e.tag);
+    if (k === undefined) {
+      k = this.kinds.length;
+      this.kinds.push(tagName(e.tag));
+      this.kindIndex.set(e.tag, k);
+    }
+    this.kindOf[i] = k;
+    this.sizes[i] = e.size;
+    this.refStart[i] = this.refCount;
+    this.segStart[i] = this.segCount;
+    if (this.refCount + references.length > this.refs.length)
+      this.refs = grown(this.refs, this.refCount + references.length, (n) => new Int32Array(n));
+    for (let x = 0; x < references.length; x++) this.refs[this.refCount++] = references[x]!;
+    if (this.segCount + segments.length + 1 > this.dataStart.length)
+      this.dataStart = grown(this.dataStart, this.segCount + segments.length + 1, (n) => new Uint32Array(n));
+    for (let x = 0; x < segments.length; x++) {
+      const seg = segments[x]!;
+      const at = this.dataLength;
+      if (at + seg.length > this.data.length) this.data = grown(this.data, at + seg.length, (n) => new Uint8Array(n));
+      this.dataStart[this.segCount++] = at;
+      // Segments are mostly a few dozen bytes: a loop beats a builtin call for the shortest.
+      if (seg.length <= 16) for (let j = 0; j < seg.length; j++) this.data[at + j] = seg[j]!;
+      else this.data.set(seg, at);
+      this.dataLength = at + seg.length;
+    }
+  }
+
+  /** The image (the columns cut to what they hold), with the file's roots and externals. */
+  image(roots: ReadonlyArray<number>, externals: ReadonlyArray<string>): GraphImage {
+    if (this.count === 0) this.allocate();
+    const n = this.count;
+    this.refStart[n] = this.refCount;
+    this.segStart[n] = this.segCount;
+    this.dataStart[this.segCount] = this.dataLength;
+    return {
+      roots,
+      kinds: this.kinds,
+      kindOf: this.kindOf.subarray(0, n),
+      sizes: this.sizes.subarray(0, n),
+      refStart: this.refStart.subarray(0, n + 1),
+      refs: this.refs.subarray(0, this.refCount),
+      segStart: this.segStart.subarray(0, n + 1),
+      dataStart: this.dataStart.subarray(0, this.segCount + 1),
+      data: this.data.subarray(0, this.dataLength),
+      externals,
+    };
+  }
+}
+
+const EMPTY_U32 = new Uint32Array(0);
+
+/** `column` copied into a new one of at least `need` entries (doubling, so appends stay linear). */
+function grown<T extends Uint8Array | Uint32Array | Int32Array>(column: T, need: number, make: (n: number) => T): T {
+  const next = make(Math.max(need, column.length * 2));
+  next.set(column);
+  return next;
+}
+
+/** Object `index` of `image`, as an element of the image's object table when it is encoded. */
+interface ImageObject {
+  readonly image: GraphImage;
+  readonly index: number;
+}
+
+/** An element of the image's object table: decoding, the columns being filled (every element the same). */
+type ImageElement = ImageColumns | ImageObject;
+
+/**
+ * The object table as {@link objectTable} declares it — the same entries, bodies, checks and
+ * errors — whose elements go into the columns of an image instead of a document object each.
+ */
+function objectImageTable(order: ByteOrder, count: number, externals: number): Codec<ImageElement[]> {
+  const references = reference(order, count, externals);
+  const columns = new ImageColumns(count);
+  return directory<DirectoryEntry, 'bodyAt' | 'bodyLength', ObjectBody, ImageElement>({
+    name: `objectTable(${order})`,
+    count,
+    entry: directoryEntry(order),
+    place: { offset: 'bodyAt', length: 'bodyLength' },
+    body: bodyCodecs(order, references),
+    join(e, { references: refs, segments }): ImageElement {
+      checkBody(e, segments, order);
+      columns.add(e, refs, segments);
+      return columns;
+    },
+    split(element: ImageElement) {
+      if (element instanceof ImageColumns) throw new Error('expected an object of an image');
+      const { image, index: i } = element;
+      const kind = image.kinds[image.kindOf[i]!];
+      if (kind === undefined) throw new Error(`object ${i + 1} has kind ${image.kindOf[i]} of ${image.kinds.length}`);
+      return splitObject(graphObjectAt(image, i, kind), order);
+    },
+    bodySize,
+    json: t.unknown as unknown as t.Type<ImageElement, unknown, unknown>,
+  });
+}
+
+/** Object `i` of `image` (0-based) as a document object whose segments are views into the image. */
+function graphObjectAt(image: GraphImage, i: number, kind: string): ZObject {
+  const s0 = image.segStart[i]!;
+  const s1 = image.segStart[i + 1]!;
+  const segments: Uint8Array[] = new Array(s1 - s0);
+  for (let x = s0; x < s1; x++) segments[x - s0] = image.data.subarray(image.dataStart[x], image.dataStart[x + 1]);
+  return {
+    tag: kind,
+    size: image.sizes[i]!,
+    references: Array.from(image.refs.subarray(image.refStart[i], image.refStart[i + 1])),
+    segments,
+  };
+}
+
+/** {@link StoredFile} with the image table's elements as its objects. */
+type StoredImageFile = Omit<StoredFile, 'objects'> & { objects: ImageElement[] };
+
+const storedImageFile = struct(
+  storedFields((p) => objectImageTable(p.byteOrder, p.count, p.externalCount)),
+  'zippyFile',
+) as unknown as Codec<StoredImageFile>;
+
+/**
+ * The ZSAV container decoded into a core graph image ({@link ZippyImageFile}): the same declaration
+ * as {@link zippyFile} — every check, error, path and offset the same — but its objects go straight
+ * into the image's columns, so a load that restores them through `readGraph` makes no document
+ * object per object (for a million objects, hundreds of megabytes the collector would carry through
+ * the load). Encoding writes the image's objects as {@link fromGraphImage} would give them.
+ */
+export const zippyImageFile: Codec<ZippyImageFile> = map(storedImageFile, {
+  name: 'zippyFile',
+  json: t.unknown as unknown as t.Type<ZippyImageFile, unknown, unknown>,
+  decode: ({ byteOrder, major, minor, numberFormat, crc, roots, externals, objects }): ZippyImageFile => {
+    const first = objects[0];
+    const columns = first instanceof ImageColumns ? first : new ImageColumns(0);
+    return { byteOrder, major, minor, numberFormat, crc, image: columns.image(roots, externals) };
+  },
+  encode(file) {
+    const { image, ...rest } = file;
+    const n = image.kindOf.length;
+    const objects: ImageObject[] = new Array(n);
+    for (let i = 0; i < n; i++) objects[i] = { image, index: i };
+    return { ...rest, roots: [...image.roots], externals: [...image.externals], objects } as unknown as StoredImageFile;
+  },
+});

@@ -20,7 +20,14 @@ import {
   type RestoreGenerator,
 } from '@savekit/core/graph';
 import { allocateAData, isAData, restoreAData, writeAData, type AData, type ADataDependency } from './adata.js';
-import { fromGraphImage, toGraphImage, zippyFile, type ZippyFile } from './container.js';
+import {
+  fromGraphImage,
+  toGraphImage,
+  zippyFile,
+  zippyImageFile,
+  type ZippyFile,
+  type ZippyImageFile,
+} from './container.js';
 import { ContainerVersion, KIND } from './tags.js';
 import { PrecisionError, SegmentError, type SegmentFormat, SegmentReader } from './values.js';
 
@@ -125,6 +132,30 @@ export function readSavefile<O extends object>(
   return E.isLeft(graph) ? E.left(documentError(graph.left)) : E.right({ ...graph.right, file: file.right.value });
 }
 
+/** A restorer for {@link readSavefileImage}: a `GraphRestorer`, with `forImage` if it needs the file or the budget. */
+export interface SavefileImageRestorer<O> extends GraphRestorer<O> {
+  /** The restorer for one load of `file` (its header and its objects as an image), charging `budget`. */
+  forImage?(file: ZippyImageFile, budget: DecodeBudget): GraphRestorer<O>;
+}
+
+/**
+ * {@link readSavefile} without the document: the file is decoded by {@link zippyImageFile} (the same
+ * checks and errors) straight into the core's graph image, which `readGraph` restores — no object per
+ * object but the restorer's own. What it returns names the file as decoded so, its objects an image.
+ */
+export function readSavefileImage<O extends object>(
+  bytes: Uint8Array,
+  restorer: SavefileImageRestorer<O>,
+  options?: DecodeOptions,
+): E.Either<DecodeError, RestoredGraph<O> & { file: ZippyImageFile }> {
+  const budget = DecodeBudget.of(options, bytes.length);
+  const file = decode(zippyImageFile, bytes, { ...options, budget });
+  if (E.isLeft(file)) return file;
+  const bound = restorer.forImage?.(file.right.value, budget) ?? restorer;
+  const graph = readGraph(file.right.value.image, bound);
+  return E.isLeft(graph) ? E.left(documentError(graph.left)) : E.right({ ...graph.right, file: file.right.value });
+}
+
 /**
  * `error` with the path of the value in the document. Object graphs number objects 1…N, as
  * references name them (and as restore errors and their messages do); the document lists them from
@@ -151,8 +182,10 @@ function restoreWork(budget: DecodeBudget | undefined, units: number, n: number)
  * The DataType in segment 0 of object `n` (bytes 4…7, in the file's byte order), for allocating a C
  * structure; for a `LUA\0` object of container v2, its Lua type ({@link LuaType}) in the same place.
  */
-export function dataTypeAt(file: ZippyFile, n: number): number {
-  const segment = file.objects[n - 1]?.segments[0];
+export function dataTypeAt(file: ZippyFile | ZippyImageFile, n: number): number {
+  // An image's segment is read where it lies (a view per object costs a million-object load).
+  if ('image' in file) return imageDataTypeAt(file, n);
+  const segment = firstSegment(file, n);
   if (segment === undefined || segment.length < 8)
     throw new DecodeError(['objects', n], 0, `object ${n}: segment 0 has no DataType`, 'short-read');
   // Read in place (a segment reader per object costs a million-object load more than the read).
@@ -163,6 +196,34 @@ export function dataTypeAt(file: ZippyFile, n: number): number {
   return file.byteOrder === 'le'
     ? (b0 | (b1 << 8) | (b2 << 16) | (b3 << 24)) >>> 0
     : ((b0 << 24) | (b1 << 16) | (b2 << 8) | b3) >>> 0;
+}
+
+/** {@link dataTypeAt} of an image, read in place. */
+function imageDataTypeAt(file: ZippyImageFile, n: number): number {
+  const { segStart, dataStart, data } = file.image;
+  const s = Number.isInteger(n) && n >= 1 && n < segStart.length ? segStart[n - 1]! : undefined;
+  const at = s !== undefined && s < segStart[n]! ? dataStart[s]! : 0;
+  if (s === undefined || s >= segStart[n]! || dataStart[s + 1]! - at < 8)
+    throw new DecodeError(['objects', n], 0, `object ${n}: segment 0 has no DataType`, 'short-read');
+  const b0 = data[at + 4]!;
+  const b1 = data[at + 5]!;
+  const b2 = data[at + 6]!;
+  const b3 = data[at + 7]!;
+  return file.byteOrder === 'le'
+    ? (b0 | (b1 << 8) | (b2 << 16) | (b3 << 24)) >>> 0
+    : ((b0 << 24) | (b1 << 16) | (b2 << 8) | b3) >>> 0;
+}
+
+/**
+ * Segment 0 of object `n` (1-based) of a decoded file, or of its image (a view into it); undefined
+ * when there is no such object or it has no segment.
+ */
+export function firstSegment(file: ZippyFile | ZippyImageFile, n: number): Uint8Array | undefined {
+  if (!('image' in file)) return file.objects[n - 1]?.segments[0];
+  const { segStart, dataStart, data } = file.image;
+  if (!Number.isInteger(n) || n < 1 || n >= segStart.length) return undefined;
+  const s = segStart[n - 1]!;
+  return s < segStart[n]! ? data.subarray(dataStart[s], dataStart[s + 1]) : undefined;
 }
 
 /** The kind C structures have in `file`: `DATA` (v2), `ADAT` (v1). */

@@ -13,17 +13,18 @@
  */
 import fengari from 'fengari';
 import * as E from 'fp-ts/lib/Either.js';
-import { DecodeError, EncodeError, type DecodeOptions } from '@savekit/core';
+import { decode, DecodeError, EncodeError, type DecodeOptions } from '@savekit/core';
 import type { DecodeBudget } from '@savekit/core/kit';
 import type { GraphSaver, ObjectNumbers, ObjectSink, RestoreContext, RestoreGenerator } from '@savekit/core/graph';
 import { allocateAData, isAData, restoreAData, writeAData, type AData } from '../adata.js';
-import type { ZippyFile } from '../container.js';
+import { zippyFile, type ZippyFile, type ZippyImageFile } from '../container.js';
 import {
   dataTypeAt,
-  readSavefile,
+  firstSegment,
+  readSavefileImage,
   restoreAfter,
   saveFailure,
-  type SavefileRestorer,
+  type SavefileImageRestorer,
   segmentFailure,
   segmentReaderOf,
   structureKind,
@@ -250,29 +251,66 @@ const stepText = (step: Step): string =>
  */
 const KEEPER_CHUNK = 1 << 19;
 
+/** fengari's stack limit: a state's stack never holds more values. */
+const MAX_STACK: number =
+  (fengari as unknown as { luaconf?: { LUAI_MAXSTACK?: number } }).luaconf?.LUAI_MAXSTACK ?? 1_000_000;
+
 /**
- * Values met while saving or restoring are kept on the stacks of threads of their own (coroutines
- * that never run), at consecutive positions: a slot is a position, so keeping is one move and
- * pushing a copy and a move. Cheaper than a registry reference each (a million tables would mean a
- * million `luaL_ref`s), and than a table's integer keys — fengari's tables are JavaScript Maps, and a
- * Map of a million entries (an entry object and two values each, rehashed as it grows) cost a
- * million-table load more than its tables did. The threads are anchored in a table on the stack.
+ * Stack slots left free above the keeper's block on the state's own stack: the working room of
+ * whatever runs after it (restore callbacks, externals' pushers, Lua code the application runs).
+ */
+const WORKING_ROOM = 50_000;
+
+/**
+ * Values met while saving or restoring are kept at consecutive stack positions: first on the
+ * state's own stack, in a block above the keeper's anchor — pushing one is then a single
+ * `lua_pushvalue`, where a value on another thread's stack costs a copy and a move (a
+ * million-table load spent a second on those moves) — while the block is on top of the stack and
+ * there is room; then on the stacks of threads of their own (coroutines that never run). A slot
+ * is a value's number; {@link places} says where it is. Cheaper than a registry reference each (a
+ * million tables would mean a million `luaL_ref`s), and than a table's integer keys — fengari's
+ * tables are JavaScript Maps, and a Map of a million entries (an entry object and two values each,
+ * rehashed as it grows) cost a million-table load more than its tables did. The threads are
+ * anchored in a table on the stack, just below the block.
  */
 class Keeper {
-  /** The stack index of the table anchoring the threads. */
+  /** The stack index of the table anchoring the threads (the block starts right above it). */
   readonly index: number;
   private count = 0;
+  /** Values kept on threads so far. */
+  private threadCount = 0;
   private threads: LuaState[] = [];
+  /** The stack index of the block's last value (`index` while the block is empty). */
+  private blockEnd: number;
+  /**
+   * Per slot (from 1): its stack index in the block (positive), or −(its position among the
+   * values kept on threads, from 0) − 1.
+   */
+  private readonly places: number[] = [0];
 
   constructor(private readonly L: LuaState) {
     lua.lua_newtable(L);
     this.index = lua.lua_gettop(L);
+    this.blockEnd = this.index;
+  }
+
+  /**
+   * Whether the value on top of the stack can join the block: nothing is above the block but it,
+   * and the stack has room for it and for the work after it.
+   */
+  private blockTakesTop(): boolean {
+    const L = this.L;
+    return (
+      lua.lua_gettop(L) === this.blockEnd + 1 &&
+      this.blockEnd + 1 + WORKING_ROOM < MAX_STACK &&
+      lua.lua_checkstack(L, WORKING_ROOM)
+    );
   }
 
   /** The thread the next value goes to, with room for it and for a push's borrowed slot. */
   private room(): LuaState {
     const L = this.L;
-    if (this.count % KEEPER_CHUNK === 0) {
+    if (this.threadCount % KEEPER_CHUNK === 0) {
       this.threads.push(lua.lua_newthread(L));
       lua.lua_rawseti(L, this.index, this.threads.length);
     }
@@ -284,34 +322,89 @@ class Keeper {
   /** Keeps the value at `index`; returns its slot. */
   keep(index: number): number {
     const at = lua.lua_absindex(this.L, index);
+    if (lua.lua_gettop(this.L) === this.blockEnd) {
+      lua.lua_pushvalue(this.L, at);
+      return this.keepTop();
+    }
     const thread = this.room();
     lua.lua_pushvalue(this.L, at);
     lua.lua_xmove(this.L, thread, 1);
-    return ++this.count;
+    return this.onThread();
   }
 
-  /** Keeps the value on top and pops it. */
+  /** Keeps the value on top and pops it (or leaves it where it is, as the block's last value). */
   keepTop(): number {
+    if (this.blockTakesTop()) {
+      this.places.push(++this.blockEnd);
+      return ++this.count;
+    }
     lua.lua_xmove(this.L, this.room(), 1);
+    return this.onThread();
+  }
+
+  /** The slot of the value just moved to a thread. */
+  private onThread(): number {
+    this.places.push(-++this.threadCount);
     return ++this.count;
   }
 
   push(slot: number): void {
-    const i = slot - 1;
+    const place = this.places[slot]!;
+    if (place > 0) {
+      lua.lua_pushvalue(this.L, place);
+      return;
+    }
+    const i = -place - 1;
     const thread = this.threads[Math.floor(i / KEEPER_CHUNK)]!;
     lua.lua_pushvalue(thread, (i % KEEPER_CHUNK) + 1);
     lua.lua_xmove(thread, this.L, 1);
   }
 
+  /**
+   * The stack index of the value kept at `slot` when it is in the block (usable in place, as any
+   * stack index: no copy pushed); undefined when it is on a thread.
+   */
+  stackIndex(slot: number): number | undefined {
+    const place = this.places[slot]!;
+    return place > 0 ? place : undefined;
+  }
+
+  /** Values kept aside (see {@link keepAside}) so far. */
+  private asideCount = 0;
+
+  /**
+   * Keeps the value on top in the anchor table (under a negative key, apart from the threads') and
+   * pops it; returns the key. For a few values pushed again and again — shared strings — kept while
+   * the block is not on top: a table lookup pushes one of them, without a thread's copy and move.
+   */
+  keepAside(): number {
+    const key = -++this.asideCount;
+    lua.lua_rawseti(this.L, this.index, key);
+    return key;
+  }
+
+  /** Pushes the value kept aside under `key`. */
+  pushAside(key: number): void {
+    lua.lua_rawgeti(this.L, this.index, key);
+  }
+
   /** Whether {@link drop} ran (slots are then gone). */
   dropped = false;
 
-  /** Removes the keeper table from the stack (what is above it moves down) and empties the threads. */
+  /**
+   * Removes the keeper table and the block from the stack (what is above them moves down) and
+   * empties the threads.
+   */
   drop(): void {
+    const L = this.L;
     this.dropped = true;
     for (const thread of this.threads) lua.lua_settop(thread, 0);
     this.threads = [];
-    lua.lua_remove(this.L, this.index);
+    const top = lua.lua_gettop(L);
+    const above = top - this.blockEnd;
+    // What was pushed after the block (a load's roots) moves down over it, one copy each.
+    for (let i = 0; i < above; i++) lua.lua_copy(L, this.blockEnd + 1 + i, this.index + i);
+    lua.lua_settop(L, this.index + above - 1);
   }
 }
 
@@ -877,10 +970,10 @@ class Handle {
   }
 }
 
-class LuaRestorer implements SavefileRestorer<object> {
+class LuaRestorer implements SavefileImageRestorer<object> {
   /** Made when the load binds this restorer to its file, so a file that does not decode pushes nothing. */
   private keeper_: Keeper | undefined;
-  private file_: ZippyFile | undefined;
+  private file_: ZippyImageFile | undefined;
   /** The load's budget: each object, reference and table entry restored costs a unit of work. */
   private budget: DecodeBudget | undefined;
 
@@ -890,7 +983,7 @@ class LuaRestorer implements SavefileRestorer<object> {
     private readonly structures?: LuaStructures<object>,
   ) {}
 
-  forFile(file: ZippyFile, budget: DecodeBudget): this {
+  forImage(file: ZippyImageFile, budget: DecodeBudget): this {
     this.file_ = file;
     this.budget = budget;
     this.keeper_ ??= new Keeper(this.L);
@@ -902,7 +995,7 @@ class LuaRestorer implements SavefileRestorer<object> {
     return this.keeper_;
   }
 
-  private get file(): ZippyFile {
+  private get file(): ZippyImageFile {
     if (this.file_ === undefined) throw new Error('the Lua restorer is bound to a file before it allocates');
     return this.file_;
   }
@@ -952,7 +1045,7 @@ class LuaRestorer implements SavefileRestorer<object> {
       // The recorded size is a claim of the file: the payload lies in the object's own data
       // segment, so a size beyond that segment is refused, and nothing is allocated for it here —
       // `restore` sets the payload from the bytes actually present.
-      const present = this.file.objects[n - 1]?.segments[0]?.length ?? 0;
+      const present = firstSegment(this.file, n)?.length ?? 0;
       if (size > present)
         throw new DecodeError(
           ['objects', n, 'size'],
@@ -971,7 +1064,7 @@ class LuaRestorer implements SavefileRestorer<object> {
    * refers to it may be restored before it.
    */
   private allocateScalar(n: number, luaType: number): Handle {
-    const segment = this.file.objects[n - 1]?.segments[0] ?? new Uint8Array(0);
+    const segment = firstSegment(this.file, n) ?? new Uint8Array(0);
     const reader = new SegmentReader(
       segment,
       (_slot, at) => {
@@ -1028,7 +1121,7 @@ class LuaRestorer implements SavefileRestorer<object> {
       lua.lua_pushinteger(L, Number(v));
     } else if (type === ValueType.string) {
       reader.pos += 1;
-      this.pushString(reader.string());
+      if (!this.pushSharedString(reader)) this.pushString(reader.string());
     } else if (type === ValueType.reference && this.pushReference(reader)) {
       // pushed (no `{ ref }` made for it)
     } else this.push(reader.value());
@@ -1055,12 +1148,52 @@ class LuaRestorer implements SavefileRestorer<object> {
   }
 
   /**
-   * Short strings restored so far, by content: each is pushed once and kept, and pushed from the
-   * keeper after — one Lua string (and one hash of it) for a key that a million tables repeat.
-   * Buckets by a hash of the bytes, each entry the bytes and the keeper slot.
+   * Short strings restored so far, by content: each is pushed once and kept aside, and pushed from
+   * the keeper after — one Lua string (and one hash of it) for a key that a million tables repeat.
+   * Buckets by a hash of the bytes, each entry the bytes and the key it is kept aside under.
    */
-  private readonly strings = new Map<number, Array<{ readonly bytes: Uint8Array; readonly slot: number }>>();
+  private readonly strings = new Map<number, Array<{ readonly bytes: Uint8Array; readonly key: number }>>();
   private stringCount = 0;
+
+  /**
+   * Pushes the next string of `reader` (positioned at its length) when it is one already shared,
+   * looked up where it lies in the segment (no view made of it — a million tables each had two of
+   * their keys made into views); false, with nothing read, for anything else — a string not
+   * shared yet, or a length the segment does not hold — which `pushString(reader.string())` reads
+   * as ever.
+   */
+  private pushSharedString(reader: SegmentReader): boolean {
+    const at = reader.pos;
+    const bytes = reader.bytes;
+    if (bytes.length - at < 4 || this.stringCount === 0) return false;
+    const n = reader.u32();
+    const from = at + 4;
+    if (n > MAX_SHARED_STRING || n > bytes.length - from) {
+      reader.pos = at;
+      return false;
+    }
+    let hash = 0x811c9dc5 ^ n;
+    for (let i = 0; i < n; i++) hash = Math.imul(hash ^ bytes[from + i]!, 0x01000193);
+    const bucket = this.strings.get(hash);
+    if (bucket !== undefined)
+      for (const entry of bucket) {
+        const known = entry.bytes;
+        if (known.length !== n) continue;
+        let same = true;
+        for (let i = 0; i < n; i++)
+          if (known[i] !== bytes[from + i]) {
+            same = false;
+            break;
+          }
+        if (same) {
+          reader.pos = from + n;
+          this.keeper.pushAside(entry.key);
+          return true;
+        }
+      }
+    reader.pos = at;
+    return false;
+  }
 
   /** Pushes the string with these bytes (a view into the file: fengari copies them). */
   private pushString(bytes: Uint8Array): void {
@@ -1083,7 +1216,7 @@ class LuaRestorer implements SavefileRestorer<object> {
             break;
           }
         if (same) {
-          this.keeper.push(entry.slot);
+          this.keeper.pushAside(entry.key);
           return;
         }
       }
@@ -1093,7 +1226,7 @@ class LuaRestorer implements SavefileRestorer<object> {
     if (this.stringCount >= MAX_SHARED_STRINGS || (bucket !== undefined && bucket.length >= MAX_BUCKET)) return;
     this.stringCount++;
     lua.lua_pushvalue(L, -1);
-    const entry = { bytes: bytes.slice(), slot: this.keeper.keepTop() };
+    const entry = { bytes: bytes.slice(), key: this.keeper.keepAside() };
     if (bucket === undefined) this.strings.set(hash, [entry]);
     else bucket.push(entry);
   }
@@ -1141,8 +1274,13 @@ class LuaRestorer implements SavefileRestorer<object> {
         return dependency === undefined ? undefined : restoreAfter(dependency, ctx);
       }
       const handle = object as Handle;
-      this.keeper.push(handle.ref);
-      const at = lua.lua_gettop(L);
+      // The value is used where the keeper holds it, when that is on this stack; else pushed.
+      const top = lua.lua_gettop(L);
+      let at = this.keeper.stackIndex(handle.ref);
+      if (at === undefined) {
+        this.keeper.push(handle.ref);
+        at = top + 1;
+      }
       try {
         const tag = reader.u32();
         if (!this.v1) {
@@ -1195,7 +1333,7 @@ class LuaRestorer implements SavefileRestorer<object> {
         if (!reader.atEnd)
           throw new SegmentError(`${reader.bytes.length - reader.pos} bytes left after the value`, reader.pos);
       } finally {
-        lua.lua_settop(L, at - 1);
+        lua.lua_settop(L, top);
       }
     } catch (error) {
       throw segmentFailure(ctx, error);
@@ -1273,7 +1411,10 @@ export interface LoadedLua {
    * application's structures, or null for a NULL root.
    */
   readonly roots: ReadonlyArray<LuaRef | AData | object | null>;
-  /** The decoded file. */
+  /**
+   * The decoded file: decoded from the input when first read (the load itself restores from the
+   * file's image, without the document), so leave the input unchanged until then.
+   */
   readonly file: ZippyFile;
 }
 
@@ -1289,9 +1430,11 @@ export function loadLua(
 ): E.Either<DecodeError, LoadedLua> {
   const top = lua.lua_gettop(L);
   const r = new LuaRestorer(L, options.externals ?? {}, options.structures);
-  let result: ReturnType<typeof readSavefile<object>>;
+  let result: ReturnType<typeof readSavefileImage<object>>;
   try {
-    result = readSavefile<object>(bytes, r, options);
+    // Restored from the file's image: the document (an object and a segment view per object) is
+    // made only if `file` is asked for.
+    result = readSavefileImage<object>(bytes, r, options);
   } catch (error) {
     // Not a DecodeError (fengari itself failing, say): the stack is still put back.
     lua.lua_settop(L, top);
@@ -1312,7 +1455,30 @@ export function loadLua(
     return luaRef(L, -1);
   });
   r.release();
-  return E.right({ count: roots.length, roots, file: result.right.file });
+  return E.right(loaded(roots, bytes, options));
+}
+
+/**
+ * What {@link loadLua} returns: `file` is decoded from `bytes` when first read (the image the load
+ * restored from decoded without error, and the document is the same declaration, so it decodes),
+ * then kept.
+ */
+function loaded(roots: LoadedLua['roots'], bytes: Uint8Array, options: DecodeOptions): LoadedLua {
+  let file: ZippyFile | undefined;
+  // The load's own budget was charged already: the document is decoded under the same limits, afresh.
+  const { budget: _spent, ...limits } = options;
+  return {
+    count: roots.length,
+    roots,
+    get file(): ZippyFile {
+      if (file === undefined) {
+        const decoded = decode(zippyFile, bytes, limits);
+        if (E.isLeft(decoded)) throw decoded.left; // only if `bytes` changed since the load
+        file = decoded.right.value;
+      }
+      return file;
+    },
+  };
 }
 
 export { LuaInteger, SegmentError };
