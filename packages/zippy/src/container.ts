@@ -18,6 +18,7 @@ import {
   bytes,
   byteOrderMark,
   checksum,
+  crc32,
   directory,
   literal,
   magic,
@@ -40,7 +41,6 @@ import {
 } from '@savekit/core';
 import { jsonBytes } from '@savekit/core/kit';
 import type { GraphImage } from '@savekit/core/graph';
-import { fastCrc32 } from './crc.js';
 import { CURRENT_MAJOR, tagName, tagValue } from './tags.js';
 
 /** One object of a file. */
@@ -180,9 +180,6 @@ const directoryEntry = byteOrdered((order) =>
 /** A data segment: a u32 length, the bytes (a view into the input), zeros to a multiple of 4. */
 const segment = byteOrdered((order) => aligned(4, borrowedBytes(u32(order))));
 
-/** The trailer's CRC-32 (native where the runtime has it). */
-const containerCrc = fastCrc32();
-
 /** The `ZEND` + CRC-32 trailer: the CRC of every byte of the file before it. */
 const trailer = byteOrdered((order) => {
   const end: string = order === 'be' ? 'ZEND' : 'DNEZ'; // 0x5A454E44 in the file's order
@@ -191,7 +188,7 @@ const trailer = byteOrdered((order) => {
     decode: (found) => found.crc,
     encode: (crc: number) => ({ marker: end, crc }),
   });
-  return checksum(nothing, { algorithm: containerCrc, stored, covers: 'window' });
+  return checksum(nothing, { algorithm: crc32, stored, covers: 'window' });
 });
 
 /**
