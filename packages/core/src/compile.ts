@@ -202,85 +202,72 @@ function leafWrite(codec: AnyCodec): WritePlan {
 // A field of a number type is instead read by `readCode`: always the same function (a call V8
 // keeps inlining), branching on a small code.
 
-/** A number type read by {@link readCode}; `OTHER` calls the field's closure. */
+/**
+ * A number type read by {@link readCode}: its kind times two, plus one when little-endian (so the
+ * byte order is passed to the `DataView` as it is); `OTHER` calls the field's closure.
+ */
 type Code = number;
 const OTHER = 0;
-const U8 = 1;
-const I8 = 2;
-const U16LE = 3;
-const U16BE = 4;
-const I16LE = 5;
-const I16BE = 6;
-const U32LE = 7;
-const U32BE = 8;
-const I32LE = 9;
-const I32BE = 10;
-const F32LE = 11;
-const F32BE = 12;
-const F64LE = 13;
-const F64BE = 14;
+const U8 = 2;
+const I8 = 4;
+const U16 = 6;
+const I16 = 8;
+const U32 = 10;
+const I32 = 12;
+const F32 = 14;
+const F64 = 16;
 
 function numberCode(type: 'int' | 'float', bits: number, signed: boolean, le: boolean): Code {
-  if (type === 'float') return bits === 32 ? (le ? F32LE : F32BE) : le ? F64LE : F64BE;
+  const order = le ? 1 : 0;
+  if (type === 'float') return (bits === 32 ? F32 : F64) + order;
   switch (bits) {
     case 8:
       return signed ? I8 : U8;
     case 16:
-      return signed ? (le ? I16LE : I16BE) : le ? U16LE : U16BE;
+      return (signed ? I16 : U16) + order;
     case 32:
-      return signed ? (le ? I32LE : I32BE) : le ? U32LE : U32BE;
+      return (signed ? I32 : U32) + order;
     default:
       return OTHER;
   }
 }
 
 /**
- * Reads a number of type `code` at `at` (what the field's `read` would); `read` for a NaN and for `OTHER`.
- * Larger than V8 inlines (496 bytes of bytecode, over 460): a 208-byte form, inlined at each field,
- * boxed a large u32 once instead of twice, yet measured slower decoding many records, as it moved
- * where the collector's scavenges fall (docs/guide/compiled.md, "Many records and the collector").
+ * Reads a number of type `code` at `at` (what the field's `read` would); floats and `OTHER` go to
+ * {@link readOtherCode}. Small on purpose (under 150 bytes of bytecode; `node
+ * --print-bytecode-filter=readCode`): V8 inlines a function of up to 460 bytes, and all the
+ * functions inlined into one optimised function together up to 920, so a run of several fields
+ * reads each inline only if this stays small. A 496-byte form was never inlined: it boxed a large
+ * u32 on return and again in the record (docs/guide/compiled.md, "Many records").
  */
 function readCode(r: Reader, at: number, code: Code, read: ReadAt): unknown {
-  switch (code) {
-    case U8:
+  const le = (code & 1) === 1;
+  switch (code >> 1) {
+    case U8 >> 1:
       return r.bytes[at];
-    case I8:
+    case I8 >> 1:
       return r.view.getInt8(at);
-    case U16LE:
-      return r.view.getUint16(at, true);
-    case U16BE:
-      return r.view.getUint16(at, false);
-    case I16LE:
-      return r.view.getInt16(at, true);
-    case I16BE:
-      return r.view.getInt16(at, false);
-    case U32LE:
-      return r.view.getUint32(at, true);
-    case U32BE:
-      return r.view.getUint32(at, false);
-    case I32LE:
-      return r.view.getInt32(at, true);
-    case I32BE:
-      return r.view.getInt32(at, false);
-    case F32LE: {
-      const v = r.view.getFloat32(at, true);
-      return Number.isNaN(v) ? read(r, at) : v;
-    }
-    case F32BE: {
-      const v = r.view.getFloat32(at, false);
-      return Number.isNaN(v) ? read(r, at) : v;
-    }
-    case F64LE: {
-      const v = r.view.getFloat64(at, true);
-      return Number.isNaN(v) ? read(r, at) : v;
-    }
-    case F64BE: {
-      const v = r.view.getFloat64(at, false);
-      return Number.isNaN(v) ? read(r, at) : v;
-    }
+    case U16 >> 1:
+      return r.view.getUint16(at, le);
+    case I16 >> 1:
+      return r.view.getInt16(at, le);
+    case U32 >> 1:
+      return r.view.getUint32(at, le);
+    case I32 >> 1:
+      return r.view.getInt32(at, le);
     default:
-      return read(r, at);
+      return readOtherCode(r, at, code, read);
   }
+}
+
+/** The floats of {@link readCode} (`read` for a NaN, whose bits decide its value) and `OTHER`. */
+function readOtherCode(r: Reader, at: number, code: Code, read: ReadAt): unknown {
+  const le = (code & 1) === 1;
+  let v: number;
+  if (code >> 1 === F32 >> 1) v = r.view.getFloat32(at, le);
+  else if (code >> 1 === F64 >> 1) v = r.view.getFloat64(at, le);
+  else return read(r, at);
+  return Number.isNaN(v) ? read(r, at) : v;
 }
 
 function intReadAt(bits: number, signed: boolean, le: boolean): ReadAt | undefined {
@@ -709,9 +696,17 @@ function runMemberReader(
  * templates: it is shared by every struct of the process, and once five or more shapes have run it
  * became a slow generic copy (the many-shapes benchmark decoded 2.5x slower; see bench/cases).
  */
-function recordMaker(): new () => Record<string, unknown> {
+function recordMaker(names: ReadonlyArray<string>): new () => Record<string, unknown> {
   const make = function (this: Record<string, unknown>) {} as unknown as new () => Record<string, unknown>;
   make.prototype = Object.prototype;
+  // One object given `null` in every field, in field order, before any record is read: the fields
+  // of this struct's records are then of the engine's general kind from the first record on, so a
+  // small integer is stored as it is and only a number outside that range is boxed (once). Were the
+  // first value of a field a large u32 or a fraction, the field would hold every value in a box of
+  // its own, small integers too: a 100,000-record decode allocated 15 MB instead of 10, and
+  // records that outlive a young-generation collection cost it in proportion (see PIECE).
+  const first = new make();
+  for (const name of names) first[name] = null;
   return make;
 }
 
@@ -769,7 +764,7 @@ function structRead(codec: AnyCodec, fields: ReadonlyArray<DefStructField>, plan
     const fill = only.fill;
     // The work the interpreter spends: none when it reads the struct at offsets (`readFixed`).
     const work = codec.readFixed !== undefined ? 0 : only.work;
-    const Make = recordMaker();
+    const Make = recordMaker(names);
     return fixedRead(only.size, work, (r, at) => {
       const out: Record<string, unknown> = new Make();
       fill(out, r, at);
@@ -800,7 +795,7 @@ function structRead(codec: AnyCodec, fields: ReadonlyArray<DefStructField>, plan
       fieldReaders,
       names.map(() => OTHER),
     );
-    const Make = recordMaker();
+    const Make = recordMaker(names);
     return streamRead(true, (r) => {
       const out: Record<string, unknown> = new Make();
       fill(out, r, 0);
@@ -957,6 +952,32 @@ function structWrite(codec: AnyCodec, fields: ReadonlyArray<DefStructField>, pla
 
 // ---- arrays and bytes ------------------------------------------------------------------------------
 
+/**
+ * Elements per piece of a long array being read: 64 KiB of pointers, under V8's large-object size
+ * (128 KiB). A long array is read into pieces and joined once at the end. Read into one array, it
+ * became a large object, which the first young-generation collection during the decode moved to
+ * the old generation as it was; from then on every record stored in it was kept alive by it (the
+ * old generation's pointers into the young one are roots of the young collections), so the
+ * records of a decode long finished were copied and promoted by the next collection, and the
+ * collector cost a decode of 100,000 records several times its reading (docs/guide/compiled.md,
+ * "Many records and the collector"). Pieces are ordinary young objects that die with the decode.
+ */
+const PIECE = 8192;
+
+/** Pieces joined by one `concat` (its arguments are on the stack: a bounded number at a time). */
+const JOIN = 1024;
+
+/** One array of the pieces' elements, in order (one copy of the pointers, two past 8M elements). */
+function joinPieces(pieces: unknown[][]): unknown[] {
+  let level = pieces;
+  while (level.length > JOIN) {
+    const joined: unknown[][] = [];
+    for (let i = 0; i < level.length; i += JOIN) joined.push(([] as unknown[]).concat(...level.slice(i, i + JOIN)));
+    level = joined;
+  }
+  return ([] as unknown[]).concat(...level);
+}
+
 /** The count of a `fixed` or `prefix` count (pure prefix plans only); throws when it is not a count. */
 function countReader(count: DefCount, plans: Plans): ((r: Reader) => number) | undefined | 'rest' {
   if (count.type === 'rest') return 'rest';
@@ -982,14 +1003,22 @@ function arrayRead(codec: AnyCodec, element: AnyCodec, count: DefCount, plans: P
   if (readCount === 'rest') {
     const readElement = plan.read;
     return streamRead(true, (r) => {
-      const out: unknown[] = [];
+      let piece: unknown[] = [];
+      let pieces: unknown[][] | undefined;
       while (r.pos < r.end) {
         spend(r, 1);
         const start = r.pos;
-        out.push(readElement(r));
+        if (piece.length === PIECE) {
+          if (pieces === undefined) pieces = [];
+          pieces.push(piece);
+          piece = [];
+        }
+        piece.push(readElement(r));
         if (r.pos === start) throw BAIL;
       }
-      return out;
+      if (pieces === undefined) return piece;
+      pieces.push(piece);
+      return joinPieces(pieces);
     });
   }
   const elementAt = plan.at;
@@ -998,17 +1027,20 @@ function arrayRead(codec: AnyCodec, element: AnyCodec, count: DefCount, plans: P
     // The interpreter spends a unit per element, and reads elements that offer `readFixed` at
     // their offsets (spending nothing more), others one by one.
     const each = 1 + (element.readFixed !== undefined ? 0 : plan.work);
+    // Made in pieces (see PIECE), each at its size.
     const readAll = (r: Reader, at: number, n: number): unknown[] => {
-      // Short arrays are made at their size (growing by pushes leaves spare room for the
-      // collector); long ones are pushed, as an array made at a large size is a slow dictionary.
-      if (n <= 1024) {
+      if (n <= PIECE) {
         const out = new Array<unknown>(n);
         for (let i = 0; i < n; i++, at += step) out[i] = elementAt(r, at);
         return out;
       }
-      const out: unknown[] = [];
-      for (let i = 0; i < n; i++, at += step) out.push(elementAt(r, at));
-      return out;
+      const pieces: unknown[][] = [];
+      for (let i = 0; i < n; i += PIECE) {
+        const piece = new Array<unknown>(Math.min(PIECE, n - i));
+        for (let k = 0; k < piece.length; k++, at += step) piece[k] = elementAt(r, at);
+        pieces.push(piece);
+      }
+      return joinPieces(pieces);
     };
     if (count.type === 'fixed') {
       const n = count.count;
@@ -1029,14 +1061,18 @@ function arrayRead(codec: AnyCodec, element: AnyCodec, count: DefCount, plans: P
     const n = readCount(r);
     if (minSize > 0 ? n * minSize > r.end - r.pos : n > r.state.options.maxElements) throw BAIL;
     spend(r, n);
-    if (n <= 1024) {
+    if (n <= PIECE) {
       const out = new Array<unknown>(n);
       for (let i = 0; i < n; i++) out[i] = readElement(r);
       return out;
     }
-    const out: unknown[] = [];
-    for (let i = 0; i < n; i++) out.push(readElement(r));
-    return out;
+    const pieces: unknown[][] = [];
+    for (let i = 0; i < n; i += PIECE) {
+      const piece = new Array<unknown>(Math.min(PIECE, n - i));
+      for (let k = 0; k < piece.length; k++) piece[k] = readElement(r);
+      pieces.push(piece);
+    }
+    return joinPieces(pieces);
   });
 }
 

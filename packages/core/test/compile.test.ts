@@ -434,3 +434,39 @@ test('every number type read by code, among many struct shapes, reads as interpr
     { numRuns: 50 },
   );
 });
+
+test('arrays longer than a piece (8,192 elements) read whole, in order, as interpreted', () => {
+  // Long arrays are read in pieces of 8,192 and joined at the end (compile.ts, PIECE): every kind
+  // of count, around piece boundaries, with fixed- and variable-size elements.
+  const record = struct({ a: u32le, b: u16be });
+  const named = struct({ id: u8, name: pstring(u8, 'ascii') });
+  for (const n of [8191, 8192, 8193, 16384, 3 * 8192 + 5]) {
+    const records = new Uint8Array(n * 6).map((_, i) => (i * 131 + 7) & 0xff);
+    const names = new Uint8Array(n * 3);
+    for (let i = 0; i < n; i++) names.set([i & 0xff, 1, 0x41 + (i % 26)], i * 3);
+    const prefix = Uint8Array.of(n & 0xff, (n >> 8) & 0xff, 0, 0);
+    const cases: Array<[AnyCodec, Uint8Array]> = [
+      [array(record, n), records],
+      [array(record, u32le), Uint8Array.from([...prefix, ...records])],
+      [array(record, 'rest'), records],
+      [array(named, n), names],
+      [array(named, u32le), Uint8Array.from([...prefix, ...names])],
+    ];
+    for (const [codec, input] of cases) {
+      const compiled = decode(compile(codec), input);
+      same(decode(codec, input, { compiled: false }), compiled);
+      expect(E.isRight(compiled) && (compiled.right.value as unknown[]).length).toBe(n);
+    }
+  }
+});
+
+test('an array of more than 1,024 pieces is joined in order', () => {
+  // Pieces are joined 1,024 at a time (one call's arguments), then the joined ones again.
+  const n = 1024 * 8192 + 3;
+  const input = new Uint8Array(n).map((_, i) => (i * 7) & 0xff);
+  const value = decodeOrThrow(compile(array(u8, 'rest')), input);
+  expect(value.length).toBe(n);
+  let wrong = 0;
+  for (let i = 0; i < n; i++) if (value[i] !== input[i]) wrong++;
+  expect(wrong).toBe(0);
+});
