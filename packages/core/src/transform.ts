@@ -66,7 +66,8 @@ export interface ByteLayer {
    * Optional: whether `bytes` decode to exactly `inner` — the same answer as comparing
    * `decode(bytes, { maxOutput: n, expected: n })` (n = `inner.length`) with `inner`, a throw
    * counting as no — without making the decoded bytes (a decompressor compares as it inflates and
-   * stops at the first difference). {@link transformKeeping} checks a kept stream with it.
+   * stops at the first difference). {@link transformKeeping} checks a kept stream with the innermost
+   * layer's, when the decoded length is recorded.
    */
   matches?(bytes: Uint8Array, inner: Uint8Array): boolean;
 }
@@ -96,7 +97,16 @@ export function xor(key: Uint8Array | string): ByteLayer {
     }
     return out;
   };
-  return layer(`xor`, (bytes) => apply(bytes), apply);
+  // Whether `bytes` XOR the key are `inner`, without making them.
+  const matches = (bytes: Uint8Array, inner: Uint8Array) => {
+    if (bytes.length !== inner.length) return false;
+    for (let i = 0, j = 0; i < bytes.length; i++) {
+      if ((bytes[i]! ^ k[j]!) !== inner[i]) return false;
+      if (++j === k.length) j = 0;
+    }
+    return true;
+  };
+  return layer(`xor`, (bytes) => apply(bytes), apply, matches);
 }
 
 /** A compressor pair, as a layer. `decompress` receives the output limit and must not exceed it. */
@@ -283,10 +293,17 @@ export function transformKeeping<A>(codec: Codec<A>, ...args: LayerArgs): Codec<
   const { options, layers } = splitLayerArgs(args);
   const plain = transform(codec, ...args); // for its metadata
   const json = t.intersection([t.type({ value: codec.json }), t.partial({ stored: jsonBytes() })], 'Kept');
-  const only = layers.length === 1 ? layers[0] : undefined;
-  const matchesAlone =
-    only?.matches !== undefined && options.decodedLength !== undefined
-      ? (bytes: Uint8Array, inner: Uint8Array) => only.matches!(bytes, inner)
+  // With the length recorded, the innermost layer's `matches` checks a kept stream: the layers before
+  // it decode as always, the last one compares as it decodes.
+  const last = layers[layers.length - 1]!;
+  const matchesLast =
+    last.matches !== undefined && options.decodedLength !== undefined
+      ? (bytes: Uint8Array, inner: Uint8Array) => {
+          const limits: LayerLimits = { maxOutput: inner.length, expected: inner.length };
+          let data = bytes;
+          for (let i = 0; i < layers.length - 1; i++) data = layers[i]!.decode(data, limits);
+          return last.matches!(data, inner);
+        }
       : undefined;
   const decodeLayers = (outer: Uint8Array, limits: LayerLimits) => {
     let data = outer;
@@ -329,12 +346,12 @@ export function transformKeeping<A>(codec: Codec<A>, ...args: LayerArgs): Codec<
       w.state.path.pop();
       if (options.decodedLength !== undefined) writeChild(w, DECODED_LENGTH, options.decodedLength, inner.length);
       const stored = kept.stored;
-      // One layer that compares as it decodes (a decompressor), with the length recorded: the kept
-      // stream is checked without decoding it into a buffer of its own.
-      if (stored instanceof Uint8Array && matchesAlone !== undefined) {
+      // An innermost layer that compares as it decodes (a decompressor, an XOR), with the length
+      // recorded: the kept stream is checked without decoding it into a buffer of its own.
+      if (stored instanceof Uint8Array && matchesLast !== undefined) {
         let same: boolean;
         try {
-          same = matchesAlone(stored, inner);
+          same = matchesLast(stored, inner);
         } catch {
           same = false;
         }

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
 import { deflateSync, gzipSync, zlibSync } from 'fflate';
-import { decode, layer, sized, struct, transformKeeping, u32le, u8, cstring, type ByteLayer } from '../src/index';
+import { cstring, decode, layer, sized, struct, transformKeeping, u32le, u8, xor, type ByteLayer } from '../src/index';
 import { bytesEqual, inflateBounded, inflateMatches, type DeflateWrapper } from '../src/kit';
 import { encodeOk, hexBytes } from './laws';
 
@@ -144,5 +144,45 @@ describe('transformKeeping with a layer that matches', () => {
     expect(encodeOk(c, kept)).toEqual(
       Uint8Array.from([...hexBytes('08000000'), ...hexBytes('04000000'), 7, 0, 0x62, 0x61]),
     );
+  });
+});
+
+describe('the innermost layer matches after the others decode', () => {
+  test("xor's matches is decoding and comparing", () => {
+    const key = xor('EDGE!');
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 40 }), fc.uint8Array({ maxLength: 40 }), (bytes, inner) => {
+        const decoded = key.decode(bytes, { maxOutput: inner.length, expected: inner.length });
+        expect(key.matches?.(bytes, inner)).toBe(bytesEqual(decoded, inner));
+        expect(key.matches?.(key.encode(inner), inner)).toBe(true);
+      }),
+    );
+  });
+
+  test('a reversing layer nearest the file, then XOR: unchanged values keep their stream, changed ones do not', () => {
+    const decodes = { count: 0 };
+    const reversedPlain = layer(
+      'reversed',
+      (data) => {
+        decodes.count++;
+        return data.slice().reverse();
+      },
+      (data) => data.slice().reverse(),
+    );
+    const inner = struct({ name: cstring('ascii'), level: u8 });
+    const codec = sized(
+      u32le,
+      transformKeeping(inner, { decodedLength: u32le, keep: 'always' }, reversedPlain, xor('k')),
+    );
+    const fileBytes = encodeOk(codec, { value: { name: 'ab', level: 7 } });
+    const decoded = decode(codec, fileBytes);
+    if (E.isLeft(decoded)) throw decoded.left;
+    decodes.count = 0;
+    expect(encodeOk(codec, decoded.right.value)).toEqual(fileBytes);
+    expect(decodes.count).toBe(1);
+    // A kept stream of the same length that XORs to other bytes is not reused.
+    const stored = decoded.right.value.stored!.slice();
+    stored[0]! ^= 1;
+    expect(encodeOk(codec, { ...decoded.right.value, stored })).toEqual(fileBytes);
   });
 });
