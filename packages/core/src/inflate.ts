@@ -33,15 +33,16 @@ const SLICE = 4096;
  */
 const SLICE_EXPECTED = 16384;
 
-/** The largest step for a long recorded output (some 256 MiB of output at most, for 256 MiB recorded). */
-const SLICE_MOST = 262144;
+/** The largest step, however long the recorded output (some 64 MiB of output per step at most). */
+const SLICE_MOST = 65536;
 
 /**
  * The compressed bytes fed per step for an output of `expected` bytes: {@link SLICE_EXPECTED}, or
- * for a long output about `expected / 1024` — DEFLATE's ratio bound makes one step inflate at most
- * about the recorded length, the size of the buffer already made for it, so a bomb still stops
- * after at most one step's worth. Fewer steps matter: a 50 MB save inflates ~30% faster in 48 KiB
- * steps than in 16 KiB ones (each step regrows the inflater's buffer from its window).
+ * for a long output about `expected / 1024`, at most {@link SLICE_MOST} — DEFLATE's ratio bound makes
+ * one step inflate at most about the recorded length (the size of the buffer already made for it)
+ * and never more than some 64 MiB, so a bomb still stops after one step's worth. Fewer steps
+ * matter: each regrows the inflater's buffer from its window, and in a process holding a large
+ * document that churn costs garbage collections (a 50 MB save's stream inflates in 48 KiB steps).
  */
 const sliceFor = (expected: number): number =>
   Math.min(SLICE_MOST, Math.max(SLICE_EXPECTED, Math.floor(expected / 1024)));
