@@ -33,20 +33,6 @@ const SLICE = 4096;
  */
 const SLICE_EXPECTED = 16384;
 
-/** The largest step, however long the recorded output (some 64 MiB of output per step at most). */
-const SLICE_MOST = 65536;
-
-/**
- * The compressed bytes fed per step for an output of `expected` bytes: {@link SLICE_EXPECTED}, or
- * for a long output about `expected / 1024`, at most {@link SLICE_MOST} — DEFLATE's ratio bound makes
- * one step inflate at most about the recorded length (the size of the buffer already made for it)
- * and never more than some 64 MiB, so a bomb still stops after one step's worth. Fewer steps
- * matter: each regrows the inflater's buffer from its window, and in a process holding a large
- * document that churn costs garbage collections (a 50 MB save's stream inflates in 48 KiB steps).
- */
-const sliceFor = (expected: number): number =>
-  Math.min(SLICE_MOST, Math.max(SLICE_EXPECTED, Math.floor(expected / 1024)));
-
 /**
  * Inflates `data` (wrapped as `wrapper`), producing at most `limits.maxOutput` bytes, and exactly
  * `limits.expected` when given. Throws an {@link OutputLimitError} past the limit, and an `Error`
@@ -80,7 +66,7 @@ export function inflateBounded(data: Uint8Array, wrapper: DeflateWrapper, limits
   };
   const stream = wrapper === 'zlib' ? new Unzlib(take) : wrapper === 'gzip' ? new Gunzip(take) : new Inflate(take);
   try {
-    const slice = whole !== undefined ? sliceFor(whole.length) : SLICE;
+    const slice = whole !== undefined ? SLICE_EXPECTED : SLICE;
     for (let at = 0; at < data.length; at += slice) {
       const end = Math.min(data.length, at + slice);
       stream.push(data.subarray(at, end), end === data.length);
@@ -131,7 +117,7 @@ export function inflateMatches(data: Uint8Array, wrapper: DeflateWrapper, expect
   };
   const stream = wrapper === 'zlib' ? new Unzlib(take) : wrapper === 'gzip' ? new Gunzip(take) : new Inflate(take);
   try {
-    const slice = sliceFor(expected.length);
+    const slice = SLICE_EXPECTED;
     for (let at = 0; at < data.length; at += slice) {
       const end = Math.min(data.length, at + slice);
       stream.push(data.subarray(at, end), end === data.length);
