@@ -73,8 +73,16 @@ export function isRawChunk(entry: { id: string }): entry is RawChunk {
 export function fourcc(options: { readonly alnum?: boolean } = {}): Codec<string> {
   const allowed = (c: number) =>
     !options.alnum || (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
-  const valid = (s: string) =>
-    s.length === 4 && Array.from(s).every((ch) => ch.charCodeAt(0) <= 0xff && allowed(ch.charCodeAt(0)));
+  // A loop over the code units, no array per call: every chunk written checks its marker. (A
+  // surrogate is above 0xff, so a string of four code units with one is refused as before.)
+  const valid = (s: string) => {
+    if (s.length !== 4) return false;
+    for (let i = 0; i < 4; i++) {
+      const c = s.charCodeAt(i);
+      if (c > 0xff || !allowed(c)) return false;
+    }
+    return true;
+  };
   return defineCodec<string>({
     name: options.alnum ? 'fourcc(alnum)' : 'fourcc',
     def: { type: 'fourcc', alnum: !!options.alnum },

@@ -7,7 +7,7 @@
  */
 import { Gunzip, Inflate, Unzlib } from 'fflate';
 import { OutputLimitError } from './budget.js';
-import { concatBytes } from './bytes.js';
+import { bytesEqual, concatBytes } from './bytes.js';
 
 /** How the DEFLATE data is wrapped: a zlib stream (RFC 1950), gzip members (RFC 1952) or raw (RFC 1951). */
 export type DeflateWrapper = 'zlib' | 'gzip' | 'raw';
@@ -83,4 +83,49 @@ export function inflateBounded(data: Uint8Array, wrapper: DeflateWrapper, limits
     return whole;
   }
   return concatBytes(parts);
+}
+
+/** Thrown inside {@link inflateMatches}'s output callback to stop at the first difference. */
+const DIFFERS = Symbol('differs');
+
+/**
+ * Whether `data` (wrapped as `wrapper`) inflates to exactly `expected`, compared as the output
+ * arrives: nothing of `expected`'s size is allocated, and the inflating stops at the first byte that
+ * differs or lies past `expected`'s end. A corrupt or truncated stream does not match. The same
+ * answer as comparing {@link inflateBounded}`(data, wrapper, { maxOutput: n, expected: n })` with
+ * `expected` (n its length), for the price of the inflating alone: a re-encoded save checks its kept
+ * streams with it.
+ *
+ * @example
+ * ```ts
+ * import { inflateMatches } from '@savekit/core/kit';
+ * import { zlibSync } from 'fflate';
+ * const plain = new Uint8Array(1000).fill(7);
+ * inflateMatches(zlibSync(plain), 'zlib', plain); // true
+ * inflateMatches(zlibSync(plain), 'zlib', plain.subarray(1)); // false
+ * ```
+ */
+export function inflateMatches(data: Uint8Array, wrapper: DeflateWrapper, expected: Uint8Array): boolean {
+  let total = 0;
+  let ended = false;
+  const take = (chunk: Uint8Array, final: boolean) => {
+    const end = total + chunk.length;
+    if (end > expected.length) throw DIFFERS;
+    if (!bytesEqual(chunk, expected.subarray(total, end))) throw DIFFERS;
+    total = end;
+    if (final) ended = true;
+  };
+  const stream = wrapper === 'zlib' ? new Unzlib(take) : wrapper === 'gzip' ? new Gunzip(take) : new Inflate(take);
+  try {
+    const slice = SLICE_EXPECTED;
+    for (let at = 0; at < data.length; at += slice) {
+      const end = Math.min(data.length, at + slice);
+      stream.push(data.subarray(at, end), end === data.length);
+    }
+    if (data.length === 0) stream.push(data, true);
+  } catch {
+    // A difference, or a stream that does not inflate: either way not the expected bytes.
+    return false;
+  }
+  return ended && total === expected.length;
 }

@@ -13,7 +13,7 @@
  * - the JSON building blocks of a codec's `json` type ({@link jsonBytes}, {@link jsonInt}, …) and
  *   text encodings ({@link utf8}, {@link cp437}, …);
  * - limits: {@link resolveDecodeOptions} and the defaults, the shared {@link DecodeBudget} and its
- *   internals, {@link inflateBounded};
+ *   internals, {@link inflateBounded}, {@link inflateMatches};
  * - reflection: {@link layoutOf}, {@link typeNameOf}; the array numbering behind `arrayIndex`;
  * - message helpers ({@link plural}, {@link grouped}) and {@link reportChecksumMismatch}.
  *
@@ -53,7 +53,7 @@ export {
   type BudgetLimits,
   type BudgetOptions,
 } from './budget.js';
-export { inflateBounded, type DeflateWrapper, type InflateLimits } from './inflate.js';
+export { inflateBounded, inflateMatches, type DeflateWrapper, type InflateLimits } from './inflate.js';
 export { jsonBigInt, jsonBytes, jsonFloat, jsonInt, jsonRecord, nameRecord, reportJsonErrors } from './json.js';
 export { ascii, cp437, CP437_UPPER, textEncoding, TextCodingError, utf8, type TextEncoding } from './encodings.js';
 export { bytesEqual, concatBytes } from './bytes.js';

@@ -62,15 +62,24 @@ export interface ByteLayer {
   decode(bytes: Uint8Array, limits: LayerLimits): Uint8Array;
   /** Inner bytes to file bytes. */
   encode(bytes: Uint8Array): Uint8Array;
+  /**
+   * Optional: whether `bytes` decode to exactly `inner` — the same answer as comparing
+   * `decode(bytes, { maxOutput: n, expected: n })` (n = `inner.length`) with `inner`, a throw
+   * counting as no — without making the decoded bytes (a decompressor compares as it inflates and
+   * stops at the first difference). {@link transformKeeping} checks a kept stream with the innermost
+   * layer's, when the decoded length is recorded.
+   */
+  matches?(bytes: Uint8Array, inner: Uint8Array): boolean;
 }
 
-/** Makes a {@link ByteLayer} from a name and two functions. */
+/** Makes a {@link ByteLayer} from a name and two functions (and, optionally, its {@link ByteLayer.matches}). */
 export function layer(
   name: string,
   decode: (bytes: Uint8Array, limits: LayerLimits) => Uint8Array,
   encode: (bytes: Uint8Array) => Uint8Array,
+  matches?: (bytes: Uint8Array, inner: Uint8Array) => boolean,
 ): ByteLayer {
-  return { name, decode, encode };
+  return matches === undefined ? { name, decode, encode } : { name, decode, encode, matches };
 }
 
 /**
@@ -88,7 +97,16 @@ export function xor(key: Uint8Array | string): ByteLayer {
     }
     return out;
   };
-  return layer(`xor`, (bytes) => apply(bytes), apply);
+  // Whether `bytes` XOR the key are `inner`, without making them.
+  const matches = (bytes: Uint8Array, inner: Uint8Array) => {
+    if (bytes.length !== inner.length) return false;
+    for (let i = 0, j = 0; i < bytes.length; i++) {
+      if ((bytes[i]! ^ k[j]!) !== inner[i]) return false;
+      if (++j === k.length) j = 0;
+    }
+    return true;
+  };
+  return layer(`xor`, (bytes) => apply(bytes), apply, matches);
 }
 
 /** A compressor pair, as a layer. `decompress` receives the output limit and must not exceed it. */
@@ -203,9 +221,19 @@ function encodeThroughLayers(w: Writer, inner: Uint8Array, layers: ReadonlyArray
   return data;
 }
 
-/** Writes `value` with `codec` into a fresh buffer (the layers' input), with the layers on the path. */
-function writeInner<A>(w: Writer, codec: Codec<A>, value: A, layers: ReadonlyArray<ByteLayer>): Uint8Array {
-  const inner = w.sub(256);
+/**
+ * Writes `value` with `codec` into a fresh buffer (the layers' input), with the layers on the path.
+ * `sizeHint` (the length the value's bytes had when read) sizes the buffer from the start: a save's
+ * 50 MB chunk is then not copied as the buffer doubles from 256 bytes.
+ */
+function writeInner<A>(
+  w: Writer,
+  codec: Codec<A>,
+  value: A,
+  layers: ReadonlyArray<ByteLayer>,
+  sizeHint = 256,
+): Uint8Array {
+  const inner = w.sub(sizeHint);
   const { path } = w.state;
   const depth = path.length;
   for (const l of layers) path.push(pathAnnotation(l.name));
@@ -265,6 +293,18 @@ export function transformKeeping<A>(codec: Codec<A>, ...args: LayerArgs): Codec<
   const { options, layers } = splitLayerArgs(args);
   const plain = transform(codec, ...args); // for its metadata
   const json = t.intersection([t.type({ value: codec.json }), t.partial({ stored: jsonBytes() })], 'Kept');
+  // With the length recorded, the innermost layer's `matches` checks a kept stream: the layers before
+  // it decode as always, the last one compares as it decodes.
+  const last = layers[layers.length - 1]!;
+  const matchesLast =
+    last.matches !== undefined && options.decodedLength !== undefined
+      ? (bytes: Uint8Array, inner: Uint8Array) => {
+          const limits: LayerLimits = { maxOutput: inner.length, expected: inner.length };
+          let data = bytes;
+          for (let i = 0; i < layers.length - 1; i++) data = layers[i]!.decode(data, limits);
+          return last.matches!(data, inner);
+        }
+      : undefined;
   const decodeLayers = (outer: Uint8Array, limits: LayerLimits) => {
     let data = outer;
     for (const l of layers) data = l.decode(data, limits);
@@ -288,7 +328,7 @@ export function transformKeeping<A>(codec: Codec<A>, ...args: LayerArgs): Codec<
       const { value, inner, layeredFrom } = readThroughLayers(r, codec, layers, options);
       r.state.path.pop();
       const file = r.bytes.subarray(layeredFrom, r.pos);
-      if (options.keep === 'always') return { value, stored: file.slice() };
+      if (options.keep === 'always') return withInnerLength({ value, stored: file.slice() }, inner.length);
       // What our layers would write for the same inner bytes: if it matches, nothing needs keeping.
       let ours: Uint8Array | undefined;
       try {
@@ -296,17 +336,30 @@ export function transformKeeping<A>(codec: Codec<A>, ...args: LayerArgs): Codec<
       } catch {
         ours = undefined;
       }
-      return sameBytes(ours, file) ? { value } : { value, stored: file.slice() };
+      return withInnerLength(sameBytes(ours, file) ? { value } : { value, stored: file.slice() }, inner.length);
     },
     write(w, kept) {
       if (typeof kept !== 'object' || kept === null) throw w.error('wrong-type', 'expected { value, stored? }');
       // The value's bytes are written once: reused to check the kept stream, then compressed if needed.
       w.state.path.push('value');
-      const inner = writeInner(w, codec, kept.value, layers);
+      const inner = writeInner(w, codec, kept.value, layers, innerLengthOf(kept));
       w.state.path.pop();
       if (options.decodedLength !== undefined) writeChild(w, DECODED_LENGTH, options.decodedLength, inner.length);
       const stored = kept.stored;
-      if (stored instanceof Uint8Array) {
+      // An innermost layer that compares as it decodes (a decompressor, an XOR), with the length
+      // recorded: the kept stream is checked without decoding it into a buffer of its own.
+      if (stored instanceof Uint8Array && matchesLast !== undefined) {
+        let same: boolean;
+        try {
+          same = matchesLast(stored, inner);
+        } catch {
+          same = false;
+        }
+        if (same) {
+          w.append(stored);
+          return;
+        }
+      } else if (stored instanceof Uint8Array) {
         let storedInner: Uint8Array | undefined;
         try {
           const limits: LayerLimits =
@@ -325,6 +378,26 @@ export function transformKeeping<A>(codec: Codec<A>, ...args: LayerArgs): Codec<
       w.append(encodeThroughLayers(w, inner, layers));
     },
   });
+}
+
+/**
+ * The length of the inner bytes each {@link Kept} was decoded from: only a size hint for writing it
+ * again (the bytes are what the value writes, whatever the hint), kept beside the document rather
+ * than in it, so its JSON form and equality are unchanged.
+ */
+const INNER_LENGTHS = new WeakMap<object, number>();
+
+/** Most bytes a hint presizes (the decode's own output limit bounds it; this caps a forged one). */
+const MOST_HINTED = 1 << 30;
+
+function withInnerLength<A>(kept: Kept<A>, length: number): Kept<A> {
+  INNER_LENGTHS.set(kept, length);
+  return kept;
+}
+
+function innerLengthOf(kept: object): number {
+  const length = INNER_LENGTHS.get(kept);
+  return length === undefined || length < 256 ? 256 : Math.min(length, MOST_HINTED);
 }
 
 function sameBytes(a: Uint8Array | undefined, b: Uint8Array): boolean {

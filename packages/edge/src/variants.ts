@@ -17,7 +17,7 @@ import {
   type ChunkFraming,
   type Codec,
 } from '@savekit/core';
-import { inflateBounded, OutputLimitError } from '@savekit/core/kit';
+import { bytesEqual, inflateBounded, inflateMatches, OutputLimitError } from '@savekit/core/kit';
 
 /**
  * - `A`: 1.25 … 1.29.00 (version < 0x12901): XOR with `EDGE!`, then LZO1X-1; end markers on every chunk.
@@ -169,6 +169,13 @@ export const zlibOrStoredLayer: ByteLayer = layer(
   (plain) => {
     const packed = zlibLevel1(plain);
     return packed.length < plain.length ? packed : plain.slice();
+  },
+  // A kept stream is checked against the bytes a document writes as it inflates (decode's checks first).
+  (stored, plain) => {
+    const expected = plain.length;
+    if (expected % 4 !== 0 || stored.length > zlibBound(expected) + 4) return false;
+    if (stored.length === expected) return bytesEqual(stored, plain);
+    return inflateMatches(stored, 'zlib', plain);
   },
 );
 

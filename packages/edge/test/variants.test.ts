@@ -9,6 +9,8 @@ import {
   levelInfo,
   variantOf,
   VARIANT_VERSIONS,
+  zlibBound,
+  zlibOrStoredLayer,
   type EdgeVariant,
 } from '@savekit/edge';
 import { fromHex, goldensFor, toHex } from './corpus';
@@ -92,4 +94,42 @@ maybe('written variants', () => {
     const asD = encodeOrThrow(edgeSave, convertVariant(decodeOrThrow(edgeSave, primC.bytes), 'D'));
     expect(toHex(readFile(asD).chunks[0]!.plain)).toBe(primC.json.top_level_chunks[0]!.plain_payload_hex);
   });
+});
+
+test("zlib's kept-stream check gives the answer of decoding the stream and comparing", () => {
+  const plain = Uint8Array.from({ length: 4000 }, (_, i) => (i % 7 === 0 ? i & 0xff : 3));
+  const packed = zlibOrStoredLayer.encode(plain);
+  const noise = Uint8Array.from({ length: 64 }, (_, i) => (i * 151 + 7) & 0xff);
+  const decodesTo = (stored: Uint8Array, inner: Uint8Array): boolean => {
+    try {
+      return Buffer.from(zlibOrStoredLayer.decode(stored, { maxOutput: inner.length, expected: inner.length })).equals(
+        Buffer.from(inner),
+      );
+    } catch {
+      return false;
+    }
+  };
+  const edited = plain.slice();
+  edited[2000] = 9;
+  const cases: Array<[Uint8Array, Uint8Array]> = [
+    [packed, plain], // compressed, unchanged
+    [packed, edited], // compressed, one byte changed
+    [packed, plain.subarray(0, 3996)], // shorter by a word
+    [packed, plain.subarray(0, 3999)], // not a multiple of 4: the engine never writes it
+    [zlibOrStoredLayer.encode(noise), noise], // stored raw (incompressible), unchanged
+    [zlibOrStoredLayer.encode(noise), noise.map((b) => b ^ 1)], // stored raw, changed
+    [new Uint8Array(zlibBound(4) + 5), new Uint8Array(4)], // longer than compressBound allows
+  ];
+  expect(zlibOrStoredLayer.encode(noise).length).toBe(noise.length);
+  for (const [stored, inner] of cases)
+    expect(zlibOrStoredLayer.matches?.(stored, inner)).toBe(decodesTo(stored, inner));
+  expect(cases.map(([stored, inner]) => decodesTo(stored, inner))).toEqual([
+    true,
+    false,
+    false,
+    false,
+    true,
+    false,
+    false,
+  ]);
 });
