@@ -34,4 +34,6 @@ module.exports = {
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testTimeout: 120000,
+  // Slowest files first even without jest's timing cache (test/durations.json).
+  testSequencer: '<rootDir>/scripts/jest-sequencer.cjs',
 };
