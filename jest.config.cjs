@@ -33,5 +33,9 @@ module.exports = {
     '^@savekit/([a-z0-9-]+)/(.+)$': '<rootDir>/packages/$1/src/$2',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
+  // toEqual on integer typed arrays by their bytes (jest's own walk costs seconds on a save).
+  setupFilesAfterEnv: ['<rootDir>/test/typed-array-equality.cjs'],
   testTimeout: 120000,
+  // Slowest files first even without jest's timing cache (test/durations.json).
+  testSequencer: '<rootDir>/scripts/jest-sequencer.cjs',
 };

@@ -11,10 +11,13 @@
 //                quick (the default) shrinks fuzz iterations, kill counts and the million-node cases;
 //                heavy runs them at full size, as CI does. SAVEKIT_FUZZ_ITERATIONS still overrides both.
 // --profiled-only  only the test files whose sizes depend on the profile (they, or a test helper they
-//                import, use @savekit/testkit or read the profile): CI runs every file in the quick
-//                profile first, so its heavy run repeats only what the profile changes.
+//                import, use @savekit/testkit or read the profile): what a heavy run changes after a
+//                quick one.
+// --record-durations  write each file's time to test/durations.json, the order hint of
+//                scripts/jest-sequencer.cjs (slowest first when jest has no timing cache, as in CI):
+//                refresh it after a full heavy run.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -38,6 +41,7 @@ const take = (flag) => {
 };
 const build = take('--build') !== undefined;
 const profiledOnly = take('--profiled-only') !== undefined;
+const recordDurations = take('--record-durations') !== undefined;
 const profile = take('--profile') ?? process.env.SAVEKIT_TEST_PROFILE ?? 'quick';
 if (profile !== 'quick' && profile !== 'heavy') {
   console.error(`run-jest: unknown profile "${profile}" (quick or heavy)`);
@@ -140,6 +144,16 @@ if (existsSync(resultsFile)) {
     .map((r) => ({ name: relative(root, r.name), ms: r.endTime - r.startTime }))
     .filter((f) => Number.isFinite(f.ms))
     .sort((a, b) => b.ms - a.ms);
+  if (recordDurations) {
+    // Merged into the recorded times, so a partial run updates only the files it ran.
+    const durations = join(root, 'test', 'durations.json');
+    const recorded = existsSync(durations) ? JSON.parse(readFileSync(durations, 'utf8')) : {};
+    const merged = { ...recorded.files };
+    for (const f of files) merged[f.name.split('\\').join('/')] = Math.round(f.ms / 100) / 10;
+    const sorted = Object.entries(merged).sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1));
+    writeFileSync(durations, `${JSON.stringify({ ...recorded, files: Object.fromEntries(sorted) }, null, 2)}\n`);
+    console.log(`run-jest: recorded ${files.length} file times in ${relative(root, durations)}`);
+  }
   if (files.length > 1) {
     console.log(`\nslowest test files (${profile} profile):`);
     for (const f of files.slice(0, 10)) console.log(`${(f.ms / 1000).toFixed(1).padStart(7)} s  ${f.name}`);

@@ -197,18 +197,23 @@ inEachOrder(
   },
 );
 
-inEachOrder(
-  `%s: a Lua table chain of ${LINKS.toLocaleString('en')} links saves and loads without a stack overflow`,
-  () => {
+// The chain in each byte order; the full million only in the first. How deep a chain loads does not
+// depend on the byte order (the same work list reads both), so the second order runs the quick size,
+// still five times past any recursion limit, instead of building and walking a million tables again.
+for (const [byteOrder, links] of [
+  [ORDERS[0], LINKS],
+  [ORDERS[1], Math.min(LINKS, 50_000)],
+] as const) {
+  test(`${byteOrder}: a Lua table chain of ${links.toLocaleString('en')} links saves and loads without a stack overflow`, () => {
+    order = byteOrder;
     const L = stateWith(
-      `head = {n = 0}; local t = head; for i = 1, ${LINKS} do local x = {n = i}; t.next = x; t = x end`,
+      `head = {n = 0}; local t = head; for i = 1, ${links} do local x = {n = i}; t.next = x; t = x end`,
     );
     pushGlobal(L, 'head');
     const L2 = reloadTop(L, 'head', { crc: false });
-    run(L2, `local t, n = head, 0; while t.next do t = t.next; n = n + 1; assert(t.n == n) end; assert(n == ${LINKS})`);
-  },
-  600_000,
-);
+    run(L2, `local t, n = head, 0; while t.next do t = t.next; n = n + 1; assert(t.n == n) end; assert(n == ${links})`);
+  }, 600_000);
+}
 
 // Random graphs: every table is listed in root.all (so tables have canonical numbers), tables hold
 // random scalars and references to random tables (sharing, cycles), some keyed by tables.
