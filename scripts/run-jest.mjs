@@ -9,7 +9,8 @@
 // --build        build and type-check first (`npm test` and `npm run test:heavy` ask for it);
 // --profile=…    the test budgets (SAVEKIT_TEST_PROFILE, read by @savekit/testkit's testBudget):
 //                quick (the default) shrinks fuzz iterations, kill counts and the million-node cases;
-//                heavy runs them at full size, as CI does. SAVEKIT_FUZZ_ITERATIONS still overrides both.
+//                heavy runs them at full size, and is the default when CI=true (CI's `npm test`).
+//                SAVEKIT_FUZZ_ITERATIONS still overrides both.
 // --profiled-only  only the test files whose sizes depend on the profile (they, or a test helper they
 //                import, use @savekit/testkit or read the profile): what a heavy run changes after a
 //                quick one.
@@ -42,7 +43,10 @@ const take = (flag) => {
 const build = take('--build') !== undefined;
 const profiledOnly = take('--profiled-only') !== undefined;
 const recordDurations = take('--record-durations') !== undefined;
-const profile = take('--profile') ?? process.env.SAVEKIT_TEST_PROFILE ?? 'quick';
+// Budgets scale down for a contributor's run and up in CI: `CI=true` (set by CI services and .ci/run)
+// makes the heavy profile the default, so CI's `npm test` is the README's command at full size.
+const inCi = ['true', '1'].includes(String(process.env.CI ?? '').toLowerCase());
+const profile = take('--profile') ?? (process.env.SAVEKIT_TEST_PROFILE || undefined) ?? (inCi ? 'heavy' : 'quick');
 if (profile !== 'quick' && profile !== 'heavy') {
   console.error(`run-jest: unknown profile "${profile}" (quick or heavy)`);
   console.log('tests: 0 passed, 1 failed');
