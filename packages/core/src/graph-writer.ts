@@ -9,85 +9,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { EncodeError } from './errors.js';
 import type { GraphImage } from './graph-image.js';
-
-/** A growable typed array. */
-class Growing<T extends Uint32Array | Int32Array> {
-  length = 0;
-  constructor(
-    public items: T,
-    private readonly make: (n: number) => T,
-  ) {}
-  push(value: number): void {
-    if (this.length === this.items.length) this.grow(this.length + 1);
-    this.items[this.length++] = value;
-  }
-  grow(needed: number): void {
-    let capacity = Math.max(16, this.items.length * 2);
-    while (capacity < needed) capacity *= 2;
-    const next = this.make(capacity);
-    next.set(this.items.subarray(0, this.length));
-    this.items = next;
-  }
-  done(extra = 0): T {
-    return this.items.slice(0, this.length + extra) as T;
-  }
-}
-
-/** Bytes of one chunk of {@link ChunkedBytes}. */
-const CHUNK = 1 << 20;
-
-/**
- * Appended bytes kept in chunks of a megabyte and joined once at the end: a large graph's data is
- * never copied while it grows, and no buffer twice its size is ever made (a doubling buffer made
- * and dropped ever larger ones, which cost a million-object save its garbage collections).
- */
-class ChunkedBytes {
-  /** Bytes appended so far. */
-  length = 0;
-  private readonly full: Uint8Array[] = [];
-  private chunk = new Uint8Array(256);
-  private used = 0;
-
-  append(bytes: Uint8Array): void {
-    const n = bytes.length;
-    if (this.used + n > this.chunk.length) this.next(n);
-    const chunk = this.chunk;
-    const at = this.used;
-    // Small segments are the common case: a loop beats a builtin call for them.
-    if (n <= 16) for (let i = 0; i < n; i++) chunk[at + i] = bytes[i]!;
-    else chunk.set(bytes, at);
-    this.used = at + n;
-    this.length += n;
-  }
-
-  /** Closes the current chunk and starts one with room for `n` more bytes. */
-  private next(n: number): void {
-    // The first chunks grow from small (most graphs are small), the later are a megabyte each.
-    if (this.full.length === 0 && this.length + n <= CHUNK) {
-      let capacity = this.chunk.length * 2;
-      while (capacity < this.used + n) capacity *= 2;
-      const grown = new Uint8Array(Math.min(capacity, CHUNK));
-      grown.set(this.chunk.subarray(0, this.used));
-      this.chunk = grown;
-      return;
-    }
-    this.full.push(this.chunk.subarray(0, this.used));
-    this.chunk = new Uint8Array(Math.max(CHUNK, n));
-    this.used = 0;
-  }
-
-  /** Every byte appended, in one array of exactly their length. */
-  done(): Uint8Array {
-    const out = new Uint8Array(this.length);
-    let at = 0;
-    for (const part of this.full) {
-      out.set(part, at);
-      at += part.length;
-    }
-    out.set(this.chunk.subarray(0, this.used), at);
-    return out;
-  }
-}
+import { GraphImageBuilder } from './graph-image-builder.js';
 
 /** What a saver writes an object's contents to. */
 export interface ObjectSink<O> {
@@ -128,17 +50,14 @@ export interface GraphSaver<O> {
 class Sink<O extends object> implements ObjectSink<O> {
   constructor(
     private readonly intern: (target: O | null) => number,
-    private readonly refs: Growing<Int32Array>,
-    private readonly data: ChunkedBytes,
-    private readonly dataStart: Growing<Uint32Array>,
+    private readonly image: GraphImageBuilder,
   ) {}
   writeReference(target: O | null): void {
-    this.refs.push(this.intern(target));
+    this.image.reference(this.intern(target));
   }
   writeData(bytes: Uint8Array): void {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('writeData needs a Uint8Array');
-    this.data.append(bytes);
-    this.dataStart.push(this.data.length);
+    this.image.segment(bytes);
   }
   numberOf(target: O | null): number {
     return this.intern(target);
@@ -171,8 +90,6 @@ export function writeGraph<O extends object>(
   const queue: O[] = [];
   const externals: string[] = [];
   const externalNumbers = new Map<string, number>();
-  const kinds: string[] = [];
-  const kindNumbers = new Map<string, number>();
   let current = 0;
   const intern = (target: O | null): number => {
     if (target === null || target === undefined) return 0;
@@ -203,51 +120,23 @@ export function writeGraph<O extends object>(
     numbers.set(target, queue.length);
     return queue.length;
   };
-  const kindOf = new Growing(new Uint32Array(64), (n) => new Uint32Array(n));
-  const sizes = new Growing(new Uint32Array(64), (n) => new Uint32Array(n));
-  const refStart = new Growing(new Uint32Array(64), (n) => new Uint32Array(n));
-  const segStart = new Growing(new Uint32Array(64), (n) => new Uint32Array(n));
-  const refs = new Growing(new Int32Array(64), (n) => new Int32Array(n));
-  const data = new ChunkedBytes();
-  const dataStart = new Growing(new Uint32Array(64), (n) => new Uint32Array(n));
-  dataStart.push(0);
-  const sink = new Sink<O>(intern, refs, data, dataStart);
+  const image = new GraphImageBuilder();
+  const sink = new Sink<O>(intern, image);
   try {
     const rootNumbers = roots.map(intern);
     for (let i = 0; i < queue.length; i++) {
       current = i + 1;
       const object = queue[i]!;
-      const kind = saver.kindOf(object);
-      let k = kindNumbers.get(kind);
-      if (k === undefined) {
-        k = kinds.length;
-        kinds.push(kind);
-        kindNumbers.set(kind, k);
-      }
-      kindOf.push(k);
-      refStart.push(refs.length);
-      segStart.push(dataStart.length - 1);
-      const dataBefore = data.length;
+      image.begin(image.kind(saver.kindOf(object)));
+      const dataBefore = image.dataLength;
       saver.save(object, sink);
-      const size = saver.sizeOf ? saver.sizeOf(object, data.length - dataBefore) : data.length - dataBefore;
+      const written = image.dataLength - dataBefore;
+      const size = saver.sizeOf ? saver.sizeOf(object, written) : written;
       if (!Number.isInteger(size) || size < 0 || size > 0xffffffff)
         throw new EncodeError(['objects', current], 0, `recorded size ${size} is not a 32-bit size`, 'out-of-range');
-      sizes.push(size);
+      image.end(size);
     }
-    refStart.push(refs.length);
-    segStart.push(dataStart.length - 1);
-    return E.right({
-      roots: rootNumbers,
-      kinds,
-      kindOf: kindOf.done(),
-      sizes: sizes.done(),
-      refStart: refStart.done(),
-      refs: refs.done(),
-      segStart: segStart.done(),
-      dataStart: dataStart.done(),
-      data: data.done(),
-      externals,
-    });
+    return E.right(image.image(rootNumbers, externals));
   } catch (error) {
     if (error instanceof EncodeError) return E.left(error);
     return E.left(

@@ -40,7 +40,7 @@ import {
   type RebuildSpec,
 } from '@savekit/core';
 import { jsonBytes } from '@savekit/core/kit';
-import type { GraphImage } from '@savekit/core/graph';
+import { GraphImageBuilder, type GraphImage } from '@savekit/core/graph';
 import { CURRENT_MAJOR, tagName, tagValue } from './tags.js';
 
 /** One object of a file. */
@@ -590,113 +590,14 @@ export interface ZippyImageFile extends Omit<ZippyFile, 'objects' | 'roots' | 'e
   readonly image: GraphImage;
 }
 
-/**
- * The image's columns, filled body by body as the object table is decoded. Growable columns of
- * typed arrays: a million-object file is a few allocations, not several objects per object (which a
- * load keeps until its end, and the collector moves and marks again and again).
- */
-class ImageColumns {
-  readonly kinds: string[] = [];
-  private readonly kindIndex = new Map<number, number>();
-  // Made at the first object, not from the header's count: by then the directory has checked that
-  // the count's entries are in the file, so nothing is allocated for a count the bytes cannot back.
-  kindOf = EMPTY_U32;
-  sizes = EMPTY_U32;
-  refStart = EMPTY_U32;
-  segStart = EMPTY_U32;
-  refs = new Int32Array(0);
-  dataStart = EMPTY_U32;
-  data = new Uint8Array(0);
-  /** Objects, references, segments and data bytes so far. */
-  count = 0;
-  refCount = 0;
-  segCount = 0;
-  dataLength = 0;
-
-  constructor(private readonly objects: number) {}
-
-  private allocate(): void {
-    const objects = this.objects;
-    this.kindOf = new Uint32Array(objects);
-    this.sizes = new Uint32Array(objects);
-    this.refStart = new Uint32Array(objects + 1);
-    this.segStart = new Uint32Array(objects + 1);
-    // Room for the common case (a reference and a segment of a few dozen bytes each), grown past it.
-    this.refs = new Int32Array(Math.max(16, objects));
-    this.dataStart = new Uint32Array(Math.max(16, objects) + 1);
-    this.data = new Uint8Array(Math.max(256, objects * 32));
-  }
-
-  /** Appends object `count + 1`: its entry's tag and size, its references and segments. */
-  add(e: DirectoryEntry, references: ReadonlyArray<number>, segments: ReadonlyArray<Uint8Array>): void {
-    if (this.count === 0) this.allocate();
-    const i = this.count++;
-    let k = this.kindIndex.get(e.tag);
-    if (k === undefined) {
-      k = this.kinds.length;
-      this.kinds.push(tagName(e.tag));
-      this.kindIndex.set(e.tag, k);
-    }
-    this.kindOf[i] = k;
-    this.sizes[i] = e.size;
-    this.refStart[i] = this.refCount;
-    this.segStart[i] = this.segCount;
-    if (this.refCount + references.length > this.refs.length)
-      this.refs = grown(this.refs, this.refCount + references.length, (n) => new Int32Array(n));
-    for (let x = 0; x < references.length; x++) this.refs[this.refCount++] = references[x]!;
-    if (this.segCount + segments.length + 1 > this.dataStart.length)
-      this.dataStart = grown(this.dataStart, this.segCount + segments.length + 1, (n) => new Uint32Array(n));
-    for (let x = 0; x < segments.length; x++) {
-      const seg = segments[x]!;
-      const at = this.dataLength;
-      if (at + seg.length > this.data.length) this.data = grown(this.data, at + seg.length, (n) => new Uint8Array(n));
-      this.dataStart[this.segCount++] = at;
-      // Segments are mostly a few dozen bytes: a loop beats a builtin call for the shortest.
-      if (seg.length <= 16) for (let j = 0; j < seg.length; j++) this.data[at + j] = seg[j]!;
-      else this.data.set(seg, at);
-      this.dataLength = at + seg.length;
-    }
-  }
-
-  /** The image (the columns cut to what they hold), with the file's roots and externals. */
-  image(roots: ReadonlyArray<number>, externals: ReadonlyArray<string>): GraphImage {
-    if (this.count === 0) this.allocate();
-    const n = this.count;
-    this.refStart[n] = this.refCount;
-    this.segStart[n] = this.segCount;
-    this.dataStart[this.segCount] = this.dataLength;
-    return {
-      roots,
-      kinds: this.kinds,
-      kindOf: this.kindOf.subarray(0, n),
-      sizes: this.sizes.subarray(0, n),
-      refStart: this.refStart.subarray(0, n + 1),
-      refs: this.refs.subarray(0, this.refCount),
-      segStart: this.segStart.subarray(0, n + 1),
-      dataStart: this.dataStart.subarray(0, this.segCount + 1),
-      data: this.data.subarray(0, this.dataLength),
-      externals,
-    };
-  }
-}
-
-const EMPTY_U32 = new Uint32Array(0);
-
-/** `column` copied into a new one of at least `need` entries (doubling, so appends stay linear). */
-function grown<T extends Uint8Array | Uint32Array | Int32Array>(column: T, need: number, make: (n: number) => T): T {
-  const next = make(Math.max(need, column.length * 2));
-  next.set(column);
-  return next;
-}
-
 /** Object `index` of `image`, as an element of the image's object table when it is encoded. */
 interface ImageObject {
   readonly image: GraphImage;
   readonly index: number;
 }
 
-/** An element of the image's object table: decoding, the columns being filled (every element the same). */
-type ImageElement = ImageColumns | ImageObject;
+/** An element of the image's object table: decoding, the image being built (every element the same). */
+type ImageElement = GraphImageBuilder | ImageObject;
 
 /**
  * The object table as {@link objectTable} declares it — the same entries, bodies, checks and
@@ -704,7 +605,9 @@ type ImageElement = ImageColumns | ImageObject;
  */
 function objectImageTable(order: ByteOrder, count: number, externals: number): Codec<ImageElement[]> {
   const references = reference(order, count, externals);
-  const columns = new ImageColumns(count);
+  const builder = new GraphImageBuilder();
+  // Kinds by their tag's number, so a tag's name is made once per kind, not once per object.
+  const kindOfTag = new Map<number, number>();
   return directory<DirectoryEntry, 'bodyAt' | 'bodyLength', ObjectBody, ImageElement>({
     name: `objectTable(${order})`,
     count,
@@ -713,11 +616,16 @@ function objectImageTable(order: ByteOrder, count: number, externals: number): C
     body: bodyCodecs(order, references),
     join(e, { references: refs, segments }): ImageElement {
       checkBody(e, segments, order);
-      columns.add(e, refs, segments);
-      return columns;
+      let kind = kindOfTag.get(e.tag);
+      if (kind === undefined) {
+        kind = builder.kind(tagName(e.tag));
+        kindOfTag.set(e.tag, kind);
+      }
+      builder.add(kind, e.size, refs, segments);
+      return builder;
     },
     split(element: ImageElement) {
-      if (element instanceof ImageColumns) throw new Error('expected an object of an image');
+      if (element instanceof GraphImageBuilder) throw new Error('expected an object of an image');
       const { image, index: i } = element;
       const kind = image.kinds[image.kindOf[i]!];
       if (kind === undefined) throw new Error(`object ${i + 1} has kind ${image.kindOf[i]} of ${image.kinds.length}`);
@@ -762,8 +670,8 @@ export const zippyImageFile: Codec<ZippyImageFile> = map(storedImageFile, {
   json: t.unknown as unknown as t.Type<ZippyImageFile, unknown, unknown>,
   decode: ({ byteOrder, major, minor, numberFormat, crc, roots, externals, objects }): ZippyImageFile => {
     const first = objects[0];
-    const columns = first instanceof ImageColumns ? first : new ImageColumns(0);
-    return { byteOrder, major, minor, numberFormat, crc, image: columns.image(roots, externals) };
+    const builder = first instanceof GraphImageBuilder ? first : new GraphImageBuilder();
+    return { byteOrder, major, minor, numberFormat, crc, image: builder.image(roots, externals) };
   },
   encode(file) {
     const { image, ...rest } = file;

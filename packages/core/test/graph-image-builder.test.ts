@@ -1,0 +1,77 @@
+// GraphImageBuilder: objects appended one at a time come back out of the image exactly, whatever
+// their count, references and segments; the builder can go on after an image; misuse is a RangeError.
+import fc from 'fast-check';
+import * as E from 'fp-ts/lib/Either';
+import { GraphImageBuilder, graphObject, graphSize, writeGraph } from '../src/graph';
+
+const object = fc.record({
+  kind: fc.constantFrom('a', 'bb', 'LUA\0'),
+  size: fc.nat(),
+  references: fc.array(fc.integer({ min: -3, max: 40 }), { maxLength: 5 }),
+  segments: fc.array(fc.uint8Array({ maxLength: 40 }), { maxLength: 4 }),
+});
+
+test('every object appended is the object read back, in order', () => {
+  fc.assert(
+    fc.property(fc.array(object, { maxLength: 60 }), (objects) => {
+      const builder = new GraphImageBuilder();
+      for (const o of objects) builder.add(builder.kind(o.kind), o.size, o.references, o.segments);
+      const image = builder.image([1], ['ext']);
+      expect(graphSize(image)).toBe(objects.length);
+      expect(builder.objects).toBe(objects.length);
+      for (const [i, o] of objects.entries()) expect(graphObject(image, i + 1)).toEqual(o);
+      expect(image.refStart.length).toBe(objects.length + 1);
+      expect(image.dataStart[image.dataStart.length - 1]).toBe(image.data.length);
+    }),
+    { numRuns: 200, seed: 20 },
+  );
+});
+
+test('begin, reference, segment and end build the same object as add', () => {
+  const one = new GraphImageBuilder();
+  one.add(one.kind('k'), 9, [0, 2, -1], [Uint8Array.of(1, 2), new Uint8Array(0)]);
+  const steps = new GraphImageBuilder();
+  steps.begin(steps.kind('k'));
+  for (const r of [0, 2, -1]) steps.reference(r);
+  steps.segment(Uint8Array.of(1, 2));
+  steps.segment(new Uint8Array(0));
+  expect(steps.dataLength).toBe(2);
+  steps.end(9);
+  expect(steps.image([1], [])).toEqual(one.image([1], []));
+});
+
+test('an image leaves the builder as it was: later objects extend it', () => {
+  const builder = new GraphImageBuilder();
+  const k = builder.kind('node');
+  builder.add(k, 1, [1], [Uint8Array.of(1)]);
+  const first = builder.image([1], []);
+  builder.add(k, 2, [1, 2], [Uint8Array.of(2, 3)]);
+  const second = builder.image([2], []);
+  expect(graphSize(first)).toBe(1);
+  expect(Array.from(first.refStart)).toEqual([0, 1]);
+  expect(graphSize(second)).toBe(2);
+  expect(graphObject(second, 1)).toEqual(graphObject(first, 1));
+  expect(graphObject(second, 2)).toEqual({
+    kind: 'node',
+    size: 2,
+    references: [1, 2],
+    segments: [Uint8Array.of(2, 3)],
+  });
+});
+
+test('an empty builder gives the image writeGraph gives for no objects', () => {
+  const written = writeGraph([], { kindOf: () => 'x', save: () => {} });
+  expect(E.isRight(written) && written.right).toEqual(new GraphImageBuilder().image([], []));
+});
+
+test('misuse is a RangeError: an unknown kind, an object not ended, an end with none begun', () => {
+  const builder = new GraphImageBuilder();
+  expect(() => builder.begin(0)).toThrow(RangeError);
+  const k = builder.kind('k');
+  expect(() => builder.end(0)).toThrow(RangeError);
+  builder.begin(k);
+  expect(() => builder.begin(k)).toThrow(RangeError);
+  expect(() => builder.image([], [])).toThrow(RangeError);
+  builder.end(0);
+  expect(graphSize(builder.image([], []))).toBe(1);
+});
