@@ -12,8 +12,8 @@ const u32 = (n: number) => new Uint32Array(n);
 
 /**
  * A {@link GraphImage} under construction: kinds interned by name, then objects appended in number
- * order — {@link begin}, its references and segments, {@link end} (or {@link add} for all four at
- * once). Columns grow by doubling from a small start, and segment bytes are copied into megabyte
+ * order — {@link GraphImageBuilder.begin}, its references and segments,
+ * {@link GraphImageBuilder.end} (or {@link GraphImageBuilder.add} for all four at once). Columns grow by doubling from a small start, and segment bytes are copied into megabyte
  * chunks joined once, so nothing is sized from a count the input has not backed yet.
  *
  * @example
@@ -67,7 +67,7 @@ export class GraphImageBuilder {
   }
 
   /**
-   * Starts the next object, of kind index `kind` (from {@link kind}).
+   * Starts the next object, of kind index `kind` (from {@link GraphImageBuilder.kind}).
    *
    * @throws RangeError when `kind` is not a kind of this builder, or the previous object is not ended.
    */
@@ -99,7 +99,7 @@ export class GraphImageBuilder {
     this.sizes.push(size);
   }
 
-  /** One whole object: {@link begin}, each reference, each segment, {@link end}. */
+  /** One whole object: {@link GraphImageBuilder.begin}, each reference, each segment, {@link GraphImageBuilder.end}. */
   add(kind: number, size: number, references: ArrayLike<number>, segments: ArrayLike<Uint8Array>): void {
     this.begin(kind);
     for (let i = 0; i < references.length; i++) this.refs.push(references[i]!);
