@@ -6,6 +6,7 @@
  * @module
  */
 import { DecodeError } from './errors.js';
+import type { FixedField } from './fixed-field.js';
 
 /**
  * A whole graph as numbers and bytes — what a format writes to disk and reads back. It is columnar
@@ -75,4 +76,25 @@ export function graphObject(
     references: Array.from(image.refs.subarray(image.refStart[i], image.refStart[i + 1])),
     segments,
   };
+}
+
+/**
+ * A declared field of object `n`'s segment `segment` (default 0), read where it lies in
+ * `image.data` (see {@link FixedField}): for what a restorer needs of a segment before restoring
+ * it, such as the type to allocate. `undefined` when `n` is not an object of the image, it has no
+ * such segment, or the segment is too short to hold the field.
+ *
+ * @example
+ * ```ts
+ * const dataType = fixedField(struct({ tag: u32be, dataType: u32be }), 'dataType');
+ * const type = segmentField(image, 1, dataType); // object 1's DataType, or undefined
+ * ```
+ */
+export function segmentField<A>(image: GraphImage, n: number, field: FixedField<A>, segment = 0): A | undefined {
+  const { segStart, dataStart } = image;
+  if (!(Number.isInteger(n) && n >= 1 && n < segStart.length && Number.isInteger(segment) && segment >= 0))
+    return undefined;
+  const s = segStart[n - 1]! + segment;
+  if (s >= segStart[n]!) return undefined;
+  return field.read(image.data, dataStart[s]!, dataStart[s + 1]!);
 }

@@ -6,7 +6,7 @@
  *
  * @packageDocumentation
  */
-export { graphObject, graphSize, type GraphImage } from './graph-image.js';
+export { graphObject, graphSize, segmentField, type GraphImage } from './graph-image.js';
 export { GraphImageBuilder } from './graph-image-builder.js';
 export { writeGraph, type GraphSaver, type ObjectNumbers, type ObjectSink } from './graph-writer.js';
 export {

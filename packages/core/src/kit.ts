@@ -14,7 +14,9 @@
  *   text encodings ({@link utf8}, {@link cp437}, …);
  * - limits: {@link resolveDecodeOptions} and the defaults, the shared {@link DecodeBudget} and its
  *   internals, {@link inflateBounded}, {@link inflateMatches};
- * - reflection: {@link layoutOf}, {@link typeNameOf}; the array numbering behind `arrayIndex`;
+ * - reflection: {@link layoutOf}, {@link typeNameOf}, {@link fixedField} (one declared field read in
+ *   place); the array numbering behind `arrayIndex`;
+ * - {@link BytesTable}: values found again from short bytes read in place (shared names);
  * - message helpers ({@link plural}, {@link grouped}) and {@link reportChecksumMismatch}.
  *
  * @packageDocumentation
@@ -80,3 +82,5 @@ export {
   type LayoutRow,
   type LayoutTable,
 } from './layout.js';
+export { fixedField, type FixedField } from './fixed-field.js';
+export { BytesTable, type BytesTableOptions } from './bytes-table.js';

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { BytesTable } from './bytes-table.js';
 
 /** Options of a string codec's `share` (see `pstring`, `cstring`). */
 export interface ShareOptions {
@@ -22,18 +23,14 @@ const LONGEST = 32;
 /**
  * A bounded table of short texts by their bytes (for decoding) and by their string (for encoding).
  * It never grows past `most` entries each way, whatever the input, and it keeps only texts that
- * decoded or encoded without error, so a hit gives exactly what decoding the bytes would.
- * (Internal: not exported from the package.)
+ * decoded or encoded without error, so a hit gives exactly what decoding the bytes would. The
+ * decoding side is a {@link BytesTable} of strings. (Internal: not exported from the package.)
  */
 export class SharedText {
   /** The longest text kept, in bytes. */
   readonly longest: number;
   private readonly most: number;
-  private readonly mask: number;
-  /** Open addressing, linear probing: the bytes and text of each slot (`undefined`: free). */
-  private readonly keys: Array<Uint8Array | undefined>;
-  private readonly texts: string[];
-  private count = 0;
+  private readonly byBytes: BytesTable<string>;
   private readonly encoded = new Map<string, Uint8Array>();
 
   constructor(options: ShareOptions = {}) {
@@ -45,57 +42,20 @@ export class SharedText {
       throw new RangeError(`share: longest must be an integer from 0 to 1024, got ${longest}`);
     this.most = most;
     this.longest = longest;
-    // At most half full: a probe ends at a free slot soon.
-    let slots = 2;
-    while (slots < most * 2) slots *= 2;
-    this.mask = slots - 1;
-    this.keys = new Array<Uint8Array | undefined>(slots).fill(undefined);
-    this.texts = new Array<string>(slots).fill('');
+    this.byBytes = new BytesTable<string>({ most, longest });
   }
-
-  /** The slot of `bytes[start, end)`: where it is kept, or the free slot where it would go. */
-  private slot(bytes: Uint8Array, start: number, end: number): number {
-    // FNV-1a over the bytes.
-    let h = 0x811c9dc5;
-    for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
-    const n = end - start;
-    const { keys, mask } = this;
-    for (let s = h & mask; ; s = (s + 1) & mask) {
-      const key = keys[s];
-      if (key === undefined) return s;
-      if (key.length !== n) continue;
-      let i = 0;
-      while (i < n && key[i] === bytes[start + i]) i++;
-      if (i === n) return s;
-    }
-  }
-
-  /** The free slot the last {@link find} that missed ended at. */
-  private free = -1;
 
   /**
    * The text of `bytes[start, end)` kept earlier, or `undefined`: then decode the bytes and, if they
    * decode, {@link keep} the text before the next `find`.
    */
   find(bytes: Uint8Array, start: number, end: number): string | undefined {
-    if (end - start > this.longest) {
-      this.free = -1;
-      return undefined;
-    }
-    const s = this.slot(bytes, start, end);
-    if (this.keys[s] !== undefined) return this.texts[s];
-    this.free = s;
-    return undefined;
+    return this.byBytes.find(bytes, start, end);
   }
 
   /** Keeps `text` as the text of `bytes[start, end)`, which the last {@link find} missed, if there is room. */
   keep(bytes: Uint8Array, start: number, end: number, text: string): void {
-    const s = this.free;
-    this.free = -1;
-    if (s < 0 || this.count >= this.most) return;
-    this.keys[s] = bytes.slice(start, end);
-    this.texts[s] = text;
-    this.count++;
+    this.byBytes.keep(bytes, start, end, text);
   }
 
   /** The bytes of `text` kept earlier (shared: copy them, never change them), or `undefined`. */

@@ -8,10 +8,11 @@
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js';
-import { decode, DecodeError, encode, EncodeError, type DecodeOptions } from '@savekit/core';
-import { DecodeBudget } from '@savekit/core/kit';
+import { byteOrdered, decode, DecodeError, encode, EncodeError, struct, u32, type DecodeOptions } from '@savekit/core';
+import { DecodeBudget, fixedField } from '@savekit/core/kit';
 import {
   readGraph,
+  segmentField,
   writeGraph,
   type GraphRestorer,
   type GraphSaver,
@@ -179,39 +180,31 @@ function restoreWork(budget: DecodeBudget | undefined, units: number, n: number)
 }
 
 /**
- * The DataType in segment 0 of object `n` (bytes 4…7, in the file's byte order), for allocating a C
- * structure; for a `LUA\0` object of container v2, its Lua type ({@link LuaType}) in the same place.
+ * The head of segment 0 of a C structure or a `LUA\0` object: its tag, then its DataType (for a
+ * `LUA\0` object of container v2, its Lua type), in the file's byte order — the first two fields of
+ * {@link adataSegment}'s layout, any DataType allowed.
+ */
+const objectHead = byteOrdered((order) => struct({ tag: u32(order), dataType: u32(order) }, 'objectHead'));
+
+/** The DataType field of {@link objectHead}, per byte order: read in place, for allocating. */
+const DATA_TYPE = { be: fixedField(objectHead('be'), 'dataType'), le: fixedField(objectHead('le'), 'dataType') };
+
+/**
+ * The DataType in segment 0 of object `n` (its {@link objectHead}), for allocating a C structure;
+ * for a `LUA\0` object of container v2, its Lua type ({@link LuaType}) in the same place.
  */
 export function dataTypeAt(file: ZippyFile | ZippyImageFile, n: number): number {
-  // An image's segment is read where it lies (a view per object costs a million-object load).
-  if ('image' in file) return imageDataTypeAt(file, n);
-  const segment = firstSegment(file, n);
-  if (segment === undefined || segment.length < 8)
+  const field = DATA_TYPE[file.byteOrder === 'le' ? 'le' : 'be'];
+  // Read where it lies: a view or a segment reader per object costs a million-object load more than the read.
+  let dataType: number | undefined;
+  if ('image' in file) dataType = segmentField(file.image, n, field);
+  else {
+    const segment = firstSegment(file, n);
+    dataType = segment === undefined ? undefined : field.read(segment);
+  }
+  if (dataType === undefined)
     throw new DecodeError(['objects', n], 0, `object ${n}: segment 0 has no DataType`, 'short-read');
-  // Read in place (a segment reader per object costs a million-object load more than the read).
-  const b0 = segment[4]!;
-  const b1 = segment[5]!;
-  const b2 = segment[6]!;
-  const b3 = segment[7]!;
-  return file.byteOrder === 'le'
-    ? (b0 | (b1 << 8) | (b2 << 16) | (b3 << 24)) >>> 0
-    : ((b0 << 24) | (b1 << 16) | (b2 << 8) | b3) >>> 0;
-}
-
-/** {@link dataTypeAt} of an image, read in place. */
-function imageDataTypeAt(file: ZippyImageFile, n: number): number {
-  const { segStart, dataStart, data } = file.image;
-  const s = Number.isInteger(n) && n >= 1 && n < segStart.length ? segStart[n - 1]! : undefined;
-  const at = s !== undefined && s < segStart[n]! ? dataStart[s]! : 0;
-  if (s === undefined || s >= segStart[n]! || dataStart[s + 1]! - at < 8)
-    throw new DecodeError(['objects', n], 0, `object ${n}: segment 0 has no DataType`, 'short-read');
-  const b0 = data[at + 4]!;
-  const b1 = data[at + 5]!;
-  const b2 = data[at + 6]!;
-  const b3 = data[at + 7]!;
-  return file.byteOrder === 'le'
-    ? (b0 | (b1 << 8) | (b2 << 16) | (b3 << 24)) >>> 0
-    : ((b0 << 24) | (b1 << 16) | (b2 << 8) | b3) >>> 0;
+  return dataType;
 }
 
 /**

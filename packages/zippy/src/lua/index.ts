@@ -14,7 +14,7 @@
 import fengari from 'fengari';
 import * as E from 'fp-ts/lib/Either.js';
 import { decode, DecodeError, EncodeError, type DecodeOptions } from '@savekit/core';
-import type { DecodeBudget } from '@savekit/core/kit';
+import { BytesTable, type DecodeBudget } from '@savekit/core/kit';
 import type { GraphSaver, ObjectNumbers, ObjectSink, RestoreContext, RestoreGenerator } from '@savekit/core/graph';
 import { allocateAData, isAData, restoreAData, writeAData, type AData } from '../adata.js';
 import { zippyFile, type ZippyFile, type ZippyImageFile } from '../container.js';
@@ -1150,10 +1150,14 @@ class LuaRestorer implements SavefileImageRestorer<object> {
   /**
    * Short strings restored so far, by content: each is pushed once and kept aside, and pushed from
    * the keeper after — one Lua string (and one hash of it) for a key that a million tables repeat.
-   * Buckets by a hash of the bytes, each entry the bytes and the key it is kept aside under.
+   * The core's bytes-keyed table, from a string's bytes (looked up where they lie) to the key it
+   * is kept aside under; bounded in length, count and bucket size.
    */
-  private readonly strings = new Map<number, Array<{ readonly bytes: Uint8Array; readonly key: number }>>();
-  private stringCount = 0;
+  private readonly strings = new BytesTable<number>({
+    most: MAX_SHARED_STRINGS,
+    longest: MAX_SHARED_STRING,
+    bucket: MAX_BUCKET,
+  });
 
   /**
    * Pushes the next string of `reader` (positioned at its length) when it is one already shared,
@@ -1165,70 +1169,38 @@ class LuaRestorer implements SavefileImageRestorer<object> {
   private pushSharedString(reader: SegmentReader): boolean {
     const at = reader.pos;
     const bytes = reader.bytes;
-    if (bytes.length - at < 4 || this.stringCount === 0) return false;
+    if (bytes.length - at < 4 || this.strings.size === 0) return false;
     const n = reader.u32();
     const from = at + 4;
-    if (n > MAX_SHARED_STRING || n > bytes.length - from) {
+    const key = n > bytes.length - from ? undefined : this.strings.find(bytes, from, from + n);
+    if (key === undefined) {
       reader.pos = at;
       return false;
     }
-    let hash = 0x811c9dc5 ^ n;
-    for (let i = 0; i < n; i++) hash = Math.imul(hash ^ bytes[from + i]!, 0x01000193);
-    const bucket = this.strings.get(hash);
-    if (bucket !== undefined)
-      for (const entry of bucket) {
-        const known = entry.bytes;
-        if (known.length !== n) continue;
-        let same = true;
-        for (let i = 0; i < n; i++)
-          if (known[i] !== bytes[from + i]) {
-            same = false;
-            break;
-          }
-        if (same) {
-          reader.pos = from + n;
-          this.keeper.pushAside(entry.key);
-          return true;
-        }
-      }
-    reader.pos = at;
-    return false;
+    reader.pos = from + n;
+    this.keeper.pushAside(key);
+    return true;
   }
 
   /** Pushes the string with these bytes (a view into the file: fengari copies them). */
   private pushString(bytes: Uint8Array): void {
     const L = this.L;
+    const strings = this.strings;
     if (bytes.length > MAX_SHARED_STRING) {
       lua.lua_pushstring(L, bytes);
       return;
     }
-    let hash = 0x811c9dc5 ^ bytes.length;
-    for (let i = 0; i < bytes.length; i++) hash = Math.imul(hash ^ bytes[i]!, 0x01000193);
-    const bucket = this.strings.get(hash);
-    if (bucket !== undefined)
-      for (const entry of bucket) {
-        const known = entry.bytes;
-        if (known.length !== bytes.length) continue;
-        let same = true;
-        for (let i = 0; i < known.length; i++)
-          if (known[i] !== bytes[i]) {
-            same = false;
-            break;
-          }
-        if (same) {
-          this.keeper.pushAside(entry.key);
-          return;
-        }
-      }
+    const known = strings.find(bytes, 0, bytes.length);
+    if (known !== undefined) {
+      this.keeper.pushAside(known);
+      return;
+    }
     lua.lua_pushstring(L, bytes);
-    // A bucket holds at most a few strings: a file crafted so that many short strings share a hash
-    // would otherwise make each lookup a walk of all of them.
-    if (this.stringCount >= MAX_SHARED_STRINGS || (bucket !== undefined && bucket.length >= MAX_BUCKET)) return;
-    this.stringCount++;
+    // The table refuses what does not fit its bounds (a full bucket: bytes crafted to collide);
+    // such a string is then pushed afresh each time, as a long one is.
+    if (!strings.canKeep(bytes, 0, bytes.length)) return;
     lua.lua_pushvalue(L, -1);
-    const entry = { bytes: bytes.slice(), key: this.keeper.keepAside() };
-    if (bucket === undefined) this.strings.set(hash, [entry]);
-    else bucket.push(entry);
+    strings.keep(bytes, 0, bytes.length, this.keeper.keepAside());
   }
 
   /** Pushes a decoded value. */
