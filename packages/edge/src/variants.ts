@@ -8,8 +8,10 @@ import { deflateSync } from 'fflate';
 import { compress as lzoCompress, decompress as lzoDecompress } from '@savekit/lzo1x';
 import {
   adler32,
+  encodeOrThrow,
   fourcc,
   layer,
+  u32be,
   u32le,
   withHooks,
   xor,
@@ -141,12 +143,7 @@ export function zlibLevel1(plain: Uint8Array): Uint8Array {
   out[0] = 0x78;
   out[1] = 0x01;
   out.set(deflated, 2);
-  const sum = adler32.compute(plain);
-  const at = deflated.length + 2;
-  out[at] = sum >>> 24;
-  out[at + 1] = (sum >>> 16) & 0xff;
-  out[at + 2] = (sum >>> 8) & 0xff;
-  out[at + 3] = sum & 0xff;
+  out.set(encodeOrThrow(u32be, adler32.compute(plain)), deflated.length + 2);
   return out;
 }
 

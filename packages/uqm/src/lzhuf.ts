@@ -7,7 +7,8 @@
  *
  * @module
  */
-import { OutputLimitError } from '@savekit/core/kit';
+import { encodeOrThrow, struct, u32le } from '@savekit/core';
+import { fixedField, OutputLimitError } from '@savekit/core/kit';
 
 const N = 4096; // ring buffer
 const F = 16; // look-ahead (classic LZHUF: 60)
@@ -17,6 +18,10 @@ const N_CHAR = 256 - THRESHOLD + F; // 270 symbols: 256 literals, 14 match lengt
 const T = N_CHAR * 2 - 1; // Huffman tree size
 const R = T - 1; // root
 const MAX_FREQ = 0x8000;
+
+/** The head of a stream ({@link lzhufCompress}, {@link lzhufDecompress}): the length it decompresses to. */
+const streamHead = struct({ size: u32le }, 'lzhufHead');
+const streamSize = fixedField(streamHead, 'size');
 
 /** Upper 6 bits of a position: code lengths and codes (the classic LZHUF table). */
 const P_LEN = Uint8Array.from([
@@ -320,9 +325,9 @@ export function lzhufCompress(input: Uint8Array): Uint8Array {
     }
   }
   const code = bits.finish();
-  const out = new Uint8Array(4 + code.length);
-  new DataView(out.buffer).setUint32(0, input.length, true);
-  out.set(code, 4);
+  const out = new Uint8Array(streamHead.size! + code.length);
+  out.set(encodeOrThrow(streamHead, { size: input.length }));
+  out.set(code, streamHead.size!);
   return out;
 }
 
@@ -356,10 +361,10 @@ export function lzhufMaxDecodedLength(codeBytes: number): number {
  * both checks — never more than 12.8 bytes per byte of code, and never more than `maxOutput`.
  */
 export function lzhufDecompress(stream: Uint8Array, options: LzhufOptions = {}): Uint8Array {
-  if (stream.length < 4)
+  const size = streamSize.read(stream);
+  if (size === undefined)
     throw new LzhufError(`an LZHUF stream starts with its 4-byte length; ${stream.length} bytes given`, 0);
-  const size = new DataView(stream.buffer, stream.byteOffset, stream.byteLength).getUint32(0, true);
-  return decodeStream(stream, 4, size, options);
+  return decodeStream(stream, streamHead.size!, size, options);
 }
 
 /** Decodes LZHUF code (no length header) into exactly `size` bytes (checked as {@link lzhufDecompress} checks). */
@@ -369,7 +374,7 @@ export function lzhufDecode(code: Uint8Array, size: number, options: LzhufOption
 
 /** Encodes bytes as LZHUF code, without the length header. */
 export function lzhufEncode(input: Uint8Array): Uint8Array {
-  return lzhufCompress(input).subarray(4);
+  return lzhufCompress(input).subarray(streamHead.size!);
 }
 
 function decodeStream(stream: Uint8Array, start: number, size: number, options: LzhufOptions): Uint8Array {
