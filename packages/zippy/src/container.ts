@@ -20,6 +20,7 @@ import {
   checksum,
   crc32,
   directory,
+  encodeOrThrow,
   literal,
   magic,
   map,
@@ -39,7 +40,7 @@ import {
   type Codec,
   type RebuildSpec,
 } from '@savekit/core';
-import { jsonBytes } from '@savekit/core/kit';
+import { concatBytes, jsonBytes } from '@savekit/core/kit';
 import { GraphImageBuilder, type GraphImage } from '@savekit/core/graph';
 import { CURRENT_MAJOR, tagName, tagValue } from './tags.js';
 
@@ -320,10 +321,6 @@ function bodySize({ references, segments }: ObjectBody): number {
  * starts with the tag's bytes (the entry and the body agree).
  */
 function objectModel(order: ByteOrder, references: Codec<number>): Codec<ZObject> {
-  const tagBytes = (name: string): number[] => {
-    const codes = Array.from(name, (c) => c.charCodeAt(0));
-    return order === 'be' ? codes : codes.reverse();
-  };
   return map(
     struct({
       tag: tag(order),
@@ -338,7 +335,8 @@ function objectModel(order: ByteOrder, references: Codec<number>): Codec<ZObject
         tag: name,
         size,
         references: refs,
-        segments: [Uint8Array.from([...tagBytes(name), ...first]), ...more],
+        // Segment 0 starts with the tag as the directory stores it (its bytes in the file's order).
+        segments: [concatBytes([encodeOrThrow(tag(order), name), first]), ...more],
       }),
       encode: (o) => ({
         tag: o.tag,
