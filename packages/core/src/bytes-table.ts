@@ -103,7 +103,7 @@ export class BytesTable<V> {
 
   /**
    * The value kept for the bytes `bytes[start, end)` (any range of any array: compared, never
-   * copied), or `undefined`: then make the value and, if it should be found again, {@link keep} it.
+   * copied), or `undefined`: then make the value and, if it should be found again, {@link BytesTable.keep} it.
    */
   find(bytes: Uint8Array, start: number, end: number): V | undefined {
     const n = end - start;
@@ -127,7 +127,7 @@ export class BytesTable<V> {
   }
 
   /**
-   * Whether {@link keep} would keep `bytes[start, end)` now (not too long, the table not full, room
+   * Whether {@link BytesTable.keep} would keep `bytes[start, end)` now (not too long, the table not full, room
    * in the key's bucket): for a caller whose value costs something to make, made only if kept.
    */
   canKeep(bytes: Uint8Array, start: number, end: number): boolean {
@@ -138,7 +138,7 @@ export class BytesTable<V> {
   }
 
   /**
-   * Keeps `value` for a copy of `bytes[start, end)`, which {@link find} does not hold; returns
+   * Keeps `value` for a copy of `bytes[start, end)`, which {@link BytesTable.find} does not hold; returns
    * whether it was kept (false: too long, the table full, or the key's bucket full). Keeping bytes
    * already held is the caller's error: the first value stays the one found. The value should not
    * be `undefined` (a lookup could not tell it from a miss).

@@ -190,7 +190,7 @@ const objectHead = byteOrdered((order) => struct({ tag: u32(order), dataType: u3
 const DATA_TYPE = { be: fixedField(objectHead('be'), 'dataType'), le: fixedField(objectHead('le'), 'dataType') };
 
 /**
- * The DataType in segment 0 of object `n` (its {@link objectHead}), for allocating a C structure;
+ * The DataType in segment 0 of object `n` (the field after its tag), for allocating a C structure;
  * for a `LUA\0` object of container v2, its Lua type ({@link LuaType}) in the same place.
  */
 export function dataTypeAt(file: ZippyFile | ZippyImageFile, n: number): number {
