@@ -73,9 +73,15 @@ function fieldReader<A>(
   readFixed: (reader: Reader, at: number) => A,
 ): FixedField<A> {
   // One reader over the whole buffer the bytes are a view of, kept while they stay in it: views of
-  // one file (its records, its segments) are read with no object made per read.
+  // one file (its records, its segments) are read with no object made per read. It is dropped once
+  // the current job ends, so a field declared at module level never holds a file's buffer after it.
   let buffer: ArrayBufferLike | undefined;
   let reader: Reader | undefined;
+  const state = new ReadState(resolveDecodeOptions(undefined)); // holds nothing of a file
+  const drop = () => {
+    buffer = undefined;
+    reader = undefined;
+  };
   return {
     name,
     offset,
@@ -83,8 +89,9 @@ function fieldReader<A>(
     read(bytes, start = 0, end = bytes.length) {
       if (!(start >= 0 && end <= bytes.length && end - start >= offset + size)) return undefined;
       if (reader === undefined || bytes.buffer !== buffer) {
+        if (reader === undefined) queueMicrotask(drop);
         buffer = bytes.buffer;
-        reader = new Reader(new Uint8Array(buffer), new ReadState(resolveDecodeOptions(undefined)));
+        reader = new Reader(new Uint8Array(buffer), state);
       }
       return readFixed(reader, bytes.byteOffset + start + offset);
     },

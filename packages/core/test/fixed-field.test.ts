@@ -54,6 +54,18 @@ describe('fixedField', () => {
     expect(dataType.read(bytes, 0, 10)).toBeUndefined();
   });
 
+  test('reads stay right across jobs and buffers (its reader is dropped when a job ends)', async () => {
+    const dataType = fixedField(head('le'), 'dataType');
+    const one = Uint8Array.of(0, 0, 0, 0, 0, 1, 0, 0, 0);
+    const two = Uint8Array.of(0, 0, 0, 0, 0, 2, 0, 0, 0);
+    expect([dataType.read(one), dataType.read(two), dataType.read(one)]).toEqual([1, 2, 1]);
+    await Promise.resolve();
+    one[5] = 7;
+    expect([dataType.read(one), dataType.read(two)]).toEqual([7, 2]);
+    await new Promise((done) => setTimeout(done, 0));
+    expect(dataType.read(two.subarray(0))).toBe(2);
+  });
+
   test('the stored order of a reordered struct, and floats', () => {
     const layout = reordered({ a: i16be, b: f32le }, ['b', 'a']);
     const b = fixedField(layout, 'b');
