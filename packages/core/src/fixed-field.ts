@@ -77,10 +77,15 @@ function fieldReader<A>(
   // the current job ends, so a field declared at module level never holds a file's buffer after it.
   let buffer: ArrayBufferLike | undefined;
   let reader: Reader | undefined;
+  // The last array read and where it starts in the buffer: the same array again (an image's data)
+  // skips even the buffer lookup.
+  let last: Uint8Array | undefined;
+  let base = 0;
   const state = new ReadState(resolveDecodeOptions(undefined)); // holds nothing of a file
   const drop = () => {
     buffer = undefined;
     reader = undefined;
+    last = undefined;
   };
   return {
     name,
@@ -88,12 +93,16 @@ function fieldReader<A>(
     size,
     read(bytes, start = 0, end = bytes.length) {
       if (!(start >= 0 && end <= bytes.length && end - start >= offset + size)) return undefined;
-      if (reader === undefined || bytes.buffer !== buffer) {
+      if (bytes !== last) {
         if (reader === undefined) queueMicrotask(drop);
-        buffer = bytes.buffer;
-        reader = new Reader(new Uint8Array(buffer), state);
+        if (reader === undefined || bytes.buffer !== buffer) {
+          buffer = bytes.buffer;
+          reader = new Reader(new Uint8Array(buffer), state);
+        }
+        last = bytes;
+        base = bytes.byteOffset + offset;
       }
-      return readFixed(reader, bytes.byteOffset + start + offset);
+      return readFixed(reader!, base + start);
     },
   };
 }
