@@ -172,11 +172,12 @@ const DIFFERS = Symbol('differs');
 
 /**
  * Whether `data` (wrapped as `wrapper`) inflates to exactly `expected`, compared as the output
- * arrives: nothing of `expected`'s size is allocated, and the inflating stops at the first byte that
+ * arrives (on the sliced path nothing of `expected`'s size is allocated), stopping at the first byte that
  * differs or lies past `expected`'s end. A corrupt or truncated stream does not match. The same
  * answer as comparing {@link inflateBounded}`(data, wrapper, { maxOutput: n, expected: n })` with
  * `expected` (n its length), for the price of the inflating alone: a re-encoded save checks its kept
- * streams with it.
+ * streams with it. Where Node's zlib is at hand, a stream of 64 KiB or more is inflated whole by it
+ * (some four times faster, for one buffer of `expected`'s size) and compared after.
  *
  * @example
  * ```ts
@@ -188,6 +189,16 @@ const DIFFERS = Symbol('differs');
  * ```
  */
 export function inflateMatches(data: Uint8Array, wrapper: DeflateWrapper, expected: Uint8Array): boolean {
+  if (expected.length >= NATIVE_LEAST) {
+    // Through Node's zlib when it inflates to as many bytes: then fflate would give the same bytes.
+    const fast = inflateNative(data, wrapper, expected.length);
+    if (fast !== undefined) return bytesEqual(fast, expected);
+  }
+  return matchesSliced(data, wrapper, expected);
+}
+
+/** {@link inflateMatches} through fflate's stream, compared slice by slice. */
+function matchesSliced(data: Uint8Array, wrapper: DeflateWrapper, expected: Uint8Array): boolean {
   let total = 0;
   let ended = false;
   const take = (chunk: Uint8Array, final: boolean) => {

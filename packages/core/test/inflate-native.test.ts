@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { deflateSync, gzipSync, zlibSync } from 'fflate';
 import { OutputLimitError } from '../src/budget';
-import { type DeflateWrapper, inflateBounded, type InflateLimits } from '../src/inflate';
+import { type DeflateWrapper, inflateBounded, type InflateLimits, inflateMatches } from '../src/inflate';
 
 type Outcome = { bytes: number[] } | { error: string; message: string };
 
@@ -115,4 +115,33 @@ test('random save-like streams and corruptions of them: the same outcome both wa
     ),
     { numRuns: 25, seed: 19 },
   );
+});
+
+test('inflateMatches gives the sliced path’s answer, for matching, differing and corrupt streams', () => {
+  const z = packed.zlib;
+  const differs = plain.slice();
+  differs[150_000]! ^= 1;
+  const badAdler = z.slice();
+  badAdler[badAdler.length - 1]! ^= 1;
+  const cases: Array<[string, Uint8Array, Uint8Array, boolean]> = [
+    ['the same bytes', z, plain, true],
+    ['one byte differs', z, differs, false],
+    ['one byte short', z, plain.subarray(0, plain.length - 1), false],
+    ['one byte long', z, Uint8Array.from([...plain, 0]), false],
+    ['a wrong Adler-32 (not checked by the sliced path)', badAdler, plain, true],
+    ['truncated', z.subarray(0, z.length - 40), plain, false],
+    [
+      'bytes after the end',
+      Uint8Array.from([...z, 9, 9]),
+      plain,
+      withoutNative(() => inflateMatches(Uint8Array.from([...z, 9, 9]), 'zlib', plain)),
+    ],
+  ];
+  for (const [name, data, expected, answer] of cases) {
+    expect({ name, native: inflateMatches(data, 'zlib', expected) }).toEqual({ name, native: answer });
+    expect({ name, sliced: withoutNative(() => inflateMatches(data, 'zlib', expected)) }).toEqual({
+      name,
+      sliced: answer,
+    });
+  }
 });
