@@ -25,8 +25,8 @@ export interface PairBijection<A, B, T>
  * {@link fieldsMap} of two fields, `first` then `second` (each `[name, codec]`), whose `decode` takes
  * the stored values as arguments. The same codec as that `fieldsMap` (laws, JSON form, what tools
  * see, every error: a failure on the fast path is redone on its tracked one), but a value read in
- * place is its two fields' in-place reads handed straight to `decode`, from call sites of this value
- * alone; where a format has millions of such values (EDGE's floats), the scratch record and the
+ * place is its two fields' in-place reads handed straight to `decode`, and a value written in place
+ * its two fields' writes, from call sites of this codec alone; where a format has millions of such values (EDGE's floats), the scratch record and the
  * loop over fields of the general case are most of their cost.
  *
  * @throws TypeError when a field has no fixed size or in-place read and write.
@@ -68,6 +68,30 @@ export function pairMap<A, B, T>(
   const size = general.size!;
   const readFixed = (r: Parameters<typeof readFirst>[0], at: number): T =>
     decode(readFirst(r, at), readSecond(r, at + offset));
+  const writeFirst = firstCodec.writeFixed!;
+  const writeSecond = secondCodec.writeFixed!;
+  const { encode } = bijection;
+  // One scratch record, reused while no other write of this codec is under way (`busy`): a nested
+  // one goes through the general codec, which has a record of its own.
+  const scratch: Record<string, unknown> = { [firstName]: undefined, [secondName]: undefined };
+  let busy = false;
+  const writeFixed = (w: Parameters<typeof writeFirst>[0], at: number, value: T): void => {
+    if (busy) {
+      general.writeFixed!(w, at, value);
+      return;
+    }
+    // Unset first: a field `encode` leaves out must fail (and be named on the tracked path).
+    scratch[firstName] = undefined;
+    scratch[secondName] = undefined;
+    busy = true;
+    try {
+      encode(value, scratch);
+    } finally {
+      busy = false;
+    }
+    writeFirst(w, at, scratch[firstName] as A);
+    writeSecond(w, at + offset, scratch[secondName] as B);
+  };
   return defineCodec<T>({
     ...general,
     size,
@@ -84,5 +108,16 @@ export function pairMap<A, B, T>(
       return value;
     },
     readFixed,
+    write(w, value) {
+      const start = w.ensure(size);
+      try {
+        writeFixed(w, start, value);
+        w.length = start + size;
+      } catch {
+        w.length = start;
+        general.write(w, value); // redone where the error is named
+      }
+    },
+    writeFixed,
   });
 }

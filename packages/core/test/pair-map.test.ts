@@ -144,3 +144,20 @@ describe('pairMap', () => {
     ).toThrow(TypeError);
   });
 });
+
+test('an encode that writes the same codec again gets a record of its own, and a field left unset is named', () => {
+  let again: Codec<number> | undefined;
+  const nested: Codec<number> = pairMap(['a', u8], ['b', u8], {
+    decode: (a: number, b: number) => a * 256 + b,
+    encode: (v, fields) => {
+      // Reentrant: this very codec written while its own record is being filled.
+      if (v === 258) expect(encodeOk(again!, 0x0909)).toEqual(Uint8Array.of(9, 9));
+      fields.a = v >> 8;
+      if (v !== 7) fields.b = v & 0xff;
+    },
+  });
+  again = nested;
+  expect(encodeOk(array(nested, 2), [258, 0x0304])).toEqual(Uint8Array.of(1, 2, 3, 4));
+  const unset = encodeFails(struct({ x: nested }), { x: 7 });
+  expect(unset.path).toEqual(['x', 'b']);
+});
