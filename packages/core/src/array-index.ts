@@ -104,10 +104,10 @@ export class ArrayNumbering<O extends object> {
 
   /** Numbers (or renumbers) array `name`. */
   set(name: string, elements: ReadonlyArray<O>): void {
+    // Set from the last element to the first, so an element in the array twice ends at its first
+    // position: one map operation per element (a save numbers 100,000s of them per encode).
     const map = new Map<O, number>();
-    elements.forEach((element, i) => {
-      if (!map.has(element)) map.set(element, i + 1);
-    });
+    for (let i = elements.length - 1; i >= 0; i--) map.set(elements[i]!, i + 1);
     this.positions.set(name, map);
     this.counts.set(name, elements.length);
     if (map.size === elements.length) this.distinct.set(name, elements.slice());

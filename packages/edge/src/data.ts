@@ -593,10 +593,16 @@ function instanceCase(
   structName: string,
   inner: Codec<Instance>,
 ): Codec<KnownChunk<string, Instance>> {
+  // A structure's plan never changes once made (definitions only add plans): looked up until found, then kept.
+  let keyPlan: KeyPlan | undefined;
   const keysChecked = {
     beforeWrite: (value: Instance, { writer }: WriteHookContext) => {
-      const plan = schema.reconciled().plans.get(structName);
-      if (plan !== undefined) checkInstanceKeys(writer, plan, value);
+      if (keyPlan === undefined) {
+        const plan = schema.reconciled().plans.get(structName);
+        if (plan === undefined) return;
+        keyPlan = keyPlanOf(plan);
+      }
+      checkInstanceKeys(writer, keyPlan, value);
     },
   };
   if (!schema.ambiguous(structName)) return chunk(framing, marker, withHooks(inner, keysChecked));
@@ -629,8 +635,8 @@ const jsonText = (value: unknown): string =>
  * for (it would be lost), a field without its property (it would come back as a default), or a
  * value for a field the file lacks other than its default (the reader fills in the default).
  */
-function checkInstanceKeys(w: Writer, plan: StructPlan, value: Instance): void {
-  const { own, fileOnly, missing, checked, order } = keyPlanOf(plan);
+function checkInstanceKeys(w: Writer, keyPlan: KeyPlan, value: Instance): void {
+  const { plan, own, fileOnly, fileOnlyNames, missing, checked, partial, order } = keyPlan;
   // An instance as the reader makes it has the fields' properties first, in the plan's order: then
   // each of those is known to be there, and only the ones the file lacks need looking at. The own
   // keys are listed by `Object.keys` (a copy of the hidden class's cached list), some seven times
@@ -659,14 +665,18 @@ function checkInstanceKeys(w: Writer, plan: StructPlan, value: Instance): void {
         );
     }
   }
+  // With every field's key in order each one is there, and only the fields the file keeps part of
+  // need their elements looked at.
   const inOrder = order !== undefined && same === order.length;
-  for (const { name, known, keep, blank } of checked) {
+  const fields = inOrder ? partial : checked;
+  for (let i = 0; i < fields.length; i++) {
+    const { name, known, keep, blank } = fields[i]!;
     if (!inOrder && !Object.hasOwn(value, name)) failAt(w, name, `the field ${name} of ${plan.def.name} has no value`);
     // The file keeps `keep` of the reader's elements; the others read back as defaults.
     if (keep >= known.count) continue;
     const values: unknown[] = known.count === 1 ? [value[name]] : Array.isArray(value[name]) ? value[name] : [];
-    for (let i = keep; i < values.length; i++)
-      if (!blank.holds(values[i]))
+    for (let e = keep; e < values.length; e++)
+      if (!blank.holds(values[e]))
         failAt(
           w,
           name,
@@ -674,12 +684,14 @@ function checkInstanceKeys(w: Writer, plan: StructPlan, value: Instance): void {
         );
   }
   const kept = value.$kept;
+  // Nothing kept and no field only the file has: nothing more to look at (the common instance).
+  if (kept === undefined && fileOnlyNames.length === 0) return;
   if (kept !== undefined && (typeof kept !== 'object' || kept === null || Array.isArray(kept)))
     failAt(w, '$kept', 'expected an object of kept fields');
   const keptRecord = (kept ?? NO_KEPT) as Record<string, unknown>;
   for (const key of Object.keys(keptRecord))
     if (!own.has(key) && !fileOnly.has(key)) failAt(w, '$kept', `${plan.def.name} has no field ${key}`);
-  for (const name of fileOnly)
+  for (const name of fileOnlyNames)
     if (!Object.hasOwn(keptRecord, name)) failAt(w, '$kept', `the field ${name} of ${plan.def.name} has no value`);
 }
 
@@ -693,16 +705,30 @@ function failAt(w: Writer, key: string, message: string): never {
 
 /** What {@link checkInstanceKeys} needs of a plan, worked out once per plan rather than per instance written. */
 interface KeyPlan {
+  readonly plan: StructPlan;
   /** Fields the reader knows (their values are the instance's properties). */
   readonly own: ReadonlySet<string>;
   /** Fields only the file has (their values are under `$kept`). */
   readonly fileOnly: ReadonlySet<string>;
+  /** {@link fileOnly} as a list, in the plan's order. */
+  readonly fileOnlyNames: ReadonlyArray<string>;
   /** Fields the file lacks, with the JSON text of the default they can only hold (worked out when first needed). */
   readonly missing: ReadonlyMap<string, Default>;
   /** The reader's fields, with the JSON text of one blank element (worked out when first needed). */
-  readonly checked: ReadonlyArray<{ name: string; known: KnownField; keep: number; blank: Default }>;
+  readonly checked: ReadonlyArray<CheckedField>;
+  /** The fields of {@link checked} whose file keeps fewer elements than the reader has. */
+  readonly partial: ReadonlyArray<CheckedField>;
   /** The reader's fields' names in the plan's order, as a decoded instance has them (undefined if any repeats). */
   readonly order: ReadonlyArray<string> | undefined;
+}
+
+/** A field the reader knows, as {@link checkInstanceKeys} looks at it. */
+interface CheckedField {
+  readonly name: string;
+  readonly known: KnownField;
+  /** How many of its elements the file holds. */
+  readonly keep: number;
+  readonly blank: Default;
 }
 
 /** A default value, compared by its JSON text. */
@@ -746,7 +772,7 @@ function keyPlanOf(plan: StructPlan): KeyPlan {
       f.name,
       defaultOf(() => (f.count === 1 ? f.default() : Array.from({ length: f.count }, f.default))),
     );
-  const checked: Array<{ name: string; known: KnownField; keep: number; blank: Default }> = [];
+  const checked: CheckedField[] = [];
   for (const f of plan.fields) {
     const known = f.known;
     if (known === undefined) continue;
@@ -754,7 +780,8 @@ function keyPlanOf(plan: StructPlan): KeyPlan {
   }
   const names = checked.map((c) => c.name);
   const order = new Set(names).size === names.length && names.length === own.size ? names : undefined;
-  found = { own, fileOnly, missing, checked, order };
+  const partial = checked.filter((c) => c.keep < c.known.count);
+  found = { plan, own, fileOnly, fileOnlyNames: [...fileOnly], missing, checked, partial, order };
   KEY_PLANS.set(plan, found);
   return found;
 }

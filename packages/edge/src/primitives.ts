@@ -21,6 +21,7 @@ import {
   u8,
   type Codec,
 } from '@savekit/core';
+import { pairMap } from '@savekit/core/kit';
 
 /** `byte`: one raw byte. */
 export const edgeByte: Codec<number> = u8;
@@ -122,24 +123,22 @@ const floatPair: Codec<RawEdgeFloat> = struct({ exponent: u16le, mantissa: i32le
  * total on the stored side; a map of fixed fields, so structs of floats are still read in place and
  * no stored pair is made per float.
  */
-export const edgeFloat: Codec<EdgeFloatValue> = fieldsMap(
-  { exponent: u16le, mantissa: i32le },
-  {
-    name: 'edgeFloat',
-    json: floatJson,
-    is: floatJson.is,
-    model: () => floatModel,
-    // The fields are lent: a raw pair is copied.
-    decode: ({ exponent, mantissa }): EdgeFloatValue =>
-      isCanonical(exponent, mantissa) ? joinEdgeFloat(exponent, mantissa) : { exponent, mantissa },
-    encode: (value: EdgeFloatValue, fields) => {
-      if (typeof value === 'number') return splitInto(value, fields);
-      if (typeof value !== 'object' || value === null) throw new Error('expected a number or { exponent, mantissa }');
-      fields.exponent = value.exponent;
-      fields.mantissa = value.mantissa;
-    },
+export const edgeFloat: Codec<EdgeFloatValue> = pairMap(['exponent', u16le], ['mantissa', i32le], {
+  name: 'edgeFloat',
+  json: floatJson,
+  is: floatJson.is,
+  model: () => floatModel,
+  // The stored pair comes as two numbers: a float read in place makes nothing but its value.
+  decode: (exponent: number, mantissa: number): EdgeFloatValue =>
+    isCanonical(exponent, mantissa) ? joinEdgeFloat(exponent, mantissa) : { exponent, mantissa },
+  encode: (value: EdgeFloatValue, fields) => {
+    const pair = fields as { exponent: number; mantissa: number };
+    if (typeof value === 'number') return splitInto(value, pair);
+    if (typeof value !== 'object' || value === null) throw new Error('expected a number or { exponent, mantissa }');
+    pair.exponent = value.exponent;
+    pair.mantissa = value.mantissa;
   },
-);
+});
 
 /**
  * The values of {@link edgeFloat}, for tools (random pairs are rarely canonical): a finite float32
