@@ -19,3 +19,4 @@ export {
   type RestoreStatus,
 } from './graph-reader.js';
 export { graphImage } from './graph-codec.js';
+export { graphDirectory, type GraphDirectoryOptions } from './graph-directory.js';
