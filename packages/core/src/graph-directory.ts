@@ -16,7 +16,7 @@ import { borrowedBytes } from './borrowed.js';
 import { defineCodec, type Codec } from './codec.js';
 import { customDef } from './def.js';
 import { directory } from './directory.js';
-import { EncodeError } from './errors.js';
+import type { EncodeError } from './errors.js';
 import type { GraphImage } from './graph-image.js';
 import { GraphImageBuilder } from './graph-image-builder.js';
 import { struct } from './struct.js';
@@ -113,13 +113,16 @@ export function graphDirectory<E, K extends keyof E & string>(options: GraphDire
     def.fields.length !== keys.length ||
     !def.fields.every((field) => keys.includes(field.name as K))
   )
-    throw new RangeError(`graphDirectory: the entry ${entry.name} must be a fixed-size struct of exactly ${keys.join(', ')}`);
+    throw new RangeError(
+      `graphDirectory: the entry ${entry.name} must be a fixed-size struct of exactly ${keys.join(', ')}`,
+    );
   const lengthSize = segment.length.size;
   const writeLength = segment.length.writeFixed;
   if (lengthSize === undefined || writeLength === undefined)
     throw new RangeError(`graphDirectory: the segment length ${segment.length.name} must have a fixed size`);
   const align = segment.align;
-  if (!Number.isInteger(align) || align < 1) throw new RangeError(`graphDirectory: align must be a positive integer, got ${align}`);
+  if (!Number.isInteger(align) || align < 1)
+    throw new RangeError(`graphDirectory: align must be a positive integer, got ${align}`);
   const padOf = (n: number) => (align - (n % align)) % align;
   const storedSegment = aligned(align, borrowedBytes(segment.length));
 
@@ -184,7 +187,13 @@ export function graphDirectory<E, K extends keyof E & string>(options: GraphDire
         return reason(error);
       }
     });
-    const heads = leading === undefined ? undefined : leadingBytes(w, values.map((v) => (typeof v === 'number' ? v : 0)));
+    const heads =
+      leading === undefined
+        ? undefined
+        : leadingBytes(
+            w,
+            values.map((v) => (typeof v === 'number' ? v : 0)),
+          );
     for (let i = 0; i < count; i++) {
       const k = kindOf[i]!;
       const value = values[k];

@@ -13,11 +13,12 @@
  */
 import fengari from 'fengari';
 import * as E from 'fp-ts/lib/Either.js';
-import { decode, DecodeError, EncodeError, type DecodeOptions } from '@savekit/core';
+import { decode, DecodeError, encode, EncodeError, type DecodeOptions } from '@savekit/core';
 import type { DecodeBudget } from '@savekit/core/kit';
 import type { GraphSaver, ObjectNumbers, ObjectSink, RestoreContext, RestoreGenerator } from '@savekit/core/graph';
+import { writeGraph } from '@savekit/core/graph';
 import { allocateAData, isAData, restoreAData, writeAData, type AData } from '../adata.js';
-import { zippyFile, type ZippyFile, type ZippyImageFile } from '../container.js';
+import { zippyFile, zippyImageFile, type ZippyFile, type ZippyImageFile } from '../container.js';
 import {
   dataTypeAt,
   firstSegment,
@@ -34,6 +35,7 @@ import {
 import {
   ADATA_TAG,
   ContainerVersion,
+  CURRENT_MAJOR,
   DATA_TAG,
   FIRST_APPLICATION_DATATYPE,
   KIND,
@@ -946,11 +948,49 @@ export function saveGame(
     } catch (error) {
       return E.left(new EncodeError([], 0, error instanceof Error ? error.message : String(error)));
     }
-    return writeSavefile(objects, saver, options);
+    return saveImage(objects, saver, options);
   } finally {
     lua.lua_settop(L, top);
     if (releaseRoots) for (const r of roots) if (r instanceof LuaRef) r.release();
   }
+}
+
+/**
+ * {@link writeSavefile} through the graph image: the image `writeGraph` fills is encoded by
+ * {@link zippyImageFile} (its columns written as they are) — the same bytes and errors, without a
+ * document object, entry and body per object (for a million-object save, most of its encode).
+ */
+function saveImage(
+  roots: ReadonlyArray<object | null>,
+  saver: LuaSaver,
+  options: LuaSaveOptions,
+): E.Either<EncodeError, Uint8Array> {
+  const { numberFormat } = options;
+  if (numberFormat !== undefined && numberFormat !== 0 && numberFormat !== 1)
+    return writeSavefile(roots, saver, options);
+  const image = writeGraph(roots, saver);
+  if (E.isLeft(image)) return E.left(objectsFromZero(image.left));
+  return encode(zippyImageFile, {
+    byteOrder: options.byteOrder ?? 'be',
+    major: CURRENT_MAJOR,
+    minor: 0,
+    numberFormat: numberFormat ?? 0,
+    crc: options.crc ?? true,
+    image: image.right,
+  });
+}
+
+/**
+ * A save error whose path names object `n` (1-based, as graphs number them) with the document's
+ * numbering, `objects[n − 1]` (as writeSavefile gives it).
+ */
+function objectsFromZero(error: EncodeError): EncodeError {
+  const [head, n] = error.path;
+  if (head !== 'objects' || typeof n !== 'number') return error;
+  const copy = Object.create(Object.getPrototypeOf(error)) as EncodeError;
+  Object.defineProperties(copy, Object.getOwnPropertyDescriptors(error));
+  Object.defineProperty(copy, 'path', { value: ['objects', n - 1, ...error.path.slice(2)], enumerable: true });
+  return copy;
 }
 
 /** A Lua object being restored: its slot in the restorer's keeper. */
