@@ -223,17 +223,19 @@ export function graphDirectory<E, K extends keyof E & string>(options: GraphDire
   }
 
   /** Entry `i` at `at`; a value its codec refuses is an EncodeError at the entry, by its tracked write. */
-  function putEntry(w: Writer, at: number, e: E, i: number): void {
+  function putEntry(w: Writer, at: number, e: E, i: number, depth: number): void {
     try {
       writeEntry!(w, at, e);
     } catch (error) {
       const path = w.state.path;
+      path.length = depth;
       path.push(i);
       try {
         entry.write(w.sub(step), e);
       } finally {
         path.pop();
       }
+      path.length = depth;
       throw refuse(w, i, reason(error));
     }
   }
@@ -312,7 +314,7 @@ export function graphDirectory<E, K extends keyof E & string>(options: GraphDire
         e[fields.segments] = s1 - s0;
         e[place.offset] = start - bodiesAt;
         e[place.length] = w.length - start;
-        putEntry(w, tableAt + i * step, e as unknown as E, i);
+        putEntry(w, tableAt + i * step, e as unknown as E, i, depth);
       }
       path.length = depth;
     },
