@@ -20,3 +20,4 @@ export {
 } from './graph-reader.js';
 export { graphImage } from './graph-codec.js';
 export { graphDirectory, type GraphDirectoryOptions } from './graph-directory.js';
+export { IdIndex } from './id-index.js';

@@ -16,7 +16,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { decode, DecodeError, encode, EncodeError, type DecodeOptions } from '@savekit/core';
 import type { DecodeBudget } from '@savekit/core/kit';
 import type { GraphSaver, ObjectNumbers, ObjectSink, RestoreContext, RestoreGenerator } from '@savekit/core/graph';
-import { writeGraph } from '@savekit/core/graph';
+import { IdIndex, writeGraph } from '@savekit/core/graph';
 import { allocateAData, isAData, restoreAData, writeAData, type AData } from '../adata.js';
 import { zippyFile, zippyImageFile, type ZippyFile, type ZippyImageFile } from '../container.js';
 import {
@@ -456,8 +456,17 @@ function readValue(type: number, payload: unknown): ZValue {
 }
 
 class LuaSaver implements GraphSaver<object> {
-  /** Each table, userdata or function met: its slot in the keeper (which the columns below are indexed by). */
-  readonly known = new Map<object, number>();
+  /**
+   * Each table or userdata met: its slot in the keeper (which the columns below are indexed by), by
+   * the id fengari numbers its objects with — a flat index, where a map keyed by a million tables
+   * cost a save more than reading them (see {@link lookup}) — or, for an object without a usable
+   * id, and whenever the application saves structures of its own (whose objects may have an `id`
+   * of their own, read by no one but it), in a map.
+   */
+  private readonly byId: IdIndex | undefined;
+  private readonly known = new Map<object, number>();
+  /** Per slot: the object kept there (an id's slot counts only for the object it was given for). */
+  private readonly keptObjects: Array<object | undefined> = [undefined];
   /**
    * Per slot: the value's kind, and where it was first met — the slot it was met in (or
    * {@link ROOT}) and the step from there. Columns of small values, not an object per value with a
@@ -494,6 +503,7 @@ class LuaSaver implements GraphSaver<object> {
     private readonly structures?: LuaStructures<object>,
   ) {
     this.writer = new SegmentWriter(format);
+    this.byId = structures === undefined ? new IdIndex() : undefined;
     this.keeper = new Keeper(L);
     for (const [name, push] of externalEntries(externals)) {
       pushExternal(L, name, push);
@@ -532,11 +542,11 @@ class LuaSaver implements GraphSaver<object> {
       throw new Error(`the light userdata at ${this.pathText(parent, step)} is not a C structure this package saves`);
     }
     if (type === lua.LUA_TFUNCTION) {
-      if (!this.known.has(p))
+      if (this.slotOf(p) === undefined)
         throw new Error(`the function at ${this.pathText(parent, step)} cannot be saved: register it as an external`);
     }
     if (type === lua.LUA_TTHREAD) throw new Error(`the coroutine at ${this.pathText(parent, step)} cannot be saved`);
-    if (this.known.has(p)) return p;
+    if (this.slotOf(p) !== undefined) return p;
     const kind: LuaKind = type === lua.LUA_TTABLE ? 'table' : type === lua.LUA_TUSERDATA ? 'userdata' : 'function';
     if (kind === 'userdata') checkUserdata(L, index, () => this.pathText(parent, step));
     const slot = this.keeper.keep(index);
@@ -544,9 +554,31 @@ class LuaSaver implements GraphSaver<object> {
     this.parents[slot] = parent;
     this.steps[slot] = step;
     this.numbered[slot] = 0;
-    this.known.set(p, slot);
-    this.lastObject = undefined; // a value just met has a slot now
+    this.keptObjects[slot] = p;
+    const id = this.byId !== undefined ? (p as { id?: unknown }).id : undefined;
+    if (typeof id === 'number' && this.byId!.get(id) === undefined) this.byId!.set(id, slot);
+    else this.known.set(p, slot);
+    // The graph writer asks for its number next.
+    this.lastObject = p;
+    this.lastSlot = slot;
     return p;
+  }
+
+  /**
+   * The slot of `object` when it is a value kept while saving: by its id when it has one (fengari
+   * numbers every table and userdata of a state uniquely), the id's slot counting only if it was
+   * given for this very object; else in the map.
+   */
+  private lookup(object: object): number | undefined {
+    const byId = this.byId;
+    if (byId !== undefined) {
+      const id = (object as { id?: unknown }).id;
+      if (typeof id === 'number') {
+        const slot = byId.get(id);
+        if (slot !== undefined && this.keptObjects[slot] === object) return slot;
+      }
+    }
+    return this.known.size > 0 ? this.known.get(object) : undefined;
   }
 
   /**
@@ -557,7 +589,7 @@ class LuaSaver implements GraphSaver<object> {
   private slotOf(object: object): number | undefined {
     if (object !== this.lastObject) {
       this.lastObject = object;
-      this.lastSlot = this.known.get(object);
+      this.lastSlot = this.lookup(object);
     }
     return this.lastSlot;
   }
