@@ -21,3 +21,4 @@ export {
 export { graphImage } from './graph-codec.js';
 export { graphDirectory, type GraphDirectoryOptions } from './graph-directory.js';
 export { IdIndex } from './id-index.js';
+export { Growing } from './growing.js';

@@ -16,7 +16,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { decode, DecodeError, encode, EncodeError, type DecodeOptions } from '@savekit/core';
 import type { DecodeBudget } from '@savekit/core/kit';
 import type { GraphSaver, ObjectNumbers, ObjectSink, RestoreContext, RestoreGenerator } from '@savekit/core/graph';
-import { IdIndex, writeGraph } from '@savekit/core/graph';
+import { Growing, IdIndex, writeGraph } from '@savekit/core/graph';
 import { allocateAData, isAData, restoreAData, writeAData, type AData } from '../adata.js';
 import { zippyFile, zippyImageFile, type ZippyFile, type ZippyImageFile } from '../container.js';
 import {
@@ -228,6 +228,16 @@ export function pushRestored(L: LuaState, target: object | null): void {
 }
 
 type LuaKind = 'table' | 'userdata' | 'function';
+
+/** A kept value's {@link LuaKind} as a number, for a typed column of them. */
+const KEPT = { table: 0, userdata: 1, function: 2 } as const;
+
+/** A column of one number per slot, slot 0 holding `first` (typed: outside the collector's heap). */
+function column(first: number): Growing<Int32Array> {
+  const out = new Growing(new Int32Array(1024), (n) => new Int32Array(n));
+  out.push(first);
+  return out;
+}
 
 /**
  * A step of a save path, for error messages: verbatim text (`[key]`, `<metatable>`, or a root's
@@ -465,18 +475,22 @@ class LuaSaver implements GraphSaver<object> {
    */
   private readonly byId: IdIndex | undefined;
   private readonly known = new Map<object, number>();
-  /** Per slot: the object kept there (an id's slot counts only for the object it was given for). */
-  private readonly keptObjects: Array<object | undefined> = [undefined];
+  /**
+   * The prototypes of fengari's tables and userdata: an id's slot counts only for an object of
+   * theirs (ids are unique among one state's objects; any other object is looked up in the map).
+   */
+  private readonly tableProto: object | null;
+  private readonly userdataProto: object | null;
   /**
    * Per slot: the value's kind, and where it was first met — the slot it was met in (or
    * {@link ROOT}) and the step from there. Columns of small values, not an object per value with a
    * path string: a million-link chain would otherwise build a million paths only an error reads.
    */
-  private readonly kinds: LuaKind[] = ['table'];
-  private readonly parents: number[] = [ROOT];
+  private readonly kinds = column(KEPT.table);
+  private readonly parents = column(ROOT);
   private readonly steps: Step[] = [''];
   /** Per slot: the object's number in the graph being written (0 while it has none), see {@link numbers}. */
-  private readonly numbered: number[] = [0];
+  private readonly numbered = column(0);
   /** The object {@link slotOf} looked up last, and its slot (undefined: not a kept value). */
   private lastObject: object | undefined;
   private lastSlot: number | undefined;
@@ -504,6 +518,11 @@ class LuaSaver implements GraphSaver<object> {
   ) {
     this.writer = new SegmentWriter(format);
     this.byId = structures === undefined ? new IdIndex() : undefined;
+    lua.lua_newtable(L);
+    this.tableProto = Object.getPrototypeOf(lua.lua_topointer(L, -1));
+    lua.lua_newuserdata(L, 0);
+    this.userdataProto = Object.getPrototypeOf(lua.lua_topointer(L, -1));
+    lua.lua_pop(L, 2);
     this.keeper = new Keeper(L);
     for (const [name, push] of externalEntries(externals)) {
       pushExternal(L, name, push);
@@ -522,7 +541,7 @@ class LuaSaver implements GraphSaver<object> {
     while (at !== ROOT) {
       parts.push(stepText(s));
       s = this.steps[at]!;
-      at = this.parents[at]!;
+      at = this.parents.items[at]!;
     }
     return String(s) + parts.reverse().join('');
   }
@@ -550,11 +569,11 @@ class LuaSaver implements GraphSaver<object> {
     const kind: LuaKind = type === lua.LUA_TTABLE ? 'table' : type === lua.LUA_TUSERDATA ? 'userdata' : 'function';
     if (kind === 'userdata') checkUserdata(L, index, () => this.pathText(parent, step));
     const slot = this.keeper.keep(index);
-    this.kinds[slot] = kind;
-    this.parents[slot] = parent;
+    // Slots are numbered 1, 2, 3… as values are kept: each column gets its next value.
+    this.kinds.push(KEPT[kind]);
+    this.parents.push(parent);
     this.steps[slot] = step;
-    this.numbered[slot] = 0;
-    this.keptObjects[slot] = p;
+    this.numbered.push(0);
     const id = this.byId !== undefined ? (p as { id?: unknown }).id : undefined;
     if (typeof id === 'number' && this.byId!.get(id) === undefined) this.byId!.set(id, slot);
     else this.known.set(p, slot);
@@ -575,7 +594,10 @@ class LuaSaver implements GraphSaver<object> {
       const id = (object as { id?: unknown }).id;
       if (typeof id === 'number') {
         const slot = byId.get(id);
-        if (slot !== undefined && this.keptObjects[slot] === object) return slot;
+        if (slot !== undefined) {
+          const proto = Object.getPrototypeOf(object);
+          if (proto === this.tableProto || proto === this.userdataProto) return slot;
+        }
       }
     }
     return this.known.size > 0 ? this.known.get(object) : undefined;
@@ -601,20 +623,21 @@ class LuaSaver implements GraphSaver<object> {
    */
   numbers(): ObjectNumbers<object> {
     const others = new Map<object, number>();
+    // Its storage is replaced as it grows (values are kept while the graph is written): read it each time.
     const numbered = this.numbered;
     // A fresh store for each write: numbers a previous write gave are forgotten.
-    numbered.fill(0);
+    numbered.items.fill(0);
     return {
       get: (object) => {
         const slot = this.slotOf(object);
         if (slot === undefined) return others.get(object);
-        const n = numbered[slot]!;
+        const n = numbered.items[slot]!;
         return n === 0 ? undefined : n;
       },
       set: (object, n) => {
         const slot = this.slotOf(object);
         if (slot === undefined) others.set(object, n);
-        else numbered[slot] = n;
+        else numbered.items[slot] = n;
       },
     };
   }
@@ -676,7 +699,7 @@ class LuaSaver implements GraphSaver<object> {
 
   kindOf(object: object): string {
     const kept = this.keptSlot(object);
-    if (kept !== undefined) return this.kinds[kept] === 'function' ? this.otherKindOf(object) : KIND.lua;
+    if (kept !== undefined) return this.kinds.items[kept] === KEPT.function ? this.otherKindOf(object) : KIND.lua;
     return this.otherKindOf(object);
   }
 
@@ -685,10 +708,9 @@ class LuaSaver implements GraphSaver<object> {
     if (object instanceof ScalarValue) return KIND.lua;
     const slot = this.slotOf(object);
     if (slot === undefined) throw new Error('an object this saver did not meet');
-    const kind = this.kinds[slot];
-    if (kind === 'table' || kind === 'userdata') return KIND.lua;
+    if (this.kinds.items[slot] !== KEPT.function) return KIND.lua;
     throw new Error(
-      `the function at ${this.pathText(this.parents[slot]!, this.steps[slot]!)} cannot be saved: register it as an external`,
+      `the function at ${this.pathText(this.parents.items[slot]!, this.steps[slot]!)} cannot be saved: register it as an external`,
     );
   }
 
@@ -714,10 +736,10 @@ class LuaSaver implements GraphSaver<object> {
   sizeOf(object: object, dataLength: number): number {
     void dataLength;
     const kept = this.keptSlot(object);
-    if (kept !== undefined) return this.kinds[kept] === 'userdata' ? this.payloadLength : 0;
+    if (kept !== undefined) return this.kinds.items[kept] === KEPT.userdata ? this.payloadLength : 0;
     if (isAData(object) || this.structures?.owns(object) === true) return this.lastSize;
     const slot = this.slotOf(object);
-    return slot !== undefined && this.kinds[slot] === 'userdata' ? this.payloadLength : 0;
+    return slot !== undefined && this.kinds.items[slot] === KEPT.userdata ? this.payloadLength : 0;
   }
 
   save(object: object, sink: ObjectSink<object>): void {
@@ -765,7 +787,7 @@ class LuaSaver implements GraphSaver<object> {
     // One writer for every object: writeData copies the segment, so its buffer can be reused.
     const w = this.writer;
     w.reset();
-    if (this.kinds[slot] === 'userdata') {
+    if (this.kinds.items[slot] === KEPT.userdata) {
       w.u32(LUA_TAG);
       w.u32(LuaType.userdata);
       this.writeMetatable(w, at, slot);
