@@ -53,6 +53,13 @@ export interface GraphDirectoryOptions<E, K extends keyof E & string> {
   readonly leading?: { readonly value: Codec<number>; readonly refused: (name: string) => string };
   /** What reading checks of an object besides (its entry, its segments): what it throws refuses it. */
   readonly check?: (entry: E, segments: ReadonlyArray<Uint8Array>) => void;
+  /**
+   * The bytes an encode writes after the table (a trailer, a checksum), when known: a hint with
+   * which the writer's buffer is made to end exactly where the encode does, so the encode hands it
+   * over without copying it (for a large file, a copy as large as the file). Too small a hint costs
+   * the writer a larger buffer for what follows; without one, 256 bytes are left.
+   */
+  readonly after?: number;
   /** The codec's name (default `graphDirectory`). */
   readonly name?: string;
 }
@@ -124,6 +131,8 @@ export function graphDirectory<E, K extends keyof E & string>(options: GraphDire
   if (!Number.isInteger(align) || align < 1)
     throw new RangeError(`graphDirectory: align must be a positive integer, got ${align}`);
   const padOf = (n: number) => (align - (n % align)) % align;
+  const referenceSize = reference.size;
+  const writeReference = referenceSize !== undefined && referenceSize > 0 ? reference.writeFixed : undefined;
   const storedSegment = aligned(align, borrowedBytes(segment.length));
 
   // Reading: the core's directory, each element added to the builder of the read under way.
@@ -267,7 +276,9 @@ export function graphDirectory<E, K extends keyof E & string>(options: GraphDire
         throw w.error('invalid-value', 'the image has columns of different lengths');
       const values = kindValues(w, image);
       const total = sizeOf(image);
-      if (total <= MAX_PRESIZE) w.presize(total + ROOM_AFTER);
+      const after = options.after;
+      const room = after !== undefined && Number.isSafeInteger(after) && after >= 0 ? after : ROOM_AFTER;
+      if (total <= MAX_PRESIZE) w.presize(total + room);
       // The entries' room first; each entry is written once its body is, with the body's place.
       const tableAt = w.ensure(count * step);
       w.length = tableAt + count * step;
@@ -281,10 +292,25 @@ export function graphDirectory<E, K extends keyof E & string>(options: GraphDire
         const start = w.length;
         const r0 = refStart[i]!;
         const r1 = refStart[i + 1]!;
-        for (let x = r0; x < r1; x++) {
-          path[depth + 2] = x - r0;
-          reference.write(w, refs[x]!);
-        }
+        if (writeReference !== undefined) {
+          // At their offsets, in one stretch of room; a value refused is written again by the
+          // reference's own write, for its error and path.
+          let at = w.ensure((r1 - r0) * referenceSize!);
+          for (let x = r0; x < r1; x++, at += referenceSize!) {
+            try {
+              writeReference(w, at, refs[x]!);
+            } catch {
+              path[depth + 2] = x - r0;
+              w.length = at;
+              reference.write(w, refs[x]!);
+            }
+          }
+          w.length = at;
+        } else
+          for (let x = r0; x < r1; x++) {
+            path[depth + 2] = x - r0;
+            reference.write(w, refs[x]!);
+          }
         const s0 = segStart[i]!;
         const s1 = segStart[i + 1]!;
         for (let s = s0; s < s1; s++) {

@@ -20,6 +20,7 @@ import {
   checksum,
   crc32,
   directory,
+  fixedMap,
   literal,
   magic,
   map,
@@ -132,7 +133,7 @@ const tag = byteOrdered((order) =>
  * −(e + 1) (external `e`). Checked against the file's object and external counts both ways.
  */
 function reference(order: ByteOrder, objects: number, externals: number): Codec<number> {
-  return map(u32(order), {
+  return fixedMap(u32(order), {
     name: 'reference',
     // Its values for tools: −externals … objects (stored values outside those two ranges are refused).
     model: () => {
@@ -598,7 +599,7 @@ export interface ZippyImageFile extends Omit<ZippyFile, 'objects' | 'roots' | 'e
  * errors — as the core's graph directory: decoded, its objects go into the columns of an image
  * instead of a document object each; encoded, the image's columns are written as they are.
  */
-function objectImageTable(order: ByteOrder, count: number, externals: number): Codec<GraphImage> {
+function objectImageTable(order: ByteOrder, count: number, externals: number, crc: boolean): Codec<GraphImage> {
   return graphDirectory<DirectoryEntry, keyof DirectoryEntry>({
     name: `objectTable(${order})`,
     count,
@@ -615,6 +616,8 @@ function objectImageTable(order: ByteOrder, count: number, externals: number): C
     segment: { length: u32(order), align: 4 },
     leading: { value: u32(order), refused: (name) => `segment 0 must start with its tag ${JSON.stringify(name)}` },
     check: (e, segments) => checkBody(e, segments, order),
+    // The trailer follows: `ZEND` and the CRC.
+    after: crc ? 8 : 0,
   });
 }
 
@@ -623,7 +626,7 @@ type StoredImageFile = Omit<StoredFile, 'objects'> & { objects: GraphImage };
 
 const storedImageFile = struct(
   storedFields(
-    (p) => objectImageTable(p.byteOrder, p.count, p.externalCount),
+    (p) => objectImageTable(p.byteOrder, p.count, p.externalCount, p.crc === true),
     (objects) => (objects as GraphImage | undefined)?.kindOf?.length ?? 0,
   ),
   'zippyFile',
