@@ -570,6 +570,7 @@ class LuaSaver implements GraphSaver<object> {
     if (kind === 'userdata') checkUserdata(L, index, () => this.pathText(parent, step));
     const slot = this.keeper.keep(index);
     // Slots are numbered 1, 2, 3… as values are kept: each column gets its next value.
+    if (slot !== this.kinds.length) throw new Error(`the keeper gave slot ${slot}, not ${this.kinds.length}`);
     this.kinds.push(KEPT[kind]);
     this.parents.push(parent);
     this.steps[slot] = step;
