@@ -19,3 +19,6 @@ export {
   type RestoreStatus,
 } from './graph-reader.js';
 export { graphImage } from './graph-codec.js';
+export { graphDirectory, type GraphDirectoryOptions } from './graph-directory.js';
+export { IdIndex } from './id-index.js';
+export { Growing } from './growing.js';

@@ -1,21 +1,43 @@
 /**
  * Growable columns for graph images: a typed array that doubles ({@link Growing}) and bytes kept in
- * megabyte chunks joined once ({@link ChunkedBytes}). Internal to the core's graph modules.
+ * megabyte chunks joined once ({@link ChunkedBytes}). {@link Growing} is public (`@savekit/core/graph`):
+ * a saver keeps columns of its own per object with it, outside the collector's heap.
  *
  * @module
  */
 
-/** A growable typed array. */
+/**
+ * A growable typed array: {@link Growing.items} holds the values `[0, length)` (and spare room),
+ * doubling as values are pushed. Read and write `items[i]` for `i < length` directly.
+ *
+ * @example
+ * ```ts
+ * import { Growing } from '@savekit/core/graph';
+ *
+ * const column = new Growing(new Int32Array(16), (n) => new Int32Array(n));
+ * for (let i = 0; i < 100; i++) column.push(i * 2);
+ * column.items[3]; // 6
+ * column.done().length; // 100
+ * ```
+ */
 export class Growing<T extends Uint32Array | Int32Array> {
+  /** How many values were pushed. */
   length = 0;
+  /**
+   * @param items - The first storage (its length is the first capacity).
+   * @param make - Makes storage of `n` values, as `items` is (`(n) => new Int32Array(n)`).
+   */
   constructor(
+    /** The storage: values `[0, length)`, then spare room. Replaced when it grows. */
     public items: T,
     private readonly make: (n: number) => T,
   ) {}
+  /** Appends `value`. */
   push(value: number): void {
     if (this.length === this.items.length) this.grow(this.length + 1);
     this.items[this.length++] = value;
   }
+  /** Makes room for at least `needed` values in all. */
   grow(needed: number): void {
     let capacity = Math.max(16, this.items.length * 2);
     while (capacity < needed) capacity *= 2;
@@ -23,6 +45,7 @@ export class Growing<T extends Uint32Array | Int32Array> {
     next.set(this.items.subarray(0, this.length));
     this.items = next;
   }
+  /** A copy of the values, and `extra` values of the spare room after them. */
   done(extra = 0): T {
     return this.items.slice(0, this.length + extra) as T;
   }

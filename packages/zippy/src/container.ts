@@ -21,6 +21,7 @@ import {
   crc32,
   directory,
   encodeOrThrow,
+  fixedMap,
   literal,
   magic,
   map,
@@ -41,7 +42,7 @@ import {
   type RebuildSpec,
 } from '@savekit/core';
 import { concatBytes, jsonBytes } from '@savekit/core/kit';
-import { GraphImageBuilder, type GraphImage } from '@savekit/core/graph';
+import { graphDirectory, type GraphImage } from '@savekit/core/graph';
 import { CURRENT_MAJOR, tagName, tagValue } from './tags.js';
 
 /** One object of a file. */
@@ -133,7 +134,7 @@ const tag = byteOrdered((order) =>
  * −(e + 1) (external `e`). Checked against the file's object and external counts both ways.
  */
 function reference(order: ByteOrder, objects: number, externals: number): Codec<number> {
-  return map(u32(order), {
+  return fixedMap(u32(order), {
     name: 'reference',
     // Its values for tools: −externals … objects (stored values outside those two ranges are refused).
     model: () => {
@@ -387,7 +388,10 @@ const U32 = { be: u32be, le: u32le } as const;
  * byte is the last of them big-endian, the first byte-swapped, with the number format beside it.
  */
 /** The stored file's fields, the object table's codec given (the document's, or the image's). */
-function storedFields<Objects>(objects: (p: StoredFile) => Codec<Objects>) {
+function storedFields<Objects>(
+  objects: (p: StoredFile) => Codec<Objects>,
+  objectCount: (objects: unknown) => number = listLength,
+) {
   return {
     byteOrder: byteOrderMark({ be: 'ZSAV', le: 'VASZ' }),
     major: (p: StoredFile) => major(p.byteOrder),
@@ -399,7 +403,7 @@ function storedFields<Objects>(objects: (p: StoredFile) => Codec<Objects>) {
     tailFlags: header({ be: u8, le: literal(u16le, 0) as Codec<number> }, (p) =>
       p.byteOrder === 'le' ? 0 : flagBits(p),
     ),
-    count: header(U32, (p) => listLength(p.objects)),
+    count: header(U32, (p) => objectCount(p.objects)),
     rootCount: header(U32, (p) => listLength(p.roots)),
     externalCount: header(U32, (p) => listLength(p.externals)),
     directoryAt: header(U32, (p) => {
@@ -588,71 +592,41 @@ export interface ZippyImageFile extends Omit<ZippyFile, 'objects' | 'roots' | 'e
   readonly image: GraphImage;
 }
 
-/** Object `index` of `image`, as an element of the image's object table when it is encoded. */
-interface ImageObject {
-  readonly image: GraphImage;
-  readonly index: number;
-}
-
-/** An element of the image's object table: decoding, the image being built (every element the same). */
-type ImageElement = GraphImageBuilder | ImageObject;
-
 /**
  * The object table as {@link objectTable} declares it — the same entries, bodies, checks and
- * errors — whose elements go into the columns of an image instead of a document object each.
+ * errors — as the core's graph directory: decoded, its objects go into the columns of an image
+ * instead of a document object each; encoded, the image's columns are written as they are.
  */
-function objectImageTable(order: ByteOrder, count: number, externals: number): Codec<ImageElement[]> {
-  const references = reference(order, count, externals);
-  const builder = new GraphImageBuilder();
-  // Kinds by their tag's number, so a tag's name is made once per kind, not once per object.
-  const kindOfTag = new Map<number, number>();
-  return directory<DirectoryEntry, 'bodyAt' | 'bodyLength', ObjectBody, ImageElement>({
+function objectImageTable(order: ByteOrder, count: number, externals: number, crc: boolean): Codec<GraphImage> {
+  return graphDirectory<DirectoryEntry, keyof DirectoryEntry>({
     name: `objectTable(${order})`,
     count,
     entry: directoryEntry(order),
     place: { offset: 'bodyAt', length: 'bodyLength' },
-    body: bodyCodecs(order, references),
-    join(e, { references: refs, segments }): ImageElement {
-      checkBody(e, segments, order);
-      let kind = kindOfTag.get(e.tag);
-      if (kind === undefined) {
-        kind = builder.kind(tagName(e.tag));
-        kindOfTag.set(e.tag, kind);
-      }
-      builder.add(kind, e.size, refs, segments);
-      return builder;
+    fields: { kind: 'tag', size: 'size', references: 'referenceCount', segments: 'segmentCount' },
+    kindName: tagName,
+    kindValue(name) {
+      const value = tagOf(name);
+      if (value === undefined) throw new Error(`tag ${shown(name)} is not four characters of one byte each`);
+      return value;
     },
-    split(element: ImageElement) {
-      if (element instanceof GraphImageBuilder) throw new Error('expected an object of an image');
-      const { image, index: i } = element;
-      const kind = image.kinds[image.kindOf[i]!];
-      if (kind === undefined) throw new Error(`object ${i + 1} has kind ${image.kindOf[i]} of ${image.kinds.length}`);
-      return splitObject(graphObjectAt(image, i, kind), order);
-    },
-    bodySize,
-    json: t.unknown as unknown as t.Type<ImageElement, unknown, unknown>,
+    reference: reference(order, count, externals),
+    segment: { length: u32(order), align: 4 },
+    leading: { value: u32(order), refused: (name) => `segment 0 must start with its tag ${JSON.stringify(name)}` },
+    check: (e, segments) => checkBody(e, segments, order),
+    // The trailer follows: `ZEND` and the CRC.
+    after: crc ? 8 : 0,
   });
 }
 
-/** Object `i` of `image` (0-based) as a document object whose segments are views into the image. */
-function graphObjectAt(image: GraphImage, i: number, kind: string): ZObject {
-  const s0 = image.segStart[i]!;
-  const s1 = image.segStart[i + 1]!;
-  const segments: Uint8Array[] = new Array(s1 - s0);
-  for (let x = s0; x < s1; x++) segments[x - s0] = image.data.subarray(image.dataStart[x], image.dataStart[x + 1]);
-  return {
-    tag: kind,
-    size: image.sizes[i]!,
-    references: Array.from(image.refs.subarray(image.refStart[i], image.refStart[i + 1])),
-    segments,
-  };
-}
-
-/** {@link StoredFile} with the image table's elements as its objects. */
-type StoredImageFile = Omit<StoredFile, 'objects'> & { objects: ImageElement[] };
+/** {@link StoredFile} with the image table's objects. */
+type StoredImageFile = Omit<StoredFile, 'objects'> & { objects: GraphImage };
 
 const storedImageFile = struct(
-  storedFields((p) => objectImageTable(p.byteOrder, p.count, p.externalCount)),
+  storedFields(
+    (p) => objectImageTable(p.byteOrder, p.count, p.externalCount, p.crc === true),
+    (objects) => (objects as GraphImage | undefined)?.kindOf?.length ?? 0,
+  ),
   'zippyFile',
 ) as unknown as Codec<StoredImageFile>;
 
@@ -666,16 +640,16 @@ const storedImageFile = struct(
 export const zippyImageFile: Codec<ZippyImageFile> = map(storedImageFile, {
   name: 'zippyFile',
   json: t.unknown as unknown as t.Type<ZippyImageFile, unknown, unknown>,
-  decode: ({ byteOrder, major, minor, numberFormat, crc, roots, externals, objects }): ZippyImageFile => {
-    const first = objects[0];
-    const builder = first instanceof GraphImageBuilder ? first : new GraphImageBuilder();
-    return { byteOrder, major, minor, numberFormat, crc, image: builder.image(roots, externals) };
-  },
+  decode: ({ byteOrder, major, minor, numberFormat, crc, roots, externals, objects }): ZippyImageFile => ({
+    byteOrder,
+    major,
+    minor,
+    numberFormat,
+    crc,
+    image: { ...objects, roots, externals },
+  }),
   encode(file) {
     const { image, ...rest } = file;
-    const n = image.kindOf.length;
-    const objects: ImageObject[] = new Array(n);
-    for (let i = 0; i < n; i++) objects[i] = { image, index: i };
-    return { ...rest, roots: [...image.roots], externals: [...image.externals], objects } as unknown as StoredImageFile;
+    return { ...rest, roots: [...image.roots], externals: [...image.externals], objects: image } as StoredImageFile;
   },
 });

@@ -13,11 +13,12 @@
  */
 import fengari from 'fengari';
 import * as E from 'fp-ts/lib/Either.js';
-import { decode, DecodeError, EncodeError, type DecodeOptions } from '@savekit/core';
+import { decode, DecodeError, encode, EncodeError, type DecodeOptions } from '@savekit/core';
 import { BytesTable, type DecodeBudget } from '@savekit/core/kit';
 import type { GraphSaver, ObjectNumbers, ObjectSink, RestoreContext, RestoreGenerator } from '@savekit/core/graph';
+import { Growing, IdIndex, writeGraph } from '@savekit/core/graph';
 import { allocateAData, isAData, restoreAData, writeAData, type AData } from '../adata.js';
-import { zippyFile, type ZippyFile, type ZippyImageFile } from '../container.js';
+import { zippyFile, zippyImageFile, type ZippyFile, type ZippyImageFile } from '../container.js';
 import {
   dataTypeAt,
   firstSegment,
@@ -34,6 +35,7 @@ import {
 import {
   ADATA_TAG,
   ContainerVersion,
+  CURRENT_MAJOR,
   DATA_TAG,
   FIRST_APPLICATION_DATATYPE,
   KIND,
@@ -226,6 +228,16 @@ export function pushRestored(L: LuaState, target: object | null): void {
 }
 
 type LuaKind = 'table' | 'userdata' | 'function';
+
+/** A kept value's {@link LuaKind} as a number, for a typed column of them. */
+const KEPT = { table: 0, userdata: 1, function: 2 } as const;
+
+/** A column of one number per slot, slot 0 holding `first` (typed: outside the collector's heap). */
+function column(first: number): Growing<Int32Array> {
+  const out = new Growing(new Int32Array(1024), (n) => new Int32Array(n));
+  out.push(first);
+  return out;
+}
 
 /**
  * A step of a save path, for error messages: verbatim text (`[key]`, `<metatable>`, or a root's
@@ -454,18 +466,31 @@ function readValue(type: number, payload: unknown): ZValue {
 }
 
 class LuaSaver implements GraphSaver<object> {
-  /** Each table, userdata or function met: its slot in the keeper (which the columns below are indexed by). */
-  readonly known = new Map<object, number>();
+  /**
+   * Each table or userdata met: its slot in the keeper (which the columns below are indexed by), by
+   * the id fengari numbers its objects with — a flat index, where a map keyed by a million tables
+   * cost a save more than reading them (see {@link lookup}) — or, for an object without a usable
+   * id, and whenever the application saves structures of its own (whose objects may have an `id`
+   * of their own, read by no one but it), in a map.
+   */
+  private readonly byId: IdIndex | undefined;
+  private readonly known = new Map<object, number>();
+  /**
+   * The prototypes of fengari's tables and userdata: an id's slot counts only for an object of
+   * theirs (ids are unique among one state's objects; any other object is looked up in the map).
+   */
+  private readonly tableProto: object | null;
+  private readonly userdataProto: object | null;
   /**
    * Per slot: the value's kind, and where it was first met — the slot it was met in (or
    * {@link ROOT}) and the step from there. Columns of small values, not an object per value with a
    * path string: a million-link chain would otherwise build a million paths only an error reads.
    */
-  private readonly kinds: LuaKind[] = ['table'];
-  private readonly parents: number[] = [ROOT];
+  private readonly kinds = column(KEPT.table);
+  private readonly parents = column(ROOT);
   private readonly steps: Step[] = [''];
   /** Per slot: the object's number in the graph being written (0 while it has none), see {@link numbers}. */
-  private readonly numbered: number[] = [0];
+  private readonly numbered = column(0);
   /** The object {@link slotOf} looked up last, and its slot (undefined: not a kept value). */
   private lastObject: object | undefined;
   private lastSlot: number | undefined;
@@ -492,6 +517,12 @@ class LuaSaver implements GraphSaver<object> {
     private readonly structures?: LuaStructures<object>,
   ) {
     this.writer = new SegmentWriter(format);
+    this.byId = structures === undefined ? new IdIndex() : undefined;
+    lua.lua_newtable(L);
+    this.tableProto = Object.getPrototypeOf(lua.lua_topointer(L, -1));
+    lua.lua_newuserdata(L, 0);
+    this.userdataProto = Object.getPrototypeOf(lua.lua_topointer(L, -1));
+    lua.lua_pop(L, 2);
     this.keeper = new Keeper(L);
     for (const [name, push] of externalEntries(externals)) {
       pushExternal(L, name, push);
@@ -510,7 +541,7 @@ class LuaSaver implements GraphSaver<object> {
     while (at !== ROOT) {
       parts.push(stepText(s));
       s = this.steps[at]!;
-      at = this.parents[at]!;
+      at = this.parents.items[at]!;
     }
     return String(s) + parts.reverse().join('');
   }
@@ -530,21 +561,47 @@ class LuaSaver implements GraphSaver<object> {
       throw new Error(`the light userdata at ${this.pathText(parent, step)} is not a C structure this package saves`);
     }
     if (type === lua.LUA_TFUNCTION) {
-      if (!this.known.has(p))
+      if (this.slotOf(p) === undefined)
         throw new Error(`the function at ${this.pathText(parent, step)} cannot be saved: register it as an external`);
     }
     if (type === lua.LUA_TTHREAD) throw new Error(`the coroutine at ${this.pathText(parent, step)} cannot be saved`);
-    if (this.known.has(p)) return p;
+    if (this.slotOf(p) !== undefined) return p;
     const kind: LuaKind = type === lua.LUA_TTABLE ? 'table' : type === lua.LUA_TUSERDATA ? 'userdata' : 'function';
     if (kind === 'userdata') checkUserdata(L, index, () => this.pathText(parent, step));
     const slot = this.keeper.keep(index);
-    this.kinds[slot] = kind;
-    this.parents[slot] = parent;
+    // Slots are numbered 1, 2, 3… as values are kept: each column gets its next value.
+    if (slot !== this.kinds.length) throw new Error(`the keeper gave slot ${slot}, not ${this.kinds.length}`);
+    this.kinds.push(KEPT[kind]);
+    this.parents.push(parent);
     this.steps[slot] = step;
-    this.numbered[slot] = 0;
-    this.known.set(p, slot);
-    this.lastObject = undefined; // a value just met has a slot now
+    this.numbered.push(0);
+    const id = this.byId !== undefined ? (p as { id?: unknown }).id : undefined;
+    if (typeof id === 'number' && this.byId!.get(id) === undefined) this.byId!.set(id, slot);
+    else this.known.set(p, slot);
+    // The graph writer asks for its number next.
+    this.lastObject = p;
+    this.lastSlot = slot;
     return p;
+  }
+
+  /**
+   * The slot of `object` when it is a value kept while saving: by its id when it has one (fengari
+   * numbers every table and userdata of a state uniquely), the id's slot counting only if it was
+   * given for this very object; else in the map.
+   */
+  private lookup(object: object): number | undefined {
+    const byId = this.byId;
+    if (byId !== undefined) {
+      const id = (object as { id?: unknown }).id;
+      if (typeof id === 'number') {
+        const slot = byId.get(id);
+        if (slot !== undefined) {
+          const proto = Object.getPrototypeOf(object);
+          if (proto === this.tableProto || proto === this.userdataProto) return slot;
+        }
+      }
+    }
+    return this.known.size > 0 ? this.known.get(object) : undefined;
   }
 
   /**
@@ -555,7 +612,7 @@ class LuaSaver implements GraphSaver<object> {
   private slotOf(object: object): number | undefined {
     if (object !== this.lastObject) {
       this.lastObject = object;
-      this.lastSlot = this.known.get(object);
+      this.lastSlot = this.lookup(object);
     }
     return this.lastSlot;
   }
@@ -567,20 +624,21 @@ class LuaSaver implements GraphSaver<object> {
    */
   numbers(): ObjectNumbers<object> {
     const others = new Map<object, number>();
+    // Its storage is replaced as it grows (values are kept while the graph is written): read it each time.
     const numbered = this.numbered;
     // A fresh store for each write: numbers a previous write gave are forgotten.
-    numbered.fill(0);
+    numbered.items.fill(0);
     return {
       get: (object) => {
         const slot = this.slotOf(object);
         if (slot === undefined) return others.get(object);
-        const n = numbered[slot]!;
+        const n = numbered.items[slot]!;
         return n === 0 ? undefined : n;
       },
       set: (object, n) => {
         const slot = this.slotOf(object);
         if (slot === undefined) others.set(object, n);
-        else numbered[slot] = n;
+        else numbered.items[slot] = n;
       },
     };
   }
@@ -642,7 +700,7 @@ class LuaSaver implements GraphSaver<object> {
 
   kindOf(object: object): string {
     const kept = this.keptSlot(object);
-    if (kept !== undefined) return this.kinds[kept] === 'function' ? this.otherKindOf(object) : KIND.lua;
+    if (kept !== undefined) return this.kinds.items[kept] === KEPT.function ? this.otherKindOf(object) : KIND.lua;
     return this.otherKindOf(object);
   }
 
@@ -651,10 +709,9 @@ class LuaSaver implements GraphSaver<object> {
     if (object instanceof ScalarValue) return KIND.lua;
     const slot = this.slotOf(object);
     if (slot === undefined) throw new Error('an object this saver did not meet');
-    const kind = this.kinds[slot];
-    if (kind === 'table' || kind === 'userdata') return KIND.lua;
+    if (this.kinds.items[slot] !== KEPT.function) return KIND.lua;
     throw new Error(
-      `the function at ${this.pathText(this.parents[slot]!, this.steps[slot]!)} cannot be saved: register it as an external`,
+      `the function at ${this.pathText(this.parents.items[slot]!, this.steps[slot]!)} cannot be saved: register it as an external`,
     );
   }
 
@@ -680,10 +737,10 @@ class LuaSaver implements GraphSaver<object> {
   sizeOf(object: object, dataLength: number): number {
     void dataLength;
     const kept = this.keptSlot(object);
-    if (kept !== undefined) return this.kinds[kept] === 'userdata' ? this.payloadLength : 0;
+    if (kept !== undefined) return this.kinds.items[kept] === KEPT.userdata ? this.payloadLength : 0;
     if (isAData(object) || this.structures?.owns(object) === true) return this.lastSize;
     const slot = this.slotOf(object);
-    return slot !== undefined && this.kinds[slot] === 'userdata' ? this.payloadLength : 0;
+    return slot !== undefined && this.kinds.items[slot] === KEPT.userdata ? this.payloadLength : 0;
   }
 
   save(object: object, sink: ObjectSink<object>): void {
@@ -731,7 +788,7 @@ class LuaSaver implements GraphSaver<object> {
     // One writer for every object: writeData copies the segment, so its buffer can be reused.
     const w = this.writer;
     w.reset();
-    if (this.kinds[slot] === 'userdata') {
+    if (this.kinds.items[slot] === KEPT.userdata) {
       w.u32(LUA_TAG);
       w.u32(LuaType.userdata);
       this.writeMetatable(w, at, slot);
@@ -946,11 +1003,49 @@ export function saveGame(
     } catch (error) {
       return E.left(new EncodeError([], 0, error instanceof Error ? error.message : String(error)));
     }
-    return writeSavefile(objects, saver, options);
+    return saveImage(objects, saver, options);
   } finally {
     lua.lua_settop(L, top);
     if (releaseRoots) for (const r of roots) if (r instanceof LuaRef) r.release();
   }
+}
+
+/**
+ * {@link writeSavefile} through the graph image: the image `writeGraph` fills is encoded by
+ * {@link zippyImageFile} (its columns written as they are) — the same bytes and errors, without a
+ * document object, entry and body per object (for a million-object save, most of its encode).
+ */
+function saveImage(
+  roots: ReadonlyArray<object | null>,
+  saver: LuaSaver,
+  options: LuaSaveOptions,
+): E.Either<EncodeError, Uint8Array> {
+  const { numberFormat } = options;
+  if (numberFormat !== undefined && numberFormat !== 0 && numberFormat !== 1)
+    return writeSavefile(roots, saver, options);
+  const image = writeGraph(roots, saver);
+  if (E.isLeft(image)) return E.left(objectsFromZero(image.left));
+  return encode(zippyImageFile, {
+    byteOrder: options.byteOrder ?? 'be',
+    major: CURRENT_MAJOR,
+    minor: 0,
+    numberFormat: numberFormat ?? 0,
+    crc: options.crc ?? true,
+    image: image.right,
+  });
+}
+
+/**
+ * A save error whose path names object `n` (1-based, as graphs number them) with the document's
+ * numbering, `objects[n − 1]` (as writeSavefile gives it).
+ */
+function objectsFromZero(error: EncodeError): EncodeError {
+  const [head, n] = error.path;
+  if (head !== 'objects' || typeof n !== 'number') return error;
+  const copy = Object.create(Object.getPrototypeOf(error)) as EncodeError;
+  Object.defineProperties(copy, Object.getOwnPropertyDescriptors(error));
+  Object.defineProperty(copy, 'path', { value: ['objects', n - 1, ...error.path.slice(2)], enumerable: true });
+  return copy;
 }
 
 /** A Lua object being restored: its slot in the restorer's keeper. */
