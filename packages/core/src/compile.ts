@@ -1476,18 +1476,29 @@ export function decoder<A>(codec: Codec<A>): (bytes: Uint8Array) => A {
   const largest = Math.floor(limits.maxWork / 2);
   const budget = new DecodeBudget(limits);
   const state = new ReadState(DEFAULT_OPTIONS, budget);
+  // The array last read, with a reader over its whole buffer and its offset: a view's buffer
+  // and offset never change (a detached or shrunk buffer shows as a length other than expected),
+  // so a call with the array of the call before reads neither. (`buffer` is a getter V8 calls
+  // rather than inlines: checking it on every call took half of a 16-byte struct's decode.)
+  let last: Uint8Array | undefined;
   let buffer: ArrayBufferLike | undefined;
-  let reader: Reader | undefined;
+  let reader = new Reader(new Uint8Array(0), state, 0, 0);
+  let offset = 0;
+  const remember = (bytes: Uint8Array): void => {
+    if (bytes.buffer !== buffer) {
+      buffer = bytes.buffer;
+      reader = new Reader(new Uint8Array(buffer), state, 0, buffer.byteLength);
+    }
+    last = bytes;
+    offset = bytes.byteOffset;
+  };
   if (fixedAt !== undefined && plan.work <= limits.maxWork) {
-    // A fixed-layout value: exactly its size, read at the buffer's offset.
+    // A fixed-layout value: exactly its size, read at the array's offset.
     return (bytes) => {
       if (bytes.length !== fixedSize) return slow(bytes);
-      if (bytes.buffer !== buffer || reader === undefined) {
-        buffer = bytes.buffer;
-        reader = new Reader(new Uint8Array(buffer), state, 0, buffer.byteLength);
-      }
+      if (bytes !== last) remember(bytes);
       try {
-        return fixedAt(reader, bytes.byteOffset) as A;
+        return fixedAt(reader, offset) as A;
       } catch {
         return slow(bytes);
       }
@@ -1495,15 +1506,12 @@ export function decoder<A>(codec: Codec<A>): (bytes: Uint8Array) => A {
   }
   return (bytes) => {
     if (bytes.length > largest) return slow(bytes);
-    if (bytes.buffer !== buffer || reader === undefined) {
-      buffer = bytes.buffer;
-      reader = new Reader(new Uint8Array(buffer), state, 0, buffer.byteLength);
-    }
+    if (bytes !== last) remember(bytes);
     // The reader spans the whole buffer; this call's window is set on it (offsets in errors are
     // relative to `bytes`, but errors are made by the ordinary path).
     const r = reader as { -readonly [K in keyof Reader]: Reader[K] };
-    r.start = bytes.byteOffset;
-    r.end = bytes.byteOffset + bytes.length;
+    r.start = offset;
+    r.end = offset + bytes.length;
     r.pos = r.start;
     budget.workSpent = 0;
     let value: A;
