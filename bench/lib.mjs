@@ -1,6 +1,15 @@
 // The shared harness: every case names its peers, proves they agree, then times them side by side.
 import { Bench } from 'tinybench';
 import { isDeepStrictEqual } from 'node:util';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+
+// A full collection before each peer is timed (warm-up and run), so no peer starts with the
+// garbage of the one before it: with batched samples a peer's own garbage brings on its own
+// collections, and the old generation another peer filled would otherwise be collected in
+// whichever peer's time it fell. The flag lets a context made after it see `gc`.
+v8.setFlagsFromString('--expose-gc');
+const collectGarbage = vm.runInNewContext('gc');
 
 /**
  * A benchmark case.
@@ -131,6 +140,7 @@ async function measureOnce(benchCase, { quick }) {
     warmupIterations: quick ? 1 : (benchCase.warmupIterations ?? Math.min(2, iterations)),
     iterations,
     retainSamples: true,
+    setup: () => collectGarbage(),
   });
   const batches = {};
   for (const peer of benchCase.peers) {

@@ -688,6 +688,9 @@ function runMemberReader(
   return (r) => read(r, r.pos + offset);
 }
 
+/** Each record constructor's first object (see {@link recordMaker}), alive while the constructor is. */
+const shapes = new WeakMap<object, object>();
+
 /**
  * A constructor of plain objects (prototype `Object.prototype`, as `{}`'s) for one struct. Each
  * closure made here has an initial hidden class of its own, so `new` gives every struct its own
@@ -707,6 +710,13 @@ function recordMaker(names: ReadonlyArray<string>): new () => Record<string, unk
   // records that outlive a young-generation collection cost it in proportion (see PIECE).
   const first = new make();
   for (const name of names) first[name] = null;
+  // Kept as long as the constructor: the engine keeps the maps of that transition chain only while
+  // an object has one, and once the collector had freed this object (the first full collection
+  // did) the records' first values chose the fields' representation again. A large u32 first
+  // made every field a box of its own, small integers too: 129–145 bytes a record of four u32
+  // (two over 2³¹) instead of 96, so a decode of many records filled the young generation half as
+  // fast again.
+  shapes.set(make, first);
   return make;
 }
 
