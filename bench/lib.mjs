@@ -1,6 +1,15 @@
 // The shared harness: every case names its peers, proves they agree, then times them side by side.
 import { Bench } from 'tinybench';
 import { isDeepStrictEqual } from 'node:util';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+
+// A full collection before each peer is timed (warm-up and run), so no peer starts with the
+// garbage of the one before it: with batched samples a peer's own garbage brings on its own
+// collections, and the old generation another peer filled would otherwise be collected in
+// whichever peer's time it fell. The flag lets a context made after it see `gc`.
+v8.setFlagsFromString('--expose-gc');
+const collectGarbage = vm.runInNewContext('gc');
 
 /**
  * A benchmark case.
@@ -78,17 +87,73 @@ export async function measure(benchCase, { quick, runs = 1 }) {
   });
 }
 
+/**
+ * Shortest sample, in milliseconds: every peer's operation is run in batches of K calls, K chosen
+ * per peer (the same rule for all) so that one batch takes at least this long, and a sample is the
+ * batch's mean. An operation that allocates (100,000 records: 10–17 MB, about one young-generation
+ * collection per call) timed one call at a time gave a sample either with or without a collection,
+ * and the median then told where the collections fell rather than what they cost; an operation of
+ * tens of nanoseconds timed one call at a time measured the timer. A batch of this length spans
+ * many collections (each peer pays for its own garbage) and many timer ticks.
+ */
+export const SAMPLE_MS = 100;
+
+/** Calls per batch for `run`: enough for {@link SAMPLE_MS}, from the time of calls made back to back. */
+function batchSize(run, sampleMs) {
+  if (sampleMs <= 0) return 1;
+  let calls = 0;
+  const start = performance.now();
+  let elapsed = 0;
+  // About a tenth of a sample's time, and at least one call.
+  do {
+    run();
+    calls++;
+    elapsed = performance.now() - start;
+  } while (elapsed < sampleMs / 10);
+  return Math.max(1, Math.ceil((sampleMs * calls) / elapsed));
+}
+
+// Each result is compared with an object no operation returns, so none goes unused (and none is
+// optimised away), and none outlives the next call: a batch that kept each result while the next
+// call ran had the young generation's collections copy the previous result (10 MB of records)
+// every time, which timing one call at a time never did.
+const NEVER = {};
+const counts = { same: 0 };
+
+/** `run` timed `k` calls at a time: the sample is the mean of the batch (see {@link SAMPLE_MS}). */
+function batched(run, k, now) {
+  if (k === 1) return run;
+  return () => {
+    const start = now();
+    for (let i = 0; i < k; i++) if (run() === NEVER) counts.same++;
+    const total = now() - start;
+    return { overriddenDuration: total / k, overriddenIterationCost: total };
+  };
+}
+
 async function measureOnce(benchCase, { quick }) {
-  // Heavy cases (a million-node graph) say how many runs are enough.
-  const iterations = quick ? 3 : (benchCase.iterations ?? 64);
+  const sampleMs = quick ? 0 : (benchCase.sampleMs ?? SAMPLE_MS);
+  // Heavy cases (a million-node graph) say how many runs are enough. Samples are batches of at
+  // least SAMPLE_MS, so a few suffice: the time budget decides how many there are.
+  const iterations = quick ? 3 : (benchCase.iterations ?? 16);
   const bench = new Bench({
     time: quick ? 20 : (benchCase.time ?? 1500),
     warmupTime: quick ? 5 : (benchCase.warmupTime ?? 300),
-    warmupIterations: quick ? 1 : (benchCase.warmupIterations ?? Math.min(5, iterations)),
+    warmupIterations: quick ? 1 : (benchCase.warmupIterations ?? Math.min(2, iterations)),
     iterations,
     retainSamples: true,
+    setup: () => collectGarbage(),
   });
-  for (const peer of benchCase.peers) if (!peer.fails) bench.add(peer.name, peer.run);
+  const batches = {};
+  for (const peer of benchCase.peers) {
+    if (peer.fails) continue;
+    const k = batchSize(peer.run, sampleMs);
+    batches[peer.name] = k;
+    bench.add(
+      peer.name,
+      batched(peer.run, k, () => bench.now()),
+    );
+  }
   await bench.run();
   const rows = benchCase.peers.map((peer) => {
     if (peer.fails) return { case: benchCase.name, peer: peer.name, fails: peer.fails };
@@ -106,6 +171,7 @@ async function measureOnce(benchCase, { quick }) {
       medianMs,
       p95Ms: percentile(samples, 95),
       samples: result.latency.samplesCount,
+      callsPerSample: batches[peer.name],
     };
   });
   const ours = rows.find((r) => r.peer === benchCase.ours);

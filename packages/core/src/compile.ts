@@ -234,27 +234,32 @@ function numberCode(type: 'int' | 'float', bits: number, signed: boolean, le: bo
 
 /**
  * Reads a number of type `code` at `at` (what the field's `read` would); floats and `OTHER` go to
- * {@link readOtherCode}. Small on purpose (under 150 bytes of bytecode; `node
+ * {@link readOtherCode}. Small on purpose (163 bytes of bytecode; `node
  * --print-bytecode-filter=readCode`): V8 inlines a function of up to 460 bytes, and all the
  * functions inlined into one optimised function together up to 920, so a run of several fields
  * reads each inline only if this stays small. A 496-byte form was never inlined: it boxed a large
  * u32 on return and again in the record (docs/guide/compiled.md, "Many records").
  */
 function readCode(r: Reader, at: number, code: Code, read: ReadAt): unknown {
+  const view = r.view;
   const le = (code & 1) === 1;
+  // The cases are the kinds as literals (`U32 >> 1` is 5, …; the test "every number type read by
+  // code" reads each as interpreted): V8 makes a switch over small literal integers one jump
+  // through a table, where named constants were a load, a shift and a comparison per case (208
+  // bytes of bytecode in all, now 163; see fillOfEight for why it matters).
   switch (code >> 1) {
-    case U8 >> 1:
-      return r.bytes[at];
-    case I8 >> 1:
-      return r.view.getInt8(at);
-    case U16 >> 1:
-      return r.view.getUint16(at, le);
-    case I16 >> 1:
-      return r.view.getInt16(at, le);
-    case U32 >> 1:
-      return r.view.getUint32(at, le);
-    case I32 >> 1:
-      return r.view.getInt32(at, le);
+    case 1:
+      return view.getUint8(at);
+    case 2:
+      return view.getInt8(at);
+    case 3:
+      return view.getUint16(at, le);
+    case 4:
+      return view.getInt16(at, le);
+    case 5:
+      return view.getUint32(at, le);
+    case 6:
+      return view.getInt32(at, le);
     default:
       return readOtherCode(r, at, code, read);
   }
@@ -549,30 +554,79 @@ function runFill(names: string[], offsets: number[], readers: ReadAt[], codes: C
   );
 }
 
+// A closure per field count: V8 inlines a function whole, counting all its bytecode against the
+// budget of the function it is inlined into (920 bytes in all), so one closure for every count,
+// testing the count after each field, was 420 bytes for four fields as for eight, and with it
+// only two of a 16-byte struct's four `readCode`s were inlined where a hot loop called the struct.
 function fillOfEight(names: string[], offsets: number[], fields: ReadonlyArray<readonly [ReadAt, Code]>): Fill {
-  const n = names.length;
-  if (n === 0) return () => {};
   const [n0, n1, n2, n3, n4, n5, n6, n7] = names as Eight<string>;
   const [o0, o1, o2, o3, o4, o5, o6, o7] = offsets as Eight<number>;
   const [f0, f1, f2, f3, f4, f5, f6, f7] = fields.map((f) => f[0]) as Eight<ReadAt>;
   const [c0, c1, c2, c3, c4, c5, c6, c7] = fields.map((f) => f[1]) as Eight<Code>;
-  return (out, r, at) => {
-    out[n0] = readCode(r, at + o0, c0, f0);
-    if (n === 1) return;
-    out[n1] = readCode(r, at + o1, c1, f1);
-    if (n === 2) return;
-    out[n2] = readCode(r, at + o2, c2, f2);
-    if (n === 3) return;
-    out[n3] = readCode(r, at + o3, c3, f3);
-    if (n === 4) return;
-    out[n4] = readCode(r, at + o4, c4, f4);
-    if (n === 5) return;
-    out[n5] = readCode(r, at + o5, c5, f5);
-    if (n === 6) return;
-    out[n6] = readCode(r, at + o6, c6, f6);
-    if (n === 7) return;
-    out[n7] = readCode(r, at + o7, c7, f7);
-  };
+  switch (names.length) {
+    case 0:
+      return () => {};
+    case 1:
+      return (out, r, at) => {
+        out[n0] = readCode(r, at + o0, c0, f0);
+      };
+    case 2:
+      return (out, r, at) => {
+        out[n0] = readCode(r, at + o0, c0, f0);
+        out[n1] = readCode(r, at + o1, c1, f1);
+      };
+    case 3:
+      return (out, r, at) => {
+        out[n0] = readCode(r, at + o0, c0, f0);
+        out[n1] = readCode(r, at + o1, c1, f1);
+        out[n2] = readCode(r, at + o2, c2, f2);
+      };
+    case 4:
+      return (out, r, at) => {
+        out[n0] = readCode(r, at + o0, c0, f0);
+        out[n1] = readCode(r, at + o1, c1, f1);
+        out[n2] = readCode(r, at + o2, c2, f2);
+        out[n3] = readCode(r, at + o3, c3, f3);
+      };
+    case 5:
+      return (out, r, at) => {
+        out[n0] = readCode(r, at + o0, c0, f0);
+        out[n1] = readCode(r, at + o1, c1, f1);
+        out[n2] = readCode(r, at + o2, c2, f2);
+        out[n3] = readCode(r, at + o3, c3, f3);
+        out[n4] = readCode(r, at + o4, c4, f4);
+      };
+    case 6:
+      return (out, r, at) => {
+        out[n0] = readCode(r, at + o0, c0, f0);
+        out[n1] = readCode(r, at + o1, c1, f1);
+        out[n2] = readCode(r, at + o2, c2, f2);
+        out[n3] = readCode(r, at + o3, c3, f3);
+        out[n4] = readCode(r, at + o4, c4, f4);
+        out[n5] = readCode(r, at + o5, c5, f5);
+      };
+    case 7:
+      return (out, r, at) => {
+        out[n0] = readCode(r, at + o0, c0, f0);
+        out[n1] = readCode(r, at + o1, c1, f1);
+        out[n2] = readCode(r, at + o2, c2, f2);
+        out[n3] = readCode(r, at + o3, c3, f3);
+        out[n4] = readCode(r, at + o4, c4, f4);
+        out[n5] = readCode(r, at + o5, c5, f5);
+        out[n6] = readCode(r, at + o6, c6, f6);
+      };
+    default:
+      return (out, r, at) => {
+        out[n0] = readCode(r, at + o0, c0, f0);
+        out[n1] = readCode(r, at + o1, c1, f1);
+        out[n2] = readCode(r, at + o2, c2, f2);
+        out[n3] = readCode(r, at + o3, c3, f3);
+        out[n4] = readCode(r, at + o4, c4, f4);
+        out[n5] = readCode(r, at + o5, c5, f5);
+        out[n6] = readCode(r, at + o6, c6, f6);
+        out[n7] = readCode(r, at + o7, c7, f7);
+      };
+  }
 }
 
 /** Writes the fields of a run of `value` at their offsets from `at`. */
@@ -688,6 +742,9 @@ function runMemberReader(
   return (r) => read(r, r.pos + offset);
 }
 
+/** Each record constructor's first object (see {@link recordMaker}), alive while the constructor is. */
+const shapes = new WeakMap<object, object>();
+
 /**
  * A constructor of plain objects (prototype `Object.prototype`, as `{}`'s) for one struct. Each
  * closure made here has an initial hidden class of its own, so `new` gives every struct its own
@@ -707,6 +764,13 @@ function recordMaker(names: ReadonlyArray<string>): new () => Record<string, unk
   // records that outlive a young-generation collection cost it in proportion (see PIECE).
   const first = new make();
   for (const name of names) first[name] = null;
+  // Kept as long as the constructor: the engine keeps the maps of that transition chain only while
+  // an object has one, and once the collector had freed this object (the first full collection
+  // did) the records' first values chose the fields' representation again. A large u32 first
+  // made every field a box of its own, small integers too: 129–145 bytes a record of four u32
+  // (two over 2³¹) instead of 96, so a decode of many records filled the young generation half as
+  // fast again.
+  shapes.set(make, first);
   return make;
 }
 
@@ -1476,18 +1540,29 @@ export function decoder<A>(codec: Codec<A>): (bytes: Uint8Array) => A {
   const largest = Math.floor(limits.maxWork / 2);
   const budget = new DecodeBudget(limits);
   const state = new ReadState(DEFAULT_OPTIONS, budget);
+  // The array last read, with a reader over its whole buffer and its offset: a view's buffer
+  // and offset never change (a detached or shrunk buffer shows as a length other than expected),
+  // so a call with the array of the call before reads neither. (`buffer` is a getter V8 calls
+  // rather than inlines: checking it on every call took half of a 16-byte struct's decode.)
+  let last: Uint8Array | undefined;
   let buffer: ArrayBufferLike | undefined;
-  let reader: Reader | undefined;
+  let reader = new Reader(new Uint8Array(0), state, 0, 0);
+  let offset = 0;
+  const remember = (bytes: Uint8Array): void => {
+    if (bytes.buffer !== buffer) {
+      buffer = bytes.buffer;
+      reader = new Reader(new Uint8Array(buffer), state, 0, buffer.byteLength);
+    }
+    last = bytes;
+    offset = bytes.byteOffset;
+  };
   if (fixedAt !== undefined && plan.work <= limits.maxWork) {
-    // A fixed-layout value: exactly its size, read at the buffer's offset.
+    // A fixed-layout value: exactly its size, read at the array's offset.
     return (bytes) => {
       if (bytes.length !== fixedSize) return slow(bytes);
-      if (bytes.buffer !== buffer || reader === undefined) {
-        buffer = bytes.buffer;
-        reader = new Reader(new Uint8Array(buffer), state, 0, buffer.byteLength);
-      }
+      if (bytes !== last) remember(bytes);
       try {
-        return fixedAt(reader, bytes.byteOffset) as A;
+        return fixedAt(reader, offset) as A;
       } catch {
         return slow(bytes);
       }
@@ -1495,15 +1570,12 @@ export function decoder<A>(codec: Codec<A>): (bytes: Uint8Array) => A {
   }
   return (bytes) => {
     if (bytes.length > largest) return slow(bytes);
-    if (bytes.buffer !== buffer || reader === undefined) {
-      buffer = bytes.buffer;
-      reader = new Reader(new Uint8Array(buffer), state, 0, buffer.byteLength);
-    }
+    if (bytes !== last) remember(bytes);
     // The reader spans the whole buffer; this call's window is set on it (offsets in errors are
     // relative to `bytes`, but errors are made by the ordinary path).
     const r = reader as { -readonly [K in keyof Reader]: Reader[K] };
-    r.start = bytes.byteOffset;
-    r.end = bytes.byteOffset + bytes.length;
+    r.start = offset;
+    r.end = offset + bytes.length;
     r.pos = r.start;
     budget.workSpent = 0;
     let value: A;

@@ -323,6 +323,42 @@ describe('decoder', () => {
     );
   });
 
+  test('a fixed-layout decoder called with one array again sees its bytes, and other arrays their own', () => {
+    // The decoder remembers the last array's buffer and offset: what it reads must still be the
+    // array's current bytes, and another array (of the same buffer or not) its own.
+    const fixed = struct({ a: u32le, b: u16le });
+    const readFixed = decoder(fixed);
+    const buffer = new Uint8Array(16);
+    const first = buffer.subarray(2, 8);
+    const second = buffer.subarray(8, 14);
+    for (let n = 0; n < 20; n++) {
+      first[0] = n;
+      second[4] = n + 1;
+      expect(readFixed(first)).toEqual({ a: n, b: 0 });
+      expect(readFixed(second)).toEqual({ a: 0, b: n + 1 });
+      expect(readFixed(first)).toEqual(decodeOrThrow(fixed, first));
+    }
+    const other = Uint8Array.of(9, 0, 0, 0, 7, 0);
+    expect(readFixed(other)).toEqual({ a: 9, b: 7 });
+    // A detached buffer: the array is empty, and the error is decodeOrThrow's.
+    const kept = Uint8Array.of(1, 0, 0, 0, 2, 0);
+    expect(readFixed(kept)).toEqual({ a: 1, b: 2 });
+    structuredClone(kept.buffer, { transfer: [kept.buffer] });
+    let expected: unknown;
+    try {
+      decodeOrThrow(fixed, kept);
+    } catch (error) {
+      expected = errorFields(error as Error);
+    }
+    expect(expected).toBeDefined();
+    expect(() => readFixed(kept)).toThrow();
+    try {
+      readFixed(kept);
+    } catch (error) {
+      expect(errorFields(error as Error)).toEqual(expected);
+    }
+  });
+
   test('codecs that do not compile completely take the ordinary path', () => {
     const withCustom = decoder(struct({ a: u8, b: oddWarns }));
     expect(withCustom(Uint8Array.of(1, 3))).toEqual({ a: 1, b: 3 });
