@@ -117,19 +117,36 @@ export function fieldsMap<F extends FixedFields, B>(fields: F, bijection: Fields
     }
     for (let i = 0; i < count; i++) writers[i]!(w, at + offsets[i]!, record[names[i]!]);
   };
-  return defineCodec<B>({
-    ...mapped,
+  return withFixedPath(mapped, size, readFixed, writeFixed);
+}
+
+/**
+ * `general` with an in-place fast path: `readFixed`/`writeFixed` at a known `size` do the work, and
+ * any failure (or a traced read, or too few bytes) is redone by `general`, which names the error
+ * where the tracked path would. Shared by {@link fieldsMap} and `pairMap`.
+ *
+ * @internal
+ */
+export function withFixedPath<T>(
+  general: Codec<T>,
+  size: number,
+  readFixed: (r: Reader, at: number) => T,
+  writeFixed: (w: Writer, at: number, value: T) => void,
+): Codec<T> {
+  return defineCodec<T>({
+    ...general,
     size,
     read(r) {
       const at = r.pos;
-      if (r.state.spans !== undefined || r.end - at < size) return mapped.read(r);
+      if (r.state.spans !== undefined || r.end - at < size) return general.read(r);
+      let value: T;
       try {
-        const value = readFixed(r, at);
-        r.pos = at + size;
-        return value;
+        value = readFixed(r, at);
       } catch {
-        return mapped.read(r);
+        return general.read(r); // redone where the error is named
       }
+      r.pos = at + size;
+      return value;
     },
     readFixed,
     write(w, value) {
@@ -139,7 +156,7 @@ export function fieldsMap<F extends FixedFields, B>(fields: F, bijection: Fields
         w.length = start + size;
       } catch {
         w.length = start;
-        mapped.write(w, value);
+        general.write(w, value); // redone where the error is named
       }
     },
     writeFixed,

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { defineCodec, type Codec } from './codec.js';
-import { fieldsMap, type FieldsBijection } from './fields-map.js';
+import type { Codec } from './codec.js';
+import { fieldsMap, withFixedPath, type FieldsBijection } from './fields-map.js';
 import type { StructType } from './struct.js';
 
 /** The bijection of a {@link pairMap}: the stored fields given to `decode` as its two arguments. */
@@ -92,32 +92,5 @@ export function pairMap<A, B, T>(
     writeFirst(w, at, scratch[firstName] as A);
     writeSecond(w, at + offset, scratch[secondName] as B);
   };
-  return defineCodec<T>({
-    ...general,
-    size,
-    read(r) {
-      const at = r.pos;
-      if (r.state.spans !== undefined || r.end - at < size) return general.read(r);
-      let value: T;
-      try {
-        value = readFixed(r, at);
-      } catch {
-        return general.read(r); // redone where the error is named
-      }
-      r.pos = at + size;
-      return value;
-    },
-    readFixed,
-    write(w, value) {
-      const start = w.ensure(size);
-      try {
-        writeFixed(w, start, value);
-        w.length = start + size;
-      } catch {
-        w.length = start;
-        general.write(w, value); // redone where the error is named
-      }
-    },
-    writeFixed,
-  });
+  return withFixedPath(general, size, readFixed, writeFixed);
 }
