@@ -31,6 +31,7 @@ import {
 } from './container.js';
 import { ContainerVersion, KIND } from './tags.js';
 import { PrecisionError, SegmentError, type SegmentFormat, SegmentReader } from './values.js';
+import { documentError } from './object-paths.js';
 
 /** Options of {@link writeSavefile}. */
 export interface WriteOptions extends SegmentFormat {
@@ -155,20 +156,6 @@ export function readSavefileImage<O extends object>(
   const bound = restorer.forImage?.(file.right.value, budget) ?? restorer;
   const graph = readGraph(file.right.value.image, bound);
   return E.isLeft(graph) ? E.left(documentError(graph.left)) : E.right({ ...graph.right, file: file.right.value });
-}
-
-/**
- * `error` with the path of the value in the document. Object graphs number objects 1…N, as
- * references name them (and as restore errors and their messages do); the document lists them from
- * 0, so object `n` is `objects[n − 1]` — the one place that turns the one numbering into the other.
- */
-function documentError<Failure extends DecodeError | EncodeError>(error: Failure): Failure {
-  const [head, n] = error.path;
-  if (head !== 'objects' || typeof n !== 'number') return error;
-  const copy = Object.create(Object.getPrototypeOf(error)) as Failure;
-  Object.defineProperties(copy, Object.getOwnPropertyDescriptors(error));
-  Object.defineProperty(copy, 'path', { value: ['objects', n - 1, ...error.path.slice(2)], enumerable: true });
-  return copy;
 }
 
 /**

@@ -32,6 +32,7 @@ import {
   writeSavefile,
   type WriteOptions,
 } from '../savefile.js';
+import { documentError } from '../object-paths.js';
 import {
   ADATA_TAG,
   ContainerVersion,
@@ -1024,7 +1025,7 @@ function saveImage(
   if (numberFormat !== undefined && numberFormat !== 0 && numberFormat !== 1)
     return writeSavefile(roots, saver, options);
   const image = writeGraph(roots, saver);
-  if (E.isLeft(image)) return E.left(objectsFromZero(image.left));
+  if (E.isLeft(image)) return E.left(documentError(image.left));
   return encode(zippyImageFile, {
     byteOrder: options.byteOrder ?? 'be',
     major: CURRENT_MAJOR,
@@ -1033,19 +1034,6 @@ function saveImage(
     crc: options.crc ?? true,
     image: image.right,
   });
-}
-
-/**
- * A save error whose path names object `n` (1-based, as graphs number them) with the document's
- * numbering, `objects[n − 1]` (as writeSavefile gives it).
- */
-function objectsFromZero(error: EncodeError): EncodeError {
-  const [head, n] = error.path;
-  if (head !== 'objects' || typeof n !== 'number') return error;
-  const copy = Object.create(Object.getPrototypeOf(error)) as EncodeError;
-  Object.defineProperties(copy, Object.getOwnPropertyDescriptors(error));
-  Object.defineProperty(copy, 'path', { value: ['objects', n - 1, ...error.path.slice(2)], enumerable: true });
-  return copy;
 }
 
 /** A Lua object being restored: its slot in the restorer's keeper. */
