@@ -20,6 +20,8 @@ import type { EncodeError } from './errors.js';
 import type { GraphImage } from './graph-image.js';
 import { GraphImageBuilder } from './graph-image-builder.js';
 import { struct } from './struct.js';
+import { resolveDecodeOptions } from './options.js';
+import { Reader, ReadState } from './reader.js';
 import type { Writer } from './writer.js';
 
 /** Options of {@link graphDirectory}. */
@@ -48,10 +50,23 @@ export interface GraphDirectoryOptions<E, K extends keyof E & string> {
   readonly segment: { readonly length: Codec<number>; readonly align: number };
   /**
    * When segment 0 of every object starts with its kind's stored value in this fixed-size codec:
-   * writing checks it (the message of a refusal is `refused(kindName)`); reading checks it in `check`.
+   * writing checks it (the message of a refusal is `refused(kindName)`). Reading checks it too when
+   * `missing` and `mismatch` are given (else leave it to `check`): `missing` is the message when
+   * the object has no segment 0 or one too short to hold the value, `mismatch(stored, found)` when
+   * it holds another value than the entry's kind.
    */
-  readonly leading?: { readonly value: Codec<number>; readonly refused: (name: string) => string };
-  /** What reading checks of an object besides (its entry, its segments): what it throws refuses it. */
+  readonly leading?: {
+    readonly value: Codec<number>;
+    readonly refused: (name: string) => string;
+    readonly missing?: string;
+    readonly mismatch?: (stored: number, found: number) => string;
+  };
+  /**
+   * What reading checks of an object besides (its entry, its segments): what it throws refuses it.
+   * Reading always checks first that the body holds as many segments as the entry says, then
+   * `leading` (when it is checked on reading). Without `check`, a table of well-formed objects is
+   * read straight into the image's columns, without an entry, body or segment view per object.
+   */
   readonly check?: (entry: E, segments: ReadonlyArray<Uint8Array>) => void;
   /**
    * The bytes an encode writes after the table (a trailer, a checksum), when known: a hint with
@@ -62,6 +77,30 @@ export interface GraphDirectoryOptions<E, K extends keyof E & string> {
   readonly after?: number;
   /** The codec's name (default `graphDirectory`). */
   readonly name?: string;
+}
+
+/** Where the fields {@link graphDirectory} reads lie in an entry, and the codecs reading at fixed offsets. */
+interface FastFields {
+  readonly bodyAt: FixedInt;
+  readonly bodyLength: FixedInt;
+  readonly kind: FixedInt;
+  readonly size: FixedInt;
+  readonly references: FixedInt;
+  readonly segments: FixedInt;
+  readonly readReference: (r: Reader, at: number) => number;
+  readonly referenceSize: number;
+  readonly readLength: (r: Reader, at: number) => number;
+}
+
+/** An integer field of an entry: its offset in the entry and its fixed-offset read. */
+interface FixedInt {
+  readonly offset: number;
+  readonly readFixed: (r: Reader, at: number) => number;
+}
+
+/** A fixed-size codec's value at the start of `bytes` (which hold at least its size). */
+function decodeFixed(codec: Codec<number>, bytes: Uint8Array): number {
+  return codec.readFixed!(new Reader(bytes, new ReadState(resolveDecodeOptions(undefined))), 0);
 }
 
 /** Room left after a presized table for what usually follows it (a trailer, a checksum). */
@@ -135,6 +174,123 @@ export function graphDirectory<E, K extends keyof E & string>(options: GraphDire
   const writeReference = referenceSize !== undefined && referenceSize > 0 ? reference.writeFixed : undefined;
   const storedSegment = aligned(align, borrowedBytes(segment.length));
 
+  // The leading value's check on reading, when declared whole.
+  const leadingValue = leading?.value;
+  const leadingRead =
+    leading?.missing !== undefined &&
+    leading.mismatch !== undefined &&
+    leadingValue?.size !== undefined &&
+    leadingValue.readFixed !== undefined
+      ? {
+          size: leadingValue.size,
+          readFixed: leadingValue.readFixed,
+          missing: leading.missing,
+          mismatch: leading.mismatch,
+          read: (segment: Uint8Array): number => decodeFixed(leadingValue, segment),
+        }
+      : undefined;
+  const fast = check === undefined && (leading === undefined || leadingRead !== undefined) ? fastReader() : undefined;
+
+  /**
+   * The table read straight into columns, when the entry's fields are fixed-size integers (which
+   * any bytes are values of) and the reference, segment length and leading value read at fixed
+   * offsets: undefined otherwise.
+   */
+  function fastReader(): ((r: Reader) => GraphImage | undefined) | undefined {
+    const at = new Map<string, { offset: number; readFixed: (r: Reader, at: number) => number }>();
+    let offset = 0;
+    if (def.type !== 'struct' || def.stored !== undefined) return undefined;
+    for (const field of def.fields) {
+      const spec = field.spec;
+      if (typeof spec === 'function' || spec.size === undefined || spec.readFixed === undefined) return undefined;
+      if (spec.def.type !== 'int') return undefined;
+      at.set(field.name, { offset, readFixed: spec.readFixed as (r: Reader, at: number) => number });
+      offset += spec.size;
+    }
+    const readReference = reference.readFixed;
+    const readLength = segment.length.readFixed;
+    if (referenceSize === undefined || readReference === undefined || readLength === undefined) return undefined;
+    const [bodyAt, bodyLength, kindField, sizeField, refsField, segsField] = keys.map((key) => at.get(key)!);
+    return (r) =>
+      readColumns(r, {
+        bodyAt: bodyAt!,
+        bodyLength: bodyLength!,
+        kind: kindField!,
+        size: sizeField!,
+        references: refsField!,
+        segments: segsField!,
+        readReference,
+        referenceSize,
+        readLength,
+      });
+  }
+
+  /**
+   * What the directory reads into the builder, read straight from the bytes: the same image and the
+   * same work charged — or undefined, with nothing read or charged, at the first thing the directory
+   * would refuse (it then reads the table itself, for its error, path and offset).
+   */
+  function readColumns(r: Reader, f: FastFields): GraphImage | undefined {
+    const tableAt = r.pos;
+    const end = r.end;
+    const bytes = r.bytes;
+    if (count * step! > end - tableAt) return undefined;
+    const out = new GraphImageBuilder();
+    const kinds = new Map<number, number>();
+    // The directory's work: a unit per entry, per element, per body field (2), per reference and
+    // per segment.
+    let work = count;
+    const bodiesAt = tableAt + count * step!;
+    let pos = bodiesAt;
+    try {
+      for (let i = 0; i < count; i++) {
+        const entryAt = tableAt + i * step!;
+        const length = f.bodyLength.readFixed(r, entryAt + f.bodyLength.offset);
+        if (f.bodyAt.readFixed(r, entryAt + f.bodyAt.offset) !== pos - bodiesAt || !(length <= end - pos))
+          return undefined;
+        const bodyEnd = pos + length;
+        const references = f.references.readFixed(r, entryAt + f.references.offset);
+        const stated = f.segments.readFixed(r, entryAt + f.segments.offset);
+        const stored = f.kind.readFixed(r, entryAt + f.kind.offset);
+        if (references * f.referenceSize > length) return undefined;
+        let kind = kinds.get(stored);
+        if (kind === undefined) {
+          kind = out.kind(kindName(stored));
+          kinds.set(stored, kind);
+        }
+        out.begin(kind);
+        for (let k = 0; k < references; k++, pos += f.referenceSize) out.reference(f.readReference(r, pos));
+        let segments = 0;
+        while (pos < bodyEnd) {
+          if (bodyEnd - pos < lengthSize!) return undefined;
+          const n = f.readLength(r, pos);
+          const from = pos + lengthSize!;
+          if (!(n <= bodyEnd - from)) return undefined;
+          const to = from + n;
+          const padEnd = to + padOf(lengthSize! + n);
+          if (padEnd > bodyEnd) return undefined;
+          for (let p = to; p < padEnd; p++) if (bytes[p] !== 0) return undefined;
+          if (segments === 0 && leadingRead !== undefined)
+            if (n < leadingRead.size || leadingRead.readFixed(r, from) !== stored) return undefined;
+          out.segmentRange(bytes, from, to);
+          segments++;
+          pos = padEnd;
+        }
+        if (segments !== stated || (segments === 0 && leadingRead !== undefined)) return undefined;
+        out.end(f.size.readFixed(r, entryAt + f.size.offset));
+        work += 3 + references + segments;
+      }
+    } catch {
+      // A value the directory's codecs refuse (a reference to no object, say).
+      return undefined;
+    }
+    const budget = r.state.budget;
+    if (budget.exceeds(budget.workSpent + work)) return undefined;
+    budget.workSpent += work;
+    r.pos = pos;
+    return out.image([], []);
+  }
+
   // Reading: the core's directory, each element added to the builder of the read under way.
   let builder = new GraphImageBuilder();
   let kindOfStored = new Map<number, number>();
@@ -155,6 +311,16 @@ export function graphDirectory<E, K extends keyof E & string>(options: GraphDire
       return codec;
     },
     join(e, { references, segments }) {
+      const stated = e[fields.segments] as unknown as number;
+      if (segments.length !== stated)
+        throw new Error(`the directory says ${stated} segments, the body holds ${segments.length}`);
+      if (leadingRead !== undefined) {
+        const first = segments[0];
+        if (first === undefined || first.length < leadingRead.size) throw new Error(leadingRead.missing);
+        const found = leadingRead.read(first);
+        const stored = e[fields.kind] as unknown as number;
+        if (found !== stored) throw new Error(leadingRead.mismatch(stored, found));
+      }
       check?.(e, segments);
       const stored = e[fields.kind] as unknown as number;
       let kind = kindOfStored.get(stored);
@@ -256,6 +422,10 @@ export function graphDirectory<E, K extends keyof E & string>(options: GraphDire
     minSize: count * step,
     children: [{ key: 'entry', codec: entry }],
     read(r) {
+      if (fast !== undefined && r.state.spans === undefined) {
+        const image = fast(r);
+        if (image !== undefined) return image;
+      }
       builder = new GraphImageBuilder();
       kindOfStored = new Map();
       try {

@@ -92,6 +92,12 @@ export class GraphImageBuilder {
     this.dataStart.push(this.data.length);
   }
 
+  /** Appends `bytes[from, to)` as a data segment of the current object (copied; no view of it made). */
+  segmentRange(bytes: Uint8Array, from: number, to: number): void {
+    this.data.appendRange(bytes, from, to);
+    this.dataStart.push(this.data.length);
+  }
+
   /** Ends the current object with its recorded allocation size. */
   end(size: number): void {
     if (!this.open) throw new RangeError('no object is begun');

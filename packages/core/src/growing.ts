@@ -78,6 +78,18 @@ export class ChunkedBytes {
     this.length += n;
   }
 
+  /** Appends `bytes[from, to)` (no view of them made). */
+  appendRange(bytes: Uint8Array, from: number, to: number): void {
+    const n = to - from;
+    if (this.used + n > this.chunk.length) this.next(n);
+    const chunk = this.chunk;
+    const at = this.used;
+    if (n <= 16) for (let i = 0; i < n; i++) chunk[at + i] = bytes[from + i]!;
+    else chunk.set(bytes.subarray(from, to), at);
+    this.used = at + n;
+    this.length += n;
+  }
+
   /** Closes the current chunk and starts one with room for `n` more bytes. */
   private next(n: number): void {
     // The first chunks grow from small (most graphs are small), the later are a megabyte each.

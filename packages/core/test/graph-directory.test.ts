@@ -19,6 +19,7 @@ import {
   type Codec,
   type DecodeError,
 } from '../src';
+import { DecodeBudget } from '../src/kit';
 import { GraphImageBuilder, graphDirectory, graphObject, type GraphImage } from '../src/graph';
 
 interface Entry {
@@ -37,13 +38,24 @@ function kindValue(name: string): number {
   if (name.length !== 1 || name.charCodeAt(0) > 0xff) throw new Error(`kind ${JSON.stringify(name)} is not one byte`);
   return name.charCodeAt(0);
 }
+const NOT_KIND = 'segment 0 does not start with the kind';
+/** The kind check: a check of the application's, or the leading value's declared check on reading. */
 function check(e: Entry, segments: ReadonlyArray<Uint8Array>): void {
-  if (segments.length !== e.segs) throw new Error(`${e.segs} segments said, ${segments.length} found`);
-  if (segments[0]?.[0] !== e.kind) throw new Error('segment 0 does not start with the kind');
+  if (segments[0]?.[0] !== e.kind) throw new Error(NOT_KIND);
+}
+/** What graphDirectory checks first on reading, with its message. */
+function checkCount(e: Entry, segments: ReadonlyArray<Uint8Array>): void {
+  if (segments.length !== e.segs)
+    throw new Error(`the directory says ${e.segs} segments, the body holds ${segments.length}`);
 }
 
-/** The same table both ways: the image one, and the directory of document objects it must equal. */
-function tables(count: number, align: number, length: Codec<number>) {
+/**
+ * The same table both ways: the image one, and the directory of document objects it must equal.
+ * `declared`: the kind is checked as the leading value's declared check (the table is then read
+ * straight into columns when it can be), else by a `check` of the application's.
+ */
+function tables(count: number, align: number, length: Codec<number>, declared = false) {
+  const refused = (name: string) => `segment 0 must start with ${JSON.stringify(name)}`;
   const image = graphDirectory<Entry, keyof Entry>({
     count,
     entry,
@@ -53,8 +65,9 @@ function tables(count: number, align: number, length: Codec<number>) {
     kindValue,
     reference: u16be,
     segment: { length, align },
-    leading: { value: u8, refused: (name) => `segment 0 must start with ${JSON.stringify(name)}` },
-    check,
+    ...(declared
+      ? { leading: { value: u8, refused, missing: NOT_KIND, mismatch: () => NOT_KIND } }
+      : { leading: { value: u8, refused }, check }),
   });
   interface Doc {
     kind: string;
@@ -69,6 +82,7 @@ function tables(count: number, align: number, length: Codec<number>) {
     place: { offset: 'at', length: 'length' },
     body: (e) => struct({ references: array(u16be, e.refs), segments: array(segment, 'rest') }),
     join(e, body) {
+      checkCount(e, body.segments);
       check(e, body.segments);
       return { kind: kindName(e.kind), size: e.size, ...body };
     },
@@ -108,35 +122,48 @@ const ok = <A>(result: E.Either<unknown, A>): A => {
 };
 const seen = (e: DecodeError) => ({ message: e.message, path: e.path, offset: e.offset, code: e.code });
 
-test('the bytes written from an image are the bytes the directory writes for its objects, and read back to it', () => {
-  fc.assert(
-    fc.property(
-      fc.array(object, { maxLength: 30 }),
-      fc.integer({ min: 1, max: 8 }),
-      fc.constantFrom(u8, u16le, u32le),
-      (objects, align, length) => {
-        fc.pre(objects.every((o) => o.segments.every((s) => s.length <= 0xff)));
-        const { image, document } = tables(objects.length, align, length);
-        const bytes = ok(encode(image, imageOf(objects)));
-        expect(Buffer.from(bytes).equals(Buffer.from(ok(encode(document, objects))))).toBe(true);
-        const back = ok(decode(image, bytes)).value;
-        for (const [i, o] of objects.entries()) expect(graphObject(back, i + 1)).toEqual(o);
-      },
-    ),
-    { numRuns: 300, seed: 21 },
-  );
-});
+test.each([
+  ['a check of its own', false],
+  ['the declared checks (read straight into columns)', true],
+])(
+  'the bytes written from an image are the bytes the directory writes for its objects, and read back to it (%s)',
+  (_, declared) => {
+    fc.assert(
+      fc.property(
+        fc.array(object, { maxLength: 30 }),
+        fc.integer({ min: 1, max: 8 }),
+        fc.constantFrom(u8, u16le, u32le),
+        (objects, align, length) => {
+          fc.pre(objects.every((o) => o.segments.every((s) => s.length <= 0xff)));
+          const { image, document } = tables(objects.length, align, length, declared);
+          const bytes = ok(encode(image, imageOf(objects)));
+          expect(Buffer.from(bytes).equals(Buffer.from(ok(encode(document, objects))))).toBe(true);
+          const back = ok(decode(image, bytes)).value;
+          for (const [i, o] of objects.entries()) expect(graphObject(back, i + 1)).toEqual(o);
+        },
+      ),
+      { numRuns: 300, seed: 21 },
+    );
+  },
+);
 
-test('damaged bytes are refused with the error the directory gives, or read as the same objects', () => {
+test.each([
+  ['a check of its own', false],
+  ['the declared checks (read straight into columns)', true],
+])('damaged bytes are refused with the error the directory gives, or read as the same objects (%s)', (_, declared) => {
   const objects = fc.sample(object, { numRuns: 12, seed: 5 });
-  const { image, document } = tables(objects.length, 4, u16le);
+  const { image, document } = tables(objects.length, 4, u16le, declared);
   const bytes = ok(encode(image, imageOf(objects)));
   fc.assert(
     fc.property(fc.array(fc.tuple(fc.nat(), fc.nat(255)), { minLength: 1, maxLength: 3 }), fc.nat(), (flips, cut) => {
       const damaged = bytes.slice(0, cut % (bytes.length + 1));
       for (const [at, value] of flips) if (damaged.length > 0) damaged[at % damaged.length] = value;
-      const a = decode(image, damaged);
-      const b = decode(document, damaged);
+      // The same work charged both ways, whichever way the image is read.
+      const spentA = DecodeBudget.of(undefined, damaged.length);
+      const spentB = DecodeBudget.of(undefined, damaged.length);
+      const a = decode(image, damaged, { budget: spentA });
+      const b = decode(document, damaged, { budget: spentB });
+      if (E.isRight(a)) expect(spentA.workSpent).toBe(spentB.workSpent);
       expect(E.isLeft(a)).toBe(E.isLeft(b));
       if (E.isLeft(a) && E.isLeft(b)) expect(seen(a.left)).toEqual(seen(b.left));
       if (E.isRight(a) && E.isRight(b))

@@ -612,8 +612,14 @@ function objectImageTable(order: ByteOrder, count: number, externals: number, cr
     },
     reference: reference(order, count, externals),
     segment: { length: u32(order), align: 4 },
-    leading: { value: u32(order), refused: (name) => `segment 0 must start with its tag ${JSON.stringify(name)}` },
-    check: (e, segments) => checkBody(e, segments, order),
+    // Checked on reading as checkBody checks the document's objects, with its messages.
+    leading: {
+      value: u32(order),
+      refused: (name) => `segment 0 must start with its tag ${JSON.stringify(name)}`,
+      missing: 'segment 0 must start with the tag',
+      mismatch: (stored, found) =>
+        `the directory says ${JSON.stringify(tagName(stored))}, segment 0 says ${JSON.stringify(tagName(found))}`,
+    },
     // The trailer follows: `ZEND` and the CRC.
     after: crc ? 8 : 0,
   });
