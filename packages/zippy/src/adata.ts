@@ -24,6 +24,7 @@ import {
   type Codec,
   type NaNBits,
 } from '@savekit/core';
+import { objectHeadFields } from './head.js';
 import { ADATA_TAG, DataType, V1_ADATA_TAG } from './tags.js';
 import {
   LuaInteger,
@@ -182,8 +183,10 @@ function adataSegmentOf(format: SegmentFormat): Codec<StoredAData> {
   };
   return struct(
     {
-      tag: u32,
-      dataType: literal(u32, DataType.Vector, DataType.Range, DataType.List, DataType.Class, DataType.Instance),
+      // The object head every segment 0 starts with, with the DataTypes of these structures.
+      ...objectHeadFields(le ? 'le' : 'be', (stored) =>
+        literal(stored, DataType.Vector, DataType.Range, DataType.List, DataType.Class, DataType.Instance),
+      ),
       payload: ({ dataType }: { dataType: number }) => payloads[dataType]!, // one for each DataType above
     },
     `adataSegment(${le ? 'le' : 'be'}${(format.numberFormat ?? 0) === 0 ? 64 : 32})`,

@@ -8,7 +8,7 @@
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js';
-import { byteOrdered, decode, DecodeError, encode, EncodeError, struct, u32, type DecodeOptions } from '@savekit/core';
+import { decode, DecodeError, encode, EncodeError, type DecodeOptions } from '@savekit/core';
 import { DecodeBudget, fixedField } from '@savekit/core/kit';
 import {
   readGraph,
@@ -21,15 +21,9 @@ import {
   type RestoreGenerator,
 } from '@savekit/core/graph';
 import { allocateAData, isAData, restoreAData, writeAData, type AData, type ADataDependency } from './adata.js';
-import {
-  fromGraphImage,
-  toGraphImage,
-  zippyFile,
-  zippyImageFile,
-  type ZippyFile,
-  type ZippyImageFile,
-} from './container.js';
-import { ContainerVersion, KIND } from './tags.js';
+import { toGraphImage, zippyFile, zippyImageFile, type ZippyFile, type ZippyImageFile } from './container.js';
+import { objectHead } from './head.js';
+import { ContainerVersion, CURRENT_MAJOR, KIND } from './tags.js';
 import { PrecisionError, SegmentError, type SegmentFormat, SegmentReader } from './values.js';
 import { documentError } from './object-paths.js';
 
@@ -55,7 +49,9 @@ export type SaverFor<O> = GraphSaver<O> | ((format: SegmentFormat) => GraphSaver
 
 /**
  * Saves the graph reachable from `roots` as a ZSAV file (container version 2), in `options.byteOrder`
- * and `options.numberFormat`.
+ * and `options.numberFormat`. The image `writeGraph` fills is encoded by {@link zippyImageFile}, its
+ * columns written as they are: the bytes and errors {@link zippyFile} gives for the same objects,
+ * without a document object, entry and body per object (for a large graph, most of the encode).
  */
 export function writeSavefile<O extends object>(
   roots: ReadonlyArray<O | null>,
@@ -69,7 +65,14 @@ export function writeSavefile<O extends object>(
     );
   const image = writeGraph(roots, typeof saver === 'function' ? saver(options) : saver);
   if (E.isLeft(image)) return E.left(documentError(image.left));
-  return encode(zippyFile, fromGraphImage(image.right, options));
+  return encode(zippyImageFile, {
+    byteOrder: options.byteOrder ?? 'be',
+    major: CURRENT_MAJOR,
+    minor: 0,
+    numberFormat: numberFormat ?? 0,
+    crc: options.crc ?? true,
+    image: image.right,
+  });
 }
 
 /**
@@ -165,13 +168,6 @@ export function readSavefileImage<O extends object>(
 function restoreWork(budget: DecodeBudget | undefined, units: number, n: number): void {
   budget?.spendWork(units, ['objects', n], 0);
 }
-
-/**
- * The head of segment 0 of a C structure or a `LUA\0` object: its tag, then its DataType (for a
- * `LUA\0` object of container v2, its Lua type), in the file's byte order — the first two fields of
- * {@link adataSegment}'s layout, any DataType allowed.
- */
-const objectHead = byteOrdered((order) => struct({ tag: u32(order), dataType: u32(order) }, 'objectHead'));
 
 /** The DataType field of {@link objectHead}, per byte order: read in place, for allocating. */
 const DATA_TYPE = { be: fixedField(objectHead('be'), 'dataType'), le: fixedField(objectHead('le'), 'dataType') };

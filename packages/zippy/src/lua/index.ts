@@ -13,12 +13,12 @@
  */
 import fengari from 'fengari';
 import * as E from 'fp-ts/lib/Either.js';
-import { decode, DecodeError, encode, EncodeError, type DecodeOptions } from '@savekit/core';
+import { decode, DecodeError, EncodeError, type DecodeOptions } from '@savekit/core';
 import { BytesTable, type DecodeBudget } from '@savekit/core/kit';
 import type { GraphSaver, ObjectNumbers, ObjectSink, RestoreContext, RestoreGenerator } from '@savekit/core/graph';
-import { Growing, IdIndex, writeGraph } from '@savekit/core/graph';
+import { Growing, IdIndex } from '@savekit/core/graph';
 import { allocateAData, isAData, restoreAData, writeAData, type AData } from '../adata.js';
-import { zippyFile, zippyImageFile, type ZippyFile, type ZippyImageFile } from '../container.js';
+import { zippyFile, type ZippyFile, type ZippyImageFile } from '../container.js';
 import {
   dataTypeAt,
   firstSegment,
@@ -32,11 +32,9 @@ import {
   writeSavefile,
   type WriteOptions,
 } from '../savefile.js';
-import { documentError } from '../object-paths.js';
 import {
   ADATA_TAG,
   ContainerVersion,
-  CURRENT_MAJOR,
   DATA_TAG,
   FIRST_APPLICATION_DATATYPE,
   KIND,
@@ -1004,36 +1002,11 @@ export function saveGame(
     } catch (error) {
       return E.left(new EncodeError([], 0, error instanceof Error ? error.message : String(error)));
     }
-    return saveImage(objects, saver, options);
+    return writeSavefile(objects, saver, options);
   } finally {
     lua.lua_settop(L, top);
     if (releaseRoots) for (const r of roots) if (r instanceof LuaRef) r.release();
   }
-}
-
-/**
- * {@link writeSavefile} through the graph image: the image `writeGraph` fills is encoded by
- * {@link zippyImageFile} (its columns written as they are) — the same bytes and errors, without a
- * document object, entry and body per object (for a million-object save, most of its encode).
- */
-function saveImage(
-  roots: ReadonlyArray<object | null>,
-  saver: LuaSaver,
-  options: LuaSaveOptions,
-): E.Either<EncodeError, Uint8Array> {
-  const { numberFormat } = options;
-  if (numberFormat !== undefined && numberFormat !== 0 && numberFormat !== 1)
-    return writeSavefile(roots, saver, options);
-  const image = writeGraph(roots, saver);
-  if (E.isLeft(image)) return E.left(documentError(image.left));
-  return encode(zippyImageFile, {
-    byteOrder: options.byteOrder ?? 'be',
-    major: CURRENT_MAJOR,
-    minor: 0,
-    numberFormat: numberFormat ?? 0,
-    crc: options.crc ?? true,
-    image: image.right,
-  });
 }
 
 /** A Lua object being restored: its slot in the restorer's keeper. */
