@@ -40,6 +40,31 @@ test('begin, reference, segment and end build the same object as add', () => {
   expect(steps.image([1], [])).toEqual(one.image([1], []));
 });
 
+test('segmentRange appends the bytes of a range as segment does a view of them, small or large', () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(fc.uint8Array({ maxLength: 3000 }), fc.nat(), fc.nat()), { maxLength: 8 }),
+      (parts) => {
+        const views = new GraphImageBuilder();
+        const ranges = new GraphImageBuilder();
+        views.begin(views.kind('k'));
+        ranges.begin(ranges.kind('k'));
+        for (const [bytes, a, b] of parts) {
+          const from = bytes.length === 0 ? 0 : a % (bytes.length + 1);
+          const to = from + (bytes.length === 0 ? 0 : b % (bytes.length - from + 1));
+          views.segment(bytes.subarray(from, to));
+          ranges.segmentRange(bytes, from, to);
+        }
+        views.end(0);
+        ranges.end(0);
+        expect(ranges.dataLength).toBe(views.dataLength);
+        expect(ranges.image([], [])).toEqual(views.image([], []));
+      },
+    ),
+    { numRuns: 200, seed: 31 },
+  );
+});
+
 test('an image leaves the builder as it was: later objects extend it', () => {
   const builder = new GraphImageBuilder();
   const k = builder.kind('node');
