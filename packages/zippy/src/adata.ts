@@ -323,8 +323,7 @@ export function restoreAData(
   const stored = reader.read(adataSegment(reader.format));
   if (stored.dataType !== dataTypeOf(value))
     throw new SegmentError(`DataType ${stored.dataType} changed between allocation and restore`, 4);
-  if (!reader.atEnd)
-    throw new SegmentError(`${reader.bytes.length - reader.pos} bytes left after the payload`, reader.pos);
+  if (!reader.atEnd) throw new SegmentError(`${reader.length - reader.pos} bytes left after the payload`, reader.pos);
   // Where the payload's values are, for the errors that name them (resolving a slot, a wrong kind):
   // each value's offset is the one before it plus that one's stored size.
   const PAYLOAD = 8;

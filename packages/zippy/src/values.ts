@@ -25,7 +25,15 @@ import {
   type NaNBits,
   type Path,
 } from '@savekit/core';
-import { DEFAULT_MAX_DEPTH, Reader, ReadState, resolveDecodeOptions, Writer, WriteState } from '@savekit/core/kit';
+import {
+  type BytesTable,
+  DEFAULT_MAX_DEPTH,
+  Reader,
+  ReadState,
+  resolveDecodeOptions,
+  Writer,
+  WriteState,
+} from '@savekit/core/kit';
 import { ValueType } from './tags.js';
 
 /**
@@ -363,18 +371,74 @@ export class SegmentReader {
    * gives and takes count from the segment's start, as they always have.
    */
   private readonly base: number;
+  /** The segment as a view, made when {@link bytes} is first asked for (a reader {@link within} a buffer has none). */
+  private segment: Uint8Array | undefined;
 
   constructor(
-    readonly bytes: Uint8Array,
+    bytes: Uint8Array,
     /** Resolves a slot to the referenced object (or null / an external). */
     private readonly resolve: (slot: number, at: number) => object | null,
     readonly format: SegmentFormat = {},
+    /** Where the segment is in `bytes`, when it is a range of them (see {@link within}). */
+    range?: { readonly from: number; readonly to: number },
   ) {
     SEGMENT_STATE.empty();
-    const whole = wholeBuffer(bytes);
-    this.base = bytes.byteOffset - whole.bytes.byteOffset;
-    this.reader = new Reader(whole.bytes, SEGMENT_STATE, this.base, this.base + bytes.length, whole.view);
     this.codecs = codecsOf(format);
+    const whole = wholeBuffer(bytes);
+    const shift = bytes.byteOffset - whole.bytes.byteOffset;
+    if (range !== undefined) {
+      // The segment is a range of `bytes`: no view of it is made.
+      this.base = shift + range.from;
+      this.reader = new Reader(whole.bytes, SEGMENT_STATE, this.base, shift + range.to, whole.view);
+      return;
+    }
+    this.segment = bytes;
+    this.base = shift;
+    this.reader = new Reader(whole.bytes, SEGMENT_STATE, shift, shift + bytes.length, whole.view);
+  }
+
+  /**
+   * A reader of the segment `data[from, to)` — a segment of a graph image's `data`, say — made
+   * without a view of it (for a million segments, a view each cost a load more than reading them).
+   * Offsets it gives and takes count from `from`.
+   *
+   * @throws RangeError when `from`–`to` is not a range of `data`.
+   */
+  static within(
+    data: Uint8Array,
+    from: number,
+    to: number,
+    resolve: (slot: number, at: number) => object | null,
+    format: SegmentFormat = {},
+  ): SegmentReader {
+    if (!(Number.isInteger(from) && Number.isInteger(to) && 0 <= from && from <= to && to <= data.length))
+      throw new RangeError(`${from}–${to} is not a range of the ${data.length} bytes`);
+    return new SegmentReader(data, resolve, format, { from, to });
+  }
+
+  /** The segment's bytes (a view into the buffer it lies in). */
+  get bytes(): Uint8Array {
+    this.segment ??= this.reader.bytes.subarray(this.base, this.reader.end);
+    return this.segment;
+  }
+
+  /** The segment's length in bytes. */
+  get length(): number {
+    return this.reader.end - this.base;
+  }
+
+  /** The next byte, without moving (undefined at the end). */
+  peek(): number | undefined {
+    return this.reader.peek();
+  }
+
+  /**
+   * The value `table` holds for the next `n` bytes, looked up where they lie (no view made of them),
+   * without moving; undefined when it holds none or fewer than `n` bytes are left.
+   */
+  find<V>(table: BytesTable<V>, n: number): V | undefined {
+    const at = this.reader.pos;
+    return n > this.reader.end - at ? undefined : table.find(this.reader.bytes, at, at + n);
   }
 
   /** The offset of the next byte to read. */

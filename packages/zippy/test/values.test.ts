@@ -1,5 +1,6 @@
 // Values in data segments: SegmentWriter and SegmentReader (on the core's Writer and Reader) agree,
 // and what the reader refuses is a SegmentError with the offset in the segment and an error code.
+import { BytesTable } from '@savekit/core/kit';
 import { LuaInteger, PrecisionError, SegmentError, SegmentReader, SegmentWriter, type ZValue } from '@savekit/zippy';
 
 const target = {};
@@ -133,4 +134,46 @@ test('a segment read inside a larger buffer: offsets and errors count from the s
   expect([error.message, error.offset, error.code]).toEqual([alone.message, alone.offset, alone.code]);
   expect(error.offset).toBeLessThan(segment.length);
   expect(error.code).toBe('short-read');
+});
+
+test('SegmentReader.within a range reads what a reader of the range as a view reads: values, offsets, errors, its bytes', () => {
+  const w = new SegmentWriter();
+  for (const v of values) w.value(v);
+  const segment = w.done();
+  const resolve = (slot: number, at: number) => {
+    if (slot !== 0) throw new SegmentError(`slot ${slot}`, at);
+    return target;
+  };
+  // The range inside a buffer that is itself a view at an offset of a larger one.
+  const outer = new Uint8Array(300);
+  outer.set(segment, 37 + 11);
+  const data = outer.subarray(37);
+  const r = SegmentReader.within(data, 11, 11 + segment.length, resolve);
+  expect(r.length).toBe(segment.length);
+  expect(r.bytes).toEqual(segment);
+  expect(r.peek()).toBe(segment[0]);
+  expect(values.map(() => r.value())).toEqual(values);
+  expect(r.atEnd).toBe(true);
+  expect(r.peek()).toBeUndefined();
+  // Cut one byte short: the error a reader of the cut segment alone gives.
+  const failure = (read: SegmentReader): unknown => {
+    try {
+      for (;;) read.value();
+    } catch (e) {
+      return e;
+    }
+  };
+  const cut = failure(SegmentReader.within(data, 11, 11 + segment.length - 1, resolve)) as SegmentError;
+  const alone = failure(new SegmentReader(segment.slice(0, -1), resolve)) as SegmentError;
+  expect(cut).toBeInstanceOf(SegmentError);
+  expect([cut.message, cut.offset, cut.code]).toEqual([alone.message, alone.offset, alone.code]);
+  // find: the next bytes looked up where they lie, without moving; none past the end.
+  const table = new BytesTable<string>({ most: 4, longest: 8 });
+  table.keep(Uint8Array.of(0, 0, 0, 3), 0, 4, 'three');
+  const counted = SegmentReader.within(Uint8Array.of(9, 0, 0, 0, 3, 9), 1, 5, resolve);
+  expect(counted.find(table, 4)).toBe('three');
+  expect(counted.pos).toBe(0);
+  expect(counted.find(table, 5)).toBeUndefined();
+  expect(() => SegmentReader.within(data, 5, 4, resolve)).toThrow(RangeError);
+  expect(() => SegmentReader.within(data, 0, data.length + 1, resolve)).toThrow(RangeError);
 });

@@ -1167,7 +1167,7 @@ class LuaRestorer implements SavefileImageRestorer<object> {
    */
   pushRead(reader: SegmentReader): number {
     const L = this.L;
-    const type = reader.bytes[reader.pos];
+    const type = reader.peek();
     if (type === ValueType.integer) {
       const at = reader.pos;
       reader.pos += 1;
@@ -1191,7 +1191,7 @@ class LuaRestorer implements SavefileImageRestorer<object> {
    */
   private pushReference(reader: SegmentReader): boolean {
     const at = reader.pos;
-    if (reader.bytes.length - at < 5) return false;
+    if (reader.length - at < 5) return false;
     reader.pos = at + 1;
     const slot = reader.u32();
     const target = slot < this.referenceCount ? this.references[slot] : undefined;
@@ -1224,16 +1224,14 @@ class LuaRestorer implements SavefileImageRestorer<object> {
    */
   private pushSharedString(reader: SegmentReader): boolean {
     const at = reader.pos;
-    const bytes = reader.bytes;
-    if (bytes.length - at < 4 || this.strings.size === 0) return false;
+    if (reader.length - at < 4 || this.strings.size === 0) return false;
     const n = reader.u32();
-    const from = at + 4;
-    const key = n > bytes.length - from ? undefined : this.strings.find(bytes, from, from + n);
+    const key = reader.find(this.strings, n);
     if (key === undefined) {
       reader.pos = at;
       return false;
     }
-    reader.pos = from + n;
+    reader.pos = at + 4 + n;
     this.keeper.pushAside(key);
     return true;
   }
@@ -1349,7 +1347,7 @@ class LuaRestorer implements SavefileImageRestorer<object> {
             lua.lua_rawset(L, at);
           }
           // No metatable (most tables): its nil is the type byte alone, read as pushRead reads types.
-          if (reader.bytes[reader.pos] === ValueType.nil) reader.pos += 1;
+          if (reader.peek() === ValueType.nil) reader.pos += 1;
           else {
             const meta = reader.value();
             if (meta !== null) {
@@ -1359,7 +1357,7 @@ class LuaRestorer implements SavefileImageRestorer<object> {
           }
         }
         if (!reader.atEnd)
-          throw new SegmentError(`${reader.bytes.length - reader.pos} bytes left after the value`, reader.pos);
+          throw new SegmentError(`${reader.length - reader.pos} bytes left after the value`, reader.pos);
       } finally {
         lua.lua_settop(L, top);
       }
@@ -1391,9 +1389,11 @@ class LuaRestorer implements SavefileImageRestorer<object> {
     this.referenceCount = 0;
     for (let i = 0; i < count; i++) references[i] = ctx.readReference();
     this.referenceCount = count;
-    const segment = ctx.getObjectData();
-    if (segment === undefined) throw ctx.fail('no data segment');
-    return new SegmentReader(segment, this.resolveReference, this.file);
+    // Its first segment, read where it lies in the image's data (no view made of it).
+    const { segStart, dataStart, data } = this.file.image;
+    const s = segStart[ctx.number - 1]!;
+    if (!(s < segStart[ctx.number]!)) throw ctx.fail('no data segment');
+    return SegmentReader.within(data, dataStart[s]!, dataStart[s + 1]!, this.resolveReference, this.file);
   }
 
   /** An application structure: its references read by its own `restore`, its payload after the DataType. */
