@@ -3,7 +3,9 @@
  * recorded size, reference and segment counts, and its body's place), then the bodies — each the
  * object's references, then its data segments, each a length, the bytes and padding. Zippy's object
  * table is one. Read, it is the core's `directory` whose elements go into a
- * {@link GraphImageBuilder}; written, the image's columns go straight to the output — no entry,
+ * {@link GraphImageBuilder} — or, when its checks are declared, the bytes read straight into the
+ * image's columns, the directory reading only what it would refuse; written, the image's columns
+ * go straight to the output — no entry,
  * body or segment view per object — giving the same bytes the `directory` of document objects
  * gives (a million-object save spent more time making and collecting those than writing them).
  *
@@ -119,6 +121,9 @@ function reason(error: unknown): string {
  *
  * - **Decode** is the core's `directory` — the same checks, errors, paths and offsets as a
  *   `directory` of `struct({ references, segments })` bodies — into a {@link GraphImageBuilder}.
+ *   Without a `check` of the application's (and with `leading`'s `missing` and `mismatch`, when
+ *   there is a leading value), a table the directory would accept is read straight into the
+ *   columns, with the same work charged: for a million objects, a fifth of the time.
  * - **Encode** writes the image's columns as that directory writes the same objects, byte for byte:
  *   each body after the one before, each entry with its body's place; the image must have `count`
  *   objects.
