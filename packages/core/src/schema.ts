@@ -202,6 +202,56 @@ function fixedRuns(fields: ReadonlyArray<FieldPlan>, codecs: ReadonlyArray<Codec
   return runs;
 }
 
+/**
+ * Consecutive fields of one element each, every one of a fixed size written in place (`writeFixed`):
+ * written at their offsets after one room check. A field only written in place (an INDEX, whose
+ * reading records a reference) extends a run here where it ends a run of {@link FixedRun}.
+ */
+interface WriteRun {
+  /** The index of the field after the run's last. */
+  readonly end: number;
+  readonly size: number;
+  readonly names: ReadonlyArray<string>;
+  readonly offsets: ReadonlyArray<number>;
+  readonly writers: ReadonlyArray<(w: Writer, at: number, value: unknown) => void>;
+}
+
+/** The write runs of `fields` (written by `codecs`), by the index of their first field. */
+function writeRuns(fields: ReadonlyArray<FieldPlan>, codecs: ReadonlyArray<Codec<any>>): Array<WriteRun | undefined> {
+  const runs: Array<WriteRun | undefined> = new Array(fields.length).fill(undefined);
+  const fits = (i: number): boolean => {
+    const f = fields[i]!;
+    const c = codecs[i]!;
+    return (
+      f.def.count === 1 &&
+      f.known !== undefined &&
+      f.known.count === 1 &&
+      c.size !== undefined &&
+      c.writeFixed !== undefined
+    );
+  };
+  for (let i = 0; i < fields.length; ) {
+    if (!fits(i)) {
+      i++;
+      continue;
+    }
+    const first = i;
+    const names: string[] = [];
+    const offsets: number[] = [];
+    const writers: Array<(w: Writer, at: number, value: unknown) => void> = [];
+    let size = 0;
+    for (; i < fields.length && fits(i); i++) {
+      const c = codecs[i]!;
+      names.push(fields[i]!.def.name);
+      offsets.push(size);
+      writers.push(c.writeFixed!);
+      size += c.size!;
+    }
+    runs[first] = { end: i, size, names, offsets, writers };
+  }
+  return runs;
+}
+
 /** The `$kept` of an instance that keeps nothing (never written to). */
 const NOTHING_KEPT: Readonly<Record<string, unknown>> = Object.freeze({});
 
@@ -335,15 +385,11 @@ function readRun(r: Reader, run: FixedRun, out: Instance): boolean {
 }
 
 /** Writes `run`'s fields of `value` at their offsets; false (nothing written) when they do not write so. */
-function writeRun(w: Writer, run: FixedRun, value: Instance): boolean {
+function writeRun(w: Writer, run: WriteRun, value: Instance): boolean {
   const { names, offsets, writers } = run;
   const start = w.ensure(run.size);
   try {
-    for (let k = 0; k < names.length; k++) {
-      const write = writers[k];
-      if (write === undefined) throw new Error('no fixed write');
-      write(w, start + offsets[k]!, value[names[k]!]);
-    }
+    for (let k = 0; k < names.length; k++) writers[k]!(w, start + offsets[k]!, value[names[k]!]);
   } catch {
     w.length = start;
     return false;
@@ -419,6 +465,8 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
     const codecs = () => (elements ??= plan.fields.map(elementOf));
     let runs: Array<FixedRun | undefined> | undefined;
     const runsOf = (list: ReadonlyArray<Codec<any>>) => (runs ??= fixedRuns(plan.fields, list));
+    // The write side's codecs and runs, kept once made (made on the first value written).
+    let written: { list: Codec<any>[]; runs: Array<WriteRun | undefined> } | undefined;
     // Every instance starts as a copy of one object holding all its keys in order: filling in
     // existing keys keeps V8's fast properties, where adding dozens of keys one by one to `{}` through
     // keyed stores turns large structures into slow dictionaries (a 50-field EDGE mobj took 4 KB and
@@ -516,16 +564,19 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
         if (typeof value !== 'object' || value === null)
           throw w.error('wrong-type', `expected an instance of ${structName}`);
         w.descend();
-        let list: Codec<any>[];
-        try {
-          list = codecs();
-        } catch (error) {
-          throw error instanceof DecodeError ? w.error(error.code, error.message) : error;
+        if (written === undefined) {
+          let made: Codec<any>[];
+          try {
+            made = codecs();
+          } catch (error) {
+            throw error instanceof DecodeError ? w.error(error.code, error.message) : error;
+          }
+          written = { list: made, runs: writeRuns(plan.fields, made) };
         }
+        const { list, runs: fixed } = written;
         const kept = value.$kept ?? NOTHING_KEPT;
         const path = w.state.path;
         const fields = plan.fields;
-        const fixed = runsOf(list);
         for (let i = 0; i < fields.length; i++) {
           const run = fixed[i];
           if (run !== undefined && writeRun(w, run, value)) {
