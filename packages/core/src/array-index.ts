@@ -143,7 +143,13 @@ export class ArrayNumbering<O extends object> {
     // A reference mostly still names its element's position: checked there first, which costs one
     // read of the array where a map lookup costs several cache misses (a save has 100,000s of them).
     const elements = numbered.distinct;
-    if (hint !== undefined && elements !== undefined && hint >= 1 && hint <= elements.length && elements[hint - 1] === target)
+    if (
+      hint !== undefined &&
+      elements !== undefined &&
+      hint >= 1 &&
+      hint <= elements.length &&
+      elements[hint - 1] === target
+    )
       return hint;
     return numbered.positions.get(target);
   }
@@ -387,8 +393,7 @@ export function arrayIndex(array: string | undefined, stored: Codec<number> = u3
     },
     // In place (a struct's run of fixed fields goes on past it): the same number, or the same throw,
     // which the run's caller redoes on the tracked path for its error.
-    writeFixed:
-      storedAt === undefined ? undefined : (w, at, value) => storedAt(w, at, indexToWrite(w, array, value)),
+    writeFixed: storedAt === undefined ? undefined : (w, at, value) => storedAt(w, at, indexToWrite(w, array, value)),
   });
 }
 

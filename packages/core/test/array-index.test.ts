@@ -18,7 +18,7 @@ import {
   type IndexRef,
   type PathSegment,
 } from '../src/index';
-import { ArrayNumbering, ArrayTable, attachTarget, PendingRefs } from '../src/kit';
+import { ArrayNumbering, ArrayTable, attachTarget, PendingRefs, Writer, WriteState } from '../src/kit';
 import { checkLaws, encodeOk } from './laws';
 
 interface Thing {
@@ -100,6 +100,26 @@ describe('arrayIndex inside withArrayIndexes', () => {
       expect(error.path).toEqual([0, 'target']);
       expect(error.message).toMatch(message);
     }
+  });
+
+  test('in place (writeFixed) the same bytes as `write`, and a throw for what `write` refuses', () => {
+    const index = arrayIndex('things');
+    const place = (value: unknown): number[] => {
+      const w = new Writer(new WriteState(8), 8);
+      const at = w.ensure(4);
+      index.writeFixed!(w, at, value as IndexRef | null);
+      w.length = at + 4;
+      return Array.from(w.written());
+    };
+    expect(place(null)).toEqual([0, 0, 0, 0]);
+    expect(place({ $ref: 'things', index: 0x01020304 })).toEqual([4, 3, 2, 1]);
+    for (const bad of [
+      { $ref: 'others', index: 1 },
+      { $ref: 'things', index: 0 },
+      'mobj',
+      { $ref: 'things', index: 2 ** 32 },
+    ])
+      expect(() => place(bad)).toThrow(EncodeError);
   });
 
   test('a reference into an array the value does not carry keeps its number', () => {

@@ -636,23 +636,29 @@ const jsonText = (value: unknown): string =>
  * value for a field the file lacks other than its default (the reader fills in the default).
  */
 function checkInstanceKeys(w: Writer, keyPlan: KeyPlan, value: Instance): void {
-  const { plan, own, fileOnly, fileOnlyNames, missing, checked, partial, order } = keyPlan;
-  // An instance as the reader makes it has the fields' properties first, in the plan's order: then
-  // each of those is known to be there, and only the ones the file lacks need looking at. The own
-  // keys are listed by `Object.keys` (a copy of the hidden class's cached list), some seven times
-  // faster than `for in` with an own-property test per key: this runs per instance written.
-  let same = 0;
-  let at = 0;
+  const { plan, own, fileOnly, fileOnlyNames, missing, checked, partial, order, tail } = keyPlan;
+  // An instance as the reader makes it has the fields' properties first, in the plan's order, then
+  // those of the fields the file lacks: then each field's key is known to be there, and only the
+  // lacking fields' values need looking at. The own keys are listed by `Object.keys` (a copy of the
+  // hidden class's cached list), some seven times faster than `for in` with an own-property test per
+  // key: this runs per instance written.
   const keys = Object.keys(value);
-  for (let k = 0; k < keys.length; k++) {
-    const key = keys[k]!;
-    // A key of the leading run in the plan's order is a field of the plan: nothing to check.
-    if (order !== undefined && same === at && at < order.length && key === order[at]) {
-      same++;
-      at++;
-      continue;
+  const count = keys.length;
+  let k = 0;
+  if (order !== undefined) {
+    const most = Math.min(order.length, count);
+    while (k < most && keys[k] === order[k]) k++;
+  }
+  const inOrder = order !== undefined && k === order.length;
+  // The lacking fields in the reader's order, each holding its default when that is a number, a
+  // string, a boolean or null: compared as they are (the common instance ends here).
+  if (inOrder)
+    for (let j = 0; j < tail.length && k < count; j++, k++) {
+      const { name, value: blank } = tail[j]!;
+      if (keys[k] !== name || value[name] !== blank) break;
     }
-    at++;
+  for (; k < count; k++) {
+    const key = keys[k]!;
     if (own.has(key) || INSTANCE_EXTRAS.has(key)) continue;
     const default_ = missing.get(key);
     if (default_ === undefined) failAt(w, key, `${plan.def.name} has no field ${key}`);
@@ -667,7 +673,6 @@ function checkInstanceKeys(w: Writer, keyPlan: KeyPlan, value: Instance): void {
   }
   // With every field's key in order each one is there, and only the fields the file keeps part of
   // need their elements looked at.
-  const inOrder = order !== undefined && same === order.length;
   const fields = inOrder ? partial : checked;
   for (let i = 0; i < fields.length; i++) {
     const { name, known, keep, blank } = fields[i]!;
@@ -720,6 +725,11 @@ interface KeyPlan {
   readonly partial: ReadonlyArray<CheckedField>;
   /** The reader's fields' names in the plan's order, as a decoded instance has them (undefined if any repeats). */
   readonly order: ReadonlyArray<string> | undefined;
+  /**
+   * The fields the file lacks, in the order a decoded instance has them after {@link order}, up to the
+   * first whose default is not a number, string, boolean or null: each with that default.
+   */
+  readonly tail: ReadonlyArray<{ readonly name: string; readonly value: unknown }>;
 }
 
 /** A field the reader knows, as {@link checkInstanceKeys} looks at it. */
@@ -781,7 +791,16 @@ function keyPlanOf(plan: StructPlan): KeyPlan {
   const names = checked.map((c) => c.name);
   const order = new Set(names).size === names.length && names.length === own.size ? names : undefined;
   const partial = checked.filter((c) => c.keep < c.known.count);
-  found = { plan, own, fileOnly, fileOnlyNames: [...fileOnly], missing, checked, partial, order };
+  const tail: Array<{ name: string; value: unknown }> = [];
+  for (const f of plan.missing) {
+    if (f.count !== 1) break;
+    const value = f.default();
+    if (typeof value !== 'number' && typeof value !== 'string' && typeof value !== 'boolean' && value !== null) break;
+    // NaN is not equal to itself, nor −0 written out the same as 0: left to the general check.
+    if (Number.isNaN(value) || Object.is(value, -0)) break;
+    tail.push({ name: f.name, value });
+  }
+  found = { plan, own, fileOnly, fileOnlyNames: [...fileOnly], missing, checked, partial, order, tail };
   KEY_PLANS.set(plan, found);
   return found;
 }
