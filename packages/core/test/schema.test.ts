@@ -365,3 +365,51 @@ describe('instances written in place past INDEX and fixed-count array fields', (
     }
   });
 });
+
+describe('checkKeys and instances whose keys are not in the plan order', () => {
+  const schema: KnownStruct[] = [
+    {
+      name: 'pair_t',
+      marker: 'pair',
+      fields: [
+        { name: 'a', kind: 'numeric', size: 1, count: 1, codec: u8, default: () => 0 },
+        { name: 'b', kind: 'numeric', size: 2, count: 1, codec: u16le, default: () => 0 },
+        { name: 'c', kind: 'numeric', size: 1, count: 1, codec: u8, default: () => 0 },
+      ],
+    },
+  ];
+  const seen: Array<{ keys: ReadonlyArray<string>; lead: number }> = [];
+  const checking: SchemaEncoding = {
+    ...encoding,
+    checkKeys: (w, plan, value, keys, lead) => {
+      expect(plan.def.name).toBe('pair_t');
+      seen.push({ keys: [...keys], lead });
+      if (Object.hasOwn(value, 'bad')) throw w.errorAt('bad', 'no field bad');
+    },
+  };
+  const pair = instanceCodec('pair_t', reconcile(definitionsOf(schema), schema, checking), checking);
+  const framed = struct({ head: u8, pair });
+
+  test('the same bytes whatever the order of the keys; the check is told the keys and how many lead in order', () => {
+    seen.length = 0;
+    const inOrder = encode(framed, { head: 9, pair: { a: 1, b: 0x302, c: 4 } });
+    const shuffled = encode(framed, { head: 9, pair: { c: 4, a: 1, b: 0x302 } });
+    const partly = encode(framed, { head: 9, pair: { a: 1, c: 4, b: 0x302, extra: 5 } });
+    for (const out of [inOrder, shuffled, partly])
+      expect(E.isRight(out) && Array.from(out.right)).toEqual([9, 1, 2, 3, 4]);
+    expect(seen).toEqual([
+      { keys: ['a', 'b', 'c'], lead: 3 },
+      { keys: ['c', 'a', 'b'], lead: 0 },
+      { keys: ['a', 'c', 'b', 'extra'], lead: 1 },
+    ]);
+  });
+
+  test('a refusal comes before anything of the instance is written, at its path and offset', () => {
+    const out = encode(framed, { head: 9, pair: { a: 1, b: 2, c: 3, bad: 1 } });
+    expect(E.isLeft(out)).toBe(true);
+    const error = (out as E.Left<EncodeError>).left;
+    expect(error.path).toEqual(['pair', 'bad']);
+    expect(error.offset).toBe(1);
+    expect(error.message).toMatch('no field bad');
+  });
+});

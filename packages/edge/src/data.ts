@@ -28,7 +28,6 @@ import {
   withHooks,
   withModel,
   type ChunkFraming,
-  type WriteHookContext,
   type AnyCodec,
   type Codec,
   type KnownChunk,
@@ -118,6 +117,8 @@ class Schema {
       index: (ref) => indexRef(ref),
       nest: (def) => this.instanceChunk(def),
       unresolved: (field) => this.instanceChunk(undefined, field),
+      // Writing an instance first checks it would decode back the same (see checkInstanceKeys).
+      checkKeys: (w, plan, value, keys, lead) => checkInstanceKeys(w, keyPlanOf(plan), value, keys, lead),
     };
   }
 
@@ -593,22 +594,10 @@ function instanceCase(
   structName: string,
   inner: Codec<Instance>,
 ): Codec<KnownChunk<string, Instance>> {
-  // A structure's plan never changes once made (definitions only add plans): looked up until found, then kept.
-  let keyPlan: KeyPlan | undefined;
-  const keysChecked = {
-    beforeWrite: (value: Instance, { writer }: WriteHookContext) => {
-      if (keyPlan === undefined) {
-        const plan = schema.reconciled().plans.get(structName);
-        if (plan === undefined) return;
-        keyPlan = keyPlanOf(plan);
-      }
-      checkInstanceKeys(writer, keyPlan, value);
-    },
-  };
-  if (!schema.ambiguous(structName)) return chunk(framing, marker, withHooks(inner, keysChecked));
+  // Writing an instance checks it first: the schema's `checkKeys` (see Schema.encoding).
+  if (!schema.ambiguous(structName)) return chunk(framing, marker, inner);
   // The guess fits when it reads and leaves less than a field's worth of bytes (the padding).
   const guess = withHooks(inner, {
-    ...keysChecked,
     afterRead: (_value, { reader }) => {
       const left = reader.end - reader.pos;
       if (left >= 4) throw reader.error(`${left} bytes are left after the fields of ${structName}`);
@@ -635,21 +624,21 @@ const jsonText = (value: unknown): string =>
  * for (it would be lost), a field without its property (it would come back as a default), or a
  * value for a field the file lacks other than its default (the reader fills in the default).
  */
-function checkInstanceKeys(w: Writer, keyPlan: KeyPlan, value: Instance): void {
+function checkInstanceKeys(
+  w: Writer,
+  keyPlan: KeyPlan,
+  value: Instance,
+  keys: ReadonlyArray<string>,
+  lead: number,
+): void {
   const { plan, own, fileOnly, fileOnlyNames, missing, checked, partial, order, tail } = keyPlan;
-  // An instance as the reader makes it has the fields' properties first, in the plan's order, then
-  // those of the fields the file lacks: then each field's key is known to be there, and only the
-  // lacking fields' values need looking at. The own keys are listed by `Object.keys` (a copy of the
-  // hidden class's cached list), some seven times faster than `for in` with an own-property test per
-  // key: this runs per instance written.
-  const keys = Object.keys(value);
+  // An instance as the reader makes it has the fields' properties first, in the plan's order (the
+  // first `lead` of its own keys are those, as the core's instance writer found), then those of the
+  // fields the file lacks: then each field's key is known to be there, and only the lacking fields'
+  // values need looking at.
   const count = keys.length;
-  let k = 0;
-  if (order !== undefined) {
-    const most = Math.min(order.length, count);
-    while (k < most && keys[k] === order[k]) k++;
-  }
-  const inOrder = order !== undefined && k === order.length;
+  const inOrder = order !== undefined && lead === order.length;
+  let k = order !== undefined ? lead : 0;
   // The lacking fields in the reader's order, each holding its default when that is a number, a
   // string, a boolean or null: compared as they are (the common instance ends here).
   if (inOrder)
