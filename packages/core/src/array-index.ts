@@ -558,9 +558,11 @@ const CHECKED_EVERY = 32;
  * (its elements moved) is found early and checks stop being put off, so the value is not written twice.
  */
 class DeferredChecks {
-  private readonly names: string[] = [];
   private readonly targets: object[] = [];
   private readonly hints: number[] = [];
+  /** The arrays referred to, one per run of references into the same array, and where each run starts. */
+  private readonly names: string[] = [];
+  private readonly starts: number[] = [];
   private seen = 0;
   private stopped = false;
   /** How many times the numbering had numbered an array when the first check was put off. */
@@ -580,8 +582,12 @@ class DeferredChecks {
   }
 
   add(name: string, target: object, hint: number): void {
-    if (this.names.length === 0) this.generation = RENUMBERED.get(this.numbering) ?? 0;
-    this.names.push(name);
+    const names = this.names;
+    if (names.length === 0) this.generation = RENUMBERED.get(this.numbering) ?? 0;
+    if (names.length === 0 || names[names.length - 1] !== name) {
+      names.push(name);
+      this.starts.push(this.targets.length);
+    }
     this.targets.push(target);
     this.hints.push(hint);
   }
@@ -591,11 +597,15 @@ class DeferredChecks {
    * array numbered again since the first was put off voids them all).
    */
   hold(): boolean {
-    const { names, targets, hints, numbering } = this;
+    const { names, starts, targets, hints, numbering } = this;
     if (names.length === 0) return true;
     if ((RENUMBERED.get(numbering) ?? 0) !== this.generation) return false;
-    for (let i = 0; i < names.length; i++)
-      if (numbering.positionOf(names[i]!, targets[i]!, hints[i]!) !== hints[i]) return false;
+    for (let run = 0; run < names.length; run++) {
+      const name = names[run]!;
+      const end = run + 1 < starts.length ? starts[run + 1]! : targets.length;
+      for (let i = starts[run]!; i < end; i++)
+        if (numbering.positionOf(name, targets[i]!, hints[i]!) !== hints[i]) return false;
+    }
     return true;
   }
 }
