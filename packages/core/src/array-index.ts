@@ -92,10 +92,10 @@ export function attachTarget<O extends object>(ref: IndexRef<O>, target: O): voi
  * an array twice is numbered by its first position.
  */
 export class ArrayNumbering<O extends object> {
-  private readonly positions = new Map<string, Map<O, number>>();
-  private readonly counts = new Map<string, number>();
-  /** Each array's elements as numbered, when no element is in it twice (then position = index). */
-  private readonly distinct = new Map<string, ReadonlyArray<O>>();
+  private readonly arrays = new Map<string, NumberedArray<O>>();
+  /** The array looked up last, by name: a save's references mostly go into one array in a row. */
+  private lastName: string | undefined;
+  private last: NumberedArray<O> | undefined;
 
   /** Numbers the elements of each array by position (1-based). */
   constructor(arrays: Readonly<Record<string, ReadonlyArray<O>>> = {}) {
@@ -106,22 +106,32 @@ export class ArrayNumbering<O extends object> {
   set(name: string, elements: ReadonlyArray<O>): void {
     // Set from the last element to the first, so an element in the array twice ends at its first
     // position: one map operation per element (a save numbers 100,000s of them per encode).
-    const map = new Map<O, number>();
-    for (let i = elements.length - 1; i >= 0; i--) map.set(elements[i]!, i + 1);
-    this.positions.set(name, map);
-    this.counts.set(name, elements.length);
-    if (map.size === elements.length) this.distinct.set(name, elements.slice());
-    else this.distinct.delete(name);
+    const positions = new Map<O, number>();
+    for (let i = elements.length - 1; i >= 0; i--) positions.set(elements[i]!, i + 1);
+    const distinct = positions.size === elements.length ? elements.slice() : undefined;
+    this.arrays.set(name, { positions, count: elements.length, distinct });
+    RENUMBERED.set(this, (RENUMBERED.get(this) ?? 0) + 1);
+    this.lastName = undefined;
+    this.last = undefined;
+  }
+
+  /** The numbering of array `name`, if it has one (the last one asked for is kept at hand). */
+  private numbered(name: string): NumberedArray<O> | undefined {
+    if (name === this.lastName) return this.last;
+    const found = this.arrays.get(name);
+    this.lastName = name;
+    this.last = found;
+    return found;
   }
 
   /** Whether array `name` is numbered. */
   has(name: string): boolean {
-    return this.positions.has(name);
+    return this.numbered(name) !== undefined;
   }
 
   /** How many elements array `name` has, if it is numbered. */
   count(name: string): number | undefined {
-    return this.counts.get(name);
+    return this.numbered(name)?.count;
   }
 
   /**
@@ -129,19 +139,26 @@ export class ArrayNumbering<O extends object> {
    * `hint`, a position `target` may still be at (the index a reference was read with), is looked at first.
    */
   positionOf(name: string, target: O, hint?: number): number | undefined {
+    const numbered = this.numbered(name);
+    if (numbered === undefined) return undefined;
     // A reference mostly still names its element's position: checked there first, which costs one
     // read of the array where a map lookup costs several cache misses (a save has 100,000s of them).
-    if (hint !== undefined) {
-      const elements = this.distinct.get(name);
-      if (elements !== undefined && hint >= 1 && hint <= elements.length && elements[hint - 1] === target) return hint;
-    }
-    return this.positions.get(name)?.get(target);
+    const elements = numbered.distinct;
+    if (
+      hint !== undefined &&
+      elements !== undefined &&
+      hint >= 1 &&
+      hint <= elements.length &&
+      elements[hint - 1] === target
+    )
+      return hint;
+    return numbered.positions.get(target);
   }
 
   /** The INDEX value of `target` in array `name`: 0 for null, else 1 + its position. */
   indexOf(name: string, target: O | null, path: ReadonlyArray<PathSegment> = []): number {
     if (target === null || target === undefined) return 0;
-    const map = this.positions.get(name);
+    const map = this.numbered(name)?.positions;
     if (map === undefined)
       throw new EncodeError(path, 0, `there is no array named ${JSON.stringify(name)}`, 'bad-pointer');
     const index = map.get(target);
@@ -149,6 +166,18 @@ export class ArrayNumbering<O extends object> {
       throw new EncodeError(path, 0, `the object referred to is not an element of ${name}`, 'bad-pointer');
     return index;
   }
+}
+
+/** How many times each numbering has numbered an array (checks put off are void past a renumbering). */
+const RENUMBERED = new WeakMap<object, number>();
+
+/** One array's numbering (see {@link ArrayNumbering}). */
+interface NumberedArray<O> {
+  /** Each element's 1-based position, the first where it is in the array twice. */
+  readonly positions: Map<O, number>;
+  readonly count: number;
+  /** The elements as numbered, when none is in the array twice (then position = index + 1). */
+  readonly distinct: ReadonlyArray<O> | undefined;
 }
 
 /**
@@ -348,6 +377,7 @@ const refJson = t.union([t.null, t.type({ $ref: t.string, index: t.Int })], 'Ind
  * ```
  */
 export function arrayIndex(array: string | undefined, stored: Codec<number> = u32le): Codec<IndexRef | null> {
+  const storedAt = stored.writeFixed;
   return defineCodec<IndexRef | null>({
     name: `index(${array ?? '?'})`,
     def: customDef('arrayIndex', { params: { array, stored: stored.name } }),
@@ -363,33 +393,50 @@ export function arrayIndex(array: string | undefined, stored: Codec<number> = u3
       return ref;
     },
     write(w, value) {
-      let index: number;
-      if (value === null || value === undefined) index = 0;
-      else if (typeof value === 'object' && typeof value.index === 'number' && typeof value.$ref === 'string') {
-        // The reader names the field's declared array: a reference into another would not come back.
-        if (array !== undefined && value.$ref !== array)
-          throw w.error('bad-pointer', `refers to ${JSON.stringify(value.$ref)}; this field's INDEX is into ${array}`);
-        index = value.index;
-        const { numbering } = arrayIndexes(w.state.context);
-        const target = value.target;
-        if (target !== undefined && numbering.has(value.$ref)) {
-          const position = numbering.positionOf(value.$ref, target, index);
-          if (position === undefined)
-            throw w.error('bad-pointer', `refers to an element that is no longer in ${value.$ref}`);
-          index = position;
-        }
-        if (!Number.isInteger(index) || index < 0 || index > 0xffffffff)
-          throw w.error('out-of-range', `INDEX ${index} does not fit 32 bits`);
-        // An array the value carries must hold the element (the reader refuses an INDEX past its end;
-        // 0 would read back as null).
-        if (index === 0) throw w.error('out-of-range', 'INDEX 0 is NULL: write null instead');
-        const count = numbering.count(value.$ref);
-        if (count !== undefined && index > count)
-          throw w.error('bad-pointer', `INDEX ${index} is past the end of ${value.$ref} (${count} elements)`);
-      } else throw w.error('wrong-type', 'expected null or { $ref, index }');
-      stored.write(w, index);
+      stored.write(w, indexToWrite(w, array, value));
     },
+    // In place (a struct's run of fixed fields goes on past it): the same number, or the same throw,
+    // which the run's caller redoes on the tracked path for its error.
+    writeFixed: storedAt === undefined ? undefined : (w, at, value) => storedAt(w, at, indexToWrite(w, array, value)),
   });
+}
+
+/**
+ * The number an INDEX field of `array` stores for `value`: 0 for null, else the target's current
+ * position (or the reference's own `index` when it has no target or its array is not numbered).
+ */
+function indexToWrite(w: Writer, array: string | undefined, value: IndexRef | null): number {
+  if (value === null || value === undefined) return 0;
+  if (typeof value !== 'object' || typeof value.index !== 'number' || typeof value.$ref !== 'string')
+    throw w.error('wrong-type', 'expected null or { $ref, index }');
+  // The reader names the field's declared array: a reference into another would not come back.
+  if (array !== undefined && value.$ref !== array)
+    throw w.error('bad-pointer', `refers to ${JSON.stringify(value.$ref)}; this field's INDEX is into ${array}`);
+  let index = value.index;
+  const indexes = arrayIndexes(w.state.context);
+  const { numbering } = indexes;
+  const target = value.target;
+  if (target !== undefined && numbering.has(value.$ref)) {
+    const deferred = (indexes as Deferring)[DEFERRED];
+    if (deferred?.take() && Number.isInteger(index) && index >= 1 && index <= (numbering.count(value.$ref) as number))
+      deferred.add(value.$ref, target, index);
+    else {
+      const position = numbering.positionOf(value.$ref, target, index);
+      if (position === undefined)
+        throw w.error('bad-pointer', `refers to an element that is no longer in ${value.$ref}`);
+      if (position !== index) deferred?.stop();
+      index = position;
+    }
+  }
+  if (!Number.isInteger(index) || index < 0 || index > 0xffffffff)
+    throw w.error('out-of-range', `INDEX ${index} does not fit 32 bits`);
+  // An array the value carries must hold the element (the reader refuses an INDEX past its end;
+  // 0 would read back as null).
+  if (index === 0) throw w.error('out-of-range', 'INDEX 0 is NULL: write null instead');
+  const count = numbering.count(value.$ref);
+  if (count !== undefined && index > count)
+    throw w.error('bad-pointer', `INDEX ${index} is past the end of ${value.$ref} (${count} elements)`);
+  return index;
 }
 
 /**
@@ -433,7 +480,7 @@ export function withArrayIndexes<A>(
   codec: Codec<A>,
   arraysOf: (value: A) => Iterable<readonly [string, ReadonlyArray<object>]>,
 ): Codec<A> {
-  return withHooks(codec, {
+  const hooked = withHooks(codec, {
     afterRead(value, { reader }) {
       const table = new ArrayTable<object>();
       for (const [name, elements] of arraysOf(value)) table.set(name, elements as object[]);
@@ -443,4 +490,122 @@ export function withArrayIndexes<A>(
       numberArrays(writer, arraysOf(value));
     },
   });
+  return defineCodec<A>({
+    ...hooked,
+    write(w, value) {
+      const indexes = arrayIndexes(w.state.context) as Deferring;
+      // Inside another value that puts its checks off: that one checks them.
+      if (indexes[DEFERRED] !== undefined) {
+        hooked.write(w, value);
+        return;
+      }
+      const start = w.length;
+      const context = w.state.context;
+      const saved = saveContext(context);
+      const deferred = new DeferredChecks(indexes.numbering);
+      indexes[DEFERRED] = deferred;
+      let failure: unknown;
+      let failed = false;
+      try {
+        hooked.write(w, value);
+      } catch (error) {
+        failure = error;
+        failed = true;
+      } finally {
+        indexes[DEFERRED] = undefined;
+      }
+      // Every reference whose element was taken to be where it was read: if it was, the bytes (or
+      // the error) are the ones the checks made in place give; if not, the value is written again so.
+      if (deferred.hold()) {
+        if (failed) throw failure;
+        return;
+      }
+      w.length = start;
+      saved();
+      hooked.write(w, value);
+    },
+  });
+}
+
+/** The context of a write as it is now: the function puts its bindings, and their state, back. */
+function saveContext(context: Map<unknown, unknown>): () => void {
+  const bindings = [...context];
+  const restores: Array<() => void> = [];
+  for (const [, value] of bindings)
+    if (typeof value === 'object' && value !== null && typeof (value as Partial<Rollbackable>)[ROLLBACK] === 'function')
+      restores.push((value as Rollbackable)[ROLLBACK]());
+  return () => {
+    context.clear();
+    for (const [key, value] of bindings) context.set(key, value);
+    for (const restore of restores) restore();
+  };
+}
+
+/** Where a write's {@link DeferredChecks} are kept, on its {@link ArrayIndexes}. */
+const DEFERRED = Symbol('savekit.deferredIndexChecks');
+type Deferring = ArrayIndexes & { [DEFERRED]?: DeferredChecks | undefined };
+
+/** References checked in place before checks are put off, and then one in every so many. */
+const CHECKED_FIRST = 64;
+const CHECKED_EVERY = 32;
+
+/**
+ * The checks that INDEX fields put off while a value with named arrays is written: each reference
+ * whose element is taken to be at the position it was read at (its `index`). Checking that costs a
+ * read of the element's place in its array, a cache miss for each of a save's 100,000s of references
+ * when made as each is written, where checking them together afterwards overlaps the misses. The
+ * first references are checked in place, then one in {@link CHECKED_EVERY}: an array that was edited
+ * (its elements moved) is found early and checks stop being put off, so the value is not written twice.
+ */
+class DeferredChecks {
+  private readonly targets: object[] = [];
+  private readonly hints: number[] = [];
+  /** The arrays referred to, one per run of references into the same array, and where each run starts. */
+  private readonly names: string[] = [];
+  private readonly starts: number[] = [];
+  private seen = 0;
+  private stopped = false;
+  /** How many times the numbering had numbered an array when the first check was put off. */
+  private generation = 0;
+
+  constructor(private readonly numbering: ArrayNumbering<object>) {}
+
+  /** Whether the next reference's check is to be put off. */
+  take(): boolean {
+    const seen = this.seen++;
+    return !this.stopped && seen >= CHECKED_FIRST && seen % CHECKED_EVERY !== 0;
+  }
+
+  /** No more checks put off (a reference's element has moved). */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  add(name: string, target: object, hint: number): void {
+    const names = this.names;
+    if (names.length === 0) this.generation = RENUMBERED.get(this.numbering) ?? 0;
+    if (names.length === 0 || names[names.length - 1] !== name) {
+      names.push(name);
+      this.starts.push(this.targets.length);
+    }
+    this.targets.push(target);
+    this.hints.push(hint);
+  }
+
+  /**
+   * Whether every reference put off is where it was taken to be, by the numbering it was taken by (an
+   * array numbered again since the first was put off voids them all).
+   */
+  hold(): boolean {
+    const { names, starts, targets, hints, numbering } = this;
+    if (names.length === 0) return true;
+    if ((RENUMBERED.get(numbering) ?? 0) !== this.generation) return false;
+    for (let run = 0; run < names.length; run++) {
+      const name = names[run]!;
+      const end = run + 1 < starts.length ? starts[run + 1]! : targets.length;
+      for (let i = starts[run]!; i < end; i++)
+        if (numbering.positionOf(name, targets[i]!, hints[i]!) !== hints[i]) return false;
+    }
+    return true;
+  }
 }

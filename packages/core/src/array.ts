@@ -6,6 +6,7 @@
 import { defineAutoCompiledCodec } from './auto-compile.js';
 import * as t from 'io-ts';
 import type { Codec } from './codec.js';
+import type { Writer } from './writer.js';
 import { countDef } from './def.js';
 import { checkFixedCount, countName, readCount, writeCount, type CountSpec } from './size.js';
 
@@ -22,6 +23,26 @@ function arrayJson<A>(element: Codec<A>, fixed: number | undefined, name: string
     (a) => base.encode(a),
   );
 }
+
+/**
+ * The in-place write of `count` elements of `element` (undefined unless both are fixed): throws on
+ * a value that is not an array of exactly `count` elements, for the caller to redo on the tracked path.
+ */
+function fixedWriteOf<A>(
+  element: Codec<A>,
+  count: number | undefined,
+): ((w: Writer, at: number, value: A[]) => void) | undefined {
+  const writeElement = element.writeFixed;
+  const step = element.size;
+  if (count === undefined || writeElement === undefined || step === undefined) return undefined;
+  return (w, at, value) => {
+    if (!Array.isArray(value) || value.length !== count) throw NOT_IN_PLACE;
+    for (let i = 0; i < count; i++) writeElement(w, at + i * step, value[i]!);
+  };
+}
+
+/** What {@link fixedWriteOf} throws for a value it leaves to the tracked path (never seen outside). */
+const NOT_IN_PLACE = new Error('not written in place');
 
 /**
  * An array of `element`. `array(u8, 4)`: exactly four; `array(entry, u16le)`: a u16 count, then the
@@ -107,6 +128,9 @@ export function array<A>(element: Codec<A>, count: CountSpec): Codec<A[]> {
       // A short list up to the window's end, at its size (see above).
       return out;
     },
+    // A fixed count of fixed-size elements is written in place, so a struct's run of fixed fields
+    // (EDGE's vec3 among its floats) goes on past it; anything it refuses is redone by `write`.
+    writeFixed: fixedWriteOf(element, fixed),
     write(w, value) {
       if (!Array.isArray(value)) throw w.error('wrong-type', `expected an array, got ${typeof value}`);
       writeCount(w, count, value.length, 'elements');

@@ -129,6 +129,15 @@ interface Framed {
   length?: number;
 }
 
+/** Writes a chunk's padding: `pad` when the document kept some (it must be `count` bytes), else zeros. */
+function writePad(into: Writer, id: string, pad: Uint8Array | undefined, count: number): void {
+  if (pad === undefined) {
+    if (count > 0) into.fill(count, 0);
+  } else if (pad.length !== count)
+    throw into.error('size-mismatch', `chunk ${id}: kept padding is ${pad.length} bytes, the body needs ${count}`);
+  else into.append(pad);
+}
+
 /**
  * Shared framing logic of `chunk`, `chunkList` and `chunkBody` (internal: not exported by the package).
  *
@@ -234,13 +243,17 @@ export class Framer {
     r.pos = at + expected.length;
   }
 
-  /** Writes a whole chunk; `writeBody` writes the body at the writer's end. */
-  write(
+  /**
+   * Writes a whole chunk; `writeBody` writes the body at the writer's end (`body`, when given, is
+   * handed to it: a chunk written per instance then needs no closure per value).
+   */
+  write<B>(
     w: Writer,
     id: string,
     pad: Uint8Array | undefined,
-    writeBody: (w: Writer) => void,
+    writeBody: (w: Writer, body: B) => void,
     markerKey: PathSegment = 'id',
+    body?: B,
   ): void {
     const { marker, length } = this.framing;
     writeChild(w, markerKey, marker, id);
@@ -251,20 +264,11 @@ export class Framer {
     const target = this.lengthAfter || reserve ? w : w.sub();
     const start = target.length;
     target.origin = start;
-    writeBody(target);
+    writeBody(target, body as B);
     target.origin = origin;
     const used = target.length - start;
     const padCount = this.padFor(used);
-    const writePad = (into: Writer) => {
-      if (pad === undefined) into.fill(padCount, 0);
-      else if (pad.length !== padCount)
-        throw into.error(
-          'size-mismatch',
-          `chunk ${id}: kept padding is ${pad.length} bytes, the body needs ${padCount}`,
-        );
-      else into.append(pad);
-    };
-    if (this.padCounted) writePad(target);
+    if (this.padCounted) writePad(target, id, pad, padCount);
     const counted = used + (this.padCounted ? padCount : 0) - this.uncounted;
     if (counted < 0)
       throw w.error('size-mismatch', `chunk ${id}: the body is shorter than its ${this.uncounted} uncounted bytes`);
@@ -276,7 +280,7 @@ export class Framer {
       w.append(target.written());
     }
     w.state.path.pop();
-    if (!this.padCounted) writePad(w);
+    if (!this.padCounted) writePad(w, id, pad, padCount);
     const endMarker = this.framing.endMarker;
     if (endMarker !== undefined) {
       const text = endMarker(id);
@@ -304,6 +308,7 @@ function chunkJson<A>(id: t.Type<any, unknown, unknown>, body: t.Type<A, unknown
  */
 export function chunk<M extends string, A>(framing: ChunkFraming, marker: M, body: Codec<A>): Codec<KnownChunk<M, A>> {
   const framer = new Framer(framing);
+  const writeBody = (into: Writer, value: A): void => body.write(into, value);
   return defineCodec<KnownChunk<M, A>>({
     name: `chunk(${marker})`,
     def: { type: 'chunk', framing, marker, body },
@@ -328,7 +333,7 @@ export function chunk<M extends string, A>(framing: ChunkFraming, marker: M, bod
         throw w.error('bad-magic', `expected chunk ${JSON.stringify(marker)}, got ${JSON.stringify(value.id)}`);
       w.descend();
       w.state.path.push('body');
-      framer.write(w, marker, value.pad, (into) => body.write(into, value.body));
+      framer.write(w, marker, value.pad, writeBody, 'id', value.body);
       w.state.path.pop();
       w.ascend();
     },

@@ -105,6 +105,14 @@ export interface SchemaEncoding {
    * DecodeError.
    */
   unresolved?(field: FieldDef): Codec<Instance>;
+  /**
+   * Checks an instance before any of its fields is written (a format's rules for what would not
+   * decode back the same: a property no field has, say); throw to refuse it, before anything of the
+   * instance is written. Given the instance's own keys (`Object.keys`) and how many of them lead in
+   * the order a decoded instance has them — the reader's fields of the plan, in the plan's order —
+   * so the check need not list or compare them again.
+   */
+  checkKeys?(w: Writer, plan: StructPlan, value: Instance, keys: ReadonlyArray<string>, lead: number): void;
 }
 
 /**
@@ -198,6 +206,64 @@ function fixedRuns(fields: ReadonlyArray<FieldPlan>, codecs: ReadonlyArray<Codec
       size += c.size!;
     }
     runs[first] = { end: i, size, names, offsets, readers, writers };
+  }
+  return runs;
+}
+
+/**
+ * Consecutive fields of one element each, every one of a fixed size written in place (`writeFixed`):
+ * written at their offsets after one room check. A field only written in place (an INDEX, whose
+ * reading records a reference) extends a run here where it ends a run of {@link FixedRun}.
+ */
+interface WriteRun {
+  /** The index of the field after the run's last. */
+  readonly end: number;
+  readonly size: number;
+  readonly names: ReadonlyArray<string>;
+  /** Each field's place among the values of an instance whose keys are in the plan's order. */
+  readonly slots: ReadonlyArray<number>;
+  readonly offsets: ReadonlyArray<number>;
+  readonly writers: ReadonlyArray<(w: Writer, at: number, value: unknown) => void>;
+}
+
+/** The write runs of `fields` (written by `codecs`), by the index of their first field. */
+function writeRuns(
+  fields: ReadonlyArray<FieldPlan>,
+  codecs: ReadonlyArray<Codec<any>>,
+  slots: ReadonlyArray<number>,
+): Array<WriteRun | undefined> {
+  const runs: Array<WriteRun | undefined> = new Array(fields.length).fill(undefined);
+  const fits = (i: number): boolean => {
+    const f = fields[i]!;
+    const c = codecs[i]!;
+    return (
+      f.def.count === 1 &&
+      f.known !== undefined &&
+      f.known.count === 1 &&
+      c.size !== undefined &&
+      c.writeFixed !== undefined
+    );
+  };
+  for (let i = 0; i < fields.length; ) {
+    if (!fits(i)) {
+      i++;
+      continue;
+    }
+    const first = i;
+    const names: string[] = [];
+    const runSlots: number[] = [];
+    const offsets: number[] = [];
+    const writers: Array<(w: Writer, at: number, value: unknown) => void> = [];
+    let size = 0;
+    for (; i < fields.length && fits(i); i++) {
+      const c = codecs[i]!;
+      names.push(fields[i]!.def.name);
+      runSlots.push(slots[i]!);
+      offsets.push(size);
+      writers.push(c.writeFixed!);
+      size += c.size!;
+    }
+    runs[first] = { end: i, size, names, slots: runSlots, offsets, writers };
   }
   return runs;
 }
@@ -334,16 +400,17 @@ function readRun(r: Reader, run: FixedRun, out: Instance): boolean {
   return true;
 }
 
-/** Writes `run`'s fields of `value` at their offsets; false (nothing written) when they do not write so. */
-function writeRun(w: Writer, run: FixedRun, value: Instance): boolean {
-  const { names, offsets, writers } = run;
+/**
+ * Writes `run`'s fields of `value` at their offsets; false (nothing written) when they do not write
+ * so. `values`, when given, are the instance's values in the plan's order (see {@link WriteRun.slots}).
+ */
+function writeRun(w: Writer, run: WriteRun, value: Instance, values: ReadonlyArray<unknown> | undefined): boolean {
+  const { names, slots, offsets, writers } = run;
   const start = w.ensure(run.size);
   try {
-    for (let k = 0; k < names.length; k++) {
-      const write = writers[k];
-      if (write === undefined) throw new Error('no fixed write');
-      write(w, start + offsets[k]!, value[names[k]!]);
-    }
+    if (values !== undefined)
+      for (let k = 0; k < names.length; k++) writers[k]!(w, start + offsets[k]!, values[slots[k]!]);
+    else for (let k = 0; k < names.length; k++) writers[k]!(w, start + offsets[k]!, value[names[k]!]);
   } catch {
     w.length = start;
     return false;
@@ -419,6 +486,15 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
     const codecs = () => (elements ??= plan.fields.map(elementOf));
     let runs: Array<FixedRun | undefined> | undefined;
     const runsOf = (list: ReadonlyArray<Codec<any>>) => (runs ??= fixedRuns(plan.fields, list));
+    // The write side's codecs and runs, kept once made (made on the first value written).
+    let written: { list: Codec<any>[]; runs: Array<WriteRun | undefined> } | undefined;
+    // The reader's fields in the plan's order, as a decoded instance has its first keys, and each
+    // field's place among them (-1: a field only the file has). An instance whose keys start so has
+    // its values listed at once (`Object.values`): reading dozens of properties by a name that
+    // changes from field to field is a slow, generic lookup each.
+    const order: string[] = [];
+    const slots: number[] = plan.fields.map((f) => (f.known !== undefined ? order.push(f.def.name) - 1 : -1));
+    const checkKeys = encoding.checkKeys;
     // Every instance starts as a copy of one object holding all its keys in order: filling in
     // existing keys keeps V8's fast properties, where adding dozens of keys one by one to `{}` through
     // keyed stores turns large structures into slow dictionaries (a 50-field EDGE mobj took 4 KB and
@@ -515,20 +591,30 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
       write(w: Writer, value) {
         if (typeof value !== 'object' || value === null)
           throw w.error('wrong-type', `expected an instance of ${structName}`);
+        // The format's check first, before anything of the instance is written or entered.
+        const keys = Object.keys(value);
+        const most = Math.min(order.length, keys.length);
+        let lead = 0;
+        while (lead < most && keys[lead] === order[lead]) lead++;
+        if (checkKeys !== undefined) checkKeys(w, plan, value, keys, lead);
         w.descend();
-        let list: Codec<any>[];
-        try {
-          list = codecs();
-        } catch (error) {
-          throw error instanceof DecodeError ? w.error(error.code, error.message) : error;
+        if (written === undefined) {
+          let made: Codec<any>[];
+          try {
+            made = codecs();
+          } catch (error) {
+            throw error instanceof DecodeError ? w.error(error.code, error.message) : error;
+          }
+          written = { list: made, runs: writeRuns(plan.fields, made, slots) };
         }
+        const { list, runs: fixed } = written;
+        const values = order.length > 0 && lead === order.length ? Object.values(value) : undefined;
         const kept = value.$kept ?? NOTHING_KEPT;
         const path = w.state.path;
         const fields = plan.fields;
-        const fixed = runsOf(list);
         for (let i = 0; i < fields.length; i++) {
           const run = fixed[i];
-          if (run !== undefined && writeRun(w, run, value)) {
+          if (run !== undefined && writeRun(w, run, value, values)) {
             i = run.end - 1;
             continue;
           }
@@ -536,12 +622,12 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
           const element = list[i]!;
           path.push(f.def.name);
           if (f.def.count === 1 && f.known !== undefined && f.known.count === 1) {
-            element.write(w, value[f.def.name]);
+            element.write(w, values !== undefined ? values[slots[i]!] : value[f.def.name]);
             path.pop();
             continue;
           }
-          const own =
-            f.known === undefined ? [] : f.known.count === 1 ? [value[f.def.name]] : (value[f.def.name] as unknown[]);
+          const held = values !== undefined && f.known !== undefined ? values[slots[i]!] : value[f.def.name];
+          const own = f.known === undefined ? [] : f.known.count === 1 ? [held] : (held as unknown[]);
           if (!Array.isArray(own)) throw w.error('wrong-type', `expected ${f.known!.count} elements`);
           if (
             f.known !== undefined &&

@@ -338,11 +338,18 @@ export function switchOnDemand<S, K extends string, A>(
   options: SwitchOnDemandOptions<S, K, A>,
 ): Codec<A> {
   const built = new Map<string, Codec<A> | undefined>();
+  // The case named last is kept at hand: values of one case mostly come in runs (an array's elements).
+  let lastKey: string | undefined;
+  let lastCodec: Codec<A> | undefined;
   const caseNamed = (key: string): Codec<A> | undefined => {
-    const known = built.get(key);
-    if (known !== undefined || built.has(key)) return known;
-    const codec = cases.build(key as K);
-    built.set(key, codec);
+    if (key === lastKey) return lastCodec;
+    let codec = built.get(key);
+    if (codec === undefined && !built.has(key)) {
+      codec = cases.build(key as K);
+      built.set(key, codec);
+    }
+    lastKey = key;
+    lastCodec = codec;
     return codec;
   };
   const name = options.name ?? `switchOn(${selector.name})`;

@@ -108,7 +108,10 @@ export class Writer {
   /** Appends `count` copies of `fill`. */
   fill(count: number, fill = 0): void {
     const at = this.ensure(count);
-    this.buf.fill(fill, at, at + count);
+    const buf = this.buf;
+    // A few bytes (a chunk's length slot, its padding) are the common case: a loop beats a builtin call.
+    if (count <= 16) for (let i = 0; i < count; i++) buf[at + i] = fill;
+    else buf.fill(fill, at, at + count);
     this.length = at + count;
   }
 

@@ -13,12 +13,13 @@ import {
   EncodeError,
   refTo,
   struct,
+  u16le,
   u8,
   withArrayIndexes,
   type IndexRef,
   type PathSegment,
 } from '../src/index';
-import { ArrayNumbering, ArrayTable, attachTarget, PendingRefs } from '../src/kit';
+import { ArrayNumbering, ArrayTable, attachTarget, PendingRefs, Writer, WriteState } from '../src/kit';
 import { checkLaws, encodeOk } from './laws';
 
 interface Thing {
@@ -102,6 +103,26 @@ describe('arrayIndex inside withArrayIndexes', () => {
     }
   });
 
+  test('in place (writeFixed) the same bytes as `write`, and a throw for what `write` refuses', () => {
+    const index = arrayIndex('things');
+    const place = (value: unknown): number[] => {
+      const w = new Writer(new WriteState(8), 8);
+      const at = w.ensure(4);
+      index.writeFixed!(w, at, value as IndexRef | null);
+      w.length = at + 4;
+      return Array.from(w.written());
+    };
+    expect(place(null)).toEqual([0, 0, 0, 0]);
+    expect(place({ $ref: 'things', index: 0x01020304 })).toEqual([4, 3, 2, 1]);
+    for (const bad of [
+      { $ref: 'others', index: 1 },
+      { $ref: 'things', index: 0 },
+      'mobj',
+      { $ref: 'things', index: 2 ** 32 },
+    ])
+      expect(() => place(bad)).toThrow(EncodeError);
+  });
+
   test('a reference into an array the value does not carry keeps its number', () => {
     const loose = withArrayIndexes(array(struct({ line: arrayIndex('lines') }), u8), () => []);
     const value = ok(decode(loose, Uint8Array.of(1, 9, 0, 0, 0))).value;
@@ -128,6 +149,75 @@ describe('arrayIndex inside withArrayIndexes', () => {
     expect(E.isRight(roomy)).toBe(true);
     // 50 elements, 100 fields, 50 references: more than 150 units.
     expect(E.isLeft(tight) && tight.left.message).toMatch(/maxWork/);
+  });
+});
+
+describe('references into arrays of many elements (checks of where elements are put off)', () => {
+  // 300 things, each targeting another: past the first references checked in place.
+  const many = (): Thing[] => {
+    const list: Thing[] = Array.from({ length: 250 }, (_, i) => ({ hp: i % 200, target: null }));
+    list.forEach((thing, i) => {
+      thing.target = refTo('things', list[(i * 7 + 3) % list.length]!);
+    });
+    return list;
+  };
+  const bigThings = withArrayIndexes(array(thing, u16le), (list: Thing[]) => [['things', list]]);
+  const decoded = (): Thing[] => ok(decode(bigThings, encodeOk(bigThings, many()))).value;
+  /** A copy of `list` whose references have no position to go by (each is found by its element). */
+  const unnumbered = (list: Thing[]): Thing[] => {
+    const copies: Thing[] = list.map((t) => ({ hp: t.hp, target: null }));
+    list.forEach((t, i) => {
+      if (t.target !== null) copies[i]!.target = refTo('things', copies[list.indexOf(t.target.target as Thing)]!);
+    });
+    return copies;
+  };
+  const fresh = (list: Thing[]): number[] => Array.from(encodeOk(bigThings, unnumbered(list)));
+
+  test('an unchanged list writes every reference at its position', () => {
+    const list = decoded();
+    expect(list[200]!.target!.index).toBe(((200 * 7 + 3) % 250) + 1);
+    expect(Array.from(encodeOk(bigThings, list))).toEqual(fresh(list));
+  });
+
+  test('two elements swapped far into the list: the references to them follow', () => {
+    const list = decoded();
+    [list[150], list[230]] = [list[230]!, list[150]!];
+    const written = Array.from(encodeOk(bigThings, list));
+    expect(written).toEqual(fresh(list));
+    // The element now at 150 is referred to by number 151.
+    const back = ok(decode(bigThings, Uint8Array.from(written))).value;
+    expect(back[150]!.hp).toBe(list[150]!.hp);
+  });
+
+  test("an element removed while referred to: the error is the reference's, before a later one", () => {
+    const list = decoded();
+    const referrer = list.findIndex((t, i) => i > 100 && t.target!.index > 120 && t.target!.index < 240);
+    const gone = list[referrer]!.target!.target as Thing;
+    list.splice(list.indexOf(gone), 1);
+    list[list.length - 1]!.hp = 300; // a later field that does not fit
+    const result = encode(bigThings, list);
+    expect(E.isLeft(result)).toBe(true);
+    const error = (result as E.Left<EncodeError>).left;
+    const at = list.findIndex((t) => t.target?.target === gone);
+    expect(error.path).toEqual([at, 'target']);
+    expect(error.message).toMatch(/no longer in things/);
+  });
+
+  test('the array numbered again inside the value: each reference by the numbering it is written under', () => {
+    const twice = withArrayIndexes(
+      struct({
+        a: array(thing, u16le),
+        b: withArrayIndexes(array(thing, u16le), (inner: Thing[]) => [['things', inner]]),
+      }),
+      (outer: { a: Thing[]; b: Thing[] }) => [['things', outer.a]],
+    );
+    const a = decoded();
+    const b = decoded();
+    const expected = [...fresh(a), ...fresh(b)];
+    expect(Array.from(encodeOk(twice, { a, b }))).toEqual(expected);
+    // b numbered as a reversed list: its references follow it, a's keep a's numbering.
+    const reversed = unnumbered(b).reverse();
+    expect(Array.from(encodeOk(twice, { a, b: reversed }))).toEqual([...fresh(a), ...fresh(reversed)]);
   });
 });
 

@@ -1,6 +1,24 @@
 // Schema evolution: files written with an older and a newer schema, read with the other.
 import * as E from 'fp-ts/lib/Either';
-import { array, bytes, decode, encode, fourcc, map, maybe, struct, u16le, u32le, u8, type TypeOf } from '@savekit/core';
+import {
+  array,
+  arrayIndex,
+  bytes,
+  decode,
+  encode,
+  EncodeError,
+  fourcc,
+  map,
+  maybe,
+  refTo,
+  struct,
+  u16le,
+  u32le,
+  u8,
+  withArrayIndexes,
+  type PathSegment,
+  type TypeOf,
+} from '@savekit/core';
 import {
   defaultInstance,
   definitionsOf,
@@ -278,5 +296,120 @@ describe('schema hooks for formats', () => {
     expect(E.isLeft(read) && read.left.message).toMatch(/nests undefined structure tip_alias_t/);
     const written = encode(codec, { $kept: { next: 1, tip: {} } });
     expect(E.isLeft(written) && written.left.name).toBe('EncodeError');
+  });
+});
+
+describe('instances written in place past INDEX and fixed-count array fields', () => {
+  // hp, an INDEX, a vec of two u16s, then a u8: all fixed-size, so one write run; reading them is
+  // field by field (an INDEX records its reference as it is read), the same bytes either way.
+  const schema: KnownStruct[] = [
+    {
+      name: 'thing_t',
+      marker: 'thng',
+      fields: [
+        { name: 'hp', kind: 'numeric', size: 1, count: 1, codec: u8, default: () => 0 },
+        {
+          name: 'target',
+          kind: 'index',
+          size: 4,
+          count: 1,
+          ref: 'things',
+          codec: arrayIndex('things'),
+          default: () => null,
+        },
+        { name: 'pos', kind: 'numeric', size: 4, count: 1, codec: array(u16le, 2), default: () => [0, 0] },
+        { name: 'tag', kind: 'numeric', size: 1, count: 1, codec: u8, default: () => 0 },
+      ],
+    },
+  ];
+  const plan = reconcile(definitionsOf(schema), schema, encoding);
+  const thing = instanceCodec('thing_t', plan, encoding);
+  const things = withArrayIndexes(array(thing, u8), (list: Instance[]) => [['things', list]]);
+
+  test('an edited array renumbers references written in place; the bytes read back', () => {
+    const list: Instance[] = [
+      { hp: 1, target: null, pos: [1, 2], tag: 3 },
+      { hp: 4, target: null, pos: [5, 6], tag: 7 },
+    ];
+    list[0]!.target = refTo('things', list[1]!, 2);
+    const bytes = encode(things, list);
+    if (E.isLeft(bytes)) throw bytes.left;
+    expect(Array.from(bytes.right)).toEqual([2, 1, 2, 0, 0, 0, 1, 0, 2, 0, 3, 4, 0, 0, 0, 0, 5, 0, 6, 0, 7]);
+    const back = decode(things, bytes.right);
+    expect(E.isRight(back) && back.right.value).toEqual([
+      { ...list[0], target: { $ref: 'things', index: 2 } },
+      list[1],
+    ]);
+    list.reverse(); // the referred thing is now the first: the stored INDEX follows it
+    const again = encode(things, list);
+    expect(E.isRight(again) && Array.from(again.right.subarray(11, 16))).toEqual([1, 1, 0, 0, 0]);
+  });
+
+  test('what the run refuses is redone field by field: the error names the field, at its offset', () => {
+    const cases: Array<[Partial<Instance>, PathSegment, number, RegExp]> = [
+      [{ target: { $ref: 'others', index: 1 } }, 'target', 2, /this field's INDEX is into things/],
+      [{ target: refTo('things', { gone: true }, 1) }, 'target', 2, /no longer in things/],
+      [{ target: 'x' }, 'target', 2, /expected null or \{ \$ref, index \}/],
+      [{ pos: [1, 2, 3] }, 'pos', 6, /3/],
+      [{ pos: [1, 70000] }, 1, 8, /70000/],
+      [{ tag: 256 }, 'tag', 10, /256/],
+    ];
+    for (const [change, key, offset, message] of cases) {
+      const result = encode(things, [{ hp: 1, target: null, pos: [1, 2], tag: 3, ...change }]);
+      expect(E.isLeft(result)).toBe(true);
+      const error = (result as E.Left<EncodeError>).left;
+      expect(error).toBeInstanceOf(EncodeError);
+      expect(error.path).toEqual(key === 1 ? [0, 'pos', 1] : [0, key]);
+      expect(error.offset).toBe(offset);
+      expect(error.message).toMatch(message);
+    }
+  });
+});
+
+describe('checkKeys and instances whose keys are not in the plan order', () => {
+  const schema: KnownStruct[] = [
+    {
+      name: 'pair_t',
+      marker: 'pair',
+      fields: [
+        { name: 'a', kind: 'numeric', size: 1, count: 1, codec: u8, default: () => 0 },
+        { name: 'b', kind: 'numeric', size: 2, count: 1, codec: u16le, default: () => 0 },
+        { name: 'c', kind: 'numeric', size: 1, count: 1, codec: u8, default: () => 0 },
+      ],
+    },
+  ];
+  const seen: Array<{ keys: ReadonlyArray<string>; lead: number }> = [];
+  const checking: SchemaEncoding = {
+    ...encoding,
+    checkKeys: (w, plan, value, keys, lead) => {
+      expect(plan.def.name).toBe('pair_t');
+      seen.push({ keys: [...keys], lead });
+      if (Object.hasOwn(value, 'bad')) throw w.errorAt('bad', 'no field bad');
+    },
+  };
+  const pair = instanceCodec('pair_t', reconcile(definitionsOf(schema), schema, checking), checking);
+  const framed = struct({ head: u8, pair });
+
+  test('the same bytes whatever the order of the keys; the check is told the keys and how many lead in order', () => {
+    seen.length = 0;
+    const inOrder = encode(framed, { head: 9, pair: { a: 1, b: 0x302, c: 4 } });
+    const shuffled = encode(framed, { head: 9, pair: { c: 4, a: 1, b: 0x302 } });
+    const partly = encode(framed, { head: 9, pair: { a: 1, c: 4, b: 0x302, extra: 5 } });
+    for (const out of [inOrder, shuffled, partly])
+      expect(E.isRight(out) && Array.from(out.right)).toEqual([9, 1, 2, 3, 4]);
+    expect(seen).toEqual([
+      { keys: ['a', 'b', 'c'], lead: 3 },
+      { keys: ['c', 'a', 'b'], lead: 0 },
+      { keys: ['a', 'c', 'b', 'extra'], lead: 1 },
+    ]);
+  });
+
+  test('a refusal comes before anything of the instance is written, at its path and offset', () => {
+    const out = encode(framed, { head: 9, pair: { a: 1, b: 2, c: 3, bad: 1 } });
+    expect(E.isLeft(out)).toBe(true);
+    const error = (out as E.Left<EncodeError>).left;
+    expect(error.path).toEqual(['pair', 'bad']);
+    expect(error.offset).toBe(1);
+    expect(error.message).toMatch('no field bad');
   });
 });

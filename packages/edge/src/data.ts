@@ -28,7 +28,6 @@ import {
   withHooks,
   withModel,
   type ChunkFraming,
-  type WriteHookContext,
   type AnyCodec,
   type Codec,
   type KnownChunk,
@@ -118,6 +117,8 @@ class Schema {
       index: (ref) => indexRef(ref),
       nest: (def) => this.instanceChunk(def),
       unresolved: (field) => this.instanceChunk(undefined, field),
+      // Writing an instance first checks it would decode back the same (see checkInstanceKeys).
+      checkKeys: (w, plan, value, keys, lead) => checkInstanceKeys(w, keyPlanOf(plan), value, keys, lead),
     };
   }
 
@@ -593,22 +594,10 @@ function instanceCase(
   structName: string,
   inner: Codec<Instance>,
 ): Codec<KnownChunk<string, Instance>> {
-  // A structure's plan never changes once made (definitions only add plans): looked up until found, then kept.
-  let keyPlan: KeyPlan | undefined;
-  const keysChecked = {
-    beforeWrite: (value: Instance, { writer }: WriteHookContext) => {
-      if (keyPlan === undefined) {
-        const plan = schema.reconciled().plans.get(structName);
-        if (plan === undefined) return;
-        keyPlan = keyPlanOf(plan);
-      }
-      checkInstanceKeys(writer, keyPlan, value);
-    },
-  };
-  if (!schema.ambiguous(structName)) return chunk(framing, marker, withHooks(inner, keysChecked));
+  // Writing an instance checks it first: the schema's `checkKeys` (see Schema.encoding).
+  if (!schema.ambiguous(structName)) return chunk(framing, marker, inner);
   // The guess fits when it reads and leaves less than a field's worth of bytes (the padding).
   const guess = withHooks(inner, {
-    ...keysChecked,
     afterRead: (_value, { reader }) => {
       const left = reader.end - reader.pos;
       if (left >= 4) throw reader.error(`${left} bytes are left after the fields of ${structName}`);
@@ -635,24 +624,30 @@ const jsonText = (value: unknown): string =>
  * for (it would be lost), a field without its property (it would come back as a default), or a
  * value for a field the file lacks other than its default (the reader fills in the default).
  */
-function checkInstanceKeys(w: Writer, keyPlan: KeyPlan, value: Instance): void {
-  const { plan, own, fileOnly, fileOnlyNames, missing, checked, partial, order } = keyPlan;
-  // An instance as the reader makes it has the fields' properties first, in the plan's order: then
-  // each of those is known to be there, and only the ones the file lacks need looking at. The own
-  // keys are listed by `Object.keys` (a copy of the hidden class's cached list), some seven times
-  // faster than `for in` with an own-property test per key: this runs per instance written.
-  let same = 0;
-  let at = 0;
-  const keys = Object.keys(value);
-  for (let k = 0; k < keys.length; k++) {
-    const key = keys[k]!;
-    // A key of the leading run in the plan's order is a field of the plan: nothing to check.
-    if (order !== undefined && same === at && at < order.length && key === order[at]) {
-      same++;
-      at++;
-      continue;
+function checkInstanceKeys(
+  w: Writer,
+  keyPlan: KeyPlan,
+  value: Instance,
+  keys: ReadonlyArray<string>,
+  lead: number,
+): void {
+  const { plan, own, fileOnly, fileOnlyNames, missing, checked, partial, order, tail } = keyPlan;
+  // An instance as the reader makes it has the fields' properties first, in the plan's order (the
+  // first `lead` of its own keys are those, as the core's instance writer found), then those of the
+  // fields the file lacks: then each field's key is known to be there, and only the lacking fields'
+  // values need looking at.
+  const count = keys.length;
+  const inOrder = order !== undefined && lead === order.length;
+  let k = order !== undefined ? lead : 0;
+  // The lacking fields in the reader's order, each holding its default when that is a number, a
+  // string, a boolean or null: compared as they are (the common instance ends here).
+  if (inOrder)
+    for (let j = 0; j < tail.length && k < count; j++, k++) {
+      const { name, value: blank } = tail[j]!;
+      if (keys[k] !== name || value[name] !== blank) break;
     }
-    at++;
+  for (; k < count; k++) {
+    const key = keys[k]!;
     if (own.has(key) || INSTANCE_EXTRAS.has(key)) continue;
     const default_ = missing.get(key);
     if (default_ === undefined) failAt(w, key, `${plan.def.name} has no field ${key}`);
@@ -667,7 +662,6 @@ function checkInstanceKeys(w: Writer, keyPlan: KeyPlan, value: Instance): void {
   }
   // With every field's key in order each one is there, and only the fields the file keeps part of
   // need their elements looked at.
-  const inOrder = order !== undefined && same === order.length;
   const fields = inOrder ? partial : checked;
   for (let i = 0; i < fields.length; i++) {
     const { name, known, keep, blank } = fields[i]!;
@@ -720,6 +714,11 @@ interface KeyPlan {
   readonly partial: ReadonlyArray<CheckedField>;
   /** The reader's fields' names in the plan's order, as a decoded instance has them (undefined if any repeats). */
   readonly order: ReadonlyArray<string> | undefined;
+  /**
+   * The fields the file lacks, in the order a decoded instance has them after {@link order}, up to the
+   * first whose default is not a number, string, boolean or null: each with that default.
+   */
+  readonly tail: ReadonlyArray<{ readonly name: string; readonly value: unknown }>;
 }
 
 /** A field the reader knows, as {@link checkInstanceKeys} looks at it. */
@@ -781,7 +780,16 @@ function keyPlanOf(plan: StructPlan): KeyPlan {
   const names = checked.map((c) => c.name);
   const order = new Set(names).size === names.length && names.length === own.size ? names : undefined;
   const partial = checked.filter((c) => c.keep < c.known.count);
-  found = { plan, own, fileOnly, fileOnlyNames: [...fileOnly], missing, checked, partial, order };
+  const tail: Array<{ name: string; value: unknown }> = [];
+  for (const f of plan.missing) {
+    if (f.count !== 1) break;
+    const value = f.default();
+    if (typeof value !== 'number' && typeof value !== 'string' && typeof value !== 'boolean' && value !== null) break;
+    // NaN is not equal to itself, nor −0 written out the same as 0: left to the general check.
+    if (Number.isNaN(value) || Object.is(value, -0)) break;
+    tail.push({ name: f.name, value });
+  }
+  found = { plan, own, fileOnly, fileOnlyNames: [...fileOnly], missing, checked, partial, order, tail };
   KEY_PLANS.set(plan, found);
   return found;
 }

@@ -21,7 +21,7 @@ import {
   u8,
   type Codec,
 } from '@savekit/core';
-import { pairMap } from '@savekit/core/kit';
+import { frexp32, pairMap, type Frexp32 } from '@savekit/core/kit';
 
 /** `byte`: one raw byte. */
 export const edgeByte: Codec<number> = u8;
@@ -43,8 +43,6 @@ export interface RawEdgeFloat {
 /** A decoded EDGE float: a float32 value, or the raw pair when the bytes are not canonical. */
 export type EdgeFloatValue = number | RawEdgeFloat;
 
-const TWO_30 = 2 ** 30;
-
 /** The engine's split of a float32 value into (stored exponent, mantissa): `frexp`, then ×2^30. */
 export function splitEdgeFloat(value: number): RawEdgeFloat {
   const pair = { exponent: 0, mantissa: 0 };
@@ -54,28 +52,15 @@ export function splitEdgeFloat(value: number): RawEdgeFloat {
 
 /** {@link splitEdgeFloat} into `pair` (the stored fields being written: no object per value). */
 function splitInto(value: number, pair: { exponent: number; mantissa: number }): void {
-  const v = Math.fround(value);
-  if (!Number.isFinite(v)) throw new RangeError(`${value} cannot be stored: EDGE floats are finite`);
-  const a = Math.abs(v);
-  if (a === 0) {
-    pair.exponent = 256;
-    pair.mantissa = 0;
-    return;
-  }
-  let e = Math.floor(Math.log2(a)) + 1;
-  let f = a * 2 ** -e;
-  // log2 can be off by one near powers of two; frexp's fraction is in [0.5, 1).
-  if (f >= 1) {
-    f /= 2;
-    e += 1;
-  } else if (f < 0.5) {
-    f *= 2;
-    e -= 1;
-  }
-  const mantissa = Math.trunc(f * TWO_30);
-  pair.exponent = 256 + e;
-  pair.mantissa = v < 0 ? -mantissa : mantissa;
+  // frexp's fraction in [0.5, 1) is significand / 2^24; the engine stores it × 2^30 (exact: a
+  // float32 has 24 significant bits). Zero (either sign) has exponent 0 and significand 0: (256, 0).
+  if (!frexp32(value, parts)) throw new RangeError(`${value} cannot be stored: EDGE floats are finite`);
+  pair.exponent = 256 + parts.exponent;
+  pair.mantissa = parts.significand * 64;
 }
+
+/** The parts {@link splitInto} reads (one record, filled per float written). */
+const parts: Frexp32 = { exponent: 0, significand: 0 };
 
 /** 2^(exponent − 286) for the stored exponents real floats use (float32 needs 108 … 384). */
 const SCALE = Float64Array.from({ length: 1024 }, (_, e) => 2 ** (e - 286));
