@@ -299,6 +299,11 @@ class Schema {
     return cost;
   }
 
+  /** Whether {@link instanceCost} of `name` is settled: then it is the same for every instance. */
+  costSettled(name: string): boolean {
+    return this.costs.has(name);
+  }
+
   /**
    * Whether the structure (or one it nests) has a NUMERIC field whose real size is a guess. Each
    * answer is kept until the next definition arrives, for every structure the search settled (all it
@@ -455,10 +460,18 @@ function nestedChunk(schema: Schema, structName: string, codec: Codec<Instance>)
   const close = (context: Map<unknown, unknown>) => {
     openInstances(context).open -= 1;
   };
+  // The cost, once the schema has settled it (it never changes then): no lookup per instance.
+  let settled: number | undefined;
+  const cost = (): number => {
+    if (settled !== undefined) return settled;
+    const units = schema.instanceCost(structName);
+    if (schema.costSettled(structName)) settled = units;
+    return units;
+  };
   return withHooks(codec, {
     beforeRead: ({ reader, context }) => {
       if (!open(context)) throw reader.error('too-deep', DEEPER);
-      reader.work(schema.instanceCost(structName));
+      reader.work(cost());
     },
     afterRead: (_value, { context }) => close(context),
     beforeWrite: (_value, { writer, context }) => {
