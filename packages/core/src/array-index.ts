@@ -354,18 +354,6 @@ export function arrayIndex(array: string | undefined, stored: Codec<number> = u3
   // (Integers only: another codec's `read` may spend work its `readFixed` does not.)
   const size = stored.size;
   const readAt = size !== undefined && stored.def.type === 'int' ? stored.readFixed : undefined;
-  const readStored = (r: Reader, at: number): number => {
-    if (readAt !== undefined && r.end - at >= size!) {
-      try {
-        const index = readAt(r, at);
-        r.pos = at + size!;
-        return index;
-      } catch {
-        r.pos = at;
-      }
-    }
-    return stored.read(r);
-  };
   const refName = array ?? '';
   return defineCodec<IndexRef | null>({
     name: `index(${array ?? '?'})`,
@@ -375,7 +363,15 @@ export function arrayIndex(array: string | undefined, stored: Codec<number> = u3
     minSize: stored.minSize,
     read(r) {
       const at = r.pos;
-      const index = readStored(r, at);
+      let index: number;
+      if (readAt !== undefined && r.end - at >= size!) {
+        try {
+          index = readAt(r, at);
+          r.pos = at + size!;
+        } catch {
+          index = stored.read(r); // from `at`: a `readFixed` moves nothing
+        }
+      } else index = stored.read(r);
       if (index === 0) return null;
       const ref = newRef(refName, index);
       arrayIndexes(r.state.context).pending.push(ref, r.state.path, at);
