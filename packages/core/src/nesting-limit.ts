@@ -19,9 +19,9 @@ export interface NestingLimitOptions {
    * key counts toward one number per decode.
    */
   readonly key: object;
-  /** How many values under {@link key} may be open (being read) at once. */
+  /** How many values under {@link NestingLimitOptions.key} may be open (being read) at once. */
   readonly most: number;
-  /** The message of the `too-deep` DecodeError for a value past {@link most}. */
+  /** The message of the `too-deep` DecodeError for a value past {@link NestingLimitOptions.most}. */
   readonly message: string;
   /**
    * The work units charged for each value before it is read (default none). Called per value, as
