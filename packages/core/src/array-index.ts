@@ -378,6 +378,13 @@ const refJson = t.union([t.null, t.type({ $ref: t.string, index: t.Int })], 'Ind
  */
 export function arrayIndex(array: string | undefined, stored: Codec<number> = u32le): Codec<IndexRef | null> {
   const storedAt = stored.writeFixed;
+  // A stored number of fixed size is read in place when its bytes are there (a save reads one per
+  // INDEX field of every instance, most of them NULL); anything else, or a `readFixed` that throws,
+  // goes through `stored.read`, which gives the error.
+  // (Integers only: another codec's `read` may spend work its `readFixed` does not.)
+  const size = stored.size;
+  const readAt = size !== undefined && stored.def.type === 'int' ? stored.readFixed : undefined;
+  const refName = array ?? '';
   return defineCodec<IndexRef | null>({
     name: `index(${array ?? '?'})`,
     def: customDef('arrayIndex', { params: { array, stored: stored.name } }),
@@ -386,9 +393,17 @@ export function arrayIndex(array: string | undefined, stored: Codec<number> = u3
     minSize: stored.minSize,
     read(r) {
       const at = r.pos;
-      const index = stored.read(r);
+      let index: number;
+      if (readAt !== undefined && r.end - at >= size!) {
+        try {
+          index = readAt(r, at);
+          r.pos = at + size!;
+        } catch {
+          index = stored.read(r); // from `at`: a `readFixed` moves nothing
+        }
+      } else index = stored.read(r);
       if (index === 0) return null;
-      const ref = newRef(array ?? '', index);
+      const ref = newRef(refName, index);
       arrayIndexes(r.state.context).pending.push(ref, r.state.path, at);
       return ref;
     },

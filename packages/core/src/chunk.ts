@@ -118,6 +118,16 @@ export function fourcc(options: { readonly alnum?: boolean } = {}): Codec<string
   });
 }
 
+/** Whether `fourcc({ alnum })` reads the four code units of `text` back as `text`. */
+function fourccAccepts(text: string, alnum: boolean): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 0xff) return false;
+    if (alnum && !((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a))) return false;
+  }
+  return true;
+}
+
 /** The length is framing, not part of a chunk's value: it shows on paths as the annotation `<length>`. */
 const LENGTH = pathAnnotation('length');
 
@@ -148,8 +158,17 @@ export class Framer {
   readonly padCounted: boolean;
   readonly lengthAfter: boolean;
   readonly uncounted: number;
+  /** The length's `readFixed` when it is an integer read in place (else undefined), and its size. */
+  readonly lengthAt: ((r: Reader, at: number) => number) | undefined;
+  readonly lengthSize: number;
 
   constructor(readonly framing: ChunkFraming) {
+    const length = framing.length;
+    this.lengthAt =
+      length.def.type === 'int' && length.size !== undefined && framing.lengthPosition !== 'after'
+        ? length.readFixed
+        : undefined;
+    this.lengthSize = length.size ?? 0;
     this.align = framing.align ?? 1;
     this.padCounted = framing.padCounted ?? true;
     this.lengthAfter = framing.lengthPosition === 'after';
@@ -181,6 +200,39 @@ export class Framer {
       throw r.error('short-read', `chunk ${id}: ${what} is more than the ${r.remaining} bytes left`, at);
     }
     return { id, body: r.window(whole), length };
+  }
+
+  /**
+   * {@link Framer.open} for a chunk that should be `marker`, done in place when it can be: the marker
+   * a four-character code of `codes` (its bytes), the length an integer read at its offset. Charges
+   * what `open` charges (a unit of work each for the marker and the length). Undefined, with nothing
+   * read or spent, whenever `open` would say more than "here is the body" (another marker, a length
+   * that does not fit, too little work left) or would record spans: `open` then gives the error.
+   */
+  openKnown(r: Reader, marker: string, codes: ReadonlyArray<number>): Framed | undefined {
+    const readLength = this.lengthAt;
+    if (readLength === undefined || r.state.spans !== undefined) return undefined;
+    const at = r.pos;
+    const head = 4 + this.lengthSize;
+    if (r.end - at < head) return undefined;
+    const b = r.bytes;
+    if (b[at] !== codes[0] || b[at + 1] !== codes[1] || b[at + 2] !== codes[2] || b[at + 3] !== codes[3])
+      return undefined;
+    let length: number;
+    try {
+      length = readLength(r, at + 4);
+    } catch {
+      return undefined;
+    }
+    if (this.padCounted && length % this.align !== 0) return undefined;
+    const whole = length + this.uncounted;
+    if (!(whole <= r.end - at - head)) return undefined;
+    const budget = r.state.budget;
+    const spent = budget.workSpent + 2;
+    if (budget.exceeds(spent)) return undefined;
+    budget.workSpent = spent;
+    r.pos = at + head;
+    return { id: marker, body: r.window(whole), length };
   }
 
   /**
@@ -309,6 +361,13 @@ function chunkJson<A>(id: t.Type<any, unknown, unknown>, body: t.Type<A, unknown
 export function chunk<M extends string, A>(framing: ChunkFraming, marker: M, body: Codec<A>): Codec<KnownChunk<M, A>> {
   const framer = new Framer(framing);
   const writeBody = (into: Writer, value: A): void => body.write(into, value);
+  // A four-character marker the marker codec would read is compared in place, as its bytes (no
+  // string made per chunk: EDGE reads one chunk per instance).
+  const markerDef = framing.marker.def;
+  const codes =
+    markerDef.type === 'fourcc' && marker.length === 4 && fourccAccepts(marker, markerDef.alnum)
+      ? Array.from(marker, (c) => c.charCodeAt(0))
+      : undefined;
   return defineCodec<KnownChunk<M, A>>({
     name: `chunk(${marker})`,
     def: { type: 'chunk', framing, marker, body },
@@ -318,7 +377,7 @@ export function chunk<M extends string, A>(framing: ChunkFraming, marker: M, bod
     read(r) {
       const at = r.pos;
       r.descend();
-      const framed = framer.open(r);
+      const framed = (codes !== undefined ? framer.openKnown(r, marker, codes) : undefined) ?? framer.open(r);
       if (framed.id !== marker)
         throw r.error('bad-magic', `expected chunk ${JSON.stringify(marker)}, found ${JSON.stringify(framed.id)}`, at);
       const bodyStart = framed.body.pos;

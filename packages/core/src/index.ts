@@ -108,6 +108,7 @@ export {
   type Raw,
 } from './fallback.js';
 export { withHooks, type CodecHooks, type ReadHookContext, type WriteHookContext } from './hooks.js';
+export { nestingLimit, type NestingLimitOptions } from './nesting-limit.js';
 export {
   byteOrdered,
   byteOrderMark,

@@ -7,6 +7,9 @@ import {
   array,
   arrayIndex,
   decode,
+  map,
+  u16le,
+  u32le,
   DecodeError,
   decodeOrThrow,
   encode,
@@ -19,7 +22,17 @@ import {
   type IndexRef,
   type PathSegment,
 } from '../src/index';
-import { ArrayNumbering, ArrayTable, attachTarget, PendingRefs, Writer, WriteState } from '../src/kit';
+import {
+  ArrayNumbering,
+  ArrayTable,
+  attachTarget,
+  PendingRefs,
+  Reader,
+  ReadState,
+  resolveDecodeOptions,
+  Writer,
+  WriteState,
+} from '../src/kit';
 import { checkLaws, encodeOk } from './laws';
 
 interface Thing {
@@ -135,6 +148,24 @@ describe('arrayIndex inside withArrayIndexes', () => {
     const free = arrayIndex(undefined);
     expect(free.name).toBe('index(?)');
     expect(Array.from(encodeOk(free, { $ref: 'anything', index: 7 }))).toEqual([7, 0, 0, 0]);
+  });
+
+  test('the stored number is read in place, and through its codec when short or of another kind', () => {
+    // In place (an integer with its bytes there): the same value and position as its `read`.
+    const wide = arrayIndex('things', u16le);
+    const reader = new Reader(Uint8Array.of(9, 3, 0, 0), new ReadState(resolveDecodeOptions(undefined)), 1);
+    expect(wide.read(reader)).toEqual({ $ref: 'things', index: 3 });
+    expect(reader.pos).toBe(3);
+    // Too few bytes: the stored codec's own error, with the field's path and offset.
+    const short = decode(struct({ hp: u8, target: arrayIndex('things') }), Uint8Array.of(1, 2, 0));
+    expect(E.isLeft(short) && [short.left.path, short.left.offset, short.left.code]).toEqual([
+      ['target'],
+      1,
+      'short-read',
+    ]);
+    // A stored codec that is not an integer is read by its `read` (whose errors and work are its own).
+    const odd = map(u32le, { name: 'odd', decode: (n) => n, encode: (n: number) => n });
+    expect(decodeOrThrow(arrayIndex('things', odd), Uint8Array.of(4, 0, 0, 0))).toEqual({ $ref: 'things', index: 4 });
   });
 
   test('reference resolution is charged as work: a unit per reference', () => {

@@ -6,10 +6,12 @@ import {
   chunkList,
   cstring,
   decode,
+  type DecodeError,
   fourcc,
   isRawChunk,
   lazy,
   magic,
+  map,
   struct,
   u16be,
   u16le,
@@ -108,6 +110,51 @@ describe('chunk', () => {
     expect(decodeFails(tail, concat(ascii('TAILxy\0'), hexBytes('0004'))).message).toBe(
       'chunk TAIL: length says 4, body took 3',
     );
+  });
+});
+
+describe('chunk read in place', () => {
+  // The same chunk with a marker codec that is not a four-character code is read by the tracked path
+  // alone: on every input both give the same value, or the same error (code, path, offset, message).
+  const alnum = fourcc({ alnum: true });
+  const tracked = (marker: ChunkFraming['marker']) =>
+    map(marker, { name: 'marker', decode: (m: string) => m, encode: (m: string) => m });
+  const framings: ChunkFraming[] = [
+    { marker: alnum, length: u32le, align: 4, endMarker: (m) => m.toUpperCase() },
+    { marker: fourcc(), length: u16be, align: 2, uncounted: 1 },
+    { marker: fourcc(), length: u8, align: 1 },
+  ];
+  const body = struct({ a: u8, b: cstring('ascii') });
+
+  test('gives what the tracked path gives, values and errors, within any work budget', () => {
+    for (const framing of framings) {
+      const fast = chunk(framing, 'Ab12', body);
+      const slow = chunk({ ...framing, marker: tracked(framing.marker) }, 'Ab12', body);
+      const value = { id: 'Ab12' as const, body: { a: 7, b: 'hi' } };
+      const good = encodeOk(fast, value);
+      expect(Array.from(encodeOk(slow, value))).toEqual(Array.from(good));
+      const inputs = fc.tuple(
+        fc.constantFrom(good, good.subarray(0, good.length - 1), Uint8Array.of(0x41, 0x62)),
+        fc.array(fc.tuple(fc.nat(), fc.nat({ max: 255 })), { maxLength: 3 }),
+        fc.option(fc.integer({ min: 0, max: 12 }), { nil: undefined }),
+      );
+      fc.assert(
+        fc.property(inputs, ([base, edits, maxWork]) => {
+          const bytes = Uint8Array.from(base);
+          for (const [at, v] of edits) if (bytes.length > 0) bytes[at % bytes.length] = v;
+          const options = maxWork === undefined ? {} : { maxWork };
+          const a = decode(fast, bytes, options);
+          const b = decode(slow, bytes, options);
+          if (E.isRight(b)) expect(a).toEqual(b);
+          else {
+            expect(E.isLeft(a)).toBe(true);
+            const [x, y] = [(a as E.Left<DecodeError>).left, b.left];
+            expect([x.code, x.path, x.offset, x.message]).toEqual([y.code, y.path, y.offset, y.message]);
+          }
+        }),
+        { numRuns: 300 },
+      );
+    }
   });
 });
 

@@ -20,6 +20,7 @@ import {
   lazy,
   magic,
   map,
+  nestingLimit,
   nothing,
   sized,
   struct,
@@ -300,6 +301,11 @@ class Schema {
     return cost;
   }
 
+  /** Whether {@link instanceCost} of `name` is settled: then it is the same for every instance. */
+  costSettled(name: string): boolean {
+    return this.costs.has(name);
+  }
+
   /**
    * Whether the structure (or one it nests) has a NUMERIC field whose real size is a guess. Each
    * answer is kept until the next definition arrives, for every structure the search settled (all it
@@ -413,8 +419,9 @@ function schemaFor(structs: Named<PlacedStruct>, variant: EdgeVariant, table: En
 }
 
 /**
- * How many structure-instance chunks are open (inside the top-level chunk) in this decode or encode:
- * a counter in the context, which a rolled-back reading puts back (it is `Rollbackable`).
+ * How many structure-instance chunks are open (inside the top-level chunk) in this encode: a counter
+ * in the context (`Rollbackable`, like every context value). A decode counts through the core's
+ * `nestingLimit` instead.
  */
 class OpenInstances implements Rollbackable {
   open = 0;
@@ -437,12 +444,15 @@ function openInstances(context: Map<unknown, unknown>): OpenInstances {
   return found;
 }
 
+/** The count of instance chunks open in a decode (the top-level chunk not counted): see {@link nestedChunk}. */
+const OPEN_INSTANCE_READS = contextKey<undefined>('edge.openInstanceReads', () => undefined);
+
 const DEEPER = `chunks nested deeper than ${MAX_CHUNK_DEPTH} (the engine's MAX_CHUNK_DEPTH)`;
 
 /**
  * `codec`, an instance chunk of `structName`, as one more open chunk: refused past the engine's limit
  * (\`too-deep\`: no fallback forgives it). Reading one charges its cost ({@link Schema.instanceCost})
- * to the decode's work budget first.
+ * to the decode's work budget first. (Writing counts in the encode's context, {@link OpenInstances}.)
  */
 function nestedChunk(schema: Schema, structName: string, codec: Codec<Instance>): Codec<Instance> {
   // The top-level chunk is open too: an instance at depth 1 is the second chunk on the stack.
@@ -456,12 +466,17 @@ function nestedChunk(schema: Schema, structName: string, codec: Codec<Instance>)
   const close = (context: Map<unknown, unknown>) => {
     openInstances(context).open -= 1;
   };
-  return withHooks(codec, {
-    beforeRead: ({ reader, context }) => {
-      if (!open(context)) throw reader.error('too-deep', DEEPER);
-      reader.work(schema.instanceCost(structName));
-    },
-    afterRead: (_value, { context }) => close(context),
+  // The cost, once the schema has settled it (it never changes then): no lookup per instance.
+  let settled: number | undefined;
+  const cost = (): number => {
+    if (settled !== undefined) return settled;
+    const units = schema.instanceCost(structName);
+    if (schema.costSettled(structName)) settled = units;
+    return units;
+  };
+  // Reading counts in the decode's context through the core's limit (nothing made per instance).
+  const limited = nestingLimit(codec, { key: OPEN_INSTANCE_READS, most: MAX_CHUNK_DEPTH - 1, message: DEEPER, cost });
+  return withHooks(limited, {
     beforeWrite: (_value, { writer, context }) => {
       if (!open(context)) throw writer.error('too-deep', DEEPER);
     },
