@@ -8,7 +8,6 @@ import {
   arrayIndex,
   decode,
   map,
-  u16le,
   u32le,
   DecodeError,
   decodeOrThrow,
