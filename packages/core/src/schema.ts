@@ -159,8 +159,8 @@ const PRESIZED_MOST = 64;
 
 /**
  * Consecutive fields of one element each, every one of a fixed size read in place (`readFixed`):
- * read and written at their offsets after one bounds check, without a path or a call per layer of
- * codec. A failure is redone field by field, so errors are the ones the fields give.
+ * read at their offsets after one bounds check, without a path or a call per layer of codec. A
+ * failure is redone field by field, so errors are the ones the fields give.
  */
 interface FixedRun {
   /** The index of the field after the run's last. */
@@ -169,45 +169,6 @@ interface FixedRun {
   readonly names: ReadonlyArray<string>;
   readonly offsets: ReadonlyArray<number>;
   readonly readers: ReadonlyArray<(r: Reader, at: number) => unknown>;
-  readonly writers: ReadonlyArray<((w: Writer, at: number, value: unknown) => void) | undefined>;
-}
-
-/** The runs of `fields` (read by `codecs`), by the index of their first field. */
-function fixedRuns(fields: ReadonlyArray<FieldPlan>, codecs: ReadonlyArray<Codec<any>>): Array<FixedRun | undefined> {
-  const runs: Array<FixedRun | undefined> = new Array(fields.length).fill(undefined);
-  const fits = (i: number): boolean => {
-    const f = fields[i]!;
-    const c = codecs[i]!;
-    return (
-      f.def.count === 1 &&
-      f.known !== undefined &&
-      f.known.count === 1 &&
-      c.size !== undefined &&
-      c.readFixed !== undefined
-    );
-  };
-  for (let i = 0; i < fields.length; ) {
-    if (!fits(i)) {
-      i++;
-      continue;
-    }
-    const first = i;
-    const names: string[] = [];
-    const offsets: number[] = [];
-    const readers: Array<(r: Reader, at: number) => unknown> = [];
-    const writers: Array<((w: Writer, at: number, value: unknown) => void) | undefined> = [];
-    let size = 0;
-    for (; i < fields.length && fits(i); i++) {
-      const c = codecs[i]!;
-      names.push(fields[i]!.def.name);
-      offsets.push(size);
-      readers.push(c.readFixed!);
-      writers.push(c.writeFixed);
-      size += c.size!;
-    }
-    runs[first] = { end: i, size, names, offsets, readers, writers };
-  }
-  return runs;
 }
 
 /**
@@ -226,13 +187,15 @@ interface WriteRun {
   readonly writers: ReadonlyArray<(w: Writer, at: number, value: unknown) => void>;
 }
 
-/** The write runs of `fields` (written by `codecs`), by the index of their first field. */
-function writeRuns(
+/**
+ * The longest runs of consecutive fields of one element each whose codec has a fixed size and the
+ * in-place access `access`, as `[first, end)` index pairs.
+ */
+function inPlaceSpans(
   fields: ReadonlyArray<FieldPlan>,
   codecs: ReadonlyArray<Codec<any>>,
-  slots: ReadonlyArray<number>,
-): Array<WriteRun | undefined> {
-  const runs: Array<WriteRun | undefined> = new Array(fields.length).fill(undefined);
+  access: 'readFixed' | 'writeFixed',
+): Array<readonly [number, number]> {
   const fits = (i: number): boolean => {
     const f = fields[i]!;
     const c = codecs[i]!;
@@ -241,21 +204,56 @@ function writeRuns(
       f.known !== undefined &&
       f.known.count === 1 &&
       c.size !== undefined &&
-      c.writeFixed !== undefined
+      c[access] !== undefined
     );
   };
+  const spans: Array<readonly [number, number]> = [];
   for (let i = 0; i < fields.length; ) {
     if (!fits(i)) {
       i++;
       continue;
     }
     const first = i;
+    while (i < fields.length && fits(i)) i++;
+    spans.push([first, i]);
+  }
+  return spans;
+}
+
+/** The read runs of `fields` (read by `codecs`), by the index of their first field. */
+function fixedRuns(fields: ReadonlyArray<FieldPlan>, codecs: ReadonlyArray<Codec<any>>): Array<FixedRun | undefined> {
+  const runs: Array<FixedRun | undefined> = new Array(fields.length).fill(undefined);
+  for (const [first, end] of inPlaceSpans(fields, codecs, 'readFixed')) {
+    const names: string[] = [];
+    const offsets: number[] = [];
+    const readers: Array<(r: Reader, at: number) => unknown> = [];
+    let size = 0;
+    for (let i = first; i < end; i++) {
+      const c = codecs[i]!;
+      names.push(fields[i]!.def.name);
+      offsets.push(size);
+      readers.push(c.readFixed!);
+      size += c.size!;
+    }
+    runs[first] = { end, size, names, offsets, readers };
+  }
+  return runs;
+}
+
+/** The write runs of `fields` (written by `codecs`), by the index of their first field. */
+function writeRuns(
+  fields: ReadonlyArray<FieldPlan>,
+  codecs: ReadonlyArray<Codec<any>>,
+  slots: ReadonlyArray<number>,
+): Array<WriteRun | undefined> {
+  const runs: Array<WriteRun | undefined> = new Array(fields.length).fill(undefined);
+  for (const [first, end] of inPlaceSpans(fields, codecs, 'writeFixed')) {
     const names: string[] = [];
     const runSlots: number[] = [];
     const offsets: number[] = [];
     const writers: Array<(w: Writer, at: number, value: unknown) => void> = [];
     let size = 0;
-    for (; i < fields.length && fits(i); i++) {
+    for (let i = first; i < end; i++) {
       const c = codecs[i]!;
       names.push(fields[i]!.def.name);
       runSlots.push(slots[i]!);
@@ -263,7 +261,7 @@ function writeRuns(
       writers.push(c.writeFixed!);
       size += c.size!;
     }
-    runs[first] = { end: i, size, names, slots: runSlots, offsets, writers };
+    runs[first] = { end, size, names, slots: runSlots, offsets, writers };
   }
   return runs;
 }
