@@ -1,10 +1,10 @@
 /**
- * A limit on how many values of a kind may be open at once while a file is read — a format's own
- * nesting limit (EDGE's `MAX_CHUNK_DEPTH` on instance chunks), beside the decode's `maxDepth` — and
- * the work each such value costs, charged before it is read.
+ * A limit on how many values of a kind may be open at once while a file is read or written — a
+ * format's own nesting limit (EDGE's `MAX_CHUNK_DEPTH` on instance chunks), beside the decode's
+ * `maxDepth` — and the work each such value costs, charged before it is read.
  *
- * It does what a pair of read hooks counting in the decode's context would, with nothing made per
- * value: a save reads hundreds of thousands of such values.
+ * It does what pairs of hooks counting in the decode's or encode's context would, with nothing made
+ * per value: a save reads and writes hundreds of thousands of such values.
  *
  * @module
  */
@@ -45,8 +45,10 @@ class OpenCount implements Rollbackable {
  * `codec`, read as one more open value under `options.key`: past `options.most` open at once, a
  * `too-deep` DecodeError with `options.message` at the value's start (path and offset); otherwise
  * `options.cost()` units of work are charged, then the value is read. A value whose reading fails
- * stays counted, as the decode ends there (or a rolled-back attempt puts the count back). Writing is
- * `codec`'s: the value, its JSON form and its laws are `codec`'s.
+ * stays counted, as the decode ends there (or a rolled-back attempt puts the count back). Writing
+ * counts the same way in the encode's context: past `options.most`, a `too-deep` EncodeError with
+ * `options.message` at the value's path (no work is charged). The value, its JSON form and its laws
+ * are `codec`'s.
  *
  * @example
  * ```ts
@@ -70,12 +72,7 @@ export function nestingLimit<A>(codec: Codec<A>, options: NestingLimitOptions): 
     json: codec.json,
     ...wrapping(codec, 'value'),
     read(r) {
-      const context = r.state.context;
-      let count = context.get(key) as OpenCount | undefined;
-      if (count === undefined) {
-        count = new OpenCount();
-        context.set(key, count);
-      }
+      const count = openCount(r.state.context, key);
       if (count.open + 1 > most) throw r.error('too-deep', message);
       count.open += 1;
       if (cost !== undefined) r.work(cost());
@@ -83,6 +80,22 @@ export function nestingLimit<A>(codec: Codec<A>, options: NestingLimitOptions): 
       count.open -= 1;
       return value;
     },
-    write: (w, value) => codec.write(w, value),
+    write(w, value) {
+      const count = openCount(w.state.context, key);
+      if (count.open + 1 > most) throw w.error('too-deep', message);
+      count.open += 1;
+      codec.write(w, value);
+      count.open -= 1;
+    },
   });
+}
+
+/** The count under `key` in a decode's or encode's context, made on first use. */
+function openCount(context: Map<unknown, unknown>, key: object): OpenCount {
+  let count = context.get(key) as OpenCount | undefined;
+  if (count === undefined) {
+    count = new OpenCount();
+    context.set(key, count);
+  }
+  return count;
 }

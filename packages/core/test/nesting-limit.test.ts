@@ -1,9 +1,9 @@
 // nestingLimit (nesting-limit.ts): a format's own limit on values open at once while reading, and the
 // work each costs — its laws, its error (code, path, offset), its work charge, a count shared by key,
-// and a count a rolled-back attempt puts back.
+// a count a rolled-back attempt puts back, and the same limit on writing.
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
-import { array, decode, lazy, nestingLimit, struct, u8, type Codec } from '../src/index';
+import { array, decode, encode, EncodeError, lazy, nestingLimit, struct, u8, type Codec } from '../src/index';
 import { Reader, ReadState, resolveDecodeOptions } from '../src/kit';
 import { checkLaws, decodeFails } from './laws';
 
@@ -62,6 +62,23 @@ describe('nestingLimit', () => {
     expect(error.offset).toBe(4);
     // Siblings are not nested: many at one level are fine.
     expect(E.isRight(decode(three, Uint8Array.of(1, 3, 2, 0, 3, 0, 4, 0)))).toBe(true);
+  });
+
+  test('writing counts too: too-deep at the value that would open one too many, by path', () => {
+    const deep: Node = { tag: 1, children: [{ tag: 2, children: [{ tag: 3, children: [] }] }] };
+    const ok = encode(tree(3), deep);
+    expect(E.isRight(ok) && [...ok.right]).toEqual([1, 1, 2, 1, 3, 0]);
+    const refused = encode(tree(2), deep);
+    if (E.isRight(refused)) throw new Error('expected the encode to be refused');
+    expect(refused.left).toBeInstanceOf(EncodeError);
+    expect(refused.left.code).toBe('too-deep');
+    expect(refused.left.message).toMatch('nodes nested deeper than 2');
+    expect(refused.left.path).toEqual(['children', 0, 'children', 0]);
+    // Siblings are not nested, and each encode counts from nothing.
+    const wide: Node = { tag: 1, children: [2, 3, 4].map((tag) => ({ tag, children: [] })) };
+    const limited = tree(2);
+    expect(E.isRight(encode(limited, wide))).toBe(true);
+    expect(E.isRight(encode(limited, wide))).toBe(true);
   });
 
   test('each value is charged its cost before it is read', () => {

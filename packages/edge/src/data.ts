@@ -34,7 +34,7 @@ import {
   type KnownChunk,
   type Warning,
 } from '@savekit/core';
-import { ROLLBACK, type DecodeBudget, type Reader, type Rollbackable, type Writer } from '@savekit/core/kit';
+import type { DecodeBudget, Reader, Writer } from '@savekit/core/kit';
 import {
   instanceCodec,
   reconcile,
@@ -418,54 +418,17 @@ function schemaFor(structs: Named<PlacedStruct>, variant: EdgeVariant, table: En
   return schema;
 }
 
-/**
- * How many structure-instance chunks are open (inside the top-level chunk) in this encode: a counter
- * in the context (`Rollbackable`, like every context value). A decode counts through the core's
- * `nestingLimit` instead.
- */
-class OpenInstances implements Rollbackable {
-  open = 0;
-  [ROLLBACK](): () => void {
-    const open = this.open;
-    return () => {
-      this.open = open;
-    };
-  }
-}
-
-const OPEN_INSTANCES = contextKey<OpenInstances | undefined>('edge.openInstances', () => undefined);
-
-function openInstances(context: Map<unknown, unknown>): OpenInstances {
-  let found = context.get(OPEN_INSTANCES) as OpenInstances | undefined;
-  if (found === undefined) {
-    found = new OpenInstances();
-    context.set(OPEN_INSTANCES, found);
-  }
-  return found;
-}
-
-/** The count of instance chunks open in a decode (the top-level chunk not counted): see {@link nestedChunk}. */
-const OPEN_INSTANCE_READS = contextKey<undefined>('edge.openInstanceReads', () => undefined);
+/** The count of instance chunks open in a decode or encode (the top-level chunk not counted): see {@link nestedChunk}. */
+const OPEN_INSTANCES = contextKey<undefined>('edge.openInstances', () => undefined);
 
 const DEEPER = `chunks nested deeper than ${MAX_CHUNK_DEPTH} (the engine's MAX_CHUNK_DEPTH)`;
 
 /**
  * `codec`, an instance chunk of `structName`, as one more open chunk: refused past the engine's limit
  * (\`too-deep\`: no fallback forgives it). Reading one charges its cost ({@link Schema.instanceCost})
- * to the decode's work budget first. (Writing counts in the encode's context, {@link OpenInstances}.)
+ * to the decode's work budget first.
  */
 function nestedChunk(schema: Schema, structName: string, codec: Codec<Instance>): Codec<Instance> {
-  // The top-level chunk is open too: an instance at depth 1 is the second chunk on the stack.
-  // Whether one more may open (then it is counted); no closure per instance for the refusal.
-  const open = (context: Map<unknown, unknown>): boolean => {
-    const counter = openInstances(context);
-    if (counter.open + 2 > MAX_CHUNK_DEPTH) return false;
-    counter.open += 1;
-    return true;
-  };
-  const close = (context: Map<unknown, unknown>) => {
-    openInstances(context).open -= 1;
-  };
   // The cost, once the schema has settled it (it never changes then): no lookup per instance.
   let settled: number | undefined;
   const cost = (): number => {
@@ -474,14 +437,8 @@ function nestedChunk(schema: Schema, structName: string, codec: Codec<Instance>)
     if (schema.costSettled(structName)) settled = units;
     return units;
   };
-  // Reading counts in the decode's context through the core's limit (nothing made per instance).
-  const limited = nestingLimit(codec, { key: OPEN_INSTANCE_READS, most: MAX_CHUNK_DEPTH - 1, message: DEEPER, cost });
-  return withHooks(limited, {
-    beforeWrite: (_value, { writer, context }) => {
-      if (!open(context)) throw writer.error('too-deep', DEEPER);
-    },
-    afterWrite: (_value, { context }) => close(context),
-  });
+  // The top-level chunk is open too: an instance at depth 1 is the second chunk on the stack.
+  return nestingLimit(codec, { key: OPEN_INSTANCES, most: MAX_CHUNK_DEPTH - 1, message: DEEPER, cost });
 }
 
 /** A plain object (not an array, not bytes). */
