@@ -110,7 +110,6 @@ export class ArrayNumbering<O extends object> {
     for (let i = elements.length - 1; i >= 0; i--) positions.set(elements[i]!, i + 1);
     const distinct = positions.size === elements.length ? elements.slice() : undefined;
     this.arrays.set(name, { positions, count: elements.length, distinct });
-    RENUMBERED.set(this, (RENUMBERED.get(this) ?? 0) + 1);
     this.lastName = undefined;
     this.last = undefined;
   }
@@ -167,9 +166,6 @@ export class ArrayNumbering<O extends object> {
     return index;
   }
 }
-
-/** How many times each numbering has numbered an array (checks put off are void past a renumbering). */
-const RENUMBERED = new WeakMap<object, number>();
 
 /** One array's numbering (see {@link ArrayNumbering}). */
 interface NumberedArray<O> {
@@ -428,20 +424,12 @@ function indexToWrite(w: Writer, array: string | undefined, value: IndexRef | nu
   if (array !== undefined && value.$ref !== array)
     throw w.error('bad-pointer', `refers to ${JSON.stringify(value.$ref)}; this field's INDEX is into ${array}`);
   let index = value.index;
-  const indexes = arrayIndexes(w.state.context);
-  const { numbering } = indexes;
+  const { numbering } = arrayIndexes(w.state.context);
   const target = value.target;
   if (target !== undefined && numbering.has(value.$ref)) {
-    const deferred = (indexes as Deferring)[DEFERRED];
-    if (deferred?.take() && Number.isInteger(index) && index >= 1 && index <= (numbering.count(value.$ref) as number))
-      deferred.add(value.$ref, target, index);
-    else {
-      const position = numbering.positionOf(value.$ref, target, index);
-      if (position === undefined)
-        throw w.error('bad-pointer', `refers to an element that is no longer in ${value.$ref}`);
-      if (position !== index) deferred?.stop();
-      index = position;
-    }
+    const position = numbering.positionOf(value.$ref, target, index);
+    if (position === undefined) throw w.error('bad-pointer', `refers to an element that is no longer in ${value.$ref}`);
+    index = position;
   }
   if (!Number.isInteger(index) || index < 0 || index > 0xffffffff)
     throw w.error('out-of-range', `INDEX ${index} does not fit 32 bits`);
@@ -495,7 +483,7 @@ export function withArrayIndexes<A>(
   codec: Codec<A>,
   arraysOf: (value: A) => Iterable<readonly [string, ReadonlyArray<object>]>,
 ): Codec<A> {
-  const hooked = withHooks(codec, {
+  return withHooks(codec, {
     afterRead(value, { reader }) {
       const table = new ArrayTable<object>();
       for (const [name, elements] of arraysOf(value)) table.set(name, elements as object[]);
@@ -505,122 +493,4 @@ export function withArrayIndexes<A>(
       numberArrays(writer, arraysOf(value));
     },
   });
-  return defineCodec<A>({
-    ...hooked,
-    write(w, value) {
-      const indexes = arrayIndexes(w.state.context) as Deferring;
-      // Inside another value that puts its checks off: that one checks them.
-      if (indexes[DEFERRED] !== undefined) {
-        hooked.write(w, value);
-        return;
-      }
-      const start = w.length;
-      const context = w.state.context;
-      const saved = saveContext(context);
-      const deferred = new DeferredChecks(indexes.numbering);
-      indexes[DEFERRED] = deferred;
-      let failure: unknown;
-      let failed = false;
-      try {
-        hooked.write(w, value);
-      } catch (error) {
-        failure = error;
-        failed = true;
-      } finally {
-        indexes[DEFERRED] = undefined;
-      }
-      // Every reference whose element was taken to be where it was read: if it was, the bytes (or
-      // the error) are the ones the checks made in place give; if not, the value is written again so.
-      if (deferred.hold()) {
-        if (failed) throw failure;
-        return;
-      }
-      w.length = start;
-      saved();
-      hooked.write(w, value);
-    },
-  });
-}
-
-/** The context of a write as it is now: the function puts its bindings, and their state, back. */
-function saveContext(context: Map<unknown, unknown>): () => void {
-  const bindings = [...context];
-  const restores: Array<() => void> = [];
-  for (const [, value] of bindings)
-    if (typeof value === 'object' && value !== null && typeof (value as Partial<Rollbackable>)[ROLLBACK] === 'function')
-      restores.push((value as Rollbackable)[ROLLBACK]());
-  return () => {
-    context.clear();
-    for (const [key, value] of bindings) context.set(key, value);
-    for (const restore of restores) restore();
-  };
-}
-
-/** Where a write's {@link DeferredChecks} are kept, on its {@link ArrayIndexes}. */
-const DEFERRED = Symbol('savekit.deferredIndexChecks');
-type Deferring = ArrayIndexes & { [DEFERRED]?: DeferredChecks | undefined };
-
-/** References checked in place before checks are put off, and then one in every so many. */
-const CHECKED_FIRST = 64;
-const CHECKED_EVERY = 32;
-
-/**
- * The checks that INDEX fields put off while a value with named arrays is written: each reference
- * whose element is taken to be at the position it was read at (its `index`). Checking that costs a
- * read of the element's place in its array, a cache miss for each of a save's 100,000s of references
- * when made as each is written, where checking them together afterwards overlaps the misses. The
- * first references are checked in place, then one in {@link CHECKED_EVERY}: an array that was edited
- * (its elements moved) is found early and checks stop being put off, so the value is not written twice.
- */
-class DeferredChecks {
-  private readonly targets: object[] = [];
-  private readonly hints: number[] = [];
-  /** The arrays referred to, one per run of references into the same array, and where each run starts. */
-  private readonly names: string[] = [];
-  private readonly starts: number[] = [];
-  private seen = 0;
-  private stopped = false;
-  /** How many times the numbering had numbered an array when the first check was put off. */
-  private generation = 0;
-
-  constructor(private readonly numbering: ArrayNumbering<object>) {}
-
-  /** Whether the next reference's check is to be put off. */
-  take(): boolean {
-    const seen = this.seen++;
-    return !this.stopped && seen >= CHECKED_FIRST && seen % CHECKED_EVERY !== 0;
-  }
-
-  /** No more checks put off (a reference's element has moved). */
-  stop(): void {
-    this.stopped = true;
-  }
-
-  add(name: string, target: object, hint: number): void {
-    const names = this.names;
-    if (names.length === 0) this.generation = RENUMBERED.get(this.numbering) ?? 0;
-    if (names.length === 0 || names[names.length - 1] !== name) {
-      names.push(name);
-      this.starts.push(this.targets.length);
-    }
-    this.targets.push(target);
-    this.hints.push(hint);
-  }
-
-  /**
-   * Whether every reference put off is where it was taken to be, by the numbering it was taken by (an
-   * array numbered again since the first was put off voids them all).
-   */
-  hold(): boolean {
-    const { names, starts, targets, hints, numbering } = this;
-    if (names.length === 0) return true;
-    if ((RENUMBERED.get(numbering) ?? 0) !== this.generation) return false;
-    for (let run = 0; run < names.length; run++) {
-      const name = names[run]!;
-      const end = run + 1 < starts.length ? starts[run + 1]! : targets.length;
-      for (let i = starts[run]!; i < end; i++)
-        if (numbering.positionOf(name, targets[i]!, hints[i]!) !== hints[i]) return false;
-    }
-    return true;
-  }
 }
