@@ -241,6 +241,12 @@ export interface PendingRef {
  * end of the decode).
  */
 export class PendingRefs {
+  /**
+   * Whether each reference's path and offset are kept. A decode's first, lean reading keeps only the
+   * references (see `ReadState.errorDetail`): a save holds 100,000s of them, and their paths are
+   * needed only for an error, which a second reading then gives.
+   */
+  readonly recordsPaths: boolean;
   private readonly refs: IndexRef[] = [];
   private readonly offsets: number[] = [];
   /** How many leading segments each path shares with the one before it. */
@@ -251,6 +257,11 @@ export class PendingRefs {
   /** The path of the last reference, or undefined when not known (after a rollback). */
   private last: PathSegment[] | undefined = [];
 
+  /** An empty list; `recordsPaths: false` keeps the references alone (no {@link at}, {@link pathAt} or {@link offsetAt}). */
+  constructor(recordsPaths = true) {
+    this.recordsPaths = recordsPaths;
+  }
+
   /** How many references are pending. */
   get length(): number {
     return this.refs.length;
@@ -258,6 +269,10 @@ export class PendingRefs {
 
   /** Records `ref`, read at `path` (copied as needed) and `offset`. */
   push(ref: IndexRef, path: ReadonlyArray<PathSegment>, offset: number): void {
+    if (!this.recordsPaths) {
+      this.refs.push(ref);
+      return;
+    }
     const last = this.last;
     let shared = 0;
     if (last !== undefined) {
@@ -287,11 +302,13 @@ export class PendingRefs {
 
   /** The offset of the reference at `index`. */
   offsetAt(index: number): number {
+    this.mustRecord();
     return this.offsets[index]!;
   }
 
   /** The path of the reference at `index`, put together from the segments it shares with those before it. */
   pathAt(index: number): PathSegment[] {
+    this.mustRecord();
     const shared = this.shared[index]!;
     const end = index + 1 < this.starts.length ? this.starts[index + 1]! : this.segments.length;
     const out: PathSegment[] = new Array(shared + end - this.starts[index]!);
@@ -306,10 +323,16 @@ export class PendingRefs {
     return out;
   }
 
+  /** Paths and offsets are asked for: they must have been kept. */
+  private mustRecord(): void {
+    if (!this.recordsPaths) throw new Error('PendingRefs: paths and offsets are not recorded in this list');
+  }
+
   /** Forgets every reference from `length` on. */
   truncate(length: number): void {
     if (length >= this.refs.length) return;
     this.refs.length = length;
+    if (!this.recordsPaths) return;
     this.offsets.length = length;
     this.shared.length = length;
     this.segments.length = length < this.starts.length ? this.starts[length]! : this.segments.length;
@@ -333,10 +356,10 @@ const KEY = Symbol('savekit.arrayIndexes');
  * The named arrays and INDEX references of one decode or encode, kept in its shared context
  * (`reader.state.context` / `writer.state.context`), created on first use.
  */
-export function arrayIndexes(context: Map<unknown, unknown>): ArrayIndexes {
+export function arrayIndexes(context: Map<unknown, unknown>, recordsPaths = true): ArrayIndexes {
   let found = context.get(KEY) as ArrayIndexes | undefined;
   if (found === undefined) {
-    const pending = new PendingRefs();
+    const pending = new PendingRefs(recordsPaths);
     // A rolled-back reading forgets the references it read.
     const rollback: Rollbackable = {
       [ROLLBACK]() {
@@ -400,7 +423,8 @@ export function arrayIndex(array: string | undefined, stored: Codec<number> = u3
       } else index = stored.read(r);
       if (index === 0) return null;
       const ref = newRef(refName, index);
-      arrayIndexes(r.state.context).pending.push(ref, r.state.path, at);
+      const state = r.state;
+      arrayIndexes(state.context, state.errorDetail).pending.push(ref, state.path, at);
       return ref;
     },
     write(w, value) {
@@ -449,19 +473,20 @@ function indexToWrite(w: Writer, array: string | undefined, value: IndexRef | nu
  * work per reference.
  */
 export function resolveArrayIndexes(r: Reader, table: ArrayTable<object>): void {
-  const { pending } = arrayIndexes(r.state.context);
+  const state = r.state;
+  const { pending } = arrayIndexes(state.context, state.errorDetail);
   r.work(pending.length);
   for (let i = 0; i < pending.length; i++) {
     const ref = pending.refAt(i);
     const elements = table.get(ref.$ref);
     if (elements === undefined) continue; // an array the value does not carry: the number is kept
-    if (ref.index > elements.length)
-      throw new DecodeError(
-        pending.pathAt(i),
-        pending.offsetAt(i),
-        `INDEX ${ref.index} is past the end of ${ref.$ref} (${elements.length} elements)`,
-        'bad-pointer',
-      );
+    if (ref.index > elements.length) {
+      const message = `INDEX ${ref.index} is past the end of ${ref.$ref} (${elements.length} elements)`;
+      if (pending.recordsPaths) throw new DecodeError(pending.pathAt(i), pending.offsetAt(i), message, 'bad-pointer');
+      // A lean reading kept no path: the value's own, and a second reading gives the reference's.
+      state.detailMissed = true;
+      throw new DecodeError(state.path.slice(), r.pos, message, 'bad-pointer');
+    }
     attachTarget(ref, elements[ref.index - 1]!); // 1 ≤ index ≤ length: 0 reads as null
   }
   pending.truncate(0);

@@ -223,10 +223,31 @@ export function decode<A>(
   bytes: Uint8Array,
   options?: DecodeOptions,
 ): E.Either<DecodeError, Decoded<A>> {
+  // First without what only errors need (see ReadState.errorDetail); again with it, from the start
+  // and with a fresh budget, when an error or warning was made without it: the result is then the
+  // detailed reading's, byte for byte.
+  const lean = decodeOnce(codec, bytes, options, false);
+  return lean.detailMissed ? decodeOnce(codec, bytes, options, true).result : lean.result;
+}
+
+/** One reading of {@link decode}, with or without {@link ReadState.errorDetail}. */
+function decodeOnce<A>(
+  codec: Codec<A>,
+  bytes: Uint8Array,
+  options: DecodeOptions | undefined,
+  errorDetail: boolean,
+): { result: E.Either<DecodeError, Decoded<A>>; detailMissed: boolean } {
   const state = new ReadState(
     options === undefined ? DEFAULT_DECODE_OPTIONS : resolveDecodeOptions(options),
     DecodeBudget.of(options, bytes.length),
   );
+  state.errorDetail = errorDetail;
+  const result = readWhole(codec, bytes, state);
+  return { result, detailMissed: state.detailMissed };
+}
+
+/** Reads the root value of a decode on `state` (see {@link decode}). */
+function readWhole<A>(codec: Codec<A>, bytes: Uint8Array, state: ReadState): E.Either<DecodeError, Decoded<A>> {
   const reader = new Reader(bytes, state);
   try {
     const value = codec.read(reader);

@@ -75,6 +75,19 @@ export class ReadState {
    * end of the decode, first registered first run. Add one with {@link Reader.defer}.
    */
   readonly deferred: Array<() => void> = [];
+  /**
+   * Whether codecs keep what only an error would need: each INDEX reference's path, say, held until
+   * the whole value is read in case it points past its array. `decode` reads a first time without it
+   * (a save has one INDEX per field of every instance) and again with it when {@link detailMissed}
+   * says an error was made without it: the second reading gives the error a detailed one would.
+   * True unless a driver turns it off.
+   */
+  errorDetail = true;
+  /**
+   * Set by a codec whose error lacked the detail {@link errorDetail} would have kept (its path is only
+   * the enclosing value's). Not rolled back: a failed attempt that lacked it may have shaped what came after.
+   */
+  detailMissed = false;
 
   constructor(
     readonly options: ResolvedDecodeOptions,
@@ -132,6 +145,7 @@ export class ReadState {
     if (this.deferred.length !== 0) this.deferred.length = 0;
     this.budget.workSpent = 0;
     this.budget.outputSpent = 0;
+    this.detailMissed = false;
   }
 
   /** Puts the state back as it was at `checkpoint` (see {@link ReadState.checkpoint}). */

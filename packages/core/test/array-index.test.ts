@@ -13,6 +13,8 @@ import {
   decodeOrThrow,
   encode,
   EncodeError,
+  orRaw,
+  sized,
   refTo,
   struct,
   u16le,
@@ -25,6 +27,8 @@ import {
   ArrayNumbering,
   ArrayTable,
   attachTarget,
+  arrayIndexes,
+  DecodeBudget,
   PendingRefs,
   Reader,
   ReadState,
@@ -337,4 +341,84 @@ test('pending references give back each path as it was read, across rollbacks', 
     }),
     { numRuns: 500 },
   );
+});
+
+describe('the lean first reading (ReadState.errorDetail off): references kept without their paths', () => {
+  /** `decode` as it was before the lean reading: every reference's path kept from the start. */
+  const detailed = <A>(codec: typeof things | typeof keptThings, bytes: Uint8Array, maxWork?: number) => {
+    const options = maxWork === undefined ? undefined : { maxWork };
+    const state = new ReadState(resolveDecodeOptions(options), DecodeBudget.of(options, bytes.length));
+    expect(state.errorDetail).toBe(true);
+    const reader = new Reader(bytes, state);
+    try {
+      const value = codec.read(reader) as A;
+      state.settle();
+      if (reader.pos < reader.end) throw reader.error('trailing-bytes', 'trailing');
+      return E.right({ value, warnings: state.warnings });
+    } catch (error) {
+      if (error instanceof DecodeError) return E.left(error);
+      throw error;
+    }
+  };
+  // A list inside a window whose failure is forgiven: the kept bytes' warning carries the error.
+  const keptThings = sized(
+    u8,
+    orRaw(things, { warning: { code: 'kept-raw', message: 'the things are kept as bytes' } }),
+  ) as unknown as typeof things;
+  const summary = (result: E.Either<DecodeError, { value: unknown; warnings: unknown }>) =>
+    E.isLeft(result)
+      ? { error: [result.left.path, result.left.offset, result.left.code, result.left.message] }
+      : {
+          value: JSON.stringify(result.right.value, (_, v) => (v instanceof Uint8Array ? Array.from(v) : v)),
+          warnings: result.right.warnings,
+        };
+
+  test('decode gives what a reading that kept every path gives: values, warnings, errors, budget', () => {
+    const listBytes = fc.array(fc.tuple(fc.nat({ max: 255 }), fc.nat({ max: 9 })), { maxLength: 8 }).map((entries) => {
+      const out = [entries.length];
+      for (const [hp, target] of entries) out.push(hp, target, 0, 0, 0);
+      return Uint8Array.from(out);
+    });
+    fc.assert(
+      fc.property(
+        listBytes,
+        fc.option(fc.integer({ min: 1, max: 60 }), { nil: undefined }),
+        fc.boolean(),
+        (bytes, maxWork, inWindow) => {
+          const codec = inWindow ? keptThings : things;
+          const input = inWindow ? Uint8Array.of(bytes.length, ...bytes) : bytes;
+          const options = maxWork === undefined ? undefined : { maxWork };
+          expect(summary(decode(codec, input, options))).toEqual(summary(detailed(codec, input, maxWork)));
+        },
+      ),
+      { numRuns: 600 },
+    );
+  });
+
+  test('a lean reading keeps no path, and says so when an error needed one', () => {
+    const state = new ReadState(resolveDecodeOptions(undefined));
+    state.errorDetail = false;
+    // The second thing's target (offset 7) is INDEX 5 of 2 elements.
+    const reader = new Reader(Uint8Array.of(2, 10, 0, 0, 0, 0, 20, 5, 0, 0, 0), state);
+    expect(() => things.read(reader)).toThrow('INDEX 5 is past the end of things (2 elements)');
+    expect(state.detailMissed).toBe(true);
+    expect(arrayIndexes(state.context).pending.recordsPaths).toBe(false);
+    // A good list: nothing missed.
+    const fine = new ReadState(resolveDecodeOptions(undefined));
+    fine.errorDetail = false;
+    things.read(new Reader(Uint8Array.of(2, 10, 2, 0, 0, 0, 20, 1, 0, 0, 0), fine));
+    expect(fine.detailMissed).toBe(false);
+  });
+
+  test('a list without paths keeps its references and refuses to make up paths', () => {
+    const pending = new PendingRefs(false);
+    for (let i = 1; i <= 5; i++) pending.push({ $ref: 'things', index: i }, ['elements', i, 'target'], i * 4);
+    expect(pending.length).toBe(5);
+    expect(pending.refAt(3)).toEqual({ $ref: 'things', index: 4 });
+    pending.truncate(2);
+    expect(pending.length).toBe(2);
+    expect(pending.refAt(1)).toEqual({ $ref: 'things', index: 2 });
+    expect(() => pending.pathAt(0)).toThrow(/not recorded/);
+    expect(() => pending.offsetAt(0)).toThrow(/not recorded/);
+  });
 });
