@@ -476,9 +476,16 @@ export function resolveArrayIndexes(r: Reader, table: ArrayTable<object>): void 
   const state = r.state;
   const { pending } = arrayIndexes(state.context, state.errorDetail);
   r.work(pending.length);
+  // A save's references mostly go into one array in a row: the array last looked up is kept at hand.
+  let lastName: string | undefined;
+  let lastElements: object[] | undefined;
   for (let i = 0; i < pending.length; i++) {
     const ref = pending.refAt(i);
-    const elements = table.get(ref.$ref);
+    if (ref.$ref !== lastName) {
+      lastName = ref.$ref;
+      lastElements = table.get(lastName);
+    }
+    const elements = lastElements;
     if (elements === undefined) continue; // an array the value does not carry: the number is kept
     if (ref.index > elements.length) {
       const message = `INDEX ${ref.index} is past the end of ${ref.$ref} (${elements.length} elements)`;

@@ -226,28 +226,32 @@ export function decode<A>(
   // First without what only errors need (see ReadState.errorDetail); again with it, from the start
   // and with a fresh budget, when an error or warning was made without it: the result is then the
   // detailed reading's, byte for byte.
-  const lean = decodeOnce(codec, bytes, options, false);
-  return lean.detailMissed ? decodeOnce(codec, bytes, options, true).result : lean.result;
+  return decodeOnce(codec, bytes, options, false) ?? (decodeOnce(codec, bytes, options, true) as Decoding<A>);
 }
 
-/** One reading of {@link decode}, with or without {@link ReadState.errorDetail}. */
+type Decoding<A> = E.Either<DecodeError, Decoded<A>>;
+
+/**
+ * One reading of {@link decode}, with or without {@link ReadState.errorDetail}; undefined (the
+ * reading and all it made dropped) when it lacked detail an error or warning needed.
+ */
 function decodeOnce<A>(
   codec: Codec<A>,
   bytes: Uint8Array,
   options: DecodeOptions | undefined,
   errorDetail: boolean,
-): { result: E.Either<DecodeError, Decoded<A>>; detailMissed: boolean } {
+): Decoding<A> | undefined {
   const state = new ReadState(
     options === undefined ? DEFAULT_DECODE_OPTIONS : resolveDecodeOptions(options),
     DecodeBudget.of(options, bytes.length),
   );
   state.errorDetail = errorDetail;
   const result = readWhole(codec, bytes, state);
-  return { result, detailMissed: state.detailMissed };
+  return state.detailMissed && !errorDetail ? undefined : result;
 }
 
 /** Reads the root value of a decode on `state` (see {@link decode}). */
-function readWhole<A>(codec: Codec<A>, bytes: Uint8Array, state: ReadState): E.Either<DecodeError, Decoded<A>> {
+function readWhole<A>(codec: Codec<A>, bytes: Uint8Array, state: ReadState): Decoding<A> {
   const reader = new Reader(bytes, state);
   try {
     const value = codec.read(reader);
