@@ -493,6 +493,8 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
     const order: string[] = [];
     const slots: number[] = plan.fields.map((f) => (f.known !== undefined ? order.push(f.def.name) - 1 : -1));
     const checkKeys = encoding.checkKeys;
+    // The fields of one element the reader expects as one: read and set without a list.
+    const single = plan.fields.map((f) => f.def.count === 1 && f.known !== undefined && f.known.count === 1);
     // Every instance starts as a copy of one object holding all its keys in order: filling in
     // existing keys keeps V8's fast properties, where adding dozens of keys one by one to `{}` through
     // keyed stores turns large structures into slow dictionaries (a 50-field EDGE mobj took 4 KB and
@@ -566,10 +568,13 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
             continue;
           }
           const f = fields[i]!;
-          if (f.def.count === 1 && f.known !== undefined && f.known.count === 1) {
-            // The common case, without the temporary arrays of the general one.
-            path.push(f.def.name);
-            out[f.def.name] = list[i]!.read(r);
+          if (single[i]) {
+            // The common case, without the temporary arrays of the general one. The blank instance
+            // holds null already: a null (a NULL string, an INDEX to nothing) is not stored again.
+            const name = f.def.name;
+            path.push(name);
+            const value = list[i]!.read(r);
+            if (value !== null) out[name] = value;
             path.pop();
           } else {
             const extra = readField(r, f, list[i]!, out);
