@@ -121,21 +121,65 @@ const floatPair: Codec<RawEdgeFloat> = struct({ exponent: u16le, mantissa: i32le
  * total on the stored side; a map of fixed fields, so structs of floats are still read in place and
  * no stored pair is made per float.
  */
-export const edgeFloat: Codec<EdgeFloatValue> = pairMap(['exponent', u16le], ['mantissa', i32le], {
-  name: 'edgeFloat',
-  json: floatJson,
-  is: floatJson.is,
-  model: () => floatModel,
-  // The stored pair comes as two numbers: a float read in place makes nothing but its value.
-  decode: decodeEdgeFloat,
-  encode: (value: EdgeFloatValue, fields) => {
-    const pair = fields as { exponent: number; mantissa: number };
-    if (typeof value === 'number') return splitInto(value, pair);
-    if (typeof value !== 'object' || value === null) throw new Error('expected a number or { exponent, mantissa }');
-    pair.exponent = value.exponent;
-    pair.mantissa = value.mantissa;
-  },
-});
+export const edgeFloat: Codec<EdgeFloatValue> = inPlace(
+  pairMap(['exponent', u16le], ['mantissa', i32le], {
+    name: 'edgeFloat',
+    json: floatJson,
+    is: floatJson.is,
+    model: () => floatModel,
+    // The stored pair comes as two numbers: a float read in place makes nothing but its value.
+    decode: decodeEdgeFloat,
+    encode: (value: EdgeFloatValue, fields) => {
+      const pair = fields as { exponent: number; mantissa: number };
+      if (typeof value === 'number') return splitInto(value, pair);
+      if (typeof value !== 'object' || value === null) throw new Error('expected a number or { exponent, mantissa }');
+      pair.exponent = value.exponent;
+      pair.mantissa = value.mantissa;
+    },
+  }),
+  // The u16 and the i32, little-endian, from their bytes; every pair decodes (nothing to redo).
+  (b, at) =>
+    decodeEdgeFloat(
+      b[at]! | (b[at + 1]! << 8),
+      b[at + 2]! | (b[at + 3]! << 8) | (b[at + 4]! << 16) | (b[at + 5]! << 24),
+    ),
+);
+
+/**
+ * `codec`, a fixed-size codec read in place, read by `readAt` instead where that gives a value: from
+ * the input's bytes at an offset whose `codec.size` bytes are in the window, `undefined` when only
+ * `codec` can say (it then reads, and gives the value or the error). What is read is `codec`'s by
+ * definition; this only takes the layers of a general codec out of reads made millions of times.
+ */
+function inPlace<T>(codec: Codec<T>, readAt: (bytes: Uint8Array, at: number) => T | undefined): Codec<T> {
+  const size = codec.size!;
+  const readFixed = codec.readFixed!;
+  return defineCodec<T>({
+    name: codec.name,
+    def: codec.def,
+    json: codec.json,
+    size,
+    minSize: codec.minSize,
+    children: codec.children,
+    read(r) {
+      const at = r.pos;
+      if (r.state.spans === undefined && r.end - at >= size) {
+        const value = readAt(r.bytes, at);
+        if (value !== undefined) {
+          r.pos = at + size;
+          return value;
+        }
+      }
+      return codec.read(r);
+    },
+    readFixed: (r, at) => {
+      const value = readAt(r.bytes, at);
+      return value !== undefined ? value : readFixed(r, at);
+    },
+    write: codec.write,
+    writeFixed: codec.writeFixed,
+  });
+}
 
 /**
  * The values of {@link edgeFloat}, for tools (random pairs are rarely canonical): a finite float32
@@ -168,17 +212,24 @@ export const NULL_STRING_MARKER = 0xde as const;
 
 /**
  * A string's prefix: its marker byte again (the switch peeked it), then the u16 length. The marker is
- * a `magic`, so the prefix is read in place (a fixed-size pair: no record, no work per field).
+ * a `magic`, so the prefix is read in place (a fixed-size struct, no work per field), here from its
+ * bytes when the marker is there.
  */
-const markedLength: Codec<number> = pairMap(['marker', magic('\xAA')], ['length', u16le], {
-  name: 'AA length',
-  decode: (_marker: string, length: number) => length,
-  encode: (length: number, fields) => {
-    fields.marker = '\xAA';
-    fields.length = length;
-  },
-  is: (u): u is number => typeof u === 'number',
-});
+const markedLength: Codec<number> = inPlace(
+  fieldsMap(
+    { marker: magic('\xAA'), length: u16le },
+    {
+      name: 'AA length',
+      decode: ({ length }) => length,
+      encode: (length: number, fields) => {
+        fields.marker = '\xAA';
+        fields.length = length;
+      },
+      is: (u): u is number => typeof u === 'number',
+    },
+  ),
+  (b, at) => (b[at] === STRING_MARKER ? b[at + 1]! | (b[at + 2]! << 8) : undefined),
+);
 
 /**
  * A string as stored: the marked length and the cp437 bytes. Short strings recur in every instance of
