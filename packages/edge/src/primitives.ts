@@ -21,7 +21,7 @@ import {
   u8,
   type Codec,
 } from '@savekit/core';
-import { defineCodec, frexp32, pairMap, type Frexp32 } from '@savekit/core/kit';
+import { frexp32, pairMap, type Frexp32 } from '@savekit/core/kit';
 
 /** `byte`: one raw byte. */
 export const edgeByte: Codec<number> = u8;
@@ -84,19 +84,6 @@ function isCanonical(exponent: number, mantissa: number): boolean {
   return Math.fround(x) === x && Number.isFinite(x);
 }
 
-/**
- * The value of a stored pair: its number when the pair is canonical ({@link isCanonical}), else the
- * pair itself. The product is worked out once: a canonical pair's is exactly a float32, so it is
- * what {@link joinEdgeFloat} gives.
- */
-function decodeEdgeFloat(exponent: number, mantissa: number): EdgeFloatValue {
-  if (mantissa === 0) return exponent === 256 ? 0 : { exponent, mantissa };
-  const m = mantissa < 0 ? -mantissa : mantissa;
-  if (m < 0x20000000 || m >= 0x40000000) return { exponent, mantissa };
-  const x = mantissa * (exponent < 1024 ? SCALE[exponent]! : 2 ** (exponent - 286));
-  return Math.fround(x) === x && Number.isFinite(x) ? x : { exponent, mantissa };
-}
-
 const rawFloatJson = t.type({ exponent: t.number, mantissa: t.number }, 'RawEdgeFloat');
 const floatJson = new t.Type<EdgeFloatValue, unknown, unknown>(
   'EdgeFloat',
@@ -121,65 +108,22 @@ const floatPair: Codec<RawEdgeFloat> = struct({ exponent: u16le, mantissa: i32le
  * total on the stored side; a map of fixed fields, so structs of floats are still read in place and
  * no stored pair is made per float.
  */
-export const edgeFloat: Codec<EdgeFloatValue> = inPlace(
-  pairMap(['exponent', u16le], ['mantissa', i32le], {
-    name: 'edgeFloat',
-    json: floatJson,
-    is: floatJson.is,
-    model: () => floatModel,
-    // The stored pair comes as two numbers: a float read in place makes nothing but its value.
-    decode: decodeEdgeFloat,
-    encode: (value: EdgeFloatValue, fields) => {
-      const pair = fields as { exponent: number; mantissa: number };
-      if (typeof value === 'number') return splitInto(value, pair);
-      if (typeof value !== 'object' || value === null) throw new Error('expected a number or { exponent, mantissa }');
-      pair.exponent = value.exponent;
-      pair.mantissa = value.mantissa;
-    },
-  }),
-  // The u16 and the i32, little-endian, from their bytes; every pair decodes (nothing to redo).
-  (b, at) =>
-    decodeEdgeFloat(
-      b[at]! | (b[at + 1]! << 8),
-      b[at + 2]! | (b[at + 3]! << 8) | (b[at + 4]! << 16) | (b[at + 5]! << 24),
-    ),
-);
-
-/**
- * `codec`, a fixed-size codec read in place, read by `readAt` instead where that gives a value: from
- * the input's bytes at an offset whose `codec.size` bytes are in the window, `undefined` when only
- * `codec` can say (it then reads, and gives the value or the error). What is read is `codec`'s by
- * definition; this only takes the layers of a general codec out of reads made millions of times.
- */
-function inPlace<T>(codec: Codec<T>, readAt: (bytes: Uint8Array, at: number) => T | undefined): Codec<T> {
-  const size = codec.size!;
-  const readFixed = codec.readFixed!;
-  return defineCodec<T>({
-    name: codec.name,
-    def: codec.def,
-    json: codec.json,
-    size,
-    minSize: codec.minSize,
-    children: codec.children,
-    read(r) {
-      const at = r.pos;
-      if (r.state.spans === undefined && r.end - at >= size) {
-        const value = readAt(r.bytes, at);
-        if (value !== undefined) {
-          r.pos = at + size;
-          return value;
-        }
-      }
-      return codec.read(r);
-    },
-    readFixed: (r, at) => {
-      const value = readAt(r.bytes, at);
-      return value !== undefined ? value : readFixed(r, at);
-    },
-    write: codec.write,
-    writeFixed: codec.writeFixed,
-  });
-}
+export const edgeFloat: Codec<EdgeFloatValue> = pairMap(['exponent', u16le], ['mantissa', i32le], {
+  name: 'edgeFloat',
+  json: floatJson,
+  is: floatJson.is,
+  model: () => floatModel,
+  // The stored pair comes as two numbers: a float read in place makes nothing but its value.
+  decode: (exponent: number, mantissa: number): EdgeFloatValue =>
+    isCanonical(exponent, mantissa) ? joinEdgeFloat(exponent, mantissa) : { exponent, mantissa },
+  encode: (value: EdgeFloatValue, fields) => {
+    const pair = fields as { exponent: number; mantissa: number };
+    if (typeof value === 'number') return splitInto(value, pair);
+    if (typeof value !== 'object' || value === null) throw new Error('expected a number or { exponent, mantissa }');
+    pair.exponent = value.exponent;
+    pair.mantissa = value.mantissa;
+  },
+});
 
 /**
  * The values of {@link edgeFloat}, for tools (random pairs are rarely canonical): a finite float32
@@ -212,23 +156,19 @@ export const NULL_STRING_MARKER = 0xde as const;
 
 /**
  * A string's prefix: its marker byte again (the switch peeked it), then the u16 length. The marker is
- * a `magic`, so the prefix is read in place (a fixed-size struct, no work per field), here from its
- * bytes when the marker is there.
+ * a `magic`, so the prefix is read in place (a fixed-size struct, no work per field).
  */
-const markedLength: Codec<number> = inPlace(
-  fieldsMap(
-    { marker: magic('\xAA'), length: u16le },
-    {
-      name: 'AA length',
-      decode: ({ length }) => length,
-      encode: (length: number, fields) => {
-        fields.marker = '\xAA';
-        fields.length = length;
-      },
-      is: (u): u is number => typeof u === 'number',
+const markedLength: Codec<number> = fieldsMap(
+  { marker: magic('\xAA'), length: u16le },
+  {
+    name: 'AA length',
+    decode: ({ length }) => length,
+    encode: (length: number, fields) => {
+      fields.marker = '\xAA';
+      fields.length = length;
     },
-  ),
-  (b, at) => (b[at] === STRING_MARKER ? b[at + 1]! | (b[at + 2]! << 8) : undefined),
+    is: (u): u is number => typeof u === 'number',
+  },
 );
 
 /**
@@ -252,8 +192,12 @@ const nullString: Codec<null> = fieldsMap(
   },
 );
 
-/** EDGE's string as a switch on its marker byte: its definition, its writing, and every read but the common ones. */
-const markedString: Codec<string | null> = switchOn(
+/**
+ * EDGE's string: `AA`, u16 length, the bytes (no NUL; the design doc says IBM cp437, and cp437 maps
+ * every byte, so nothing is lost), or the single byte `DE` for a NULL pointer (`null`). Any other first
+ * byte is an error, as in the engine ("invalid string").
+ */
+export const edgeString: Codec<string | null> = switchOn(
   u8,
   { string: storedString, null: nullString },
   {
@@ -265,36 +209,6 @@ const markedString: Codec<string | null> = switchOn(
       `invalid string: marker byte 0x${marker.toString(16).padStart(2, '0')}, expected 0xaa (string) or 0xde (NULL)`,
   },
 );
-
-/**
- * EDGE's string: `AA`, u16 length, the bytes (no NUL; the design doc says IBM cp437, and cp437 maps
- * every byte, so nothing is lost), or the single byte `DE` for a NULL pointer (`null`). Any other first
- * byte is an error, as in the engine ("invalid string").
- *
- * It is the switch on the marker byte, read without the switch for a marker byte it can see (not
- * tracing): NULL is that byte alone and a string is the stored string's own read, as the switch's
- * cases would read them (neither charges work nor names a path). A save has several per instance.
- */
-export const edgeString: Codec<string | null> = defineCodec<string | null>({
-  name: markedString.name,
-  def: markedString.def,
-  json: markedString.json,
-  minSize: markedString.minSize,
-  children: markedString.children,
-  read(r) {
-    const at = r.pos;
-    if (at < r.end && r.state.spans === undefined) {
-      const marker = r.bytes[at];
-      if (marker === NULL_STRING_MARKER) {
-        r.pos = at + 1;
-        return null;
-      }
-      if (marker === STRING_MARKER) return storedString.read(r);
-    }
-    return markedString.read(r);
-  },
-  write: markedString.write,
-});
 
 /**
  * The boolean of `SR_PutBoolean`: an int 0 or 1. The reader treats any non-zero value as true, so an

@@ -2,24 +2,7 @@
 // every float32, the AA/DE string, booleans, the string references of §5, the thumbnail.
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
-import {
-  array,
-  decode,
-  DecodeError,
-  decodeOrThrow,
-  encode,
-  encodeOrThrow,
-  EncodeError,
-  fieldsMap,
-  i32le,
-  magic,
-  pstring,
-  struct,
-  switchOn,
-  u16le,
-  u8,
-  type AnyCodec,
-} from '@savekit/core';
+import { decode, DecodeError, decodeOrThrow, encode, encodeOrThrow, EncodeError } from '@savekit/core';
 import {
   edgeBoolean,
   edgeFloat,
@@ -30,7 +13,6 @@ import {
   thumbnailFromRgba,
   thumbnailToRgba,
 } from '@savekit/edge';
-import { pairMap } from '@savekit/core/kit';
 import { arbitrary } from '@savekit/testkit';
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
@@ -235,115 +217,4 @@ test('a thumbnail whose pixels disagree with its size is refused, not read as bl
   );
   expect(() => thumbnailToRgba({ width: 1, height: 1, pixels: bytes('ff7f 007c') })).toThrow(RangeError);
   expect(() => thumbnailToRgba({ width: -1, height: 2, pixels: new Uint8Array(0) })).toThrow(RangeError);
-});
-
-describe('strings and floats read in place are the codecs they are defined as', () => {
-  // The general codecs, as edgeString and edgeFloat are declared: the switch on the marker byte over
-  // the stored string and NULL, and the pair of fields seen through the float's bijection.
-  const markedLength = fieldsMap(
-    { marker: magic('\xAA'), length: u16le },
-    {
-      name: 'AA length',
-      decode: ({ length }) => length,
-      encode: (length: number, fields) => {
-        fields.marker = '\xAA';
-        fields.length = length;
-      },
-    },
-  );
-  const nullString = fieldsMap(
-    { marker: magic('\xDE') },
-    {
-      name: 'NULL',
-      decode: () => null,
-      encode: (_: null, fields) => {
-        fields.marker = '\xDE';
-      },
-    },
-  );
-  const generalString = switchOn(
-    u8,
-    { string: pstring(markedLength, 'cp437'), null: nullString },
-    {
-      name: 'edgeString',
-      select: (m) => (m === 0xaa ? 'string' : m === 0xde ? 'null' : undefined),
-      caseOf: (s: string | null) => (s === null ? 'null' : 'string'),
-      unknown: (m) =>
-        `invalid string: marker byte 0x${m.toString(16).padStart(2, '0')}, expected 0xaa (string) or 0xde (NULL)`,
-    },
-  );
-  // The float's value by the spec's formula, independently: canonical pairs as their number.
-  const floatOf = (exponent: number, mantissa: number): unknown => {
-    if (mantissa === 0) return exponent === 256 ? 0 : { exponent, mantissa };
-    const m = Math.abs(mantissa);
-    if (m < 2 ** 29 || m >= 2 ** 30) return { exponent, mantissa };
-    const x = mantissa * 2 ** (exponent - 286);
-    return Math.fround(x) === x && Number.isFinite(x) ? Math.fround(x) : { exponent, mantissa };
-  };
-  const generalFloat = pairMap(['exponent', u16le], ['mantissa', i32le], {
-    name: 'edgeFloat',
-    decode: floatOf,
-    encode: () => {
-      throw new Error('not written');
-    },
-  });
-  // Each codec in a record after a byte (errors then have a path and an offset inside it) and in a list.
-  const shapes = (s: AnyCodec): AnyCodec[] => [struct({ head: u8, s, tail: u8 }), array(s, u8)];
-  const outcome = (codec: AnyCodec, bytes: Uint8Array, options: object) => {
-    const r = decode(codec, bytes, options);
-    return E.isRight(r)
-      ? ['ok', r.right.value, r.right.warnings]
-      : ['error', r.left.code, r.left.path, r.left.offset, r.left.message];
-  };
-  const options = fc.oneof(
-    fc.constant({}),
-    fc.constant({ trace: true }),
-    fc.integer({ min: 0, max: 12 }).map((maxWork) => ({ maxWork })),
-  );
-
-  test('a string: the same values and errors, within any work budget, for random and hostile bytes', () => {
-    const piece = fc.oneof(
-      fc.constant([0xde]),
-      fc.tuple(fc.integer({ min: 0, max: 6 }), fc.uint8Array({ maxLength: 6 })).map(([n, b]) => [0xaa, n, 0, ...b]),
-      fc.tuple(fc.constantFrom(0xaa, 0xde, 0x00, 0xab), fc.uint8Array({ maxLength: 3 })).map(([m, b]) => [m, ...b]),
-    );
-    const [inRecord, inList] = shapes(edgeString);
-    const [generalRecord, generalList] = shapes(generalString);
-    fc.assert(
-      fc.property(fc.array(piece, { maxLength: 5 }), options, (pieces, opts) => {
-        const list = Uint8Array.from([pieces.length, ...pieces.flat()]);
-        expect(outcome(inList!, list, opts)).toEqual(outcome(generalList!, list, opts));
-        const record = Uint8Array.from([7, ...(pieces[0] ?? []), 9]);
-        expect(outcome(inRecord!, record, opts)).toEqual(outcome(generalRecord!, record, opts));
-      }),
-      { numRuns: 3000 },
-    );
-  });
-
-  test('a float: the same values as the spec says, in place or not, and the same errors for too few bytes', () => {
-    const [inRecord, inList] = shapes(edgeFloat);
-    const [generalRecord, generalList] = shapes(generalFloat);
-    const pair = fc.oneof(
-      fc.tuple(fc.integer({ min: 0, max: 0xffff }), fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 })),
-      fc
-        .tuple(fc.integer({ min: 100, max: 400 }), fc.integer({ min: 2 ** 29, max: 2 ** 30 - 1 }), fc.boolean())
-        .map(([e, m, negative]) => [e, negative ? -m : m] as [number, number]),
-      fc.constantFrom([256, 0] as [number, number], [0, 0] as [number, number], [384, 2 ** 30 - 1] as [number, number]),
-    );
-    const stored = struct({ e: u16le, m: i32le });
-    fc.assert(
-      fc.property(fc.array(pair, { maxLength: 4 }), fc.nat({ max: 6 }), options, (pairs, cut, opts) => {
-        const bytes = pairs.map(([e, m]) => Array.from(encodeOrThrow(stored, { e, m })));
-        const list = Uint8Array.from([pairs.length, ...bytes.flat()]);
-        const value = decode(inList!, list, opts);
-        if (E.isRight(value)) expect(value.right.value).toEqual(pairs.map(([e, m]) => floatOf(e, m)));
-        expect(outcome(inList!, list, opts)).toEqual(outcome(generalList!, list, opts));
-        const short = list.subarray(0, Math.max(0, list.length - cut));
-        expect(outcome(inList!, short, opts)).toEqual(outcome(generalList!, short, opts));
-        const record = Uint8Array.from([7, ...(bytes[0] ?? []).slice(0, 6 - (cut % 7)), 9]);
-        expect(outcome(inRecord!, record, opts)).toEqual(outcome(generalRecord!, record, opts));
-      }),
-      { numRuns: 3000 },
-    );
-  });
 });
