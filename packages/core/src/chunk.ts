@@ -203,13 +203,15 @@ export class Framer {
   }
 
   /**
-   * {@link Framer.open} for a chunk that should be `marker`, done in place when it can be: the marker
-   * a four-character code of `codes` (its bytes), the length an integer read at its offset. Charges
-   * what `open` charges (a unit of work each for the marker and the length). Undefined, with nothing
-   * read or spent, whenever `open` would say more than "here is the body" (another marker, a length
-   * that does not fit, too little work left) or would record spans: `open` then gives the error.
+   * {@link Framer.open} for a chunk that should be the marker whose bytes are `codes`, done in place
+   * when it can be: the marker a four-character code of those bytes, the length an integer read at
+   * its offset. Gives the body's window (its length is the window's, less the uncounted bytes), with
+   * no record of the framing made per chunk. Charges what `open` charges (a unit of work each for the
+   * marker and the length). Undefined, with nothing read or spent, whenever `open` would say more than
+   * "here is the body" (another marker, a length that does not fit, too little work left) or would
+   * record spans: `open` then gives the error.
    */
-  openKnown(r: Reader, marker: string, codes: ReadonlyArray<number>): Framed | undefined {
+  openKnown(r: Reader, codes: ReadonlyArray<number>): Reader | undefined {
     const readLength = this.lengthAt;
     if (readLength === undefined || r.state.spans !== undefined) return undefined;
     const at = r.pos;
@@ -232,7 +234,7 @@ export class Framer {
     if (budget.exceeds(spent)) return undefined;
     budget.workSpent = spent;
     r.pos = at + head;
-    return { id: marker, body: r.window(whole), length };
+    return r.window(whole);
   }
 
   /**
@@ -240,7 +242,20 @@ export class Framer {
    * reads padding, the trailing length and the end marker. Returns non-zero padding, if any.
    */
   close(r: Reader, framed: Framed, bodyStart: number): Uint8Array | undefined {
-    const { id, body } = framed;
+    return this.closeBody(r, framed.id, framed.body, framed.length, bodyStart);
+  }
+
+  /**
+   * {@link Framer.close} for the chunk `id` whose body was read from `body` (from `bodyStart`),
+   * `length` its declared length when that came first.
+   */
+  closeBody(
+    r: Reader,
+    id: string,
+    body: Reader,
+    length: number | undefined,
+    bodyStart: number,
+  ): Uint8Array | undefined {
     let pad: Uint8Array | undefined;
     if (this.lengthAfter) {
       const used = body.pos - bodyStart;
@@ -260,7 +275,7 @@ export class Framer {
         pad = this.readPad(body, left);
       } else {
         if (left !== 0) throw body.error('trailing-bytes', `chunk ${id}: ${left} bytes left unread in its body`);
-        pad = this.readPad(r, this.padFor(framed.length ?? 0));
+        pad = this.readPad(r, this.padFor(length ?? 0));
       }
     }
     this.readEnd(r, id);
@@ -377,12 +392,24 @@ export function chunk<M extends string, A>(framing: ChunkFraming, marker: M, bod
     read(r) {
       const at = r.pos;
       r.descend();
-      const framed = (codes !== undefined ? framer.openKnown(r, marker, codes) : undefined) ?? framer.open(r);
-      if (framed.id !== marker)
-        throw r.error('bad-magic', `expected chunk ${JSON.stringify(marker)}, found ${JSON.stringify(framed.id)}`, at);
-      const bodyStart = framed.body.pos;
-      const value = readChild(framed.body, 'body', body);
-      const pad = framer.close(r, framed, bodyStart);
+      // In place when it can be (no record of the framing per chunk), else by the marker and length codecs.
+      let within = codes !== undefined ? framer.openKnown(r, codes) : undefined;
+      let length: number | undefined;
+      if (within !== undefined) length = within.end - within.start - framer.uncounted;
+      else {
+        const framed = framer.open(r);
+        if (framed.id !== marker)
+          throw r.error(
+            'bad-magic',
+            `expected chunk ${JSON.stringify(marker)}, found ${JSON.stringify(framed.id)}`,
+            at,
+          );
+        within = framed.body;
+        length = framed.length;
+      }
+      const bodyStart = within.pos;
+      const value = readChild(within, 'body', body);
+      const pad = framer.closeBody(r, marker, within, length, bodyStart);
       r.ascend();
       return pad === undefined ? { id: marker, body: value } : { id: marker, body: value, pad };
     },

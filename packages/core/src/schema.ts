@@ -493,6 +493,22 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
     const order: string[] = [];
     const slots: number[] = plan.fields.map((f) => (f.known !== undefined ? order.push(f.def.name) - 1 : -1));
     const checkKeys = encoding.checkKeys;
+    // The fields the file lacks, and what the blank instance holds for each: the default of a field of
+    // one element when that is a number, a string, a boolean or null that JSON keeps as it is (every
+    // instance still gets its default, set only when it is something else), null otherwise.
+    const missingNames = plan.missing.map((f) => f.name);
+    let missingBlanks: unknown[] = [];
+    const blankOf = (f: KnownField): unknown => {
+      if (f.count !== 1) return null;
+      const value = f.default();
+      const plain =
+        (typeof value === 'number' && Number.isFinite(value) && !Object.is(value, -0)) ||
+        typeof value === 'string' ||
+        typeof value === 'boolean';
+      return plain ? value : null;
+    };
+    // The fields of one element the reader expects as one: read and set without a list.
+    const single = plan.fields.map((f) => f.def.count === 1 && f.known !== undefined && f.known.count === 1);
     // Every instance starts as a copy of one object holding all its keys in order: filling in
     // existing keys keeps V8's fast properties, where adding dozens of keys one by one to `{}` through
     // keyed stores turns large structures into slow dictionaries (a 50-field EDGE mobj took 4 KB and
@@ -501,7 +517,8 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
     let copy: ((template: Instance) => Instance) | undefined;
     const blank = (): Instance => {
       if (template === undefined || copy === undefined) {
-        const keys: Record<string, null> = {};
+        missingBlanks = plan.missing.map(blankOf);
+        const keys: Record<string, unknown> = {};
         for (const f of plan.fields)
           if (f.known !== undefined)
             Object.defineProperty(keys, f.def.name, {
@@ -510,8 +527,13 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
               writable: true,
               configurable: true,
             });
-        for (const f of plan.missing)
-          Object.defineProperty(keys, f.name, { value: null, enumerable: true, writable: true, configurable: true });
+        for (let k = 0; k < missingNames.length; k++)
+          Object.defineProperty(keys, missingNames[k]!, {
+            value: missingBlanks[k],
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
         template = JSON.parse(JSON.stringify(keys)) as Instance;
         // Each structure's instances are copied at a site of their own (see templateCopier).
         copy = templateCopier(Object.keys(template));
@@ -566,10 +588,13 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
             continue;
           }
           const f = fields[i]!;
-          if (f.def.count === 1 && f.known !== undefined && f.known.count === 1) {
-            // The common case, without the temporary arrays of the general one.
-            path.push(f.def.name);
-            out[f.def.name] = list[i]!.read(r);
+          if (single[i]) {
+            // The common case, without the temporary arrays of the general one. The blank instance
+            // holds null already: a null (a NULL string, an INDEX to nothing) is not stored again.
+            const name = f.def.name;
+            path.push(name);
+            const value = list[i]!.read(r);
+            if (value !== null) out[name] = value;
             path.pop();
           } else {
             const extra = readField(r, f, list[i]!, out);
@@ -580,8 +605,12 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
             }
           }
         }
-        for (const f of plan.missing)
-          out[f.name] = f.count === 1 ? f.default() : Array.from({ length: f.count }, () => f.default());
+        for (let k = 0; k < missingNames.length; k++) {
+          const f = plan.missing[k]!;
+          const value = f.count === 1 ? f.default() : Array.from({ length: f.count }, () => f.default());
+          // The blank instance holds the default already when it is a plain value (the common case).
+          if (value !== missingBlanks[k]) out[missingNames[k]!] = value;
+        }
         if (kept !== undefined && Object.keys(kept).length > 0) out.$kept = kept;
         r.ascend();
         return out;

@@ -132,14 +132,21 @@ function dispatcher<S>(spec: DispatchSpec<S>): Dispatcher<S> {
   const codes = new Map<number, string>();
   const CODES_MOST = 1024;
   /** The four-character code at `at` (known to be there), or `undefined` when it is not one. */
+  // The code met last, by its bytes: values of one case mostly come in runs (an array's elements).
+  let lastKey = -1;
+  let lastCode: string | undefined;
   const codeAt = (b: Uint8Array, at: number): string | undefined => {
     const key = (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0;
-    const known = codes.get(key);
-    if (known !== undefined) return known;
-    if (fourccAlnum && !(isAlnum(b[at]!) && isAlnum(b[at + 1]!) && isAlnum(b[at + 2]!) && isAlnum(b[at + 3]!)))
-      return undefined;
-    const code = String.fromCharCode(b[at]!, b[at + 1]!, b[at + 2]!, b[at + 3]!);
-    if (codes.size < CODES_MOST) codes.set(key, code);
+    if (key === lastKey) return lastCode;
+    let code = codes.get(key);
+    if (code === undefined) {
+      if (fourccAlnum && !(isAlnum(b[at]!) && isAlnum(b[at + 1]!) && isAlnum(b[at + 2]!) && isAlnum(b[at + 3]!)))
+        return undefined;
+      code = String.fromCharCode(b[at]!, b[at + 1]!, b[at + 2]!, b[at + 3]!);
+      if (codes.size < CODES_MOST) codes.set(key, code);
+    }
+    lastKey = key;
+    lastCode = code;
     return code;
   };
   const quickCheck = (w: Writer, start: number, key: string): boolean => {

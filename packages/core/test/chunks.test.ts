@@ -123,6 +123,9 @@ describe('chunk read in place', () => {
     { marker: alnum, length: u32le, align: 4, endMarker: (m) => m.toUpperCase() },
     { marker: fourcc(), length: u16be, align: 2, uncounted: 1 },
     { marker: fourcc(), length: u8, align: 1 },
+    // Padding outside the length, and a length after the body (never read in place).
+    { marker: fourcc(), length: u16le, align: 4, padCounted: false },
+    { marker: fourcc(), length: u8, align: 2, lengthPosition: 'after' },
   ];
   const body = struct({ a: u8, b: cstring('ascii') });
 

@@ -1,4 +1,5 @@
 // Schema evolution: files written with an older and a newer schema, read with the other.
+import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
 import {
   array,
@@ -26,6 +27,7 @@ import {
   reconcile,
   type FieldKind,
   type Instance,
+  type KnownField,
   type KnownStruct,
   type SchemaEncoding,
   type StructDef,
@@ -236,6 +238,58 @@ describe('schema evolution', () => {
     expect(Object.getOwnPropertyDescriptor(player, '__proto__')?.value).toBe(2);
     expect([player.toString, player.constructor, player.later]).toEqual([1, 3, 7]);
     expect(({} as Record<string, unknown>).later).toBeUndefined(); // nothing leaked onto Object.prototype
+  });
+
+  test("a field read as null keeps its place, and a field the file lacks its default, in the reader's order", () => {
+    // A byte 0 reads as null (an INDEX to nothing, a NULL string), any other as its number.
+    const nullable = map(u8, {
+      decode: (n: number): number | null => (n === 0 ? null : n),
+      encode: (v: number | null) => v ?? 0,
+    });
+    const names = ['a', 'b', 'c', 'd', 'e'];
+    const schema: KnownStruct[] = [
+      {
+        name: 'player_t',
+        marker: 'play',
+        fields: [
+          ...names.map(
+            (n): KnownField => ({ name: n, kind: 'numeric', size: 1, count: 1, codec: nullable, default: () => null }),
+          ),
+          { name: 'pair', kind: 'numeric', size: 1, count: 2, codec: nullable, default: () => null },
+          numeric('after', 1, u8),
+          numeric('seven', 1, u8, 1, 7),
+          numeric('minusZero', 1, u8, 1, -0),
+          numeric('twoFives', 1, u8, 2, 5),
+          { name: 'fresh', kind: 'numeric', size: 1, count: 1, codec: u8, default: () => ({ made: true }) },
+        ],
+      },
+    ];
+    // The file lacks the fields from `e` on: they take their defaults, after the fields the file has.
+    const lacking = new Set(['e', 'seven', 'minusZero', 'twoFives', 'fresh']);
+    const fileSchema: KnownStruct[] = [
+      { ...schema[0]!, fields: schema[0]!.fields.filter((f) => !lacking.has(f.name)) },
+    ];
+    const codec = instanceCodec('player_t', reconcile(definitionsOf(fileSchema), schema, encoding), encoding);
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 7, maxLength: 7 }).map((b) => b.map((x) => x % 3)),
+        fc.boolean(),
+        (b, trace) => {
+          const result = decode(codec, b, { trace });
+          if (E.isLeft(result)) throw result.left;
+          const at = (i: number) => (b[i] === 0 ? null : b[i]);
+          const expected = {
+            ...{ a: at(0), b: at(1), c: at(2), d: at(3), pair: [at(4), at(5)], after: b[6] },
+            ...{ e: null, seven: 7, minusZero: -0, twoFives: [5, 5], fresh: { made: true } },
+          };
+          const value = result.right.value;
+          expect(Object.keys(value)).toEqual(Object.keys(expected));
+          expect(value).toStrictEqual(expected);
+          expect(Object.is(value.minusZero, -0)).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   test('new instances start from defaults, nested structures included', () => {

@@ -260,6 +260,43 @@ describe('switchOn on a four-character code (read in place)', () => {
   });
 });
 
+describe('switchOn on any four bytes (the code met last kept at hand)', () => {
+  const entry = (code: string) => struct({ code: magic(code), n: u8 });
+  const chunk = switchOn(
+    fourcc(),
+    { 'AB\x001': entry('AB\x001'), zzzz: entry('zzzz') },
+    {
+      select: (c) => (c === 'AB\x001' || c === 'zzzz' ? c : undefined),
+      caseOf: (v) => (v.code === 'zzzz' ? 'zzzz' : 'AB\x001'),
+    },
+  );
+  const list = array(chunk, u8);
+
+  test('the same values and errors as the traced read, for runs of one code, others between them', () => {
+    const outcome = (bytes: Uint8Array, trace: boolean) => {
+      const r = decode(list, bytes, { trace });
+      return E.isRight(r) ? r.right.value : [r.left.path, r.left.offset, r.left.code, r.left.message];
+    };
+    const piece = fc.oneof(
+      fc.constantFrom([0x41, 0x42, 0x00, 0x31], [0x7a, 0x7a, 0x7a, 0x7a], [0x41, 0x42, 0x00, 0x32]),
+      fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 5 }),
+    );
+    const run = fc.tuple(piece, fc.integer({ min: 1, max: 3 }), fc.integer({ min: 0, max: 255 }));
+    fc.assert(
+      fc.property(fc.array(run, { maxLength: 5 }), (runs) => {
+        const pieces = runs.flatMap(([p, times, n]) => Array.from({ length: times }, () => [...p, n]));
+        const bytes = Uint8Array.from([pieces.length, ...pieces.flat()]);
+        expect(outcome(bytes, false)).toEqual(outcome(bytes, true));
+      }),
+      { numRuns: 500 },
+    );
+    expect(outcome(Uint8Array.from([2, 0x7a, 0x7a, 0x7a, 0x7a, 1, 0x7a, 0x7a, 0x7a, 0x7a, 2]), false)).toEqual([
+      { code: 'zzzz', n: 1 },
+      { code: 'zzzz', n: 2 },
+    ]);
+  });
+});
+
 describe('switchOn for tools', () => {
   test('its definition names the selector, the cases and how a value picks one', () => {
     const def = document.def;
