@@ -84,6 +84,19 @@ function isCanonical(exponent: number, mantissa: number): boolean {
   return Math.fround(x) === x && Number.isFinite(x);
 }
 
+/**
+ * The value of a stored pair: its number when the pair is canonical ({@link isCanonical}), else the
+ * pair itself. The product is worked out once: a canonical pair's is exactly a float32, so it is
+ * what {@link joinEdgeFloat} gives.
+ */
+function decodeEdgeFloat(exponent: number, mantissa: number): EdgeFloatValue {
+  if (mantissa === 0) return exponent === 256 ? 0 : { exponent, mantissa };
+  const m = mantissa < 0 ? -mantissa : mantissa;
+  if (m < 0x20000000 || m >= 0x40000000) return { exponent, mantissa };
+  const x = mantissa * (exponent < 1024 ? SCALE[exponent]! : 2 ** (exponent - 286));
+  return Math.fround(x) === x && Number.isFinite(x) ? x : { exponent, mantissa };
+}
+
 const rawFloatJson = t.type({ exponent: t.number, mantissa: t.number }, 'RawEdgeFloat');
 const floatJson = new t.Type<EdgeFloatValue, unknown, unknown>(
   'EdgeFloat',
@@ -114,8 +127,7 @@ export const edgeFloat: Codec<EdgeFloatValue> = pairMap(['exponent', u16le], ['m
   is: floatJson.is,
   model: () => floatModel,
   // The stored pair comes as two numbers: a float read in place makes nothing but its value.
-  decode: (exponent: number, mantissa: number): EdgeFloatValue =>
-    isCanonical(exponent, mantissa) ? joinEdgeFloat(exponent, mantissa) : { exponent, mantissa },
+  decode: decodeEdgeFloat,
   encode: (value: EdgeFloatValue, fields) => {
     const pair = fields as { exponent: number; mantissa: number };
     if (typeof value === 'number') return splitInto(value, pair);
@@ -156,20 +168,17 @@ export const NULL_STRING_MARKER = 0xde as const;
 
 /**
  * A string's prefix: its marker byte again (the switch peeked it), then the u16 length. The marker is
- * a `magic`, so the prefix is read in place (a fixed-size struct, no work per field).
+ * a `magic`, so the prefix is read in place (a fixed-size pair: no record, no work per field).
  */
-const markedLength: Codec<number> = fieldsMap(
-  { marker: magic('\xAA'), length: u16le },
-  {
-    name: 'AA length',
-    decode: ({ length }) => length,
-    encode: (length: number, fields) => {
-      fields.marker = '\xAA';
-      fields.length = length;
-    },
-    is: (u): u is number => typeof u === 'number',
+const markedLength: Codec<number> = pairMap(['marker', magic('\xAA')], ['length', u16le], {
+  name: 'AA length',
+  decode: (_marker: string, length: number) => length,
+  encode: (length: number, fields) => {
+    fields.marker = '\xAA';
+    fields.length = length;
   },
-);
+  is: (u): u is number => typeof u === 'number',
+});
 
 /**
  * A string as stored: the marked length and the cp437 bytes. Short strings recur in every instance of
