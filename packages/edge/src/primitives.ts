@@ -170,15 +170,18 @@ export const NULL_STRING_MARKER = 0xde as const;
  * A string's prefix: its marker byte again (the switch peeked it), then the u16 length. The marker is
  * a `magic`, so the prefix is read in place (a fixed-size pair: no record, no work per field).
  */
-const markedLength: Codec<number> = pairMap(['marker', magic('\xAA')], ['length', u16le], {
-  name: 'AA length',
-  decode: (_marker: string, length: number) => length,
-  encode: (length: number, fields) => {
-    fields.marker = '\xAA';
-    fields.length = length;
+const markedLength: Codec<number> = fieldsMap(
+  { marker: magic('\xAA'), length: u16le },
+  {
+    name: 'AA length',
+    decode: ({ length }) => length,
+    encode: (length: number, fields) => {
+      fields.marker = '\xAA';
+      fields.length = length;
+    },
+    is: (u): u is number => typeof u === 'number',
   },
-  is: (u): u is number => typeof u === 'number',
-});
+);
 
 /**
  * A string as stored: the marked length and the cp437 bytes. Short strings recur in every instance of
