@@ -497,6 +497,8 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
     // one element when that is a number, a string, a boolean or null that JSON keeps as it is (every
     // instance still gets its default, set only when it is something else), null otherwise.
     const missingNames = plan.missing.map((f) => f.name);
+    // The keys of a blank instance, in order: the reader's fields, then those the file lacks.
+    const blankKeys: ReadonlyArray<string> = [...order, ...missingNames];
     let missingBlanks: unknown[] = [];
     const blankOf = (f: KnownField): unknown => {
       if (f.count !== 1) return null;
@@ -618,11 +620,32 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
       write(w: Writer, value) {
         if (typeof value !== 'object' || value === null)
           throw w.error('wrong-type', `expected an instance of ${structName}`);
+        // The value's keys against a blank instance's (`blankKeys`: the reader's fields in `order`,
+        // then those the file lacks), counted by `for…in`, which walks the object's own key cache where
+        // `Object.keys` makes a list per instance (a save writes 100,000s). A value with exactly those
+        // keys has `blankKeys` as its key list; any other gets its own. `for…in` also meets inherited
+        // keys: `Object.values` (own values only) then comes out shorter than the count.
+        let matched = 0;
+        let count = 0;
+        for (const key in value) {
+          if (matched === count && matched < blankKeys.length && key === blankKeys[matched]) matched++;
+          count++;
+        }
+        let lead = Math.min(matched, order.length);
+        let keys: ReadonlyArray<string> = blankKeys;
+        let values = order.length > 0 && lead === order.length ? Object.values(value) : undefined;
+        const exact =
+          count === matched &&
+          matched === blankKeys.length &&
+          (values === undefined ? count === 0 : values.length === count);
+        if (!exact) {
+          keys = Object.keys(value);
+          const most = Math.min(order.length, keys.length);
+          lead = 0;
+          while (lead < most && keys[lead] === order[lead]) lead++;
+          values = order.length > 0 && lead === order.length ? (values ?? Object.values(value)) : undefined;
+        }
         // The format's check first, before anything of the instance is written or entered.
-        const keys = Object.keys(value);
-        const most = Math.min(order.length, keys.length);
-        let lead = 0;
-        while (lead < most && keys[lead] === order[lead]) lead++;
         if (checkKeys !== undefined) checkKeys(w, plan, value, keys, lead);
         w.descend();
         if (written === undefined) {
@@ -635,7 +658,6 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
           written = { list: made, runs: writeRuns(plan.fields, made, slots) };
         }
         const { list, runs: fixed } = written;
-        const values = order.length > 0 && lead === order.length ? Object.values(value) : undefined;
         const kept = value.$kept ?? NOTHING_KEPT;
         const path = w.state.path;
         const fields = plan.fields;

@@ -458,6 +458,34 @@ describe('checkKeys and instances whose keys are not in the plan order', () => {
     ]);
   });
 
+  test('keys counted in place: the check is told the own keys and lead, whatever the value has or inherits', () => {
+    // Own keys in any order, some missing, some extra; enumerable keys on the prototype too (for…in
+    // meets them, Object.keys does not); `c` inherited right after own `a`, `b` looks like the plan.
+    const key = fc.constantFrom('a', 'b', 'c', 'extra');
+    const values: Record<string, number> = { a: 1, b: 0x302, c: 4, extra: 5 };
+    fc.assert(
+      fc.property(fc.uniqueArray(key, { maxLength: 4 }), fc.uniqueArray(key, { maxLength: 2 }), (own, inherited) => {
+        const proto = Object.create(Object.prototype) as Record<string, number>;
+        for (const k of inherited) proto[k] = values[k]! + 100;
+        const value = Object.create(proto) as Record<string, number>;
+        for (const k of own) value[k] = values[k]!;
+        seen.length = 0;
+        const out = encode(framed, { head: 9, pair: value as never });
+        const keys = Object.keys(value);
+        let lead = 0;
+        while (lead < Math.min(3, keys.length) && keys[lead] === ['a', 'b', 'c'][lead]) lead++;
+        expect(seen).toEqual([{ keys, lead }]);
+        // The bytes of the same values as a plain object (an inherited value is read through the prototype).
+        const plain = { a: value.a, b: value.b, c: value.c };
+        const expected = encode(framed, { head: 9, pair: plain as never });
+        expect(E.isRight(out) ? Array.from(out.right) : out.left.message).toEqual(
+          E.isRight(expected) ? Array.from(expected.right) : expected.left.message,
+        );
+      }),
+      { numRuns: 400 },
+    );
+  });
+
   test('a refusal comes before anything of the instance is written, at its path and offset', () => {
     const out = encode(framed, { head: 9, pair: { a: 1, b: 2, c: 3, bad: 1 } });
     expect(E.isLeft(out)).toBe(true);
