@@ -380,6 +380,18 @@ export function reconcile(
   return { plans, warnings };
 }
 
+/**
+ * Whether `value`'s enumerable keys are all its own: a plain object (or one of no prototype) while
+ * `Object.prototype` has no enumerable key (`for…in` meets inherited keys; `Object.keys` does not).
+ */
+function ownKeysOnly(value: object): boolean {
+  const proto = Object.getPrototypeOf(value);
+  if (proto === null) return true;
+  if (proto !== Object.prototype) return false;
+  for (const _ in proto) return false;
+  return true;
+}
+
 /** Reads `run` into `out` at its offsets; false (nothing read, nothing spent) when it does not read so. */
 function readRun(r: Reader, run: FixedRun, out: Instance): boolean {
   const at = r.pos;
@@ -499,6 +511,9 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
     const missingNames = plan.missing.map((f) => f.name);
     // The keys of a blank instance, in order: the reader's fields, then those the file lacks.
     const blankKeys: ReadonlyArray<string> = [...order, ...missingNames];
+    // The values of the instance being written, in key order (see `write`), and whether a write holds them.
+    const scratch: unknown[] = [];
+    let scratchBusy = false;
     let missingBlanks: unknown[] = [];
     const blankOf = (f: KnownField): unknown => {
       if (f.count !== 1) return null;
@@ -621,99 +636,110 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
         if (typeof value !== 'object' || value === null)
           throw w.error('wrong-type', `expected an instance of ${structName}`);
         // The value's keys against a blank instance's (`blankKeys`: the reader's fields in `order`,
-        // then those the file lacks), counted by `for…in`, which walks the object's own key cache where
-        // `Object.keys` makes a list per instance (a save writes 100,000s). A value with exactly those
-        // keys has `blankKeys` as its key list; any other gets its own. `for…in` also meets inherited
-        // keys: `Object.values` (own values only) then comes out shorter than the count.
+        // then those the file lacks), and its values, by `for…in`: it walks the object's own key cache
+        // where `Object.keys` and `Object.values` make a list per instance (a save writes 100,000s).
+        // A value with exactly those keys, all its own, has `blankKeys` as its key list and its values
+        // in this codec's scratch list; any other gets lists of its own. An instance of this structure
+        // written inside this one (a structure holding its own kind) gets a list of its own too.
+        const into = scratchBusy ? [] : scratch;
         let matched = 0;
         let count = 0;
         for (const key in value) {
           if (matched === count && matched < blankKeys.length && key === blankKeys[matched]) matched++;
+          into[count] = value[key];
           count++;
         }
         let lead = Math.min(matched, order.length);
         let keys: ReadonlyArray<string> = blankKeys;
-        let values = order.length > 0 && lead === order.length ? Object.values(value) : undefined;
-        const exact =
-          count === matched &&
-          matched === blankKeys.length &&
-          (values === undefined ? count === 0 : values.length === count);
-        if (!exact) {
+        let values: unknown[] | undefined;
+        if (count === matched && matched === blankKeys.length && ownKeysOnly(value))
+          values = order.length > 0 ? into : undefined;
+        else {
           keys = Object.keys(value);
           const most = Math.min(order.length, keys.length);
           lead = 0;
           while (lead < most && keys[lead] === order[lead]) lead++;
-          values = order.length > 0 && lead === order.length ? (values ?? Object.values(value)) : undefined;
+          values = order.length > 0 && lead === order.length ? Object.values(value) : undefined;
         }
         // The format's check first, before anything of the instance is written or entered.
         if (checkKeys !== undefined) checkKeys(w, plan, value, keys, lead);
-        w.descend();
-        if (written === undefined) {
-          let made: Codec<any>[];
-          try {
-            made = codecs();
-          } catch (error) {
-            throw error instanceof DecodeError ? w.error(error.code, error.message) : error;
-          }
-          written = { list: made, runs: writeRuns(plan.fields, made, slots) };
+        const holdsScratch = values === scratch;
+        if (holdsScratch) scratchBusy = true;
+        try {
+          writeFields(w, value, values);
+        } finally {
+          if (holdsScratch) scratchBusy = false;
         }
-        const { list, runs: fixed } = written;
-        const kept = value.$kept ?? NOTHING_KEPT;
-        const path = w.state.path;
-        const fields = plan.fields;
-        for (let i = 0; i < fields.length; i++) {
-          const run = fixed[i];
-          if (run !== undefined && writeRun(w, run, value, values)) {
-            i = run.end - 1;
-            continue;
-          }
-          const f = fields[i]!;
-          const element = list[i]!;
-          path.push(f.def.name);
-          if (f.def.count === 1 && f.known !== undefined && f.known.count === 1) {
-            element.write(w, values !== undefined ? values[slots[i]!] : value[f.def.name]);
-            path.pop();
-            continue;
-          }
-          const held = values !== undefined && f.known !== undefined ? values[slots[i]!] : value[f.def.name];
-          const own = f.known === undefined ? [] : f.known.count === 1 ? [held] : (held as unknown[]);
-          if (!Array.isArray(own)) throw w.error('wrong-type', `expected ${f.known!.count} elements`);
-          if (
-            f.known !== undefined &&
-            f.keep === f.def.count &&
-            own.length >= f.keep &&
-            !Object.hasOwn(kept, f.def.name)
-          ) {
-            // The file holds the first `keep` of the value's elements and nothing kept: written from
-            // the value itself, without the copies of the general case.
-            for (let k = 0; k < f.keep; k++) {
-              if (f.def.count > 1) path.push(k);
-              element.write(w, own[k]);
-              if (f.def.count > 1) path.pop();
-            }
-            path.pop();
-            continue;
-          }
-          const mine = Object.hasOwn(kept, f.def.name) ? kept[f.def.name] : undefined;
-          const extra = f.known === undefined ? mine : (mine ?? []);
-          const rest =
-            f.known === undefined ? (f.def.count === 1 ? [extra] : (extra as unknown[])) : (extra as unknown[]);
-          const all = [...own.slice(0, f.keep), ...(Array.isArray(rest) ? rest : [])];
-          if (all.length !== f.def.count)
-            throw w.error(
-              'size-mismatch',
-              `field ${f.def.name} has ${all.length} elements; the definition says ${f.def.count}`,
-            );
-          for (let k = 0; k < all.length; k++) {
+      },
+    });
+    // Writes the instance's fields, `values` its values in key order when its keys lead in the plan's.
+    const writeFields = (w: Writer, value: Instance, values: unknown[] | undefined): void => {
+      w.descend();
+      if (written === undefined) {
+        let made: Codec<any>[];
+        try {
+          made = codecs();
+        } catch (error) {
+          throw error instanceof DecodeError ? w.error(error.code, error.message) : error;
+        }
+        written = { list: made, runs: writeRuns(plan.fields, made, slots) };
+      }
+      const { list, runs: fixed } = written;
+      const kept = value.$kept ?? NOTHING_KEPT;
+      const path = w.state.path;
+      const fields = plan.fields;
+      for (let i = 0; i < fields.length; i++) {
+        const run = fixed[i];
+        if (run !== undefined && writeRun(w, run, value, values)) {
+          i = run.end - 1;
+          continue;
+        }
+        const f = fields[i]!;
+        const element = list[i]!;
+        path.push(f.def.name);
+        if (f.def.count === 1 && f.known !== undefined && f.known.count === 1) {
+          element.write(w, values !== undefined ? values[slots[i]!] : value[f.def.name]);
+          path.pop();
+          continue;
+        }
+        const held = values !== undefined && f.known !== undefined ? values[slots[i]!] : value[f.def.name];
+        const own = f.known === undefined ? [] : f.known.count === 1 ? [held] : (held as unknown[]);
+        if (!Array.isArray(own)) throw w.error('wrong-type', `expected ${f.known!.count} elements`);
+        if (
+          f.known !== undefined &&
+          f.keep === f.def.count &&
+          own.length >= f.keep &&
+          !Object.hasOwn(kept, f.def.name)
+        ) {
+          // The file holds the first `keep` of the value's elements and nothing kept: written from
+          // the value itself, without the copies of the general case.
+          for (let k = 0; k < f.keep; k++) {
             if (f.def.count > 1) path.push(k);
-            element.write(w, all[k]);
+            element.write(w, own[k]);
             if (f.def.count > 1) path.pop();
           }
           path.pop();
+          continue;
         }
-        w.ascend();
-      },
-    });
+        const mine = Object.hasOwn(kept, f.def.name) ? kept[f.def.name] : undefined;
+        const extra = f.known === undefined ? mine : (mine ?? []);
+        const rest =
+          f.known === undefined ? (f.def.count === 1 ? [extra] : (extra as unknown[])) : (extra as unknown[]);
+        const all = [...own.slice(0, f.keep), ...(Array.isArray(rest) ? rest : [])];
+        if (all.length !== f.def.count)
+          throw w.error(
+            'size-mismatch',
+            `field ${f.def.name} has ${all.length} elements; the definition says ${f.def.count}`,
+          );
+        for (let k = 0; k < all.length; k++) {
+          if (f.def.count > 1) path.push(k);
+          element.write(w, all[k]);
+          if (f.def.count > 1) path.pop();
+        }
+        path.pop();
+      }
+      w.ascend();
+    };
     cache.set(structName, codec);
     return codec;
   };

@@ -25,6 +25,7 @@ import {
   definitionsOf,
   instanceCodec,
   reconcile,
+  type Codec,
   type FieldKind,
   type Instance,
   type KnownField,
@@ -484,6 +485,40 @@ describe('checkKeys and instances whose keys are not in the plan order', () => {
       }),
       { numRuns: 400 },
     );
+  });
+
+  test('an instance of a structure written inside one of its own kind keeps its own values', () => {
+    // node_t holds a list of node_t (the format's framing of a nested instance is a counted list here):
+    // the inner writes must not take the outer instance's values, whose last field comes after them.
+    const known: KnownStruct[] = [
+      {
+        name: 'node_t',
+        marker: 'node',
+        fields: [
+          numeric('v', 1, u8),
+          { name: 'kids', kind: 'struct', size: 0, count: 1, ref: 'node_t', default: () => [] },
+          numeric('w', 1, u8),
+        ],
+      },
+    ];
+    const listing: SchemaEncoding = {
+      ...encoding,
+      nest: (_def, body) => array(body, u8) as unknown as Codec<Instance>,
+    };
+    const node = instanceCodec('node_t', reconcile(definitionsOf(known), known, listing), listing);
+    const tree = {
+      v: 1,
+      kids: [
+        { v: 2, kids: [], w: 20 },
+        { v: 3, kids: [{ v: 4, kids: [], w: 40 }], w: 30 },
+      ],
+      w: 10,
+    };
+    const out = encode(node, tree as unknown as Instance);
+    if (E.isLeft(out)) throw out.left;
+    expect(Array.from(out.right)).toEqual([1, 2, 2, 0, 20, 3, 1, 4, 0, 40, 30, 10]);
+    const back = decode(node, out.right);
+    expect(E.isRight(back) && back.right.value).toEqual(tree);
   });
 
   test('a refusal comes before anything of the instance is written, at its path and offset', () => {
