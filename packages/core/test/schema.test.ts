@@ -19,13 +19,13 @@ import {
   withArrayIndexes,
   type PathSegment,
   type TypeOf,
+  type Codec,
 } from '@savekit/core';
 import {
   defaultInstance,
   definitionsOf,
   instanceCodec,
   reconcile,
-  type Codec,
   type FieldKind,
   type Instance,
   type KnownField,
