@@ -257,7 +257,7 @@ export class PendingRefs {
   /** The path of the last reference, or undefined when not known (after a rollback). */
   private last: PathSegment[] | undefined = [];
 
-  /** An empty list; `recordsPaths: false` keeps the references alone (no {@link at}, {@link pathAt} or {@link offsetAt}). */
+  /** An empty list; `recordsPaths: false` keeps the references alone (no {@link PendingRefs.at}, {@link PendingRefs.pathAt} or {@link PendingRefs.offsetAt}). */
   constructor(recordsPaths = true) {
     this.recordsPaths = recordsPaths;
   }

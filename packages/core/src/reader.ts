@@ -78,13 +78,13 @@ export class ReadState {
   /**
    * Whether codecs keep what only an error would need: each INDEX reference's path, say, held until
    * the whole value is read in case it points past its array. `decode` reads a first time without it
-   * (a save has one INDEX per field of every instance) and again with it when {@link detailMissed}
+   * (a save has one INDEX per field of every instance) and again with it when {@link ReadState.detailMissed}
    * says an error was made without it: the second reading gives the error a detailed one would.
    * True unless a driver turns it off.
    */
   errorDetail = true;
   /**
-   * Set by a codec whose error lacked the detail {@link errorDetail} would have kept (its path is only
+   * Set by a codec whose error lacked the detail {@link ReadState.errorDetail} would have kept (its path is only
    * the enclosing value's). Not rolled back: a failed attempt that lacked it may have shaped what came after.
    */
   detailMissed = false;
