@@ -500,7 +500,7 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
     let written: { list: Codec<any>[]; runs: Array<WriteRun | undefined> } | undefined;
     // The reader's fields in the plan's order, as a decoded instance has its first keys, and each
     // field's place among them (-1: a field only the file has). An instance whose keys start so has
-    // its values listed at once (`Object.values`): reading dozens of properties by a name that
+    // its values listed at once (by `for…in`, see `write`): reading dozens of properties by a name that
     // changes from field to field is a slow, generic lookup each.
     const order: string[] = [];
     const slots: number[] = plan.fields.map((f) => (f.known !== undefined ? order.push(f.def.name) - 1 : -1));
@@ -668,7 +668,12 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
         try {
           writeFields(w, value, values);
         } finally {
-          if (holdsScratch) scratchBusy = false;
+          if (holdsScratch) {
+            // Emptied, so a codec kept for later does not hold on to this instance's values (and,
+            // through its references, to the document).
+            scratch.fill(undefined, 0, count);
+            scratchBusy = false;
+          }
         }
       },
     });
