@@ -398,18 +398,21 @@ describe('the lean first reading (ReadState.errorDetail off): references kept wi
   });
 
   test('a file that decodes is read once; one refused for a reference past its array, twice', () => {
+    // Reads counted as the codec's own reads (the compiled path may read a value more than once):
+    // a refusal that needs a path costs two readings' worth, any other one reading's.
     let reads = 0;
     const counting = <A>(codec: Codec<A>) => withHooks(codec, { beforeRead: () => void reads++ });
     expect(E.isRight(decode(counting(things), Uint8Array.of(2, 10, 2, 0, 0, 0, 20, 1, 0, 0, 0)))).toBe(true);
-    expect(reads).toBe(1);
+    const once = reads;
+    expect(once).toBeGreaterThan(0);
     reads = 0;
     const refused = decode(counting(things), Uint8Array.of(2, 10, 0, 0, 0, 0, 20, 5, 0, 0, 0));
     expect(E.isLeft(refused) && [refused.left.path, refused.left.offset]).toEqual([[1, 'target'], 7]);
-    expect(reads).toBe(2); // the lean reading, then the one that keeps the reference's path
+    expect(reads).toBe(2 * once); // the lean reading, then the one that keeps the reference's path
     // A refusal that needs no path (too few bytes) is not read again.
     reads = 0;
     expect(E.isLeft(decode(counting(things), Uint8Array.of(1, 10, 2)))).toBe(true);
-    expect(reads).toBe(1);
+    expect(reads).toBe(once);
   });
 
   test('a lean reading keeps no path, and says so when an error needed one', () => {
