@@ -228,6 +228,26 @@ export interface EscortClass {
   readonly captains: ReadonlyArray<string>;
 }
 
+/** The Yehat Terminator's captains: the rebels' ships are Terminators too, with the same names. */
+const YEHAT_CAPTAINS: ReadonlyArray<string> = Object.freeze([
+  'Heep-eep',
+  'Feep-eep',
+  'Reep-eep',
+  'Yeep-eep',
+  'Beep-eep',
+  'Eeep-eep',
+  'Meep-eep',
+  'Teep-eep',
+  'Jeep-eep',
+  'Leep-eep',
+  'Peep-eep',
+  'Weep-eep',
+  'Veep-eep',
+  'Geep-eep',
+  'Zeep-eep',
+  'Neep-eep',
+]);
+
 /** Ship classes and captain names by race id (`RACES`' order); the Sa-Matra has none. */
 export const ESCORT_CLASSES: ReadonlyArray<EscortClass | undefined> = Object.freeze([
   // ARILOU
@@ -489,24 +509,7 @@ export const ESCORT_CLASSES: ReadonlyArray<EscortClass | undefined> = Object.fre
   {
     race: 'Yehat',
     ship: 'Terminator',
-    captains: [
-      'Heep-eep',
-      'Feep-eep',
-      'Reep-eep',
-      'Yeep-eep',
-      'Beep-eep',
-      'Eeep-eep',
-      'Meep-eep',
-      'Teep-eep',
-      'Jeep-eep',
-      'Leep-eep',
-      'Peep-eep',
-      'Weep-eep',
-      'Veep-eep',
-      'Geep-eep',
-      'Zeep-eep',
-      'Neep-eep',
-    ],
+    captains: YEHAT_CAPTAINS,
   },
   // MELNORME
   {
@@ -742,24 +745,7 @@ export const ESCORT_CLASSES: ReadonlyArray<EscortClass | undefined> = Object.fre
   {
     race: 'Yehat',
     ship: 'Terminator',
-    captains: [
-      'Heep-eep',
-      'Feep-eep',
-      'Reep-eep',
-      'Yeep-eep',
-      'Beep-eep',
-      'Eeep-eep',
-      'Meep-eep',
-      'Teep-eep',
-      'Jeep-eep',
-      'Leep-eep',
-      'Peep-eep',
-      'Weep-eep',
-      'Veep-eep',
-      'Geep-eep',
-      'Zeep-eep',
-      'Neep-eep',
-    ],
+    captains: YEHAT_CAPTAINS,
   },
   undefined, // SAMATRA
 ]);
