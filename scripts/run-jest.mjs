@@ -112,6 +112,15 @@ if (build) {
     '--tsBuildInfoFile',
     join(output, 'typecheck.tsbuildinfo'),
   ]);
+  // The studio (docs/studio): esbuild bundles it without checking its types, so they are checked here.
+  step('typecheck studio', process.execPath, [
+    tsc,
+    '-p',
+    'docs/studio/tsconfig.json',
+    '--incremental',
+    '--tsBuildInfoFile',
+    join(output, 'typecheck-studio.tsbuildinfo'),
+  ]);
 }
 
 // Jest's default is one worker fewer than the cores (one worker on two); the slow suites are CPU-bound
