@@ -502,8 +502,8 @@ export function graphDirectory<E, K extends keyof E & string>(options: GraphDire
           }
           const buf = w.buf;
           const to = at + lengthSize;
-          // Segments are mostly a few bytes: a loop beats a builtin call for them.
-          if (length <= 16) for (let j = 0; j < length; j++) buf[to + j] = data[from + j]!;
+          // Segments are mostly a few bytes: a loop beats a builtin call, and the view it needs, for them.
+          if (length <= 64) for (let j = 0; j < length; j++) buf[to + j] = data[from + j]!;
           else buf.set(data.subarray(from, from + length), to);
           buf.fill(0, to + length, to + length + pad);
           w.length = to + length + pad;

@@ -15,8 +15,12 @@ import { GraphImageBuilder } from './graph-image-builder.js';
 export interface ObjectSink<O> {
   /** Appends a reference to another object (or null); the object is interned if it is new. */
   writeReference(target: O | null): void;
-  /** Appends a data segment. The bytes are copied, so a saver may reuse one scratch buffer. */
-  writeData(bytes: Uint8Array): void;
+  /**
+   * Appends a data segment: `bytes`, or their first `length` when given (a scratch buffer's written
+   * part, with no view of it made per object). The bytes are copied, so a saver may reuse one
+   * scratch buffer.
+   */
+  writeData(bytes: Uint8Array, length?: number): void;
   /** The number `target` has (interning it if new): for savers that store numbers inside data. */
   numberOf(target: O | null): number;
 }
@@ -55,9 +59,12 @@ class Sink<O extends object> implements ObjectSink<O> {
   writeReference(target: O | null): void {
     this.image.reference(this.intern(target));
   }
-  writeData(bytes: Uint8Array): void {
+  writeData(bytes: Uint8Array, length?: number): void {
     if (!(bytes instanceof Uint8Array)) throw new TypeError('writeData needs a Uint8Array');
-    this.image.segment(bytes);
+    if (length === undefined) this.image.segment(bytes);
+    else if (Number.isInteger(length) && length >= 0 && length <= bytes.length)
+      this.image.segmentRange(bytes, 0, length);
+    else throw new RangeError(`writeData: length ${length} is not within the ${bytes.length} bytes given`);
   }
   numberOf(target: O | null): number {
     return this.intern(target);

@@ -84,7 +84,8 @@ export class ChunkedBytes {
     if (this.used + n > this.chunk.length) this.next(n);
     const chunk = this.chunk;
     const at = this.used;
-    if (n <= 16) for (let i = 0; i < n; i++) chunk[at + i] = bytes[from + i]!;
+    // Up to 64 bytes a loop: a builtin's copy would need a view of the range made first.
+    if (n <= 64) for (let i = 0; i < n; i++) chunk[at + i] = bytes[from + i]!;
     else chunk.set(bytes.subarray(from, to), at);
     this.used = at + n;
     this.length += n;

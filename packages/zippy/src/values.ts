@@ -34,6 +34,7 @@ import {
   Writer,
   WriteState,
 } from '@savekit/core/kit';
+import type { ObjectSink } from '@savekit/core/graph';
 import { ValueType } from './tags.js';
 
 /**
@@ -320,13 +321,24 @@ export class SegmentWriter {
     return this.out.written();
   }
 
+  /**
+   * Hands the segment's bytes to `sink` (a graph writer's, which copies them) as its buffer and
+   * length: no view of them is made (one per saved object, where a save has a million).
+   */
+  writeTo(sink: Pick<ObjectSink<never>, 'writeData'>): void {
+    sink.writeData(this.out.buf, this.out.length);
+  }
+
   /** Empties the writer for the next segment (its buffer is reused). */
   reset(): void {
     this.out.length = 0;
-    // Only when they hold something (a length set and a clear are runtime calls, per object).
-    if (this.references.length !== 0) {
-      if (this.references.length >= FEW_REFERENCES) this.slots.clear();
-      this.references.length = 0;
+    // Only when they hold something (a clear is a runtime call, per object).
+    const references = this.references;
+    if (references.length !== 0) {
+      if (references.length >= FEW_REFERENCES) this.slots.clear();
+      // Emptied by popping: a length set to 0 drops the array's storage, and the next object's
+      // first reference made it anew (a million-table save made a million of them).
+      while (references.length !== 0) references.pop();
     }
   }
 }

@@ -773,7 +773,7 @@ class LuaSaver implements GraphSaver<object> {
       w.u32(LUA_TAG);
       w.u32(scalarLuaType(object.value));
       w.value(object.value);
-      sink.writeData(w.written());
+      w.writeTo(sink);
       return;
     }
     this.saveValue(this.slotOf(object) as number, sink);
@@ -799,7 +799,7 @@ class LuaSaver implements GraphSaver<object> {
     } else this.writeTable(w, at, slot);
     lua.lua_settop(L, at - 1);
     for (const r of w.references) sink.writeReference(r);
-    sink.writeData(w.written());
+    w.writeTo(sink);
   }
 
   /**
@@ -905,7 +905,7 @@ class LuaSaver implements GraphSaver<object> {
     if (out.data.references.length > 0)
       throw new Error('a structure writes its references with writeReference or saveLuaValue, not as data values');
     this.lastSize = out.data.length - 8;
-    sink.writeData(out.data.written());
+    out.data.writeTo(sink);
   }
 
   /** Drops what the saver kept. */
