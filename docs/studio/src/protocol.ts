@@ -56,7 +56,7 @@ export type WirePicture =
       readonly kind: 'raster';
       readonly width: number;
       readonly height: number;
-      /** The pixels as a bitmap made in the worker (drawn without copying them on the page's thread). */
+      /** The pixels as a bitmap made in the worker (handed over, not copied; the page draws as many as it shows). */
       readonly bitmap: ImageBitmap;
       readonly zoom?: number;
       readonly regions: ReadonlyArray<Target & { x: number; y: number; width: number; height: number }>;
