@@ -161,7 +161,7 @@ describe('the temporary folder is removed on every way out', () => {
 test(
   'SIGKILL at random moments: every save readable, no folder left after the next run',
   async () => {
-    const kills = testBudget({ quick: 20, heavy: 200 });
+    const kills = testBudget({ quick: 20, heavy: 100 });
     const { dir, save, temp } = setup('kills');
     const editor = editorScript(dir);
     const mark = join(dir, 'edited');

@@ -1,6 +1,6 @@
 // The backup rule under crashes: a child process saves again and again (a TEVd disk holding a save,
 // written atomically with the previous one kept as the backup) and is killed with SIGKILL at random
-// moments, 200 times (20 in the quick test profile). After each kill the save — or its backup —
+// moments, 100 times (20 in the quick test profile). After each kill the save — or its backup —
 // loads, and it is never older than the last save the child reported complete.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { loadSaveFile } from '@savekit/terrarum/node';
 import type { TerrarumDocument } from '@savekit/terrarum';
 import { testBudget } from '@savekit/testkit';
 
-const KILLS = testBudget({ quick: 20, heavy: 200 });
+const KILLS = testBudget({ quick: 20, heavy: 100 });
 const root = join(__dirname, '..', '..', '..');
 const child = `
 import { encodeOrThrow } from '@savekit/core';

@@ -98,7 +98,7 @@ test('temporary files in a save folder are not save content; an outside symlink 
   expect(counterOf(load(path))).toBe(2);
 });
 
-// The folder mechanism takes 200 kills in core (node-tree.test.ts); here the backup fallback on top of it.
+// The folder mechanism takes 100 kills in core (node-tree.test.ts); here the backup fallback on top of it.
 const KILLS = testBudget({ quick: 10, heavy: 50 });
 const entry = join(__dirname, '..', 'dist', 'node', 'index.js');
 const root = join(__dirname, '..', '..', '..');
