@@ -21,6 +21,7 @@ import { directory } from './directory.js';
 import type { EncodeError } from './errors.js';
 import type { GraphImage } from './graph-image.js';
 import { GraphImageBuilder } from './graph-image-builder.js';
+import { copyRange } from './growing.js';
 import { struct } from './struct.js';
 import { resolveDecodeOptions } from './options.js';
 import { Reader, ReadState } from './reader.js';
@@ -502,9 +503,7 @@ export function graphDirectory<E, K extends keyof E & string>(options: GraphDire
           }
           const buf = w.buf;
           const to = at + lengthSize;
-          // Segments are mostly a few bytes: a loop beats a builtin call, and the view it needs, for them.
-          if (length <= 64) for (let j = 0; j < length; j++) buf[to + j] = data[from + j]!;
-          else buf.set(data.subarray(from, from + length), to);
+          copyRange(buf, to, data, from, from + length);
           buf.fill(0, to + length, to + length + pad);
           w.length = to + length + pad;
           path[depth + 1] = 'references';

@@ -55,6 +55,16 @@ export class Growing<T extends Uint32Array | Int32Array> {
 const CHUNK = 1 << 20;
 
 /**
+ * Copies `source[from, to)` into `target` at `at`. Up to 64 bytes by a loop: the builtin's copy needs
+ * a view of the range made first, and graph segments (a million of them in a save) are mostly short.
+ */
+export function copyRange(target: Uint8Array, at: number, source: Uint8Array, from: number, to: number): void {
+  const n = to - from;
+  if (n <= 64) for (let i = 0; i < n; i++) target[at + i] = source[from + i]!;
+  else target.set(source.subarray(from, to), at);
+}
+
+/**
  * Appended bytes kept in chunks of a megabyte and joined once at the end: a large graph's data is
  * never copied while it grows, and no buffer twice its size is ever made (a doubling buffer made
  * and dropped ever larger ones, which cost a million-object save its garbage collections).
@@ -78,16 +88,12 @@ export class ChunkedBytes {
     this.length += n;
   }
 
-  /** Appends `bytes[from, to)` (no view of them made). */
+  /** Appends `bytes[from, to)` (with no view of them made when they are few; see {@link copyRange}). */
   appendRange(bytes: Uint8Array, from: number, to: number): void {
     const n = to - from;
     if (this.used + n > this.chunk.length) this.next(n);
-    const chunk = this.chunk;
-    const at = this.used;
-    // Up to 64 bytes a loop: a builtin's copy would need a view of the range made first.
-    if (n <= 64) for (let i = 0; i < n; i++) chunk[at + i] = bytes[from + i]!;
-    else chunk.set(bytes.subarray(from, to), at);
-    this.used = at + n;
+    copyRange(this.chunk, this.used, bytes, from, to);
+    this.used += n;
     this.length += n;
   }
 

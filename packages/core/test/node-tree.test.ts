@@ -230,8 +230,8 @@ describe('writers that fail or are killed (built output: `npm test` builds first
     expect(temporaries(dir)).toEqual([]);
   });
 
-  // 100 in the heavy profile: each kill is a writer process of its own, and the single-file test
-  // (atomic.test.ts) takes 200 of the same mechanism's renames.
+  // 100 in the heavy profile (each kill is a writer process of its own, ~0.7 s in CI); the moment
+  // between the two renames, which a random kill rarely meets, has its own test above.
   const KILLS = testBudget({ quick: 20, heavy: 100 });
   test(`killed ${KILLS} times at random moments: the save (or its backup) is always complete, old or new`, async () => {
     expect(existsSync(entry)).toBe(true);
