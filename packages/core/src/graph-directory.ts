@@ -294,7 +294,7 @@ export function graphDirectory<E, K extends keyof E & string>(options: GraphDire
     if (budget.exceeds(budget.workSpent + work)) return undefined;
     budget.workSpent += work;
     r.pos = pos;
-    return out.image([], []);
+    return out.finish([], []);
   }
 
   // Reading: the core's directory, each element added to the builder of the read under way.
@@ -436,7 +436,7 @@ export function graphDirectory<E, K extends keyof E & string>(options: GraphDire
       kindOfStored = new Map();
       try {
         table.read(r);
-        return builder.image([], []);
+        return builder.finish([], []);
       } finally {
         // Not kept past the read (the image is the caller's now).
         builder = new GraphImageBuilder();

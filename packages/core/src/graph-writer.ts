@@ -143,7 +143,7 @@ export function writeGraph<O extends object>(
         throw new EncodeError(['objects', current], 0, `recorded size ${size} is not a 32-bit size`, 'out-of-range');
       image.end(size);
     }
-    return E.right(image.image(rootNumbers, externals));
+    return E.right(image.finish(rootNumbers, externals));
   } catch (error) {
     if (error instanceof EncodeError) return E.left(error);
     return E.left(

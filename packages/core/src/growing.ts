@@ -113,6 +113,15 @@ export class ChunkedBytes {
     this.used = 0;
   }
 
+  /**
+   * Every byte appended, in one array: the current chunk itself when it holds them all (a view of its
+   * written part, no copy), else {@link ChunkedBytes.done}'s joined copy. For an owner that appends
+   * nothing more: the view shares the chunk later appends would write to.
+   */
+  take(): Uint8Array {
+    return this.full.length === 0 ? this.chunk.subarray(0, this.used) : this.done();
+  }
+
   /** Every byte appended, in one array of exactly their length. */
   done(): Uint8Array {
     const out = new Uint8Array(this.length);

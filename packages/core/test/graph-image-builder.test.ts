@@ -1,5 +1,6 @@
 // GraphImageBuilder: objects appended one at a time come back out of the image exactly, whatever
-// their count, references and segments; the builder can go on after an image; misuse is a RangeError.
+// their count, references and segments; the builder can go on after an image; finish gives the same
+// image from the builder's own storage and ends it; misuse is a RangeError.
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
 import { GraphImageBuilder, graphObject, graphSize, writeGraph } from '../src/graph';
@@ -99,4 +100,55 @@ test('misuse is a RangeError: an unknown kind, an object not ended, an end with 
   expect(() => builder.image([], [])).toThrow(RangeError);
   builder.end(0);
   expect(graphSize(builder.image([], []))).toBe(1);
+});
+
+test('finish gives the image image gives, for small graphs and graphs past one chunk of bytes', () => {
+  fc.assert(
+    fc.property(
+      fc.array(object, { maxLength: 60 }),
+      // Past a megabyte the bytes are kept in several chunks, joined by finish as by image.
+      fc.boolean(),
+      (objects, large) => {
+        const builder = new GraphImageBuilder();
+        for (const o of objects) builder.add(builder.kind(o.kind), o.size, o.references, o.segments);
+        if (large) builder.add(builder.kind('big'), 0, [], [new Uint8Array(1 << 20).fill(7), Uint8Array.of(1)]);
+        const image = builder.image([1], ['ext']);
+        const finished = builder.finish([1], ['ext']);
+        expect(finished).toEqual(image);
+        // The same typed-array kinds and exact lengths: a reader cannot tell the two apart.
+        for (const key of ['kindOf', 'sizes', 'refStart', 'refs', 'segStart', 'dataStart', 'data'] as const) {
+          expect(finished[key].constructor).toBe(image[key].constructor);
+          expect(finished[key].length).toBe(image[key].length);
+        }
+      },
+    ),
+    { numRuns: 100, seed: 41 },
+  );
+});
+
+test('finish hands over the storage: no column is copied, and small bytes are not either', () => {
+  const builder = new GraphImageBuilder();
+  const k = builder.kind('node');
+  for (let i = 0; i < 100; i++) builder.add(k, i, [i + 1], [Uint8Array.of(i)]);
+  const image = builder.finish([1], []);
+  // Views into the builder's doubled storage, not arrays of exactly their length.
+  for (const column of [image.kindOf, image.sizes, image.refStart, image.refs, image.segStart, image.dataStart])
+    expect(column.buffer.byteLength).toBeGreaterThan(column.byteLength);
+  expect(image.data.buffer.byteLength).toBeGreaterThan(image.data.byteLength);
+  expect(graphObject(image, 100)).toEqual({ kind: 'node', size: 99, references: [100], segments: [Uint8Array.of(99)] });
+});
+
+test('a finished builder refuses more objects and another image; finishing an open object is refused', () => {
+  const open = new GraphImageBuilder();
+  open.begin(open.kind('k'));
+  expect(() => open.finish([], [])).toThrow(/not ended/);
+  const builder = new GraphImageBuilder();
+  const k = builder.kind('k');
+  builder.add(k, 0, [], []);
+  const image = builder.finish([], []);
+  expect(() => builder.begin(k)).toThrow(/finished/);
+  expect(() => builder.add(k, 0, [], [])).toThrow(/finished/);
+  expect(() => builder.image([], [])).toThrow(/finished/);
+  expect(() => builder.finish([], [])).toThrow(/finished/);
+  expect(graphSize(image)).toBe(1);
 });
