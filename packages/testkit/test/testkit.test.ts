@@ -184,6 +184,32 @@ describe('fuzzSuite', () => {
     );
   });
 
+  test('catches a decoder that keeps what it allocates past the limit, on the heap or in array buffers', () => {
+    // Kept past the decode (as a leak or a cache would), so no collection in between undoes the growth.
+    const kept: unknown[] = [];
+    const leaks = (make: () => unknown): SaveFormat<Rec> => ({
+      ...goodFormat,
+      decode: (input, options) => {
+        kept.push(make());
+        return goodFormat.decode(input, options);
+      },
+    });
+    const options = { seeds: [sample], iterations: 3, maxAllocationBytes: 8 * 2 ** 20, record: false };
+    expect(() =>
+      fuzzSuite(
+        leaks(() => new Uint8Array(32 * 2 ** 20).fill(1)),
+        options,
+      ),
+    ).toThrow(/decode grew memory by 32 MiB/);
+    expect(() =>
+      fuzzSuite(
+        leaks(() => Array.from({ length: 2 ** 20 }, (_, i) => ({ i }))),
+        options,
+      ),
+    ).toThrow(/decode grew memory by \d+ MiB/);
+    kept.length = 0;
+  });
+
   test('a decode that is slow once (a pause, not a hang) is timed again and not reported', () => {
     let calls = 0;
     const pausedOnce: SaveFormat<Rec> = {
