@@ -43,23 +43,71 @@ export function jsonBigInt(name: string, min: bigint, max: bigint): t.Type<bigin
   );
 }
 
-const HEX_DIGITS = '0123456789abcdef';
+/** Each byte's two lower-case hex digits. */
+const HEX_PAIRS: ReadonlyArray<string> = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
+/** Each byte's two hex digits as character codes, high digit in the high byte (for {@link toHex}'s long path). */
+const HEX_CODES: Uint16Array = Uint16Array.from(HEX_PAIRS, (pair) => (pair.charCodeAt(0) << 8) | pair.charCodeAt(1));
+
+/** Bytes past which {@link toHex} spells into a character buffer rather than joining strings. */
+const HEX_LONG = 64;
+
+/** Hex digits spelled per TextDecoder call (so no one call's buffer is large). */
+const HEX_BLOCK = 1 << 16;
+
+/** Decodes the spelled digits: ASCII, which UTF-8 decoders read fastest. */
+let asciiDecoder: TextDecoder | undefined;
 
 /** Lower-case hex of bytes, two digits a byte. */
 export function toHex(bytes: Uint8Array): string {
-  let out = '';
-  for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i]!;
-    out += HEX_DIGITS[b >> 4]! + HEX_DIGITS[b & 15]!;
+  const n = bytes.length;
+  if (n <= HEX_LONG) {
+    let out = '';
+    for (let i = 0; i < n; i++) out += HEX_PAIRS[bytes[i]!]!;
+    return out;
   }
-  return out;
+  // Long runs (kept chunk bytes, pictures) are spelled as ASCII and decoded a block at a time: joining
+  // two-letter strings made a rope of millions of pieces, and a string per byte for the collector.
+  asciiDecoder ??= new TextDecoder();
+  const block = new Uint8Array(Math.min(n, HEX_BLOCK) * 2);
+  const parts: string[] = [];
+  for (let start = 0; start < n; start += HEX_BLOCK) {
+    const end = Math.min(n, start + HEX_BLOCK);
+    let j = 0;
+    for (let i = start; i < end; i++) {
+      const code = HEX_CODES[bytes[i]!]!;
+      block[j++] = code >> 8;
+      block[j++] = code & 0xff;
+    }
+    parts.push(asciiDecoder.decode(block.subarray(0, j)));
+  }
+  return parts.length === 1 ? parts[0]! : parts.join('');
 }
+
+/** Each character code's hex value (0–15), or −1: indexed by codes below 128. */
+const HEX_VALUES: Int8Array = (() => {
+  const values = new Int8Array(128).fill(-1);
+  for (let d = 0; d < 16; d++) {
+    values['0123456789abcdef'.charCodeAt(d)] = d;
+    values['0123456789ABCDEF'.charCodeAt(d)] = d;
+  }
+  return values;
+})();
 
 /** Parses hex (either case, even length) into bytes, or `undefined` if it is not hex. */
 export function fromHex(hex: string): Uint8Array | undefined {
-  if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) return undefined;
-  const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.substr(i * 2, 2), 16);
+  const n = hex.length;
+  if (n % 2 !== 0) return undefined;
+  const out = new Uint8Array(n / 2);
+  for (let i = 0, j = 0; i < n; i += 2, j++) {
+    const high = hex.charCodeAt(i);
+    const low = hex.charCodeAt(i + 1);
+    // A code of 128 or more is no digit: it reads the −1 of code 127 (DEL).
+    const h = HEX_VALUES[Math.min(high, 127)]!;
+    const l = HEX_VALUES[Math.min(low, 127)]!;
+    if ((h | l) < 0) return undefined;
+    out[j] = (h << 4) | l;
+  }
   return out;
 }
 

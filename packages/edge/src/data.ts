@@ -450,26 +450,43 @@ const isHexObject = (u: unknown): u is { $hex: string } =>
   isPlainObject(u) && typeof u.$hex === 'string' && Object.keys(u).length === 1;
 
 /**
- * A copy of `root` with every leaf `replace` recognises replaced (a work list, no recursion: a
- * document's depth is the file's). Objects keep their key order; other leaves are kept as they are.
+ * A copy of `root` with every object leaf `replace` recognises replaced (a work list, no recursion: a
+ * document's depth is the file's). Objects keep their key order; other values are kept as they are.
+ * `replace` is asked about objects only (bytes, `{ $hex }`): a number or a string is copied as it is,
+ * with no place on the work list, whose entries are three parallel stacks (no tuple per value: a
+ * save's instances have millions of fields).
  */
-function replaceLeaves(root: unknown, replace: (value: unknown) => { value: unknown } | undefined): unknown {
+function replaceLeaves(root: unknown, replace: (value: object) => { value: unknown } | undefined): unknown {
   const out: { root?: unknown } = {};
-  const work: Array<[unknown, Record<string | number, unknown>, string | number]> = [[root, out, 'root']];
-  for (let item = work.pop(); item !== undefined; item = work.pop()) {
-    const [value, parent, key] = item;
+  const values: object[] = [];
+  const parents: Array<Record<string | number, unknown>> = [];
+  const keys: Array<string | number> = [];
+  /** Puts `value` at `parent[key]`: at once when it is not an object, else once it is taken from the work list. */
+  const place = (value: unknown, parent: Record<string | number, unknown>, key: string | number): void => {
+    if (typeof value !== 'object' || value === null) parent[key] = value;
+    else {
+      values.push(value);
+      parents.push(parent);
+      keys.push(key);
+    }
+  };
+  place(root, out, 'root');
+  while (values.length > 0) {
+    const value = values.pop()!;
+    const parent = parents.pop()!;
+    const key = keys.pop()!;
     const replaced = replace(value);
     if (replaced !== undefined) parent[key] = replaced.value;
     else if (Array.isArray(value)) {
       const copy: unknown[] = new Array(value.length);
       parent[key] = copy;
-      for (let i = value.length - 1; i >= 0; i--) work.push([value[i], copy as unknown as Record<number, unknown>, i]);
+      for (let i = value.length - 1; i >= 0; i--) place(value[i], copy as unknown as Record<number, unknown>, i);
     } else if (isPlainObject(value)) {
       const copy: Record<string, unknown> = {};
       parent[key] = copy;
-      const keys = Object.keys(value);
-      for (const k of keys) copy[k] = undefined; // the order of the keys, filled in below
-      for (let i = keys.length - 1; i >= 0; i--) work.push([value[keys[i]!], copy, keys[i]!]);
+      const names = Object.keys(value);
+      for (const k of names) copy[k] = undefined; // the order of the keys, filled in below
+      for (let i = names.length - 1; i >= 0; i--) place(value[names[i]!], copy, names[i]!);
     } else parent[key] = value;
   }
   return out.root;
