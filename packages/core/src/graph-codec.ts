@@ -10,7 +10,7 @@ import * as t from 'io-ts';
 import { defineCodec, type Codec } from './codec.js';
 import { textEncoding } from './encodings.js';
 import type { GraphImage } from './graph-image.js';
-import { jsonBytes } from './json.js';
+import { jsonBytes, numberList } from './json.js';
 import type { Reader } from './reader.js';
 import type { Writer } from './writer.js';
 
@@ -94,7 +94,7 @@ const u32Array = new t.Type<Uint32Array, number[], unknown>(
     Array.isArray(u) && u.every((n) => Number.isInteger(n) && n >= 0 && n <= 0xffffffff)
       ? t.success(Uint32Array.from(u))
       : t.failure(u, c, 'expected an array of 32-bit unsigned integers'),
-  (a) => Array.from(a),
+  numberList,
 );
 const i32Array = new t.Type<Int32Array, number[], unknown>(
   'Int32Array',
@@ -103,7 +103,7 @@ const i32Array = new t.Type<Int32Array, number[], unknown>(
     Array.isArray(u) && u.every((n) => Number.isInteger(n) && n >= -0x80000000 && n <= 0x7fffffff)
       ? t.success(Int32Array.from(u))
       : t.failure(u, c, 'expected an array of 32-bit integers'),
-  (a) => Array.from(a),
+  numberList,
 );
 
 /**

@@ -12,7 +12,7 @@
  *   errors), the typed definitions {@link CodecDef} with {@link customDef} and {@link countDef};
  * - {@link pairMap}: two fixed fields decoded as arguments (a float stored as a pair), for hot values,
  *   and {@link frexp32}, a float32 split into exponent and significand from its bits;
- * - the JSON building blocks of a codec's `json` type ({@link jsonBytes}, {@link jsonInt}, …) and
+ * - the JSON building blocks of a codec's `json` type ({@link jsonBytes}, {@link jsonInt}, {@link numberList}, …) and
  *   text encodings ({@link utf8}, {@link cp437}, …);
  * - limits: {@link resolveDecodeOptions} and the defaults, the shared {@link DecodeBudget} and its
  *   internals, {@link inflateBounded}, {@link inflateMatches};
@@ -60,7 +60,16 @@ export {
 export { inflateBounded, inflateMatches, type DeflateWrapper, type InflateLimits } from './inflate.js';
 export { pairMap, type PairBijection } from './pair-map.js';
 export { frexp32, type Frexp32 } from './frexp.js';
-export { jsonBigInt, jsonBytes, jsonFloat, jsonInt, jsonRecord, nameRecord, reportJsonErrors } from './json.js';
+export {
+  jsonBigInt,
+  jsonBytes,
+  jsonFloat,
+  jsonInt,
+  jsonRecord,
+  nameRecord,
+  numberList,
+  reportJsonErrors,
+} from './json.js';
 export { ascii, cp437, CP437_UPPER, textEncoding, TextCodingError, utf8, type TextEncoding } from './encodings.js';
 export { bytesEqual, concatBytes } from './bytes.js';
 export { documentChild, documentKeys, isDocumentBranch, sameDocumentLeaf } from './document-nodes.js';

@@ -38,7 +38,7 @@ import {
   type Path,
   type TypeOf,
 } from '@savekit/core';
-import { inflateBounded, jsonBytes } from '@savekit/core/kit';
+import { inflateBounded, jsonBytes, numberList } from '@savekit/core/kit';
 
 /** A decoded TEMD world. */
 export interface TemdWorld {
@@ -87,7 +87,7 @@ const u16Json = new t.Type<Uint16Array, number[], unknown>(
     for (let i = 0; i < out.length; i++) out[i] = bytes.right[i * 2]! | (bytes.right[i * 2 + 1]! << 8);
     return t.success(out);
   },
-  (a) => Array.from(a),
+  numberList,
 );
 
 /** Wire values as JSON: an array of byte numbers (older dumps' hex is read too). */
@@ -104,7 +104,7 @@ const wireJson = new t.Type<Uint8Array, number[], unknown>(
     }
     return t.success(out);
   },
-  (a) => Array.from(a),
+  numberList,
 );
 
 const temdJson = t.intersection([

@@ -1,7 +1,9 @@
 // toHex and fromHex, the bytes of every JSON form: against the plainest spelling of each, for short
-// runs (joined strings), long ones (spelled a block at a time) and strings that are not hex.
+// runs (joined strings), long ones (spelled a block at a time) and strings that are not hex; and
+// numberList, the number lists of JSON forms, against Array.from.
 import fc from 'fast-check';
 import { fromHex, toHex } from '../src';
+import { numberList } from '../src/kit';
 
 const plainHex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 const plainParse = (hex: string) =>
@@ -42,4 +44,23 @@ test('fromHex refuses what is not hex of even length, as a pattern test would', 
   expect(fromHex('abc')).toBeUndefined();
   expect(fromHex('0g')).toBeUndefined();
   expect(fromHex('')).toEqual(new Uint8Array(0));
+});
+
+test('numberList lists a typed array as Array.from does, as a plain array', () => {
+  fc.assert(
+    fc.property(
+      fc.oneof(
+        fc.uint8Array({ maxLength: 300 }),
+        fc.uint16Array({ maxLength: 300 }),
+        fc.int32Array({ maxLength: 300 }),
+        fc.float64Array({ maxLength: 300 }),
+      ),
+      (values) => {
+        const listed = numberList(values);
+        expect(Array.isArray(listed)).toBe(true);
+        expect(listed).toStrictEqual(Array.from(values));
+      },
+    ),
+    { numRuns: 300, seed: 9 },
+  );
 });
