@@ -1,5 +1,74 @@
-import { diffDocuments } from '@savekit/core';
+import fc from 'fast-check';
+import { diffDocuments, formatPath, type DocumentDifference, type PathSegment } from '@savekit/core';
 import { documentChild, documentKeys, isDocumentBranch, sameDocumentLeaf } from '@savekit/core/kit';
+
+/** The differences by the definition, recursively: every key of both sides, looked up one by one. */
+function reference(a: unknown, b: unknown, path: PathSegment[] = []): DocumentDifference[] {
+  if (Object.is(a, b)) return [];
+  if (isDocumentBranch(a) && isDocumentBranch(b) && Array.isArray(a) === Array.isArray(b)) {
+    const left = documentKeys(a);
+    const right = documentKeys(b);
+    const out: DocumentDifference[] = [];
+    for (const key of [...left, ...right.filter((k) => !left.includes(k))]) {
+      const x = documentChild(a, key);
+      const y = documentChild(b, key);
+      const at = formatPath([...path, key]);
+      if (!right.includes(key)) out.push({ path: at, kind: 'removed', before: x });
+      else if (!left.includes(key)) out.push({ path: at, kind: 'added', after: y });
+      else out.push(...reference(x, y, [...path, key]));
+    }
+    return out;
+  }
+  return sameDocumentLeaf(a, b) ? [] : [{ path: formatPath(path), kind: 'changed', before: a, after: b }];
+}
+
+/** Small documents of every kind of node: objects, arrays, maps, bytes and awkward leaves. */
+const { node: documentArbitrary } = fc.letrec<{ node: unknown }>((tie) => ({
+  node: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.oneof(
+      fc.integer({ min: -2, max: 2 }),
+      fc.constantFrom(Number.NaN, -0, 'x', null, true, 5n),
+      fc.uint8Array({ maxLength: 2 }),
+    ),
+    fc.dictionary(fc.constantFrom('a', 'b', 'c', 'toString'), tie('node'), { maxKeys: 4 }),
+    fc.array(tie('node'), { maxLength: 4 }),
+    fc
+      .array(fc.tuple(fc.constantFrom<string | number>('k', 1, '1'), tie('node')), { maxLength: 3 })
+      .map((e) => new Map(e)),
+  ),
+}));
+
+/**
+ * A second document made from `doc` by `choices`: mostly a rebuilt copy (same keys, new objects), at
+ * times the very node, a changed leaf, a dropped, added or reordered key.
+ */
+function perturb(doc: unknown, choices: number[]): unknown {
+  let next = 0;
+  const choose = () => choices[next++ % choices.length]! % 10;
+  const walk = (node: unknown): unknown => {
+    const choice = choose();
+    if (choice === 0) return node;
+    if (!isDocumentBranch(node) || node instanceof Uint8Array) return choice === 1 ? 'changed' : node;
+    if (Array.isArray(node)) {
+      const copy = node.map(walk);
+      if (choice === 2) copy.pop();
+      if (choice === 3) copy.push('added');
+      return copy;
+    }
+    if (node instanceof Map) {
+      const copy = new Map([...node].map(([k, v]) => [k, walk(v)]));
+      if (choice === 2) copy.delete([...copy.keys()][0]);
+      return copy;
+    }
+    const entries = Object.entries(node).map(([k, v]) => [k, walk(v)] as const);
+    if (choice === 2) entries.shift();
+    if (choice === 3) entries.push(['added', 1]);
+    if (choice === 4) entries.reverse();
+    return Object.fromEntries(entries);
+  };
+  return walk(doc);
+}
 
 describe('diffDocuments', () => {
   test('equal documents, shared or rebuilt, have no differences', () => {
@@ -7,6 +76,17 @@ describe('diffDocuments', () => {
     expect(diffDocuments(doc, doc)).toEqual([]);
     expect(diffDocuments(doc, structuredClone(doc))).toEqual([]);
     expect(diffDocuments(null, null)).toEqual([]);
+  });
+
+  test('the walk gives the differences the definition gives, for rebuilt copies and edited ones', () => {
+    fc.assert(
+      fc.property(documentArbitrary, fc.array(fc.nat(), { minLength: 1, maxLength: 40 }), (doc, choices) => {
+        const other = perturb(doc, choices);
+        expect(diffDocuments(doc, other)).toEqual(reference(doc, other));
+        expect(diffDocuments(other, doc)).toEqual(reference(other, doc));
+      }),
+      { numRuns: 1000, seed: 12 },
+    );
   });
 
   test('a changed leaf is named by its document path', () => {
