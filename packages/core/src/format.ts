@@ -77,8 +77,12 @@ export interface SaveFormat<Doc> {
   encode(doc: Doc, options?: EncodeOptions): E.Either<EncodeError, SaveInput>;
   /** The io-ts type of the document's lossless JSON form. */
   readonly json: t.Type<Doc, unknown, unknown>;
-  /** Byte ranges of the input's fields, for hex views (optional). */
-  fieldMap?(input: Uint8Array): ReadonlyArray<FieldSpan>;
+  /**
+   * Byte ranges of the input's fields, for hex views (optional). With `{ layers: false }` only the
+   * file's own bytes need spans (layer 0): a view of the file asks so, and a save whose compressed
+   * chunks hold millions of fields is then mapped without a span per field.
+   */
+  fieldMap?(input: Uint8Array, options?: FieldMapOptions): ReadonlyArray<FieldSpan>;
   /** One-line facts a person wants first (variant, level, thumbnail size, …), for `inspect` (optional). */
   summary?(doc: Doc): ReadonlyArray<string>;
   /** Pictures of a document (a thumbnail, a star map, a world's tiles) for tools such as the studio (optional; see {@link viewsOf}). */
@@ -240,7 +244,16 @@ export interface FileFormatOptions<Doc> {
   /** Replaces the codec's encode. */
   readonly encode?: SaveFormat<Doc>['encode'];
   /** Replaces the field map derived from a traced decode of the codec. */
-  readonly fieldMap?: (input: Uint8Array) => ReadonlyArray<FieldSpan>;
+  readonly fieldMap?: (input: Uint8Array, options?: FieldMapOptions) => ReadonlyArray<FieldSpan>;
+}
+
+/** What a {@link SaveFormat.fieldMap} is asked for. */
+export interface FieldMapOptions {
+  /**
+   * Whether the fields inside byte layers (decompressed, decrypted bytes) are wanted too (default
+   * `true`). `false` asks for the file's own bytes only; a map may still give more.
+   */
+  readonly layers?: boolean | undefined;
 }
 
 /** A {@link SaveFormat} made by {@link fileFormat}: the format, and the codec it reads (for the conformance kit). */
@@ -318,8 +331,8 @@ export function fileFormat<Doc>(codec: Codec<Doc>, options: FileFormatOptions<Do
     json: options.json ?? codec.json,
     fieldMap:
       options.fieldMap ??
-      ((input) => {
-        const result = decode(codec, input, traceOptions);
+      ((input, mapOptions) => {
+        const result = decode(codec, input, { ...traceOptions, traceLayers: mapOptions?.layers ?? true });
         return E.isRight(result) ? (result.right.spans ?? []) : [];
       }),
   };

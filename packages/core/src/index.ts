@@ -177,6 +177,7 @@ export {
   NAME_CONFIDENCE,
   type AnySaveFormat,
   type Confidence,
+  type FieldMapOptions,
   type FileFormat,
   type FileFormatOptions,
   type Signature,

@@ -42,6 +42,14 @@ export interface DecodeOptions {
   readonly maxElements?: number | undefined;
   /** Record which byte range each field came from (for hex views); see `Decoded.spans`. */
   readonly trace?: boolean | undefined;
+  /**
+   * With `trace`, whether the fields inside byte layers (decompressed or decrypted bytes) are recorded
+   * too. `false` keeps the trace to the file's own bytes: a compressed chunk is then one span, and its
+   * inside is read untraced (as fast as an ordinary decode). A hex view of the file wants no more, and
+   * a save whose compressed chunks hold millions of fields needs no span per field for it. Default
+   * `true`.
+   */
+  readonly traceLayers?: boolean | undefined;
   /** Bytes left after the root codec are an error (default) or kept silently in `Decoded.trailing`. */
   readonly trailing?: 'error' | 'keep' | undefined;
   /**
@@ -73,6 +81,7 @@ export interface ResolvedDecodeOptions {
   readonly maxTransformOutput: number;
   readonly maxElements: number;
   readonly trace: boolean;
+  readonly traceLayers: boolean;
   readonly trailing: 'error' | 'keep';
   readonly compiled: boolean;
 }
@@ -92,6 +101,7 @@ export function resolveDecodeOptions(options: DecodeOptions | undefined): Resolv
     maxTransformOutput: options?.maxTransformOutput ?? DEFAULT_MAX_TRANSFORM_OUTPUT,
     maxElements: options?.maxElements ?? DEFAULT_MAX_ELEMENTS,
     trace: options?.trace ?? false,
+    traceLayers: options?.traceLayers ?? true,
     trailing: options?.trailing ?? 'error',
     compiled: options?.compiled ?? true,
   };

@@ -56,8 +56,11 @@ export class ReadState {
   readonly path: PathSegment[] = [];
   /** Warnings collected so far. */
   readonly warnings: Warning[] = [];
-  /** Field spans, when tracing. */
-  readonly spans: FieldSpan[] | undefined;
+  /**
+   * Field spans, when tracing; undefined while a byte layer is read untraced (the `traceLayers`
+   * decode option, and {@link ReadState.untraced}).
+   */
+  spans: FieldSpan[] | undefined;
   /** Current nesting depth of codecs that can recurse. */
   depth = 0;
   /** Open pointer arenas, innermost last (managed by `arena` and `pointer`). */
@@ -146,6 +149,21 @@ export class ReadState {
     this.budget.workSpent = 0;
     this.budget.outputSpent = 0;
     this.detailMissed = false;
+  }
+
+  /**
+   * Runs `read` with no spans recorded (the spans so far are kept, and recording goes on after it).
+   * For the inside of a byte layer when `traceLayers` is false.
+   */
+  untraced<T>(read: () => T): T {
+    const spans = this.spans;
+    if (spans === undefined) return read();
+    this.spans = undefined;
+    try {
+      return read();
+    } finally {
+      this.spans = spans;
+    }
   }
 
   /** Puts the state back as it was at `checkpoint` (see {@link ReadState.checkpoint}). */

@@ -193,7 +193,12 @@ function readThroughLayers<A>(
       r.pos,
     );
   }
-  const value = codec.read(reader);
+  // With `traceLayers: false`, the layers' bytes are read untraced: the trace holds the file's own.
+  const layered = reader;
+  const value =
+    layered !== r && layered.state.spans !== undefined && !layered.state.options.traceLayers
+      ? layered.state.untraced(() => codec.read(layered))
+      : codec.read(layered);
   if (reader.pos < reader.end)
     throw reader.error('trailing-bytes', `${reader.end - reader.pos} bytes left unread after the transformed value`);
   path.length = depth;

@@ -83,6 +83,28 @@ describe('transform', () => {
     expect(bytesOut.subarray(4)).toEqual(rle.compress(inner));
   });
 
+  test('traceLayers: false traces the file bytes only; the inside is read as ever, and tracing goes on after it', () => {
+    const codec = struct({
+      head: u8,
+      body: sized(u32le, transform(struct({ name: cstring('ascii'), level: u8 }), xor('EDGE!'))),
+      tail: u8,
+    });
+    fc.assert(
+      fc.property(fc.stringMatching(/^[a-z]{0,12}$/), fc.nat(255), (name, level) => {
+        const bytesIn = encodeOk(codec, { head: 7, body: { name, level }, tail: 9 });
+        const full = decode(codec, bytesIn, { trace: true });
+        const own = decode(codec, bytesIn, { trace: true, traceLayers: false });
+        if (E.isLeft(full) || E.isLeft(own)) throw new Error('decoded the encoded value');
+        expect(own.right.value).toEqual(full.right.value);
+        expect(own.right.spans).toEqual(full.right.spans!.filter((s) => s.layer === 0));
+        // The layer's fields were traced in the full decode, and the field after it in both.
+        expect(full.right.spans!.some((s) => s.layer > 0 && formatPath(s.path).endsWith('name'))).toBe(true);
+        expect(own.right.spans!.map((s) => formatPath(s.path))).toEqual(['head', 'body', 'tail']);
+      }),
+      { numRuns: 50, seed: 5 },
+    );
+  });
+
   test('transformKeeping keeps a stream our coder would write differently, and reuses it until the value changes', () => {
     const codec = sized(u32le, transformKeeping(struct({ name: cstring('ascii'), level: u8 }), compression(rle)));
     const values = fc.record({

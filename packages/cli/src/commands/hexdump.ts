@@ -48,11 +48,12 @@ export function hexdumpCommand(ctx: CliContext, file: string, options: SaveOptio
   let failure: SaveFailure | undefined;
   try {
     const format = chooseFormat(ctx.registry, input, file, options.format);
-    const traced = format.decode(input, { ...checksumOptions(options), trace: true });
+    // The file's own bytes are shown: fields inside compressed layers need no span (millions, in a big save).
+    const traced = format.decode(input, { ...checksumOptions(options), trace: true, traceLayers: false });
     if (traced._tag === 'Left') failure = new SaveFailure(file, traced.left);
     else {
       printWarnings(ctx, file, traced.right.warnings);
-      spans = leaves(format.fieldMap?.(input) ?? traced.right.spans ?? []);
+      spans = leaves(format.fieldMap?.(input, { layers: false }) ?? traced.right.spans ?? []);
     }
   } catch (error) {
     if (!(error instanceof SaveFailure)) throw error;

@@ -154,8 +154,9 @@ export function verifyOne(
     if (difference === undefined) return { file, status: 'ok', format: format.id, size: saveSize(input) };
     let path: string | undefined;
     if (!isSaveTree(input)) {
-      const traced = format.decode(input, { trace: true });
-      if (traced._tag === 'Right') path = fieldAt(format.fieldMap?.(input) ?? traced.right.spans, difference.offset);
+      const traced = format.decode(input, { trace: true, traceLayers: false });
+      if (traced._tag === 'Right')
+        path = fieldAt(format.fieldMap?.(input, { layers: false }) ?? traced.right.spans, difference.offset);
     }
     const where =
       difference.entry !== undefined
