@@ -343,7 +343,11 @@ export function outputTarget(path: string): { target: string; existed: boolean }
  * symbolic link to its target (see {@link outputTarget}); with `backup`, the previous file is kept
  * as `TARGET.bak`. Any file-system error is a one-line failure with the old file unchanged.
  */
-export function writeFileSafely(path: string, bytes: Uint8Array, options: { backup?: boolean } = {}): Written {
+export function writeFileSafely(
+  path: string,
+  bytes: Uint8Array | Iterable<Uint8Array>,
+  options: { backup?: boolean } = {},
+): Written {
   const { target, existed } = outputTarget(path);
   const backup = options.backup && existed ? `${target}.bak` : undefined;
   try {

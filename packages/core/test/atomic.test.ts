@@ -119,3 +119,24 @@ test('a backup that already is the save (a writer killed between its renames) is
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('parts are written in order as they come; parts that fail to come leave the old file and no temporary one', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'savekit-atomic-'));
+  const target = join(dir, 'save.json');
+  try {
+    function* parts(fail: boolean) {
+      yield Uint8Array.of(1, 2);
+      yield new Uint8Array(0);
+      yield Uint8Array.of(3);
+      if (fail) throw new RangeError('the text could not be made');
+      yield Uint8Array.of(4);
+    }
+    writeFileAtomic(target, parts(false));
+    expect([...readFileSync(target)]).toEqual([1, 2, 3, 4]);
+    expect(() => writeFileAtomic(target, parts(true))).toThrow('the text could not be made');
+    expect([...readFileSync(target)]).toEqual([1, 2, 3, 4]);
+    expect(readdirSync(dir)).toEqual(['save.json']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

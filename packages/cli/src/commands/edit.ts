@@ -31,6 +31,23 @@ import { fileSystemFailure, readTextBounded, writeSave, type Written } from '../
 import { showName } from '../show.js';
 
 /**
+ * The document's text for the editor: one string, which JavaScript makes no longer than about
+ * 512 MiB. A save whose document is longer (a large world's tiles) is refused in words that say what
+ * still works.
+ */
+function editableText(file: string, envelope: unknown): string {
+  try {
+    return JSON.stringify(envelope, null, 2);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    throw new SaveFailure(
+      file,
+      'its JSON document is too long to edit as one text; use savekit dump -o FILE.json and savekit build FILE.json -o SAVE',
+    );
+  }
+}
+
+/**
  * The text without its leading comment lines (`#` …). JSON never starts with `#`, so only the
  * lines before the document are comments; a `#` inside the document is left alone.
  */
@@ -201,7 +218,7 @@ export async function editCommand(ctx: CliContext, file: string, options: SaveOp
   const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   for (const signal of signals) process.on(signal, onSignal);
   try {
-    const original = `${JSON.stringify(toEnvelope(format, decoded.value), null, 2)}\n`;
+    const original = `${editableText(file, toEnvelope(format, decoded.value))}\n`;
     let shown = original;
     let problem: string | undefined;
     for (;;) {

@@ -60,8 +60,9 @@ function removeLeftovers(target: string): void {
 }
 
 /**
- * Writes `bytes` to `path` atomically: to a temporary sibling first, which is flushed to disk
- * (fsync), then renamed over `path`, and the folder is flushed too. A crash at any point leaves
+ * Writes `bytes` (one array, or parts in order: a text streamed as it is made) to `path` atomically:
+ * to a temporary sibling first, which is flushed to disk (fsync), then renamed over `path`, and the
+ * folder is flushed too. A crash at any point leaves
  * either the old file or the new one. With `backup`, the previous file is kept under that name
  * first (hard-linked where possible, else copied), so it too is complete at every moment. Temporary
  * files left by earlier writers that were killed mid-save are removed after a successful write.
@@ -72,13 +73,21 @@ function removeLeftovers(target: string): void {
  * writeFileAtomic('save1.sav', bytes, { backup: 'save1.sav.bak' });
  * ```
  */
-export function writeFileAtomic(path: string, bytes: Uint8Array, options: AtomicWriteOptions = {}): void {
+export function writeFileAtomic(
+  path: string,
+  bytes: Uint8Array | Iterable<Uint8Array>,
+  options: AtomicWriteOptions = {},
+): void {
   const dir = dirname(path);
   const temp = temporarySibling(path);
   const fd = openSync(temp, 'wx', options.mode ?? 0o666);
   try {
-    let written = 0;
-    while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
+    // Parts are written as they come (a JSON text too long for one string); one that fails to come
+    // leaves the old file in place, as a failed write does.
+    for (const part of bytes instanceof Uint8Array ? [bytes] : bytes) {
+      let written = 0;
+      while (written < part.length) written += writeSync(fd, part, written, part.length - written);
+    }
     fsyncSync(fd);
   } catch (error) {
     closeSync(fd);
