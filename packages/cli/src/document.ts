@@ -4,7 +4,6 @@
  *
  * @module
  */
-import { parseChunked } from '@discoveryjs/json-ext';
 import * as E from 'fp-ts/lib/Either.js';
 import {
   fromJson,
@@ -166,54 +165,6 @@ export function fromEnvelope(
       new JsonError(result.left.problems.map((p) => ({ ...p, path: ['document', ...p.path] }))),
     );
   return { format, doc: result.right };
-}
-
-/**
- * Texts longer than this many bytes are parsed a part at a time: JavaScript makes no string longer
- * than about 512 MiB, and `dump` writes longer documents than that (a large world's tiles).
- */
-export const WHOLE_JSON_MOST = 256 * 1024 * 1024;
-
-/** Bytes of a JSON file parsed per part when it is parsed in parts. */
-const JSON_PART = 1 << 20;
-
-/**
- * Text that may spell a `__proto__` key: the name, or an escape of one of its letters. The parser in
- * parts (json-ext's `parseChunked`) loses such a key, or fails, when a part ends inside its object,
- * where `JSON.parse` keeps it as an ordinary key; a document with none of these cannot have one.
- */
-const PROTO_SPELLINGS = ['proto', '\\u005f', '\\u005F', '\\u0070', '\\u0072', '\\u006f', '\\u006F', '\\u0074'].map(
-  (t) => Buffer.from(t, 'latin1'),
-);
-
-/**
- * Parses a JSON file's bytes (UTF-8): as one text up to `whole` bytes, else a part at a time, never
- * holding the text whole. A syntax error is a failure naming the file.
- */
-export async function parseJsonBytes(bytes: Uint8Array, file: string, whole = WHOLE_JSON_MOST): Promise<unknown> {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
-  // The byte order mark is kept, as reading the file as text keeps it (JSON.parse refuses it).
-  const asText = () => {
-    try {
-      return buffer.toString('utf8');
-    } catch (error) {
-      // Past the longest string the JavaScript engine makes (about 512 MiB).
-      throw new SaveFailure(
-        file,
-        `too large to read as text: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
-  };
-  if (bytes.length <= whole || PROTO_SPELLINGS.some((p) => buffer.includes(p))) return parseJson(asText(), file);
-  // json-ext refuses text cut short inside a value, as JSON.parse does; it lets closing brackets go
-  // missing at the very end, which loses no value.
-  try {
-    return await parseChunked(function* () {
-      for (let at = 0; at < bytes.length; at += JSON_PART) yield bytes.subarray(at, at + JSON_PART);
-    });
-  } catch (error) {
-    throw new SaveFailure(file, `not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
-  }
 }
 
 /** Parses JSON text; a syntax error is a failure naming the file. */

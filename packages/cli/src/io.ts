@@ -234,7 +234,10 @@ export function readTextBounded(path: string, maxBytes: number = DEFAULT_MAX_SAV
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8');
   } catch (error) {
     // Past the longest string the JavaScript engine makes (about 512 MiB).
-    throw new SaveFailure(path, `too large to read as text: ${error instanceof Error ? error.message : String(error)}`);
+    throw new SaveFailure(
+      path,
+      `too large to read as text (one text holds at most about 512 MiB): ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 

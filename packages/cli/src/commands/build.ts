@@ -2,24 +2,24 @@
 import { isSaveTree } from '@savekit/core';
 import { plural } from '@savekit/core/kit';
 import type { CliContext } from '../context.js';
-import { encodeSave, fromEnvelope, parseJsonBytes } from '../document.js';
+import { encodeSave, fromEnvelope, parseJson } from '../document.js';
 import { UsageError } from '../errors.js';
-import { readFileBounded, saveSize, writeSave } from '../io.js';
+import { readTextBounded, saveSize, writeSave } from '../io.js';
 import { showName } from '../show.js';
 
 /**
  * Builds the save of a JSON document. Without `-o` (or with `-o -`) a one-file save goes to
  * standard output, unless that is a terminal: binary there helps no one.
  */
-export async function buildCommand(ctx: CliContext, file: string, options: { output?: string }): Promise<number> {
+export function buildCommand(ctx: CliContext, file: string, options: { output?: string }): number {
   const output = options.output === '-' ? undefined : options.output;
   // Refused before any work, so the mistake costs nothing.
   if (output === undefined && ctx.stdoutIsTerminal)
     throw new UsageError(
       'build writes a binary save: give -o SAVE, or redirect standard output (savekit build IN.json > SAVE)',
     );
-  const json = await parseJsonBytes(readFileBounded(file, ctx.maxSaveBytes), file);
-  const { format, doc } = fromEnvelope(ctx.registry, json, file);
+  const text = readTextBounded(file, ctx.maxSaveBytes);
+  const { format, doc } = fromEnvelope(ctx.registry, parseJson(text, file), file);
   const save = encodeSave(format, doc, file);
   if (output !== undefined) {
     const written = writeSave(output, save, { registry: ctx.registry, maxBytes: ctx.maxSaveBytes });

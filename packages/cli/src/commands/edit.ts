@@ -32,17 +32,16 @@ import { showName } from '../show.js';
 
 /**
  * The document's text for the editor: one string, which JavaScript makes no longer than about
- * 512 MiB. A save whose document is longer (a large world's tiles) is refused in words that say what
- * still works.
+ * 512 MiB. A save whose document is longer (a large world's tiles) is refused in words that say so.
  */
 function editableText(file: string, envelope: unknown): string {
   try {
     return JSON.stringify(envelope, null, 2);
   } catch (error) {
-    if (!(error instanceof RangeError)) throw error;
+    if (!(error instanceof RangeError && /string length/i.test(error.message))) throw error;
     throw new SaveFailure(
       file,
-      'its JSON document is too long to edit as one text; use savekit dump -o FILE.json and savekit build FILE.json -o SAVE',
+      'its JSON document is longer than one text can be (about 512 MiB), so it cannot be edited; savekit dump -o FILE.json still writes it',
     );
   }
 }
