@@ -19,6 +19,7 @@ import {
 import type { CliContext } from './context.js';
 import { SaveFailure, UnrecognisedSave, UsageError } from './errors.js';
 import { isDirectory, readSave } from './io.js';
+import { parseJsonInParts } from './json-parts.js';
 import { showName } from './show.js';
 
 /** The format to use for a save: the one named, or the likeliest claimant. */
@@ -165,6 +166,24 @@ export function fromEnvelope(
       new JsonError(result.left.problems.map((p) => ({ ...p, path: ['document', ...p.path] }))),
     );
   return { format, doc: result.right };
+}
+
+/**
+ * JSON files longer than this many bytes are parsed a part at a time ({@link parseJsonInParts}):
+ * JavaScript makes no string longer than about 512 MiB, and `dump` writes longer documents than that
+ * (a large world's tiles). Shorter ones are one text for `JSON.parse`, as ever.
+ */
+export const WHOLE_JSON_MOST = 256 * 1024 * 1024;
+
+/** Parses a JSON file's bytes (UTF-8), whole or a part at a time; a syntax error is a failure naming the file. */
+export function parseJsonBytes(bytes: Uint8Array, file: string, whole = WHOLE_JSON_MOST): unknown {
+  // The byte order mark is kept, as reading the file as text keeps it (JSON.parse refuses it).
+  if (bytes.length <= whole) return parseJson(new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes), file);
+  try {
+    return parseJsonInParts(bytes);
+  } catch (error) {
+    throw new SaveFailure(file, `not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 /** Parses JSON text; a syntax error is a failure naming the file. */

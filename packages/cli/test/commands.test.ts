@@ -9,6 +9,7 @@ import { format as skirmish } from '../../../examples/src/skirmish';
 import { runCli, type CliIo } from '../src/program';
 import { renderTree, SUMMARY_LIMITS } from '../src/tree';
 import { stripComments } from '../src/commands/edit';
+import { parseJsonBytes } from '../src/document';
 import { scratchFolder } from './binary';
 
 // version.ts reads package.json through import.meta, which the CommonJS that jest runs lacks.
@@ -388,6 +389,16 @@ describe('documents too long for one string', () => {
     expect(Buffer.concat(stdout.chunks).toString('utf8')).toBe(`${JSON.stringify(envelope, null, 2)}\n`);
     // Lines go out as the text is made, not as one string.
     expect(stdout.chunks.length).toBeGreaterThan(1);
+  });
+
+  test('build reads a long document in parts: the value JSON.parse gives, keys in order', async () => {
+    const dumped = file('uqm-parts.json');
+    expect((await savekit(['dump', uqmSample, '-o', dumped])).code).toBe(0);
+    const bytes = new Uint8Array(readFileSync(dumped));
+    // A threshold of 0 sends even this document through the parser in parts.
+    const inParts = parseJsonBytes(bytes, dumped, 0);
+    expect(JSON.stringify(inParts)).toBe(JSON.stringify(JSON.parse(readFileSync(dumped, 'utf8'))));
+    expect(() => parseJsonBytes(bytes.subarray(0, bytes.length - 3), dumped, 0)).toThrow(/not valid JSON/);
   });
 
   test('edit refuses a document too long for one string in words that say so, touching nothing', async () => {

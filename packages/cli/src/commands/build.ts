@@ -2,9 +2,9 @@
 import { isSaveTree } from '@savekit/core';
 import { plural } from '@savekit/core/kit';
 import type { CliContext } from '../context.js';
-import { encodeSave, fromEnvelope, parseJson } from '../document.js';
+import { encodeSave, fromEnvelope, parseJsonBytes } from '../document.js';
 import { UsageError } from '../errors.js';
-import { readTextBounded, saveSize, writeSave } from '../io.js';
+import { readFileBounded, saveSize, writeSave } from '../io.js';
 import { showName } from '../show.js';
 
 /**
@@ -18,8 +18,8 @@ export function buildCommand(ctx: CliContext, file: string, options: { output?: 
     throw new UsageError(
       'build writes a binary save: give -o SAVE, or redirect standard output (savekit build IN.json > SAVE)',
     );
-  const text = readTextBounded(file, ctx.maxSaveBytes);
-  const { format, doc } = fromEnvelope(ctx.registry, parseJson(text, file), file);
+  const json = parseJsonBytes(readFileBounded(file, ctx.maxSaveBytes), file);
+  const { format, doc } = fromEnvelope(ctx.registry, json, file);
   const save = encodeSave(format, doc, file);
   if (output !== undefined) {
     const written = writeSave(output, save, { registry: ctx.registry, maxBytes: ctx.maxSaveBytes });
