@@ -88,12 +88,23 @@ export function parseJsonInParts(bytes: Uint8Array, partBytes = PART_BYTES): unk
           }
           j = q + 1;
         }
-        let value: string;
-        try {
-          value = JSON.parse(text.slice(i, j + 1)) as string;
-        } catch {
-          return fail(i, 'Bad string');
+        // A string with no escape and no control character is its text; JSON.parse reads the rest.
+        let plain = true;
+        for (let k = i + 1; k < j; k++) {
+          const d = text.charCodeAt(k);
+          if (d === 0x5c || d < 0x20) {
+            plain = false;
+            break;
+          }
         }
+        let value: string;
+        if (plain) value = text.slice(i + 1, j);
+        else
+          try {
+            value = JSON.parse(text.slice(i, j + 1)) as string;
+          } catch {
+            return fail(i, 'Bad string');
+          }
         if (expect === 'key' || expect === 'key-or-close') {
           (stack[stack.length - 1] as Open).key = value;
           expect = 'colon';
