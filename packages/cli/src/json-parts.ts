@@ -27,23 +27,55 @@ function setMember(object: Record<string, unknown>, key: string, value: unknown)
   else object[key] = value;
 }
 
+/** Whether `c` ends a number or a literal: a delimiter, or whitespace as JSON has it. */
+const endsAtom = (c: number): boolean =>
+  c === 0x2c || c === 0x5d || c === 0x7d || c === 0x3a || c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
+/**
+ * The index of the first quote at or after `from` that is not escaped, or −1. `carried` backslashes
+ * come right before `from` (the end of the string's earlier pieces).
+ */
+function closingQuote(text: string, from: number, carried: number): number {
+  for (let j = from; ; ) {
+    const q = text.indexOf('"', j);
+    if (q < 0) return -1;
+    let k = q - 1;
+    while (k >= from && text.charCodeAt(k) === 0x5c) k--;
+    const slashes = q - 1 - k + (k < from ? carried : 0);
+    if (slashes % 2 === 0) return q;
+    j = q + 1;
+  }
+}
+
+/** Backslashes in a row at the end of `text` (from `from` on), after `carried` before `from`. */
+function trailingBackslashes(text: string, from: number, carried: number): number {
+  let k = text.length - 1;
+  while (k >= from && text.charCodeAt(k) === 0x5c) k--;
+  return text.length - 1 - k + (k < from ? carried : 0);
+}
+
 /**
  * Parses JSON from `bytes` (UTF-8), `partBytes` at a time. Throws a `SyntaxError` naming the
- * character offset of the first thing `JSON.parse` would refuse.
+ * character offset of the first thing `JSON.parse` would refuse. A token that parts cut (a long
+ * string) is kept as its pieces and joined once it ends, so time grows with the text's length.
  */
 export function parseJsonInParts(bytes: Uint8Array, partBytes = PART_BYTES): unknown {
   const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   const stack: Open[] = [];
   let root: unknown;
   let done = false;
-  /** What the next token may be. */
-  let expect: 'value' | 'value-or-close' | 'key' | 'key-or-close' | 'colon' | 'comma-or-close' | 'end' = 'value';
-  // Text not yet consumed: the tail of a token cut by a part boundary, then the next part.
-  let text = '';
-  let consumed = 0; // characters of the decoded text before `text`
+  // What the next token may be (set by the closures below too, so not narrowed from its first value).
+  let expect = 'value' as 'value' | 'value-or-close' | 'key' | 'key-or-close' | 'colon' | 'comma-or-close' | 'end';
+  let consumed = 0; // characters of the decoded text before the current part
+  // A token cut by the end of a part: its pieces so far, what it is, where it began, and (a string)
+  // how many backslashes in a row end its pieces.
+  let pieces: string[] = [];
+  let cut: 'none' | 'string' | 'atom' = 'none';
+  let cutAt = 0;
+  let backslashes = 0;
 
   const fail = (at: number, what: string): never => {
-    throw new SyntaxError(`${what} in JSON at position ${consumed + at}`);
+    throw new SyntaxError(`${what} in JSON at position ${at}`);
   };
   const place = (value: unknown): void => {
     const top = stack[stack.length - 1];
@@ -60,73 +92,115 @@ export function parseJsonInParts(bytes: Uint8Array, partBytes = PART_BYTES): unk
       expect = 'comma-or-close';
     }
   };
+  /** A whole string token (quotes included), at `at`: a key or a value. */
+  const string = (token: string, at: number): void => {
+    // A string with no escape and no control character is its text; JSON.parse reads the rest.
+    let plain = true;
+    for (let k = 1; k < token.length - 1; k++) {
+      const d = token.charCodeAt(k);
+      if (d === 0x5c || d < 0x20) {
+        plain = false;
+        break;
+      }
+    }
+    let value: string;
+    if (plain) value = token.slice(1, -1);
+    else
+      try {
+        value = JSON.parse(token) as string;
+      } catch {
+        return fail(at, 'Bad string');
+      }
+    if (expect === 'key' || expect === 'key-or-close') {
+      (stack[stack.length - 1] as Open).key = value;
+      expect = 'colon';
+    } else place(value);
+  };
+  /** A whole number or literal token, at `at`. */
+  const atom = (token: string, at: number): void => {
+    if (token === 'true') place(true);
+    else if (token === 'false') place(false);
+    else if (token === 'null') place(null);
+    else if (NUMBER.test(token)) place(Number(token));
+    else fail(at, `Unexpected token '${token.slice(0, 20)}'`);
+  };
 
-  for (let from = 0; from <= bytes.length; from += partBytes) {
+  for (let from = 0; ; from += partBytes) {
     const last = from + partBytes >= bytes.length;
-    text += decoder.decode(bytes.subarray(from, Math.min(bytes.length, from + partBytes)), { stream: !last });
-    let i = 0;
+    const text = decoder.decode(bytes.subarray(from, Math.min(bytes.length, from + partBytes)), { stream: !last });
     const n = text.length;
-    scan: while (i < n) {
+    let i = 0;
+    if (cut === 'string') {
+      const q = closingQuote(text, 0, backslashes);
+      if (q < 0) {
+        pieces.push(text);
+        backslashes = trailingBackslashes(text, 0, backslashes);
+        i = n;
+      } else {
+        pieces.push(text.slice(0, q + 1));
+        const token = pieces.join('');
+        pieces = [];
+        cut = 'none';
+        string(token, cutAt);
+        i = q + 1;
+      }
+    } else if (cut === 'atom') {
+      let e = 0;
+      while (e < n && !endsAtom(text.charCodeAt(e))) e++;
+      pieces.push(text.slice(0, e));
+      if (e === n && !last) {
+        // A literal is five letters at most: a longer one is refused now, as JSON.parse would.
+        const first = (pieces[0] as string).charCodeAt(0);
+        if (first !== 0x2d && (first < 0x30 || first > 0x39) && pieces.reduce((k, p) => k + p.length, 0) > 5)
+          fail(cutAt, 'Unexpected token');
+        i = n;
+      } else {
+        const token = pieces.join('');
+        pieces = [];
+        cut = 'none';
+        atom(token, cutAt);
+        i = e;
+      }
+    }
+    while (i < n) {
       const c = text.charCodeAt(i);
       // Whitespace as JSON has it: space, tab, line feed, carriage return.
       if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) {
         i++;
         continue;
       }
-      if (expect === 'end') fail(i, 'Unexpected non-whitespace character after JSON');
+      const at = consumed + i;
+      if (expect === 'end') fail(at, 'Unexpected non-whitespace character after JSON');
       if (c === 0x22 /* " */) {
-        // A string: up to the next quote not escaped. JSON.parse reads it, escapes and all.
-        let j = i + 1;
-        for (;;) {
-          const q = text.indexOf('"', j);
-          if (q < 0) break scan; // cut by the part: read on with the next
-          let slashes = 0;
-          for (let k = q - 1; k > i && text.charCodeAt(k) === 0x5c; k--) slashes++;
-          if (slashes % 2 === 0) {
-            j = q;
-            break;
-          }
-          j = q + 1;
+        if (expect !== 'value' && expect !== 'value-or-close' && expect !== 'key' && expect !== 'key-or-close')
+          fail(at, 'Unexpected string');
+        const q = closingQuote(text, i + 1, 0);
+        if (q < 0) {
+          // Cut by the part: read on with the next.
+          cut = 'string';
+          cutAt = at;
+          pieces = [text.slice(i)];
+          backslashes = trailingBackslashes(text, i + 1, 0);
+          break;
         }
-        // A string with no escape and no control character is its text; JSON.parse reads the rest.
-        let plain = true;
-        for (let k = i + 1; k < j; k++) {
-          const d = text.charCodeAt(k);
-          if (d === 0x5c || d < 0x20) {
-            plain = false;
-            break;
-          }
-        }
-        let value: string;
-        if (plain) value = text.slice(i + 1, j);
-        else
-          try {
-            value = JSON.parse(text.slice(i, j + 1)) as string;
-          } catch {
-            return fail(i, 'Bad string');
-          }
-        if (expect === 'key' || expect === 'key-or-close') {
-          (stack[stack.length - 1] as Open).key = value;
-          expect = 'colon';
-        } else if (expect === 'value' || expect === 'value-or-close') place(value);
-        else fail(i, 'Unexpected string');
-        i = j + 1;
+        string(text.slice(i, q + 1), at);
+        i = q + 1;
         continue;
       }
       if (c === 0x3a /* : */) {
-        if (expect !== 'colon') fail(i, "Unexpected token ':'");
+        if (expect !== 'colon') fail(at, "Unexpected token ':'");
         expect = 'value';
         i++;
         continue;
       }
       if (c === 0x2c /* , */) {
-        if (expect !== 'comma-or-close') fail(i, "Unexpected token ','");
+        if (expect !== 'comma-or-close') fail(at, "Unexpected token ','");
         expect = Array.isArray((stack[stack.length - 1] as Open).value) ? 'value' : 'key';
         i++;
         continue;
       }
       if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
-        if (expect !== 'value' && expect !== 'value-or-close') fail(i, 'Unexpected token');
+        if (expect !== 'value' && expect !== 'value-or-close') fail(at, 'Unexpected token');
         const value = c === 0x5b ? [] : {};
         place(value);
         done = false;
@@ -139,7 +213,7 @@ export function parseJsonInParts(bytes: Uint8Array, partBytes = PART_BYTES): unk
         const top = stack[stack.length - 1];
         const closes = top !== undefined && Array.isArray(top.value) === (c === 0x5d);
         if (!closes || (expect !== 'comma-or-close' && expect !== 'value-or-close' && expect !== 'key-or-close'))
-          fail(i, 'Unexpected token');
+          fail(at, 'Unexpected token');
         stack.pop();
         if (stack.length === 0) {
           done = true;
@@ -148,40 +222,24 @@ export function parseJsonInParts(bytes: Uint8Array, partBytes = PART_BYTES): unk
         i++;
         continue;
       }
-      // A number or a literal: up to the next delimiter (cut by the part: read on with the next).
-      let j = i + 1;
-      while (j < n) {
-        const d = text.charCodeAt(j);
-        if (
-          d === 0x2c ||
-          d === 0x5d ||
-          d === 0x7d ||
-          d === 0x20 ||
-          d === 0x0a ||
-          d === 0x0d ||
-          d === 0x09 ||
-          d === 0x3a
-        )
-          break;
-        j++;
+      // A number or a literal: up to the next delimiter.
+      if (expect !== 'value' && expect !== 'value-or-close') fail(at, 'Unexpected token');
+      let e = i + 1;
+      while (e < n && !endsAtom(text.charCodeAt(e))) e++;
+      if (e === n && !last) {
+        // Cut by the part: read on with the next.
+        cut = 'atom';
+        cutAt = at;
+        pieces = [text.slice(i)];
+        break;
       }
-      if (j === n && !last) break;
-      if (expect !== 'value' && expect !== 'value-or-close') fail(i, 'Unexpected token');
-      const token = text.slice(i, j);
-      let value: unknown;
-      if (token === 'true') value = true;
-      else if (token === 'false') value = false;
-      else if (token === 'null') value = null;
-      else if (NUMBER.test(token)) value = Number(token);
-      else return fail(i, `Unexpected token '${token.slice(0, 20)}'`);
-      place(value);
-      i = j;
+      atom(text.slice(i, e), at);
+      i = e;
     }
-    consumed += i;
-    text = text.slice(i);
+    consumed += n;
     if (last) break;
   }
-  if (text.length > 0) fail(0, 'Unterminated string');
-  if (!done || stack.length > 0) fail(0, 'Unexpected end of JSON input');
+  if (cut === 'string') fail(cutAt, 'Unterminated string');
+  if (!done || stack.length > 0) fail(consumed, 'Unexpected end of JSON input');
   return root;
 }
