@@ -109,7 +109,7 @@ export function parseJsonInParts(bytes: Uint8Array, partBytes = PART_BYTES): unk
       try {
         value = JSON.parse(token) as string;
       } catch {
-        return fail(at, 'Bad string');
+        throw new SyntaxError(`Bad string in JSON at position ${at}`);
       }
     if (expect === 'key' || expect === 'key-or-close') {
       (stack[stack.length - 1] as Open).key = value;
