@@ -48,8 +48,13 @@ export function hexdumpCommand(ctx: CliContext, file: string, options: SaveOptio
   let failure: SaveFailure | undefined;
   try {
     const format = chooseFormat(ctx.registry, input, file, options.format);
-    // The file's own bytes are shown: fields inside compressed layers need no span (millions, in a big save).
-    const traced = format.decode(input, { ...checksumOptions(options), trace: true, traceLayers: false });
+    // The file's own bytes are shown: fields inside compressed layers need no span (millions, in a big
+    // save). A format with a field map gives the spans; the decode then only checks the save.
+    const traced = format.decode(input, {
+      ...checksumOptions(options),
+      trace: format.fieldMap === undefined,
+      traceLayers: false,
+    });
     if (traced._tag === 'Left') failure = new SaveFailure(file, traced.left);
     else {
       printWarnings(ctx, file, traced.right.warnings);
