@@ -3,8 +3,9 @@
  * JavaScript makes (about 512 MiB), which `dump` writes for the largest saves. The value is the one
  * `JSON.parse` gives for the same text (every key an own property, `__proto__` included; a repeated
  * key's last value in its first place; text cut short, trailing text or a byte order mark refused).
- * Strings and numbers are read by `JSON.parse` and `Number` themselves; only the structure between
- * them is walked here, with an explicit stack (a document nested a million deep is fine).
+ * A string with an escape is read by `JSON.parse` and a number by `Number` (a plain string is its
+ * own text); only the structure between them is walked here, with an explicit stack (a document
+ * nested a million deep is fine).
  *
  * @module
  */
@@ -12,6 +13,7 @@
 /** Bytes decoded and parsed per step. */
 const PART_BYTES = 1 << 20;
 
+/** A JSON number, as the grammar spells it (`Number` reads more: hex, `Infinity`, spaces). */
 const NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
 
 /** A container being filled: an array, or an object with the key its next value goes under. */
