@@ -3,13 +3,13 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pc from 'picocolors';
-import { encodeOrThrow } from '@savekit/core';
+import { encodeOrThrow, FormatRegistry } from '@savekit/core';
 import { createUqmSave, format as uqm, setRoster, uqmSave } from '@savekit/uqm';
 import { format as skirmish } from '../../../examples/src/skirmish';
 import { runCli, type CliIo } from '../src/program';
 import { renderTree, SUMMARY_LIMITS } from '../src/tree';
 import { stripComments } from '../src/commands/edit';
-import { parseJsonBytes } from '../src/document';
+import { encodeSave, fromEnvelope, parseJsonBytes } from '../src/document';
 import { scratchFolder } from './binary';
 
 // version.ts reads package.json through import.meta, which the CommonJS that jest runs lacks.
@@ -398,6 +398,9 @@ describe('documents too long for one string', () => {
     // A threshold of 0 sends even this document through the parser in parts.
     const inParts = parseJsonBytes(bytes, dumped, 0);
     expect(JSON.stringify(inParts)).toBe(JSON.stringify(JSON.parse(readFileSync(dumped, 'utf8'))));
+    // And on, as build goes: the save comes back byte for byte.
+    const { format, doc } = fromEnvelope(new FormatRegistry([uqm]), inParts, dumped);
+    expect(encodeSave(format, doc, dumped)).toEqual(new Uint8Array(readFileSync(uqmSample)));
     expect(() => parseJsonBytes(bytes.subarray(0, bytes.length - 3), dumped, 0)).toThrow(/not valid JSON/);
   });
 

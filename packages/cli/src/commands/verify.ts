@@ -154,9 +154,14 @@ export function verifyOne(
     if (difference === undefined) return { file, status: 'ok', format: format.id, size: saveSize(input) };
     let path: string | undefined;
     if (!isSaveTree(input)) {
-      const traced = format.decode(input, { trace: true, traceLayers: false });
-      if (traced._tag === 'Right')
-        path = fieldAt(format.fieldMap?.(input, { layers: false }) ?? traced.right.spans, difference.offset);
+      // The format's field map when it has one, else a traced decode: one trace either way.
+      let spans: ReadonlyArray<FieldSpan> | undefined;
+      if (format.fieldMap !== undefined) spans = format.fieldMap(input, { layers: false });
+      else {
+        const traced = format.decode(input, { trace: true, traceLayers: false });
+        if (traced._tag === 'Right') spans = traced.right.spans;
+      }
+      path = fieldAt(spans, difference.offset);
     }
     const where =
       difference.entry !== undefined
