@@ -9,16 +9,17 @@
 // world tiles) and the demo plugin's three views render like their reference PNGs in
 // docs/studio/test/reference; clicking Sol selects its path; a view's edit applies; a field
 // inside a decompressed layer lights its bytes in that layer's pane; keyboard, phone width; a 50 MB
-// synthetic save opens with no main-thread task over 200 ms of CPU time; no console errors.
+// synthetic save opens with no main-thread task over 200 ms of CPU time; an EDGE save with more fields
+// than the studio maps opens with its file's bytes mapped, says so, and edits; no console errors.
 // Prints `studio: N passed, N failed` and writes test-output/studio/results.json.
 // STUDIO_UPDATE_REFERENCES=1 rewrites the reference PNGs from this run.
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { checkTally, launchChromium, serveSite } from './serve-site.mjs';
-import { diffDocuments, documentPath, FormatRegistry, formatPath } from '@savekit/core';
+import { BudgetError, diffDocuments, documentPath, encodeOrThrow, FormatRegistry, formatPath } from '@savekit/core';
 import { Reader } from '@savekit/core/kit';
-import { format as edge } from '@savekit/edge';
+import { edgeSave, format as edge } from '@savekit/edge';
 import { format as terrarum } from '@savekit/terrarum';
 import { format as uqm } from '@savekit/uqm';
 import { format as zippy } from '@savekit/zippy';
@@ -27,6 +28,7 @@ import { corpusRoot } from '@savekit/testkit';
 import { buildStudio } from './studio-build.mjs';
 // The benchmark's own 50 MB save (one generator for both).
 import { terrarumSynthetic } from '../../bench/synthetic.mjs';
+import { syntheticSave } from '../../bench/cases/edge.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const root = join(here, '..', '..');
@@ -51,6 +53,9 @@ const { server, origin } = await serveSite(served);
 const app = `${origin}${appPath}`;
 
 const { check, finish } = checkTally();
+
+/** The most field spans the studio maps (its worker's `MAX_SPANS`). */
+const STUDIO_MAX_SPANS = 250_000;
 
 // ---- Node's side: decoding, the field to change, checking downloads -----------------------------
 
@@ -916,6 +921,75 @@ try {
     );
     await large.screenshot({ path: join(outDir, 'big-world.png') });
     await large.close();
+  }
+  // More fields than the studio maps (an EDGE level of 30,000 mobjs: ~1.5 million fields inside its
+  // compressed chunks; mapping each took ~700 bytes in the worker, gigabytes for a bigger level): it
+  // opens mapping the file's own bytes, says so, lights a mobj field's nearest mapped chunk bytes in
+  // the file's pane, and edits and saves as any save.
+  {
+    const bytes = Buffer.from(encodeOrThrow(edgeSave, syntheticSave(30_000, 'C')));
+    const name = 'big-level.sav';
+    let whole = true;
+    try {
+      edge.fieldMap(bytes, { maxSpans: STUDIO_MAX_SPANS });
+    } catch (error) {
+      whole = !(error instanceof BudgetError && error.budget === 'spans');
+    }
+    check(`the 30,000-mobj EDGE save has more than ${STUDIO_MAX_SPANS.toLocaleString('en')} fields`, !whole);
+    const doc = must(edge.decode(bytes), name).value;
+    const data = doc.chunks.findIndex((c) => c.id === 'Data' && c.body.value.array === 'mobjs');
+    const path = `chunks[${data}].body.value.elements[12345].tics`;
+    const before = doc.chunks[data].body.value.elements[12345].tics;
+    // The nearest enclosing field the file-only map has: what the studio lights for a field inside.
+    const own = edge.fieldMap(bytes, { layers: false }).map((s) => ({ ...s, at: formatPath(documentPath(s.path)) }));
+    const nearest = own
+      .filter((s) => path.startsWith(`${s.at}.`) || path.startsWith(`${s.at}[`))
+      .reduce((best, s) => (best === undefined || s.at.length > best.at.length ? s : best), undefined);
+    const page = await newPage();
+    const opened = await open(page, { name, bytes }, 120000);
+    const note = page.locator('[data-test="map-note"]');
+    const noteText = (await note.textContent()) ?? '';
+    check(
+      'it opens, saying its bytes inside decompressed layers are not mapped',
+      opened === name && (await note.isVisible()) && noteText.includes(STUDIO_MAX_SPANS.toLocaleString('en')),
+      `${opened}; note: ${noteText}`,
+    );
+    await goTo(page, path);
+    const shownPane = await page.evaluate(
+      () => document.querySelector('#hex-tabs button[aria-selected="true"]')?.dataset.pane,
+    );
+    const litOffsets = (
+      await page.locator('[data-test="hex"] .byte.hl').evaluateAll((els) => els.map((e) => e.dataset.offset))
+    ).map(Number);
+    const inside = (o) => own.some((s) => s.at === nearest?.at && s.layer === 0 && o >= s.start && o < s.end);
+    check(
+      `${path} lights the bytes of ${nearest?.at} in the file's pane`,
+      nearest !== undefined && shownPane === '0' && litOffsets.length > 0 && litOffsets.every(inside),
+      `pane ${shownPane}, ${litOffsets.length} lit from ${litOffsets[0]}`,
+    );
+    await page.screenshot({ path: join(outDir, 'big-level.png') });
+    const input = page.locator('[data-test="field-input"]');
+    const was = await input.inputValue().catch(() => '');
+    const editsBefore = await edits(page);
+    await input.fill(String(before + 1));
+    await page.click('[data-test="apply"]');
+    await waitEdits(page, editsBefore);
+    const edited = await download(page);
+    let differences = [];
+    try {
+      differences = contentChanges(differencesOf(edge, bytes, edited.bytes));
+    } catch (error) {
+      differences = [{ path: String(error.message), kind: 'error' }];
+    }
+    check(
+      `editing ${path} (${was} → ${before + 1}) downloads a save with exactly that change`,
+      was === String(before) &&
+        differences.length === 1 &&
+        differences[0].path === path &&
+        differences[0].after === before + 1,
+      JSON.stringify(differences).slice(0, 300),
+    );
+    await page.close();
   }
   check('no console errors', consoleErrors.length === 0, consoleErrors.slice(0, 5).join('; '));
   check(

@@ -716,6 +716,9 @@ function handle(reply: Reply) {
         li.textContent = `${w} (saving writes it repaired)`;
         warnings.append(li);
       }
+      const note = $('map-note');
+      note.textContent = reply.mapNote ?? '';
+      note.hidden = reply.mapNote === undefined;
       hex.scrollTop = 0;
       tree.scrollTop = 0;
       drawHexTabs();

@@ -119,6 +119,8 @@ export type Reply =
       readonly format: { id: string; title: string };
       readonly warnings: ReadonlyArray<string>;
       readonly summary: ReadonlyArray<string>;
+      /** Set when the field map is not whole (a save with more fields than the studio maps): why, and what is mapped. */
+      readonly mapNote?: string;
       readonly layers: ReadonlyArray<Uint8Array>;
       readonly state: DocState;
     }

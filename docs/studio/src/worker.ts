@@ -307,6 +307,61 @@ async function readFile(file: File): Promise<Uint8Array> {
   return at === bytes.length ? bytes : bytes.subarray(0, Math.min(at, bytes.length));
 }
 
+/**
+ * The most field spans the studio keeps: each, with its formatted path, costs the worker about 700
+ * bytes, so a save with millions of fields (an EDGE level's every object, decompressed) would take
+ * gigabytes and minutes. Past it the studio maps the file's own bytes only, and past that none.
+ */
+const MAX_SPANS = 250_000;
+
+/** Whether `error` is a core's `BudgetError` for spans (by its fields: a plugin bundles a core of its own). */
+function isSpanBudget(error: unknown): boolean {
+  const e = error as { code?: unknown; budget?: unknown } | null;
+  return typeof e === 'object' && e !== null && e.code === 'budget-exceeded' && e.budget === 'spans';
+}
+
+/**
+ * The save's field map, at most {@link MAX_SPANS} spans: every field's, else the file's own (a
+ * compressed chunk one span, its inside not mapped), else none; a note says which when not every
+ * field's. With the map, the output of each byte layer the mapping decoded (its panes).
+ */
+function mapFields(
+  format: AnySaveFormat,
+  bytes: Uint8Array,
+): { spans: FieldSpan[]; layers: Uint8Array[]; mapNote?: string } {
+  const limit = MAX_SPANS.toLocaleString('en');
+  const attempt = (layered: boolean) => {
+    recording = [];
+    recordingReaders = [];
+    try {
+      const spans = [...(format.fieldMap?.(bytes, { layers: layered, maxSpans: MAX_SPANS }) ?? [])];
+      // A plugin bundles a core of its own: its layers are found from its codec instead.
+      return { spans, layers: recordingReaders.length > 0 ? recordingReaders : recording };
+    } finally {
+      recording = undefined;
+      recordingReaders = undefined;
+    }
+  };
+  try {
+    return attempt(true);
+  } catch (error) {
+    // A field map is optional: a format whose map fails still opens, unmapped.
+    if (!isSpanBudget(error)) return { spans: [], layers: [] };
+  }
+  try {
+    return {
+      ...attempt(false),
+      mapNote: `This save has more than ${limit} fields: the bytes of the file are mapped to fields, the bytes inside its decompressed layers are not (a field there lights the chunk it is in).`,
+    };
+  } catch {
+    return {
+      spans: [],
+      layers: [],
+      mapNote: `This save has more than ${limit} fields in the file itself: its bytes are not mapped to fields.`,
+    };
+  }
+}
+
 function openSave(name: string, bytes: Uint8Array): void {
   progress('sniffing', 0.05);
   const format = registry.detect(bytes);
@@ -329,18 +384,7 @@ function openSave(name: string, bytes: Uint8Array): void {
   }
   progress('mapping fields to bytes', 0.45);
   recordLayers(format);
-  recording = [];
-  recordingReaders = [];
-  let spans: FieldSpan[] = [];
-  try {
-    spans = [...(format.fieldMap?.(bytes) ?? [])];
-  } catch {
-    spans = []; // a field map is optional; a format whose map fails still opens
-  }
-  // A plugin bundles a core of its own: its layers are found from its codec instead.
-  const layers = recordingReaders.length > 0 ? recordingReaders : recording;
-  recording = undefined;
-  recordingReaders = undefined;
+  const { spans, layers, mapNote } = mapFields(format, bytes);
   progress('building the tree', 0.75);
   const o: Open = {
     name,
@@ -368,6 +412,7 @@ function openSave(name: string, bytes: Uint8Array): void {
       format: { id: format.id, title: format.title },
       warnings: result.right.warnings.map(formatWarning),
       summary: [...(format.summary?.(result.right.value) ?? [])],
+      ...(mapNote === undefined ? {} : { mapNote }),
       layers: panes,
       state: state(o),
     },

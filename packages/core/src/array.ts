@@ -79,7 +79,7 @@ export function array<A>(element: Codec<A>, count: CountSpec): Codec<A[]> {
               'invalid-value',
               `element ${i} took no bytes, so an array up to the window's end would never stop`,
             );
-          if (spans !== undefined) spans.push({ path: path.slice(), start, end: r.pos, layer: r.layer });
+          if (spans !== undefined) r.state.addSpan(spans, { path: path.slice(), start, end: r.pos, layer: r.layer });
         }
       } else {
         if (element.minSize > 0 ? n * element.minSize > r.end - r.pos : n > r.state.options.maxElements) {
@@ -119,7 +119,7 @@ export function array<A>(element: Codec<A>, count: CountSpec): Codec<A[]> {
           path[depth] = i;
           const start = r.pos;
           list[i] = element.read(r);
-          if (spans !== undefined) spans.push({ path: path.slice(), start, end: r.pos, layer: r.layer });
+          if (spans !== undefined) r.state.addSpan(spans, { path: path.slice(), start, end: r.pos, layer: r.layer });
         }
         path.pop();
         return list;

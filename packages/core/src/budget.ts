@@ -19,13 +19,14 @@
 import { DecodeError, type Path } from './errors.js';
 
 /** Which budget ran out. */
-export type BudgetName = 'output' | 'work' | 'allocation';
+export type BudgetName = 'output' | 'work' | 'allocation' | 'spans';
 
 /** The `DecodeOptions` field that raises each budget (named in every {@link BudgetError}). */
 export const BUDGET_OPTION: Readonly<Record<BudgetName, string>> = {
   output: 'maxTotalOutput',
   work: 'maxWork',
   allocation: 'maxTotalOutput',
+  spans: 'maxSpans',
 };
 
 /**
@@ -39,7 +40,7 @@ export class BudgetError extends DecodeError {
     offset: number,
     /** Which budget ran out. */
     readonly budget: BudgetName,
-    /** The budget's size (bytes for output and allocation, units for work). */
+    /** The budget's size (bytes for output and allocation, units for work, spans for spans). */
     readonly limit: number,
     message: string,
   ) {

@@ -510,7 +510,7 @@ export function chunkList<M extends Readonly<Record<string, Codec<any>>>>(
         const pad = framer.close(r, framed, bodyStart);
         if (pad !== undefined) entry.pad = pad;
         out.push(entry);
-        if (spans !== undefined) spans.push({ path: path.slice(), start, end: r.pos, layer: r.layer });
+        if (spans !== undefined) r.state.addSpan(spans, { path: path.slice(), start, end: r.pos, layer: r.layer });
       }
       path.pop();
       r.ascend();

@@ -357,11 +357,12 @@ export function readChild<A>(reader: Reader, key: PathSegment, codec: Codec<A>):
   if (spans !== undefined) {
     // An undefined value has no place in the document: with no bytes (an optional field with nothing
     // left) no span; with bytes (padding of its fill) a span whose last segment is an annotation.
-    if (value !== undefined) spans.push({ path: path.slice(), start, end: reader.pos, layer: reader.layer });
+    if (value !== undefined)
+      reader.state.addSpan(spans, { path: path.slice(), start, end: reader.pos, layer: reader.layer });
     else if (reader.pos !== start) {
       const at = path.slice(0, -1);
       at.push(isPathAnnotation(key) ? key : pathAnnotation(String(key)));
-      spans.push({ path: at, start, end: reader.pos, layer: reader.layer });
+      reader.state.addSpan(spans, { path: at, start, end: reader.pos, layer: reader.layer });
     }
   }
   path.pop();

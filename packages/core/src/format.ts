@@ -8,6 +8,7 @@ import type * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import { decode, encode, type Codec, type Decoded } from './codec.js';
 import { compile } from './compile.js';
+import { BudgetError } from './budget.js';
 import { DecodeError, type EncodeError } from './errors.js';
 import { latin1Bytes } from './literal.js';
 import type { DecodeOptions, EncodeOptions } from './options.js';
@@ -80,7 +81,9 @@ export interface SaveFormat<Doc> {
   /**
    * Byte ranges of the input's fields, for hex views (optional). With `{ layers: false }` only the
    * file's own bytes need spans (layer 0): a view of the file asks so, and a save whose compressed
-   * chunks hold millions of fields is then mapped without a span per field.
+   * chunks hold millions of fields is then mapped without a span per field. With `{ maxSpans }` a map
+   * that would hold more spans throws a `BudgetError` (`budget: 'spans'`) instead: a tool asks for
+   * the map it can hold, and falls back to a coarser one.
    */
   fieldMap?(input: Uint8Array, options?: FieldMapOptions): ReadonlyArray<FieldSpan>;
   /** One-line facts a person wants first (variant, level, thumbnail size, …), for `inspect` (optional). */
@@ -254,6 +257,12 @@ export interface FieldMapOptions {
    * `true`). `false` asks for the file's own bytes only; a map may still give more.
    */
   readonly layers?: boolean | undefined;
+  /**
+   * The most spans the map may hold (default: no limit). A save whose map would hold more throws a
+   * `BudgetError` with `budget: 'spans'` (thrown, as a map has no other way to say it is not whole;
+   * a save that does not decode still maps to none).
+   */
+  readonly maxSpans?: number | undefined;
 }
 
 /** A {@link SaveFormat} made by {@link fileFormat}: the format, and the codec it reads (for the conformance kit). */
@@ -332,8 +341,14 @@ export function fileFormat<Doc>(codec: Codec<Doc>, options: FileFormatOptions<Do
     fieldMap:
       options.fieldMap ??
       ((input, mapOptions) => {
-        const result = decode(codec, input, { ...traceOptions, traceLayers: mapOptions?.layers ?? true });
-        return E.isRight(result) ? (result.right.spans ?? []) : [];
+        const result = decode(codec, input, {
+          ...traceOptions,
+          traceLayers: mapOptions?.layers ?? true,
+          maxSpans: mapOptions?.maxSpans,
+        });
+        if (E.isRight(result)) return result.right.spans ?? [];
+        if (result.left instanceof BudgetError && result.left.budget === 'spans') throw result.left;
+        return [];
       }),
   };
   const named = options.fileNames === undefined ? format : { ...format, fileNames: options.fileNames };

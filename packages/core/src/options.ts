@@ -50,6 +50,13 @@ export interface DecodeOptions {
    * `true`.
    */
   readonly traceLayers?: boolean | undefined;
+  /**
+   * With `trace`, the most field spans one decode records. Past it the decode stops with a
+   * `BudgetError` (`budget: 'spans'`) at the field whose span would pass it: a tool that shows a map
+   * (the studio, a hex view) asks for one it can hold, and falls back to a coarser one (the file's own
+   * bytes, `traceLayers: false`) when a save has more fields than that. Default: no limit.
+   */
+  readonly maxSpans?: number | undefined;
   /** Bytes left after the root codec are an error (default) or kept silently in `Decoded.trailing`. */
   readonly trailing?: 'error' | 'keep' | undefined;
   /**
@@ -82,6 +89,7 @@ export interface ResolvedDecodeOptions {
   readonly maxElements: number;
   readonly trace: boolean;
   readonly traceLayers: boolean;
+  readonly maxSpans: number;
   readonly trailing: 'error' | 'keep';
   readonly compiled: boolean;
 }
@@ -102,6 +110,7 @@ export function resolveDecodeOptions(options: DecodeOptions | undefined): Resolv
     maxElements: options?.maxElements ?? DEFAULT_MAX_ELEMENTS,
     trace: options?.trace ?? false,
     traceLayers: options?.traceLayers ?? true,
+    maxSpans: options?.maxSpans ?? Number.POSITIVE_INFINITY,
     trailing: options?.trailing ?? 'error',
     compiled: options?.compiled ?? true,
   };

@@ -166,6 +166,24 @@ export class ReadState {
     }
   }
 
+  /**
+   * Records `span` in `spans`, the list this reading traces into (a codec takes it from
+   * {@link ReadState.spans} when it starts, as {@link ReadState.untraced} may swap it later). Past the
+   * decode's `maxSpans` the decode stops with a `spans` {@link BudgetError} at that field.
+   */
+  addSpan(spans: FieldSpan[], span: FieldSpan): void {
+    spans.push(span);
+    const limit = this.options.maxSpans;
+    if (spans.length > limit)
+      throw new BudgetError(
+        span.path.slice(),
+        span.start,
+        'spans',
+        limit,
+        `more than ${limit.toLocaleString('en-US')} field spans to record (DecodeOptions.maxSpans)`,
+      );
+  }
+
   /** Puts the state back as it was at `checkpoint` (see {@link ReadState.checkpoint}). */
   rollback(checkpoint: ReadCheckpoint): void {
     this.path.length = 0;
