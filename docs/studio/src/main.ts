@@ -713,7 +713,7 @@ function handle(reply: Reply) {
       warnings.replaceChildren();
       for (const w of reply.warnings) {
         const li = document.createElement('li');
-        li.textContent = `${w} (saving writes it repaired)`;
+        li.textContent = w;
         warnings.append(li);
       }
       const note = $('map-note');

@@ -21,6 +21,7 @@ import {
   formatWarning,
   type SaveView,
   viewsOf,
+  type Warning,
 } from '@savekit/core';
 import { documentKeys, isDocumentBranch, Reader } from '@savekit/core/kit';
 import { format as edge } from '@savekit/edge';
@@ -39,7 +40,7 @@ interface Open {
   name: string;
   format: AnySaveFormat;
   bytes: Uint8Array;
-  /** Whether the save opened with warnings (a bad checksum): saving it unchanged repairs it. */
+  /** Whether the save opened with a bad checksum (a warning): saving it unchanged repairs it. */
   warned: boolean;
   original: unknown;
   value: unknown;
@@ -314,6 +315,9 @@ async function readFile(file: File): Promise<Uint8Array> {
  */
 const MAX_SPANS = 250_000;
 
+/** Whether saving writes what a warning is about repaired: a checksum, which encoding computes afresh. */
+const repairedOnSave = (warning: Warning) => warning.code === 'checksum-mismatch';
+
 /** Whether `error` is a core's `BudgetError` for spans (by its fields: a plugin bundles a core of its own). */
 function isSpanBudget(error: unknown): boolean {
   const e = error as { code?: unknown; budget?: unknown } | null;
@@ -390,7 +394,7 @@ function openSave(name: string, bytes: Uint8Array): void {
     name,
     format,
     bytes,
-    warned: result.right.warnings.length > 0,
+    warned: result.right.warnings.some(repairedOnSave),
     original: result.right.value,
     value: result.right.value,
     undo: [],
@@ -410,7 +414,10 @@ function openSave(name: string, bytes: Uint8Array): void {
       type: 'opened',
       name,
       format: { id: format.id, title: format.title },
-      warnings: result.right.warnings.map(formatWarning),
+      // Saving recomputes a checksum; other warnings (a field an older layout lacks) stay as they are.
+      warnings: result.right.warnings.map(
+        (w) => `${formatWarning(w)}${repairedOnSave(w) ? ' (saving writes it repaired)' : ''}`,
+      ),
       summary: [...(format.summary?.(result.right.value) ?? [])],
       ...(mapNote === undefined ? {} : { mapNote }),
       layers: panes,

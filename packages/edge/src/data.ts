@@ -105,7 +105,7 @@ class Schema {
   budget: DecodeBudget | undefined;
   readonly encoding: SchemaEncoding;
 
-  /** Reconciliation warnings reported already (by code and path). */
+  /** Reconciliation warnings reported already (by code, path and message). */
   readonly warned = new Set<string>();
 
   constructor(
@@ -194,9 +194,16 @@ class Schema {
         if (f.kind === 'numeric' && !UNAMBIGUOUS_SIZES.has(f.size)) guessed.push(def.name);
         fields.push(declared(f));
       }
-      const one = reconcile([def], [{ name: def.name, marker: def.marker, fields }], this.encoding);
+      let one: Reconciled;
+      try {
+        one = reconcile([def], [{ name: def.name, marker: def.marker, fields }], this.encoding);
+      } catch (error) {
+        if (!(error instanceof DecodeError)) throw error;
+        const at = placed({ code: error.code, path: error.path, offset: 0, message: '' }, def, place);
+        throw new DecodeError(at.path, at.offset, error.message, error.code);
+      }
       for (const [name, plan] of one.plans) added.set(name, plan);
-      found.push(...one.warnings);
+      for (const w of one.warnings) found.push(placed(w, def, place));
     }
     // Nothing changes unless every new definition reconciled (a failure is thrown again next time).
     for (const [name, plan] of added) this.plans.set(name, plan);
@@ -783,10 +790,24 @@ function keyPlanOf(plan: StructPlan): KeyPlan {
   return found;
 }
 
+/**
+ * What the core's reconciliation says of a definition (at `Stru.<structure>.<field>`), said where the
+ * definition is in the document: the field's entry in its `fields`, else — a field the file lacks —
+ * the list itself, at the definition's offset.
+ */
+function placed(warning: Warning, def: StructDef, place: DefinitionPlace): Warning {
+  const field = warning.path[2];
+  const at = typeof field === 'string' ? def.fields.findIndex((f) => f.name === field) : -1;
+  const path =
+    at >= 0 ? [...place.path, 'fields', at] : field === undefined ? [...place.path] : [...place.path, 'fields'];
+  return { ...warning, path, offset: place.offset };
+}
+
 function reportReconcileWarnings(r: Reader, schema: Schema): void {
   const context = schema;
   for (const warning of schema.newWarnings()) {
-    const key = `${warning.code}:${warning.path.join('.')}`;
+    // By message too: the fields a definition lacks are each said of its `fields`.
+    const key = `${warning.code}:${warning.path.join('.')}:${warning.message}`;
     if (context.warned.has(key)) continue;
     context.warned.add(key);
     // Said of a definition, where it is in the document (not where the Data chunk that needed it is).
