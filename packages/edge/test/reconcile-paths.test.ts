@@ -64,11 +64,10 @@ describe('variant C', () => {
 
 test('a field whose kind the file changed is an error at that field of the definition', () => {
   const doc = createSave({ variables: { LEVEL: 'MAP01' }, arrays: { mobjs: [] } });
-  const at = doc.chunks.findIndex(
-    (c) => c.id === 'Stru' && (c.body as { value: { name: string } }).value.name === 'mobj_t',
-  );
-  const def = (doc.chunks[at]!.body as { value: { fields: Array<{ name: string; kind: string; size: number }> } })
-    .value;
+  type Definition = { name: string; fields: Array<{ name: string; kind: string; size: number }> };
+  const chunks = doc.chunks as unknown as Array<{ id: string; body?: { value: Definition } }>;
+  const at = chunks.findIndex((c) => c.id === 'Stru' && c.body?.value.name === 'mobj_t');
+  const def = chunks[at]!.body!.value;
   const x = def.fields.findIndex((f) => f.name === 'x');
   def.fields[x] = { ...def.fields[x]!, kind: 'string', size: 0 };
   const result = decode(edgeSave, encodeOrThrow(edgeSave, doc));
