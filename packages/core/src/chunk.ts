@@ -467,13 +467,19 @@ export function chunkList<M extends Readonly<Record<string, Codec<any>>>>(
   );
   members.push(unknownRaw);
   const entryJson = members.length === 1 ? members[0]! : t.union(members as [t.Mixed, t.Mixed, ...t.Mixed[]]);
+  // The fewest bytes a chunk takes: its marker and its length.
+  const leastChunk = framing.marker.minSize + framing.length.minSize;
   const stopsAt = (r: Reader): boolean => {
     if (until.length === 0) return false;
+    const left = r.remaining;
     for (const stop of until) {
-      if (stop.length > r.remaining) continue;
+      // Fewer bytes than a stop marker, and the start of one, where no chunk fits: the list ends, so
+      // a file cut inside its end marker is short there, not at a chunk the document never had.
+      if (stop.length > left && left >= leastChunk) continue;
+      const n = Math.min(stop.length, left);
       let i = 0;
-      while (i < stop.length && r.bytes[r.pos + i] === stop.charCodeAt(i)) i++;
-      if (i === stop.length) return true;
+      while (i < n && r.bytes[r.pos + i] === stop.charCodeAt(i)) i++;
+      if (i === n) return true;
     }
     return false;
   };

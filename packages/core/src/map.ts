@@ -6,7 +6,8 @@
  */
 import * as t from 'io-ts';
 import { refusedRead, refusedWrite, wrapping, type Codec } from './codec.js';
-import { annotateDropped } from './dropped.js';
+import { annotateDropped, renameStored, storedRenames } from './dropped.js';
+import { DecodeError, EncodeError } from './errors.js';
 import { defineExactCodec } from './exact.js';
 
 /** The two directions of a bijection between the stored type `A` and the presented type `B`. */
@@ -30,6 +31,23 @@ export interface Bijection<A, B> {
    * it instead of filtering stored ones. Called when a tool asks, so it may build a codec per call.
    */
   readonly model?: () => Codec<B>;
+  /**
+   * Stored fields the presented value has no place for (a magic, a count rebuilt on write, a float's
+   * mantissa): an error read or written inside one names it as an annotation from there on
+   * (`header <magic>`), as spans and warnings already do (see `annotateDropped`).
+   */
+  readonly framing?: ReadonlyArray<string>;
+  /**
+   * The stored field the presented value stands for (a chunk `{ id, body }` presented as its body):
+   * an error, warning or span inside it is named without that segment (`elements[0].x`, not
+   * `elements[0].body.x`), as `dump` shows the value.
+   */
+  readonly hoisted?: string;
+  /**
+   * Where the presented value holds the stored one (`{ gzip, world }` holding a TEMD world at
+   * `world`): an error, warning or span inside the stored value is named under that key.
+   */
+  readonly storedAt?: string;
 }
 
 /**
@@ -47,6 +65,7 @@ export interface Bijection<A, B> {
  */
 export function map<A, B>(codec: Codec<A>, bijection: Bijection<A, B>): Codec<B> {
   const name = bijection.name ?? `map(${codec.name})`;
+  const renames = storedRenames(bijection);
   const is = bijection.is ?? ((_: unknown): _ is B => true);
   const json =
     bijection.json ??
@@ -73,7 +92,16 @@ export function map<A, B>(codec: Codec<A>, bijection: Bijection<A, B>): Codec<B>
       const at = r.pos;
       const spans = r.state.spans?.length ?? 0;
       const warnings = r.state.warnings.length;
-      const stored = codec.read(r);
+      const depth = r.state.path.length;
+      let stored: A;
+      if (renames === undefined) stored = codec.read(r);
+      else
+        try {
+          stored = codec.read(r);
+        } catch (error) {
+          if (error instanceof DecodeError) renameStored(error, depth, renames);
+          throw error;
+        }
       // guardRead inlined: a closure per value was a tenth of a large decode's garbage.
       let value: B;
       try {
@@ -82,7 +110,7 @@ export function map<A, B>(codec: Codec<A>, bijection: Bijection<A, B>): Codec<B>
         throw refusedRead(r, name, error, at);
       }
       if (r.state.spans !== undefined || r.state.warnings.length > warnings)
-        annotateDropped(r.state, spans, warnings, r.state.path.length, () => value);
+        annotateDropped(r.state, spans, warnings, depth, () => value, renames);
       return value;
     },
     write(w, value) {
@@ -92,7 +120,16 @@ export function map<A, B>(codec: Codec<A>, bijection: Bijection<A, B>): Codec<B>
       } catch (error) {
         throw refusedWrite(w, name, error);
       }
-      codec.write(w, stored);
+      if (renames === undefined) codec.write(w, stored);
+      else {
+        const depth = w.state.path.length;
+        try {
+          codec.write(w, stored);
+        } catch (error) {
+          if (error instanceof EncodeError) renameStored(error, depth, renames);
+          throw error;
+        }
+      }
     },
   });
 }

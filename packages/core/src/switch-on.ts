@@ -23,6 +23,7 @@ import { resolveDecodeOptions } from './options.js';
 import { Reader, ReadState, reread } from './reader.js';
 import { DecodeError, EncodeError } from './errors.js';
 import type { Writer } from './writer.js';
+import { annotateErrorFrom } from './dropped.js';
 import { taggedUnion, type OtherTag, type Tagged } from './union.js';
 
 /** What a dispatcher is made of: how a peeked selector names a case, and what a case is. */
@@ -101,7 +102,15 @@ function dispatcher<S>(spec: DispatchSpec<S>): Dispatcher<S> {
     // The selector has no place in the document: the spans its reading traced are dropped (the
     // case reads those bytes again, under its own paths).
     const spans = r.state.spans?.length;
-    const selected = selector.read(r);
+    const depth = r.state.path.length;
+    let selected: S;
+    try {
+      selected = selector.read(r);
+    } catch (error) {
+      // Nor in an error: what the selector's reading named below here is named as annotations.
+      if (error instanceof DecodeError) annotateErrorFrom(error, depth);
+      throw error;
+    }
     r.pos = at;
     if (spans !== undefined) r.state.spans!.length = spans;
     // As `guardRead` would, without a closure per value read (EDGE picks one per string and instance).

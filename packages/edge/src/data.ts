@@ -536,6 +536,9 @@ function instanceChunk(schema: Schema, expected: StructDef | undefined, field?: 
     const framed = instanceCase(schema, framing, marker, structName, schema.instance(structName));
     const instance = map(framed, {
       name: `instance(${structName})`,
+      // The instance is its chunk's body: what is said inside names the instance's own fields.
+      hoisted: 'body',
+      framing: ['id', 'pad'],
       json: instanceJson,
       decode: ({ body, pad }) => {
         if (pad !== undefined) body.$pad = pad;

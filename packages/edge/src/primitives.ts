@@ -123,6 +123,8 @@ const floatPair: Codec<RawEdgeFloat> = struct({ exponent: u16le, mantissa: i32le
  */
 export const edgeFloat: Codec<EdgeFloatValue> = pairMap(['exponent', u16le], ['mantissa', i32le], {
   name: 'edgeFloat',
+  // A float is a number in the document: an error in its stored pair names the part as framing.
+  framing: ['exponent', 'mantissa'],
   json: floatJson,
   is: floatJson.is,
   model: () => floatModel,
@@ -174,6 +176,7 @@ const markedLength: Codec<number> = fieldsMap(
   { marker: magic('\xAA'), length: u16le },
   {
     name: 'AA length',
+    framing: ['marker', 'length'],
     decode: ({ length }) => length,
     encode: (length: number, fields) => {
       fields.marker = '\xAA';
@@ -195,6 +198,7 @@ const nullString: Codec<null> = fieldsMap(
   { marker: magic('\xDE') },
   {
     name: 'NULL',
+    framing: ['marker'],
     decode: () => null,
     encode: (_: null, fields) => {
       fields.marker = '\xDE';

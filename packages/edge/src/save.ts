@@ -355,6 +355,8 @@ function saveCodec(chunksOf: (version: number) => Codec<TopChunk[]>, name: strin
   const saveJson = saveJsonOf((version) => chunksOf(version).json);
   return map(storedFileOf(chunksOf), {
     name,
+    // The constants around the chunks have no place in the document.
+    framing: ['magic', 'end', 'magicAgain'],
     json: saveJson,
     is: saveJson.is,
     decode: (file): EdgeSave => ({

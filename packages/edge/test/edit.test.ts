@@ -109,7 +109,7 @@ describe('references follow their elements', () => {
     mobjs.splice(2, 1); // remove C, which A and B refer to
     const result = encode(edgeSave, back);
     expect(E.isLeft(result) && result.left.toString()).toMatch(
-      /chunks\[\d+\]\.body\.value <lzo1x, xor> \.elements\[0\]\.body\.target .*no longer in mobjs/,
+      /chunks\[\d+\]\.body\.value <lzo1x, xor> \.elements\[0\]\.target .*no longer in mobjs/,
     );
   });
 

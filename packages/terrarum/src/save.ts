@@ -313,9 +313,10 @@ function decodeSaveTree(
   }
   const file = (name: string) => tree.get(name);
   const metaBytes = file('world');
-  if (metaBytes === undefined) return E.left(new DecodeError(['world'], 0, 'a save has a `world` meta file'));
+  // The `world` file is the document's `meta`: what is wrong with it is said there.
+  if (metaBytes === undefined) return E.left(new DecodeError(['meta'], 0, 'a save has a `world` meta file'));
   const meta = decode(worldMeta, metaBytes, options);
-  if (E.isLeft(meta)) return E.left(meta.left.within(['world']));
+  if (E.isLeft(meta)) return E.left(meta.left.within(['meta']));
   const warnings: Warning[] = [...meta.right.warnings];
   const save: TerrarumSave = {
     meta: meta.right.value,

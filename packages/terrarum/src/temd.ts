@@ -398,11 +398,13 @@ export const temdFile: Codec<TemdFile> = switchOn(
   {
     gzip: map(temdGz, {
       name: 'temdGz',
+      storedAt: 'world',
       decode: (world): TemdFile => ({ gzip: true, world }),
       encode: (file) => (file as { world: Kept<TemdWorld> }).world,
     }),
     raw: map(temd, {
       name: 'temdRaw',
+      storedAt: 'world',
       decode: (world): TemdFile => ({ gzip: false, world }),
       encode: (file) => (file as { world: TemdWorld }).world,
     }),

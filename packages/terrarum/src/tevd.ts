@@ -591,6 +591,8 @@ function checkDisk(disk: TevdDisk, path: Path, offset: number): void {
   };
   if (typeof disk !== 'object' || disk === null || !Array.isArray(disk.entries))
     fail(undefined, 'expected a TEVd disk');
+  if (disk.layout !== 'tvda' && disk.layout !== 'tevd-2017' && disk.layout !== 'tevd-2023')
+    fail('layout', `layout ${JSON.stringify(disk.layout)} is not tevd-2017, tevd-2023 or tvda`);
   const isTvda = disk.layout === 'tvda';
   // The versions the reader takes for each layout: 254 is TVDA; a version-2 disk is read as 2017's layout.
   const versions = isTvda ? [254] : disk.layout === 'tevd-2017' ? [2, 3] : [3];

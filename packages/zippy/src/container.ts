@@ -187,6 +187,7 @@ const trailer = byteOrdered((order) => {
   const end: string = order === 'be' ? 'ZEND' : 'DNEZ'; // 0x5A454E44 in the file's order
   const stored = map(struct({ marker: magic(end) as Codec<string>, crc: u32(order) }), {
     name: 'ZEND',
+    framing: ['marker', 'crc'],
     decode: (found) => found.crc,
     encode: (crc: number) => ({ marker: end, crc }),
   });
@@ -433,8 +434,13 @@ const major = byteOrdered((order) => literal(u16(order), 1, 2) as Codec<1 | 2>);
  * segments are views into the input (see {@link ZObject.segments}). Every error names the path of
  * the value in the document (objects from 0, as `toJson` lists them) and the file offset.
  */
+/** The header's flags, counts and offsets: the document has no place for them (rebuilt on write). */
+const ZIPPY_FRAMING = ['headFlags', 'tailFlags', 'count', 'rootCount', 'externalCount', 'directoryAt', 'dataAt'];
+
 export const zippyFile: Codec<ZippyFile> = map(storedFile, {
   name: 'zippyFile',
+  // The header's flags, counts and offsets have no place in the document: an error there names them so.
+  framing: ZIPPY_FRAMING,
   json: fileJson,
   decode: ({ byteOrder, major, minor, numberFormat, crc, roots, externals, objects }): ZippyFile => ({
     byteOrder,
@@ -645,6 +651,7 @@ const storedImageFile = struct(
  */
 export const zippyImageFile: Codec<ZippyImageFile> = map(storedImageFile, {
   name: 'zippyFile',
+  framing: ZIPPY_FRAMING,
   json: t.unknown as unknown as t.Type<ZippyImageFile, unknown, unknown>,
   decode: ({ byteOrder, major, minor, numberFormat, crc, roots, externals, objects }): ZippyImageFile => ({
     byteOrder,
