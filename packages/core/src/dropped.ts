@@ -100,7 +100,11 @@ function renamedPath(
  * Renames the path of an error thrown inside a `map`'s stored value at `depth` (see
  * {@link renamedPath}), in place: the error keeps its class, code, offset and message.
  */
-export function renameStored(error: { readonly path: ReadonlyArray<PathSegment> }, depth: number, renames: StoredRenames): void {
+export function renameStored(
+  error: { readonly path: ReadonlyArray<PathSegment> },
+  depth: number,
+  renames: StoredRenames,
+): void {
   const path = renamedPath(error.path, depth, renames);
   if (path !== undefined) (error as { path: ReadonlyArray<PathSegment> }).path = path;
 }
