@@ -2,8 +2,9 @@
 // short anywhere, a byte flipped anywhere — is a path of the document as `dump` shows it (each of its
 // document segments resolves in the JSON form of the save as it was; framing the document has no
 // place for, a magic or a header count, is named as an annotation). And an EncodeError for a leaf
-// set to a value of the wrong kind names that leaf or a value holding it. For every format's
-// bundled sample and every real file of the corpus.
+// set to a value of the wrong kind names that leaf or a value holding it. A file with bytes past its
+// end is refused (the READMEs say so). For every format's bundled sample and every real file of the
+// corpus.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as E from 'fp-ts/lib/Either';
@@ -111,6 +112,16 @@ describe.each(INPUTS.map((i) => [i.name, i] as const))('%s', (_name, { bytes, fo
     }
     expect(wrong.slice(0, 10)).toEqual([]);
     expect(errors).toBeGreaterThan(0);
+  });
+
+  test('bytes past the end are refused, never silently cut (no engine reads past its trailer)', () => {
+    for (const extra of [Uint8Array.of(0), Uint8Array.of(1, 2, 3), bytes.subarray(0, 16)]) {
+      const longer = new Uint8Array(bytes.length + extra.length);
+      longer.set(bytes);
+      longer.set(extra, bytes.length);
+      const result = format.decode(longer);
+      expect(E.isLeft(result) && result.left.name).toBe('DecodeError');
+    }
   });
 
   test('a leaf set to a value of the wrong kind: the EncodeError names it or a value holding it', () => {

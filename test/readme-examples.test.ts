@@ -1,7 +1,9 @@
 // Every TypeScript example in the READMEs (the repository's and each package's) type-checks against
-// the sources, and every example that declares nothing it does not define also runs.
+// the sources, and every example that declares nothing it does not define also runs; what a
+// `console.log(…)` line's comment says it prints is what it prints.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { formatWithOptions } from 'node:util';
 import ts from 'typescript';
 import * as Either from 'fp-ts/lib/Either';
 
@@ -22,6 +24,7 @@ function docPages(dir = join(root, 'docs')): string[] {
 const readmes = [
   join(root, 'README.md'),
   ...packageNames.map((name) => join(root, 'packages', name, 'README.md')).filter(existsSync),
+  join(root, 'examples', 'README.md'),
   ...docPages(),
 ];
 const outDir = join(root, 'test-output', 'readme-snippets');
@@ -39,12 +42,14 @@ function snippets(): Snippet[] {
     const label =
       file === join(root, 'README.md')
         ? 'root'
-        : file.startsWith(join(root, 'docs'))
-          ? `docs-${file
-              .slice(join(root, 'docs').length + 1)
-              .replace(/\.md$/, '')
-              .replace(/\//g, '-')}`
-          : file.split('/').slice(-2)[0];
+        : file === join(root, 'examples', 'README.md')
+          ? 'examples'
+          : file.startsWith(join(root, 'docs'))
+            ? `docs-${file
+                .slice(join(root, 'docs').length + 1)
+                .replace(/\.md$/, '')
+                .replace(/\//g, '-')}`
+            : file.split('/').slice(-2)[0];
     blocks.forEach((code, i) => {
       out.push({ name: `${label}-${i}`, code });
     });
@@ -81,6 +86,7 @@ test('every example type-checks', () => {
       // Subpath entries (`@savekit/core/kit`, `/graph`, `/schema`, `/node`) from the sources too.
       ...Object.fromEntries(packageNames.map((name) => [`@savekit/${name}/*`, [`packages/${name}/src/*`]])),
       '@savekit/examples/skirmish': ['examples/src/skirmish.ts'],
+      '@savekit/examples/wad': ['examples/src/wad.ts'],
       '@savekit/zippy/lua': ['packages/zippy/src/lua/index.ts'],
     },
     ignoreDeprecations: '6.0',
@@ -96,7 +102,19 @@ test('every example type-checks', () => {
 test.each(all.filter((s) => !/\bdeclare\b|@check-only/.test(s.code)).map((s) => [s.name, s] as const))(
   'example %s runs',
   (_name, snippet) => {
-    const js = ts.transpileModule(snippet.code, {
+    // `console.log(…); // what it prints`: the line is run through `logAt(line, …)`, and what it printed
+    // is compared with the comment (`…` stands for any text).
+    const promised = new Map<number, string>();
+    const code = snippet.code
+      .split('\n')
+      .map((line, n) => {
+        const match = /^(.*)console\.log\((.*)\);\s*\/\/\s*(.+)$/.exec(line);
+        if (match === null) return line;
+        promised.set(n, match[3]!.trim());
+        return `${match[1]}console.logAt(${n}, ${match[2]});`;
+      })
+      .join('\n');
+    const js = ts.transpileModule(code, {
       compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
     }).outputText;
     const sandboxRequire = (id: string) => {
@@ -113,6 +131,7 @@ test.each(all.filter((s) => !/\bdeclare\b|@check-only/.test(s.code)).map((s) => 
       throw new Error(`README example imports ${id}`);
     };
     const logged: unknown[] = [];
+    const printed = new Map<number, string>();
     // Run in this realm (not a vm context): values the packages make and literals the example makes
     // share their prototypes, so the example's own `assert.deepStrictEqual` compares them as a user's
     // program would.
@@ -122,9 +141,52 @@ test.each(all.filter((s) => !/\bdeclare\b|@check-only/.test(s.code)).map((s) => 
     const totals = process.env.SAVEKIT_TESTKIT_TOTALS;
     delete process.env.SAVEKIT_TESTKIT_TOTALS;
     try {
-      run(sandboxRequire, module.exports, module, { log: (...args: unknown[]) => logged.push(args) });
+      run(sandboxRequire, module.exports, module, {
+        log: (...args: unknown[]) => logged.push(args),
+        logAt: (line: number, ...args: unknown[]) => printed.set(line, formatWithOptions({ colors: false }, ...args)),
+      });
     } finally {
       if (totals !== undefined) process.env.SAVEKIT_TESTKIT_TOTALS = totals;
     }
+    const wrong: string[] = [];
+    for (const [line, comment] of promised) {
+      const text = printed.get(line);
+      if (text === undefined) continue; // a branch the example did not take
+      if (!printsAsSaid(text, comment))
+        wrong.push(`line ${line + 1}: printed ${JSON.stringify(text)}, the comment says ${JSON.stringify(comment)}`);
+    }
+    expect(wrong).toEqual([]);
   },
 );
+
+/**
+ * Whether printed text is what an example's comment says: either the comment's parts between `…`
+ * appear in it in order (whitespace runs count as one space), or the comment starts with what was
+ * printed — a string quoted or not — and goes on to explain it (`true — the same bytes`, `24: …`).
+ */
+function printsAsSaid(text: string, comment: string): boolean {
+  const squeeze = (s: string) => s.replace(/\s+/g, ' ').trim();
+  let at = 0;
+  const flat = squeeze(text);
+  const inOrder = comment
+    .split('…')
+    .map(squeeze)
+    .every((part) => {
+      if (part === '') return true;
+      const found = flat.indexOf(part, at);
+      at = found + part.length;
+      return found >= 0;
+    });
+  if (inOrder) return true;
+  const bare = (s: string) => s.replace(/\s+/g, '');
+  const printed = bare(text);
+  const said = bare(comment);
+  for (const form of [printed, `'${printed}'`, `"${printed}"`]) {
+    if (!said.startsWith(form)) continue;
+    const rest = comment.replace(/\s+/g, ' ').trim();
+    // What follows explains the value: a colon, a dash, a parenthesis, or nothing.
+    const after = said.slice(form.length);
+    if (after === '' || /^[:—(,;]/.test(after) || rest.length === 0) return true;
+  }
+  return false;
+}
