@@ -152,6 +152,28 @@ maybe('1. the state files as formats of their own', () => {
   });
 });
 
+maybe("state files hold a ship's crew in a byte (README: refused rather than truncated)", () => {
+  test('a battle group ship with more crew than a byte holds is refused, naming the field', () => {
+    let tried = 0;
+    for (const name of saves.keys()) {
+      const save = load(name);
+      type Groups = { groups: Array<{ ships: Array<{ crewLevel: number }> }> };
+      const chunks = save.chunks as unknown as Array<{ id: string; body?: Groups }>;
+      const chunk = chunks.find((c) => c.id === 'BtGp' && (c.body?.groups.length ?? 0) > 0);
+      if (chunk?.body === undefined) continue;
+      const ship = chunk.body.groups.flatMap((g) => g.ships).at(0);
+      if (ship === undefined) continue;
+      expect(() => saveToStateFiles(save)).not.toThrow();
+      ship.crewLevel = 256;
+      expect(() => saveToStateFiles(save)).toThrow(/crew level 256 does not fit the state file's byte/);
+      ship.crewLevel = 255;
+      expect(() => saveToStateFiles(save)).not.toThrow();
+      tried++;
+    }
+    expect(tried).toBeGreaterThan(0);
+  });
+});
+
 maybe('2. the state files of a 0.7 save are documents, written back byte for byte', () => {
   test.each([...saves.keys()])('%s as 0.7: decoded as the standalone formats decode them', (name) => {
     const save = load(name);

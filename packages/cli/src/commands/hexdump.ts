@@ -87,7 +87,7 @@ export function hexdumpCommand(ctx: CliContext, file: string, options: SaveOptio
     }
     const fields = here.length > 3 ? `${here.slice(0, 3).join(' ')} +${here.length - 3}` : here.join(' ');
     ctx.out(
-      `${c.dim(line.toString(16).padStart(8, '0'))}  ${cells.slice(0, 8).join(' ')}  ${cells.slice(8).join(' ')}  |${text}|  ${c.cyan(fields)}`.trimEnd(),
+      `${c.dim(line.toString(16).padStart(8, '0'))}  ${cells.slice(0, 8).join(' ')}  ${cells.slice(8).join(' ')}  |${text}|  ${fields === '' ? '' : c.cyan(fields)}`.trimEnd(),
     );
   }
   if (failure !== undefined) throw failure;
