@@ -18,6 +18,7 @@ import {
   DecodeError,
   EncodeError,
   map,
+  pathAnnotation,
   withHooks,
   sha256,
   struct,
@@ -300,14 +301,19 @@ export const jsonWorld: Codec<JsonWorld> = withHooks(
       try {
         fields = fieldsOf(world.text, options.maxDepth);
       } catch (error) {
-        throw new DecodeError(path, start, error instanceof Error ? error.message : String(error));
+        const message = error instanceof Error ? error.message : String(error);
+        // JSON.parse says where in the text it stopped: the offset is that character's byte.
+        const position = /position (\d+)/.exec(message);
+        const at = position === null ? start : start + utf8.encode(world.text.slice(0, Number(position[1]))).length;
+        throw new DecodeError([...path, 'text'], at, message);
       }
       for (const key of Object.keys(fields)) {
         const layer = fields[key];
         reader.work(1);
         if (!isLayer(layer)) continue;
-        // The layer's document path: its key (errors, warnings and the budget's charges name it).
-        const at = [...path, key];
+        // The layer is a part of the world's text: `text <layerTerrain>` (errors, warnings and the
+        // budget's charges name it so).
+        const at = [...path, 'text', pathAnnotation(key)];
         try {
           // Every layer shares the decode's output budget; each is also held to maxTransformOutput.
           layerBytes(layer, { maxOutput: options.maxTransformOutput, budget, path: at });

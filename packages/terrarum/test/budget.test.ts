@@ -3,7 +3,7 @@
 // proved by counting what the budget was charged — never by timing.
 import { gzipSync as nodeGzip } from 'node:zlib';
 import * as E from 'fp-ts/lib/Either';
-import { BudgetError, DecodeError, decode, encodeOrThrow } from '@savekit/core';
+import { BudgetError, DecodeError, decode, encodeOrThrow, pathAnnotation } from '@savekit/core';
 import { DecodeBudget } from '@savekit/core/kit';
 import { testBudget } from '@savekit/testkit';
 import {
@@ -156,7 +156,7 @@ describe('JSON-era world layers (item 4)', () => {
     expect(error.message).toMatch(
       /over the limit of 268435456 bytes for one layer \(DecodeOptions.maxTransformOutput\)/,
     );
-    expect(error.path).toEqual(['world', 'layer0']);
+    expect(error.path).toEqual(['world', 'text', pathAnnotation('layer0')]);
     expect(budget.outputSpent).toBe(0);
   });
 
@@ -176,7 +176,7 @@ describe('JSON-era world layers (item 4)', () => {
     const error = left(format.decode(worldText(layer, count), { budget }));
     expect(error).toBeInstanceOf(BudgetError);
     expect((error as BudgetError).budget).toBe('allocation');
-    expect(error.path).toEqual(['world', 'layer8']); // the document path; layers 0…7 fit 16 MiB exactly
+    expect(error.path).toEqual(['world', 'text', pathAnnotation('layer8')]); // in the world's text; layers 0…7 fit 16 MiB exactly
     expect(budget.outputSpent).toBe(16 * 2 ** 20);
   });
 
