@@ -1,10 +1,10 @@
-// LZO1X and the four format packages run in browsers as the core does (their READMEs: no `Buffer`,
-// no `fs`): nothing they ship names a Node built-in, `Buffer` or `process`, outside a `node/` entry
-// that exists to hold Node-only helpers. Comments aside (a comment may say why there is no Buffer).
+// The core, LZO1X and the four format packages run in browsers (their READMEs: no `Buffer`, no
+// `fs`): nothing they ship names a Node built-in, `Buffer` or `process`, outside a `node/` entry that
+// exists to hold Node-only helpers. Comments aside (a comment may say why there is no Buffer).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const PACKAGES = ['lzo1x', 'edge', 'uqm', 'zippy', 'terrarum'];
+const PACKAGES = ['core', 'lzo1x', 'edge', 'uqm', 'zippy', 'terrarum'];
 const forbidden = [
   /\bBuffer\b/,
   /from ['"](node:)?(fs|path|os|child_process|crypto|zlib|worker_threads)['"]/,
@@ -33,6 +33,8 @@ test.each(PACKAGES)('%s: its sources and its build name no Node built-in, Buffer
     ...files(join(root, 'src'), '.ts'),
     ...(existsSync(join(root, 'dist')) ? files(join(root, 'dist'), '.js') : []),
   ];
+  // `npm test` builds first: the build is checked too, not only the sources.
+  expect(existsSync(join(root, 'dist'))).toBe(true);
   expect(shipped.length).toBeGreaterThan(0);
   const hits: string[] = [];
   for (const file of shipped) {
