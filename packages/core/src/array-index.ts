@@ -424,7 +424,11 @@ export function arrayIndex(array: string | undefined, stored: Codec<number> = u3
       if (index === 0) return null;
       const ref = newRef(refName, index);
       const state = r.state;
-      arrayIndexes(state.context, state.errorDetail).pending.push(ref, state.path, at);
+      arrayIndexes(state.context, state.errorDetail).pending.push(
+        ref,
+        state.renaming.length === 0 ? state.path : state.lastingPath(),
+        at,
+      );
       return ref;
     },
     write(w, value) {

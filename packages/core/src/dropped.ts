@@ -80,7 +80,7 @@ function annotatedFrom(path: ReadonlyArray<PathSegment>, at: number): PathSegmen
  * annotations, the hoisted field's segment goes. Undefined when nothing declared applies (the
  * segment at `depth` is another field, or the path ends before it).
  */
-function renamedPath(
+export function renamedPath(
   path: ReadonlyArray<PathSegment>,
   depth: number,
   renames: StoredRenames,

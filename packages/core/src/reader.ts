@@ -167,6 +167,29 @@ export class ReadState {
   }
 
   /**
+   * The `map`s being read whose stored paths are renamed (`Bijection.framing`, `hoisted`,
+   * `storedAt`), outermost first: what is recorded now and reported later (a deferred check, a
+   * pending reference) takes its path through {@link ReadState.lastingPath}.
+   */
+  readonly renaming: Array<{
+    readonly depth: number;
+    readonly rename: (path: PathSegment[], depth: number) => PathSegment[] | undefined;
+  }> = [];
+
+  /**
+   * The current path as the document names it, for what is reported after the value around it is
+   * read (errors made then are outside the `map`s that rename their stored paths).
+   */
+  lastingPath(): PathSegment[] {
+    let path = this.path.slice();
+    for (let i = this.renaming.length - 1; i >= 0; i--) {
+      const frame = this.renaming[i]!;
+      path = frame.rename(path, frame.depth) ?? path;
+    }
+    return path;
+  }
+
+  /**
    * Records `span` in `spans`, the list this reading traces into (a codec takes it from
    * {@link ReadState.spans} when it starts, as {@link ReadState.untraced} may swap it later). Past the
    * decode's `maxSpans` the decode stops with a `spans` {@link BudgetError} at that field.

@@ -131,8 +131,9 @@ export function rebuild<A, P = any>(
       const stored = codec.read(r);
       if (!handed) return stored; // read outside a struct: no parent to check against
       const state = r.state;
-      const path = state.path.slice();
-      const key = path[path.length - 1];
+      // The field's own key; its path as the document names it (the check runs once the value is read).
+      const key = state.path[state.path.length - 1];
+      const path = state.lastingPath();
       r.defer(() => {
         let computed: A;
         try {
