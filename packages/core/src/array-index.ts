@@ -426,7 +426,8 @@ export function arrayIndex(array: string | undefined, stored: Codec<number> = u3
       const state = r.state;
       arrayIndexes(state.context, state.errorDetail).pending.push(
         ref,
-        state.renaming.length === 0 ? state.path : state.lastingPath(),
+        // Only a reading that keeps paths needs the document's (the lean first reading keeps none).
+        state.errorDetail && state.renamingDepths.length > 0 ? state.lastingPath() : state.path,
         at,
       );
       return ref;

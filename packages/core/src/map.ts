@@ -6,7 +6,7 @@
  */
 import * as t from 'io-ts';
 import { refusedRead, refusedWrite, wrapping, type Codec } from './codec.js';
-import { annotateDropped, renamedPath, renameStored, storedRenames } from './dropped.js';
+import { annotateDropped, renameStored, storedRenames } from './dropped.js';
 import { DecodeError, EncodeError } from './errors.js';
 import { defineExactCodec } from './exact.js';
 
@@ -96,15 +96,17 @@ export function map<A, B>(codec: Codec<A>, bijection: Bijection<A, B>): Codec<B>
       let stored: A;
       if (renames === undefined) stored = codec.read(r);
       else {
-        const frames = r.state.renaming;
-        frames.push({ depth, rename: (path, at) => renamedPath(path, at, renames) });
+        const { renamingDepths, renamingRules } = r.state;
+        renamingDepths.push(depth);
+        renamingRules.push(renames);
         try {
           stored = codec.read(r);
         } catch (error) {
           if (error instanceof DecodeError) renameStored(error, depth, renames);
           throw error;
         } finally {
-          frames.pop();
+          renamingDepths.pop();
+          renamingRules.pop();
         }
       }
       // guardRead inlined: a closure per value was a tenth of a large decode's garbage.

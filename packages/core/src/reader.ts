@@ -16,6 +16,7 @@ import {
 } from './errors.js';
 import { resolveDecodeOptions, type ResolvedDecodeOptions } from './options.js';
 import { BudgetError, DecodeBudget } from './budget.js';
+import { renamedPath, type StoredRenames } from './dropped.js';
 
 /** A byte range a decoded field came from (collected when decoding with `trace: true`). */
 export interface FieldSpan {
@@ -168,13 +169,12 @@ export class ReadState {
 
   /**
    * The `map`s being read whose stored paths are renamed (`Bijection.framing`, `hoisted`,
-   * `storedAt`), outermost first: what is recorded now and reported later (a deferred check, a
-   * pending reference) takes its path through {@link ReadState.lastingPath}.
+   * `storedAt`), outermost first, as two parallel lists (a map pushes onto both per value: no object
+   * per value): what is recorded now and reported later (a deferred check, a pending reference) takes
+   * its path through {@link ReadState.lastingPath}.
    */
-  readonly renaming: Array<{
-    readonly depth: number;
-    readonly rename: (path: PathSegment[], depth: number) => PathSegment[] | undefined;
-  }> = [];
+  readonly renamingDepths: number[] = [];
+  readonly renamingRules: StoredRenames[] = [];
 
   /**
    * The current path as the document names it, for what is reported after the value around it is
@@ -182,10 +182,8 @@ export class ReadState {
    */
   lastingPath(): PathSegment[] {
     let path = this.path.slice();
-    for (let i = this.renaming.length - 1; i >= 0; i--) {
-      const frame = this.renaming[i]!;
-      path = frame.rename(path, frame.depth) ?? path;
-    }
+    for (let i = this.renamingDepths.length - 1; i >= 0; i--)
+      path = renamedPath(path, this.renamingDepths[i]!, this.renamingRules[i]!) ?? path;
     return path;
   }
 
