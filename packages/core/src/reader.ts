@@ -171,9 +171,16 @@ export class ReadState {
    * The `map`s being read whose stored paths are renamed (`Bijection.framing`, `hoisted`,
    * `storedAt`), outermost first, as two parallel lists (a map pushes onto both per value: no object
    * per value): what is recorded now and reported later (a deferred check, a pending reference) takes
-   * its path through {@link ReadState.lastingPath}.
+   * its path through {@link ReadState.lastingPath}. Bookkeeping of `map` alone.
+   *
+   * @internal
    */
   readonly renamingDepths: number[] = [];
+  /**
+   * The renames declared by each `map` in {@link ReadState.renamingDepths}, at the same index.
+   *
+   * @internal
+   */
   readonly renamingRules: StoredRenames[] = [];
 
   /**
