@@ -383,5 +383,15 @@ export function decompress(input: Uint8Array, options: DecompressOptions | undef
   if (exact !== undefined && op !== exact) {
     throw new LzoError('output-length-mismatch', ip, `decompressed to ${op} bytes, expected ${exact}`);
   }
-  return out.length === op ? out : out.slice(0, op);
+  return out.length === op ? out : trimmed(out, op);
+}
+
+/** The first `length` bytes of a grown output: a copy of its size, or (when the engine refuses that allocation) a view. */
+function trimmed(out: Uint8Array, length: number): Uint8Array {
+  try {
+    return out.slice(0, length);
+  } catch (error) {
+    if (error instanceof RangeError) return out.subarray(0, length);
+    throw error;
+  }
 }

@@ -160,7 +160,14 @@ export function decompressWasm(input: Uint8Array, exact: number | undefined, max
       return undefined;
     }
     if (length >= 0) {
-      return exact === undefined || length === exact ? memory.slice(outBase, outBase + length) : undefined;
+      if (exact !== undefined && length !== exact) return undefined;
+      try {
+        return memory.slice(outBase, outBase + length);
+      } catch (error) {
+        // The copy out refused by the engine (a RangeError): TypeScript decides, with its typed error.
+        if (error instanceof RangeError) return undefined;
+        throw error;
+      }
     }
     if (length !== WASM_FULL || exact !== undefined || capacity >= max) return undefined;
     capacity = Math.min(max, capacity * 2);

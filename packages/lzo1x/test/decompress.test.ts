@@ -16,7 +16,7 @@ import {
   MAX_OUTPUT_LENGTH,
 } from '../src/index';
 import { chooseEngine, lastEngine } from '../src/wasm';
-import { prng, randomBytes, repetitive, text } from './corpus';
+import { prng, randomBytes, records, repetitive, text } from './corpus';
 
 const bytes = (...values: number[]) => Uint8Array.from(values);
 const ascii = (s: string) => new TextEncoder().encode(s);
@@ -116,6 +116,63 @@ describe.each(['wasm', 'typescript'] as const)('%s engine', (engine) => {
     test('bad arguments', () => {
       expect(refusal(valid, { maxOutputLength: -1 }).reason).toBe('bad-argument');
       expect(refusal('nope' as unknown as Uint8Array).reason).toBe('bad-argument');
+    });
+
+    test('an allocation the engine refuses is an LzoError, never a RangeError', () => {
+      // The engine is made to refuse every byte array of 64 KiB or more (as when memory runs out):
+      // the output, its growth, the trimmed copy and WebAssembly's copy out of its memory.
+      const whileRefusing = <T>(run: () => T, refuseNew = true): T => {
+        const original = globalThis.Uint8Array;
+        const slice = original.prototype.slice;
+        const refuse = (length: number) => {
+          if (length >= 1 << 16) throw new RangeError('Array buffer allocation failed');
+        };
+        globalThis.Uint8Array = new Proxy(original, {
+          construct(target, args, newTarget) {
+            if (refuseNew && typeof args[0] === 'number') refuse(args[0]);
+            return Reflect.construct(target, args, newTarget) as object;
+          },
+        });
+        original.prototype.slice = function (this: Uint8Array, start?: number, end?: number) {
+          refuse((end ?? this.length) - (start ?? 0));
+          return slice.call(this, start, end);
+        };
+        try {
+          return run();
+        } finally {
+          globalThis.Uint8Array = original;
+          original.prototype.slice = slice;
+        }
+      };
+      const plain = text(1 << 20, 11);
+      const packed = compress(plain);
+      for (const options of [{ outputLength: plain.length }, {}]) {
+        const error = whileRefusing(() => refusal(packed, options));
+        expect(error.reason).toBe('output-overrun');
+        expect(error.message).toMatch(/cannot allocate an output of \d+ bytes: Array buffer allocation failed/);
+      }
+      // What fits is still decompressed under the same refusals.
+      const small = text(1000, 12);
+      expect(whileRefusing(() => decompress(compress(small)))).toEqual(small);
+      // An output that was allocated but whose trimmed copy is refused is handed back as a view of it.
+      const grown = whileRefusing(() => decompress(packed), false);
+      expect(Buffer.from(grown).equals(Buffer.from(plain))).toBe(true);
+      expect(grown.buffer.byteLength).toBeGreaterThan(grown.length);
+    });
+
+    test('outputs are arrays of their own: a later call changes none, and none is a view of a larger buffer', () => {
+      const a = text(100_000, 13);
+      const b = records(100_000, 14);
+      const outputs = [decompress(compress(a), { outputLength: a.length }), decompress(compress(a))];
+      const copies = outputs.map((out) => out.slice());
+      decompress(compress(b), { outputLength: b.length });
+      decompress(compress(b));
+      for (const [i, out] of outputs.entries()) {
+        expect(Buffer.from(out).equals(Buffer.from(copies[i]!))).toBe(true);
+        expect(Buffer.from(out).equals(Buffer.from(a))).toBe(true);
+        expect(out.byteOffset).toBe(0);
+        expect(out.buffer.byteLength).toBe(out.length);
+      }
     });
   });
 
