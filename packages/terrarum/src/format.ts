@@ -36,6 +36,7 @@ import {
   tevdDisk,
   updateDiskFromTree,
   type TevdDisk,
+  type TevdEntry,
 } from './tevd.js';
 import { temdFile, type TemdFile } from './temd.js';
 import { terrarumViews } from './views.js';
@@ -95,15 +96,16 @@ function diskWithSave(doc: { disk: TevdDisk; save?: TerrarumSave }): TevdDisk {
   if (doc.save === undefined) return doc.disk;
   const tree = encodeSave(doc.save);
   if (E.isLeft(tree)) throw tree.left.within(['save']);
+  const paths = new Map(entryPaths(doc.disk, 'file'));
+  refuseMovedSaveFiles(doc.disk, paths);
   try {
     // File entries marked `inSave` are the save's (as decoding leaves them): filled from it, they
     // keep their times; any other file entry whose data differs from the save's is updated (and its
     // time set).
-    const paths = new Map(entryPaths(doc.disk, 'file'));
     const filled = doc.disk.entries.map((e) => {
       const path = paths.get(e);
       const data = path === undefined ? undefined : tree.right.get(path);
-      if (e.content.kind !== 'file' || e.content.inSave !== true) return e;
+      if (e.content.kind !== 'file' || e.content.inSave === undefined) return e;
       // A file the save no longer has gets no bytes (and is removed from the disk below).
       return { ...e, content: { kind: 'file' as const, data: data ?? new Uint8Array(0) } };
     });
@@ -111,6 +113,28 @@ function diskWithSave(doc: { disk: TevdDisk; save?: TerrarumSave }): TevdDisk {
   } catch (error) {
     throw new EncodeError(['save'], 0, error instanceof Error ? error.message : String(error));
   }
+}
+
+/**
+ * Refuses a disk entry of the save's (`inSave` naming its path in the save) that was renamed or moved
+ * on the disk: the save names its files, so writing it would drop the entry and add the save's file
+ * back under its old path, silently undoing the edit. An EncodeError at the entry's name (a TVDA
+ * disk's: id), or at the entry when a directory above it moved.
+ */
+function refuseMovedSaveFiles(disk: TevdDisk, paths: ReadonlyMap<TevdEntry, string>): void {
+  disk.entries.forEach((e, k) => {
+    const inSave = e.content.kind === 'file' ? e.content.inSave : undefined;
+    if (typeof inSave !== 'string') return;
+    const path = paths.get(e);
+    if (path === inSave) return;
+    const renamed =
+      disk.layout === 'tvda' ? 'id' : e.name !== inSave.slice(inSave.lastIndexOf('/') + 1) ? 'name' : undefined;
+    throw new EncodeError(
+      ['disk', 'entries', k, ...(renamed === undefined ? [] : [renamed])],
+      0,
+      `entry ${e.id} is the save's file ${JSON.stringify(inSave)} (marked inSave), now ${path === undefined ? "outside the disk's tree" : `at ${JSON.stringify(path)}`}: the save names its files, so the move would be undone; rename it in the save (\`save.files\`), or make the entry a file of its own (its data, no inSave)`,
+    );
+  });
 }
 
 /** A Terrarum document of one file (a disk, a save's metadata, a TEMD world or a JSON world): every kind but a save folder. */
@@ -281,11 +305,14 @@ function decodeInput(
   ];
   // The save holds every file's bytes (decoded where it can): the disk's file entries carry none, so
   // nothing is shown twice, nor as hex next to its decoded form. Encoding fills them from the save.
-  const entries = disk.entries.map((e) =>
-    e.content.kind === 'file'
-      ? { ...e, content: { kind: 'file' as const, data: new Uint8Array(0), inSave: true as const } }
-      : e,
-  );
+  // Each is marked with its path in the save, so a rename on the disk is caught on encode.
+  const savePaths = new Map(entryPaths(disk, 'file'));
+  const entries = disk.entries.map((e) => {
+    const inSave = savePaths.get(e);
+    return e.content.kind === 'file' && inSave !== undefined
+      ? { ...e, content: { kind: 'file' as const, data: new Uint8Array(0), inSave } }
+      : e;
+  });
   return E.right({ value: { kind: 'disk', disk: { ...disk, entries }, save: save.right.value }, warnings });
 }
 

@@ -50,9 +50,11 @@ export type TevdContent =
   /**
    * A file. `inSave` marks a file of the save a disk document holds: its bytes are the save's (decoded
    * there), so `data` is empty here and encoding fills it from the save; a disk marked so cannot be
-   * written without its save.
+   * written without its save. Decoding sets it to the file's path in the save (a TVDA disk's: the
+   * entry id), so that renaming or moving the entry on the disk, which the save would undo, is refused
+   * on encode; `true` marks a file without saying where (as documents of savekit 0.1 did).
    */
-  | { readonly kind: 'file'; readonly data: Uint8Array; readonly inSave?: true }
+  | { readonly kind: 'file'; readonly data: Uint8Array; readonly inSave?: true | string }
   | { readonly kind: 'directory'; readonly children: ReadonlyArray<string> }
   | { readonly kind: 'symlink'; readonly target: string }
   /** A spec-3 compressed file (0x11): zlib data with its original length, kept as stored. */
@@ -88,7 +90,10 @@ export interface TevdDisk {
 }
 
 const contentJson = t.union([
-  t.intersection([t.type({ kind: t.literal('file'), data: jsonBytes() }), t.partial({ inSave: t.literal(true) })]),
+  t.intersection([
+    t.type({ kind: t.literal('file'), data: jsonBytes() }),
+    t.partial({ inSave: t.union([t.literal(true), t.string]) }),
+  ]),
   t.type({ kind: t.literal('directory'), children: t.array(t.string) }),
   t.type({ kind: t.literal('symlink'), target: t.string }),
   t.type({ kind: t.literal('compressed'), originalLength: t.number, data: jsonBytes() }),
@@ -657,7 +662,7 @@ function checkEntries(disk: TevdDisk, path: Path, offset: number): void {
     const e = entries[k];
     if (typeof e !== 'object' || e === null) fail(k, undefined, 'expected an entry');
     const entry = e as TevdEntry;
-    if (entry.content?.kind === 'file' && entry.content.inSave === true)
+    if (entry.content?.kind === 'file' && entry.content.inSave !== undefined)
       fail(
         k,
         'content',

@@ -318,6 +318,13 @@ describe('@savekit/terrarum/node: the backup rule', () => {
   });
 });
 
+/** The disk of a disk document's bytes, decoded without its save. */
+function decodedDisk(bytes: Uint8Array): TevdDisk {
+  const disk = decode(tevdDisk, bytes);
+  if (E.isLeft(disk)) throw disk.left;
+  return disk.right.value;
+}
+
 /** A disk's document, decoded, with the save it holds (the tests edit it). */
 function diskWithSave(bytes: Uint8Array): { kind: 'disk'; disk: TevdDisk; save: TerrarumSave } {
   const decoded = format.decode(bytes);
@@ -381,6 +388,49 @@ describe('a save on a disk is the same document as the save in a folder', () => 
     expect(after.disk.entries.find((e) => e.name === 'worldinfo2')!.id).toBe(
       before.entries.find((e) => e.name === 'worldinfo2')!.id,
     );
+  });
+
+  test("a save file renamed or moved on the disk is refused at the entry, not silently put back; the save's own renames are written", () => {
+    const bytes = diskBytes();
+    const k = diskWithSave(bytes).disk.entries.findIndex((e) => e.name === 'worldinfo2');
+    // Decoding marks each file with its path in the save.
+    expect(diskWithSave(bytes).disk.entries[k]!.content).toEqual({
+      kind: 'file',
+      data: new Uint8Array(0),
+      inSave: 'worldinfo2',
+    });
+    const renamed = diskWithSave(bytes);
+    renamed.disk.entries[k] = { ...renamed.disk.entries[k]!, name: 'worldinfo9' };
+    const refused = format.encode(renamed);
+    if (E.isRight(refused)) throw new Error('expected the rename to be refused');
+    expect(refused.left).toBeInstanceOf(EncodeError);
+    expect(refused.left.path).toEqual(['disk', 'entries', k, 'name']);
+    expect(refused.left.message).toMatch(/the save's file "worldinfo2" \(marked inSave\), now at "worldinfo9"/);
+    // Moved into a directory: refused at the entry.
+    const moved = diskWithSave(bytes);
+    const dir = moved.disk.entries.find((e) => e.content.kind === 'directory' && e.id !== '0')!;
+    moved.disk.entries[k] = { ...moved.disk.entries[k]!, parent: dir.id };
+    const movedRefused = format.encode(moved);
+    expect(E.isLeft(movedRefused) && movedRefused.left.path).toEqual(['disk', 'entries', k]);
+    // Through the JSON form too (the marker is kept there).
+    const json = JSON.parse(JSON.stringify(format.json.encode(renamed)));
+    const back = format.json.decode(json);
+    if (E.isLeft(back)) throw new Error('JSON did not decode');
+    expect(E.isLeft(format.encode(back.right))).toBe(true);
+    // Renaming a file of the save in the save moves its entry; the disk follows.
+    const inSave = diskWithSave(bytes);
+    inSave.save.files['tapestries/9'] = inSave.save.files['tapestries/1']!;
+    delete inSave.save.files['tapestries/1'];
+    const written = format.encode(inSave);
+    if (E.isLeft(written)) throw written.left;
+    const tree = diskToTree(decodedDisk(written.right as Uint8Array));
+    expect([tree.has('tapestries/1'), tree.has('tapestries/9')]).toEqual([false, true]);
+    // A document of savekit 0.1 (inSave: true, no path) still writes as it did.
+    const legacy = diskWithSave(bytes);
+    legacy.disk.entries = legacy.disk.entries.map((e) =>
+      e.content.kind === 'file' ? { ...e, content: { ...e.content, inSave: true as const } } : e,
+    );
+    expect(format.encode(legacy)).toEqual(E.right(bytes));
   });
 
   test('a save file that cannot be written is an EncodeError, not a crash', () => {
