@@ -96,9 +96,9 @@ function diskWithSave(doc: { disk: TevdDisk; save?: TerrarumSave }): TevdDisk {
   if (doc.save === undefined) return doc.disk;
   const tree = encodeSave(doc.save);
   if (E.isLeft(tree)) throw tree.left.within(['save']);
-  const paths = new Map(entryPaths(doc.disk, 'file'));
-  refuseMovedSaveFiles(doc.disk, paths);
   try {
+    const paths = new Map(entryPaths(doc.disk, 'file'));
+    refuseMovedSaveFiles(doc.disk, paths);
     // File entries marked `inSave` are the save's (as decoding leaves them): filled from it, they
     // keep their times; any other file entry whose data differs from the save's is updated (and its
     // time set).
@@ -111,6 +111,7 @@ function diskWithSave(doc: { disk: TevdDisk; save?: TerrarumSave }): TevdDisk {
     });
     return updateDiskFromTree({ ...doc.disk, entries: filled }, tree.right);
   } catch (error) {
+    if (error instanceof EncodeError) throw error;
     throw new EncodeError(['save'], 0, error instanceof Error ? error.message : String(error));
   }
 }
@@ -122,6 +123,17 @@ function diskWithSave(doc: { disk: TevdDisk; save?: TerrarumSave }): TevdDisk {
  * disk's: id), or at the entry when a directory above it moved.
  */
 function refuseMovedSaveFiles(disk: TevdDisk, paths: ReadonlyMap<TevdEntry, string>): void {
+  // Entries not of their shape are the disk encoder's to refuse, at their own field: a wrong id is
+  // not a move of the files under it.
+  const wellFormed = (e: TevdEntry) =>
+    typeof e === 'object' &&
+    e !== null &&
+    typeof e.id === 'string' &&
+    typeof e.parent === 'string' &&
+    (e.name === undefined || typeof e.name === 'string') &&
+    typeof e.content === 'object' &&
+    e.content !== null;
+  if (!Array.isArray(disk.entries) || !disk.entries.every(wellFormed)) return;
   disk.entries.forEach((e, k) => {
     const inSave = e.content.kind === 'file' ? e.content.inSave : undefined;
     if (typeof inSave !== 'string') return;
@@ -142,9 +154,14 @@ export type FileDocument = Exclude<TerrarumDocument, { kind: 'save' }>;
 
 /** The kinds of a single file, chosen by its first bytes. */
 function kindOf(head: Uint8Array): FileDocument['kind'] {
-  if (startsWith(head, 'TEVd')) return 'disk';
-  if (startsWith(head, 'TESV')) return 'meta';
-  if (startsWith(head, 'TEMD') || (head[0] === 0x1f && head[1] === 0x8b)) return 'temd';
+  // A file cut inside its magic (1–3 bytes) is the kind it began as: its error is then a short read
+  // there, not JSON that does not parse.
+  const magic = (s: string) =>
+    startsWith(head, s) ||
+    (head.length > 0 && head.length < 4 && startsWith(new TextEncoder().encode(s), String.fromCharCode(...head)));
+  if (magic('TEVd')) return 'disk';
+  if (magic('TESV')) return 'meta';
+  if (magic('TEMD') || (head[0] === 0x1f && (head.length === 1 || head[1] === 0x8b))) return 'temd';
   return 'world';
 }
 

@@ -191,6 +191,22 @@ describe('bad input', () => {
     }
   });
 
+  test('cut inside its magic (1–3 bytes): a short read at the magic of the kind it began as, not JSON that does not parse', () => {
+    const cases: Array<[string, number[], ReadonlyArray<unknown>]> = [
+      ['TEV', [0x54, 0x45, 0x56], ['disk', { annotation: 'magic' }]],
+      ['TES', [0x54, 0x45, 0x53], ['meta', 'magic']],
+      ['gzip', [0x1f], ['temd']],
+    ];
+    for (const [, head, path] of cases) {
+      const r = format.decode(Uint8Array.from(head));
+      if (E.isRight(r)) throw new Error('expected a refusal');
+      expect([r.left.code, r.left.path, r.left.offset]).toEqual(['short-read', path, 0]);
+    }
+    // A JSON world stays a JSON world however short.
+    const json = format.decode(Uint8Array.from([0x7b]));
+    expect(E.isLeft(json) && json.left.path).toEqual(['world', 'text']);
+  });
+
   test('an entry length past the end', () => {
     const file = bytes();
     // The first file entry's length (after the root directory entry) set to 2^40.
