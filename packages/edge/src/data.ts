@@ -5,6 +5,7 @@
  * @module
  */
 import * as t from 'io-ts';
+import * as E from 'fp-ts/lib/Either.js';
 import {
   align,
   array as arrayOf,
@@ -12,6 +13,7 @@ import {
   chunk,
   contextKey,
   DecodeError,
+  encode,
   fallback,
   fourcc,
   fromContext,
@@ -48,7 +50,7 @@ import {
   type StructPlan,
 } from '@savekit/core/schema';
 import { EDGE_DEFINITIONS, MAX_CHUNK_DEPTH, type DefinitionPlace, type Named, type PlacedStruct } from './context.js';
-import { definedNameModel, ELEMENT_COUNTS } from './definitions.js';
+import { definedNameModel, ELEMENT_COUNTS, fieldDef, structDef } from './definitions.js';
 import { edgeString } from './primitives.js';
 import { indexRef } from './references.js';
 import { knownField, knownStructs, numericBySize, type EngineTable } from './tables.js';
@@ -188,7 +190,7 @@ class Schema {
           notes.push({
             code: 'unknown-field',
             path: [...place.path, 'fields', at],
-            offset: place.offset,
+            offset: place.offset + fieldStarts(def)[at]!,
             message: `field ${f.name} of ${def.name} is not known to this reader; it is read as the file declares it`,
           });
         if (f.kind === 'numeric' && !UNAMBIGUOUS_SIZES.has(f.size)) guessed.push(def.name);
@@ -801,9 +803,33 @@ function keyPlanOf(plan: StructPlan): KeyPlan {
 function placed(warning: Warning, def: StructDef, place: DefinitionPlace): Warning {
   const field = warning.path[2];
   const at = typeof field === 'string' ? def.fields.findIndex((f) => f.name === field) : -1;
-  const path =
-    at >= 0 ? [...place.path, 'fields', at] : field === undefined ? [...place.path] : [...place.path, 'fields'];
-  return { ...warning, path, offset: place.offset };
+  if (field === undefined) return { ...warning, path: [...place.path], offset: place.offset };
+  // A field's entry, else the list (which starts where its first entry would).
+  const path = at >= 0 ? [...place.path, 'fields', at] : [...place.path, 'fields'];
+  return { ...warning, path, offset: place.offset + fieldStarts(def)[Math.max(at, 0)]! };
+}
+
+const FIELD_STARTS = new WeakMap<StructDef, number[]>();
+
+/**
+ * Where each field of a definition starts, from the definition's start (and, last, where the list
+ * ends): its header, then each field as the definition codecs write it (what was read, since the
+ * definition is written back as it was). Only asked for what is said of a definition.
+ */
+function fieldStarts(def: StructDef): number[] {
+  let starts = FIELD_STARTS.get(def);
+  if (starts !== undefined) return starts;
+  const header = encode(structDef, { ...def, fields: [] });
+  let at = E.isRight(header) ? header.right.length : 0;
+  starts = [];
+  for (const f of def.fields) {
+    starts.push(at);
+    const written = encode(fieldDef, f);
+    at += E.isRight(written) ? written.right.length : 0;
+  }
+  starts.push(at);
+  FIELD_STARTS.set(def, starts);
+  return starts;
 }
 
 function reportReconcileWarnings(r: Reader, schema: Schema): void {

@@ -193,6 +193,21 @@ describe.each(DESIGN_VARIANTS)('design layout, variant %s', (variant, version) =
       expect(kept.path).toEqual(expect.arrayContaining(['chunks', 8, 'elements']));
     });
 
+    test("each warning's offset is where the field its path names starts (in that field's layer)", () => {
+      const traced = coreDecode(edgeSave, bytes, { trace: true });
+      if (E.isLeft(traced)) throw traced.left;
+      const starts = new Map<string, number[]>();
+      for (const span of traced.right.spans!) {
+        const key = JSON.stringify(span.path);
+        starts.set(key, [...(starts.get(key) ?? []), span.start]);
+      }
+      expect(traced.right.warnings.length).toBeGreaterThan(50);
+      const misplaced = traced.right.warnings
+        .filter((w) => !(starts.get(JSON.stringify(w.path)) ?? []).includes(w.offset))
+        .map((w) => `${w.code} ${JSON.stringify(w.path)} at ${w.offset}`);
+      expect(misplaced).toEqual([]);
+    });
+
     test('re-encodes byte-identically, and builds afresh from its JSON with or without the stored bytes', () => {
       const { value } = decoded(bytes);
       expect(Buffer.from(encodeOrThrow(edgeSave, value)).equals(bytes)).toBe(true);
