@@ -710,6 +710,13 @@ export function instanceCodec(name: string, reconciled: Reconciled, encoding: Sc
         const held = values !== undefined && f.known !== undefined ? values[slots[i]!] : value[f.def.name];
         const own = f.known === undefined ? [] : f.known.count === 1 ? [held] : (held as unknown[]);
         if (!Array.isArray(own)) throw w.error('wrong-type', `expected ${f.known!.count} elements`);
+        // The document holds at most the reader's count of elements: more would not be written (nor
+        // read back). Fewer is checked below against what the file keeps (the rest read back as defaults).
+        if (f.known !== undefined && own.length > f.known.count)
+          throw w.error(
+            'size-mismatch',
+            `field ${f.def.name} has ${own.length} elements; ${structName}.${f.def.name} holds ${f.known.count}`,
+          );
         if (
           f.known !== undefined &&
           f.keep === f.def.count &&

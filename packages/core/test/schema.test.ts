@@ -421,6 +421,32 @@ describe('instances written in place past INDEX and fixed-count array fields', (
   });
 });
 
+describe('fields of several elements', () => {
+  const schema: KnownStruct[] = [
+    {
+      name: 'guard_t',
+      marker: 'gard',
+      fields: [
+        { name: 'armour', kind: 'numeric', size: 1, count: 3, codec: u8, default: () => 0 },
+        { name: 'hp', kind: 'numeric', size: 1, count: 1, codec: u8, default: () => 0 },
+      ],
+    },
+  ];
+  const guard = instanceCodec('guard_t', reconcile(definitionsOf(schema), schema, encoding), encoding);
+
+  test('more or fewer elements than the structure holds is an EncodeError at the field, never a truncation', () => {
+    expect(encode(guard, { armour: [1, 2, 3], hp: 4 })).toEqual(E.right(Uint8Array.of(1, 2, 3, 4)));
+    for (const armour of [[1, 2, 3, 9], [1, 2], []]) {
+      const result = encode(guard, { armour, hp: 4 });
+      if (E.isRight(result)) throw new Error(`${armour.length} elements were written`);
+      expect([result.left.code, result.left.path, result.left.offset]).toEqual(['size-mismatch', ['armour'], 0]);
+      expect(result.left.message).toMatch(
+        new RegExp(`^field armour has ${armour.length} elements; (guard_t.armour holds|the definition says) 3$`),
+      );
+    }
+  });
+});
+
 describe('checkKeys and instances whose keys are not in the plan order', () => {
   const schema: KnownStruct[] = [
     {

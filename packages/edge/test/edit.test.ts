@@ -113,6 +113,29 @@ describe('references follow their elements', () => {
     );
   });
 
+  test('an array field given more or fewer elements than its structure holds is an EncodeError at it, never truncated', () => {
+    const bytes = encodeOrThrow(
+      edgeSave,
+      createSave({ variables: { LEVEL: 'MAP01' }, arrays: { players: [newInstance('player_t')] } }),
+    );
+    const edits: Array<[string, (player: Instance) => void]> = [
+      ['armours', (p) => (p.armours as number[]).push(77)],
+      ['ammo', (p) => (p.ammo as unknown[]).push({ num: 50, max: 400 })],
+      ['ammo', (p) => (p.ammo as unknown[]).pop()],
+    ];
+    for (const [field, edit] of edits) {
+      const save = decodeOrThrow(edgeSave, bytes);
+      edit(elementsOf(save, 'players')![0]!);
+      const result = encode(edgeSave, save);
+      if (E.isRight(result)) throw new Error(`the edit to ${field} was written`);
+      expect(result.left.code).toBe('size-mismatch');
+      expect(result.left.path.slice(-3)).toEqual(['elements', 0, field]);
+      expect(result.left.message).toMatch(
+        new RegExp(`^field ${field} has \\d+ elements; (player_t\\.${field} holds|the definition says) \\d+$`),
+      );
+    }
+  });
+
   test('references from JSON (no element attached) keep their number', () => {
     const { save } = threeMobjs();
     const bytes = encodeOrThrow(edgeSave, save);
