@@ -24,7 +24,7 @@ import {
   type SaveInput,
   type Warning,
 } from '@savekit/core';
-import { DecodeBudget, jsonBytes, jsonRecord, plural } from '@savekit/core/kit';
+import { bytesEqual, DecodeBudget, jsonBytes, jsonRecord, plural } from '@savekit/core/kit';
 import { jsonWorld, type JsonWorld } from './world-json.js';
 import { worldMeta, type WorldMeta } from './meta.js';
 import { decodeSave, encodeSave, type StoredEntryCrc, type TerrarumSave } from './save.js';
@@ -98,7 +98,12 @@ function diskWithSave(doc: { disk: TevdDisk; save?: TerrarumSave }): TevdDisk {
   if (E.isLeft(tree)) throw tree.left.within(['save']);
   try {
     const paths = new Map(entryPaths(doc.disk, 'file'));
-    refuseMovedSaveFiles(doc.disk, paths);
+    // Entries not of their shape are the disk encoder's to refuse, at their own field (a wrong id is
+    // not a move of the files under it).
+    if (Array.isArray(doc.disk.entries) && doc.disk.entries.every(wellFormed)) {
+      refuseMovedSaveFiles(doc.disk, paths);
+      refuseDiskOnlyEdits(doc.disk, paths, tree.right);
+    }
     // File entries marked `inSave` are the save's (as decoding leaves them): filled from it, they
     // keep their times; any other file entry whose data differs from the save's is updated (and its
     // time set).
@@ -123,17 +128,6 @@ function diskWithSave(doc: { disk: TevdDisk; save?: TerrarumSave }): TevdDisk {
  * disk's: id), or at the entry when a directory above it moved.
  */
 function refuseMovedSaveFiles(disk: TevdDisk, paths: ReadonlyMap<TevdEntry, string>): void {
-  // Entries not of their shape are the disk encoder's to refuse, at their own field: a wrong id is
-  // not a move of the files under it.
-  const wellFormed = (e: TevdEntry) =>
-    typeof e === 'object' &&
-    e !== null &&
-    typeof e.id === 'string' &&
-    typeof e.parent === 'string' &&
-    (e.name === undefined || typeof e.name === 'string') &&
-    typeof e.content === 'object' &&
-    e.content !== null;
-  if (!Array.isArray(disk.entries) || !disk.entries.every(wellFormed)) return;
   disk.entries.forEach((e, k) => {
     const inSave = e.content.kind === 'file' ? e.content.inSave : undefined;
     if (typeof inSave !== 'string') return;
@@ -144,8 +138,63 @@ function refuseMovedSaveFiles(disk: TevdDisk, paths: ReadonlyMap<TevdEntry, stri
     throw new EncodeError(
       ['disk', 'entries', k, ...(renamed === undefined ? [] : [renamed])],
       0,
-      `entry ${e.id} is the save's file ${JSON.stringify(inSave)} (marked inSave), now ${path === undefined ? "outside the disk's tree" : `at ${JSON.stringify(path)}`}: the save names its files, so the move would be undone; rename it in the save (\`save.files\`), or make the entry a file of its own (its data, no inSave)`,
+      `entry ${e.id} is the save's file ${JSON.stringify(inSave)} (marked inSave), now ${path === undefined ? "outside the disk's tree" : `at ${JSON.stringify(path)}`}: the save names its files, so the move would be undone; a file of \`save.files\` is renamed there`,
     );
+  });
+}
+
+/** Whether an entry has the shape the save's checks read (ids, parent, name, content). */
+function wellFormed(e: TevdEntry): boolean {
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    typeof e.id === 'string' &&
+    typeof e.parent === 'string' &&
+    (e.name === undefined || typeof e.name === 'string') &&
+    typeof e.content === 'object' &&
+    e.content !== null
+  );
+}
+
+/**
+ * Refuses what an edit of the disk's side alone would have lost, since on a disk holding a save the
+ * save decides its files: bytes given to an entry of the save's (decoded empty: writing fills it from
+ * the save), a file entry of its own holding other bytes than the save's file at its path (the save's
+ * would replace them), and a file entry the save does not have (writing keeps the disk to the save's
+ * files: it would be removed). EncodeErrors at the entry.
+ */
+function refuseDiskOnlyEdits(
+  disk: TevdDisk,
+  paths: ReadonlyMap<TevdEntry, string>,
+  tree: ReadonlyMap<string, Uint8Array>,
+): void {
+  disk.entries.forEach((e, k) => {
+    if (e?.content?.kind !== 'file') return;
+    const path = paths.get(e);
+    if (path === undefined) return;
+    const { data, inSave } = e.content;
+    if (inSave !== undefined) {
+      if (data instanceof Uint8Array && data.length > 0)
+        throw new EncodeError(
+          ['disk', 'entries', k, 'content', 'data'],
+          0,
+          `entry ${e.id} is the save's file ${JSON.stringify(path)} (marked inSave): its bytes are the save's, so bytes given here would be overwritten; edit the file in the save`,
+        );
+      return;
+    }
+    const saved = tree.get(path);
+    if (saved === undefined)
+      throw new EncodeError(
+        ['disk', 'entries', k],
+        0,
+        `entry ${e.id} is a file the save does not have (${JSON.stringify(path)}): a disk holding a save holds the save's files, so it would be dropped; add it to the save (\`save.files\`), or remove the entry`,
+      );
+    if (!(data instanceof Uint8Array) || !bytesEqual(data, saved))
+      throw new EncodeError(
+        ['disk', 'entries', k, 'content', 'data'],
+        0,
+        `entry ${e.id} holds other bytes than the save's file ${JSON.stringify(path)}: the save's would overwrite them; edit the file in the save`,
+      );
   });
 }
 

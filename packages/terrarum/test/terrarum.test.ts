@@ -449,6 +449,57 @@ describe('a save on a disk is the same document as the save in a folder', () => 
     expect(format.encode(legacy)).toEqual(E.right(bytes));
   });
 
+  test("a disk-side edit the save would undo is refused at the entry: bytes for a save's file, a file the save lacks", () => {
+    const bytes = diskBytes();
+    const refusal = (edit: (doc: ReturnType<typeof diskWithSave>) => void) => {
+      const doc = diskWithSave(bytes);
+      edit(doc);
+      const result = format.encode(doc);
+      if (E.isRight(result)) throw new Error('expected a refusal');
+      return result.left;
+    };
+    const at = (doc: ReturnType<typeof diskWithSave>, name: string) =>
+      doc.disk.entries.findIndex((e) => e.name === name);
+    const k = at(diskWithSave(bytes), 'worldinfo2');
+    const mod = new TextEncoder().encode('other bytes');
+    // Bytes put in an entry of the save's (marked inSave, or made a file of its own).
+    const inSave = refusal((doc) => {
+      doc.disk.entries[k] = { ...doc.disk.entries[k]!, content: { kind: 'file', data: mod, inSave: 'worldinfo2' } };
+    });
+    expect([inSave.path, inSave.message]).toEqual([
+      ['disk', 'entries', k, 'content', 'data'],
+      expect.stringMatching(/the save's file "worldinfo2" \(marked inSave\): its bytes are the save's/),
+    ]);
+    const own = refusal((doc) => {
+      doc.disk.entries[k] = { ...doc.disk.entries[k]!, content: { kind: 'file', data: mod } };
+    });
+    expect([own.path, own.message]).toEqual([
+      ['disk', 'entries', k, 'content', 'data'],
+      expect.stringMatching(/holds other bytes than the save's file "worldinfo2"/),
+    ]);
+    // A file added on the disk alone.
+    const added = refusal((doc) => {
+      const root = doc.disk.entries.find((e) => e.id === '0')!;
+      doc.disk.entries.push({
+        ...doc.disk.entries[k]!,
+        id: '999',
+        name: 'notes.txt',
+        content: { kind: 'file', data: mod },
+      });
+      if (root.content.kind === 'directory')
+        root.content = { kind: 'directory', children: [...root.content.children, '999'] };
+    });
+    expect([added.path, added.message]).toEqual([
+      ['disk', 'entries', diskWithSave(bytes).disk.entries.length],
+      expect.stringMatching(/a file the save does not have \("notes.txt"\).*add it to the save/),
+    ]);
+    // Its own bytes equal to the save's: nothing lost, written as before.
+    const same = diskWithSave(bytes);
+    const tree = diskToTree(decodedDisk(bytes));
+    same.disk.entries[k] = { ...same.disk.entries[k]!, content: { kind: 'file', data: tree.get('worldinfo2')! } };
+    expect(format.encode(same)).toEqual(E.right(bytes));
+  });
+
   test('a save file that cannot be written is an EncodeError, not a crash', () => {
     const doc = diskWithSave(diskBytes());
     doc.save.meta.created = 2 ** 48;
