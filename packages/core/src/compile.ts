@@ -375,26 +375,27 @@ function intWriteAt(bits: number, signed: boolean, le: boolean): WriteAt | undef
   }
 }
 
-/** Numbers only (a kept NaN's bits, an object, are written by the interpreter). */
+/** Numbers only, NaN aside (a kept NaN's bits, an object, and the canonical NaN are written by the interpreter). */
 function floatWriteAt(bits: 32 | 64, le: boolean): WriteAt {
   if (bits === 64) {
     return le
       ? (w, at, v) => {
-          if (typeof v !== 'number') throw BAIL;
+          if (typeof v !== 'number' || v !== v) throw BAIL;
           w.view.setFloat64(at, v, true);
         }
       : (w, at, v) => {
-          if (typeof v !== 'number') throw BAIL;
+          if (typeof v !== 'number' || v !== v) throw BAIL;
           w.view.setFloat64(at, v, false);
         };
   }
+  // Math.fround(NaN) !== NaN: a NaN goes to the interpreter too.
   return le
     ? (w, at, v) => {
-        if (typeof v !== 'number' || (Math.fround(v) !== v && !Number.isNaN(v))) throw BAIL;
+        if (typeof v !== 'number' || Math.fround(v) !== v) throw BAIL;
         w.view.setFloat32(at, v, true);
       }
     : (w, at, v) => {
-        if (typeof v !== 'number' || (Math.fround(v) !== v && !Number.isNaN(v))) throw BAIL;
+        if (typeof v !== 'number' || Math.fround(v) !== v) throw BAIL;
         w.view.setFloat32(at, v, false);
       };
 }

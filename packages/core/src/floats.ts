@@ -108,7 +108,14 @@ export function float(
         throw w.error('out-of-range', `${value} is not exactly representable as a 32-bit float`);
       }
       const at = w.ensure(size);
-      if (wide) w.view.setFloat64(at, value, le);
+      // Any NaN as the canonical quiet one: the engine keeps a NaN's own bits through arithmetic
+      // (x86's 0/0 has its sign bit set), and the same document must give the same bytes.
+      if (value !== value) {
+        if (wide) {
+          w.view.setUint32(le ? at + 4 : at, CANONICAL_NAN_64_HIGH, le);
+          w.view.setUint32(le ? at : at + 4, 0, le);
+        } else w.view.setUint32(at, CANONICAL_NAN_32, le);
+      } else if (wide) w.view.setFloat64(at, value, le);
       else w.view.setFloat32(at, value, le);
       w.length = at + size;
     },

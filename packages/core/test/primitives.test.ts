@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either';
 import { decode, type Codec } from '../src/index';
-import { bits, float, int } from '../src/index';
+import { bits, float, int, struct } from '../src/index';
 import { u8, u16be, u16le, u24be, u24le, u32be, u32le, u48be, u48le, u64be, u64le } from '../src/index';
 import { i8, i16be, i16le, i24be, i24le, i32be, i32le, i48be, i48le, i64be, i64le } from '../src/index';
 import { f32be, f32le, f64be, f64le } from '../src/index';
@@ -135,6 +135,27 @@ describe('floats', () => {
     checkLaws(keep64, fc.oneof(fc.double(), fc.constant({ nan: 'fff8000000000000' })), {
       bytes: fc.oneof(fc.uint8Array({ minLength: 8, maxLength: 8 }), fc.constant(luaNaN)),
     });
+  });
+
+  test('any NaN number is written as the canonical quiet NaN, interpreted and compiled, whatever its own bits', () => {
+    // NaNs whose bits the engine keeps: x86's 0/0 (sign bit set) and one with a payload.
+    const nans = [0xfff8000000000000n, 0x7ff0000000000001n, 0xfff0000000abcdefn].map(
+      (bits) => new Float64Array(new BigUint64Array([bits]).buffer)[0]!,
+    );
+    const canonical: Array<[Codec<number>, string]> = [
+      [f64le, '000000000000f87f'],
+      [f64be, '7ff8000000000000'],
+      [f32le, '0000c07f'],
+      [f32be, '7fc00000'],
+    ];
+    const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+    for (const nan of nans) {
+      expect(Number.isNaN(nan)).toBe(true);
+      for (const [codec, bytes] of canonical) expect(hex(encodeOk(codec, nan))).toBe(bytes);
+      // A struct of fixed floats is written by a compiled run: it hands NaNs to the interpreter.
+      const record = struct({ a: f64le, b: f32be, c: f64be });
+      expect(hex(encodeOk(record, { a: nan, b: nan, c: nan }))).toBe('000000000000f87f7fc000007ff8000000000000');
+    }
   });
 
   test('JSON spells what JSON numbers cannot hold', () => {

@@ -69,10 +69,20 @@ export class List {
     return new List(head);
   }
 
-  /** The values, head first (iteratively: any length). */
+  /**
+   * The values, head first (iteratively: any length). Nodes that loop back (a `next` pointing at an
+   * earlier node) are a RangeError, found without extra memory: a second walker two nodes a step meets
+   * the first inside the loop.
+   */
   values(): ZValue[] {
     const out: ZValue[] = [];
-    for (let n = this.head; n !== null; n = n.next) out.push(n.value);
+    let fast: ListNode | null = this.head;
+    for (let n = this.head; n !== null; n = n.next) {
+      out.push(n.value);
+      fast = fast?.next?.next ?? null;
+      if (fast !== null && fast === n.next)
+        throw new RangeError(`the list's nodes loop back after ${out.length} values`);
+    }
     return out;
   }
 }
@@ -223,14 +233,32 @@ function storedAData(value: AData, ref: (v: ZValue) => ZValue, w: SegmentWriter)
   if (value instanceof List)
     return { tag, dataType: DataType.List, payload: { items: value.values().map((v) => w.stored(ref(v))) } };
   if (value instanceof ZClass) {
+    checkSuperclasses(value);
     const superclass = w.stored(value.superclass === null ? null : { ref: value.superclass });
     const members = w.stored(ref(value.members));
     const bindByName = value.bindByName ? 1 : 0;
     return { tag, dataType: DataType.Class, payload: { name: value.name, superclass, members, bindByName } };
   }
+  // What the reader refuses is not written (the file could never be loaded).
+  if (!(value.cls instanceof ZClass)) throw new Error('an Instance needs a Class');
   const cls = w.stored({ ref: value.cls });
   const fields = w.stored(ref(value.fields));
   return { tag, dataType: DataType.Instance, payload: { cls, fields, native: value.native } };
+}
+
+/**
+ * Refuses a class the reader would refuse: a superclass that is not a Class, or a superclass chain
+ * that comes back to a class on it (walked with a second walker two classes a step: no extra memory).
+ */
+function checkSuperclasses(cls: ScriptClass): void {
+  let fast: unknown = cls;
+  for (let c: ScriptClass | null = cls; c !== null; c = c.superclass) {
+    const next: unknown = c.superclass;
+    if (next !== null && !(next instanceof ZClass)) throw new Error('a superclass must be a Class');
+    const step = (x: unknown) => (x instanceof ZClass ? x.superclass : null);
+    fast = step(step(fast));
+    if (fast !== null && fast === next) throw new Error(`class ${cls.name}'s superclass chain is a cycle`);
+  }
 }
 
 /**

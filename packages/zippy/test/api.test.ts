@@ -16,9 +16,11 @@ import {
   ScriptInstance,
   toGraphImage,
   Vector,
+  writeAData,
   writeSavefile,
   ZClass,
   zippyFile,
+  type AData,
   type ZippyFile,
 } from '@savekit/zippy';
 import { loadStructures, saveStructures } from './structures';
@@ -85,6 +87,25 @@ describe('item 5: every API leaves the Lua stack as it found it', () => {
       expect(lua.lua_gettop(L)).toBe(1);
     }
     expect(E.isRight(saveLua(L, 0)) && lua.lua_gettop(L)).toBe(1);
+  });
+
+  test('saveLua and loadLua work however much of its guaranteed stack (LUA_MINSTACK, 20) the caller has used', () => {
+    const L = newState();
+    run(L, 'T = { 1, 2, { x = "y" } }');
+    for (let i = 0; i < 19; i++) lua.lua_pushinteger(L, i);
+    pushGlobal(L, 'T');
+    for (const count of [1, 20]) {
+      const saved = saveLua(L, count);
+      if (E.isLeft(saved)) throw saved.left;
+      expect(lua.lua_gettop(L)).toBe(20);
+      for (const used of [0, 19, 20]) {
+        const L2 = newState();
+        for (let i = 0; i < used; i++) lua.lua_pushinteger(L2, i);
+        const loaded = loadLua(L2, saved.right);
+        if (E.isLeft(loaded)) throw loaded.left;
+        expect(loaded.right.roots.length).toBe(count);
+      }
+    }
   });
 
   test('saveGame: a failing C structure field, an external pushing the wrong number of values, refused userdata', () => {
@@ -246,13 +267,54 @@ describe('item 6: restore chains of any depth', () => {
     const a = new ScriptClass('A');
     const b = new ScriptClass('B', a);
     a.superclass = b;
-    const cycle = saveStructures([a]);
+    // adataSaver refuses to write the cycle (below): this file is made by a saver that writes each
+    // class with a stand-in superclass, then refers to the real one in its place.
+    const careless: GraphSaver<AData> = {
+      kindOf: () => KIND.adata,
+      save(object, sink) {
+        const cls = object as ScriptClass;
+        const standIn = new ScriptClass('stand-in');
+        const written = writeAData(new ScriptClass(cls.name, cls.superclass === null ? null : standIn, cls.members));
+        for (const r of written.references) sink.writeReference(r === standIn ? cls.superclass : (r as AData | null));
+        sink.writeData(written.segment);
+      },
+    };
+    const cycle = writeSavefile<AData>([a], careless);
     if (E.isLeft(cycle)) throw cycle.left;
     const error = left(loadStructures(cycle.right));
     expect([error.path.slice(0, 2), error.message]).toEqual([
       ['objects', 1],
       expect.stringMatching(/class B's superclass chain is a cycle/),
     ]);
+  });
+
+  test('adataSaver writes only what adataRestorer loads: a superclass cycle, a superclass or class that is no Class, a List whose nodes loop', () => {
+    const a = new ScriptClass('A');
+    const b = new ScriptClass('B', a);
+    a.superclass = b;
+    const self = new ScriptClass('S');
+    self.superclass = self;
+    const wrongSuper = new ScriptClass('W', new Vector([1]) as unknown as ScriptClass);
+    const wrongClass = new ScriptInstance(new Vector([1]) as unknown as ScriptClass, null);
+    const looped = List.of([1, 2, 3]);
+    looped.head!.next!.next!.next = looped.head!.next;
+    const cases: Array<[AData, RegExp]> = [
+      [a, /class A's superclass chain is a cycle/],
+      [self, /class S's superclass chain is a cycle/],
+      [wrongSuper, /a superclass must be a Class/],
+      [wrongClass, /an Instance needs a Class/],
+      [looped, /the list's nodes loop back after \d+ values/],
+    ];
+    for (const [root, message] of cases) {
+      const error = left(saveStructures([root]));
+      expect(error).toBeInstanceOf(EncodeError);
+      expect([error.path, error.message]).toEqual([['objects', 0], expect.stringMatching(message)]);
+    }
+    // A long chain and a long list are fine (the checks take no memory per class or node).
+    let top = new ScriptClass('c0');
+    for (let i = 1; i < 10_000; i++) top = new ScriptClass(`c${i}`, top);
+    expect(E.isRight(saveStructures([top]))).toBe(true);
+    expect(List.of(Array.from({ length: 10_000 }, (_, i) => i)).values().length).toBe(10_000);
   });
 
   test('plain callbacks keep their documented limit, and the error names the generator form', () => {

@@ -447,6 +447,35 @@ describe('item 4: number format 1 stores 4-byte floats', () => {
     },
   );
 
+  test('allowPrecisionLoss: keys that would load as one key are an EncodeError (an entry would be lost), others load apart', () => {
+    const cases: Array<[string, RegExp]> = [
+      [
+        '{[0.1] = "a", [0.10000000001] = "b"}',
+        /the keys 0\.1 and 0\.10000000001 of the table at roots\[0\] would load as one key/,
+      ],
+      ['{[16777217.5] = "c", [16777218] = "d"}', /would load as one key \(16777218\)/],
+      ['{"x", "y", [2.0000001] = "z"}', /the keys 2\.0000001 and 2 .*would load as one key \(2\)/],
+      ['{inner = {[0.3] = 1, [0.30000000001] = 2}}', /of the table at roots\[0\]\.inner would load as one key/],
+    ];
+    for (const [table, message] of cases) {
+      const L = newState();
+      run(L, `T = ${table}`);
+      pushGlobal(L, 'T');
+      const refused = saveLua(L, 1, { numberFormat: 1, allowPrecisionLoss: true });
+      if (E.isRight(refused)) throw new Error(`${table} was saved`);
+      expect(refused.left).toBeInstanceOf(EncodeError);
+      expect(refused.left.message).toMatch(message);
+    }
+    // Keys that stay apart when rounded: every entry loads.
+    const L = newState();
+    run(L, 'T = {[0.1] = "a", [0.2] = "b", [1.5] = "c", 7, 8}');
+    pushGlobal(L, 'T');
+    const L2 = newState();
+    right(loadLua(L2, right(saveLua(L, 1, { numberFormat: 1, allowPrecisionLoss: true }))));
+    setGlobal(L2, 'T');
+    run(L2, 'local n = 0 for _ in pairs(T) do n = n + 1 end assert(n == 5 and T[1.5] == "c" and T[2] == 8)');
+  });
+
   test('a number format other than 0 or 1 is an EncodeError', () => {
     const result = saveStructures([new Vector([1])], { numberFormat: 2 });
     expect(E.isLeft(result) && [result.left.path, result.left.code]).toEqual([['numberFormat'], 'out-of-range']);

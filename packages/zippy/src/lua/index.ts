@@ -273,6 +273,14 @@ const MAX_STACK: number =
 const WORKING_ROOM = 50_000;
 
 /**
+ * Stack slots a save or load makes sure of on entry, above what the caller has pushed (the C API
+ * promises a function only LUA_MINSTACK, 20, and the caller may have used them all); more is asked
+ * for where more is pushed.
+ */
+const ENTRY_ROOM = 64;
+const NO_ROOM = 'the Lua stack has no room for the save or load to work in (it is at its limit)';
+
+/**
  * Values met while saving or restoring are kept at consecutive stack positions: first on the
  * state's own stack, in a block above the keeper's anchor — pushing one is then a single
  * `lua_pushvalue`, where a value on another thread's stack costs a copy and a move (a
@@ -834,6 +842,7 @@ class LuaSaver implements GraphSaver<object> {
       }
       lua.lua_pop(L, 1);
     }
+    if (this.format.numberFormat === 1 && this.format.allowPrecisionLoss === true) this.refuseMergedKeys(count, slot);
     // Columns are overwritten, not emptied (setting an array's length is a runtime call, per table).
     let restCount = 0;
     for (let i = 0; i < count; i++) {
@@ -870,6 +879,34 @@ class LuaSaver implements GraphSaver<object> {
       writeRead(w, valueTypes[i]!, valuePayloads[i]);
     }
     this.writeMetatable(w, at, slot);
+  }
+
+  /**
+   * Under number format 1 with precision loss allowed, a float key is written as the nearest 4-byte
+   * float, which Lua turns into an integer key when it is whole: two keys of the table being written
+   * (its `count` entries) that would load as one key are refused, as one entry
+   * would be lost. Keys as they load: `i` an integer, `f` a float. (Every entry is looked at: the
+   * sequence part's integer keys too.)
+   */
+  private refuseMergedKeys(count: number, slot: number): void {
+    const loaded = new Map<string, unknown>();
+    for (let i = 0; i < count; i++) {
+      const type = this.keyTypes[i]!;
+      const key = this.keyPayloads[i];
+      let as: string;
+      if (type === ValueType.integer) as = `i${String(key)}`;
+      else if (type === ValueType.number && typeof key === 'number' && !Number.isNaN(key)) {
+        const rounded = Math.fround(key);
+        // Lua makes a whole float key an integer key when it fits 64 bits.
+        as = Number.isInteger(rounded) && Math.abs(rounded) < 2 ** 63 ? `i${BigInt(rounded)}` : `f${rounded}`;
+      } else continue;
+      const other = loaded.get(as);
+      if (other !== undefined)
+        throw new Error(
+          `the keys ${String(other)} and ${String(key)} of the table at ${this.pathText(this.parents.items[slot]!, this.steps[slot]!)} would load as one key (${as.slice(1)}) under number format 1: an entry would be lost`,
+        );
+      loaded.set(as, key);
+    }
   }
 
   /** The canonical order of entries `i` and `j` of the table being written, by their keys. */
@@ -948,6 +985,7 @@ function checkUserdata(L: LuaState, index: number, where: () => string): void {
  * ```
  */
 export function saveLua(L: LuaState, count: number, options: LuaSaveOptions = {}): E.Either<EncodeError, Uint8Array> {
+  if (!lua.lua_checkstack(L, ENTRY_ROOM)) return E.left(new EncodeError([], 0, NO_ROOM, 'out-of-range'));
   const top = lua.lua_gettop(L);
   if (!Number.isSafeInteger(count) || count < 0 || count > top)
     return E.left(
@@ -978,6 +1016,7 @@ export function saveGame(
 ): E.Either<EncodeError, Uint8Array> {
   // Whatever happens below, the stack is put back as it was (the saver's keeper table and any value
   // a failure left pushed are above this top).
+  if (!lua.lua_checkstack(L, ENTRY_ROOM)) return E.left(new EncodeError([], 0, NO_ROOM, 'out-of-range'));
   const top = lua.lua_gettop(L);
   let saver: LuaSaver;
   try {
@@ -1456,6 +1495,7 @@ export function loadLua(
   bytes: Uint8Array,
   options: LuaLoadOptions = {},
 ): E.Either<DecodeError, LoadedLua> {
+  if (!lua.lua_checkstack(L, ENTRY_ROOM)) return E.left(new DecodeError([], 0, NO_ROOM, 'out-of-range'));
   const top = lua.lua_gettop(L);
   const r = new LuaRestorer(L, options.externals ?? {}, options.structures);
   let result: ReturnType<typeof readSavefileImage<object>>;
