@@ -537,7 +537,17 @@ export function chunkList<M extends Readonly<Record<string, Codec<any>>>>(
             throw w.error('invalid-value', `chunk ${entry.id} is known and must have a decoded body`);
           const raw = entry.raw;
           if (!(raw instanceof Uint8Array)) throw w.error('wrong-type', 'a raw chunk needs its bytes');
-          // Raw bodies were read including any counted padding, so they need none added.
+          // Raw bodies were read including any counted padding, so they need none added: bytes that
+          // are not a whole number of aligned units would gain padding and read back longer.
+          if (framer.padCounted && framer.padFor(raw.length) !== 0) {
+            path.push('raw');
+            const error = w.error(
+              'size-mismatch',
+              `a kept chunk's bytes are its whole body, padding included: ${raw.length} bytes is not a multiple of ${framer.align}`,
+            );
+            path.pop();
+            throw error;
+          }
           framer.write(w, entry.id, entry.pad, (into) => into.append(raw));
         } else {
           const codec = isKnown(entry.id) ? (known as Record<string, Codec<unknown>>)[entry.id] : undefined;

@@ -7,6 +7,7 @@ import {
   cstring,
   decode,
   type DecodeError,
+  encode,
   fourcc,
   isRawChunk,
   lazy,
@@ -178,6 +179,15 @@ describe('chunkList', () => {
     expect(entries.map((e) => e.id)).toEqual(['Vari', 'Zzzz', 'Vari']);
     expect(isRawChunk(entries[1]!) && entries[1].raw).toEqual(hexBytes('deadbeef'));
     expect(encodeOk(glob, entries)).toEqual(file);
+  });
+
+  test('unknown chunk bytes that are not whole units of the counted alignment are refused at `raw` (they would read back padded)', () => {
+    const written = encode(glob, [{ id: 'Zzzz', raw: hexBytes('deadbe') }]);
+    if (E.isRight(written)) throw new Error('three bytes were written');
+    expect([written.left.code, written.left.path]).toEqual(['size-mismatch', [0, 'raw']]);
+    expect(written.left.message).toBe(
+      "a kept chunk's bytes are its whole body, padding included: 3 bytes is not a multiple of 4",
+    );
   });
 
   test('obeys the laws with known and unknown chunks', () => {

@@ -68,11 +68,25 @@ export function lumpOrRaw<A>(marker: string, codec: Codec<A>): Codec<A | Raw> {
       if (left >= 4) throw reader.error('trailing-bytes', `${left} bytes are left after the ${marker} lump's fields`);
     },
   });
-  return orRaw(whole, {
+  const kept = orRaw(whole, {
     warning: {
       code: 'lump-kept-raw',
       message: (error) =>
         `the ${marker} lump is not shaped as this reader expects (${error.message}); it is kept as bytes`,
+    },
+  });
+  // Kept bytes were read with the lump's padding (its length counts it): bytes that are not whole
+  // 4-byte units would gain padding and read back longer.
+  return withHooks(kept, {
+    beforeWrite: (value, { writer }) => {
+      if (!isRawLump(value) || value.$raw.length % 4 === 0) return;
+      writer.state.path.push('$raw');
+      const error = writer.error(
+        'size-mismatch',
+        `a kept ${marker} lump's bytes are its whole body, padding included: ${value.$raw.length} bytes is not a multiple of 4`,
+      );
+      writer.state.path.pop();
+      throw error;
     },
   });
 }

@@ -378,6 +378,38 @@ describe.each(DESIGN_VARIANTS)('design layout, variant %s', (variant, version) =
       expect(globEntries(decoded(afresh).value)).toEqual(globEntries(value));
     });
 
+    test('kept bytes that are not whole 4-byte units are refused on write (they would read back padded)', () => {
+      const { value } = decoded(bytes);
+      const glob = globEntries(value) as unknown as Array<Record<string, unknown>>;
+      const at = value.chunks.findIndex((c) => c.id === 'Glob');
+      for (const [entry, path, what] of [
+        [
+          { id: 'Wher', body: { $raw: Uint8Array.of(1, 2, 3) } },
+          ['body', '$raw'],
+          /a kept Wher lump's bytes .* 3 bytes is not a multiple of 4/,
+        ],
+        [
+          { id: 'Zzzz', raw: Uint8Array.of(1, 2, 3, 4, 5) },
+          ['raw'],
+          /a kept chunk's bytes .* 5 bytes is not a multiple of 4/,
+        ],
+      ] as const) {
+        glob.splice(0, 1, entry as unknown as Record<string, unknown>);
+        const result = encode(edgeSave, value);
+        if (E.isRight(result)) throw new Error(`${entry.id} was written`);
+        expect(result.left.code).toBe('size-mismatch');
+        expect(result.left.path.slice(0, 2)).toEqual(['chunks', at]);
+        expect(result.left.path.slice(-path.length - 1)).toEqual([0, ...path]);
+        expect(result.left.message).toMatch(what);
+      }
+      // Whole units are kept as they are.
+      glob.splice(0, 1, { id: 'Zzzz', raw: Uint8Array.of(1, 2, 3, 4) });
+      expect(globEntries(decoded(encodeOrThrow(edgeSave, value)).value)[0]).toEqual({
+        id: 'Zzzz',
+        raw: Uint8Array.of(1, 2, 3, 4),
+      });
+    });
+
     test('a lump with more than padding left after its fields is kept too', () => {
       const longer = writeFile(
         version,
