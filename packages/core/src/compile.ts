@@ -380,11 +380,11 @@ function floatWriteAt(bits: 32 | 64, le: boolean): WriteAt {
   if (bits === 64) {
     return le
       ? (w, at, v) => {
-          if (typeof v !== 'number' || v !== v) throw BAIL;
+          if (typeof v !== 'number' || Number.isNaN(v)) throw BAIL;
           w.view.setFloat64(at, v, true);
         }
       : (w, at, v) => {
-          if (typeof v !== 'number' || v !== v) throw BAIL;
+          if (typeof v !== 'number' || Number.isNaN(v)) throw BAIL;
           w.view.setFloat64(at, v, false);
         };
   }

@@ -110,7 +110,7 @@ export function float(
       const at = w.ensure(size);
       // Any NaN as the canonical quiet one: the engine keeps a NaN's own bits through arithmetic
       // (x86's 0/0 has its sign bit set), and the same document must give the same bytes.
-      if (value !== value) {
+      if (Number.isNaN(value)) {
         if (wide) {
           w.view.setUint32(le ? at + 4 : at, CANONICAL_NAN_64_HIGH, le);
           w.view.setUint32(le ? at : at + 4, 0, le);
