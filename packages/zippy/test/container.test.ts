@@ -14,7 +14,17 @@ import {
   fromJson,
   toJson,
 } from '@savekit/core';
-import { format, Vector, ZClass, zippyFile, type ZippyFile } from '@savekit/zippy';
+import {
+  format,
+  LUA_TAG,
+  LuaInteger,
+  LuaType,
+  SegmentWriter,
+  Vector,
+  ZClass,
+  zippyFile,
+  type ZippyFile,
+} from '@savekit/zippy';
 import { loadStructures, saveStructures } from './structures';
 import { arbitrary, defaultIterations, fuzzSuite, roundTripSuite, testBudget } from '@savekit/testkit';
 import { newState } from './lua-helpers';
@@ -167,6 +177,31 @@ describe('bad input: DecodeErrors with the document path (objects from 0) and th
       ['objects', 0],
       expect.stringMatching(/a table key is nil/),
     ]);
+  });
+
+  test('a metatable that is not a table is a DecodeError at its byte, found when restoring into Lua', () => {
+    const file = decodeOrThrow(zippyFile, example);
+    const { loadLua } = require('@savekit/zippy/lua') as typeof import('@savekit/zippy/lua');
+    for (const meta of [new TextEncoder().encode('hi'), 5, true, new LuaInteger(3n)]) {
+      // An empty table (no sequence, no pairs) whose metatable is `meta`.
+      const w = new SegmentWriter(file);
+      w.u32(LUA_TAG);
+      w.u32(LuaType.table);
+      w.u32(0);
+      w.u32(0);
+      w.value(meta);
+      const bad = encodeOrThrow(zippyFile, {
+        ...file,
+        objects: [{ ...file.objects[0]!, segments: [w.done()] }, ...file.objects.slice(1)],
+      });
+      const result = loadLua(newState(), bad);
+      if (E.isRight(result)) throw new Error('expected a refusal');
+      expect([result.left.path, result.left.offset, result.left.message]).toEqual([
+        ['objects', 0, 'segments', 0],
+        16,
+        expect.stringMatching(/a metatable must be a table \(or nil\)/),
+      ]);
+    }
   });
 
   // Quick: five times the core's nesting limit for plain callbacks (10,000); heavy: the full million.

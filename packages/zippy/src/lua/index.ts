@@ -1296,6 +1296,16 @@ class LuaRestorer implements SavefileImageRestorer<object> {
     strings.keep(bytes, 0, bytes.length, this.keeper.keepAside());
   }
 
+  /** Sets the metatable of the value at `at` to `meta`, read at `metaAt`: a table (as Lua's own loader requires), else a SegmentError there. */
+  private setMetatable(at: number, meta: ZValue, metaAt: number): void {
+    this.push(meta);
+    if (lua.lua_type(this.L, -1) !== lua.LUA_TTABLE) {
+      lua.lua_pop(this.L, 1);
+      throw new SegmentError('a metatable must be a table (or nil)', metaAt);
+    }
+    lua.lua_setmetatable(this.L, at);
+  }
+
   /** Pushes a decoded value. */
   push(v: ZValue): void {
     const L = this.L;
@@ -1357,13 +1367,11 @@ class LuaRestorer implements SavefileImageRestorer<object> {
         } else if (handle.kind === 'userdata') {
           if (this.v1 && tag !== DATA_TAG)
             throw new SegmentError('a userdata segment starts with DATA', 0, 'unknown-tag');
+          const metaAt = reader.pos;
           const meta = reader.value();
           const n = reader.count(1);
           (lua.lua_touserdata(L, at) as { payload: Uint8Array }).payload = reader.take(n).slice();
-          if (meta !== null) {
-            this.push(meta);
-            lua.lua_setmetatable(L, at);
-          }
+          if (meta !== null) this.setMetatable(at!, meta, metaAt);
         } else {
           if (tag !== LUA_TAG) throw new SegmentError('a table segment starts with LUA\\0', 0, 'unknown-tag');
           // Entries are counted against the bytes left (each takes at least one byte a value) and
@@ -1388,11 +1396,9 @@ class LuaRestorer implements SavefileImageRestorer<object> {
           // No metatable (most tables): its nil is the type byte alone, read as pushRead reads types.
           if (reader.peek() === ValueType.nil) reader.pos += 1;
           else {
+            const metaAt = reader.pos;
             const meta = reader.value();
-            if (meta !== null) {
-              this.push(meta);
-              lua.lua_setmetatable(L, at);
-            }
+            if (meta !== null) this.setMetatable(at!, meta, metaAt);
           }
         }
         if (!reader.atEnd)
