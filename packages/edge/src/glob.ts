@@ -8,6 +8,7 @@
 import {
   array,
   chunkList,
+  EncodeError,
   i32le,
   orRaw,
   struct,
@@ -78,15 +79,14 @@ export function lumpOrRaw<A>(marker: string, codec: Codec<A>): Codec<A | Raw> {
   // Kept bytes were read with the lump's padding (its length counts it): bytes that are not whole
   // 4-byte units would gain padding and read back longer.
   return withHooks(kept, {
-    beforeWrite: (value, { writer }) => {
+    beforeWrite: (value, { path, start }) => {
       if (!isRawLump(value) || value.$raw.length % 4 === 0) return;
-      writer.state.path.push('$raw');
-      const error = writer.error(
-        'size-mismatch',
+      throw new EncodeError(
+        [...path, '$raw'],
+        start,
         `a kept ${marker} lump's bytes are its whole body, padding included: ${value.$raw.length} bytes is not a multiple of 4`,
+        'size-mismatch',
       );
-      writer.state.path.pop();
-      throw error;
     },
   });
 }
