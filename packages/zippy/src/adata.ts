@@ -222,7 +222,12 @@ export function adataSegment(format: SegmentFormat = {}): Codec<StoredAData> {
 }
 
 /** A structure as stored, its references numbered by `w` (first mention first) as they are met. */
-function storedAData(value: AData, ref: (v: ZValue) => ZValue, w: SegmentWriter): StoredAData {
+function storedAData(
+  value: AData,
+  ref: (v: ZValue) => ZValue,
+  w: SegmentWriter,
+  acyclic: WeakSet<ScriptClass>,
+): StoredAData {
   const tag = ADATA_TAG;
   if (value instanceof Vector)
     return { tag, dataType: DataType.Vector, payload: { values: value.values.map((v) => w.number(v)) } };
@@ -233,7 +238,7 @@ function storedAData(value: AData, ref: (v: ZValue) => ZValue, w: SegmentWriter)
   if (value instanceof List)
     return { tag, dataType: DataType.List, payload: { items: value.values().map((v) => w.stored(ref(v))) } };
   if (value instanceof ZClass) {
-    checkSuperclasses(value);
+    checkSuperclasses(value, acyclic);
     const superclass = w.stored(value.superclass === null ? null : { ref: value.superclass });
     const members = w.stored(ref(value.members));
     const bindByName = value.bindByName ? 1 : 0;
@@ -248,17 +253,21 @@ function storedAData(value: AData, ref: (v: ZValue) => ZValue, w: SegmentWriter)
 
 /**
  * Refuses a class the reader would refuse: a superclass that is not a Class, or a superclass chain
- * that comes back to a class on it (walked with a second walker two classes a step: no extra memory).
+ * that comes back to a class on it. `acyclic` holds the classes already found to lead to the root
+ * (one set per save): each class's chain is walked only up to one of them, so a chain of a million
+ * classes costs a million steps in all, not a million per class. The walk finds a loop with a second
+ * walker two classes a step (no memory per class), then marks what it walked.
  */
-function checkSuperclasses(cls: ScriptClass): void {
-  let fast: unknown = cls;
-  for (let c: ScriptClass | null = cls; c !== null; c = c.superclass) {
+function checkSuperclasses(cls: ScriptClass, acyclic: WeakSet<ScriptClass>): void {
+  const step = (x: ScriptClass | null): ScriptClass | null => (x === null || acyclic.has(x) ? null : x.superclass);
+  let fast: ScriptClass | null = cls;
+  for (let c: ScriptClass | null = cls; c !== null && !acyclic.has(c); c = c.superclass) {
     const next: unknown = c.superclass;
     if (next !== null && !(next instanceof ZClass)) throw new Error('a superclass must be a Class');
-    const step = (x: unknown) => (x instanceof ZClass ? x.superclass : null);
     fast = step(step(fast));
     if (fast !== null && fast === next) throw new Error(`class ${cls.name}'s superclass chain is a cycle`);
   }
+  for (let c: ScriptClass | null = cls; c !== null && !acyclic.has(c); c = c.superclass) acyclic.add(c);
 }
 
 /**
@@ -271,9 +280,11 @@ export function writeAData(
   value: AData,
   ref: (v: ZValue) => ZValue = (v) => v,
   format: SegmentFormat = {},
+  /** Classes already found to lead to the root, shared by the calls of one save (see `adataSaver`). */
+  acyclic: WeakSet<ScriptClass> = new WeakSet(),
 ): { segment: Uint8Array; references: Array<object | null>; size: number } {
   const w = new SegmentWriter(format);
-  w.write(adataSegment(format), storedAData(value, ref, w));
+  w.write(adataSegment(format), storedAData(value, ref, w, acyclic));
   return { segment: w.done(), references: w.references, size: w.length - 8 };
 }
 

@@ -20,7 +20,15 @@ import {
   type RestoredGraph,
   type RestoreGenerator,
 } from '@savekit/core/graph';
-import { allocateAData, isAData, restoreAData, writeAData, type AData, type ADataDependency } from './adata.js';
+import {
+  allocateAData,
+  isAData,
+  restoreAData,
+  writeAData,
+  type AData,
+  type ADataDependency,
+  type ScriptClass,
+} from './adata.js';
 import { toGraphImage, zippyFile, zippyImageFile, type ZippyFile, type ZippyImageFile } from './container.js';
 import { objectHead } from './head.js';
 import { ContainerVersion, CURRENT_MAJOR, KIND } from './tags.js';
@@ -254,19 +262,21 @@ export const RESTORE_DEPTH = 500;
  * passes its options, so pass `adataSaver` itself there).
  */
 export function adataSaver(format: SegmentFormat = {}): GraphSaver<AData> {
+  // The classes of this save whose superclass chains were checked: each chain is walked once.
+  const acyclic = new WeakSet<ScriptClass>();
   return {
     kindOf: () => KIND.adata,
     save(object, sink) {
       let written: ReturnType<typeof writeAData>;
       try {
-        written = writeAData(object, undefined, format);
+        written = writeAData(object, undefined, format, acyclic);
       } catch (error) {
         throw saveFailure(sink.numberOf(object), error);
       }
       for (const r of written.references) sink.writeReference(r as AData | null);
       sink.writeData(written.segment);
     },
-    sizeOf: (object) => writeAData(object, undefined, { ...format, allowPrecisionLoss: true }).size,
+    sizeOf: (object) => writeAData(object, undefined, { ...format, allowPrecisionLoss: true }, acyclic).size,
   };
 }
 

@@ -17,7 +17,7 @@ import { decode, DecodeError, EncodeError, type DecodeOptions } from '@savekit/c
 import { BytesTable, type DecodeBudget } from '@savekit/core/kit';
 import type { GraphSaver, ObjectNumbers, ObjectSink, RestoreContext, RestoreGenerator } from '@savekit/core/graph';
 import { Growing, IdIndex } from '@savekit/core/graph';
-import { allocateAData, isAData, restoreAData, writeAData, type AData } from '../adata.js';
+import { allocateAData, isAData, restoreAData, writeAData, type AData, type ScriptClass } from '../adata.js';
 import { zippyFile, type ZippyFile, type ZippyImageFile } from '../container.js';
 import {
   dataTypeAt,
@@ -503,6 +503,8 @@ class LuaSaver implements GraphSaver<object> {
   private lastSlot: number | undefined;
   readonly keeper: Keeper;
   private readonly writer: SegmentWriter;
+  /** The classes of this save whose superclass chains were checked (see `writeAData`). */
+  private readonly acyclic = new WeakSet<ScriptClass>();
   /** The payload length of the userdata saved last (its recorded size). */
   private payloadLength = 0;
   private readonly externalNames = new Map<object, string>();
@@ -765,7 +767,7 @@ class LuaSaver implements GraphSaver<object> {
       return;
     }
     if (isAData(object)) {
-      const { segment, references, size } = writeAData(object, this.adataValue, this.format);
+      const { segment, references, size } = writeAData(object, this.adataValue, this.format, this.acyclic);
       this.lastSize = size;
       for (const r of references) sink.writeReference(r);
       sink.writeData(segment);
