@@ -38,9 +38,9 @@ function inputs(): Array<{ name: string; bytes: Uint8Array; format: AnySaveForma
 
 const INPUTS = inputs();
 /** Offsets tried per file, spread over it (every offset of a small file). */
-const OFFSETS = testBudget({ quick: 400, heavy: 4000 });
+const OFFSETS = testBudget({ quick: 400, heavy: 2000 });
 /** Leaves set to a value of the wrong kind per file, spread over its document. */
-const LEAVES = testBudget({ quick: 150, heavy: 1500 });
+const LEAVES = testBudget({ quick: 150, heavy: 800 });
 
 /** The number and text leaves of a document, by path (iteratively). */
 function leavesOf(root: unknown): Array<Array<string | number>> {
