@@ -90,6 +90,17 @@ describe('references follow their elements', () => {
     expect(encodeOrThrow(edgeSave, back)).toEqual(bytes);
   });
 
+  test("a reference's index follows its element (the README: assigning it changes nothing; a new reference retargets)", () => {
+    const bytes = encodeOrThrow(edgeSave, threeMobjs().save);
+    const back = decodeOrThrow(edgeSave, bytes);
+    const [a, b] = elementsOf(back, 'mobjs')! as [Instance, Instance, Instance];
+    (a.target as { index: number }).index = 2; // past the types: the reference still points at C
+    expect(encodeOrThrow(edgeSave, back)).toEqual(bytes);
+    a.target = refTo('mobjs', b);
+    const again = decodeOrThrow(edgeSave, encodeOrThrow(edgeSave, back));
+    expect(elementsOf(again, 'mobjs')![0]!.target).toEqual({ $ref: 'mobjs', index: 2 });
+  });
+
   test('removing an element renumbers every reference and the array count', () => {
     const back = decodeOrThrow(edgeSave, encodeOrThrow(edgeSave, threeMobjs().save));
     const mobjs = elementsOf(back, 'mobjs')!;
