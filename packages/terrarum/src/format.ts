@@ -30,7 +30,6 @@ import { worldMeta, type WorldMeta } from './meta.js';
 import { decodeSave, encodeSave, type StoredEntryCrc, type TerrarumSave } from './save.js';
 import {
   checkEntryNames,
-  diskToTree,
   entryPaths,
   storedEntryCrcs,
   tevdDisk,
@@ -339,7 +338,11 @@ function decodeInput(
     }
     return E.right({ value: { kind: 'disk', disk }, warnings: [...file.right.warnings] });
   }
-  const tree = diskToTree(disk, budget);
+  // The save's files by path (as diskToTree gives them), walked once: the same paths mark the disk's
+  // entries below.
+  checkEntryNames(disk);
+  const files = entryPaths(disk, 'file', budget);
+  const tree = new Map(files.map(([e, path]) => [path, (e.content as { readonly data: Uint8Array }).data]));
   // The stored CRCs of worldinfo1…4's entries: the save's check reports which side disagrees, in
   // place of the disk's own warning about those entries.
   const entryCrcs = new Map<string, StoredEntryCrc>();
@@ -372,7 +375,7 @@ function decodeInput(
   // The save holds every file's bytes (decoded where it can): the disk's file entries carry none, so
   // nothing is shown twice, nor as hex next to its decoded form. Encoding fills them from the save.
   // Each is marked with its path in the save, so a rename on the disk is caught on encode.
-  const savePaths = new Map(entryPaths(disk, 'file'));
+  const savePaths = new Map(files);
   const entries = disk.entries.map((e) => {
     const inSave = savePaths.get(e);
     return e.content.kind === 'file' && inSave !== undefined
