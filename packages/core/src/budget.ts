@@ -90,6 +90,21 @@ export const WORK_PER_INPUT_BYTE = 2;
  * output is itself bounded by `maxTotalOutput`, so the work stays bounded.
  */
 export const WORK_PER_OUTPUT_BYTE = 2;
+/**
+ * The work decompressed output adds is at most this many units per input byte. A save of 100,000
+ * blank EDGE mobjs, zlib compressing 140:1, needs 62 units per file byte from its output (real saves
+ * need under 2); a bomb inflating 700:1 into millions of tiny chunks would otherwise be allowed two
+ * units per byte of its output — 134 million from a 64 KB file, gigabytes of document.
+ */
+export const OUTPUT_WORK_PER_INPUT_BYTE = 128;
+
+/**
+ * The work a chunk costs besides its marker and length. A unit is about one field — 8 to 24 bytes of
+ * document — and a chunk makes several objects (its entry, a window on its body, its kept bytes or
+ * its body's value: some 200 to 300 bytes), so a file of millions of empty chunks runs out of work in
+ * proportion to the memory it would take, not the bytes it reads.
+ */
+export const UNITS_PER_CHUNK = 16;
 
 /** The sizes of a budget. */
 export interface BudgetLimits {
@@ -104,17 +119,25 @@ export interface BudgetLimits {
    * `maxWork + workPerOutputByte × maxTotalOutput`.
    */
   readonly workPerOutputByte?: number;
+  /**
+   * The most units decompressed output adds to `maxWork` in all (default: unbounded; the defaults
+   * set it to {@link OUTPUT_WORK_PER_INPUT_BYTE} per input byte, so what a small file can make the
+   * decoder do stays in proportion to the file, however far it inflates).
+   */
+  readonly maxOutputWork?: number | undefined;
 }
 
 /**
  * The default budget for an input of `inputBytes` bytes: `max(floor, per-byte × input)` for each, and
- * work growing with decompressed output ({@link WORK_PER_OUTPUT_BYTE}).
+ * work growing with decompressed output ({@link WORK_PER_OUTPUT_BYTE}), by at most
+ * {@link OUTPUT_WORK_PER_INPUT_BYTE} per input byte.
  */
 export function defaultBudgetLimits(inputBytes: number): BudgetLimits {
   return {
     maxTotalOutput: Math.max(MIN_TOTAL_OUTPUT, OUTPUT_PER_INPUT_BYTE * inputBytes),
     maxWork: Math.max(MIN_WORK, WORK_PER_INPUT_BYTE * inputBytes),
     workPerOutputByte: WORK_PER_OUTPUT_BYTE,
+    maxOutputWork: OUTPUT_WORK_PER_INPUT_BYTE * inputBytes,
   };
 }
 
@@ -153,7 +176,9 @@ export class DecodeBudget {
     return new DecodeBudget({
       maxTotalOutput: options?.maxTotalOutput ?? defaults.maxTotalOutput,
       // A work limit the caller gives is exact; the default one grows with decompressed output.
-      ...(maxWork === undefined ? { maxWork: defaults.maxWork, workPerOutputByte: WORK_PER_OUTPUT_BYTE } : { maxWork }),
+      ...(maxWork === undefined
+        ? { maxWork: defaults.maxWork, workPerOutputByte: WORK_PER_OUTPUT_BYTE, maxOutputWork: defaults.maxOutputWork }
+        : { maxWork }),
     });
   }
 
@@ -180,10 +205,13 @@ export class DecodeBudget {
     );
   }
 
-  /** The work limit now: `maxWork`, plus what the output produced so far adds (see {@link BudgetLimits.workPerOutputByte}). */
+  /**
+   * The work limit now: `maxWork`, plus what the output produced so far adds (see
+   * {@link BudgetLimits.workPerOutputByte}), up to {@link BudgetLimits.maxOutputWork}.
+   */
   get workLimit(): number {
-    const perOutputByte = this.limits.workPerOutputByte ?? 0;
-    return perOutputByte === 0 ? this.limits.maxWork : this.limits.maxWork + perOutputByte * this.outputSpent;
+    const { maxWork, workPerOutputByte = 0, maxOutputWork = Number.POSITIVE_INFINITY } = this.limits;
+    return workPerOutputByte === 0 ? maxWork : maxWork + Math.min(workPerOutputByte * this.outputSpent, maxOutputWork);
   }
 
   /** Whether `total` units of work pass the limit (`maxWork` checked first: the common case needs no getter). */

@@ -56,7 +56,7 @@ export function reportChecksumMismatch(r: Reader, message: string, offset: numbe
   if (digest !== undefined) path.push(pathAnnotation(digest));
   const outcome = checksumMismatch(r.state.options.checksums, path, offset, message);
   if (outcome instanceof DecodeError) throw outcome;
-  r.state.warnings.push(outcome);
+  r.state.addWarning(outcome);
 }
 
 /** A checksum or hash algorithm producing digests of type `D`. */

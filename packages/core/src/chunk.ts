@@ -6,6 +6,7 @@
  * @module
  */
 import * as t from 'io-ts';
+import { UNITS_PER_CHUNK } from './budget.js';
 import { defineCodec, readChild, writeChild, type Codec, type TypeOf } from './codec.js';
 import { pathAnnotation, type PathSegment } from './errors.js';
 import { jsonBytes } from './json.js';
@@ -185,8 +186,12 @@ export class Framer {
     return (this.align - (length % this.align)) % this.align;
   }
 
-  /** Reads the marker (at `markerKey` on the path) and the length, when it comes first, and opens the body. */
+  /**
+   * Reads the marker (at `markerKey` on the path) and the length, when it comes first, and opens the
+   * body. Charges {@link UNITS_PER_CHUNK} for what a chunk makes, then a unit each for marker and length.
+   */
   open(r: Reader, markerKey: PathSegment = 'id'): Framed {
+    r.work(UNITS_PER_CHUNK);
     const id = readChild(r, markerKey, this.framing.marker);
     if (this.lengthAfter) return { id, body: r };
     const at = r.pos;
@@ -206,8 +211,8 @@ export class Framer {
    * {@link Framer.open} for a chunk that should be the marker whose bytes are `codes`, done in place
    * when it can be: the marker a four-character code of those bytes, the length an integer read at
    * its offset. Gives the body's window (its length is the window's, less the uncounted bytes), with
-   * no record of the framing made per chunk. Charges what `open` charges (a unit of work each for the
-   * marker and the length). Undefined, with nothing read or spent, whenever `open` would say more than
+   * no record of the framing made per chunk. Charges what `open` charges ({@link UNITS_PER_CHUNK}, and a
+   * unit of work each for the marker and the length). Undefined, with nothing read or spent, whenever `open` would say more than
    * "here is the body" (another marker, a length that does not fit, too little work left) or would
    * record spans: `open` then gives the error.
    */
@@ -230,7 +235,7 @@ export class Framer {
     const whole = length + this.uncounted;
     if (!(whole <= r.end - at - head)) return undefined;
     const budget = r.state.budget;
-    const spent = budget.workSpent + 2;
+    const spent = budget.workSpent + UNITS_PER_CHUNK + 2;
     if (budget.exceeds(spent)) return undefined;
     budget.workSpent = spent;
     r.pos = at + head;

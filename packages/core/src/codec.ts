@@ -258,7 +258,7 @@ function readWhole<A>(codec: Codec<A>, bytes: Uint8Array, state: ReadState): Dec
     state.settle();
     const decoded: { value: A; warnings: Warning[]; spans?: FieldSpan[]; trailing?: Uint8Array } = {
       value,
-      warnings: state.warnings,
+      warnings: state.finalWarnings(),
     };
     if (reader.pos < reader.end) {
       if (state.options.trailing === 'error') {

@@ -1109,7 +1109,14 @@ function arrayRead(codec: AnyCodec, element: AnyCodec, count: DefCount, plans: P
     };
     if (count.type === 'fixed') {
       const n = count.count;
-      return fixedRead(n * step, n * each, (r, at) => readAll(r, at, n));
+      if (step > 0 || n === 0) return fixedRead(n * step, n * each, (r, at) => readAll(r, at, n));
+      // Elements of no bytes: how many may be made is the decode's `maxElements`, known only when
+      // it runs (past it the interpreter gives the error).
+      return streamRead(true, (r) => {
+        if (n > r.state.options.maxElements) throw BAIL;
+        spend(r, n * each);
+        return readAll(r, r.pos, n);
+      });
     }
     return streamRead(true, (r) => {
       const n = readCount(r);

@@ -203,10 +203,11 @@ export class EncodeError extends SavekitError {
 
 /**
  * The codes of the warnings the core emits: `checksum-mismatch` (a stored checksum disagrees with the
- * data and checksums are set to warn). Format packages add their own (EDGE's `unknown-field`, …), so a
+ * data and checksums are set to warn) and `warnings-dropped` (more warnings than
+ * `DecodeOptions.maxWarnings`: the last warning, at the root, counts those left out). Format packages add their own (EDGE's `unknown-field`, …), so a
  * {@link Warning}'s code is any string; these are the ones every format shares.
  */
-export type WarningCode = 'checksum-mismatch';
+export type WarningCode = 'checksum-mismatch' | 'warnings-dropped';
 
 /**
  * Something decoding tolerated but the caller should know about: a checksum mismatch when checksums

@@ -28,8 +28,8 @@ export interface DecodeOptions {
   readonly maxTotalOutput?: number | undefined;
   /**
    * The most structural units — fields, array elements, chunks, entries, nesting steps — one decode
-   * may read. Default: 4 Mi or 2 per input byte, whichever is more. Going over is a `BudgetError`
-   * with `budget: 'work'`.
+   * may read. Default: 4 Mi or 2 per input byte, whichever is more, plus 2 per byte decompressors
+   * produce (at most 128 per input byte). Going over is a `BudgetError` with `budget: 'work'`.
    */
   readonly maxWork?: number | undefined;
   /**
@@ -40,6 +40,12 @@ export interface DecodeOptions {
   readonly budget?: DecodeBudget | undefined;
   /** The most elements an array of zero-width elements may hold. Default 16 Mi. */
   readonly maxElements?: number | undefined;
+  /**
+   * The most warnings one decode keeps. Past it warnings are counted, not kept, and the decode ends
+   * with one `warnings-dropped` warning saying how many were left out: a hostile file cannot make a
+   * warning per byte of its inflated data. Default 10,000.
+   */
+  readonly maxWarnings?: number | undefined;
   /** Record which byte range each field came from (for hex views); see `Decoded.spans`. */
   readonly trace?: boolean | undefined;
   /**
@@ -87,6 +93,7 @@ export interface ResolvedDecodeOptions {
   readonly maxDepth: number;
   readonly maxTransformOutput: number;
   readonly maxElements: number;
+  readonly maxWarnings: number;
   readonly trace: boolean;
   readonly traceLayers: boolean;
   readonly maxSpans: number;
@@ -100,6 +107,8 @@ export const DEFAULT_MAX_DEPTH = 512;
 export const DEFAULT_MAX_TRANSFORM_OUTPUT = 256 * 1024 * 1024;
 /** Default cap on the element count of arrays whose elements may take no bytes. */
 export const DEFAULT_MAX_ELEMENTS = 16 * 1024 * 1024;
+/** Default cap on the warnings one decode keeps (real saves give a handful). */
+export const DEFAULT_MAX_WARNINGS = 10_000;
 
 /** Fills in the defaults of decode options. */
 export function resolveDecodeOptions(options: DecodeOptions | undefined): ResolvedDecodeOptions {
@@ -108,6 +117,7 @@ export function resolveDecodeOptions(options: DecodeOptions | undefined): Resolv
     maxDepth: options?.maxDepth ?? DEFAULT_MAX_DEPTH,
     maxTransformOutput: options?.maxTransformOutput ?? DEFAULT_MAX_TRANSFORM_OUTPUT,
     maxElements: options?.maxElements ?? DEFAULT_MAX_ELEMENTS,
+    maxWarnings: options?.maxWarnings ?? DEFAULT_MAX_WARNINGS,
     trace: options?.trace ?? false,
     traceLayers: options?.traceLayers ?? true,
     maxSpans: options?.maxSpans ?? Number.POSITIVE_INFINITY,

@@ -55,8 +55,10 @@ function isRollbackable(value: unknown): value is Rollbackable {
 export class ReadState {
   /** The current field path. Codecs push a segment before reading a child and pop it after. */
   readonly path: PathSegment[] = [];
-  /** Warnings collected so far. */
+  /** Warnings collected so far (at most `maxWarnings`: see {@link ReadState.addWarning}). */
   readonly warnings: Warning[] = [];
+  /** Warnings left out once {@link ReadState.warnings} held `maxWarnings` (reported once, at the end). */
+  warningsDropped = 0;
   /**
    * Field spans, when tracing; undefined while a byte layer is read untraced (the `traceLayers`
    * decode option, and {@link ReadState.untraced}).
@@ -120,6 +122,7 @@ export class ReadState {
       restores,
       path: this.path.slice(),
       warnings: this.warnings.length,
+      warningsDropped: this.warningsDropped,
       spans: this.spans?.length ?? 0,
       depth: this.depth,
       arenas: this.arenas.length,
@@ -141,6 +144,7 @@ export class ReadState {
     // runtime calls, and a state kept for many small readings is mostly empty already.
     if (this.path.length !== 0) this.path.length = 0;
     if (this.warnings.length !== 0) this.warnings.length = 0;
+    this.warningsDropped = 0;
     if (this.spans !== undefined && this.spans.length !== 0) this.spans.length = 0;
     this.depth = 0;
     if (this.arenas.length !== 0) this.arenas.length = 0;
@@ -150,6 +154,32 @@ export class ReadState {
     this.budget.workSpent = 0;
     this.budget.outputSpent = 0;
     this.detailMissed = false;
+  }
+
+  /**
+   * Keeps `warning`, or counts it as dropped once `maxWarnings` are kept. Every warning of a decode
+   * goes through here (or {@link Reader.warn}, which makes nothing for a warning that will be dropped).
+   */
+  addWarning(warning: Warning): void {
+    if (this.warnings.length < this.options.maxWarnings) this.warnings.push(warning);
+    else this.warningsDropped += 1;
+  }
+
+  /**
+   * The warnings of a finished decode: those kept, and when some were dropped, one `warnings-dropped`
+   * warning (at the root) saying how many.
+   */
+  finalWarnings(): Warning[] {
+    if (this.warningsDropped === 0) return this.warnings;
+    const kept = this.warnings.length;
+    this.warnings.push({
+      code: 'warnings-dropped',
+      path: [],
+      offset: 0,
+      message: `${this.warningsDropped} more warnings were not kept: a decode keeps the first ${kept} (DecodeOptions.maxWarnings)`,
+    });
+    this.warningsDropped = 0;
+    return this.warnings;
   }
 
   /**
@@ -217,6 +247,7 @@ export class ReadState {
     this.path.length = 0;
     for (const segment of checkpoint.path) this.path.push(segment);
     this.warnings.length = checkpoint.warnings;
+    this.warningsDropped = checkpoint.warningsDropped;
     if (this.spans !== undefined) this.spans.length = checkpoint.spans;
     this.depth = checkpoint.depth;
     this.arenas.length = checkpoint.arenas;
@@ -243,6 +274,7 @@ export class ReadState {
 export interface ReadCheckpoint {
   readonly path: ReadonlyArray<PathSegment>;
   readonly warnings: number;
+  readonly warningsDropped: number;
   readonly spans: number;
   readonly depth: number;
   readonly arenas: number;
@@ -326,9 +358,11 @@ export class Reader {
     return errorOf(DecodeError, [...this.state.path, key], this.pos, args);
   }
 
-  /** Fails unless `count` more bytes can be read. */
+  /** Fails unless `count` more bytes can be read (and `count` is a length: not negative, not NaN). */
   need(count: number): void {
     if (count > this.end - this.pos) throw this.shortfall(count);
+    // A length read from a signed field can be negative: taking it would move backwards.
+    if (!(count >= 0)) throw this.error('out-of-range', `a length of ${count} bytes`);
   }
 
   /** The error for a read of `count` bytes that does not fit. */
@@ -344,12 +378,14 @@ export class Reader {
    * `state.warnings` itself. A rolled-back reading takes it back like any other.
    */
   report(warning: Warning): void {
-    this.state.warnings.push(warning);
+    this.state.addWarning(warning);
   }
 
   /** Records a warning at the current path (or the one given). */
   warn(code: WarningCode | (string & {}), message: string, offset: number = this.pos): void {
-    this.state.warnings.push({ code, path: this.state.path.slice(), offset, message });
+    const state = this.state;
+    if (state.warnings.length >= state.options.maxWarnings) state.warningsDropped += 1;
+    else state.warnings.push({ code, path: state.path.slice(), offset, message });
   }
 
   /** Reads one byte. */

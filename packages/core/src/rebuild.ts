@@ -146,7 +146,7 @@ export function rebuild<A, P = any>(
         if (sameValue(codec, stored, computed)) return;
         const message = `stored ${show(stored)}, but the rest of the value gives ${show(computed)}`;
         if (mismatch === 'error') throw new DecodeError(path, at, message, 'size-mismatch');
-        state.warnings.push({
+        state.addWarning({
           code: 'rebuild-mismatch',
           path,
           offset: at,

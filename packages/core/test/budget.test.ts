@@ -4,6 +4,8 @@ import {
   array,
   BudgetError,
   bytes,
+  chunkList,
+  fourcc,
   cstring,
   type DecodeError,
   decode,
@@ -14,6 +16,7 @@ import {
   transform,
   u8,
   u32le,
+  withHooks,
   type Codec,
 } from '@savekit/core';
 import {
@@ -24,7 +27,11 @@ import {
   isOutputLimitError,
   MIN_TOTAL_OUTPUT,
   MIN_WORK,
+  OUTPUT_WORK_PER_INPUT_BYTE,
   OutputLimitError,
+  ReadState,
+  resolveDecodeOptions,
+  UNITS_PER_CHUNK,
   WORK_PER_OUTPUT_BYTE,
   customDef,
 } from '@savekit/core/kit';
@@ -50,12 +57,86 @@ describe('the decode budget', () => {
       maxTotalOutput: MIN_TOTAL_OUTPUT,
       maxWork: MIN_WORK,
       workPerOutputByte: WORK_PER_OUTPUT_BYTE,
+      maxOutputWork: 0,
     });
     expect(defaultBudgetLimits(10 * 1024 * 1024)).toEqual({
       maxTotalOutput: 320 * 1024 * 1024,
       maxWork: 20 * 1024 * 1024,
       workPerOutputByte: WORK_PER_OUTPUT_BYTE,
+      maxOutputWork: OUTPUT_WORK_PER_INPUT_BYTE * 10 * 1024 * 1024,
     });
+  });
+
+  test('the work decompressed output adds is capped in proportion to the input', () => {
+    const budget = new DecodeBudget({ maxTotalOutput: 10_000, maxWork: 10, workPerOutputByte: 2, maxOutputWork: 500 });
+    budget.spendOutput(100, [], 0);
+    expect(budget.workLimit).toBe(10 + 200);
+    budget.spendOutput(5000, [], 0);
+    expect(budget.workLimit).toBe(10 + 500); // not 10 + 2 × 5,100
+    // A default budget: a small file inflating far gets maxWork + 128 units per file byte, not 2 per
+    // byte of what it inflates to. 3 Mi one-byte fields behind zlib are a file of ~3 KB: refused at
+    // the element past the floor and the cap, where the uncapped budget would take them all.
+    const fields = 3 * 1024 * 1024;
+    const compressedList = transform(array(u8, fields), zlibLayer);
+    const file = zlibSync(new Uint8Array(fields), { level: 9 });
+    const limit = 100_000 + OUTPUT_WORK_PER_INPUT_BYTE * file.length;
+    expect(limit).toBeLessThan(fields);
+    const options = { budget: new DecodeBudget({ ...defaultBudgetLimits(file.length), maxWork: 100_000 }) };
+    const error = failure(decode(compressedList, file, options));
+    expect(error).toMatchObject({ budget: 'work', code: 'budget-exceeded', limit });
+    const uncapped = new DecodeBudget({ maxTotalOutput: MIN_TOTAL_OUTPUT, maxWork: 100_000, workPerOutputByte: 2 });
+    expect(E.isRight(decode(compressedList, file, { budget: uncapped }))).toBe(true);
+  });
+
+  test('a chunk costs UNITS_PER_CHUNK besides its marker and length: a file of empty chunks runs out in proportion', () => {
+    const list = chunkList({ marker: fourcc(), length: u32le }, {});
+    const empty = [0x5a, 0x7a, 0x7a, 0x7a, 0, 0, 0, 0]; // "Zzzz", length 0: kept as { id, raw }
+    const file = Uint8Array.from(Array.from({ length: 1000 }, () => empty).flat());
+    const each = UNITS_PER_CHUNK + 3; // the chunk, its marker, its length (and the list's unit per entry)
+    for (const compiled of [true, false]) {
+      const error = failure(decode(list, file, { maxWork: 10 * each + 5, compiled }));
+      expect(error).toMatchObject({ budget: 'work', code: 'budget-exceeded' });
+      expect(error.path[0]).toBe(10); // the eleventh chunk is the one that does not fit
+    }
+    expect(E.isRight(decode(list, file, { maxWork: 1000 * each + 5 }))).toBe(true);
+  });
+});
+
+describe('the warnings a decode keeps', () => {
+  /** A byte that warns each time it is read. */
+  const warned = withHooks(u8, { afterRead: (value, { reader }) => reader.warn('odd', `read ${value}`) });
+  const list = array(warned, u8);
+
+  test('past maxWarnings warnings are counted, and one last warning says how many were dropped', () => {
+    const file = Uint8Array.from([30, ...Array.from({ length: 30 }, (_, i) => i)]);
+    const result = decode(list, file, { maxWarnings: 10 });
+    if (E.isLeft(result)) throw result.left;
+    const { warnings } = result.right;
+    expect(warnings).toHaveLength(11);
+    expect(warnings.slice(0, 10).map((w) => w.message)).toEqual(Array.from({ length: 10 }, (_, i) => `read ${i}`));
+    expect(warnings[10]).toMatchObject({ code: 'warnings-dropped', path: [], offset: 0 });
+    expect(warnings[10]!.message).toMatch(/^20 more warnings were not kept: a decode keeps the first 10/);
+    // Under the limit, nothing is dropped and nothing is added; the default keeps 10,000.
+    const under = decode(list, file, { maxWarnings: 30 });
+    expect(E.isRight(under) && under.right.warnings).toHaveLength(30);
+    expect(resolveDecodeOptions(undefined).maxWarnings).toBe(10_000);
+  });
+
+  test('a rolled-back reading takes back the warnings it dropped', () => {
+    const state = new ReadState(resolveDecodeOptions({ maxWarnings: 2 }));
+    const add = (n: number) => state.addWarning({ code: 'x', path: [], offset: n, message: String(n) });
+    add(1);
+    const checkpoint = state.checkpoint();
+    add(2);
+    add(3);
+    add(4);
+    expect(state.warningsDropped).toBe(2);
+    state.rollback(checkpoint);
+    expect(state.warnings).toHaveLength(1);
+    expect(state.warningsDropped).toBe(0);
+    add(5);
+    add(6);
+    expect(state.finalWarnings().map((w) => w.code)).toEqual(['x', 'x', 'warnings-dropped']);
   });
 
   test('the default work budget grows with decompressed output; a maxWork given is exact', () => {

@@ -506,3 +506,35 @@ test('an array of more than 1,024 pieces is joined in order', () => {
   for (let i = 0; i < n; i++) if (value[i] !== input[i]) wrong++;
   expect(wrong).toBe(0);
 });
+
+test('a fixed count of elements that take no bytes is held to maxElements compiled, as interpreted', () => {
+  // Found by a differential hunt: the compiled plan read them as a run of no bytes, with no check.
+  for (const codec of [array(bytes(0), 3), struct({ n: u8, list: array(array(u8, 0), 3) })] as AnyCodec[]) {
+    const input = codec.minSize === 0 ? new Uint8Array(0) : Uint8Array.of(7);
+    const interpreted = decode(codec, input, { maxElements: 2, compiled: false });
+    for (const run of [compile(codec), codec]) {
+      for (let i = 0; i < 10; i++) {
+        const compiled = decode(run, input, { maxElements: 2 });
+        expect(E.isLeft(compiled) && { ...compiled.left, message: compiled.left.message }).toEqual(
+          E.isLeft(interpreted) && { ...interpreted.left, message: interpreted.left.message },
+        );
+      }
+      expect(E.isLeft(interpreted) && interpreted.left.code).toBe('count-too-large');
+      expect(E.isRight(decode(run, input, { maxElements: 3 }))).toBe(true);
+    }
+  }
+});
+
+test('a negative length read from a signed prefix is an error, not a step backwards', () => {
+  // Found by the same hunt: borrow(-1) passed the bounds check and moved the reader back a byte.
+  const codec = struct({ s: pstring(i8), t: u8 });
+  for (const compiled of [false, true])
+    for (let i = 0; i < 10; i++) {
+      const result = decode(codec, Uint8Array.of(0xff, 65, 66), { compiled });
+      expect(E.isLeft(result) && [result.left.code, result.left.path, result.left.offset]).toEqual([
+        'out-of-range',
+        ['s'],
+        1,
+      ]);
+    }
+});

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import * as E from 'fp-ts/lib/Either';
 import { Zlib, zlibSync } from 'fflate';
 import { compress as lzoCompress } from '@savekit/lzo1x';
-import { BudgetError, decode, DecodeError, type DecodeOptions } from '@savekit/core';
-import { DecodeBudget } from '@savekit/core/kit';
+import { BudgetError, decode, DecodeError, encode, type DecodeOptions } from '@savekit/core';
+import { DecodeBudget, UNITS_PER_CHUNK } from '@savekit/core/kit';
 import { edgeSave } from '@savekit/edge';
 import { budgetSuite, budgetTable, hostileInputs, type Attack } from '@savekit/testkit';
 import { le32, writeFile, writeStored } from './independent';
@@ -51,6 +51,14 @@ function lzoGlob(bytes: number): Uint8Array {
 }
 
 const C = 0x13506;
+
+/** `count` empty nested chunks of `marker` (8 bytes each), the inside of a Glob. */
+function lumps(marker: string, count: number): Uint8Array {
+  const out = new Uint8Array(count * 8);
+  const head = Buffer.from(marker, 'latin1');
+  for (let at = 0; at < out.length; at += 8) out.set(head, at);
+  return out;
+}
 
 /** A variant C file of plain chunk payloads (each a multiple of 4), for payloads of megabytes. */
 function fileC(chunks: ReadonlyArray<{ marker: string; plain: Uint8Array }>): Uint8Array {
@@ -229,7 +237,8 @@ describe('sizes claimed in the file', () => {
     const { error, budget } = failure(bytes);
     expect(error).toMatchObject({ code: 'budget-exceeded', budget: 'allocation' });
     expect(error.path.slice(0, 3)).toEqual(['chunks', 2, 'body']);
-    expect(budget.workSpent).toBeLessThan(100);
+    // The three chunks' own charge, and a few dozen units of fields: no element was read.
+    expect(budget.workSpent).toBeLessThan(3 * UNITS_PER_CHUNK + 100);
   });
 
   test('a negative field count is a DecodeError', () => {
@@ -265,7 +274,7 @@ describe('wide and deep structures', () => {
 });
 
 /** An attack that this budget must stop. */
-const stoppedBy = (budget: 'output' | 'allocation', name: string, input: () => Uint8Array): Attack => ({
+const stoppedBy = (budget: 'output' | 'allocation' | 'work', name: string, input: () => Uint8Array): Attack => ({
   name,
   input,
   expect: 'error',
@@ -282,6 +291,13 @@ describe('the conformance kit: each attack in a child process, 2 s and 256 MB', 
     ),
     stoppedBy('output', 'variant A: 12 XOR + LZO chunks of valid 32 MiB Globs (1.8 MB)', () =>
       globs(A, 12, lzoGlob(32 * MiB), 32 * MiB),
+    ),
+    // Found by a hunt for amplification: 8-byte lumps (a marker and a length of 0) each made an
+    // entry, a kept byte array and, with an upper-case marker, a warning — 3 GB and 35 s from 64 KB.
+    ...['Zzzz', 'ZZZZ'].map((marker) =>
+      stoppedBy('work', `variant C: one Glob of 2 Mi empty ${marker} lumps (24 KB)`, () =>
+        fileC([{ marker: 'Glob', plain: lumps(marker, 2 * MiB) }]),
+      ),
     ),
     stoppedBy('allocation', 'Stru claiming 2^31 − 1 fields', () =>
       writeFile(C, [{ marker: 'Stru', plain: plain([...int(0x7fffffff), ...str('big_t'), ...str('bigs')]) }]),
@@ -330,4 +346,19 @@ describe('the conformance kit: each attack in a child process, 2 s and 256 MB', 
     console.log(budgetTable(report));
     expect(report.failures).toEqual([]);
   }, 600_000);
+});
+
+describe('warnings a hostile file makes', () => {
+  test('one per lump of a Glob is kept up to maxWarnings, then counted; the file still writes back the same', () => {
+    const bytes = fileC([{ marker: 'Glob', plain: lumps('ZZZZ', 20_000) }]);
+    const result = decode(edgeSave, bytes);
+    if (E.isLeft(result)) throw result.left;
+    const { warnings, value } = result.right;
+    expect(warnings).toHaveLength(10_001);
+    expect(warnings.slice(0, 10_000).every((w) => w.code === 'marker-case')).toBe(true);
+    expect(warnings[10_000]).toMatchObject({ code: 'warnings-dropped', path: [] });
+    expect(warnings[10_000]!.message).toMatch(/^10000 more warnings were not kept/);
+    const again = encode(edgeSave, value);
+    expect(E.isRight(again) && Buffer.from(again.right).equals(bytes)).toBe(true);
+  });
 });
