@@ -107,7 +107,12 @@ export class ArrayNumbering<O extends object> {
     // Set from the last element to the first, so an element in the array twice ends at its first
     // position: one map operation per element (a save numbers 100,000s of them per encode).
     const positions = new Map<O, number>();
-    for (let i = elements.length - 1; i >= 0; i--) positions.set(elements[i]!, i + 1);
+    for (let i = elements.length - 1; i >= 0; i--) {
+      // A hole is refused where it is met: a sparse array of length 2^32 − 1 is not walked to its start.
+      if (!(i in elements))
+        throw new EncodeError([], 0, `array ${name}: element ${i} is missing (the array has a hole)`, 'wrong-type');
+      positions.set(elements[i]!, i + 1);
+    }
     const distinct = positions.size === elements.length ? elements.slice() : undefined;
     this.arrays.set(name, { positions, count: elements.length, distinct });
     this.lastName = undefined;

@@ -6,6 +6,7 @@
  */
 import * as t from 'io-ts';
 import { defineCodec, type Codec } from './codec.js';
+import { describeValue } from './errors.js';
 import { jsonInt } from './json.js';
 
 /**
@@ -106,7 +107,10 @@ export function bits<const F extends Readonly<Record<string, BitFieldSpec>>>(
         const v = (value as Record<string, unknown>)[f.name];
         if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v >= 2 ** f.width) {
           w.state.path.push(f.name);
-          const error = w.error('out-of-range', `${String(v)} does not fit in ${f.width} bits`);
+          const error = w.error(
+            'out-of-range',
+            `${typeof v === 'number' ? v : describeValue(v)} does not fit in ${f.width} bits`,
+          );
           w.state.path.pop();
           throw error;
         }

@@ -8,6 +8,7 @@
 import * as t from 'io-ts';
 import { defineCodec, readThroughFixed, type Codec } from './codec.js';
 import { customDef } from './def.js';
+import { describeValue } from './errors.js';
 import { latin1Bytes, showBytes } from './literal.js';
 import { f32be, f32le, f64be, f64le } from './floats.js';
 import { i16be, i16le, i24be, i24le, i32be, i32le, i48be, i48le, i64be, i64le, type Endian } from './integers.js';
@@ -90,7 +91,7 @@ export function byteOrderMark(marks: { readonly le: string; readonly be: string 
     readFixed,
     write(w, order) {
       if (order !== 'le' && order !== 'be')
-        throw w.error('out-of-range', `expected "le" or "be", got ${JSON.stringify(order)}`);
+        throw w.error('out-of-range', `expected "le" or "be", got ${describeValue(order)}`);
       w.append(order === 'le' ? le : be);
     },
   });

@@ -8,7 +8,7 @@
 import * as t from 'io-ts';
 import { UNITS_PER_CHUNK } from './budget.js';
 import { defineCodec, readChild, writeChild, type Codec, type TypeOf } from './codec.js';
-import { pathAnnotation, type PathSegment } from './errors.js';
+import { describeValue, pathAnnotation, type PathSegment } from './errors.js';
 import { jsonBytes } from './json.js';
 import type { Reader } from './reader.js';
 import { patch } from './sized.js';
@@ -111,7 +111,7 @@ export function fourcc(options: { readonly alnum?: boolean } = {}): Codec<string
     },
     write(w, value) {
       if (typeof value !== 'string' || !valid(value))
-        throw w.error('out-of-range', `${JSON.stringify(value)} is not a valid four-character code`);
+        throw w.error('out-of-range', `${describeValue(value)} is not a valid four-character code`);
       const at = w.ensure(4);
       for (let i = 0; i < 4; i++) w.buf[at + i] = value.charCodeAt(i);
       w.length = at + 4;
@@ -421,7 +421,7 @@ export function chunk<M extends string, A>(framing: ChunkFraming, marker: M, bod
     write(w, value) {
       if (typeof value !== 'object' || value === null) throw w.error('wrong-type', 'expected a chunk object');
       if (value.id !== marker)
-        throw w.error('bad-magic', `expected chunk ${JSON.stringify(marker)}, got ${JSON.stringify(value.id)}`);
+        throw w.error('bad-magic', `expected chunk ${JSON.stringify(marker)}, got ${describeValue(value.id)}`);
       w.descend();
       w.state.path.push('body');
       framer.write(w, marker, value.pad, writeBody, 'id', value.body);
@@ -559,7 +559,7 @@ export function chunkList<M extends Readonly<Record<string, Codec<any>>>>(
           if (codec === undefined)
             throw w.error(
               'unknown-tag',
-              `chunk ${JSON.stringify(entry.id)} has a body but no codec; give unknown chunks as { id, raw }`,
+              `chunk ${describeValue(entry.id)} has a body but no codec; give unknown chunks as { id, raw }`,
             );
           path.push('body');
           framer.write(w, entry.id, entry.pad, (into) =>

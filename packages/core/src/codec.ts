@@ -332,7 +332,10 @@ export function encode<A>(
         ),
       );
     }
-    throw error;
+    // Anything else was thrown by the document itself (a getter, a Proxy) or by code that met a value
+    // of a shape it did not expect (a null-prototype object where a number goes): the value is
+    // refused at the path being written, never a crash of the caller.
+    return E.left(refusedWrite(writer, 'cannot write this value', error));
   }
 }
 
@@ -396,7 +399,7 @@ export function guardRead<T>(reader: Reader, what: string, run: () => T, offset:
  */
 export function refusedRead(reader: Reader, what: string, error: unknown, offset: number = reader.pos): DecodeError {
   if (error instanceof DecodeError) return error;
-  return reader.error(`${what}: ${error instanceof Error ? error.message : String(error)}`, offset);
+  return reader.error(`${what}: ${thrownText(error)}`, offset);
 }
 
 /** Like {@link guardRead}, for encoding. */
@@ -411,5 +414,14 @@ export function guardWrite<T>(writer: Writer, what: string, run: () => T): T {
 /** Like {@link refusedRead}, for encoding. */
 export function refusedWrite(writer: Writer, what: string, error: unknown): EncodeError {
   if (error instanceof EncodeError) return error;
-  return writer.error(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+  return writer.error(`${what}: ${thrownText(error)}`);
+}
+
+/** What a thrown value says, whatever it is (a hostile value's `message` getter or `toString` may throw too). */
+function thrownText(error: unknown): string {
+  try {
+    return error instanceof Error ? error.message : String(error);
+  } catch {
+    return `a thrown ${typeof error}`;
+  }
 }

@@ -224,6 +224,23 @@ export interface Warning {
   readonly message: string;
 }
 
+/**
+ * A short description of any value for an error message: strings quoted, bigints with `n`, others
+ * as JSON where they can be and by their kind where they cannot (a cycle, a null-prototype object):
+ * describing a hostile value never throws.
+ */
+export function describeValue(value: unknown): string {
+  if (typeof value === 'bigint') return `${value}n`;
+  if (typeof value === 'symbol' || typeof value === 'function') return typeof value;
+  try {
+    const text = JSON.stringify(value);
+    if (text !== undefined) return text.length > 80 ? `${text.slice(0, 77)}…` : text;
+  } catch {
+    // a cycle, a BigInt inside, a throwing toJSON: described by kind below
+  }
+  return value === undefined ? 'undefined' : Array.isArray(value) ? 'an array' : `an ${typeof value}`;
+}
+
 /** Formats a warning as one line, like {@link DecodeError.toString}. */
 export function formatWarning(warning: Warning): string {
   return `warning at ${formatPath(warning.path)} (offset ${warning.offset}): ${warning.message}`;

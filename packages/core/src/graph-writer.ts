@@ -130,7 +130,14 @@ export function writeGraph<O extends object>(
   const image = new GraphImageBuilder();
   const sink = new Sink<O>(intern, image);
   try {
-    const rootNumbers = roots.map(intern);
+    // A loop, not `map`: a sparse list of roots (length 2^32 − 1, no elements) is refused at its
+    // first hole instead of walked to its length.
+    const rootNumbers: number[] = [];
+    for (let i = 0; i < roots.length; i++) {
+      if (!(i in roots))
+        throw new EncodeError(['roots', i], 0, `root ${i} is missing: the list of roots has a hole`, 'wrong-type');
+      rootNumbers.push(intern(roots[i]!));
+    }
     for (let i = 0; i < queue.length; i++) {
       current = i + 1;
       const object = queue[i]!;

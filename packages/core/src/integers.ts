@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { describeValue } from './errors.js';
 import { defineExactCodec } from './exact.js';
 import type { Codec } from './codec.js';
 import { jsonBigInt, jsonInt } from './json.js';
@@ -17,7 +18,7 @@ export type Endian = 'le' | 'be';
 export type IntBits = 8 | 16 | 24 | 32 | 48;
 
 function describe(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : String(value);
+  return typeof value === 'number' ? String(value) : describeValue(value);
 }
 
 function checkInt(w: Writer, name: string, value: number, min: number, max: number): void {

@@ -133,8 +133,16 @@ export function map<A, B>(codec: Codec<A>, bijection: Bijection<A, B>): Codec<B>
         try {
           codec.write(w, stored);
         } catch (error) {
-          if (error instanceof EncodeError) renameStored(error, depth, renames);
-          throw error;
+          if (error instanceof EncodeError) {
+            renameStored(error, depth, renames);
+            throw error;
+          }
+          // Stack overflow and allocation failure (RangeErrors) are answered by `encode` itself.
+          if (error instanceof RangeError) throw error;
+          // Refused at the path where it was thrown, renamed as the document names it.
+          const refused = refusedWrite(w, 'cannot write this value', error);
+          renameStored(refused, depth, renames);
+          throw refused;
         }
       }
     },

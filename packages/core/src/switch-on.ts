@@ -21,7 +21,7 @@ import { defineCodec, writeChild, readChild, type Codec, type TypeOf } from './c
 import type { DefSwitch, DefSwitchCase } from './def.js';
 import { resolveDecodeOptions } from './options.js';
 import { Reader, ReadState, reread } from './reader.js';
-import { DecodeError, EncodeError } from './errors.js';
+import { DecodeError, describeValue, EncodeError } from './errors.js';
 import type { Writer } from './writer.js';
 import { annotateErrorFrom } from './dropped.js';
 import { taggedUnion, type OtherTag, type Tagged } from './union.js';
@@ -206,8 +206,7 @@ function dispatcher<S>(spec: DispatchSpec<S>): Dispatcher<S> {
         if (error instanceof EncodeError) throw error;
         throw w.error(`${caseWhat}: ${reason(error)}`);
       }
-      if (codec === undefined)
-        throw w.error('unknown-tag', `${name}: the value is of no case (${JSON.stringify(key)})`);
+      if (codec === undefined) throw w.error('unknown-tag', `${name}: the value is of no case (${describeValue(key)})`);
       const start = w.length;
       if (writeCase !== undefined) writeCase(codec);
       else codec.write(w, value);

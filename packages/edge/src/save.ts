@@ -186,6 +186,12 @@ function withReferences(list: Codec<TopChunk[]>): Codec<TopChunk[]> {
   );
 }
 
+/** Whether a Glob holds a lump only design files have; stops at a hole (which writing then refuses at its path). */
+function hasDesignLump(lumps: ReadonlyArray<GlobEntry>): boolean {
+  for (let i = 0; i < lumps.length && i in lumps; i++) if (DESIGN_LUMPS.includes(lumps[i]!.id)) return true;
+  return false;
+}
+
 /** Which layout a chunk list follows: the draft's if it has any of its chunks or lumps. */
 export function layoutOf(chunks: ReadonlyArray<TopChunk>): EdgeLayout {
   for (const c of chunks) {
@@ -193,8 +199,7 @@ export function layoutOf(chunks: ReadonlyArray<TopChunk>): EdgeLayout {
     if (isRawChunk(c)) continue;
     const value = (c.body as Kept<unknown>).value;
     if ((c.id === 'Stru' || c.id === 'Arry') && Array.isArray(value)) return 'design';
-    if (c.id === 'Glob' && Array.isArray(value) && (value as GlobEntry[]).some((e) => DESIGN_LUMPS.includes(e.id)))
-      return 'design';
+    if (c.id === 'Glob' && Array.isArray(value) && hasDesignLump(value as GlobEntry[])) return 'design';
   }
   return 'engine';
 }

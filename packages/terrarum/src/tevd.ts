@@ -982,7 +982,7 @@ export function updateDiskFromTree(
   }
   // Children lists without the removed files (copied: the input disk is not changed).
   const updated = entries.map((e) =>
-    e.content.kind === 'directory' && e.content.children.some((c) => removed.has(c))
+    e.content.kind === 'directory' && listsAny(e.content.children, removed)
       ? { ...e, content: { kind: 'directory' as const, children: e.content.children.filter((c) => !removed.has(c)) } }
       : e,
   );
@@ -1052,4 +1052,10 @@ export function updateDiskFromTree(
       children.has(e.id) ? { ...e, content: { kind: 'directory' as const, children: children.get(e.id)! } } : e,
     ),
   };
+}
+
+/** Whether `list` holds any of `ids`; stops at a hole (a sparse list is refused where it is written, not walked). */
+function listsAny<T>(list: ReadonlyArray<T>, ids: ReadonlySet<T>): boolean {
+  for (let i = 0; i < list.length && i in list; i++) if (ids.has(list[i]!)) return true;
+  return false;
 }

@@ -230,7 +230,7 @@ function storedAData(
 ): StoredAData {
   const tag = ADATA_TAG;
   if (value instanceof Vector)
-    return { tag, dataType: DataType.Vector, payload: { values: value.values.map((v) => w.number(v)) } };
+    return { tag, dataType: DataType.Vector, payload: { values: vectorNumbers(value.values, w) } };
   if (value instanceof Range) {
     const flags = (value.loExclusive ? 1 : 0) | (value.hiExclusive ? 2 : 0);
     return { tag, dataType: DataType.Range, payload: { lo: w.number(value.lo), hi: w.number(value.hi), flags } };
@@ -431,4 +431,15 @@ function storedSize(v: StoredValue, numberSize: number): number {
 /** A stored number as a structure keeps it: every NaN the one NaN. */
 function plainNumber(v: StoredNumber): number {
   return typeof v === 'number' ? v : Number.NaN;
+}
+
+/** A Vector's numbers, written; refused at the first hole (a sparse list is not walked to its length). */
+function vectorNumbers(values: ReadonlyArray<number>, w: SegmentWriter): number[] {
+  if (!Array.isArray(values)) throw new Error('a Vector holds an array of numbers');
+  const out: number[] = [];
+  for (let i = 0; i < values.length; i++) {
+    if (!(i in values)) throw new Error(`Vector element ${i} is missing: the array has a hole`);
+    out.push(w.number(values[i]!));
+  }
+  return out;
 }

@@ -314,7 +314,11 @@ function objectTable(order: ByteOrder, count: number, externals: number): Codec<
  */
 function bodySize({ references, segments }: ObjectBody): number {
   let size = 4 * references.length;
-  for (const seg of segments) size += 4 + align4(seg instanceof Uint8Array ? seg.length : 0);
+  for (let i = 0; i < segments.length; i++) {
+    if (!(i in segments)) throw new Error(`segment ${i} is missing: the list has a hole`);
+    const seg = segments[i];
+    size += 4 + align4(seg instanceof Uint8Array ? seg.length : 0);
+  }
   return size;
 }
 
@@ -408,8 +412,14 @@ function storedFields<Objects>(
     rootCount: header(U32, (p) => listLength(p.roots)),
     externalCount: header(U32, (p) => listLength(p.externals)),
     directoryAt: header(U32, (p) => {
-      const names = Array.isArray(p.externals) ? p.externals : [];
-      return HEADER + 4 * p.rootCount + align4(names.reduce<number>((n, name) => n + 2 + utf8Length(name), 0));
+      const names: ReadonlyArray<string> = Array.isArray(p.externals) ? p.externals : [];
+      // A loop that stops at a hole: a sparse list (length 2^32 − 1) is refused, not walked.
+      let bytes = 0;
+      for (let i = 0; i < names.length; i++) {
+        if (!(i in names)) throw new Error(`external ${i} is missing: the list has a hole`);
+        bytes += 2 + utf8Length(names[i]!);
+      }
+      return HEADER + 4 * p.rootCount + align4(bytes);
     }),
     dataAt: header(U32, (p) => p.directoryAt + p.count * DIRECTORY_ENTRY),
     roots: (p: StoredFile) => array(reference(p.byteOrder, p.count, p.externalCount), p.rootCount),

@@ -1,0 +1,90 @@
+// Documents no format expects, given to each format's encode (found by a helper's hunt over the
+// bundled samples): values whose description throws, and sparse arrays of length 2^32 − 1 whose
+// pre-passes (sizes, numbering, layout checks) walked every index — a hang. Each is now an
+// EncodeError at once, at the place the document holds the bad value.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as E from 'fp-ts/lib/Either';
+import { encode, EncodeError, formatPath } from '@savekit/core';
+import * as edge from '@savekit/edge';
+import * as terrarum from '@savekit/terrarum';
+import * as uqm from '@savekit/uqm';
+import * as zippy from '@savekit/zippy';
+
+const samples = join(__dirname, '..', 'examples', 'saves');
+// biome-ignore lint/suspicious/noExplicitAny: documents are edited as plain data here
+type Doc = any;
+function sample(format: { decode(b: Uint8Array): E.Either<unknown, { value: unknown }> }, file: string): Doc {
+  const result = format.decode(new Uint8Array(readFileSync(join(samples, file))));
+  if (E.isLeft(result)) throw result.left;
+  return result.right.value;
+}
+const sparse = (): unknown[] => {
+  const list: unknown[] = [];
+  list.length = 2 ** 32 - 1;
+  return list;
+};
+
+/** The refusal, as `code at path: message` (the encode must not throw). */
+function refused(result: E.Either<EncodeError, unknown>): string {
+  if (E.isRight(result)) throw new Error('expected the encode to be refused');
+  expect(result.left).toBeInstanceOf(EncodeError);
+  return `${result.left.code} at ${formatPath(result.left.path)}: ${result.left.message}`;
+}
+
+describe('values whose description throws', () => {
+  test('zippy: a bigint byte order', () => {
+    const doc = sample(zippy.format, 'zippy-01.zsav');
+    expect(refused(zippy.format.encode({ ...doc, byteOrder: 5n }))).toBe(
+      'out-of-range at byteOrder: expected "le" or "be", got 5n',
+    );
+  });
+  test('uqm: a null-prototype object in an integer and in a bit field', () => {
+    const doc = sample(uqm.format, 'uqm-01.sav');
+    doc.summary.sis.logX = Object.create(null);
+    expect(refused(uqm.format.encode(doc))).toMatch(/^wrong-type at summary\.sis\.logX: expected an integer/);
+    const again = sample(uqm.format, 'uqm-01.sav');
+    again.chunks[1].body.SHOFIXTI_VISITS = Object.create(null);
+    expect(refused(uqm.format.encode(again))).toMatch(/^out-of-range at chunks\[1\]\.body\.SHOFIXTI_VISITS: \{\} does/);
+  });
+  test('edge: a chunk id that is a bigint or a cycle', () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    for (const id of [5n, cyclic]) {
+      const doc = sample(edge.format, 'edge-01.esg');
+      doc.chunks[3].id = id;
+      expect(refused(edge.format.encode(doc))).toMatch(/ at chunks\[3\]: /);
+    }
+  });
+});
+
+describe('sparse arrays of length 2^32 − 1', () => {
+  test('zippy: externals, segments, a Vector, the roots', () => {
+    const doc = sample(zippy.format, 'zippy-01.zsav');
+    expect(refused(zippy.format.encode({ ...doc, externals: sparse() }))).toMatch(/external 0 is missing/);
+    const segments = sample(zippy.format, 'zippy-01.zsav');
+    segments.objects[2].segments.length = 2 ** 32 - 1;
+    expect(refused(zippy.format.encode(segments))).toMatch(/^wrong-type at objects\[2\]\.segments\[/);
+    expect(refused(zippy.writeSavefile([new zippy.Vector(sparse() as number[])], zippy.adataSaver))).toMatch(
+      /Vector element 0 is missing/,
+    );
+    expect(refused(zippy.writeSavefile(sparse() as never, zippy.adataSaver))).toBe(
+      'wrong-type at roots[0]: root 0 is missing: the list of roots has a hole',
+    );
+  });
+  test('edge: an array of instances, a Glob, a new save', () => {
+    const doc = sample(edge.format, 'edge-01.esg');
+    doc.chunks[42].body.value.elements.length = 2 ** 32 - 1;
+    expect(refused(edge.format.encode(doc))).toMatch(/the array has a hole/);
+    const glob = sample(edge.format, 'edge-01.esg');
+    glob.chunks[0].body.value.length = 2 ** 32 - 1;
+    expect(refused(edge.format.encode(glob))).toMatch(/^wrong-type at chunks\[0\]\.body\.value /);
+    const fresh = edge.createSave({ arrays: { mobjs: sparse() as never } });
+    expect(refused(encode(edge.edgeSave, fresh))).toMatch(/array mobjs: element 4294967294 is missing/);
+  });
+  test('terrarum: a directory of the disk', () => {
+    const doc = sample(terrarum.format, 'terrarum-01.tevd');
+    doc.disk.entries[5].content.children.length = 2 ** 32 - 1;
+    expect(refused(terrarum.format.encode(doc))).toMatch(/^invalid-value at disk\.entries\[5\]\.content: /);
+  });
+});
