@@ -225,20 +225,37 @@ export interface Warning {
 }
 
 /**
- * A short description of any value for an error message: strings quoted, bigints with `n`, others
- * as JSON where they can be and by their kind where they cannot (a cycle, a null-prototype object):
- * describing a hostile value never throws.
+ * A short description of any value for an error message: strings quoted (cut at 80 characters),
+ * numbers, booleans and null as written, bigints with `n`, anything else by its kind (`an array of 3`,
+ * `{}` for an object with no keys): describing a value never throws, and costs nothing however large
+ * the value (a whole document given where a number goes is not serialised for the message).
  */
 export function describeValue(value: unknown): string {
-  if (typeof value === 'bigint') return `${value}n`;
-  if (typeof value === 'symbol' || typeof value === 'function') return typeof value;
-  try {
-    const text = JSON.stringify(value);
-    if (text !== undefined) return text.length > 80 ? `${text.slice(0, 77)}…` : text;
-  } catch {
-    // a cycle, a BigInt inside, a throwing toJSON: described by kind below
+  switch (typeof value) {
+    case 'string': {
+      const text = JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}…` : value);
+      return text;
+    }
+    case 'number':
+    case 'boolean':
+      return String(value);
+    case 'bigint':
+      return `${value}n`;
+    case 'undefined':
+      return 'undefined';
+    case 'symbol':
+    case 'function':
+      return `a ${typeof value}`;
   }
-  return value === undefined ? 'undefined' : Array.isArray(value) ? 'an array' : `an ${typeof value}`;
+  if (value === null) return 'null';
+  try {
+    if (Array.isArray(value)) return `an array of ${value.length}`;
+    if (ArrayBuffer.isView(value)) return `a ${value.constructor?.name ?? 'typed array'} of ${value.byteLength} bytes`;
+    for (const _ in value as object) return 'an object';
+    return '{}';
+  } catch {
+    return 'an object'; // a Proxy whose traps throw
+  }
 }
 
 /** Formats a warning as one line, like {@link DecodeError.toString}. */
