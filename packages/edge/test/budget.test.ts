@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import * as E from 'fp-ts/lib/Either';
 import { Zlib, zlibSync } from 'fflate';
 import { compress as lzoCompress } from '@savekit/lzo1x';
-import { BudgetError, decode, DecodeError, encode, type DecodeOptions } from '@savekit/core';
-import { DecodeBudget, UNITS_PER_CHUNK } from '@savekit/core/kit';
-import { edgeSave } from '@savekit/edge';
+import { BudgetError, decode, DecodeError, encode, encodeOrThrow, type DecodeOptions } from '@savekit/core';
+import { DecodeBudget, defaultBudgetLimits, OUTPUT_WORK_PER_INPUT_BYTE, UNITS_PER_CHUNK } from '@savekit/core/kit';
+import { createSave, edgeSave, newInstance } from '@savekit/edge';
 import { budgetSuite, budgetTable, hostileInputs, type Attack } from '@savekit/testkit';
 import { le32, writeFile, writeStored } from './independent';
 
@@ -360,5 +360,21 @@ describe('warnings a hostile file makes', () => {
     expect(warnings[10_000]!.message).toMatch(/^10000 more warnings were not kept/);
     const again = encode(edgeSave, value);
     expect(E.isRight(again) && Buffer.from(again.right).equals(bytes)).toBe(true);
+  });
+});
+
+describe('the cap on work from decompressed output refuses no save the engine writes', () => {
+  test('blank mobjs, which compress far (about 140:1), decode within the default budget with room', () => {
+    const mobjs = Array.from({ length: 20_000 }, () => newInstance('mobj_t'));
+    const save = createSave({ variables: { LEVEL: 'MAP01' }, arrays: { mobjs, players: [newInstance('player_t')] } });
+    const bytes = encodeOrThrow(edgeSave, save);
+    // The default budget without its 4 Mi floor: the output's share alone must carry the save.
+    const budget = new DecodeBudget({ ...defaultBudgetLimits(bytes.length), maxWork: 2 * bytes.length });
+    expect(E.isRight(decode(edgeSave, bytes, { budget }))).toBe(true);
+    expect(budget.outputSpent / bytes.length).toBeGreaterThan(100);
+    // Units the output had to add, per file byte: under half the cap (62 measured on 100,000 mobjs).
+    const fromOutput = (budget.workSpent - budget.limits.maxWork) / bytes.length;
+    expect(fromOutput).toBeGreaterThan(10);
+    expect(fromOutput).toBeLessThan(OUTPUT_WORK_PER_INPUT_BYTE / 2);
   });
 });
