@@ -273,11 +273,14 @@ const MAX_STACK: number =
 const WORKING_ROOM = 50_000;
 
 /**
- * Stack slots a save or load makes sure of on entry, above what the caller has pushed (the C API
- * promises a function only LUA_MINSTACK, 20, and the caller may have used them all); more is asked
- * for where more is pushed.
+ * Stack slots a save or load makes sure of on entry, above what the caller has pushed: LUA_MINSTACK,
+ * what the C API promises a function (the caller may have used them all); more is asked for where
+ * more is pushed. No more than that: asking grows a fresh state's 40-slot stack, and fengari's stack
+ * is a JavaScript array it pops with `delete`, which V8 turns into a dictionary once it has 64 slots
+ * or more and few in use — every push and pop of the save after that a hash update (asking for 64
+ * made a 1,000,000-link chain's save take 9–10 s of CPU instead of 4.7).
  */
-const ENTRY_ROOM = 64;
+const ENTRY_ROOM = 20;
 const NO_ROOM = 'the Lua stack has no room for the save or load to work in (it is at its limit)';
 
 /**
