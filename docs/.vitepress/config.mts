@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 // The studio is a static app of its own (esbuild), built into the site's studio/app/ folder.
 import { buildStudio } from '../scripts/studio-build.mjs';
+import { apiSidebars } from './api-sidebar.mjs';
 
 // The API sidebar TypeDoc writes (docs/api/typedoc-sidebar.json), once `npm run api` has run.
 const apiSidebarFile = fileURLToPath(new URL('../api/typedoc-sidebar.json', import.meta.url));
@@ -69,7 +70,7 @@ export default defineConfig({
           ],
         },
       ],
-      '/api/': [{ text: 'API reference', link: '/api/', items: apiSidebar }],
+      ...apiSidebars(apiSidebar),
     },
     search: { provider: 'local' },
     editLink: { pattern: 'https://github.com/savekit/savekit/edit/main/docs/:path', text: 'Edit this page' },
