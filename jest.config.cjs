@@ -22,8 +22,10 @@ module.exports = {
       },
     ],
   },
-  // @noble/hashes 2.x ships ES modules only; turn it into CommonJS too.
-  transformIgnorePatterns: ['/node_modules/(?!@noble/)'],
+  // @noble/hashes 2.x ships ES modules only; turn it into CommonJS too. fengari, io-ts and fp-ts go
+  // through the transform as well, for its locals of the built-ins (scripts/jest-transform.cjs): the Lua
+  // VM and the JSON types are hot in the tests.
+  transformIgnorePatterns: ['/node_modules/(?!(@noble|fengari|io-ts|fp-ts)/)'],
   moduleNameMapper: {
     // The CSV libraries' browser builds are ES modules with a bundled Buffer; under jest the same
     // library's CommonJS build runs instead.
