@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as E from 'fp-ts/lib/Either';
-import { encode, EncodeError, formatPath } from '@savekit/core';
+import { type Codec, encode, EncodeError, formatPath, fromJson, JsonError, toJson } from '@savekit/core';
 import * as edge from '@savekit/edge';
 import * as terrarum from '@savekit/terrarum';
 import * as uqm from '@savekit/uqm';
@@ -86,5 +86,61 @@ describe('sparse arrays of length 2^32 − 1', () => {
     const doc = sample(terrarum.format, 'terrarum-01.tevd');
     doc.disk.entries[5].content.children.length = 2 ** 32 - 1;
     expect(refused(terrarum.format.encode(doc))).toMatch(/^invalid-value at disk\.entries\[5\]\.content: /);
+  });
+});
+
+// JSON text has no holes, but a script can hand `fromJson` or a format's `json.decode` any object:
+// io-ts's arrays checked each of 2^32 − 1 missing elements and kept an error for each until the heap
+// ran out (the process aborted), and `toJson` walked them all. Core's `jsonArray`, which every
+// format's JSON form uses for its arrays, stops at the first hole.
+describe('sparse arrays in the JSON form', () => {
+  type AnyFormat = Pick<Codec<Doc>, 'json'> & { decode(b: Uint8Array): E.Either<unknown, { value: unknown }> };
+  const formats: Array<[string, AnyFormat, string]> = [
+    ['edge', edge.format, 'edge-01.esg'],
+    ['terrarum', terrarum.format, 'terrarum-01.tevd'],
+    ['uqm', uqm.format, 'uqm-01.sav'],
+    ['zippy', zippy.format, 'zippy-01.zsav'],
+  ];
+
+  /** The path and the array of the first non-empty array in `json`, breadth first. */
+  function firstArray(json: unknown): [Array<string | number>, unknown[]] {
+    const queue: Array<[Array<string | number>, unknown]> = [[[], json]];
+    for (let i = 0; i < queue.length; i++) {
+      const [path, value] = queue[i]!;
+      if (Array.isArray(value)) {
+        if (value.length > 0) return [path, value];
+        continue;
+      }
+      if (typeof value === 'object' && value !== null)
+        for (const [key, child] of Object.entries(value)) queue.push([[...path, key], child]);
+    }
+    throw new Error('no array in the JSON form');
+  }
+
+  test.each(formats)('%s: fromJson and json.decode refuse a hole at its index', (_, format, file) => {
+    const json = toJson(format, sample(format, file));
+    const [path, list] = firstArray(json);
+    const length = list.length;
+    list.length = 2 ** 32 - 1;
+    const viaFromJson = fromJson(format, json);
+    if (E.isRight(viaFromJson)) throw new Error('a sparse array was read');
+    expect(viaFromJson.left).toBeInstanceOf(JsonError);
+    expect(viaFromJson.left.problems).toContainEqual({
+      path: [...path, length],
+      message: `the array has no element at [${length}] (a hole: JSON has none)`,
+    });
+    expect(E.isLeft(format.json.decode(json))).toBe(true);
+  });
+
+  test.each(formats)('%s: toJson of a document with a hole names the hole', (_, format, file) => {
+    const doc = sample(format, file);
+    const [path] = firstArray(toJson(format, doc));
+    // The same array in the document (the JSON form keeps the document's keys down to it).
+    let list: unknown = doc;
+    for (const key of path) list = (list as Record<string | number, unknown>)[key];
+    if (!Array.isArray(list)) return; // a JSON array that is something else in the document (bytes)
+    const length = list.length;
+    list.length = 2 ** 32 - 1;
+    expect(() => toJson(format, doc)).toThrow(`the array has no element at [${length}]`);
   });
 });

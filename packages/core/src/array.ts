@@ -5,13 +5,14 @@
  */
 import { defineAutoCompiledCodec } from './auto-compile.js';
 import * as t from 'io-ts';
+import { jsonArray } from './json.js';
 import type { Codec } from './codec.js';
 import type { Writer } from './writer.js';
 import { countDef } from './def.js';
 import { checkFixedCount, countName, readCount, writeCount, type CountSpec } from './size.js';
 
 function arrayJson<A>(element: Codec<A>, fixed: number | undefined, name: string): t.Type<A[], unknown, unknown> {
-  const base = t.array(element.json, name);
+  const base = jsonArray(element.json, name);
   if (fixed === undefined) return base as unknown as t.Type<A[], unknown, unknown>;
   return new t.Type<A[], unknown, unknown>(
     name,

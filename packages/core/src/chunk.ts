@@ -9,7 +9,7 @@ import * as t from 'io-ts';
 import { UNITS_PER_CHUNK } from './budget.js';
 import { defineCodec, readChild, writeChild, type Codec, type TypeOf } from './codec.js';
 import { describeValue, pathAnnotation, type PathSegment } from './errors.js';
-import { jsonBytes } from './json.js';
+import { jsonArray, jsonBytes } from './json.js';
 import type { Reader } from './reader.js';
 import { patch } from './sized.js';
 import type { Writer } from './writer.js';
@@ -496,7 +496,7 @@ export function chunkList<M extends Readonly<Record<string, Codec<any>>>>(
       known: markers.map((m) => ({ marker: m, codec: (known as Record<string, Codec<unknown>>)[m]! })),
       until,
     },
-    json: t.array(entryJson) as unknown as t.Type<Array<ChunkEntry<M>>, unknown, unknown>,
+    json: jsonArray(entryJson) as unknown as t.Type<Array<ChunkEntry<M>>, unknown, unknown>,
     minSize: 0,
     children: markers.map((m) => ({ key: m, codec: (known as Record<string, Codec<unknown>>)[m]! })),
     read(r) {

@@ -6,7 +6,8 @@
  *
  * @module
  */
-import * as t from 'io-ts';
+import type * as t from 'io-ts';
+import { jsonArray } from './json.js';
 import { array as arrayOf } from './array.js';
 import { defineCodec, readChild, type AnyCodec, type Codec } from './codec.js';
 import { annotateDropped } from './dropped.js';
@@ -163,7 +164,7 @@ export function directory<E, K extends keyof E & string, B, V>(options: Director
       json: options.json as t.Type<unknown, unknown, unknown>,
       ...(options.model !== undefined ? { model: options.model } : {}),
     },
-    json: t.array(options.json, name) as unknown as t.Type<V[], unknown, unknown>,
+    json: jsonArray(options.json, name) as unknown as t.Type<V[], unknown, unknown>,
     minSize: count * step,
     children: [{ key: 'entry', codec: entry }],
     read(r) {

@@ -10,7 +10,7 @@ import * as t from 'io-ts';
 import { defineCodec, type Codec } from './codec.js';
 import { textEncoding } from './encodings.js';
 import type { GraphImage } from './graph-image.js';
-import { jsonBytes, numberList } from './json.js';
+import { jsonArray, jsonBytes, numberList } from './json.js';
 import type { Reader } from './reader.js';
 import type { Writer } from './writer.js';
 
@@ -126,8 +126,8 @@ export const graphImage: Codec<GraphImage> = defineCodec<GraphImage>({
   name: 'graphImage',
   def: { type: 'graphImage' },
   json: t.type({
-    roots: t.array(t.number),
-    kinds: t.array(t.string),
+    roots: jsonArray(t.number),
+    kinds: jsonArray(t.string),
     kindOf: u32Array,
     sizes: u32Array,
     refStart: u32Array,
@@ -135,7 +135,7 @@ export const graphImage: Codec<GraphImage> = defineCodec<GraphImage>({
     segStart: u32Array,
     dataStart: u32Array,
     data: jsonBytes(),
-    externals: t.array(t.string),
+    externals: jsonArray(t.string),
   }) as unknown as t.Type<GraphImage, unknown, unknown>,
   minSize: 28,
   read(r) {

@@ -126,6 +126,73 @@ export function jsonBytes(size?: number): t.Type<Uint8Array, string, unknown> {
   );
 }
 
+/** The message of a hole in an array (an index below its length that holds no element). */
+const holeMessage = (i: number) => `the array has no element at [${i}] (a hole: JSON has none)`;
+
+/**
+ * An array of `item` in a JSON form: io-ts's `t.array` (an `ArrayType`, so paths keep their indexes
+ * as numbers), except that it stops at the first index that holds no element. JSON text has no
+ * holes, but a script can hand over `new Array(2 ** 32 - 1)`: `t.array` checks each of its four
+ * billion missing elements and keeps an error for each until the heap runs out (the process
+ * aborts), and its encode walks them all. Here a hole is one failure at its index, in `validate`
+ * and `is`, and a `RangeError` naming it in `encode`.
+ *
+ * @example
+ * ```ts
+ * import * as t from 'io-ts';
+ * import { jsonArray } from '@savekit/core/kit';
+ * const names = jsonArray(t.string);
+ * names.is(['a', 'b']); // true
+ * names.is(new Array(2 ** 32 - 1)); // false, at once
+ * ```
+ */
+export function jsonArray<C extends t.Mixed>(item: C, name = `Array<${item.name}>`): t.ArrayC<C> {
+  const identity = item.encode === t.identity;
+  return new t.ArrayType<C, Array<t.TypeOf<C>>, Array<t.OutputOf<C>>, unknown>(
+    name,
+    (u): u is Array<t.TypeOf<C>> => {
+      if (!Array.isArray(u)) return false;
+      for (let i = 0; i < u.length; i++) if (!(i in u) || !item.is(u[i])) return false;
+      return true;
+    },
+    (u, c) => {
+      if (!Array.isArray(u)) return t.failure(u, c);
+      const errors: t.Errors = [];
+      let out: unknown[] = u;
+      for (let i = 0; i < u.length; i++) {
+        if (!(i in u)) {
+          errors.push({
+            value: undefined,
+            context: t.appendContext(c, String(i), item, undefined),
+            message: holeMessage(i),
+          });
+          break;
+        }
+        const element = u[i];
+        const result = item.validate(element, t.appendContext(c, String(i), item, element));
+        if (E.isLeft(result)) for (const error of result.left) errors.push(error);
+        else if (out !== u) out.push(result.right);
+        else if (result.right !== element) {
+          // Copied only when an element decodes to something else, as t.array does, and only the
+          // elements read so far (a copy of the whole would copy a sparse array's length).
+          out = u.slice(0, i);
+          out.push(result.right);
+        }
+      }
+      return errors.length > 0 ? t.failures(errors) : t.success(out as Array<t.TypeOf<C>>);
+    },
+    (a) => {
+      const out: Array<t.OutputOf<C>> = [];
+      for (let i = 0; i < a.length; i++) {
+        if (!(i in a)) throw new RangeError(holeMessage(i));
+        out.push(identity ? a[i] : item.encode(a[i]));
+      }
+      return out;
+    },
+    item,
+  );
+}
+
 /**
  * A typed array's numbers as a plain array: what a JSON form lists tiles, columns or samples as.
  * `Array.from` walks a typed array through its iterator; a loop is faster, and pushing keeps the array

@@ -12,7 +12,7 @@
  *   errors), the typed definitions {@link CodecDef} with {@link customDef} and {@link countDef};
  * - {@link pairMap}: two fixed fields decoded as arguments (a float stored as a pair), for hot values,
  *   and {@link frexp32}, a float32 split into exponent and significand from its bits;
- * - the JSON building blocks of a codec's `json` type ({@link jsonBytes}, {@link jsonInt}, {@link numberList}, …) and
+ * - the JSON building blocks of a codec's `json` type ({@link jsonArray}, {@link jsonBytes}, {@link jsonInt}, {@link numberList}, …) and
  *   text encodings ({@link utf8}, {@link cp437}, …);
  * - limits: {@link resolveDecodeOptions} and the defaults, the shared {@link DecodeBudget} and its
  *   internals, {@link inflateBounded}, {@link inflateMatches};
@@ -63,6 +63,7 @@ export { inflateBounded, inflateMatches, type DeflateWrapper, type InflateLimits
 export { pairMap, type PairBijection } from './pair-map.js';
 export { frexp32, type Frexp32 } from './frexp.js';
 export {
+  jsonArray,
   jsonBigInt,
   jsonBytes,
   jsonFloat,

@@ -11,7 +11,7 @@ import * as t from 'io-ts';
 import { defineCodec, namedChildren, readChild, writeChild, type Codec } from './codec.js';
 import { bytesEqual } from './bytes.js';
 import { EncodeError } from './errors.js';
-import { jsonBytes, jsonInt } from './json.js';
+import { jsonArray, jsonBytes, jsonInt } from './json.js';
 import { pathAnnotation, type PathSegment } from './errors.js';
 import type { Reader } from './reader.js';
 import type { Writer } from './writer.js';
@@ -280,7 +280,7 @@ class Layout {
  * window. Bytes no value claimed are kept in `unclaimed`.
  */
 export function arena<A>(root: Codec<A>): Codec<Arena<A>> {
-  const unclaimedJson = t.array(t.type({ at: jsonInt('offset', 0, Number.MAX_SAFE_INTEGER), bytes: jsonBytes() }));
+  const unclaimedJson = jsonArray(t.type({ at: jsonInt('offset', 0, Number.MAX_SAFE_INTEGER), bytes: jsonBytes() }));
   return defineCodec<Arena<A>>({
     name: `arena(${root.name})`,
     def: { type: 'arena', root },

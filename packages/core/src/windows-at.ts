@@ -9,7 +9,7 @@
 import * as t from 'io-ts';
 import { bytes } from './bytes.js';
 import { defineCodec, readChild, writeChild, type Codec } from './codec.js';
-import { jsonBytes } from './json.js';
+import { jsonArray, jsonBytes } from './json.js';
 import { patch } from './sized.js';
 
 /** A block of a {@link windowsAt}: the block's value with the table index that places it under `K`. */
@@ -87,7 +87,7 @@ export function windowsAt<A extends object, K extends string = 'index', L extend
     throw new RangeError(`windowsAt: 'lead' names the bytes before the blocks`);
   const tableSize = count * entrySize;
   const element = t.intersection([t.type({ [indexKey]: t.number }), block.json]);
-  const json = t.intersection([t.type({ [listKey]: t.array(element) }), t.partial({ lead: jsonBytes() })]);
+  const json = t.intersection([t.type({ [listKey]: jsonArray(element) }), t.partial({ lead: jsonBytes() })]);
   type Element = Record<string, unknown>;
   type Value = Record<string, unknown> & { lead?: Uint8Array };
   const codec = defineCodec<Value>({

@@ -1,4 +1,5 @@
 import * as E from 'fp-ts/lib/Either';
+import fc from 'fast-check';
 import * as t from 'io-ts';
 import {
   array,
@@ -23,6 +24,7 @@ import {
   formatPath,
   type Codec,
 } from '../src/index';
+import { jsonArray, jsonBytes, reportJsonErrors } from '../src/kit';
 
 const record = struct({
   id: u16le,
@@ -219,5 +221,72 @@ describe('deep nesting: a typed error naming the path, never a RangeError', () =
       const expected = text.length > 60 ? `${text.slice(0, 57)}...` : text;
       expect(E.isLeft(result) && result.left.problems[0]!.message).toBe(`expected string, got ${expected}`);
     }
+  });
+});
+
+describe('jsonArray: t.array that stops at a hole', () => {
+  // Items that keep their input (strings) and that decode to something else (hex to bytes: the copy path).
+  const items = [t.string, jsonBytes()] as const;
+  const arbitraryInput = fc.array(
+    fc.oneof(fc.string({ maxLength: 4 }), fc.constantFrom('00', 'ff10', 'abc'), fc.integer(), fc.constant(null)),
+    { maxLength: 12 },
+  );
+
+  test.each(items.map((item) => [item.name, item] as const))(
+    'agrees with t.array on dense arrays of anything (%s): is, validate (values and error paths) and encode',
+    (_, item) => {
+      const ours = jsonArray(item as t.Mixed);
+      const theirs = t.array(item as t.Mixed);
+      fc.assert(
+        fc.property(arbitraryInput, (input) => {
+          expect(ours.is(input)).toBe(theirs.is(input));
+          const a = ours.decode(input);
+          const b = theirs.decode(input);
+          expect(a._tag).toBe(b._tag);
+          if (E.isRight(a) && E.isRight(b)) {
+            expect(a.right).toEqual(b.right);
+            // Unchanged input comes back as itself, as from t.array.
+            expect(a.right === input).toBe(b.right === input);
+            expect(ours.encode(a.right)).toEqual(theirs.encode(b.right));
+          } else if (E.isLeft(a) && E.isLeft(b)) expect(reportJsonErrors(a.left)).toEqual(reportJsonErrors(b.left));
+        }),
+        { numRuns: 500, seed: 19 },
+      );
+    },
+  );
+
+  test('a hole in the middle is one problem at its index; the elements before it are still checked', () => {
+    const list = jsonArray(t.string);
+    /** `before`, one missing element, then `after`. */
+    const withHole = (before: unknown[], after: unknown[]): unknown[] => {
+      const out = [...before];
+      out.length += 1;
+      out.push(...after);
+      return out;
+    };
+    const result = list.decode(withHole([5, 'a'], ['b']));
+    if (E.isRight(result)) throw new Error('a holey array was read');
+    expect(reportJsonErrors(result.left)).toEqual([
+      { path: [0], message: 'expected string, got 5' },
+      { path: [2], message: 'the array has no element at [2] (a hole: JSON has none)' },
+    ]);
+    expect(list.is(withHole(['a'], ['b']))).toBe(false);
+    expect(() => list.encode(withHole(['a'], ['b']) as string[])).toThrow('the array has no element at [1]');
+  });
+
+  test('an array of length 2^32 − 1 holding one element is refused at its first hole, at once (t.array runs out of heap)', () => {
+    const sparse: unknown[] = ['x'];
+    sparse.length = 2 ** 32 - 1;
+    const list = jsonArray(t.string);
+    expect(list.is(sparse)).toBe(false);
+    const result = fromJson({ json: list }, sparse);
+    expect(E.isLeft(result) && result.left.problems).toEqual([
+      { path: [1], message: 'the array has no element at [1] (a hole: JSON has none)' },
+    ]);
+    expect(() => list.encode(sparse as string[])).toThrow(RangeError);
+    // Through a codec's own JSON form too.
+    const codec = array(u8, u32le);
+    expect(E.isLeft(fromJson(codec, sparse))).toBe(true);
+    expect(() => toJson(codec, sparse as number[])).toThrow('the array has no element at [1]');
   });
 });

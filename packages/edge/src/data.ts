@@ -37,6 +37,7 @@ import {
   type Warning,
 } from '@savekit/core';
 import type { DecodeBudget, Reader, Writer } from '@savekit/core/kit';
+import { jsonArray } from '@savekit/core/kit';
 import {
   instanceCodec,
   reconcile,
@@ -872,7 +873,7 @@ const arrayName = withModel(anyArrayName, {
   model: definedNameModel('the array name', (defs) => defs.arrays.names()),
 });
 
-const elementsJson = t.array(instanceJson) as unknown as t.Type<Instance[], unknown, unknown>;
+const elementsJson = jsonArray(instanceJson) as unknown as t.Type<Instance[], unknown, unknown>;
 
 /**
  * The elements of array `array`, as the definitions before them say: its `Arry` chunk gives the

@@ -26,6 +26,7 @@ import {
   type Codec,
   type ContextKey,
 } from '@savekit/core';
+import { jsonArray } from '@savekit/core/kit';
 import type { ArrayDef, FieldDef, FieldKind, StructDef } from '@savekit/core/schema';
 import { EDGE_DEFINITIONS, type EdgeDefinitions } from './context.js';
 import { oftenOneOf, oftenOneOfModel } from './models.js';
@@ -239,7 +240,7 @@ function distinct<L extends ReadonlyArray<FieldDef>>(list: L): L {
 }
 
 const structDefJson = t.type(
-  { name: t.string, marker: t.string, fields: t.array(fieldDefJson) },
+  { name: t.string, marker: t.string, fields: jsonArray(fieldDefJson) },
   'StructDef',
 ) as unknown as t.Type<StructDef, unknown, unknown>;
 

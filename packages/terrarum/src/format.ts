@@ -24,7 +24,7 @@ import {
   type SaveInput,
   type Warning,
 } from '@savekit/core';
-import { bytesEqual, DecodeBudget, jsonBytes, jsonRecord, plural } from '@savekit/core/kit';
+import { bytesEqual, DecodeBudget, jsonArray, jsonBytes, jsonRecord, plural } from '@savekit/core/kit';
 import { jsonWorld, type JsonWorld } from './world-json.js';
 import { worldMeta, type WorldMeta } from './meta.js';
 import { decodeSave, encodeSave, type StoredEntryCrc, type TerrarumSave } from './save.js';
@@ -53,7 +53,7 @@ export type TerrarumDocument =
   | { kind: 'world'; world: JsonWorld }
   | { kind: 'temd'; temd: TemdFile };
 
-const csvJson = t.intersection([t.type({ rows: t.array(t.array(t.string)) }), t.partial({ text: t.string })]);
+const csvJson = t.intersection([t.type({ rows: jsonArray(jsonArray(t.string)) }), t.partial({ text: t.string })]);
 /** An actor as JSON: its value as it is (any JSON), with the form that writes it back. */
 const actorJson = t.intersection([t.type({ value: t.unknown }), t.partial({ indent: t.number, text: t.string })]);
 const saveJson = t.intersection([

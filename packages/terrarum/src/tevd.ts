@@ -38,7 +38,7 @@ import {
   type Path,
   type TypeOf,
 } from '@savekit/core';
-import { bytesEqual, type DecodeBudget, jsonBytes, reportChecksumMismatch, utf8 } from '@savekit/core/kit';
+import { bytesEqual, type DecodeBudget, jsonArray, jsonBytes, reportChecksumMismatch, utf8 } from '@savekit/core/kit';
 import { diskCrc, everyFourthByteCrc } from './crc.js';
 import { tevdEntryHeader, tvdaEntryHeader } from './tevd-headers.js';
 
@@ -94,7 +94,7 @@ const contentJson = t.union([
     t.type({ kind: t.literal('file'), data: jsonBytes() }),
     t.partial({ inSave: t.union([t.literal(true), t.string]) }),
   ]),
-  t.type({ kind: t.literal('directory'), children: t.array(t.string) }),
+  t.type({ kind: t.literal('directory'), children: jsonArray(t.string) }),
   t.type({ kind: t.literal('symlink'), target: t.string }),
   t.type({ kind: t.literal('compressed'), originalLength: t.number, data: jsonBytes() }),
 ]);
@@ -115,7 +115,7 @@ const diskJson = t.type({
   capacity: t.number,
   name: t.string,
   attributes: jsonBytes(),
-  entries: t.array(entryJson),
+  entries: jsonArray(entryJson),
 }) as unknown as t.Type<TevdDisk, unknown, unknown>;
 
 const TEVD_ENTRY_HEADER = tevdEntryHeader.minSize;

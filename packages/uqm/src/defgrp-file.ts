@@ -25,7 +25,7 @@ import {
   u8,
   type Codec,
 } from '@savekit/core';
-import { customDef, defineCodec, jsonBytes, readChild, writeChild } from '@savekit/core/kit';
+import { customDef, defineCodec, jsonArray, jsonBytes, readChild, writeChild } from '@savekit/core/kit';
 import {
   battleGroupSize,
   defgrpReservedByte,
@@ -323,7 +323,7 @@ export const definedGroupsFile: Codec<DefinedGroupsFile> = map(
     name: 'definedGroupsFile',
     decode: ({ blocks }): DefinedGroupsFile => ({ blocks }),
     encode: (file: DefinedGroupsFile) => ({ reserved: 0, blocks: file.blocks }),
-    json: t.type({ blocks: t.array(blockJson) }) as unknown as t.Type<DefinedGroupsFile, unknown, unknown>,
+    json: t.type({ blocks: jsonArray(blockJson) }) as unknown as t.Type<DefinedGroupsFile, unknown, unknown>,
     model: definedGroupsModel,
   },
 );

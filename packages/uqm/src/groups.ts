@@ -30,7 +30,7 @@ import {
   type TypeOf,
   withHooks,
 } from '@savekit/core';
-import { customDef, defineCodec, readChild } from '@savekit/core/kit';
+import { customDef, defineCodec, jsonArray, readChild } from '@savekit/core/kit';
 import * as E from 'fp-ts/lib/Either.js';
 import type { ipGroupEntry } from './records.js';
 
@@ -214,7 +214,7 @@ export const defgrpReservedByte = map(u8, {
 });
 
 /** The JSON form of a header's groups (`null` for a zero offset). */
-export const groupSlotsJson = t.array(t.union([t.null, stateBattleGroup.json])) as unknown as t.Type<
+export const groupSlotsJson = jsonArray(t.union([t.null, stateBattleGroup.json])) as unknown as t.Type<
   Array<StateBattleGroup | null>,
   unknown,
   unknown
@@ -269,7 +269,7 @@ function definedGroupsAt(offsets: ReadonlyArray<readonly [id: number, at: number
   return defineCodec<DefinedGroup[]>({
     name: 'definedGroupsAt',
     def: customDef('uqmDefinedGroupsAt', { samples: [[]] }),
-    json: t.array(definedGroupJson) as unknown as t.Type<DefinedGroup[], unknown, unknown>,
+    json: jsonArray(definedGroupJson) as unknown as t.Type<DefinedGroup[], unknown, unknown>,
     minSize: 1,
     read(r) {
       const size = r.end - r.start;

@@ -41,7 +41,7 @@ import {
   type Codec,
   type RebuildSpec,
 } from '@savekit/core';
-import { concatBytes, jsonBytes } from '@savekit/core/kit';
+import { concatBytes, jsonArray, jsonBytes } from '@savekit/core/kit';
 import { graphDirectory, type GraphImage } from '@savekit/core/graph';
 import { CURRENT_MAJOR, tagName, tagValue } from './tags.js';
 
@@ -95,8 +95,8 @@ type ByteOrder = ZippyFile['byteOrder'];
 const objectJson = t.type({
   tag: t.string,
   size: t.number,
-  references: t.array(t.number),
-  segments: t.array(jsonBytes()),
+  references: jsonArray(t.number),
+  segments: jsonArray(jsonBytes()),
 });
 const fileJson = t.type(
   {
@@ -105,9 +105,9 @@ const fileJson = t.type(
     minor: t.number,
     numberFormat: t.number,
     crc: t.boolean,
-    roots: t.array(t.number),
-    externals: t.array(t.string),
-    objects: t.array(objectJson),
+    roots: jsonArray(t.number),
+    externals: jsonArray(t.string),
+    objects: jsonArray(objectJson),
   },
   'ZippyFile',
 ) as unknown as t.Type<ZippyFile, unknown, unknown>;
