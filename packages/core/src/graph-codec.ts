@@ -87,11 +87,24 @@ function prefix(r: Reader, lengths: Uint32Array, what: string): Uint32Array {
   return out;
 }
 
+/**
+ * Whether `u` is an array of integers from `min` to `max` with no missing element: stops at the first
+ * that is not (`every` skips holes, and walks all of a script's 2^32 − 1 missing ones).
+ */
+function integersIn(u: unknown, min: number, max: number): u is number[] {
+  if (!Array.isArray(u)) return false;
+  for (let i = 0; i < u.length; i++) {
+    const n = u[i];
+    if (!(i in u) || !Number.isInteger(n) || n < min || n > max) return false;
+  }
+  return true;
+}
+
 const u32Array = new t.Type<Uint32Array, number[], unknown>(
   'Uint32Array',
   (u): u is Uint32Array => u instanceof Uint32Array,
   (u, c) =>
-    Array.isArray(u) && u.every((n) => Number.isInteger(n) && n >= 0 && n <= 0xffffffff)
+    integersIn(u, 0, 0xffffffff)
       ? t.success(Uint32Array.from(u))
       : t.failure(u, c, 'expected an array of 32-bit unsigned integers'),
   numberList,
@@ -100,7 +113,7 @@ const i32Array = new t.Type<Int32Array, number[], unknown>(
   'Int32Array',
   (u): u is Int32Array => u instanceof Int32Array,
   (u, c) =>
-    Array.isArray(u) && u.every((n) => Number.isInteger(n) && n >= -0x80000000 && n <= 0x7fffffff)
+    integersIn(u, -0x80000000, 0x7fffffff)
       ? t.success(Int32Array.from(u))
       : t.failure(u, c, 'expected an array of 32-bit integers'),
   numberList,

@@ -25,6 +25,7 @@ import {
   type Codec,
 } from '../src/index';
 import { jsonArray, jsonBytes, reportJsonErrors } from '../src/kit';
+import { graphImage } from '../src/graph';
 
 const record = struct({
   id: u16le,
@@ -289,4 +290,16 @@ describe('jsonArray: t.array that stops at a hole', () => {
     expect(E.isLeft(fromJson(codec, sparse))).toBe(true);
     expect(() => toJson(codec, sparse as number[])).toThrow('the array has no element at [1]');
   });
+});
+
+test("graphImage's number columns in JSON: a hole is refused at once, not walked (every skipped holes and walked 2^32 − 1 of them)", () => {
+  const columns = { roots: [], kinds: [], kindOf: [], sizes: [], refStart: [], refs: [], segStart: [], dataStart: [] };
+  const whole = { ...columns, data: '', externals: [] };
+  expect(E.isRight(fromJson(graphImage, whole))).toBe(true);
+  for (const column of ['kindOf', 'refs'] as const) {
+    const sparse: number[] = [];
+    sparse.length = 2 ** 32 - 1;
+    const result = fromJson(graphImage, { ...whole, [column]: sparse });
+    expect(E.isLeft(result) && result.left.problems.map((p) => p.path)).toEqual([[column]]);
+  }
 });

@@ -64,6 +64,19 @@ function isTileArray(u: unknown): u is Uint16Array {
 }
 
 /**
+ * The first index of `list` that is not an integer from 0 to `max` (a missing element included), or
+ * undefined. Checked before the typed array is made: a script's array of length 2^32 − 1 with nothing
+ * in it is refused at index 0, not allocated.
+ */
+function firstNotInRange(list: unknown[], max: number): number | undefined {
+  for (let i = 0; i < list.length; i++) {
+    const v = list[i];
+    if (!(i in list) || !Number.isInteger(v) || (v as number) < 0 || (v as number) > max) return i;
+  }
+  return undefined;
+}
+
+/**
  * Tile numbers as JSON: an array of numbers (what they are), so a dump shows tiles, not hex. The hex
  * of the little-endian bytes that older dumps wrote is read too.
  */
@@ -72,13 +85,9 @@ const u16Json = new t.Type<Uint16Array, number[], unknown>(
   (u): u is Uint16Array => isTileArray(u),
   (u, c) => {
     if (Array.isArray(u)) {
-      const out = new Uint16Array(u.length);
-      for (let i = 0; i < u.length; i++) {
-        const v = u[i];
-        if (!Number.isInteger(v) || v < 0 || v > 0xffff) return t.failure(u, c, `tile ${i} is not a 16-bit number`);
-        out[i] = v;
-      }
-      return t.success(out);
+      const bad = firstNotInRange(u, 0xffff);
+      if (bad !== undefined) return t.failure(u, c, `tile ${bad} is not a 16-bit number`);
+      return t.success(new Uint16Array(u as number[]));
     }
     const bytes = jsonBytes().validate(u, c);
     if (bytes._tag === 'Left') return bytes;
@@ -96,13 +105,9 @@ const wireJson = new t.Type<Uint8Array, number[], unknown>(
   (u): u is Uint8Array => u instanceof Uint8Array,
   (u, c) => {
     if (!Array.isArray(u)) return jsonBytes().validate(u, c);
-    const out = new Uint8Array(u.length);
-    for (let i = 0; i < u.length; i++) {
-      const v = u[i];
-      if (!Number.isInteger(v) || v < 0 || v > 0xff) return t.failure(u, c, `wire ${i} is not a byte`);
-      out[i] = v;
-    }
-    return t.success(out);
+    const bad = firstNotInRange(u, 0xff);
+    if (bad !== undefined) return t.failure(u, c, `wire ${bad} is not a byte`);
+    return t.success(new Uint8Array(u as number[]));
   },
   numberList,
 );

@@ -2,7 +2,7 @@
 // rest with an EncodeError at the document path; nothing untyped escapes it. The encode suite of
 // @savekit/testkit mutates the package's samples and the real files one value at a time.
 import * as E from 'fp-ts/lib/Either';
-import { encode, encodeOrThrow, type EncodeError } from '@savekit/core';
+import { encode, encodeOrThrow, type EncodeError, fromJson } from '@savekit/core';
 import { encodeSuite } from '@savekit/testkit';
 import {
   encodeLayer,
@@ -189,4 +189,49 @@ test('encodeSuite on a save on a disk: whatever encodes is a fixed point (the sa
   const bytes = encodeOrThrow(tevdDisk, treeToDisk(ourSaveTree(), { name: 'save1' }));
   const report = encodeSuite(format, { samples: [bytes], check: 'fixed-point' });
   expect(report.encoded).toBeGreaterThan(0);
+});
+
+test('TEMD tiles and wires in JSON: a hole or a bad number is refused at its index before any array is made', () => {
+  const world = {
+    byteOrder: 'le',
+    bytesPerTile: 1,
+    layerCount: 3,
+    reserved: 0,
+    width: 2,
+    height: 1,
+    spawnX: 0,
+    spawnY: 0,
+    terrain: [1, 2],
+    wall: [3, 4],
+    wire: [5, 6],
+  };
+  expect(E.isRight(fromJson(temd, world))).toBe(true);
+  // A script's array of length 2^32 − 1: its typed array (4 or 8 GiB) was allocated before the check.
+  const sparse: number[] = [7];
+  sparse.length = 2 ** 32 - 1;
+  for (const [layer, what, kind] of [
+    ['terrain', 'tile 1 is not a 16-bit number', 'Uint16Array'],
+    ['wire', 'wire 1 is not a byte', 'Uint8Array'],
+  ] as const) {
+    // Counted by standing in for the constructor while the import runs (the length of each made).
+    const original = globalThis[kind];
+    const made: number[] = [];
+    (globalThis as Record<string, unknown>)[kind] = new Proxy(original, {
+      construct(target, args) {
+        const array = Reflect.construct(target, args) as Uint8Array;
+        made.push(array.length);
+        return array;
+      },
+    });
+    let result: ReturnType<typeof fromJson>;
+    try {
+      result = fromJson(temd, { ...world, [layer]: sparse });
+    } finally {
+      (globalThis as Record<string, unknown>)[kind] = original;
+    }
+    expect(E.isLeft(result) && result.left.problems).toEqual([{ path: [layer], message: what }]);
+    expect(made.filter((length) => length > 1000)).toEqual([]);
+  }
+  const bad = fromJson(temd, { ...world, wall: [3, 65536] });
+  expect(E.isLeft(bad) && bad.left.problems).toEqual([{ path: ['wall'], message: 'tile 1 is not a 16-bit number' }]);
 });
