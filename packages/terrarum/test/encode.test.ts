@@ -2,7 +2,7 @@
 // rest with an EncodeError at the document path; nothing untyped escapes it. The encode suite of
 // @savekit/testkit mutates the package's samples and the real files one value at a time.
 import * as E from 'fp-ts/lib/Either';
-import { encode, encodeOrThrow, type EncodeError, fromJson } from '@savekit/core';
+import { encode, encodeOrThrow, type EncodeError, fromJson, toJson } from '@savekit/core';
 import { encodeSuite } from '@savekit/testkit';
 import {
   encodeLayer,
@@ -15,6 +15,20 @@ import {
 } from '@savekit/terrarum';
 import { corpusFile, warnIfAbsent } from './corpus';
 import { ourSave, ourSaveTree } from './save-fixture';
+
+/** A TEMD world of two tiles. */
+const twoTileWorld = {
+  byteOrder: 'le' as const,
+  bytesPerTile: 1,
+  layerCount: 3,
+  reserved: 0,
+  width: 2,
+  height: 1,
+  spawnX: 0,
+  spawnY: 0,
+  terrain: Uint16Array.of(1, 2),
+  wall: Uint16Array.of(3, 4),
+};
 
 const refused = (doc: TerrarumDocument): EncodeError => {
   let result: ReturnType<typeof format.encode>;
@@ -127,18 +141,7 @@ describe('JSON worlds and TEMD', () => {
   });
 
   test('TEMD header values past their fields, and a big-endian header that reads as little-endian', () => {
-    const world = {
-      byteOrder: 'le' as const,
-      bytesPerTile: 1,
-      layerCount: 3,
-      reserved: 0,
-      width: 2,
-      height: 1,
-      spawnX: 0,
-      spawnY: 0,
-      terrain: Uint16Array.of(1, 2),
-      wall: Uint16Array.of(3, 4),
-    };
+    const world = twoTileWorld;
     expect(E.isRight(encode(temd, world))).toBe(true);
     for (const change of [{ spawnX: 2 ** 31 }, { reserved: -1 }, { bytesPerTile: 2 }, { width: 1.5 }]) {
       const r = encode(temd, { ...world, ...change });
@@ -192,19 +195,7 @@ test('encodeSuite on a save on a disk: whatever encodes is a fixed point (the sa
 });
 
 test('TEMD tiles and wires in JSON: a hole or a bad number is refused at its index before any array is made', () => {
-  const world = {
-    byteOrder: 'le',
-    bytesPerTile: 1,
-    layerCount: 3,
-    reserved: 0,
-    width: 2,
-    height: 1,
-    spawnX: 0,
-    spawnY: 0,
-    terrain: [1, 2],
-    wall: [3, 4],
-    wire: [5, 6],
-  };
+  const world = { ...(toJson(temd, twoTileWorld) as object), wire: [5, 6] };
   expect(E.isRight(fromJson(temd, world))).toBe(true);
   // A script's array of length 2^32 − 1: its typed array (4 or 8 GiB) was allocated before the check.
   const sparse: number[] = [7];
