@@ -144,3 +144,70 @@ describe('sparse arrays in the JSON form', () => {
     expect(() => toJson(format, doc)).toThrow(`the array has no element at [${length}]`);
   });
 });
+
+// A part the format's own checks walk before the codec reaches it (a count written ahead of its list,
+// a layout check, the save merged into its disk) was refused at the wrong place: at the count, at the
+// root with a TypeError's text, or as an empty list that a later field was then blamed for. Each is
+// now a `wrong-type` EncodeError at the part itself.
+describe('parts not of their shape are refused where the document holds them', () => {
+  test('zippy: objects that are not a list, a root that is not an object', () => {
+    const doc = sample(zippy.format, 'zippy-01.zsav');
+    expect(refused(zippy.format.encode({ ...doc, objects: 7 }))).toBe(
+      'wrong-type at objects: expected a list of objects, got 7',
+    );
+    expect(refused(zippy.format.encode({ ...doc, roots: null }))).toBe(
+      'wrong-type at roots: expected a list of roots, got null',
+    );
+    expect(refused(zippy.writeSavefile([null, 5 as never], zippy.adataSaver))).toBe(
+      'wrong-type at roots[1]: a reference must be an object or null, got number',
+    );
+  });
+  test('edge: a hole or a number among the chunks, a definition without its fields', () => {
+    const holey = sample(edge.format, 'edge-01.esg');
+    delete holey.chunks[3];
+    expect(refused(edge.format.encode(holey))).toBe('wrong-type at chunks[3]: chunk 3 is missing: the list has a hole');
+    const number = sample(edge.format, 'edge-01.esg');
+    number.chunks[2] = 5;
+    expect(refused(edge.format.encode(number))).toBe('wrong-type at chunks[2]: expected a chunk, got 5');
+    const definition = sample(edge.format, 'edge-01.esg');
+    const stru = definition.chunks.find((c: Doc) => c.id === 'Stru');
+    stru.body.value.fields = null;
+    const error = edge.format.encode(definition);
+    expect(refused(error)).toMatch(
+      /^wrong-type at chunks\[\d+\]\.body\.value .*\.fields: expected a list of fields, got null$/,
+    );
+    if (E.isLeft(error)) expect(error.left.path.at(-1)).toBe('fields');
+  });
+  test('terrarum: a CSV with a hole, rows that are not a list, a disk entry that is not one', () => {
+    const rows = sample(terrarum.format, 'terrarum-01.tevd');
+    delete rows.save.worldinfo2.rows[1];
+    expect(refused(terrarum.format.encode(rows))).toBe(
+      'wrong-type at save.worldinfo2.rows[1]: row 1 is missing: the list of rows has a hole',
+    );
+    const cell = sample(terrarum.format, 'terrarum-01.tevd');
+    delete cell.save.worldinfo3.rows[1][1];
+    expect(refused(terrarum.format.encode(cell))).toBe(
+      'wrong-type at save.worldinfo3.rows[1][1]: field 1 is missing: the row has a hole',
+    );
+    const notRows = sample(terrarum.format, 'terrarum-01.tevd');
+    notRows.save.lists['Tiles_list.txt'].rows = 5;
+    expect(refused(terrarum.format.encode(notRows))).toBe(
+      'wrong-type at save.lists.Tiles_list.txt.rows: expected a list of rows, got 5',
+    );
+    const entries = sample(terrarum.format, 'terrarum-01.tevd');
+    delete entries.disk.entries[2];
+    expect(refused(terrarum.format.encode(entries))).toBe(
+      'wrong-type at disk.entries[2]: entry 2 is missing: the list has a hole',
+    );
+    const entry = sample(terrarum.format, 'terrarum-01.tevd');
+    entry.disk.entries[4].content = 7;
+    expect(refused(terrarum.format.encode(entry))).toBe(
+      'wrong-type at disk.entries[4].content: expected its content, got 7',
+    );
+    const save = sample(terrarum.format, 'terrarum-01.tevd');
+    save.save.actors = [];
+    expect(refused(terrarum.format.encode(save))).toBe(
+      'wrong-type at save.actors: expected a record of actors by name, got an array of 0',
+    );
+  });
+});

@@ -11,6 +11,7 @@ import type { CodecDef } from './def.js';
 import {
   DecodeError,
   EncodeError,
+  FieldError,
   isPathAnnotation,
   pathAnnotation,
   type PathSegment,
@@ -270,6 +271,9 @@ function readWhole<A>(codec: Codec<A>, bytes: Uint8Array, state: ReadState): Dec
     return E.right(decoded);
   } catch (error) {
     if (error instanceof DecodeError) return E.left(error);
+    // A format's function refused a part of the value where no codec caught it: named as it said.
+    if (error instanceof FieldError)
+      return E.left(new DecodeError([...state.path, ...error.at], reader.pos, error.message, error.code));
     if (isStackOverflow(error)) {
       return E.left(new DecodeError(state.path.slice(), reader.pos, 'nesting too deep for the call stack', 'too-deep'));
     }
@@ -312,6 +316,8 @@ export function encode<A>(
     return E.right(writer.finish());
   } catch (error) {
     if (error instanceof EncodeError) return E.left(error);
+    if (error instanceof FieldError)
+      return E.left(new EncodeError([...writer.state.path, ...error.at], writer.length, error.message, error.code));
     // A check shared with decoding (a schema reconciled on write, say) refused the value: an encode
     // answers with an EncodeError at the value being written, with the check's message and code.
     if (error instanceof DecodeError)
@@ -399,6 +405,8 @@ export function guardRead<T>(reader: Reader, what: string, run: () => T, offset:
  */
 export function refusedRead(reader: Reader, what: string, error: unknown, offset: number = reader.pos): DecodeError {
   if (error instanceof DecodeError) return error;
+  if (error instanceof FieldError)
+    return new DecodeError([...reader.state.path, ...error.at], offset, error.message, error.code);
   return reader.error(`${what}: ${thrownText(error)}`, offset);
 }
 
@@ -414,6 +422,8 @@ export function guardWrite<T>(writer: Writer, what: string, run: () => T): T {
 /** Like {@link refusedRead}, for encoding. */
 export function refusedWrite(writer: Writer, what: string, error: unknown): EncodeError {
   if (error instanceof EncodeError) return error;
+  if (error instanceof FieldError)
+    return new EncodeError([...writer.state.path, ...error.at], writer.length, error.message, error.code);
   return writer.error(`${what}: ${thrownText(error)}`);
 }
 

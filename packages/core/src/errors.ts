@@ -202,6 +202,40 @@ export class EncodeError extends SavekitError {
 }
 
 /**
+ * Thrown by a function of a format's own — a `map`'s `encode` or `decode`, a `rebuild`'s computation —
+ * to refuse the value for one part of it: the {@link EncodeError} or {@link DecodeError} it becomes names
+ * the value's path followed by `at` (`['objects']`, `['chunks', 3]`), so the error points at the part
+ * that is wrong, as the document names it, rather than at the field being computed. Anything else such
+ * a function throws is reported at the value's own path.
+ *
+ * @example
+ * ```ts
+ * import { FieldError, rebuild, struct, u8, u32le, array } from '@savekit/core';
+ * const list = struct({
+ *   count: rebuild(u32le, (p: { items: unknown }) => {
+ *     if (!Array.isArray(p.items)) throw new FieldError(['items'], 'expected a list', 'wrong-type');
+ *     return p.items.length;
+ *   }),
+ *   items: (p: { count: number }) => array(u8, p.count),
+ * });
+ * // encode(list, { items: 7 }): an EncodeError at `items`, code `wrong-type`
+ * ```
+ */
+export class FieldError extends Error {
+  override readonly name = 'FieldError';
+
+  constructor(
+    /** The part refused, relative to the value the function was given. */
+    readonly at: Path,
+    message: string,
+    /** The code of the error it becomes. */
+    readonly code: ErrorCode = 'invalid-value',
+  ) {
+    super(message);
+  }
+}
+
+/**
  * The codes of the warnings the core emits: `checksum-mismatch` (a stored checksum disagrees with the
  * data and checksums are set to warn) and `warnings-dropped` (more warnings than
  * `DecodeOptions.maxWarnings`: the last warning, at the root, counts those left out). Format packages add their own (EDGE's `unknown-field`, …), so a

@@ -7,7 +7,7 @@
  * @module
  */
 import * as E from 'fp-ts/lib/Either.js';
-import { EncodeError } from './errors.js';
+import { EncodeError, type Path } from './errors.js';
 import type { GraphImage } from './graph-image.js';
 import { GraphImageBuilder } from './graph-image-builder.js';
 
@@ -97,16 +97,14 @@ export function writeGraph<O extends object>(
   const queue: O[] = [];
   const externals: string[] = [];
   const externalNumbers = new Map<string, number>();
+  // The object being saved (from 1), or 0 while the roots are numbered: then `root` is the one at hand.
   let current = 0;
+  let root = 0;
+  const where = (): Path => (current === 0 ? ['roots', root] : ['objects', current]);
   const intern = (target: O | null): number => {
     if (target === null || target === undefined) return 0;
     if (typeof target !== 'object' && typeof target !== 'function') {
-      throw new EncodeError(
-        ['objects', current],
-        0,
-        `a reference must be an object or null, got ${typeof target}`,
-        'wrong-type',
-      );
+      throw new EncodeError(where(), 0, `a reference must be an object or null, got ${typeof target}`, 'wrong-type');
     }
     const known = numbers.get(target);
     if (known !== undefined) return known;
@@ -121,8 +119,7 @@ export function writeGraph<O extends object>(
       numbers.set(target, -(e + 1));
       return -(e + 1);
     }
-    if (queue.length >= 0x7fffffff)
-      throw new EncodeError(['objects', current], 0, 'too many objects', 'count-too-large');
+    if (queue.length >= 0x7fffffff) throw new EncodeError(where(), 0, 'too many objects', 'count-too-large');
     queue.push(target);
     numbers.set(target, queue.length);
     return queue.length;
@@ -136,6 +133,7 @@ export function writeGraph<O extends object>(
     for (let i = 0; i < roots.length; i++) {
       if (!(i in roots))
         throw new EncodeError(['roots', i], 0, `root ${i} is missing: the list of roots has a hole`, 'wrong-type');
+      root = i;
       rootNumbers.push(intern(roots[i]!));
     }
     for (let i = 0; i < queue.length; i++) {
@@ -153,12 +151,9 @@ export function writeGraph<O extends object>(
     return E.right(image.finish(rootNumbers, externals));
   } catch (error) {
     if (error instanceof EncodeError) return E.left(error);
+    const reason = error instanceof Error ? error.message : String(error);
     return E.left(
-      new EncodeError(
-        ['objects', current],
-        0,
-        `saving object ${current}: ${error instanceof Error ? error.message : String(error)}`,
-      ),
+      new EncodeError(where(), 0, current === 0 ? `root ${root}: ${reason}` : `saving object ${current}: ${reason}`),
     );
   }
 }

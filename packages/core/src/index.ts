@@ -14,6 +14,7 @@ export {
   documentPath,
   EncodeError,
   ERROR_CODES,
+  FieldError,
   formatPath,
   formatWarning,
   isErrorCode,

@@ -507,7 +507,9 @@ export function reportJsonErrors(errors: t.Errors): JsonProblem[] {
  * or anything with its `json` type (a save format).
  *
  * @throws {@link JsonError} when recursive codecs nest deeper than `options.maxDepth` (default 512),
- * naming the path of the value where the limit was reached.
+ * naming the path of the value where the limit was reached; and when the value is not of the codec's
+ * shape (what io-ts's `encode` would fail on with a `TypeError`), naming the deepest part the JSON
+ * type's own parts show is wrong.
  */
 export function toJson<A>(codec: Pick<Codec<A>, 'json'>, value: A, options?: JsonOptions): unknown {
   try {
@@ -515,8 +517,93 @@ export function toJson<A>(codec: Pick<Codec<A>, 'json'>, value: A, options?: Jso
   } catch (error) {
     if (error instanceof JsonError) throw placeTooDeep(error, value);
     if (isStackOverflow(error)) throw stackOverflowError();
-    throw error;
+    // A value not of the codec's shape (io-ts's `encode` trusts its input): a JsonError at the part
+    // that is not, as far as the type's parts say, with what the encoder ran into.
+    const reason = error instanceof Error ? error.message : String(error);
+    const { path, type } = misfitOf(codec.json, value);
+    throw new JsonError([{ path, message: `not ${type.name}: ${reason}` }]);
   }
+}
+
+/** Most steps {@link misfitOf} takes down a value (each is one level: it never recurses). */
+const MISFIT_STEPS = 10_000;
+
+/**
+ * Where `value` is not of `type`'s shape: from the root down, through the parts io-ts types declare
+ * (an interface's or partial's properties, an array's elements and holes, a record's values, an
+ * intersection's members, refinements, read-only and exact wrappers, lazy types), the deepest part
+ * whose type's `is` refuses it; the root when no part is found. One path down, in a loop.
+ */
+function misfitOf(root: t.Mixed, value: unknown): { path: PathSegment[]; type: t.Mixed } {
+  const path: PathSegment[] = [];
+  let type = root;
+  let at = value;
+  for (let step = 0; step < MISFIT_STEPS; step++) {
+    const current = resolved(type) as t.Mixed & Partial<MisfitParts>;
+    switch (current._tag) {
+      case 'RefinementType':
+      case 'ReadonlyType':
+      case 'ExactType':
+      case 'StrictType':
+      case 'RecursiveType':
+        type = current.type!;
+        continue;
+      case 'IntersectionType': {
+        const member = current.types!.find((m) => !m.is(at));
+        if (member === undefined) return { path, type };
+        type = member;
+        continue;
+      }
+      case 'InterfaceType':
+      case 'PartialType': {
+        if (typeof at !== 'object' || at === null) return { path, type };
+        const record = at as Record<string, unknown>;
+        const key = Object.keys(current.props!).find((k) => {
+          const v = record[k];
+          return !(current._tag === 'PartialType' && v === undefined) && !current.props![k]!.is(v);
+        });
+        if (key === undefined) return { path, type };
+        path.push(key);
+        type = current.props![key]!;
+        at = record[key];
+        continue;
+      }
+      case 'ArrayType':
+      case 'ReadonlyArrayType': {
+        if (!Array.isArray(at)) return { path, type };
+        const item = current.type!;
+        let found = -1;
+        for (let i = 0; i < at.length && found < 0; i++) if (!(i in at) || !item.is(at[i])) found = i;
+        if (found < 0) return { path, type };
+        path.push(found);
+        type = item;
+        at = at[found];
+        continue;
+      }
+      case 'DictionaryType': {
+        if (typeof at !== 'object' || at === null) return { path, type };
+        const record = at as Record<string, unknown>;
+        const key = Object.keys(record).find((k) => !current.codomain!.is(record[k]));
+        if (key === undefined) return { path, type };
+        path.push(key);
+        type = current.codomain!;
+        at = record[key];
+        continue;
+      }
+      default:
+        return { path, type };
+    }
+  }
+  return { path, type };
+}
+
+/** The parts of io-ts's composite types that {@link misfitOf} descends through. */
+interface MisfitParts {
+  readonly _tag: string;
+  readonly type: t.Mixed;
+  readonly types: ReadonlyArray<t.Mixed>;
+  readonly props: Readonly<Record<string, t.Mixed>>;
+  readonly codomain: t.Mixed;
 }
 
 /**

@@ -19,7 +19,7 @@
  * - reflection: {@link layoutOf}, {@link typeNameOf}, {@link fixedField} (one declared field read in
  *   place); the array numbering behind `arrayIndex`;
  * - {@link BytesTable}: values found again from short bytes read in place (shared names);
- * - message helpers ({@link plural}, {@link grouped}) and {@link reportChecksumMismatch}.
+ * - message helpers ({@link plural}, {@link grouped}, {@link describeValue}) and {@link reportChecksumMismatch}.
  *
  * @packageDocumentation
  */
@@ -78,6 +78,7 @@ export { bytesEqual, concatBytes } from './bytes.js';
 export { documentChild, documentKeys, isDocumentBranch, sameDocumentLeaf } from './document-nodes.js';
 export { checksumMismatch, reportChecksumMismatch } from './checksum.js';
 export { grouped, plural } from './counts.js';
+export { describeValue } from './errors.js';
 export {
   ArrayNumbering,
   ArrayTable,

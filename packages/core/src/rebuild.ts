@@ -9,7 +9,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import { bytesEqual } from './bytes.js';
 import { defineCodec, encode, type Codec } from './codec.js';
-import { DecodeError, EncodeError } from './errors.js';
+import { DecodeError, EncodeError, FieldError } from './errors.js';
 import type { Writer } from './writer.js';
 
 /** What decoding does with a stored value that differs from what the rest of the value computes. */
@@ -140,6 +140,9 @@ export function rebuild<A, P = any>(
           computed = compute(parent);
         } catch (error) {
           if (error instanceof DecodeError) throw error;
+          // A part of the parent refused: the path is the parent's (this field's without its key) and the part's.
+          if (error instanceof FieldError)
+            throw new DecodeError([...path.slice(0, -1), ...error.at], at, error.message, error.code);
           const reason = error instanceof Error ? error.message : String(error);
           throw new DecodeError(path, at, `rebuild: ${reason}`);
         }
@@ -206,6 +209,9 @@ export function rebuildFields(
         out[key] = info.compute(out);
       } catch (error) {
         if (error instanceof EncodeError) throw error;
+        // The computation refused a part of the value (the struct's path, then the part's).
+        if (error instanceof FieldError)
+          throw new EncodeError([...w.state.path, ...error.at], w.length, error.message, error.code);
         throw w.errorAt(key, `rebuild: ${error instanceof Error ? error.message : String(error)}`);
       }
     }

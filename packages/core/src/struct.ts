@@ -9,7 +9,7 @@ import * as t from 'io-ts';
 import { defineCodec, isCodec, readChild, writeChild, type Codec } from './codec.js';
 import { rebuildFields } from './rebuild.js';
 import { customDef } from './def.js';
-import { DecodeError, EncodeError } from './errors.js';
+import { DecodeError, EncodeError, FieldError } from './errors.js';
 import type { Reader } from './reader.js';
 import type { Writer } from './writer.js';
 
@@ -40,9 +40,19 @@ export function chooseCodec(
     return spec(parent);
   } catch (error) {
     if (error instanceof DecodeError || error instanceof EncodeError) throw error;
+    // The spec refused a part of the parent it reads: the error names that part.
+    if (error instanceof FieldError) throw refusedAt(at, error);
     const reason = error instanceof Error ? error.message : String(error);
     throw at.errorAt(key, `cannot choose the codec of this field: ${reason}`);
   }
+}
+
+/** A {@link FieldError} thrown while reading or writing a struct: an error at the struct's path and the part's. */
+function refusedAt(at: Reader | Writer, error: FieldError): DecodeError | EncodeError {
+  const path = [...at.state.path, ...error.at];
+  return 'pos' in at
+    ? new DecodeError(path, at.pos, error.message, error.code)
+    : new EncodeError(path, at.length, error.message, error.code);
 }
 
 function hasOwn(object: object, key: string): boolean {

@@ -10,6 +10,7 @@ import {
   array,
   contextKey,
   cstring,
+  FieldError,
   fourcc,
   fromContext,
   literal,
@@ -26,7 +27,7 @@ import {
   type Codec,
   type ContextKey,
 } from '@savekit/core';
-import { jsonArray } from '@savekit/core/kit';
+import { describeValue, jsonArray } from '@savekit/core/kit';
 import type { ArrayDef, FieldDef, FieldKind, StructDef } from '@savekit/core/schema';
 import { EDGE_DEFINITIONS, type EdgeDefinitions } from './context.js';
 import { oftenOneOf, oftenOneOfModel } from './models.js';
@@ -252,7 +253,12 @@ export const structDef: Codec<StructDef> = provide(
   map(
     struct(
       {
-        fieldCount: rebuild(edgeInt, (p: StructDef) => p.fields.length),
+        fieldCount: rebuild(edgeInt, (p: StructDef) => {
+          // The count is written before the fields: a definition without a list of them is refused there.
+          if (!Array.isArray(p.fields))
+            throw new FieldError(['fields'], `expected a list of fields, got ${describeValue(p.fields)}`, 'wrong-type');
+          return p.fields.length;
+        }),
         name: name('the structure name'),
         marker: markerName,
         fields: (p: { fieldCount: number }): Codec<ReadonlyArray<FieldDef>> => fields(p.fieldCount),

@@ -14,6 +14,7 @@ import {
   chunk,
   decode as decodeWith,
   chunkList,
+  FieldError,
   fourcc,
   isRawChunk,
   magic,
@@ -33,6 +34,7 @@ import {
   type KnownChunk,
   type RawChunk,
 } from '@savekit/core';
+import { describeValue } from '@savekit/core/kit';
 import type { ArrayDef, StructDef } from '@savekit/core/schema';
 import { dataBody, type DataBody } from './data.js';
 import { arrayDef, DEFINITION_ORIGIN, ELEMENT_COUNTS, structDef } from './definitions.js';
@@ -356,6 +358,22 @@ export function edgeSaveWith(options: EdgeReadOptions = {}): Codec<EdgeSave> {
   return codec;
 }
 
+/**
+ * Refuses a chunk list the save's own checks could not walk (they run before the list is written): not
+ * a list, a hole, or an entry that is not a chunk, each at its path. Stops at the first: a sparse list
+ * of length 2^32 − 1 is refused, not walked.
+ */
+function checkChunkList(chunks: unknown): void {
+  if (!Array.isArray(chunks))
+    throw new FieldError(['chunks'], `expected a list of chunks, got ${describeValue(chunks)}`, 'wrong-type');
+  for (let i = 0; i < chunks.length; i++) {
+    if (!(i in chunks)) throw new FieldError(['chunks', i], `chunk ${i} is missing: the list has a hole`, 'wrong-type');
+    const chunk: unknown = chunks[i];
+    if (typeof chunk !== 'object' || chunk === null)
+      throw new FieldError(['chunks', i], `expected a chunk, got ${describeValue(chunk)}`, 'wrong-type');
+  }
+}
+
 function saveCodec(chunksOf: (version: number) => Codec<TopChunk[]>, name: string): Codec<EdgeSave> {
   const saveJson = saveJsonOf((version) => chunksOf(version).json);
   return map(storedFileOf(chunksOf), {
@@ -372,8 +390,8 @@ function saveCodec(chunksOf: (version: number) => Codec<TopChunk[]>, name: strin
       chunks: file.chunks,
     }),
     encode: (save): StoredFile => {
-      if (typeof save !== 'object' || save === null || !Array.isArray(save.chunks))
-        throw new Error('expected an EDGE save document');
+      if (typeof save !== 'object' || save === null) throw new Error('expected an EDGE save document');
+      checkChunkList(save.chunks);
       if (!Number.isInteger(save.version) || save.version < 0 || save.version > 0xffffffff)
         throw new Error(`version ${String(save.version)} does not fit 32 bits`);
       const variant = variantOf(save.version);

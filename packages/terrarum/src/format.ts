@@ -12,6 +12,7 @@ import {
   DecodeError,
   encode,
   EncodeError,
+  FieldError,
   fileFormat,
   isSaveTree,
   map,
@@ -20,11 +21,12 @@ import {
   type Codec,
   type Decoded,
   type DecodeOptions,
+  type Path,
   type SaveFormat,
   type SaveInput,
   type Warning,
 } from '@savekit/core';
-import { bytesEqual, DecodeBudget, jsonArray, jsonBytes, jsonRecord, plural } from '@savekit/core/kit';
+import { bytesEqual, DecodeBudget, describeValue, jsonArray, jsonBytes, jsonRecord, plural } from '@savekit/core/kit';
 import { jsonWorld, type JsonWorld } from './world-json.js';
 import { worldMeta, type WorldMeta } from './meta.js';
 import { decodeSave, encodeSave, type StoredEntryCrc, type TerrarumSave } from './save.js';
@@ -95,14 +97,14 @@ function diskWithSave(doc: { disk: TevdDisk; save?: TerrarumSave }): TevdDisk {
   if (doc.save === undefined) return doc.disk;
   const tree = encodeSave(doc.save);
   if (E.isLeft(tree)) throw tree.left.within(['save']);
+  // The entries are walked below to fill the save's files in: one not of its shape is refused at it
+  // first (a wrong id is not a move of the files under it).
+  const shape = entriesShapeProblem(doc.disk);
+  if (shape !== undefined) throw shape;
   try {
     const paths = new Map(entryPaths(doc.disk, 'file'));
-    // Entries not of their shape are the disk encoder's to refuse, at their own field (a wrong id is
-    // not a move of the files under it).
-    if (Array.isArray(doc.disk.entries) && doc.disk.entries.every(wellFormed)) {
-      refuseMovedSaveFiles(doc.disk, paths);
-      refuseDiskOnlyEdits(doc.disk, paths, tree.right);
-    }
+    refuseMovedSaveFiles(doc.disk, paths);
+    refuseDiskOnlyEdits(doc.disk, paths, tree.right);
     // File entries marked `inSave` are the save's (as decoding leaves them): filled from it, they
     // keep their times; any other file entry whose data differs from the save's is updated (and its
     // time set).
@@ -142,17 +144,29 @@ function refuseMovedSaveFiles(disk: TevdDisk, paths: ReadonlyMap<TevdEntry, stri
   });
 }
 
-/** Whether an entry has the shape the save's checks read (ids, parent, name, content). */
-function wellFormed(e: TevdEntry): boolean {
-  return (
-    typeof e === 'object' &&
-    e !== null &&
-    typeof e.id === 'string' &&
-    typeof e.parent === 'string' &&
-    (e.name === undefined || typeof e.name === 'string') &&
-    typeof e.content === 'object' &&
-    e.content !== null
-  );
+/**
+ * The first part of a disk holding a save that the save's checks could not read, as a FieldError at it:
+ * the disk or its entries not of their kind, a hole among the entries, or an entry whose id, parent,
+ * name or content is not of its shape. Stops at the first (a sparse list is refused, not walked).
+ */
+function entriesShapeProblem(disk: unknown): FieldError | undefined {
+  const wrong = (at: Path, what: string, value: unknown) =>
+    new FieldError(at, `expected ${what}, got ${describeValue(value)}`, 'wrong-type');
+  if (typeof disk !== 'object' || disk === null) return wrong(['disk'], 'a disk', disk);
+  const entries: unknown = (disk as { entries?: unknown }).entries;
+  if (!Array.isArray(entries)) return wrong(['disk', 'entries'], 'a list of entries', entries);
+  for (let k = 0; k < entries.length; k++) {
+    const at = ['disk', 'entries', k];
+    if (!(k in entries)) return new FieldError(at, `entry ${k} is missing: the list has a hole`, 'wrong-type');
+    const e: unknown = entries[k];
+    if (typeof e !== 'object' || e === null) return wrong(at, 'an entry', e);
+    const { id, parent, name, content } = e as Partial<Record<'id' | 'parent' | 'name' | 'content', unknown>>;
+    if (typeof id !== 'string') return wrong([...at, 'id'], 'an id (text)', id);
+    if (typeof parent !== 'string') return wrong([...at, 'parent'], "its parent's id (text)", parent);
+    if (name !== undefined && typeof name !== 'string') return wrong([...at, 'name'], 'a name (text)', name);
+    if (typeof content !== 'object' || content === null) return wrong([...at, 'content'], 'its content', content);
+  }
+  return undefined;
 }
 
 /**

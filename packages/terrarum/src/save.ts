@@ -27,7 +27,15 @@ import {
   type Path,
   type Warning,
 } from '@savekit/core';
-import { bytesEqual, checksumMismatch, DecodeBudget, nameRecord, TextCodingError, utf8 } from '@savekit/core/kit';
+import {
+  bytesEqual,
+  checksumMismatch,
+  DecodeBudget,
+  describeValue,
+  nameRecord,
+  TextCodingError,
+  utf8,
+} from '@savekit/core/kit';
 import { everyFourthByteCrc } from './crc.js';
 import { csvText, parseCsv, type CsvFile } from './csv.js';
 import { parseJsonSafely } from './json.js';
@@ -527,6 +535,19 @@ function encodedText(text: unknown, path: Path): E.Either<EncodeError, Uint8Arra
 
 /** A CSV's text, or an EncodeError at `key` when the text or its rows would not read back the same. */
 function csvBytes(file: CsvFile, key: string): E.Either<EncodeError, Uint8Array> {
+  const refused = (path: Path, message: string) => E.left(new EncodeError([key, ...path], 0, message, 'wrong-type'));
+  if (typeof file !== 'object' || file === null)
+    return refused([], `expected a CSV file { rows, text? }, got ${describeValue(file)}`);
+  if (!Array.isArray(file.rows)) return refused(['rows'], `expected a list of rows, got ${describeValue(file.rows)}`);
+  // Every row a list without holes, checked before any is walked (a sparse list is refused at its first hole).
+  for (let i = 0; i < file.rows.length; i++) {
+    if (!(i in file.rows)) return refused(['rows', i], `row ${i} is missing: the list of rows has a hole`);
+    const row: unknown = file.rows[i];
+    if (!Array.isArray(row))
+      return refused(['rows', i], `expected a row (a list of fields), got ${describeValue(row)}`);
+    for (let j = 0; j < row.length; j++)
+      if (!(j in row)) return refused(['rows', i, j], `field ${j} is missing: the row has a hole`);
+  }
   if (file.text !== undefined) {
     const text = encodedText(file.text, [key, 'text']);
     if (E.isLeft(text)) return text;
@@ -543,6 +564,30 @@ function csvBytes(file: CsvFile, key: string): E.Either<EncodeError, Uint8Array>
   return encodedText(csvText(file), [key]);
 }
 
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The first part of `save` its writer could not walk, as an EncodeError at it: the save not an object,
+ * or its records of actors and files (and of lists and computers, when given) not records.
+ */
+function saveShapeProblem(save: unknown): EncodeError | undefined {
+  if (!isRecord(save))
+    return new EncodeError([], 0, `expected a save document, got ${describeValue(save)}`, 'wrong-type');
+  for (const key of ['actors', 'files', 'lists', 'computers'] as const) {
+    const value = save[key];
+    if (value === undefined && (key === 'lists' || key === 'computers')) continue;
+    if (!isRecord(value))
+      return new EncodeError(
+        [key],
+        0,
+        `expected a record of ${key} by name, got ${describeValue(value)}`,
+        'wrong-type',
+      );
+  }
+  return undefined;
+}
+
 /**
  * A save document to its files, the meta's CRCs and hash recomputed. What would not read back the
  * same is refused, with its path in the document: text UTF-8 cannot hold (a lone surrogate), a CSV
@@ -556,6 +601,8 @@ export function encodeSave(
 ): E.Either<EncodeError, Map<string, Uint8Array>> {
   const out = new Map<string, Uint8Array>();
   const rule = options.crcRule ?? DEFAULT_CRC_RULE;
+  const shape = saveShapeProblem(save);
+  if (shape !== undefined) return E.left(shape);
   const world = worldBytes(save.worldinfo1);
   if (E.isLeft(world)) return world;
   const info: Uint8Array[] = [world.right];
@@ -604,7 +651,9 @@ export function encodeSave(
     if (list === undefined) continue;
     const bytes = csvBytes(list, 'lists');
     if (E.isLeft(bytes))
-      return E.left(new EncodeError(['lists', name, ...bytes.left.path.slice(1)], 0, bytes.left.message));
+      return E.left(
+        new EncodeError(['lists', name, ...bytes.left.path.slice(1)], 0, bytes.left.message, bytes.left.code),
+      );
     out.set(name, bytes.right);
     own.add(name);
   }

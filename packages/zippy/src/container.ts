@@ -21,6 +21,7 @@ import {
   crc32,
   directory,
   encodeOrThrow,
+  FieldError,
   fixedMap,
   literal,
   magic,
@@ -41,7 +42,7 @@ import {
   type Codec,
   type RebuildSpec,
 } from '@savekit/core';
-import { concatBytes, jsonArray, jsonBytes } from '@savekit/core/kit';
+import { concatBytes, describeValue, jsonArray, jsonBytes } from '@savekit/core/kit';
 import { graphDirectory, type GraphImage } from '@savekit/core/graph';
 import { CURRENT_MAJOR, tagName, tagValue } from './tags.js';
 
@@ -380,10 +381,20 @@ function header<A>(
 }
 
 const utf8Length = (text: unknown): number => (typeof text === 'string' ? new TextEncoder().encode(text).length : 0);
-const listLength = (value: unknown): number => (Array.isArray(value) ? value.length : 0);
+/**
+ * The length of the file's list `key` (its count in the header, computed before the list is written):
+ * anything but a list is refused at the list itself, not at the count, nor as an empty list that a
+ * later field would then be blamed for.
+ */
+const listLength = (value: unknown, key: 'roots' | 'externals' | 'objects'): number => {
+  if (!Array.isArray(value))
+    throw new FieldError([key], `expected a list of ${key}, got ${describeValue(value)}`, 'wrong-type');
+  return value.length;
+};
 
 /** The flag bits (externals 1, CRC 2) the rest of the file implies. */
-const flagBits = (file: StoredFile): number => (listLength(file.externals) > 0 ? 1 : 0) | (file.crc === true ? 2 : 0);
+const flagBits = (file: StoredFile): number =>
+  (listLength(file.externals, 'externals') > 0 ? 1 : 0) | (file.crc === true ? 2 : 0);
 
 const U32 = { be: u32be, le: u32le } as const;
 
@@ -395,7 +406,7 @@ const U32 = { be: u32be, le: u32le } as const;
 /** The stored file's fields, the object table's codec given (the document's, or the image's). */
 function storedFields<Objects>(
   objects: (p: StoredFile) => Codec<Objects>,
-  objectCount: (objects: unknown) => number = listLength,
+  objectCount: (objects: unknown) => number = (objects) => listLength(objects, 'objects'),
 ) {
   return {
     byteOrder: byteOrderMark({ be: 'ZSAV', le: 'VASZ' }),
@@ -409,8 +420,8 @@ function storedFields<Objects>(
       p.byteOrder === 'le' ? 0 : flagBits(p),
     ),
     count: header(U32, (p) => objectCount(p.objects)),
-    rootCount: header(U32, (p) => listLength(p.roots)),
-    externalCount: header(U32, (p) => listLength(p.externals)),
+    rootCount: header(U32, (p) => listLength(p.roots, 'roots')),
+    externalCount: header(U32, (p) => listLength(p.externals, 'externals')),
     directoryAt: header(U32, (p) => {
       const names: ReadonlyArray<string> = Array.isArray(p.externals) ? p.externals : [];
       // A loop that stops at a hole: a sparse list (length 2^32 − 1) is refused, not walked.

@@ -226,7 +226,13 @@ describe('encode refuses what would not decode: an EncodeError at the document p
     ['a reference to no object', () => withObject({ references: [4] }), ['objects', 1, 'references', 0], /is not 0/],
     ['a reference NaN', () => withObject({ references: [Number.NaN] }), ['objects', 1, 'references', 0], /NaN/],
     ['a root to no object', () => ({ ...file(), roots: [9] }), ['roots', 0], /reference: 9 is not 0/],
-    ['roots that are not a list', () => ({ ...file(), roots: null }), ['roots'], /expected an array/],
+    ['roots that are not a list', () => ({ ...file(), roots: null }), ['roots'], /expected a list of roots, got null/],
+    [
+      'objects that are not a list',
+      () => ({ ...file(), objects: 7 }),
+      ['objects'],
+      /expected a list of objects, got 7/,
+    ],
     ['a lone surrogate in an external name', () => ({ ...file(), externals: ['\ud800'] }), ['externals', 0], /lone/],
     [
       'an external name of 65,536 bytes',
