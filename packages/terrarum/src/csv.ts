@@ -14,11 +14,16 @@
  *
  * @module
  */
+import { sameRows } from './rows.js';
 
 /** A CSV file: its rows (the header first) and its text as it was. */
 export interface CsvFile {
   rows: string[][];
-  /** The original text; written back while `rows` still parse from it. */
+  /**
+   * The original text; written back while `rows` still parse from it. `rows` are what is written:
+   * with the rows edited the text is written afresh, and a save whose text was edited alone is refused
+   * at the text (the edit would be lost).
+   */
   text?: string;
 }
 
@@ -136,11 +141,7 @@ export function csvText(file: CsvFile): string {
       if (file.rows.length === 0) return file.text;
       again = [];
     }
-    if (
-      again.length === file.rows.length &&
-      again.every((row, i) => row.length === file.rows[i]!.length && row.every((cell, k) => cell === file.rows[i]![k]))
-    )
-      return file.text;
+    if (sameRows(again, file.rows)) return file.text;
   }
   let out = '';
   for (const row of file.rows) if (row.length > 0) out += `${csvLine(row)}\n`;

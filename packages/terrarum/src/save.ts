@@ -38,6 +38,7 @@ import {
 } from '@savekit/core/kit';
 import { everyFourthByteCrc } from './crc.js';
 import { csvText, parseCsv, type CsvFile } from './csv.js';
+import { sameRows } from './rows.js';
 import { parseJsonSafely } from './json.js';
 import { hash4321, worldMeta, type WorldMeta } from './meta.js';
 import { temdFile, temdSize, type TemdFile, type TemdWorld } from './temd.js';
@@ -64,7 +65,10 @@ export interface ActorFile {
   value: unknown;
   /** The indentation of the file's pretty-printed form (GSON's development builds: 2). */
   indent?: number;
-  /** The file's text, when neither form reproduces it. */
+  /**
+   * The file's text, when neither form reproduces it; written back while it still gives `value`. The
+   * value is what is written: a text edited alone is refused at it (the edit would be lost).
+   */
   text?: string;
 }
 
@@ -246,12 +250,22 @@ export function decodeSave(
   }
 }
 
+/**
+ * The text each CSV file and kept actor text had when its save was decoded, beside the document (its
+ * JSON form and equality are unchanged). A document's `text` is a copy of the file kept for fidelity,
+ * written back only while the parsed value still comes from it: writing can then tell a text edited on
+ * its own (an edit that would be lost silently, since the value is what is written) from a stale text
+ * under an edited value (written afresh, as documented).
+ */
+const DECODED_TEXTS = new WeakMap<object, string>();
+
 /** A CSV file's text parsed, charged to the budget (a unit per row and per field); a CsvError is thrown. */
 function parseCharged(csv: string, budget: DecodeBudget, path: Path): CsvFile {
   const parsed = parseCsv(csv);
   let cells = parsed.rows.length;
   for (const row of parsed.rows) cells += row.length;
   budget.spendWork(cells, path, 0);
+  DECODED_TEXTS.set(parsed, csv);
   return parsed;
 }
 
@@ -260,7 +274,19 @@ function actorFile(json: string, maxDepth: number | undefined): ActorFile {
   const value = parseJsonSafely(json, { maxDepth });
   if (JSON.stringify(value) === json) return { value };
   if (JSON.stringify(value, null, 2) === json) return { value, indent: 2 };
-  return { value, text: json };
+  const kept = { value, text: json };
+  DECODED_TEXTS.set(kept, json);
+  return kept;
+}
+
+/**
+ * Whether `file`'s text was changed since it was decoded while its value was not (`unchanged` says
+ * whether the value is still the one the decoded text gives): the edit would be lost, so writing
+ * refuses it. False for a document not decoded here (nothing to compare with).
+ */
+function textEditedAlone(file: { text?: unknown }, unchanged: (decoded: string) => boolean): boolean {
+  const decoded = DECODED_TEXTS.get(file);
+  return decoded !== undefined && file.text !== decoded && unchanged(decoded);
 }
 
 /**
@@ -512,6 +538,14 @@ function actorText(actor: ActorFile, path: Path): E.Either<EncodeError, string> 
     );
   }
   if (fresh === undefined) return E.left(new EncodeError([...path, 'value'], 0, 'no JSON form'));
+  if (textEditedAlone(actor, (decoded) => JSON.stringify(parseJsonSafely(decoded)) === JSON.stringify(actor.value)))
+    return E.left(
+      new EncodeError(
+        [...path, 'text'],
+        0,
+        "the text was edited but the value was not: the value is what is written (the text is kept only while it gives the value), so this edit would be lost; edit the value, or set it to the text's JSON value",
+      ),
+    );
   if (typeof actor.text === 'string') {
     try {
       if (JSON.stringify(parseJsonSafely(actor.text)) === JSON.stringify(actor.value)) return E.right(actor.text);
@@ -548,6 +582,14 @@ function csvBytes(file: CsvFile, key: string): E.Either<EncodeError, Uint8Array>
     for (let j = 0; j < row.length; j++)
       if (!(j in row)) return refused(['rows', i, j], `field ${j} is missing: the row has a hole`);
   }
+  if (textEditedAlone(file, (decoded) => sameRows(parseCsv(decoded).rows, file.rows)))
+    return E.left(
+      new EncodeError(
+        [key, 'text'],
+        0,
+        'the text was edited but the rows were not: the rows are what is written (the text is kept only while they parse from it), so this edit would be lost; edit the rows, or set them to parseCsv(text).rows',
+      ),
+    );
   if (file.text !== undefined) {
     const text = encodedText(file.text, [key, 'text']);
     if (E.isLeft(text)) return text;

@@ -453,6 +453,22 @@ export class SegmentReader {
     return n > this.reader.end - at ? undefined : table.find(this.reader.bytes, at, at + n);
   }
 
+  /**
+   * The order of the segment's bytes `[a, aEnd)` and `[b, bEnd)` (offsets in the segment), compared
+   * where they lie: negative, zero or positive as the first sorts before, with or after the second
+   * (byte by byte, a prefix first).
+   */
+  compareBytes(a: number, aEnd: number, b: number, bEnd: number): number {
+    const bytes = this.reader.bytes;
+    const base = this.base;
+    const n = Math.min(aEnd - a, bEnd - b);
+    for (let i = 0; i < n; i++) {
+      const d = bytes[base + a + i]! - bytes[base + b + i]!;
+      if (d !== 0) return d;
+    }
+    return aEnd - a - (bEnd - b);
+  }
+
   /** The offset of the next byte to read. */
   get pos(): number {
     return this.reader.pos - this.base;

@@ -204,6 +204,80 @@ describe('bad input: DecodeErrors with the document path (objects from 0) and th
     }
   });
 
+  test("a table whose keys repeat or are out of the format's order is refused at the key, found when restoring into Lua", () => {
+    const file = decodeOrThrow(zippyFile, example);
+    const { loadLua } = require('@savekit/zippy/lua') as typeof import('@savekit/zippy/lua');
+    const text = (s: string) => new TextEncoder().encode(s);
+    /** A table of sequence [true] and `pairs`, loaded: the refusal's offset and message, or 'loaded'. */
+    const load = (pairs: Array<[unknown, unknown]>): [number, string] | 'loaded' => {
+      const w = new SegmentWriter(file);
+      w.u32(LUA_TAG);
+      w.u32(LuaType.table);
+      w.u32(1);
+      w.value(true);
+      w.u32(pairs.length);
+      const keyOffsets: number[] = [];
+      for (const [key, value] of pairs) {
+        keyOffsets.push(w.done().length);
+        w.value(key as never);
+        w.value(value as never);
+      }
+      w.value(null);
+      const bad = encodeOrThrow(zippyFile, {
+        ...file,
+        objects: [{ ...file.objects[0]!, segments: [w.done()] }, ...file.objects.slice(1)],
+      });
+      const result = loadLua(newState(), bad);
+      if (E.isRight(result)) return 'loaded';
+      expect(result.left.path).toEqual(['objects', 0, 'segments', 0]);
+      return [keyOffsets.indexOf(result.left.offset), result.left.message];
+    };
+    // In order: numbers, strings by bytes (a prefix first), false, true.
+    expect(
+      load([
+        [2.5, 1],
+        [new LuaInteger(3n), 2],
+        [text('a'), 3],
+        [text('ab'), 4],
+        [false, 5],
+        [true, 6],
+      ]),
+    ).toBe('loaded');
+    // Each refused at the key that breaks the order (its index among the pairs).
+    expect(
+      load([
+        [text('a'), 1],
+        [text('a'), 2],
+      ]),
+    ).toEqual([1, expect.stringMatching(/repeats an earlier key/)]);
+    expect(
+      load([
+        [new LuaInteger(5n), 1],
+        [5, 2],
+      ]),
+    ).toEqual([1, expect.stringMatching(/repeats an earlier key/)]);
+    expect(
+      load([
+        [true, 1],
+        [true, 2],
+      ]),
+    ).toEqual([1, expect.stringMatching(/repeats an earlier key/)]);
+    expect(
+      load([
+        [text('b'), 1],
+        [text('a'), 2],
+      ]),
+    ).toEqual([1, expect.stringMatching(/out of order/)]);
+    expect(
+      load([
+        [text('a'), 1],
+        [7, 2],
+      ]),
+    ).toEqual([1, expect.stringMatching(/out of order/)]);
+    expect(load([[new LuaInteger(1n), 2]])).toEqual([0, expect.stringMatching(/repeats a key of the sequence part/)]);
+    expect(load([[1, 2]])).toEqual([0, expect.stringMatching(/repeats a key of the sequence part/)]);
+  });
+
   // Quick: five times the core's nesting limit for plain callbacks (10,000); heavy: the full million.
   // adataRestorer waits for a superclass from the core's work list, so no depth is too deep.
   const depth = testBudget({ quick: 50_000, heavy: 1_000_000 });

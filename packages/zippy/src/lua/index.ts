@@ -1070,6 +1070,78 @@ class Handle {
   }
 }
 
+/**
+ * The check that a version 2 table's pairs are in the order the format gives them (numbers ascending,
+ * then strings by their bytes, then false, true, then objects), none repeating a key before it or one
+ * of the sequence part's 1…n: a file that repeats a key would load one entry over another and lose
+ * it, so it is refused. One comparison with the key before a pair, made where the keys lie; object
+ * keys, in the table's own order, are told apart by a set of their reference slots, made only for a
+ * table that has them. One instance per load, restarted for each table.
+ */
+class KeyOrder {
+  /** The class of the key before (see {@link keyClass}); −1 before the first pair. */
+  private lastClass = -1;
+  private lastNumber = 0;
+  private lastType = 0;
+  /** Where the last string key's bytes are in the segment. */
+  private lastFrom = 0;
+  private lastTo = 0;
+  private objects: Set<number> | undefined;
+  /** The length of the table's sequence part (keys 1…n). */
+  private sequence = 0;
+
+  start(sequence: number): this {
+    this.lastClass = -1;
+    this.objects = undefined;
+    this.sequence = sequence;
+    return this;
+  }
+
+  /** Checks the key just pushed (on top of `L`'s stack), of type `type`, read at `keyAt` of the segment. */
+  check(L: LuaState, reader: SegmentReader, type: number, keyAt: number): void {
+    const cls = keyClass(type);
+    const last = this.lastClass;
+    if (cls < last) throw outOfOrder(keyAt);
+    let order = 1;
+    if (cls === 0) {
+      const k = lua.lua_tonumber(L, -1);
+      if (Number.isInteger(k) && k >= 1 && k <= this.sequence)
+        throw new SegmentError(`table key ${k} repeats a key of the sequence part (1…${this.sequence})`, keyAt);
+      if (cls === last) order = k - this.lastNumber;
+      this.lastNumber = k;
+    } else if (cls === 1) {
+      // A string key: its type byte, its u32 length, then its bytes up to where the reader stands.
+      const from = keyAt + 5;
+      const to = reader.pos;
+      if (cls === last) order = reader.compareBytes(from, to, this.lastFrom, this.lastTo);
+      this.lastFrom = from;
+      this.lastTo = to;
+    } else if (cls === 2) {
+      if (cls === last) order = type - this.lastType;
+      this.lastType = type;
+    } else {
+      // Any object, in the table's order: a slot met twice is the same key (slots are read again at keyAt + 1).
+      this.objects ??= new Set();
+      const pos = reader.pos;
+      reader.pos = keyAt + 1;
+      const slot = reader.u32();
+      reader.pos = pos;
+      if (this.objects.has(slot)) order = 0;
+      this.objects.add(slot);
+    }
+    if (order === 0)
+      throw new SegmentError('a table key repeats an earlier key: one of the two entries would be lost', keyAt);
+    if (order < 0) throw outOfOrder(keyAt);
+    this.lastClass = cls;
+  }
+}
+
+const outOfOrder = (keyAt: number) =>
+  new SegmentError(
+    'table keys are out of order: numbers ascending, then strings by their bytes, then false, true, then objects',
+    keyAt,
+  );
+
 class LuaRestorer implements SavefileImageRestorer<object> {
   /** Made when the load binds this restorer to its file, so a file that does not decode pushes nothing. */
   private keeper_: Keeper | undefined;
@@ -1253,6 +1325,9 @@ class LuaRestorer implements SavefileImageRestorer<object> {
    * The core's bytes-keyed table, from a string's bytes (looked up where they lie) to the key it
    * is kept aside under; bounded in length, count and bucket size.
    */
+  /** The order check of version 2 tables' keys (see {@link KeyOrder}). */
+  private readonly keyOrder = new KeyOrder();
+
   private readonly strings = new BytesTable<number>({
     most: MAX_SHARED_STRINGS,
     longest: MAX_SHARED_STRING,
@@ -1389,12 +1464,14 @@ class LuaRestorer implements SavefileImageRestorer<object> {
           }
           const pairs = reader.count(2);
           this.work(pairs, ctx.number);
+          const order = this.v1 ? undefined : this.keyOrder.start(n);
           for (let i = 0; i < pairs; i++) {
             const keyAt = reader.pos;
             const keyType = this.pushRead(reader);
             if (keyType === ValueType.nil) throw new SegmentError('a table key is nil', keyAt);
             if (keyType === ValueType.number && Number.isNaN(lua.lua_tonumber(L, -1)))
               throw new SegmentError('a table key is NaN', keyAt);
+            order?.check(L, reader, keyType, keyAt);
             this.pushRead(reader);
             lua.lua_rawset(L, at);
           }
