@@ -182,12 +182,12 @@ describe('parts not of their shape are refused where the document holds them', (
     const rows = sample(terrarum.format, 'terrarum-01.tevd');
     delete rows.save.worldinfo2.rows[1];
     expect(refused(terrarum.format.encode(rows))).toBe(
-      'wrong-type at save.worldinfo2.rows[1]: row 1 is missing: the list of rows has a hole',
+      'wrong-type at save.worldinfo2.rows[1]: row 1 is missing: the list has a hole',
     );
     const cell = sample(terrarum.format, 'terrarum-01.tevd');
     delete cell.save.worldinfo3.rows[1][1];
     expect(refused(terrarum.format.encode(cell))).toBe(
-      'wrong-type at save.worldinfo3.rows[1][1]: field 1 is missing: the row has a hole',
+      'wrong-type at save.worldinfo3.rows[1][1]: field 1 is missing: the list has a hole',
     );
     const notRows = sample(terrarum.format, 'terrarum-01.tevd');
     notRows.save.lists['Tiles_list.txt'].rows = 5;

@@ -19,7 +19,8 @@
  * - reflection: {@link layoutOf}, {@link typeNameOf}, {@link fixedField} (one declared field read in
  *   place); the array numbering behind `arrayIndex`;
  * - {@link BytesTable}: values found again from short bytes read in place (shared names);
- * - message helpers ({@link plural}, {@link grouped}, {@link describeValue}) and {@link reportChecksumMismatch}.
+ * - message helpers ({@link plural}, {@link grouped}, {@link describeValue}) and {@link reportChecksumMismatch};
+ * - {@link denseList}: a list a format walks before its codec, refused at its first hole.
  *
  * @packageDocumentation
  */
@@ -79,6 +80,7 @@ export { documentChild, documentKeys, isDocumentBranch, sameDocumentLeaf } from 
 export { checksumMismatch, reportChecksumMismatch } from './checksum.js';
 export { grouped, plural } from './counts.js';
 export { describeValue } from './errors.js';
+export { denseList } from './dense-list.js';
 export {
   ArrayNumbering,
   ArrayTable,

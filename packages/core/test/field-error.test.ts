@@ -18,6 +18,7 @@ import {
   u8,
 } from '../src/index';
 import { writeGraph } from '../src/graph';
+import { denseList } from '../src/kit';
 
 /** A list written after its count, which the rebuild computes and checks for a list first. */
 const listOfItems = struct({
@@ -118,4 +119,35 @@ test('toJson of a value not of the shape is a JsonError at the part that is not'
   expect((thrown as JsonError).problems).toHaveLength(1);
   expect((thrown as JsonError).problems[0]!.path).toEqual(['header', 'names', 1]);
   expect((thrown as JsonError).problems[0]!.message).toMatch(/^not \{ text: Upper \}: /);
+});
+
+test('denseList refuses what is not a list, and a hole, at the first hole, without walking a sparse list', () => {
+  const thrown = (run: () => unknown) => {
+    try {
+      run();
+    } catch (error) {
+      return error instanceof FieldError ? [error.at, error.code, error.message] : error;
+    }
+    throw new Error('expected a FieldError');
+  };
+  const list = [1, 2];
+  expect(denseList(list, ['rows'], 'row')).toBe(list);
+  expect(thrown(() => denseList(null, ['disk', 'entries'], 'entry', 'entries'))).toEqual([
+    ['disk', 'entries'],
+    'wrong-type',
+    'expected a list of entries, got null',
+  ]);
+  // biome-ignore lint/suspicious/noSparseArray: the hole is the point
+  expect(thrown(() => denseList([1, , 3], ['rows'], 'row'))).toEqual([
+    ['rows', 1],
+    'wrong-type',
+    'row 1 is missing: the list has a hole',
+  ]);
+  const sparse: unknown[] = [];
+  sparse.length = 2 ** 32 - 1;
+  expect(thrown(() => denseList(sparse, ['chunks'], 'chunk'))).toEqual([
+    ['chunks', 0],
+    'wrong-type',
+    'chunk 0 is missing: the list has a hole',
+  ]);
 });

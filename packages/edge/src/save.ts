@@ -34,7 +34,7 @@ import {
   type KnownChunk,
   type RawChunk,
 } from '@savekit/core';
-import { describeValue } from '@savekit/core/kit';
+import { denseList, describeValue } from '@savekit/core/kit';
 import type { ArrayDef, StructDef } from '@savekit/core/schema';
 import { dataBody, type DataBody } from './data.js';
 import { arrayDef, DEFINITION_ORIGIN, ELEMENT_COUNTS, structDef } from './definitions.js';
@@ -364,14 +364,9 @@ export function edgeSaveWith(options: EdgeReadOptions = {}): Codec<EdgeSave> {
  * of length 2^32 − 1 is refused, not walked.
  */
 function checkChunkList(chunks: unknown): void {
-  if (!Array.isArray(chunks))
-    throw new FieldError(['chunks'], `expected a list of chunks, got ${describeValue(chunks)}`, 'wrong-type');
-  for (let i = 0; i < chunks.length; i++) {
-    if (!(i in chunks)) throw new FieldError(['chunks', i], `chunk ${i} is missing: the list has a hole`, 'wrong-type');
-    const chunk: unknown = chunks[i];
+  for (const [i, chunk] of denseList(chunks, ['chunks'], 'chunk').entries())
     if (typeof chunk !== 'object' || chunk === null)
       throw new FieldError(['chunks', i], `expected a chunk, got ${describeValue(chunk)}`, 'wrong-type');
-  }
 }
 
 function saveCodec(chunksOf: (version: number) => Codec<TopChunk[]>, name: string): Codec<EdgeSave> {

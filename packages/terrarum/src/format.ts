@@ -26,7 +26,16 @@ import {
   type SaveInput,
   type Warning,
 } from '@savekit/core';
-import { bytesEqual, DecodeBudget, describeValue, jsonArray, jsonBytes, jsonRecord, plural } from '@savekit/core/kit';
+import {
+  bytesEqual,
+  DecodeBudget,
+  denseList,
+  describeValue,
+  jsonArray,
+  jsonBytes,
+  jsonRecord,
+  plural,
+} from '@savekit/core/kit';
 import { jsonWorld, type JsonWorld } from './world-json.js';
 import { worldMeta, type WorldMeta } from './meta.js';
 import { decodeSave, encodeSave, type StoredEntryCrc, type TerrarumSave } from './save.js';
@@ -153,12 +162,15 @@ function entriesShapeProblem(disk: unknown): FieldError | undefined {
   const wrong = (at: Path, what: string, value: unknown) =>
     new FieldError(at, `expected ${what}, got ${describeValue(value)}`, 'wrong-type');
   if (typeof disk !== 'object' || disk === null) return wrong(['disk'], 'a disk', disk);
-  const entries: unknown = (disk as { entries?: unknown }).entries;
-  if (!Array.isArray(entries)) return wrong(['disk', 'entries'], 'a list of entries', entries);
-  for (let k = 0; k < entries.length; k++) {
+  let entries: unknown[];
+  try {
+    entries = denseList((disk as { entries?: unknown }).entries, ['disk', 'entries'], 'entry', 'entries');
+  } catch (error) {
+    if (error instanceof FieldError) return error;
+    throw error;
+  }
+  for (const [k, e] of entries.entries()) {
     const at = ['disk', 'entries', k];
-    if (!(k in entries)) return new FieldError(at, `entry ${k} is missing: the list has a hole`, 'wrong-type');
-    const e: unknown = entries[k];
     if (typeof e !== 'object' || e === null) return wrong(at, 'an entry', e);
     const { id, parent, name, content } = e as Partial<Record<'id' | 'parent' | 'name' | 'content', unknown>>;
     if (typeof id !== 'string') return wrong([...at, 'id'], 'an id (text)', id);

@@ -21,6 +21,7 @@ import {
   encode,
   EncodeError,
   encodeOrThrow,
+  FieldError,
   u48be,
   type DecodeOptions,
   type Decoded,
@@ -31,6 +32,7 @@ import {
   bytesEqual,
   checksumMismatch,
   DecodeBudget,
+  denseList,
   describeValue,
   nameRecord,
   TextCodingError,
@@ -569,18 +571,16 @@ function encodedText(text: unknown, path: Path): E.Either<EncodeError, Uint8Arra
 
 /** A CSV's text, or an EncodeError at `key` when the text or its rows would not read back the same. */
 function csvBytes(file: CsvFile, key: string): E.Either<EncodeError, Uint8Array> {
-  const refused = (path: Path, message: string) => E.left(new EncodeError([key, ...path], 0, message, 'wrong-type'));
   if (typeof file !== 'object' || file === null)
-    return refused([], `expected a CSV file { rows, text? }, got ${describeValue(file)}`);
-  if (!Array.isArray(file.rows)) return refused(['rows'], `expected a list of rows, got ${describeValue(file.rows)}`);
+    return E.left(
+      new EncodeError([key], 0, `expected a CSV file { rows, text? }, got ${describeValue(file)}`, 'wrong-type'),
+    );
   // Every row a list without holes, checked before any is walked (a sparse list is refused at its first hole).
-  for (let i = 0; i < file.rows.length; i++) {
-    if (!(i in file.rows)) return refused(['rows', i], `row ${i} is missing: the list of rows has a hole`);
-    const row: unknown = file.rows[i];
-    if (!Array.isArray(row))
-      return refused(['rows', i], `expected a row (a list of fields), got ${describeValue(row)}`);
-    for (let j = 0; j < row.length; j++)
-      if (!(j in row)) return refused(['rows', i, j], `field ${j} is missing: the row has a hole`);
+  try {
+    for (const [i, row] of denseList(file.rows, ['rows'], 'row').entries()) denseList(row, ['rows', i], 'field');
+  } catch (error) {
+    if (!(error instanceof FieldError)) throw error;
+    return E.left(new EncodeError([key, ...error.at], 0, error.message, error.code));
   }
   if (textEditedAlone(file, (decoded) => sameRows(parseCsv(decoded).rows, file.rows)))
     return E.left(

@@ -21,7 +21,6 @@ import {
   crc32,
   directory,
   encodeOrThrow,
-  FieldError,
   fixedMap,
   literal,
   magic,
@@ -42,7 +41,7 @@ import {
   type Codec,
   type RebuildSpec,
 } from '@savekit/core';
-import { concatBytes, describeValue, jsonArray, jsonBytes } from '@savekit/core/kit';
+import { concatBytes, denseList, jsonArray, jsonBytes } from '@savekit/core/kit';
 import { graphDirectory, type GraphImage } from '@savekit/core/graph';
 import { CURRENT_MAJOR, tagName, tagValue } from './tags.js';
 
@@ -383,14 +382,11 @@ function header<A>(
 const utf8Length = (text: unknown): number => (typeof text === 'string' ? new TextEncoder().encode(text).length : 0);
 /**
  * The length of the file's list `key` (its count in the header, computed before the list is written):
- * anything but a list is refused at the list itself, not at the count, nor as an empty list that a
- * later field would then be blamed for.
+ * anything but a list, or a hole in it, is refused at the list itself, not at the count, nor as an
+ * empty list that a later field would then be blamed for.
  */
-const listLength = (value: unknown, key: 'roots' | 'externals' | 'objects'): number => {
-  if (!Array.isArray(value))
-    throw new FieldError([key], `expected a list of ${key}, got ${describeValue(value)}`, 'wrong-type');
-  return value.length;
-};
+const listLength = (value: unknown, key: 'roots' | 'externals' | 'objects'): number =>
+  denseList(value, [key], key.slice(0, -1), key).length;
 
 /** The flag bits (externals 1, CRC 2) the rest of the file implies. */
 const flagBits = (file: StoredFile): number =>
@@ -424,12 +420,9 @@ function storedFields<Objects>(
     externalCount: header(U32, (p) => listLength(p.externals, 'externals')),
     directoryAt: header(U32, (p) => {
       const names: ReadonlyArray<string> = Array.isArray(p.externals) ? p.externals : [];
-      // A loop that stops at a hole: a sparse list (length 2^32 − 1) is refused, not walked.
+      // Without holes: `externalCount`, computed before this, refused the first (listLength).
       let bytes = 0;
-      for (let i = 0; i < names.length; i++) {
-        if (!(i in names)) throw new Error(`external ${i} is missing: the list has a hole`);
-        bytes += 2 + utf8Length(names[i]!);
-      }
+      for (let i = 0; i < names.length; i++) bytes += 2 + utf8Length(names[i]!);
       return HEADER + 4 * p.rootCount + align4(bytes);
     }),
     dataAt: header(U32, (p) => p.directoryAt + p.count * DIRECTORY_ENTRY),
