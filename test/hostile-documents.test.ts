@@ -128,6 +128,7 @@ describe('sparse arrays in the JSON form', () => {
     expect(viaFromJson.left.problems).toContainEqual({
       path: [...path, length],
       message: `the array has no element at [${length}] (a hole: JSON has none)`,
+      code: 'wrong-type',
     });
     expect(E.isLeft(format.json.decode(json))).toBe(true);
   });
@@ -178,7 +179,7 @@ describe('parts not of their shape are refused where the document holds them', (
     );
     if (E.isLeft(error)) expect(error.left.path.at(-1)).toBe('fields');
   });
-  test('terrarum: a CSV with a hole, rows that are not a list, a disk entry that is not one', () => {
+  test('terrarum: a CSV with a hole, rows that are not a list, a disk entry that is not one, a hole among its children', () => {
     const rows = sample(terrarum.format, 'terrarum-01.tevd');
     delete rows.save.worldinfo2.rows[1];
     expect(refused(terrarum.format.encode(rows))).toBe(
@@ -199,6 +200,11 @@ describe('parts not of their shape are refused where the document holds them', (
     expect(refused(terrarum.format.encode(entries))).toBe(
       'wrong-type at disk.entries[2]: entry 2 is missing: the list has a hole',
     );
+    const child = sample(terrarum.format, 'terrarum-01.tevd');
+    delete child.disk.entries[0].content.children[1];
+    expect(refused(terrarum.format.encode(child))).toBe(
+      'wrong-type at disk.entries[0].content.children[1]: child 1 is missing: the list has a hole',
+    );
     const entry = sample(terrarum.format, 'terrarum-01.tevd');
     entry.disk.entries[4].content = 7;
     expect(refused(terrarum.format.encode(entry))).toBe(
@@ -209,5 +215,112 @@ describe('parts not of their shape are refused where the document holds them', (
     expect(refused(terrarum.format.encode(save))).toBe(
       'wrong-type at save.actors: expected a record of actors by name, got an array of 0',
     );
+  });
+});
+
+// toJson trusted the document: a part of another shape was written into the JSON form unseen (a list
+// that was not one became `[]`, a number stood where a name belongs) or blamed on the root with the
+// format's whole type name (thousands of characters). Each is now a JsonError at the part.
+describe('toJson names the part not of its shape, never writes it', () => {
+  /** toJson's refusal, as `path: message`; `code`: the problem's (a part not of its shape by default). */
+  function jsonRefused(format: Pick<Codec<Doc>, 'json'>, doc: Doc, code = 'wrong-type'): string {
+    try {
+      toJson(format, doc);
+    } catch (error) {
+      expect(error).toBeInstanceOf(JsonError);
+      const [problem] = (error as JsonError).problems;
+      expect(problem!.message.length).toBeLessThan(200);
+      expect(problem!.code).toBe(code);
+      return `${formatPath(problem!.path)}: ${problem!.message}`;
+    }
+    throw new Error('expected toJson to refuse the document');
+  }
+
+  test('zippy: segments that are not a list', () => {
+    const doc = sample(zippy.format, 'zippy-01.zsav');
+    doc.objects[0].segments = 5;
+    expect(jsonRefused(zippy.format, doc)).toBe('objects[0].segments: not Array<HexBytes>: got 5');
+  });
+
+  test('terrarum: rows that are not a list, a hole in them, a number for a name, entries that are not a list', () => {
+    const rows = sample(terrarum.format, 'terrarum-01.tevd');
+    rows.save.worldinfo2.rows = 5;
+    expect(jsonRefused(terrarum.format, rows)).toBe('save.worldinfo2.rows: not Array<Array<string>>: got 5');
+    const hole = sample(terrarum.format, 'terrarum-01.tevd');
+    delete hole.save.worldinfo3.rows[0];
+    expect(jsonRefused(terrarum.format, hole)).toBe(
+      'save.worldinfo3.rows[0]: not Array<string>: the array has no element at [0] (a hole: JSON has none)',
+    );
+    const name = sample(terrarum.format, 'terrarum-01.tevd');
+    name.save.meta.name = 5;
+    expect(jsonRefused(terrarum.format, name)).toMatch(/^save\.meta\.name: not .*: got 5$/);
+    const entries = sample(terrarum.format, 'terrarum-01.tevd');
+    entries.disk.entries = 5;
+    expect(jsonRefused(terrarum.format, entries)).toMatch(/^disk\.entries: not Array<.*…: got 5$/);
+  });
+
+  test('edge: a chunk that is not one, a body that is not one, a version that is not a number', () => {
+    const chunk = sample(edge.format, 'edge-01.esg');
+    chunk.chunks[2] = 5;
+    expect(jsonRefused(edge.format, chunk)).toMatch(/^chunks\[2\]: not \(chunk\(Glob\) \| .*\): got 5$/);
+    const body = sample(edge.format, 'edge-01.esg');
+    body.chunks[3].body = 5;
+    expect(jsonRefused(edge.format, body)).toMatch(/^chunks\[3\]\.body: not .*: got 5$/);
+    const version = sample(edge.format, 'edge-01.esg');
+    version.version = 1.5;
+    expect(jsonRefused(edge.format, version)).toBe('version: not Int: got 1.5');
+  });
+
+  test('edge: an array count the file cannot hold, a thumbnail size no codec is chosen for, what JSON cannot hold', () => {
+    const count = sample(edge.format, 'edge-01.esg');
+    const arry = count.chunks.findIndex((c: Doc) => c.id === 'Arry');
+    count.chunks[arry].body.value.count = 2 ** 53; // JSON held it, but reading it back asks for 32 bits
+    expect(jsonRefused(edge.format, count)).toBe(`chunks[${arry}].body.value.count: not count: got 9007199254740992`);
+    const thumbnail = sample(edge.format, 'edge-01.esg');
+    const view = thumbnail.chunks[0].body.value.findIndex((c: Doc) => c.id === 'View');
+    thumbnail.chunks[0].body.value[view].body.width = -1; // the pixels' codec refuses the size: was an Error
+    expect(jsonRefused(edge.format, thumbnail)).toMatch(
+      new RegExp(`^chunks\\[0\\]\\.body\\.value\\[${view}\\]\\.body: not orRaw\\(thumbnail\\): got \\{"width":-1,`),
+    );
+    for (const [bad, shown] of [
+      [10n, '10n, a bigint, which JSON cannot write'],
+      [Number.NaN, 'NaN, which JSON writes as null'],
+    ] as const) {
+      const field = sample(edge.format, 'edge-01.esg');
+      const data = field.chunks.findIndex((c: Doc) => c.id === 'Data' && c.body.value.elements.length > 0);
+      field.chunks[data].body.value.elements[0].x = bad;
+      expect(jsonRefused(edge.format, field, 'invalid-value')).toBe(
+        `chunks[${data}].body.value.elements[0].x: not JSON data: ${shown}`,
+      );
+    }
+  });
+
+  test('zippy, terrarum: NaN through a plain number, a bigint in an actor', () => {
+    const zippyDoc = sample(zippy.format, 'zippy-01.zsav');
+    zippyDoc.minor = Number.NaN;
+    expect(jsonRefused(zippy.format, zippyDoc, 'invalid-value')).toBe(
+      'minor: not JSON data: NaN, which JSON writes as null',
+    );
+    const actor = sample(terrarum.format, 'terrarum-01.tevd');
+    const id = Object.keys(actor.save.actors)[0]!;
+    actor.save.actors[id].value = { x: 10n };
+    expect(jsonRefused(terrarum.format, actor, 'invalid-value')).toBe(
+      `save.actors.${id}.value.x: not JSON data: 10n, a bigint, which JSON cannot write`,
+    );
+  });
+
+  test('uqm: a magic that is none, a summary and chunks that are not theirs', () => {
+    const magic = sample(uqm.format, 'uqm-01.sav');
+    magic.magic = 'MMV9';
+    expect(jsonRefused(uqm.format, magic)).toBe('magic: not magic: got "MMV9"');
+    const summary = sample(uqm.format, 'uqm-01.sav');
+    summary.summary = 5;
+    expect(jsonRefused(uqm.format, summary)).toMatch(/^summary: not summary\(.*\): got 5$/);
+    const missing = sample(uqm.format, 'uqm-01.sav');
+    delete missing.magic; // it has chunks: a 0.8 save without its magic (not a 0.7 save without its stream)
+    expect(jsonRefused(uqm.format, missing)).toBe('magic: not magic: got undefined');
+    const chunks = sample(uqm.format, 'uqm-01.sav');
+    chunks.chunks = {};
+    expect(jsonRefused(uqm.format, chunks)).toMatch(/^chunks: not Array<.*: got \{\}$/);
   });
 });

@@ -23,13 +23,14 @@ export class SaveFailure extends Error {
     /** What went wrong: a typed error keeps its path and offset. */
     readonly detail: DecodeError | EncodeError | JsonError | string,
   ) {
-    // One line per problem (a JsonError has several), each naming the file; the file name and
-    // whatever came from the save (entry names in paths, a format's message) printed safely.
+    // One line per problem (a JsonError has several), each naming the file and, as a decode or encode
+    // error does, starting with its code; the file name and whatever came from the save (entry names
+    // in paths, a format's message) printed safely.
     const lines =
       typeof detail === 'string'
         ? [detail]
         : detail instanceof JsonError && detail.problems.length > 0
-          ? detail.problems.map((problem) => new JsonError([problem]).toString())
+          ? detail.problems.map((problem) => `[${problem.code}] ${new JsonError([problem]).toString()}`)
           : [detail instanceof JsonError ? detail.toString() : describeError(detail)];
     super(lines.map((line) => `${showName(file)}: ${showName(line)}`).join('\n'));
   }

@@ -52,6 +52,7 @@ export {
   type FloatJson,
   type JsonOptions,
   type JsonProblem,
+  type JsonProblemInit,
 } from './json.js';
 export * from './integers.js';
 export { float, f32be, f32le, f64be, f64le, type FloatOptions, type NaNBits } from './floats.js';

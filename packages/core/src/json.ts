@@ -7,7 +7,7 @@
  */
 import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
-import { formatPath, type Path, type PathSegment } from './errors.js';
+import { type ErrorCode, formatPath, type Path, type PathSegment } from './errors.js';
 import type { Codec } from './codec.js';
 import { jsonDescend, jsonTooDeep, tooDeepMessage, withJsonDepthLimit } from './json-depth.js';
 
@@ -182,6 +182,8 @@ export function jsonArray<C extends t.Mixed>(item: C, name = `Array<${item.name}
       return errors.length > 0 ? t.failures(errors) : t.success(out as Array<t.TypeOf<C>>);
     },
     (a) => {
+      // io-ts's encoders trust their input: a value that is not a list would be written as an empty one.
+      if (!Array.isArray(a)) throw new TypeError(`expected an array, got ${describeValue(a)}`);
       const out: Array<t.OutputOf<C>> = [];
       for (let i = 0; i < a.length; i++) {
         if (!(i in a)) throw new RangeError(holeMessage(i));
@@ -246,13 +248,22 @@ export const jsonFloat: t.Type<number, FloatJson, unknown> = new t.Type<number, 
   },
 );
 
-/** One problem found while validating a JSON document against a codec's type. */
+/** One problem found while validating a JSON document against a codec's type, or converting a value to JSON. */
 export interface JsonProblem {
   /** Where in the document, outermost first. */
   readonly path: Path;
   /** What was wrong. */
   readonly message: string;
+  /**
+   * What kind of problem, for tools to branch on (see {@link ErrorCode}): `wrong-type` (a part not of
+   * its type's shape, a hole in a list), `too-deep` (nesting past the limit), `invalid-value` (a value
+   * the type refuses for a reason of its own, or JSON cannot hold).
+   */
+  readonly code: ErrorCode;
 }
+
+/** A {@link JsonProblem} as {@link JsonError}'s constructor takes it: without a code, `invalid-value`. */
+export type JsonProblemInit = Omit<JsonProblem, 'code'> & { readonly code?: ErrorCode | undefined };
 
 /** Path segments a message shows in full at each end of a long path; the middle is counted. */
 const PATH_HEAD = 8;
@@ -278,9 +289,9 @@ export class JsonError extends Error {
   /** The problems, each with a path. */
   readonly problems: ReadonlyArray<JsonProblem>;
 
-  constructor(problems: ReadonlyArray<JsonProblem>) {
+  constructor(problems: ReadonlyArray<JsonProblemInit>) {
     super(problems.map((p) => `at ${formatPathCut(p.path)}: ${p.message}`).join('; '));
-    this.problems = problems;
+    this.problems = problems.map((p) => ({ path: p.path, message: p.message, code: p.code ?? 'invalid-value' }));
   }
 
   /** One line per problem. */
@@ -306,7 +317,7 @@ const tooDeepValues = new WeakMap<JsonError, unknown>();
  * {@link fromJson} and {@link toJson} find its path.
  */
 function tooDeepError(value: unknown): JsonError {
-  const error = new JsonError([{ path: [], message: tooDeepMessage() }]);
+  const error = new JsonError([{ path: [], message: tooDeepMessage(), code: 'too-deep' }]);
   tooDeepValues.set(error, value);
   return error;
 }
@@ -353,7 +364,8 @@ function isStackOverflow(error: unknown): boolean {
 }
 
 /** The error of a conversion the call stack could not hold (when a limit was raised too far). */
-const stackOverflowError = () => new JsonError([{ path: [], message: 'nesting too deep for the call stack' }]);
+const stackOverflowError = () =>
+  new JsonError([{ path: [], message: 'nesting too deep for the call stack', code: 'too-deep' }]);
 
 /**
  * The JSON type of a `lazy` codec (internal: `lazy` builds its type with it). Each level is a level
@@ -483,6 +495,18 @@ function isOmitted(value: unknown): boolean {
   return value === undefined || typeof value === 'function' || typeof value === 'symbol';
 }
 
+/**
+ * The code of a validation failure: a type's own message is `invalid-value` (a range, a text that
+ * does not decode), except the nesting limit's (`too-deep`) and a hole's (`wrong-type`); io-ts's
+ * plain mismatch, with no message, is `wrong-type`.
+ */
+function problemCode(message: string | undefined): ErrorCode {
+  if (message === undefined || HOLE.test(message)) return 'wrong-type';
+  return TOO_DEEP.test(message) ? 'too-deep' : 'invalid-value';
+}
+const HOLE = /^the array has no element at \[\d+\] \(a hole/;
+const TOO_DEEP = /^nesting (deeper than \d+ levels|too deep)/;
+
 /** Turns io-ts validation errors into {@link JsonProblem}s with readable paths. */
 export function reportJsonErrors(errors: t.Errors): JsonProblem[] {
   return errors.map((error) => {
@@ -498,7 +522,7 @@ export function reportJsonErrors(errors: t.Errors): JsonProblem[] {
     }
     const last = context[context.length - 1];
     const message = error.message ?? `expected ${last?.type.name ?? 'a value'}, got ${describeValue(error.value)}`;
-    return { path, message };
+    return { path, message, code: problemCode(error.message) };
   });
 }
 
@@ -507,22 +531,128 @@ export function reportJsonErrors(errors: t.Errors): JsonProblem[] {
  * or anything with its `json` type (a save format).
  *
  * @throws {@link JsonError} when recursive codecs nest deeper than `options.maxDepth` (default 512),
- * naming the path of the value where the limit was reached; and when the value is not of the codec's
- * shape (what io-ts's `encode` would fail on with a `TypeError`), naming the deepest part the JSON
- * type's own parts show is wrong.
+ * naming the path of the value where the limit was reached (`too-deep`); when the value is not of the
+ * codec's shape (`wrong-type`), naming the deepest part the JSON type's own parts show is wrong; and
+ * when its JSON form holds what JSON cannot (NaN, a bigint: `invalid-value`), naming where.
  */
 export function toJson<A>(codec: Pick<Codec<A>, 'json'>, value: A, options?: JsonOptions): unknown {
   try {
-    return withJsonDepthLimit(options?.maxDepth, () => codec.json.encode(value));
+    return withJsonDepthLimit(options?.maxDepth, () => {
+      // io-ts's `encode` trusts its input, so a part of another shape could pass through unseen (a
+      // list that is not one written as empty, a number where a name belongs). `is` asks first: under 2%
+      // of the encoding on 50 MB saves, and io-ts's own composite types answer it without allocating.
+      if (!codec.json.is(value)) throw misfitError(codec.json, value, undefined);
+      const json = codec.json.encode(value);
+      // What JSON cannot hold (NaN, a bigint) passes many `is` checks (`t.number`, `t.unknown`) and
+      // would be lost or refused by JSON.stringify: refused here, where the JSON form holds it.
+      const unfit = notJsonData(json);
+      if (unfit !== undefined) throw notJsonDataError(json, unfit);
+      return json;
+    });
   } catch (error) {
     if (error instanceof JsonError) throw placeTooDeep(error, value);
     if (isStackOverflow(error)) throw stackOverflowError();
-    // A value not of the codec's shape (io-ts's `encode` trusts its input): a JsonError at the part
-    // that is not, as far as the type's parts say, with what the encoder ran into.
-    const reason = error instanceof Error ? error.message : String(error);
-    const { path, type } = misfitOf(codec.json, value);
-    throw new JsonError([{ path, message: `not ${type.name}: ${reason}` }]);
+    // What `is` let through and the encoder ran into: at the part the type's parts show is wrong.
+    throw misfitError(codec.json, value, error instanceof Error ? error.message : String(error));
   }
+}
+
+/** A part of a JSON form that JSON cannot hold: `key` of `container` (no container: the whole). */
+interface NotJsonData {
+  readonly container: object | undefined;
+  readonly key: PathSegment;
+  readonly value: unknown;
+}
+
+/**
+ * The first part of `json` that is not JSON data (JSON.stringify would lose or refuse it): a number
+ * that is not finite, a bigint, a symbol or function, `undefined` in a list, an object that is not a
+ * plain one (a typed array, a Map). `undefined` under an object's key is fine: the key is left out,
+ * as an absent optional property is. A work list, no recursion; 3–9% of `toJson` on 50 MB saves.
+ */
+function notJsonData(json: unknown): NotJsonData | undefined {
+  const fits = (value: unknown, inList: boolean): boolean => {
+    switch (typeof value) {
+      case 'string':
+      case 'boolean':
+        return true;
+      case 'number':
+        return Number.isFinite(value);
+      case 'undefined':
+        return !inList;
+      case 'object':
+        return value === null || Array.isArray(value) || isPlainData(value);
+      default:
+        return false;
+    }
+  };
+  if (!fits(json, true)) return { container: undefined, key: '', value: json };
+  const work: unknown[] = [json];
+  while (work.length > 0) {
+    const node = work.pop();
+    if (typeof node !== 'object' || node === null) continue;
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        const item = node[i];
+        if (!fits(item, true)) return { container: node, key: i, value: item };
+        if (typeof item === 'object' && item !== null) work.push(item);
+      }
+    } else {
+      for (const key in node) {
+        const item = (node as Record<string, unknown>)[key];
+        if (!fits(item, false)) return { container: node, key, value: item };
+        if (typeof item === 'object' && item !== null) work.push(item);
+      }
+    }
+  }
+  return undefined;
+}
+
+/** An object JSON writes as its own properties: one of `Object`'s, or with no prototype. */
+function isPlainData(value: object): boolean {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** The JsonError of a part {@link notJsonData} found, at its path in the JSON form (the document's). */
+function notJsonDataError(json: unknown, unfit: NotJsonData): JsonError {
+  const at = unfit.container === undefined ? [] : [...(findPath(json, unfit.container) ?? []), unfit.key];
+  const value = unfit.value;
+  const what =
+    typeof value === 'number'
+      ? `${value}, which JSON writes as null`
+      : value === undefined
+        ? 'undefined in a list, which JSON writes as null'
+        : typeof value === 'bigint'
+          ? `${value}n, a bigint, which JSON cannot write`
+          : typeof value === 'object' && value !== null
+            ? `a ${value.constructor?.name ?? 'non-plain object'}, which JSON would not write as it is`
+            : `a ${typeof value}, which JSON cannot write`;
+  return new JsonError([{ path: at, message: `not JSON data: ${what}`, code: 'invalid-value' }]);
+}
+
+/** A value as a message shows it; one whose reading throws (a Proxy's trap) is said to. */
+function shown(value: unknown): string {
+  try {
+    return describeValue(value);
+  } catch {
+    return 'a value whose reading throws';
+  }
+}
+
+/** Longest type name a message quotes whole (a format's root type can be named in thousands of characters). */
+const TYPE_NAME_CHARS = 80;
+
+/**
+ * The JsonError of a value not of `type`'s shape: at the deepest part {@link misfitOf} finds, naming
+ * the type expected there, and `reason` (what the encoder ran into) or else the part's value.
+ */
+function misfitError(type: t.Mixed, value: unknown, reason: string | undefined): JsonError {
+  const misfit = misfitOf(type, value);
+  const name = misfit.type.name;
+  const expected = name.length > TYPE_NAME_CHARS ? `${name.slice(0, TYPE_NAME_CHARS - 1)}…` : name;
+  const message = `not ${expected}: ${reason ?? (misfit.hole !== undefined ? holeMessage(misfit.hole) : `got ${shown(misfit.value)}`)}`;
+  return new JsonError([{ path: misfit.path, message, code: 'wrong-type' }]);
 }
 
 /** Most steps {@link misfitOf} takes down a value (each is one level: it never recurses). */
@@ -531,70 +661,243 @@ const MISFIT_STEPS = 10_000;
 /**
  * Where `value` is not of `type`'s shape: from the root down, through the parts io-ts types declare
  * (an interface's or partial's properties, an array's elements and holes, a record's values, an
- * intersection's members, refinements, read-only and exact wrappers, lazy types), the deepest part
- * whose type's `is` refuses it; the root when no part is found. One path down, in a loop.
+ * intersection's members, refinements, read-only and exact wrappers, lazy types, the member of a union
+ * the value was meant for, and the parts a {@link NamesMisfitPart} type names: structs, name records,
+ * formats' own document types), the deepest part whose type's `is` refuses it; the root when no part
+ * is found. One path down, in a loop.
  */
-function misfitOf(root: t.Mixed, value: unknown): { path: PathSegment[]; type: t.Mixed } {
-  const path: PathSegment[] = [];
-  let type = root;
-  let at = value;
+function misfitOf(root: t.Mixed, value: unknown): Misfit {
+  const walk = { path: [] as PathSegment[], type: root, value };
+  try {
+    return misfitFrom(walk);
+  } catch {
+    // A part whose reading throws (a Proxy's trap, a getter): the walk stops where it had got to.
+    return walk;
+  }
+}
+
+/** Where {@link misfitOf} found a part not of its type (`hole`: the index of a missing element). */
+interface Misfit {
+  readonly path: PathSegment[];
+  readonly type: t.Mixed;
+  readonly value: unknown;
+  readonly hole?: number;
+}
+
+/** {@link misfitOf}'s walk, moving `walk` down as it goes (so a throw leaves it where the walk got to). */
+function misfitFrom(walk: { path: PathSegment[]; type: t.Mixed; value: unknown }): Misfit {
+  const path = walk.path;
   for (let step = 0; step < MISFIT_STEPS; step++) {
+    const type = walk.type;
+    const at = walk.value;
     const current = resolved(type) as t.Mixed & Partial<MisfitParts>;
+    if (namesMisfitPart(current)) {
+      const part = current.misfitPart(at);
+      // A part that is the value itself as the same type again would not get anywhere.
+      if (part === undefined || (part.key === undefined && part.type === current)) return walk;
+      if (part.key !== undefined) path.push(part.key);
+      walk.type = part.type;
+      walk.value = part.value;
+      continue;
+    }
+    switch (current._tag) {
+      case 'RefinementType':
+        // What the base type takes and the refinement does not (a float where an integer belongs) is
+        // the refinement's misfit.
+        if (!refuses(current.type!, at)) return walk;
+        walk.type = current.type!;
+        continue;
+      case 'ReadonlyType':
+      case 'ExactType':
+      case 'StrictType':
+      case 'RecursiveType':
+        walk.type = current.type!;
+        continue;
+      case 'IntersectionType': {
+        const member = current.types!.find((m) => refuses(m, at));
+        if (member === undefined) return walk;
+        walk.type = member;
+        continue;
+      }
+      case 'InterfaceType':
+      case 'PartialType': {
+        // A list where an object belongs is the misfit itself (not its missing first property).
+        if (typeof at !== 'object' || at === null || Array.isArray(at)) return walk;
+        const record = at as Record<string, unknown>;
+        const key = Object.keys(current.props!).find((k) => {
+          const v = record[k];
+          return !(current._tag === 'PartialType' && v === undefined) && refuses(current.props![k]!, v);
+        });
+        if (key === undefined) return walk;
+        const part = record[key];
+        path.push(key);
+        walk.type = current.props![key]!;
+        walk.value = part;
+        continue;
+      }
+      case 'ArrayType':
+      case 'ReadonlyArrayType': {
+        if (!Array.isArray(at)) return walk;
+        const item = current.type!;
+        let found = -1;
+        for (let i = 0; i < at.length && found < 0; i++) if (!(i in at) || refuses(item, at[i])) found = i;
+        if (found < 0) return walk;
+        path.push(found);
+        if (!(found in at)) return { path, type: item, value: undefined, hole: found };
+        const element = at[found];
+        walk.type = item;
+        walk.value = element;
+        continue;
+      }
+      case 'UnionType': {
+        const member = intendedMember(current.types!, at);
+        if (member === undefined || !refuses(member, at)) return walk;
+        walk.type = member;
+        continue;
+      }
+      case 'DictionaryType': {
+        if (typeof at !== 'object' || at === null || Array.isArray(at)) return walk;
+        const record = at as Record<string, unknown>;
+        const key = Object.keys(record).find((k) => refuses(current.codomain!, record[k]));
+        if (key === undefined) return walk;
+        const part = record[key];
+        path.push(key);
+        walk.type = current.codomain!;
+        walk.value = part;
+        continue;
+      }
+      default:
+        return walk;
+    }
+  }
+  return walk;
+}
+
+/** Whether `type` refuses `value`, reading whose parts throws counted as refusing (the walk goes down to it). */
+function refuses(type: t.Mixed, value: unknown): boolean {
+  try {
+    return !type.is(value);
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * A part of a value and the JSON type it should have had (see {@link NamesMisfitPart}): under `key`,
+ * or, without one, the same value seen as another type (the member of a switch it was meant for).
+ */
+export interface MisfitPart {
+  /** The property or index the part is under; absent: the value itself, as `type`. */
+  readonly key?: PathSegment;
+  /** The JSON type the part should be of. */
+  readonly type: t.Mixed;
+  /** The part. */
+  readonly value: unknown;
+}
+
+/**
+ * A JSON type of your own that `toJson` can look into. io-ts's interfaces, arrays, records, unions and
+ * intersections and the core's structs and name records are looked into already; a `new t.Type` is
+ * opaque, so a value it refuses (or whose encoding throws) is blamed on the whole. Giving the type a
+ * `misfitPart` method lets `toJson` name the part instead: return the first part of `value` whose
+ * type refuses it (or the member of a switch the value was meant for), or undefined when there is none.
+ *
+ * @example
+ * ```ts
+ * import * as t from 'io-ts';
+ * import { toJson } from '@savekit/core';
+ * import type { MisfitPart, NamesMisfitPart } from '@savekit/core/kit';
+ * class Pair extends t.Type<[string, number]> implements NamesMisfitPart {
+ *   constructor() {
+ *     super('Pair', (u): u is [string, number] => Array.isArray(u) && typeof u[0] === 'string' && typeof u[1] === 'number',
+ *       (u, c) => (this.is(u) ? t.success(u) : t.failure(u, c)), t.identity);
+ *   }
+ *   misfitPart(value: unknown): MisfitPart | undefined {
+ *     if (!Array.isArray(value)) return undefined;
+ *     if (typeof value[0] !== 'string') return { key: 0, type: t.string, value: value[0] };
+ *     if (typeof value[1] !== 'number') return { key: 1, type: t.number, value: value[1] };
+ *     return undefined;
+ *   }
+ * }
+ * toJson({ json: new Pair() }, ['a', 'b'] as never); // throws a JsonError at [1]: not number: got "b"
+ * ```
+ */
+export interface NamesMisfitPart {
+  /** The first part of `value` not of its type, or undefined. */
+  misfitPart(value: unknown): MisfitPart | undefined;
+}
+
+function namesMisfitPart(type: unknown): type is NamesMisfitPart {
+  return typeof (type as Partial<NamesMisfitPart>).misfitPart === 'function';
+}
+
+/**
+ * The member of a union that `value` was meant to be: the first whose literal properties (a tag such
+ * as `kind: "disk"`, through intersections and wrappers) it has; else the only member of its kind
+ * (list or object). Undefined when the value does not say.
+ */
+function intendedMember(union: ReadonlyArray<t.Mixed>, value: unknown): t.Mixed | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  // A union of unions is one union of their members.
+  const members: t.Mixed[] = [];
+  const work = [...union].reverse();
+  for (let guard = 0; work.length > 0 && guard < 1024; guard++) {
+    const member = work.pop()!;
+    const inner = resolved(member) as t.Mixed & Partial<MisfitParts>;
+    if (inner._tag === 'UnionType') work.push(...[...inner.types!].reverse());
+    else members.push(member);
+  }
+  const record = value as Record<string, unknown>;
+  const tagged = members.find((member) => {
+    const tags = literalProps(member);
+    return tags.length > 0 && tags.every(([key, literal]) => record[key] === literal);
+  });
+  if (tagged !== undefined) return tagged;
+  const list = Array.isArray(value);
+  const sameKind = members.filter((member) => {
+    const tag = (resolved(member) as { _tag?: string })._tag;
+    return list
+      ? isArrayType(member)
+      : (tag !== undefined && OBJECT_TAGS.has(tag)) || namesMisfitPart(resolved(member));
+  });
+  return sameKind.length === 1 ? sameKind[0] : undefined;
+}
+
+/** The tags of io-ts types whose values are objects with named properties. */
+const OBJECT_TAGS = new Set([
+  'InterfaceType',
+  'PartialType',
+  'IntersectionType',
+  'ExactType',
+  'StrictType',
+  'DictionaryType',
+]);
+
+/** The properties of `type` (an interface, through intersections and wrappers) whose type is a literal. */
+function literalProps(type: t.Mixed): Array<[string, unknown]> {
+  const out: Array<[string, unknown]> = [];
+  const work: t.Mixed[] = [type];
+  for (let guard = 0; work.length > 0 && guard < 256; guard++) {
+    const current = resolved(work.pop()!) as t.Mixed & Partial<MisfitParts>;
     switch (current._tag) {
       case 'RefinementType':
       case 'ReadonlyType':
       case 'ExactType':
       case 'StrictType':
-      case 'RecursiveType':
-        type = current.type!;
-        continue;
-      case 'IntersectionType': {
-        const member = current.types!.find((m) => !m.is(at));
-        if (member === undefined) return { path, type };
-        type = member;
-        continue;
-      }
+        work.push(current.type!);
+        break;
+      case 'IntersectionType':
+        work.push(...current.types!);
+        break;
       case 'InterfaceType':
-      case 'PartialType': {
-        if (typeof at !== 'object' || at === null) return { path, type };
-        const record = at as Record<string, unknown>;
-        const key = Object.keys(current.props!).find((k) => {
-          const v = record[k];
-          return !(current._tag === 'PartialType' && v === undefined) && !current.props![k]!.is(v);
-        });
-        if (key === undefined) return { path, type };
-        path.push(key);
-        type = current.props![key]!;
-        at = record[key];
-        continue;
-      }
-      case 'ArrayType':
-      case 'ReadonlyArrayType': {
-        if (!Array.isArray(at)) return { path, type };
-        const item = current.type!;
-        let found = -1;
-        for (let i = 0; i < at.length && found < 0; i++) if (!(i in at) || !item.is(at[i])) found = i;
-        if (found < 0) return { path, type };
-        path.push(found);
-        type = item;
-        at = at[found];
-        continue;
-      }
-      case 'DictionaryType': {
-        if (typeof at !== 'object' || at === null) return { path, type };
-        const record = at as Record<string, unknown>;
-        const key = Object.keys(record).find((k) => !current.codomain!.is(record[k]));
-        if (key === undefined) return { path, type };
-        path.push(key);
-        type = current.codomain!;
-        at = record[key];
-        continue;
-      }
-      default:
-        return { path, type };
+        for (const [key, prop] of Object.entries(current.props!)) {
+          const p = resolved(prop) as { _tag?: string; value?: unknown };
+          if (p._tag === 'LiteralType') out.push([key, p.value]);
+        }
+        break;
     }
   }
-  return { path, type };
+  return out;
 }
 
 /** The parts of io-ts's composite types that {@link misfitOf} descends through. */
@@ -655,25 +958,42 @@ export function jsonRecord<A, O>(
   codomain: t.Type<A, O, unknown>,
   name = `{ [name: string]: ${codomain.name} }`,
 ): t.Type<Record<string, A>, Record<string, O>, unknown> {
-  return new t.Type<Record<string, A>, Record<string, O>, unknown>(
-    name,
-    (u): u is Record<string, A> => isPlainRecord(u) && Object.keys(u).every((k) => codomain.is(u[k])),
-    (u, c) => {
-      if (!isPlainRecord(u)) return t.failure(u, c, 'expected an object of names');
-      const out = nameRecord<A>();
-      const errors: t.ValidationError[] = [];
-      for (const key of Object.keys(u)) {
-        const value = u[key];
-        const result = codomain.validate(value, [...c, { key, type: codomain, actual: value }]);
-        if (result._tag === 'Left') errors.push(...result.left);
-        else out[key] = result.right;
-      }
-      return errors.length > 0 ? t.failures(errors) : t.success(out);
-    },
-    (a) => {
-      const out = nameRecord<O>();
-      for (const key of Object.keys(a)) out[key] = codomain.encode(a[key]!);
-      return out;
-    },
-  );
+  return new NameRecordType(name, codomain);
+}
+
+/** {@link jsonRecord}'s type: it names the value `toJson` finds a misfit under. */
+class NameRecordType<A, O> extends t.Type<Record<string, A>, Record<string, O>, unknown> implements NamesMisfitPart {
+  constructor(
+    name: string,
+    readonly codomain: t.Type<A, O, unknown>,
+  ) {
+    super(
+      name,
+      (u): u is Record<string, A> => isPlainRecord(u) && Object.keys(u).every((k) => codomain.is(u[k])),
+      (u, c) => {
+        if (!isPlainRecord(u)) return t.failure(u, c, 'expected an object of names');
+        const out = nameRecord<A>();
+        const errors: t.ValidationError[] = [];
+        for (const key of Object.keys(u)) {
+          const value = u[key];
+          const result = codomain.validate(value, [...c, { key, type: codomain, actual: value }]);
+          if (result._tag === 'Left') errors.push(...result.left);
+          else out[key] = result.right;
+        }
+        return errors.length > 0 ? t.failures(errors) : t.success(out);
+      },
+      (a) => {
+        if (!isPlainRecord(a)) throw new TypeError(`expected an object of names, got ${describeValue(a)}`);
+        const out = nameRecord<O>();
+        for (const key of Object.keys(a)) out[key] = codomain.encode(a[key]!);
+        return out;
+      },
+    );
+  }
+
+  misfitPart(value: unknown): MisfitPart | undefined {
+    if (!isPlainRecord(value)) return undefined;
+    const key = Object.keys(value).find((k) => !this.codomain.is(value[k]));
+    return key === undefined ? undefined : { key, type: this.codomain, value: value[key] };
+  }
 }

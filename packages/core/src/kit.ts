@@ -12,7 +12,8 @@
  *   errors), the typed definitions {@link CodecDef} with {@link customDef} and {@link countDef};
  * - {@link pairMap}: two fixed fields decoded as arguments (a float stored as a pair), for hot values,
  *   and {@link frexp32}, a float32 split into exponent and significand from its bits;
- * - the JSON building blocks of a codec's `json` type ({@link jsonArray}, {@link jsonBytes}, {@link jsonInt}, {@link numberList}, …) and
+ * - the JSON building blocks of a codec's `json` type ({@link jsonArray}, {@link jsonBytes}, {@link jsonInt}, {@link numberList}, …;
+ *   {@link NamesMisfitPart} for a type of your own that `toJson` can look into) and
  *   text encodings ({@link utf8}, {@link cp437}, …);
  * - limits: {@link resolveDecodeOptions} and the defaults, the shared {@link DecodeBudget} and its
  *   internals, {@link inflateBounded}, {@link inflateMatches};
@@ -73,6 +74,8 @@ export {
   nameRecord,
   numberList,
   reportJsonErrors,
+  type MisfitPart,
+  type NamesMisfitPart,
 } from './json.js';
 export { ascii, cp437, CP437_UPPER, textEncoding, TextCodingError, utf8, type TextEncoding } from './encodings.js';
 export { bytesEqual, concatBytes } from './bytes.js';

@@ -12,6 +12,7 @@ import { customDef } from './def.js';
 import { DecodeError, EncodeError, FieldError } from './errors.js';
 import type { Reader } from './reader.js';
 import type { Writer } from './writer.js';
+import type { MisfitPart, NamesMisfitPart } from './json.js';
 
 /** A struct field: a codec, or a codec chosen from the fields before it (`parent` holds those). */
 export type FieldSpec = Codec<any> | ((parent: any) => Codec<any>);
@@ -64,56 +65,91 @@ function structJson(
   specs: ReadonlyArray<FieldSpec>,
   name: string,
 ): t.Type<any, unknown, unknown> {
+  return new StructJsonType(names, specs, name);
+}
+
+/** A field's JSON type: its codec's, chosen from the parent for a field whose codec depends on it. */
+const fieldType = (spec: FieldSpec, parent: any) => (isCodec(spec) ? spec : spec(parent)).json;
+
+/** A struct's JSON type: an object with the fields' JSON forms (the part `toJson` finds a misfit under named). */
+class StructJsonType extends t.Type<any, unknown, unknown> implements NamesMisfitPart {
   // `names` and `specs` have the same length: the `i < names.length` loops below index both.
-  const fieldType = (spec: FieldSpec, parent: any) => (isCodec(spec) ? spec : spec(parent)).json;
-  return new t.Type<any, unknown, unknown>(
-    name,
-    (u): u is any => {
-      if (typeof u !== 'object' || u === null || Array.isArray(u)) return false;
-      for (let i = 0; i < names.length; i++) {
-        if (!fieldType(specs[i]!, u).is((u as any)[names[i]!])) return false;
-      }
-      return true;
-    },
-    (u, c) => {
-      if (typeof u !== 'object' || u === null || Array.isArray(u)) return t.failure(u, c, 'expected an object');
-      const out: Record<string, unknown> = {};
-      const errors: t.Errors = [];
-      for (let i = 0; i < names.length; i++) {
-        const key = names[i]!;
-        // Own properties only: a JSON key like "constructor" must not pick up Object's.
-        const raw = hasOwn(u, key) ? (u as Record<string, unknown>)[key] : undefined;
-        let type: t.Type<any, unknown, unknown>;
-        try {
-          type = fieldType(specs[i]!, out);
-        } catch (error) {
-          errors.push({
-            value: raw,
-            context: [...c, { key, type: t.unknown, actual: raw }],
-            message: `cannot choose the field's codec: ${String(error)}`,
-          });
-          break;
+  constructor(
+    private readonly names: ReadonlyArray<string>,
+    private readonly specs: ReadonlyArray<FieldSpec>,
+    name: string,
+  ) {
+    super(
+      name,
+      (u): u is any => {
+        if (typeof u !== 'object' || u === null || Array.isArray(u)) return false;
+        for (let i = 0; i < names.length; i++) {
+          let type: t.Mixed;
+          try {
+            type = fieldType(specs[i]!, u);
+          } catch {
+            return false; // no codec for the field: the siblings it is chosen by are not of their shape
+          }
+          if (!type.is((u as any)[names[i]!])) return false;
         }
-        const result = type.validate(raw, [...c, { key, type, actual: raw }]);
-        if (result._tag === 'Left') {
-          errors.push(...result.left);
-          if (!isCodec(specs[i]!)) break; // later dependent fields would see a hole
-        } else {
-          out[key] = result.right;
+        return true;
+      },
+      (u, c) => {
+        if (typeof u !== 'object' || u === null || Array.isArray(u)) return t.failure(u, c, 'expected an object');
+        const out: Record<string, unknown> = {};
+        const errors: t.Errors = [];
+        for (let i = 0; i < names.length; i++) {
+          const key = names[i]!;
+          // Own properties only: a JSON key like "constructor" must not pick up Object's.
+          const raw = hasOwn(u, key) ? (u as Record<string, unknown>)[key] : undefined;
+          let type: t.Type<any, unknown, unknown>;
+          try {
+            type = fieldType(specs[i]!, out);
+          } catch (error) {
+            errors.push({
+              value: raw,
+              context: [...c, { key, type: t.unknown, actual: raw }],
+              message: `cannot choose the field's codec: ${String(error)}`,
+            });
+            break;
+          }
+          const result = type.validate(raw, [...c, { key, type, actual: raw }]);
+          if (result._tag === 'Left') {
+            errors.push(...result.left);
+            if (!isCodec(specs[i]!)) break; // later dependent fields would see a hole
+          } else {
+            out[key] = result.right;
+          }
         }
+        return errors.length > 0 ? t.failures(errors) : t.success(out);
+      },
+      (a) => {
+        const out: Record<string, unknown> = {};
+        for (let i = 0; i < names.length; i++) {
+          const key = names[i]!;
+          const encoded = fieldType(specs[i]!, a).encode(a[key]);
+          if (encoded !== undefined) out[key] = encoded;
+        }
+        return out;
+      },
+    );
+  }
+
+  misfitPart(value: unknown): MisfitPart | undefined {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+    for (let i = 0; i < this.names.length; i++) {
+      const key = this.names[i]!;
+      let type: t.Mixed;
+      try {
+        type = fieldType(this.specs[i]!, value);
+      } catch {
+        return undefined; // the field's codec cannot be chosen: the struct itself is the misfit
       }
-      return errors.length > 0 ? t.failures(errors) : t.success(out);
-    },
-    (a) => {
-      const out: Record<string, unknown> = {};
-      for (let i = 0; i < names.length; i++) {
-        const key = names[i]!;
-        const encoded = fieldType(specs[i]!, a).encode(a[key]);
-        if (encoded !== undefined) out[key] = encoded;
-      }
-      return out;
-    },
-  );
+      const part = (value as Record<string, unknown>)[key];
+      if (!type.is(part)) return { key, type, value: part };
+    }
+    return undefined;
+  }
 }
 
 /**

@@ -75,6 +75,8 @@ describe('lossless JSON', () => {
       'items[0].count: expected an integer from 0 to 4294967295',
     ]);
     expect(result.left.toString().split('\n')[0]).toBe('at id: expected an integer from 0 to 65535');
+    // A type's own message is `invalid-value`: a range, a spelling, a text the encoding cannot hold.
+    expect(new Set(result.left.problems.map((p) => p.code))).toEqual(new Set(['invalid-value']));
   });
 
   test('keys from Object.prototype and __proto__ never leak into documents', () => {
@@ -138,7 +140,9 @@ describe('deep nesting: a typed error naming the path, never a RangeError', () =
     const result = fromJson(node, chain(depth));
     if (E.isRight(result)) throw new Error('expected a JsonError');
     expect(result.left).toBeInstanceOf(JsonError);
-    expect(result.left.problems).toEqual([{ path: limitPath, message: 'nesting deeper than 512 levels' }]);
+    expect(result.left.problems).toEqual([
+      { path: limitPath, message: 'nesting deeper than 512 levels', code: 'too-deep' },
+    ]);
     // The message names the path, cut in the middle with the count of what is left out.
     expect(result.left.message).toBe(
       'at kids[0].kids[0].kids[0].kids[0]…(1013 more)…[0].kids[0].kids: nesting deeper than 512 levels',
@@ -153,7 +157,9 @@ describe('deep nesting: a typed error naming the path, never a RangeError', () =
       thrown = error;
     }
     expect(thrown).toBeInstanceOf(JsonError);
-    expect((thrown as JsonError).problems).toEqual([{ path: limitPath, message: 'nesting deeper than 512 levels' }]);
+    expect((thrown as JsonError).problems).toEqual([
+      { path: limitPath, message: 'nesting deeper than 512 levels', code: 'too-deep' },
+    ]);
   });
 
   test.each([10_000, 100_000])('encode and decode %i levels deep: EncodeError and DecodeError', (depth) => {
@@ -268,8 +274,8 @@ describe('jsonArray: t.array that stops at a hole', () => {
     const result = list.decode(withHole([5, 'a'], ['b']));
     if (E.isRight(result)) throw new Error('a holey array was read');
     expect(reportJsonErrors(result.left)).toEqual([
-      { path: [0], message: 'expected string, got 5' },
-      { path: [2], message: 'the array has no element at [2] (a hole: JSON has none)' },
+      { path: [0], message: 'expected string, got 5', code: 'wrong-type' },
+      { path: [2], message: 'the array has no element at [2] (a hole: JSON has none)', code: 'wrong-type' },
     ]);
     expect(list.is(withHole(['a'], ['b']))).toBe(false);
     expect(() => list.encode(withHole(['a'], ['b']) as string[])).toThrow('the array has no element at [1]');
@@ -282,13 +288,15 @@ describe('jsonArray: t.array that stops at a hole', () => {
     expect(list.is(sparse)).toBe(false);
     const result = fromJson({ json: list }, sparse);
     expect(E.isLeft(result) && result.left.problems).toEqual([
-      { path: [1], message: 'the array has no element at [1] (a hole: JSON has none)' },
+      { path: [1], message: 'the array has no element at [1] (a hole: JSON has none)', code: 'wrong-type' },
     ]);
     expect(() => list.encode(sparse as string[])).toThrow(RangeError);
     // Through a codec's own JSON form too.
     const codec = array(u8, u32le);
-    expect(E.isLeft(fromJson(codec, sparse))).toBe(true);
-    expect(() => toJson(codec, sparse as number[])).toThrow('the array has no element at [1]');
+    const numbers: number[] = [7];
+    numbers.length = 2 ** 32 - 1;
+    expect(E.isLeft(fromJson(codec, numbers))).toBe(true);
+    expect(() => toJson(codec, numbers)).toThrow('the array has no element at [1]');
   });
 });
 

@@ -279,7 +279,8 @@ export const structDef: Codec<StructDef> = provide(
   },
 );
 
-const arrayDefJson = t.type({ name: t.string, struct: t.string, count: t.Int }, 'ArrayDef') as unknown as t.Type<
+// The count's JSON type is the int's (32 bits), which reading it back asks for: `t.Int` let 2^53 through.
+const arrayDefJson = t.type({ name: t.string, struct: t.string, count: edgeInt.json }, 'ArrayDef') as unknown as t.Type<
   ArrayDef,
   unknown,
   unknown
@@ -297,6 +298,8 @@ export const ELEMENT_COUNTS: ContextKey<ReadonlyMap<string, number>> = contextKe
 /** An array's element count: an int, not negative. */
 const anyElementCount = map(edgeInt, {
   name: 'count',
+  // What encode takes, so `toJson` names a count it would refuse where the document holds it.
+  is: (count): count is number => Number.isInteger(count) && (count as number) >= 0 && (count as number) <= 0x7fffffff,
   decode: (count) => {
     if (count < 0) throw new Error(`array element count ${count} is negative`);
     return count;

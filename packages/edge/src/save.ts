@@ -34,7 +34,7 @@ import {
   type KnownChunk,
   type RawChunk,
 } from '@savekit/core';
-import { denseList, describeValue } from '@savekit/core/kit';
+import { denseList, describeValue, type MisfitPart, type NamesMisfitPart } from '@savekit/core/kit';
 import type { ArrayDef, StructDef } from '@savekit/core/schema';
 import { dataBody, type DataBody } from './data.js';
 import { arrayDef, DEFINITION_ORIGIN, ELEMENT_COUNTS, structDef } from './definitions.js';
@@ -258,64 +258,94 @@ function storedFileOf(chunksOf: (version: number) => Codec<TopChunk[]>): Codec<S
 }
 
 function saveJsonOf(topChunkJson: (version: number) => t.Type<TopChunk[], unknown, unknown>) {
-  return new t.Type<EdgeSave, unknown, unknown>(
-    'EdgeSave',
-    (u): u is EdgeSave =>
-      typeof u === 'object' &&
-      u !== null &&
-      typeof (u as EdgeSave).version === 'number' &&
-      Array.isArray((u as EdgeSave).chunks),
-    (u, c) => {
-      const head = t
-        .type({
-          variant: t.keyof({ A: null, B: null, C: null, D: null }),
-          layout: t.keyof({ engine: null, design: null }),
-          version: t.Int,
-        })
-        .validate(u, c);
-      if (head._tag === 'Left') return head;
-      const o = u as Record<string, unknown>;
-      const padding = bytes(4).json.validate(o.padding, [
-        ...c,
-        { key: 'padding', type: bytes(4).json, actual: o.padding },
-      ]);
-      if (padding._tag === 'Left') return padding;
-      const version = head.right.version;
-      if (version < 0 || version > 0xffffffff) return t.failure(u, c, `version ${version} does not fit 32 bits`);
-      const chunksType = topChunkJson(version);
-      const chunks = chunksType.validate(o.chunks, [...c, { key: 'chunks', type: chunksType, actual: o.chunks }]);
-      if (chunks._tag === 'Left') return chunks;
-      // A known chunk's body is its value and, while unchanged, its stored bytes: anything else would be
-      // dropped on write.
-      const given = o.chunks as ReadonlyArray<unknown>;
-      for (const [i, chunk] of chunks.right.entries()) {
-        if (isRawChunk(chunk)) continue;
-        // The input's own keys (a `__proto__` key of parsed JSON is an own property there).
-        const body = (given[i] as { body?: unknown } | undefined)?.body;
-        if (typeof body !== 'object' || body === null) continue;
-        const extra = Object.keys(body).find((key) => key !== 'value' && key !== 'stored');
-        if (extra !== undefined)
-          return t.failure(
-            u,
-            [...c, { key: 'chunks', type: chunksType, actual: o.chunks }],
-            `chunks[${i}].body has an unknown property ${JSON.stringify(extra)}`,
-          );
-      }
-      return t.success({
-        variant: head.right.variant,
-        layout: head.right.layout,
-        version,
-        padding: padding.right,
-        chunks: chunks.right,
-      });
-    },
-    (a) => ({
-      variant: a.variant,
-      layout: a.layout,
-      version: a.version,
-      padding: bytes(4).json.encode(a.padding),
-      chunks: topChunkJson(a.version).encode(a.chunks),
-    }),
+  return new SaveJson(topChunkJson);
+}
+
+/** The save's header fields in JSON (the chunks' type follows from the version). */
+const SAVE_HEAD = t.type({
+  variant: t.keyof({ A: null, B: null, C: null, D: null }),
+  layout: t.keyof({ engine: null, design: null }),
+  version: t.Int,
+});
+
+/**
+ * The save's JSON type: the header, then the chunks of the version's tables. `toJson` looks into it
+ * ({@link NamesMisfitPart}), so a part of another shape is named where the document holds it.
+ */
+class SaveJson extends t.Type<EdgeSave, unknown, unknown> implements NamesMisfitPart {
+  constructor(private readonly topChunkJson: (version: number) => t.Type<TopChunk[], unknown, unknown>) {
+    super(
+      'EdgeSave',
+      (u): u is EdgeSave => isSaveShape(u) && this.misfitPart(u) === undefined,
+      (u, c) => {
+        const head = SAVE_HEAD.validate(u, c);
+        if (head._tag === 'Left') return head;
+        const o = u as Record<string, unknown>;
+        const padding = bytes(4).json.validate(o.padding, [
+          ...c,
+          { key: 'padding', type: bytes(4).json, actual: o.padding },
+        ]);
+        if (padding._tag === 'Left') return padding;
+        const version = head.right.version;
+        if (version < 0 || version > 0xffffffff) return t.failure(u, c, `version ${version} does not fit 32 bits`);
+        const chunksType = topChunkJson(version);
+        const chunks = chunksType.validate(o.chunks, [...c, { key: 'chunks', type: chunksType, actual: o.chunks }]);
+        if (chunks._tag === 'Left') return chunks;
+        // A known chunk's body is its value and, while unchanged, its stored bytes: anything else would be
+        // dropped on write.
+        const given = o.chunks as ReadonlyArray<unknown>;
+        for (const [i, chunk] of chunks.right.entries()) {
+          if (isRawChunk(chunk)) continue;
+          // The input's own keys (a `__proto__` key of parsed JSON is an own property there).
+          const body = (given[i] as { body?: unknown } | undefined)?.body;
+          if (typeof body !== 'object' || body === null) continue;
+          const extra = Object.keys(body).find((key) => key !== 'value' && key !== 'stored');
+          if (extra !== undefined)
+            return t.failure(
+              u,
+              [...c, { key: 'chunks', type: chunksType, actual: o.chunks }],
+              `chunks[${i}].body has an unknown property ${JSON.stringify(extra)}`,
+            );
+        }
+        return t.success({
+          variant: head.right.variant,
+          layout: head.right.layout,
+          version,
+          padding: padding.right,
+          chunks: chunks.right,
+        });
+      },
+      (a) => ({
+        variant: a.variant,
+        layout: a.layout,
+        version: a.version,
+        padding: bytes(4).json.encode(a.padding),
+        chunks: topChunkJson(a.version).encode(a.chunks),
+      }),
+    );
+  }
+
+  misfitPart(value: unknown): MisfitPart | undefined {
+    if (typeof value !== 'object' || value === null) return undefined;
+    const o = value as Record<string, unknown>;
+    for (const [key, type] of Object.entries(SAVE_HEAD.props))
+      if (!type.is(o[key])) return { key, type, value: o[key] };
+    const padding = bytes(4).json;
+    if (!padding.is(o.padding)) return { key: 'padding', type: padding, value: o.padding };
+    const version = o.version as number;
+    if (version < 0 || version > 0xffffffff) return { key: 'version', type: u32le.json, value: version };
+    const chunks = this.topChunkJson(version);
+    return chunks.is(o.chunks) ? undefined : { key: 'chunks', type: chunks, value: o.chunks };
+  }
+}
+
+/** An object with a numeric version and a chunk list: what the save's codec takes to be a save (not checked deeper). */
+function isSaveShape(u: unknown): u is EdgeSave {
+  return (
+    typeof u === 'object' &&
+    u !== null &&
+    typeof (u as EdgeSave).version === 'number' &&
+    Array.isArray((u as EdgeSave).chunks)
   );
 }
 
@@ -376,7 +406,7 @@ function saveCodec(chunksOf: (version: number) => Codec<TopChunk[]>, name: strin
     // The constants around the chunks have no place in the document.
     framing: ['magic', 'end', 'magicAgain'],
     json: saveJson,
-    is: saveJson.is,
+    is: isSaveShape,
     decode: (file): EdgeSave => ({
       variant: variantOf(file.version),
       layout: layoutOf(file.chunks),

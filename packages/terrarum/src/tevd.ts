@@ -35,6 +35,7 @@ import {
   u8,
   withHooks,
   type Codec,
+  type ErrorCode,
   type Path,
   type TypeOf,
 } from '@savekit/core';
@@ -635,10 +636,10 @@ const TYPE_OF_KIND = { file: 1, directory: 2, symlink: 3, compressed: 0x11 } as 
 function checkEntries(disk: TevdDisk, path: Path, offset: number): void {
   const tvda = disk.layout === 'tvda';
   const bits = tvda ? 64 : 32;
-  const fail = (k: number, field: string | undefined, message: string, child?: number): never => {
+  const fail = (k: number, field: string | undefined, message: string, child?: number, code?: ErrorCode): never => {
     const where = [...path, 'entries', k, ...(field !== undefined ? [field] : [])];
     if (child !== undefined) where.push('children', child);
-    throw new EncodeError(where, offset, message);
+    throw new EncodeError(where, offset, message, code);
   };
   /** Checks the id in `field` (with `child`: the directory's child `child` in `content`). */
   const checkId = (k: number, field: string, id: unknown, child?: number): string => {
@@ -705,7 +706,10 @@ function checkEntries(disk: TevdDisk, path: Path, offset: number): void {
       const most = tvda ? 0xffffffff : 0xffff;
       if (c.children.length > most) fail(k, 'content', `${c.children.length} children; the count field holds ${most}`);
       const children = c.children;
-      for (let i = 0; i < children.length; i++) checkId(k, 'content', children[i], i);
+      for (let i = 0; i < children.length; i++) {
+        if (!(i in children)) fail(k, 'content', `child ${i} is missing: the list has a hole`, i, 'wrong-type');
+        checkId(k, 'content', children[i], i);
+      }
     } else checkId(k, 'content', c.target);
     if (tvda) {
       if (entry.name !== undefined) fail(k, 'name', 'TVDA entries have no names');

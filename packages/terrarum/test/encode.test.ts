@@ -220,9 +220,11 @@ test('TEMD tiles and wires in JSON: a hole or a bad number is refused at its ind
     } finally {
       (globalThis as Record<string, unknown>)[kind] = original;
     }
-    expect(E.isLeft(result) && result.left.problems).toEqual([{ path: [layer], message: what }]);
+    expect(E.isLeft(result) && result.left.problems).toEqual([{ path: [layer], message: what, code: 'invalid-value' }]);
     expect(made.filter((length) => length > 1000)).toEqual([]);
   }
   const bad = fromJson(temd, { ...world, wall: [3, 65536] });
-  expect(E.isLeft(bad) && bad.left.problems).toEqual([{ path: ['wall'], message: 'tile 1 is not a 16-bit number' }]);
+  expect(E.isLeft(bad) && bad.left.problems).toEqual([
+    { path: ['wall'], message: 'tile 1 is not a 16-bit number', code: 'invalid-value' },
+  ]);
 });

@@ -5,7 +5,7 @@
  */
 import * as t from 'io-ts';
 import { fileFormat, fourcc, isSaveTree, switchOn, type Codec, type FileFormat } from '@savekit/core';
-import { plural } from '@savekit/core/kit';
+import { plural, type MisfitPart, type NamesMisfitPart } from '@savekit/core/kit';
 import { legacySave, looksLegacy, type LegacySave } from './legacy.js';
 import { isSaveMagic, uqmSave, type UqmSave } from './save.js';
 import { fuel, resourceUnits, roster, scanOf } from './edits.js';
@@ -20,13 +20,29 @@ export function isChunkedSave(doc: UqmDocument): doc is UqmSave {
   return 'magic' in doc;
 }
 
-const documentJson = new t.Type<UqmDocument, unknown, unknown>(
-  'UqmDocument',
-  (u): u is UqmDocument => uqmSave.json.is(u) || legacySave.json.is(u),
-  (u, c) =>
-    typeof u === 'object' && u !== null && 'magic' in u ? uqmSave.json.validate(u, c) : legacySave.json.validate(u, c),
-  (a) => (isChunkedSave(a) ? uqmSave.json.encode(a) : legacySave.json.encode(a)),
-);
+/** Whether a value is meant as a 0.8 or MegaMod save (it has a magic), not a 0.7 one. */
+const meantChunked = (u: unknown): boolean => typeof u === 'object' && u !== null && 'magic' in u;
+
+/** A document's JSON type: a 0.8/MegaMod save's or a 0.7 save's, as its `magic` says (`toJson` looks into the one meant). */
+class DocumentJson extends t.Type<UqmDocument, unknown, unknown> implements NamesMisfitPart {
+  constructor() {
+    super(
+      'UqmDocument',
+      (u): u is UqmDocument => uqmSave.json.is(u) || legacySave.json.is(u),
+      (u, c) => (meantChunked(u) ? uqmSave.json.validate(u, c) : legacySave.json.validate(u, c)),
+      (a) => (isChunkedSave(a) ? uqmSave.json.encode(a) : legacySave.json.encode(a)),
+    );
+  }
+
+  misfitPart(value: unknown): MisfitPart | undefined {
+    // A value with chunks but no magic was meant as a 0.8 save whose magic is missing.
+    const chunked = meantChunked(value) || (typeof value === 'object' && value !== null && 'chunks' in value);
+    const meant = chunked ? uqmSave.json : legacySave.json;
+    return meant.is(value) ? undefined : { type: meant, value };
+  }
+}
+
+const documentJson = new DocumentJson();
 
 /**
  * Either kind of UQM save, told apart by the 0.8 / MegaMod magic (`switchOn` its first four bytes):

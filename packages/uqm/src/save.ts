@@ -25,7 +25,7 @@ import {
   type Codec,
   type TypeOf,
 } from '@savekit/core';
-import { jsonBytes, jsonRecord } from '@savekit/core/kit';
+import { jsonBytes, jsonRecord, type MisfitPart, type NamesMisfitPart } from '@savekit/core/kit';
 import * as E from 'fp-ts/lib/Either.js';
 import { gameState, MEGAMOD_STATE_SIZES, revisionOfSize, type GameState } from './game-state.js';
 import {
@@ -305,17 +305,39 @@ export function magicOf(bytes: Uint8Array): SaveMagic | undefined {
   return E.isRight(read) && isSaveMagic(read.right.value) ? read.right.value : undefined;
 }
 
-const saveJson = new t.Type<UqmSave, unknown, unknown>(
-  'UqmSave',
-  (u): u is UqmSave => typeof u === 'object' && u !== null && MAGICS.includes((u as UqmSave).magic),
-  (u, c) => {
-    const kind = (u as { magic?: unknown })?.magic;
-    if (typeof kind !== 'string' || !isSaveMagic(kind))
-      return t.failure(u, c, 'expected a save with magic UMS\\u0001, MMV4, MMV3 or MEGA');
-    return fileCodec(kind).json.validate(u, c);
-  },
-  (a) => fileCodec(a.magic).json.encode(a),
-);
+/** The magics of the JSON form, for a message naming them (`toJson` of a save without one). */
+const MAGIC_JSON = t.keyof(Object.fromEntries(MAGICS.map((m) => [m, null])) as Record<string, null>, 'magic');
+
+/** A 0.8 or MegaMod save's JSON type: the file's of its magic (`toJson` looks into it). */
+class SaveJson extends t.Type<UqmSave, unknown, unknown> implements NamesMisfitPart {
+  constructor() {
+    super(
+      'UqmSave',
+      (u): u is UqmSave =>
+        typeof u === 'object' &&
+        u !== null &&
+        MAGICS.includes((u as UqmSave).magic) &&
+        fileCodec((u as UqmSave).magic).json.is(u),
+      (u, c) => {
+        const kind = (u as { magic?: unknown })?.magic;
+        if (typeof kind !== 'string' || !isSaveMagic(kind))
+          return t.failure(u, c, 'expected a save with magic UMS\\u0001, MMV4, MMV3 or MEGA');
+        return fileCodec(kind).json.validate(u, c);
+      },
+      (a) => fileCodec(a.magic).json.encode(a),
+    );
+  }
+
+  misfitPart(value: unknown): MisfitPart | undefined {
+    if (typeof value !== 'object' || value === null) return undefined;
+    const magic = (value as { magic?: unknown }).magic;
+    if (typeof magic !== 'string' || !isSaveMagic(magic)) return { key: 'magic', type: MAGIC_JSON, value: magic };
+    const file = fileCodec(magic).json;
+    return file.is(value) ? undefined : { type: file, value };
+  }
+}
+
+const saveJson = new SaveJson();
 
 /**
  * A 0.8 or MegaMod save file: the file of the magic its first four bytes name (`switchOn`). Vanilla
