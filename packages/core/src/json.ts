@@ -969,7 +969,7 @@ class NameRecordType<A, O> extends t.Type<Record<string, A>, Record<string, O>, 
   ) {
     super(
       name,
-      (u): u is Record<string, A> => isPlainRecord(u) && Object.keys(u).every((k) => codomain.is(u[k])),
+      (u): u is Record<string, A> => isPlainRecord(u) && this.misfitPart(u) === undefined,
       (u, c) => {
         if (!isPlainRecord(u)) return t.failure(u, c, 'expected an object of names');
         const out = nameRecord<A>();

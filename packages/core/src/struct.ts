@@ -81,19 +81,7 @@ class StructJsonType extends t.Type<any, unknown, unknown> implements NamesMisfi
   ) {
     super(
       name,
-      (u): u is any => {
-        if (typeof u !== 'object' || u === null || Array.isArray(u)) return false;
-        for (let i = 0; i < names.length; i++) {
-          let type: t.Mixed;
-          try {
-            type = fieldType(specs[i]!, u);
-          } catch {
-            return false; // no codec for the field: the siblings it is chosen by are not of their shape
-          }
-          if (!type.is((u as any)[names[i]!])) return false;
-        }
-        return true;
-      },
+      (u): u is any => isStructLike(u) && firstMisfit(names, specs, u) === undefined,
       (u, c) => {
         if (typeof u !== 'object' || u === null || Array.isArray(u)) return t.failure(u, c, 'expected an object');
         const out: Record<string, unknown> = {};
@@ -136,20 +124,35 @@ class StructJsonType extends t.Type<any, unknown, unknown> implements NamesMisfi
   }
 
   misfitPart(value: unknown): MisfitPart | undefined {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-    for (let i = 0; i < this.names.length; i++) {
-      const key = this.names[i]!;
-      let type: t.Mixed;
-      try {
-        type = fieldType(this.specs[i]!, value);
-      } catch {
-        return undefined; // the field's codec cannot be chosen: the struct itself is the misfit
-      }
-      const part = (value as Record<string, unknown>)[key];
-      if (!type.is(part)) return { key, type, value: part };
-    }
-    return undefined;
+    if (!isStructLike(value)) return undefined;
+    const misfit = firstMisfit(this.names, this.specs, value);
+    // A field whose codec cannot be chosen: its siblings are wrong, and the struct itself is the misfit.
+    return misfit === NOT_CHOSEN ? undefined : misfit;
   }
+}
+
+const isStructLike = (u: unknown): u is object => typeof u === 'object' && u !== null && !Array.isArray(u);
+
+/** {@link firstMisfit}'s answer for a field whose codec cannot be chosen (the chooser throws). */
+const NOT_CHOSEN = Symbol('not chosen');
+
+/** A struct value's first field not of its type, {@link NOT_CHOSEN}, or undefined when every field is. */
+function firstMisfit(
+  names: ReadonlyArray<string>,
+  specs: ReadonlyArray<FieldSpec>,
+  value: object,
+): MisfitPart | typeof NOT_CHOSEN | undefined {
+  for (let i = 0; i < names.length; i++) {
+    let type: t.Mixed;
+    try {
+      type = fieldType(specs[i]!, value);
+    } catch {
+      return NOT_CHOSEN;
+    }
+    const part = (value as Record<string, unknown>)[names[i]!];
+    if (!type.is(part)) return { key: names[i]!, type, value: part };
+  }
+  return undefined;
 }
 
 /**
