@@ -266,6 +266,10 @@ describe('toJson names the part not of its shape, never writes it', () => {
     const body = sample(edge.format, 'edge-01.esg');
     body.chunks[3].body = 5;
     expect(jsonRefused(edge.format, body)).toMatch(/^chunks\[3\]\.body: not .*: got 5$/);
+    const fields = sample(edge.format, 'edge-01.esg');
+    const stru = fields.chunks.findIndex((c: Doc) => c.id === 'Stru');
+    fields.chunks[stru].body.value.fields = 5; // under the chunk body's switch: the case its caseOf picks
+    expect(jsonRefused(edge.format, fields)).toBe(`chunks[${stru}].body.value.fields: not Array<FieldDef>: got 5`);
     const version = sample(edge.format, 'edge-01.esg');
     version.version = 1.5;
     expect(jsonRefused(edge.format, version)).toBe('version: not Int: got 1.5');

@@ -25,6 +25,7 @@ import { DecodeError, describeValue, EncodeError } from './errors.js';
 import type { Writer } from './writer.js';
 import { annotateErrorFrom } from './dropped.js';
 import { taggedUnion, type OtherTag, type Tagged } from './union.js';
+import type { MisfitPart, NamesMisfitPart } from './json.js';
 
 /** What a dispatcher is made of: how a peeked selector names a case, and what a case is. */
 interface DispatchSpec<S> {
@@ -291,14 +292,39 @@ export function switchOn<S, V extends Readonly<Record<string, Codec<any>>>>(
       select: options.select ?? ((s: S) => (typeof s === 'string' && Object.hasOwn(cases, s) ? (s as K) : undefined)),
       json:
         options.json ??
-        ((members.length === 1 ? members[0] : t.union(members as [t.Mixed, t.Mixed, ...t.Mixed[]])) as t.Type<
-          A,
-          unknown,
-          unknown
-        >),
+        ((members.length === 1
+          ? members[0]
+          : new SwitchJsonType(members as [t.Mixed, t.Mixed, ...t.Mixed[]], (value) => {
+              const key = options.caseOf(value as A);
+              return Object.hasOwn(cases, key) ? codecs[key]!.json : undefined;
+            })) as t.Type<A, unknown, unknown>),
       minSize: Math.max(selector.minSize, Math.min(...keys.map((key) => codecs[key]!.minSize))),
     },
   );
+}
+
+/**
+ * A switch's default JSON type: the union of its cases' forms, which `toJson` looks into through the
+ * case `caseOf` picks for a value (the case it would be written with), not by guessing a member.
+ */
+class SwitchJsonType extends t.UnionType<[t.Mixed, t.Mixed, ...t.Mixed[]]> implements NamesMisfitPart {
+  constructor(
+    members: [t.Mixed, t.Mixed, ...t.Mixed[]],
+    private readonly caseJson: (value: unknown) => t.Mixed | undefined,
+  ) {
+    const union = t.union(members);
+    super(union.name, union.is, union.validate, union.encode, members);
+  }
+
+  misfitPart(value: unknown): MisfitPart | undefined {
+    let member: t.Mixed | undefined;
+    try {
+      member = this.caseJson(value);
+    } catch {
+      return undefined; // no case for it: the switch itself is the misfit
+    }
+    return member === undefined || member.is(value) ? undefined : { type: member, value };
+  }
 }
 
 /**

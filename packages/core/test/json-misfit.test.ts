@@ -3,7 +3,7 @@
 // where a name belongs) or blamed on the root with the whole type's name. Each is now a JsonError at
 // the part, naming the type expected there and what was found.
 import * as t from 'io-ts';
-import { array, formatPath, JsonError, pstring, struct, toJson, u8, u16le } from '../src/index';
+import { array, formatPath, JsonError, pstring, struct, switchOn, toJson, u8, u16le } from '../src/index';
 import { jsonArray, jsonRecord, nameRecord, type MisfitPart, type NamesMisfitPart } from '../src/kit';
 
 /** toJson's refusal as `path: message` (a part not of its shape: code `wrong-type`; JSON cannot hold it: `invalid-value`). */
@@ -82,6 +82,13 @@ test('a JSON type of your own is looked into through misfitPart', () => {
   expect(refused(t.union([square.json, oblong.json]), { side: 'x' })).toMatch(
     /^\(root\): not \(struct \| struct\): got/,
   );
+  // A switch's default JSON type is looked into through the case its caseOf picks.
+  const shape = switchOn(u8, { square, oblong } as const, {
+    select: (n) => (n === 1 ? 'square' : 'oblong'),
+    caseOf: (v) => ('side' in v ? 'square' : 'oblong'),
+  });
+  expect(refused(shape.json, { width: 2, height: 'x' })).toBe('height: not u8: got "x"');
+  expect(refused(shape.json, { side: 'x' })).toBe('side: not u8: got "x"');
 
   // The example of NamesMisfitPart's documentation.
   class Pair extends t.Type<[string, number]> implements NamesMisfitPart {
